@@ -1,0 +1,68 @@
+// swift-tools-version: 6.1
+//
+// Vigil: a procrastination-detection engine for Linux.
+//
+// Layering (each line depends only on the lines above it):
+//   VigilCore       samples, scorers, the focus-session state machine, events. C-free, no I/O, no clock.
+//   VigilRecording  our JSON Lines recording format (reader and writer).
+//   VigilConfig     the YAML config file -> VigilCore's configuration, with line-precise errors.
+//   VigilStore      the SQLite event log (GRDB), migrations.
+//   VigilEngine     wiring: recordings/detectors -> state machine -> store; replay; timeline rendering.
+//   vigil           the command line (swift-argument-parser).
+import PackageDescription
+
+let package = Package(
+    name: "Vigil",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "vigil", targets: ["vigil"]),
+        .library(name: "VigilCore", targets: ["VigilCore"]),
+        .library(name: "VigilRecording", targets: ["VigilRecording"]),
+        .library(name: "VigilEngine", targets: ["VigilEngine"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        .target(
+            name: "VigilCore",
+            dependencies: [.product(name: "DequeModule", package: "swift-collections")]
+        ),
+        .target(name: "VigilRecording", dependencies: ["VigilCore"]),
+        .target(name: "VigilConfig", dependencies: ["VigilCore", "Yams"]),
+        .target(name: "VigilStore", dependencies: ["VigilCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "VigilEngine",
+            dependencies: [
+                "VigilCore", "VigilRecording", "VigilConfig", "VigilStore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "vigil",
+            dependencies: [
+                "VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
+        .testTarget(name: "VigilRecordingTests", dependencies: ["VigilCore", "VigilRecording"]),
+        .testTarget(name: "VigilConfigTests", dependencies: ["VigilCore", "VigilConfig"]),
+        .testTarget(name: "VigilStoreTests", dependencies: ["VigilCore", "VigilStore"]),
+        .testTarget(name: "VigilEngineTests", dependencies: ["VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilEngine"]),
+        .testTarget(name: "VigilCLITests", dependencies: ["vigil"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// Upcoming features for every target in one place, as swift-log does.
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,316 @@
+import Foundation
+import VigilCore
+import Yams
+
+/// A problem in a config file, with the place and the key.
+public struct ConfigError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var file: String
+    /// 1-based line, 0 when the problem is not at one line (a relation between two keys).
+    public var line: Int
+    public var key: String
+    public var message: String
+
+    public init(file: String, line: Int, key: String, message: String) {
+        self.file = file
+        self.line = line
+        self.key = key
+        self.message = message
+    }
+
+    public var description: String {
+        let place = line > 0 ? "\(file):\(line)" : file
+        return key.isEmpty ? "\(place): \(message)" : "\(place): \(key): \(message)"
+    }
+}
+
+/// All the problems of one file: `vigil config check` lists them together.
+public struct ConfigErrors: Error, Sendable, CustomStringConvertible {
+    public var errors: [ConfigError]
+    public var description: String { errors.map(\.description).joined(separator: "\n") }
+}
+
+/// Reads Vigil's YAML config files onto the defaults.
+///
+/// Every key is known: an unknown or misspelt key is an error (with a suggestion), not silently
+/// ignored, because a typo in `idle_grace` would otherwise leave the person with a default they
+/// believe they changed.
+public enum ConfigLoader {
+    /// Applies the YAML text on top of `base`.
+    public static func load(yaml text: String, file: String, onto base: VigilConfiguration = .default) throws(ConfigErrors) -> VigilConfiguration {
+        var config = base
+        var errors: [ConfigError] = []
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw ConfigErrors(errors: [yamlSyntaxError(error, file: file)])
+        } catch {
+            throw ConfigErrors(errors: [ConfigError(file: file, line: 0, key: "", message: "not valid YAML: \(error)")])
+        }
+        if let root {
+            guard case .mapping(let sections) = root else {
+                throw ConfigErrors(errors: [ConfigError(file: file, line: root.mark?.line ?? 1, key: "", message: "the top level must be a mapping of sections (session:, scoring:, input: ...)")])
+            }
+            for (keyNode, value) in sections {
+                let name = keyNode.string ?? "?"
+                let line = keyNode.mark?.line ?? 0
+                guard let section = schema[name] else {
+                    errors.append(ConfigError(file: file, line: line, key: name, message: "unknown section\(suggestion(name, Array(schema.keys)))"))
+                    continue
+                }
+                if case .scalar(let s) = value, s.tag == Tag(.null) || s.string.isEmpty { continue }
+                guard case .mapping(let entries) = value else {
+                    errors.append(ConfigError(file: file, line: value.mark?.line ?? line, key: name, message: "must be a mapping of keys"))
+                    continue
+                }
+                for (k, v) in entries {
+                    let keyName = k.string ?? "?"
+                    let path = "\(name).\(keyName)"
+                    guard let apply = section[keyName] else {
+                        errors.append(ConfigError(file: file, line: k.mark?.line ?? line, key: path, message: "unknown key\(suggestion(keyName, Array(section.keys)))"))
+                        continue
+                    }
+                    do {
+                        try apply(&config, v)
+                    } catch let e as ValueError {
+                        errors.append(ConfigError(file: file, line: v.mark?.line ?? k.mark?.line ?? line, key: path, message: e.message))
+                    } catch {
+                        errors.append(ConfigError(file: file, line: v.mark?.line ?? line, key: path, message: "\(error)"))
+                    }
+                }
+            }
+        }
+        if errors.isEmpty {
+            // Relations between keys: point at the line of the named key if it is in this file.
+            let lines = keyLines(root)
+            for p in config.problems() {
+                errors.append(ConfigError(file: file, line: lines[p.key] ?? 0, key: p.key, message: p.message))
+            }
+        }
+        guard errors.isEmpty else { throw ConfigErrors(errors: errors.sorted { ($0.line, $0.key) < ($1.line, $1.key) }) }
+        return config
+    }
+
+    /// Loads `path` on top of `base`, naming the file when it cannot be read.
+    public static func load(path: String, onto base: VigilConfiguration = .default) throws(ConfigErrors) -> VigilConfiguration {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read as UTF-8 text" : "no such file"
+            throw ConfigErrors(errors: [ConfigError(file: path, line: 0, key: "", message: reason)])
+        }
+        return try load(yaml: text, file: path, onto: base)
+    }
+
+    private static func keyLines(_ root: Node?) -> [String: Int] {
+        var out: [String: Int] = [:]
+        guard case .mapping(let sections)? = root else { return out }
+        for (k, v) in sections {
+            guard let name = k.string, case .mapping(let entries) = v else { continue }
+            for (k2, v2) in entries {
+                guard let key = k2.string else { continue }
+                out["\(name).\(key)"] = k2.mark?.line
+                if case .mapping(let inner) = v2 {
+                    for (k3, _) in inner { if let s = k3.string { out["\(name).\(key).\(s)"] = k3.mark?.line } }
+                }
+            }
+        }
+        return out
+    }
+
+    private static func yamlSyntaxError(_ error: YamlError, file: String) -> ConfigError {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            return ConfigError(file: file, line: mark.line, key: "", message: "not valid YAML: \(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return ConfigError(file: file, line: context.mark.line, key: duplicates.joined(separator: ", "), message: "set twice in the same section")
+        default:
+            return ConfigError(file: file, line: 0, key: "", message: "not valid YAML: \(error)")
+        }
+    }
+
+    /// " (did you mean 'idle_grace'?)" when a known key is a short edit away.
+    static func suggestion(_ word: String, _ known: [String]) -> String {
+        let best = known.map { ($0, editDistance(word, $0)) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
+        guard let (name, d) = best, d <= max(2, word.count / 3) else {
+            return " (known: \(known.sorted().joined(separator: ", ")))"
+        }
+        return " (did you mean '\(name)'?)"
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return a.isEmpty ? b.count : row[b.count]
+    }
+}
+
+// MARK: - Schema
+
+struct ValueError: Error { var message: String }
+
+typealias Apply = @Sendable (inout VigilConfiguration, Node) throws -> Void
+
+private func number(_ node: Node) throws -> Double {
+    guard case .scalar(let s) = node, let v = Double(s.string.trimmingCharacters(in: .whitespaces)), v.isFinite else {
+        throw ValueError(message: "expected a number, got \(describe(node))")
+    }
+    return v
+}
+
+private func integer(_ node: Node) throws -> Int {
+    let v = try number(node)
+    guard v == v.rounded(), abs(v) < 1e9 else { throw ValueError(message: "expected a whole number, got \(describe(node))") }
+    return Int(v)
+}
+
+private func boolean(_ node: Node) throws -> Bool {
+    guard case .scalar(let s) = node else { throw ValueError(message: "expected true or false, got \(describe(node))") }
+    switch s.string.lowercased() {
+    case "true", "yes", "on": return true
+    case "false", "no", "off": return false
+    default: throw ValueError(message: "expected true or false, got \(describe(node))")
+    }
+}
+
+/// Durations: `90` (seconds), `90s`, `2m`, `1h`, `1m30s`, `1.5m`.
+func duration(_ node: Node) throws -> Double {
+    guard case .scalar(let s) = node else { throw ValueError(message: "expected a duration such as 90s or 2m, got \(describe(node))") }
+    let text = s.string.trimmingCharacters(in: .whitespaces).lowercased()
+    if let v = Double(text), v.isFinite { return v }
+    var total = 0.0
+    var numberText = ""
+    var sawUnit = false
+    var chars = Array(text)
+    chars.append(" ")
+    var i = 0
+    while i < chars.count - 1 {
+        let c = chars[i]
+        if c.isNumber || c == "." {
+            numberText.append(c)
+        } else {
+            var unit = String(c)
+            if c == "m", chars[i + 1] == "i" || chars[i + 1] == "s" {
+                // "min" or "ms"
+                if chars[i + 1] == "s" { unit = "ms"; i += 1 } else if i + 2 < chars.count, chars[i + 2] == "n" { i += 2 }
+            }
+            guard let v = Double(numberText), v.isFinite else {
+                throw ValueError(message: "expected a duration such as 90s, 2m or 1h, got \(describe(node))")
+            }
+            switch unit {
+            case "h": total += v * 3600
+            case "m": total += v * 60
+            case "s": total += v
+            case "ms": total += v / 1000
+            default: throw ValueError(message: "unknown unit '\(unit)' in \(describe(node)): use s, m or h")
+            }
+            numberText = ""
+            sawUnit = true
+        }
+        i += 1
+    }
+    guard sawUnit, numberText.isEmpty else {
+        throw ValueError(message: "expected a duration such as 90s, 2m or 1h, got \(describe(node))")
+    }
+    return total
+}
+
+private func describe(_ node: Node) -> String {
+    switch node {
+    case .scalar(let s): return "'\(s.string)'"
+    case .mapping: return "a mapping"
+    case .sequence: return "a list"
+    case .alias: return "an alias"
+    }
+}
+
+private func workplace(_ node: Node) throws -> VigilConfiguration.Workplace? {
+    if case .scalar(let s) = node {
+        let text = s.string.trimmingCharacters(in: .whitespaces)
+        if text.isEmpty || text == "~" || text == "null" || text == "session_start" { return nil }
+    }
+    guard case .mapping(let m) = node else {
+        throw ValueError(message: "expected session_start or a mapping with name, latitude, longitude and radius")
+    }
+    var name = "your workplace"
+    var lat: Double?, lon: Double?
+    var radius = 75.0
+    for (k, v) in m {
+        switch k.string ?? "" {
+        case "name": name = v.string ?? name
+        case "latitude": lat = try number(v)
+        case "longitude": lon = try number(v)
+        case "radius": radius = try number(v)
+        case let other: throw ValueError(message: "unknown key '\(other)' in workplace\(ConfigLoader.suggestion(other, ["name", "latitude", "longitude", "radius"]))")
+        }
+    }
+    guard let lat, let lon else { throw ValueError(message: "a workplace needs latitude and longitude (degrees)") }
+    return VigilConfiguration.Workplace(name: name, latitude: lat, longitude: lon, radius: radius)
+}
+
+private func durations(_ node: Node) throws -> [Double] {
+    guard case .sequence(let seq) = node else { throw ValueError(message: "expected a list of durations such as [30s, 2m, 5m, 10m]") }
+    return try seq.map(duration)
+}
+
+private let schema: [String: [String: Apply]] = [
+    "session": [
+        "default_minutes": { $0.session.defaultMinutes = try number($1) },
+        "gap": { $0.session.gap = try duration($1) },
+        "tick": { $0.session.tick = try duration($1) },
+    ],
+    "scoring": [
+        "drift_enter": { $0.scoring.driftEnter = try number($1) },
+        "drift_exit": { $0.scoring.driftExit = try number($1) },
+        "distract_enter": { $0.scoring.distractEnter = try number($1) },
+        "distract_exit": { $0.scoring.distractExit = try number($1) },
+        "distract_confirm": { $0.scoring.distractConfirm = try duration($1) },
+    ],
+    "input": [
+        "enabled": { $0.input.enabled = try boolean($1) },
+        "idle_grace": { $0.input.idleGrace = try duration($1) },
+        "idle_full": { $0.input.idleFull = try duration($1) },
+        "min_pointer_travel": { $0.input.minPointerTravel = try number($1) },
+        "resume_events": { $0.input.resumeEvents = try integer($1) },
+        "resume_within": { $0.input.resumeWithin = try duration($1) },
+        "weight": { $0.input.weight = try number($1) },
+    ],
+    "switching": [
+        "enabled": { $0.switching.enabled = try boolean($1) },
+        "window": { $0.switching.window = try duration($1) },
+        "calm": { $0.switching.calm = try integer($1) },
+        "storm": { $0.switching.storm = try integer($1) },
+        "weight": { $0.switching.weight = try number($1) },
+    ],
+    "audio": [
+        "enabled": { $0.audio.enabled = try boolean($1) },
+        "loud": { $0.audio.loud = try number($1) },
+        "quiet_dip": { $0.audio.quietDip = try duration($1) },
+        "grace": { $0.audio.grace = try duration($1) },
+        "full": { $0.audio.full = try duration($1) },
+        "weight": { $0.audio.weight = try number($1) },
+    ],
+    "location": [
+        "enabled": { $0.location.enabled = try boolean($1) },
+        "workplace": { $0.location.workplace = try workplace($1) },
+        "radius": { $0.location.radius = try number($1) },
+        "max_accuracy": { $0.location.maxAccuracy = try number($1) },
+        "grace": { $0.location.grace = try duration($1) },
+        "full": { $0.location.full = try duration($1) },
+        "weight": { $0.location.weight = try number($1) },
+    ],
+    "alarms": [
+        "escalation": { $0.alarms.escalation = try durations($1) },
+        "repeat_every": { $0.alarms.repeatEvery = try duration($1) },
+    ],
+]

@@ -1,0 +1,195 @@
+/// Everything the engine can be tuned by. Durations are in seconds, distances in metres.
+///
+/// The defaults here are the ones documented in `config/vigil.yaml`; a test holds the two together.
+public struct VigilConfiguration: Hashable, Sendable {
+    public var session = Session()
+    public var scoring = Scoring()
+    public var input = Input()
+    public var switching = Switching()
+    public var audio = Audio()
+    public var location = Location()
+    public var alarms = Alarms()
+
+    public init() {}
+
+    public static let `default` = VigilConfiguration()
+
+    public struct Session: Hashable, Sendable {
+        /// Planned length of a session when none is given.
+        public var defaultMinutes: Double = 50
+        /// Samples further apart than this mean the machine slept or Vigil was not running.
+        public var gap: Double = 90
+        /// How often the live engine re-evaluates between samples.
+        public var tick: Double = 1
+        public init() {}
+    }
+
+    public struct Scoring: Hashable, Sendable {
+        /// Combined score at which focus turns into drifting, and below which drifting returns to focus.
+        public var driftEnter: Double = 0.30
+        public var driftExit: Double = 0.20
+        /// Combined score at which drifting becomes a distraction episode, and below which it ends.
+        public var distractEnter: Double = 0.60
+        public var distractExit: Double = 0.40
+        /// The combined score must stay at or above `distractEnter` this long before an episode opens.
+        public var distractConfirm: Double = 10
+        public init() {}
+    }
+
+    public struct Input: Hashable, Sendable {
+        public var enabled = true
+        /// Idle time that scores nothing: thinking and reading pauses.
+        public var idleGrace: Double = 120
+        /// Idle time at which the idle score reaches 1.
+        public var idleFull: Double = 300
+        /// Pointer travel in one window below this is a bump of the desk, not activity.
+        public var minPointerTravel: Double = 20
+        /// Activity events (keys, clicks, scroll ticks, pointer windows) needed within `resumeWithin`
+        /// before someone who was away counts as back. One key or one nudge of the mouse is not enough.
+        public var resumeEvents: Int = 4
+        public var resumeWithin: Double = 15
+        public var weight: Double = 1.0
+        public init() {}
+    }
+
+    public struct Switching: Hashable, Sendable {
+        public var enabled = true
+        /// Sliding window over which app switches are counted.
+        public var window: Double = 120
+        /// Switches per window that score nothing.
+        public var calm: Int = 6
+        /// Switches per window that score 1.
+        public var storm: Int = 14
+        public var weight: Double = 0.8
+        public init() {}
+    }
+
+    public struct Audio: Hashable, Sendable {
+        public var enabled = true
+        /// Level (short-term LUFS, or RMS dBFS when loudness is unknown) above which the room is loud.
+        public var loud: Double = -30
+        /// Quieter moments shorter than this do not end a loud stretch (pauses between sentences).
+        public var quietDip: Double = 10
+        /// A loud stretch shorter than this scores nothing.
+        public var grace: Double = 60
+        /// A loud stretch this long scores 1.
+        public var full: Double = 180
+        public var weight: Double = 0.7
+        public init() {}
+    }
+
+    public struct Workplace: Hashable, Sendable {
+        public var name: String
+        public var latitude: Double
+        public var longitude: Double
+        public var radius: Double
+        public init(name: String, latitude: Double, longitude: Double, radius: Double) {
+            self.name = name
+            self.latitude = latitude
+            self.longitude = longitude
+            self.radius = radius
+        }
+    }
+
+    public struct Location: Hashable, Sendable {
+        public var enabled = true
+        /// The workplace; `nil` means "where the session started" (the first good fix).
+        public var workplace: Workplace? = nil
+        /// Geofence radius around the session's starting point when no workplace is configured.
+        public var radius: Double = 75
+        /// Fixes whose horizontal error estimate is worse than this are ignored.
+        public var maxAccuracy: Double = 100
+        /// Time outside the geofence that scores nothing (stepping out to the car park and back).
+        public var grace: Double = 60
+        /// Time outside the geofence at which the location score reaches 1.
+        public var full: Double = 180
+        public var weight: Double = 1.0
+        public init() {}
+    }
+
+    public struct Alarms: Hashable, Sendable {
+        /// Alarm level N fires this many seconds after the person became distracted.
+        public var escalation: [Double] = [30, 120, 300, 600]
+        /// The last level repeats at this interval until the person is back at work.
+        public var repeatEvery: Double = 60
+        public init() {}
+    }
+}
+
+/// A configuration value that cannot work, named by its key path (`scoring.drift_exit`).
+public struct ConfigurationProblem: Hashable, Sendable, CustomStringConvertible {
+    public var key: String
+    public var message: String
+    public init(key: String, message: String) {
+        self.key = key
+        self.message = message
+    }
+    public var description: String { "\(key): \(message)" }
+}
+
+extension VigilConfiguration {
+    /// Checks the relations between values that a type alone cannot express.
+    public func problems() -> [ConfigurationProblem] {
+        var out: [ConfigurationProblem] = []
+        func check(_ ok: Bool, _ key: String, _ message: String) {
+            if !ok { out.append(ConfigurationProblem(key: key, message: message)) }
+        }
+        func unit(_ v: Double, _ key: String) { check((0...1).contains(v), key, "must be between 0 and 1, got \(v)") }
+        func positive(_ v: Double, _ key: String) { check(v > 0 && v.isFinite, key, "must be greater than 0, got \(v)") }
+        func nonNegative(_ v: Double, _ key: String) { check(v >= 0 && v.isFinite, key, "must not be negative, got \(v)") }
+
+        positive(session.defaultMinutes, "session.default_minutes")
+        positive(session.gap, "session.gap")
+        positive(session.tick, "session.tick")
+        check(session.tick < session.gap, "session.tick", "must be shorter than session.gap (\(session.gap) s)")
+
+        unit(scoring.driftEnter, "scoring.drift_enter")
+        unit(scoring.driftExit, "scoring.drift_exit")
+        unit(scoring.distractEnter, "scoring.distract_enter")
+        unit(scoring.distractExit, "scoring.distract_exit")
+        check(scoring.driftExit < scoring.driftEnter, "scoring.drift_exit",
+              "must be lower than scoring.drift_enter (\(scoring.driftEnter)) so the state cannot flicker")
+        check(scoring.distractExit < scoring.distractEnter, "scoring.distract_exit",
+              "must be lower than scoring.distract_enter (\(scoring.distractEnter)) so the state cannot flicker")
+        check(scoring.driftEnter <= scoring.distractEnter, "scoring.drift_enter",
+              "must not be higher than scoring.distract_enter (\(scoring.distractEnter))")
+        nonNegative(scoring.distractConfirm, "scoring.distract_confirm")
+
+        nonNegative(input.idleGrace, "input.idle_grace")
+        check(input.idleFull > input.idleGrace, "input.idle_full", "must be longer than input.idle_grace (\(input.idleGrace) s)")
+        nonNegative(input.minPointerTravel, "input.min_pointer_travel")
+        check(input.resumeEvents >= 1, "input.resume_events", "must be at least 1, got \(input.resumeEvents)")
+        positive(input.resumeWithin, "input.resume_within")
+        unit(input.weight, "input.weight")
+
+        positive(switching.window, "switching.window")
+        check(switching.calm >= 0, "switching.calm", "must not be negative, got \(switching.calm)")
+        check(switching.storm > switching.calm, "switching.storm", "must be greater than switching.calm (\(switching.calm))")
+        unit(switching.weight, "switching.weight")
+
+        check(audio.loud <= 0 && audio.loud > -120, "audio.loud", "must be a level between -120 and 0 (LUFS or dBFS), got \(audio.loud)")
+        nonNegative(audio.quietDip, "audio.quiet_dip")
+        nonNegative(audio.grace, "audio.grace")
+        check(audio.full > audio.grace, "audio.full", "must be longer than audio.grace (\(audio.grace) s)")
+        unit(audio.weight, "audio.weight")
+
+        if let w = location.workplace {
+            check((-90...90).contains(w.latitude), "location.workplace.latitude", "must be between -90 and 90, got \(w.latitude)")
+            check((-180...180).contains(w.longitude), "location.workplace.longitude", "must be between -180 and 180, got \(w.longitude)")
+            positive(w.radius, "location.workplace.radius")
+        }
+        positive(location.radius, "location.radius")
+        positive(location.maxAccuracy, "location.max_accuracy")
+        nonNegative(location.grace, "location.grace")
+        check(location.full > location.grace, "location.full", "must be longer than location.grace (\(location.grace) s)")
+        unit(location.weight, "location.weight")
+
+        check(!alarms.escalation.isEmpty, "alarms.escalation", "needs at least one level")
+        for (i, v) in alarms.escalation.enumerated() {
+            nonNegative(v, "alarms.escalation")
+            if i > 0 { check(v > alarms.escalation[i - 1], "alarms.escalation", "must grow from level to level (level \(i + 1) at \(v) s is not after level \(i) at \(alarms.escalation[i - 1]) s)") }
+        }
+        positive(alarms.repeatEvery, "alarms.repeat_every")
+        return out
+    }
+}

@@ -1,0 +1,164 @@
+/// The sensors Vigil watches.
+public enum SensorKind: String, Sendable, CaseIterable, Codable {
+    case input
+    case audio
+    case location
+}
+
+/// Counts of app-switching gestures in one input window. Only the classification leaves the input
+/// detector, never which keys were pressed.
+public struct AppSwitches: Hashable, Sendable {
+    /// Alt+Tab and Alt+Shift+Tab.
+    public var altTab: Int = 0
+    /// A lone press of the Super (logo) key, which opens the launcher or overview on most desktops.
+    public var superKey: Int = 0
+    /// Ctrl+Tab, Ctrl+PageUp/PageDown: switching tabs inside an application.
+    public var ctrlTab: Int = 0
+    /// Workspace keys (Super+number, Ctrl+Alt+arrows).
+    public var workspace: Int = 0
+    /// Three- and four-finger touchpad swipes.
+    public var swipes: Int = 0
+
+    public init(altTab: Int = 0, superKey: Int = 0, ctrlTab: Int = 0, workspace: Int = 0, swipes: Int = 0) {
+        self.altTab = altTab
+        self.superKey = superKey
+        self.ctrlTab = ctrlTab
+        self.workspace = workspace
+        self.swipes = swipes
+    }
+
+    @inlinable public var total: Int { altTab + superKey + ctrlTab + workspace + swipes }
+}
+
+/// Input-device activity aggregated over one window. Counts only: never key identities.
+public struct InputActivity: Hashable, Sendable {
+    /// Length of the window in seconds; the sample's timestamp is the window's end.
+    public var window: Double
+    /// Key presses (autorepeat excluded).
+    public var keyPresses: Int
+    /// Pointer travel in libinput's normalised units (about 1/1000 inch, roughly a pixel).
+    public var pointerTravel: Double
+    public var clicks: Int
+    /// Scroll wheel clicks or touchpad scroll steps.
+    public var scrollTicks: Int
+    public var switches: AppSwitches
+    /// Seconds since the last input event, measured at the window's end (may exceed `window`).
+    public var idle: Double
+
+    public init(
+        window: Double, keyPresses: Int = 0, pointerTravel: Double = 0, clicks: Int = 0, scrollTicks: Int = 0,
+        switches: AppSwitches = AppSwitches(), idle: Double
+    ) {
+        self.window = window
+        self.keyPresses = keyPresses
+        self.pointerTravel = pointerTravel
+        self.clicks = clicks
+        self.scrollTicks = scrollTicks
+        self.switches = switches
+        self.idle = idle
+    }
+}
+
+/// Microphone level over one analysis window. Levels only: audio itself never leaves the detector.
+public struct AudioLevel: Hashable, Sendable {
+    /// RMS level in dBFS.
+    public var rms: Double
+    /// Sample peak in dBFS.
+    public var peak: Double
+    /// ITU-R BS.1770 short-term (3 s) loudness in LUFS, when the detector computes it.
+    public var shortTermLUFS: Double?
+    /// ITU-R BS.1770 momentary (400 ms) loudness in LUFS, when the detector computes it.
+    public var momentaryLUFS: Double?
+
+    public init(rms: Double, peak: Double, shortTermLUFS: Double? = nil, momentaryLUFS: Double? = nil) {
+        self.rms = rms
+        self.peak = peak
+        self.shortTermLUFS = shortTermLUFS
+        self.momentaryLUFS = momentaryLUFS
+    }
+
+    /// The level the noise scorer judges: short-term loudness when known, RMS otherwise.
+    @inlinable public var level: Double { shortTermLUFS ?? rms }
+}
+
+/// GPS fix mode as gpsd reports it in TPV `mode`.
+public enum FixMode: Int, Sendable, Comparable {
+    case unknown = 0
+    case noFix = 1
+    case twoD = 2
+    case threeD = 3
+
+    public static func < (a: FixMode, b: FixMode) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// One position report.
+public struct LocationFix: Hashable, Sendable {
+    public var latitude: Double
+    public var longitude: Double
+    /// Estimated horizontal error in metres (gpsd's `eph`, or the larger of `epx`/`epy`), if known.
+    public var horizontalAccuracy: Double?
+    /// Speed over ground in m/s, if known.
+    public var speed: Double?
+    public var mode: FixMode
+
+    public init(latitude: Double, longitude: Double, horizontalAccuracy: Double? = nil, speed: Double? = nil, mode: FixMode) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.horizontalAccuracy = horizontalAccuracy
+        self.speed = speed
+        self.mode = mode
+    }
+}
+
+/// What a detector can say about itself.
+public enum SensorState: String, Sendable, CaseIterable {
+    case available
+    case lost
+    case permissionDenied = "permission_denied"
+    case noFix = "no_fix"
+    case unavailable
+}
+
+public struct SensorStatus: Hashable, Sendable {
+    public var sensor: SensorKind
+    public var state: SensorState
+    /// A human sentence: what happened and, when it is not available, what to do about it.
+    public var detail: String
+
+    public init(sensor: SensorKind, state: SensorState, detail: String = "") {
+        self.sensor = sensor
+        self.state = state
+        self.detail = detail
+    }
+}
+
+/// What the person did to the session itself (keys in the live view; recorded so a replay repeats it).
+public enum ControlAction: String, Sendable, CaseIterable {
+    /// A declared pause.
+    case pause
+    /// A planned break (Pomodoro-style).
+    case breakTime = "break"
+    case resume
+    /// The person ends the session.
+    case end
+}
+
+/// One observation from a sensor, or a control action.
+public enum SamplePayload: Hashable, Sendable {
+    case input(InputActivity)
+    case audio(AudioLevel)
+    case location(LocationFix)
+    case status(SensorStatus)
+    case control(ControlAction)
+}
+
+/// A sample with the instant it describes.
+public struct Sample: Hashable, Sendable {
+    public var time: Timestamp
+    public var payload: SamplePayload
+
+    @inlinable public init(time: Timestamp, payload: SamplePayload) {
+        self.time = time
+        self.payload = payload
+    }
+}

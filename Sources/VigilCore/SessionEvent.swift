@@ -1,0 +1,139 @@
+/// Where a focus session is.
+public enum SessionState: Hashable, Sendable, CustomStringConvertible {
+    case planned
+    case focused
+    /// The combined score is rising: not yet an episode.
+    case drifting
+    /// A distraction episode is open; no alarm yet.
+    case distracted
+    /// A distraction episode with alarm level 1...N fired.
+    case alarm(level: Int)
+    case paused(PauseKind)
+    case ended(SessionOutcome)
+
+    public var description: String {
+        switch self {
+        case .planned: "planned"
+        case .focused: "focused"
+        case .drifting: "drifting"
+        case .distracted: "distracted"
+        case .alarm(let level): "alarm \(level)"
+        case .paused(let kind): kind == .pause ? "paused" : "on break"
+        case .ended(let outcome): "ended (\(outcome.rawValue))"
+        }
+    }
+
+    /// A stable machine name: `focused`, `alarm`, `paused`, `break`, `ended`...
+    public var name: String {
+        switch self {
+        case .planned: "planned"
+        case .focused: "focused"
+        case .drifting: "drifting"
+        case .distracted: "distracted"
+        case .alarm: "alarm"
+        case .paused(let kind): kind.rawValue
+        case .ended: "ended"
+        }
+    }
+
+    /// Whether the detectors are being judged (not planned, paused or ended).
+    public var isActive: Bool {
+        switch self {
+        case .focused, .drifting, .distracted, .alarm: true
+        default: false
+        }
+    }
+
+    public var isDistracted: Bool {
+        switch self {
+        case .distracted, .alarm: true
+        default: false
+        }
+    }
+}
+
+public enum PauseKind: String, Sendable {
+    /// The person declared a pause.
+    case pause
+    /// A planned break, as in the Pomodoro technique.
+    case breakTime = "break"
+}
+
+public enum SessionOutcome: String, Sendable {
+    /// The planned time was reached, or the recording ran to its end.
+    case completed
+    /// The person ended the session before its planned end.
+    case abandoned
+    /// Vigil stopped without the person ending the session (killed, crashed, power lost).
+    case interrupted
+}
+
+/// Why `end` was called; the outcome follows from it and the elapsed time.
+public enum EndCause: Sendable {
+    case planReached
+    case user
+    case recordingEnded
+    case interrupted
+}
+
+/// A distraction episode: from when the cause began (dated back) to when the person was back.
+public struct Episode: Hashable, Sendable {
+    /// 1-based number of the episode within its session.
+    public var number: Int
+    public var start: Timestamp
+    /// When the episode was confirmed (the state machine entered `distracted`).
+    public var confirmedAt: Timestamp
+    public var end: Timestamp?
+    public var cause: Cause
+    public var peakScore: Double
+    public var reason: String
+    /// Highest alarm level fired during the episode (0 for none).
+    public var alarmLevel: Int = 0
+    /// How the episode closed: `back`, `paused`, `gap`, `ended`.
+    public var closedBy: String? = nil
+
+    public var duration: Double? { end.map { $0 - start } }
+}
+
+/// What a session looked like when it ended.
+public struct SessionSummary: Hashable, Sendable {
+    public var outcome: SessionOutcome
+    public var started: Timestamp
+    public var ended: Timestamp
+    /// Time the detectors were judged: neither paused nor in a gap.
+    public var activeSeconds: Double
+    /// Active time outside distraction episodes.
+    public var focusedSeconds: Double
+    /// Time inside distraction episodes (episodes are dated back to their cause).
+    public var distractedSeconds: Double
+    public var pausedSeconds: Double
+    /// Time with no samples at all: the machine slept or Vigil was not running.
+    public var gapSeconds: Double
+    public var episodes: Int
+    public var alarms: Int
+}
+
+/// Something that happened in a session. The engine logs every event and renders it for people.
+public struct SessionEvent: Hashable, Sendable {
+    public var time: Timestamp
+    public var kind: Kind
+
+    public init(time: Timestamp, kind: Kind) {
+        self.time = time
+        self.kind = kind
+    }
+
+    public enum Kind: Hashable, Sendable {
+        case sessionStarted(task: String?, plannedSeconds: Double?)
+        case stateChanged(from: SessionState, to: SessionState, score: Double, reason: String?)
+        case episodeStarted(Episode)
+        case episodeEnded(Episode)
+        /// `repeat` is 0 for the first firing of a level, then 1, 2... for the persistent last level.
+        case alarm(level: Int, repeat: Int, episode: Int, cause: Cause, reason: String)
+        case alarmCleared(level: Int, episode: Int, recoverySeconds: Double)
+        case sensorStatus(SensorStatus)
+        /// No samples and no ticks between `from` and the event's time (suspend, sleep, Vigil stopped).
+        case gap(from: Timestamp, seconds: Double)
+        case sessionEnded(SessionSummary)
+    }
+}

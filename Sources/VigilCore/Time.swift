@@ -1,0 +1,152 @@
+/// A point in time: nanoseconds since the Unix epoch (UTC).
+///
+/// The core never asks the system for the time. Instants come from samples (their recording
+/// timestamps) or from whoever drives the state machine (the engine's clock, a test), which is what
+/// makes a replay deterministic and lets tests step time without sleeping.
+public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var nanoseconds: Int64
+
+    @inlinable public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+    @inlinable public init(seconds: Double) { self.nanoseconds = Int64((seconds * 1e9).rounded()) }
+
+    @inlinable public var secondsSinceEpoch: Double { Double(nanoseconds) / 1e9 }
+    @inlinable public var millisecondsSinceEpoch: Int64 { nanoseconds / 1_000_000 }
+
+    @inlinable public static func < (a: Timestamp, b: Timestamp) -> Bool { a.nanoseconds < b.nanoseconds }
+
+    /// Seconds from `b` to `a`.
+    @inlinable public static func - (a: Timestamp, b: Timestamp) -> Double {
+        Double(a.nanoseconds &- b.nanoseconds) / 1e9
+    }
+    @inlinable public static func + (a: Timestamp, seconds: Double) -> Timestamp {
+        Timestamp(nanoseconds: a.nanoseconds &+ Int64((seconds * 1e9).rounded()))
+    }
+    @inlinable public static func - (a: Timestamp, seconds: Double) -> Timestamp { a + (-seconds) }
+
+    public var description: String { CivilTime(self).iso8601 }
+}
+
+/// UTC calendar fields of a timestamp, computed without Foundation so the core stays portable and
+/// the output never depends on the machine's time zone. (Howard Hinnant's days-from-civil algorithm.)
+public struct CivilTime: Sendable, Equatable {
+    public var year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int
+
+    public init(_ t: Timestamp) {
+        var ms = t.nanoseconds / 1_000_000
+        if t.nanoseconds < 0 && t.nanoseconds % 1_000_000 != 0 { ms -= 1 }
+        var days = ms / 86_400_000
+        var msOfDay = ms % 86_400_000
+        if msOfDay < 0 { msOfDay += 86_400_000; days -= 1 }
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        self.year = Int(yoe + era * 400 + (m <= 2 ? 1 : 0))
+        self.month = Int(m)
+        self.day = Int(d)
+        self.hour = Int(msOfDay / 3_600_000)
+        self.minute = Int(msOfDay / 60_000 % 60)
+        self.second = Int(msOfDay / 1000 % 60)
+        self.millisecond = Int(msOfDay % 1000)
+    }
+
+    /// Days since 1970-01-01 for a proleptic Gregorian date.
+    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = Int64(month > 2 ? month - 3 : month + 9)
+        let doy = (153 * mp + 2) / 5 + Int64(day) - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// `2026-03-02T09:04:12.250Z` (milliseconds only when not zero).
+    public var iso8601: String {
+        var s = "\(pad(year, 4))-\(pad(month))-\(pad(day))T\(pad(hour)):\(pad(minute)):\(pad(second))"
+        if millisecond != 0 { s += "." + pad(millisecond, 3) }
+        return s + "Z"
+    }
+}
+
+/// Parses the RFC 3339 timestamps our recordings use: `2026-03-02T09:00:00Z`,
+/// with optional fractional seconds and a `Z` or `±HH:MM` offset.
+public func parseRFC3339(_ text: String) -> Timestamp? {
+    let b = Array(text.utf8)
+    func num(_ from: Int, _ count: Int) -> Int? {
+        guard from + count <= b.count else { return nil }
+        var v = 0
+        for i in from..<(from + count) {
+            let c = b[i]
+            guard c >= 48 && c <= 57 else { return nil }
+            v = v * 10 + Int(c - 48)
+        }
+        return v
+    }
+    guard b.count >= 20, let y = num(0, 4), b[4] == 45, let mo = num(5, 2), b[7] == 45, let d = num(8, 2),
+        b[10] == 84 || b[10] == 116 || b[10] == 32, let h = num(11, 2), b[13] == 58, let mi = num(14, 2),
+        b[16] == 58, let s = num(17, 2),
+        (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61
+    else { return nil }
+    var i = 19
+    var nanos: Int64 = 0
+    if i < b.count, b[i] == 46 {
+        i += 1
+        var scale: Int64 = 100_000_000
+        let start = i
+        while i < b.count, b[i] >= 48, b[i] <= 57 {
+            nanos += Int64(b[i] - 48) * scale
+            scale /= 10
+            i += 1
+        }
+        if i == start { return nil }
+    }
+    var offsetSeconds = 0
+    guard i < b.count else { return nil }
+    if b[i] == 90 || b[i] == 122 {
+        i += 1
+    } else if b[i] == 43 || b[i] == 45, let oh = num(i + 1, 2), b.count > i + 3, b[i + 3] == 58, let om = num(i + 4, 2) {
+        offsetSeconds = (oh * 3600 + om * 60) * (b[i] == 45 ? -1 : 1)
+        i += 6
+    } else {
+        return nil
+    }
+    guard i == b.count else { return nil }
+    let days = CivilTime.daysFromCivil(year: y, month: mo, day: d)
+    let secs = days * 86_400 + Int64(h * 3600 + mi * 60 + s - offsetSeconds)
+    return Timestamp(nanoseconds: secs * 1_000_000_000 + nanos)
+}
+
+@usableFromInline func pad(_ v: Int, _ width: Int = 2) -> String {
+    let s = String(v)
+    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+}
+
+/// Human wording for a span of seconds, as used in reasons and summaries:
+/// `45 s`, `4 min`, `3 min 20 s`, `1 h 05 min`.
+public func humanDuration(_ seconds: Double) -> String {
+    let total = Int(seconds.rounded())
+    if total < 60 { return "\(max(total, 0)) s" }
+    if total < 3600 {
+        let m = total / 60, s = total % 60
+        return s == 0 ? "\(m) min" : "\(m) min \(s) s"
+    }
+    let h = total / 3600, m = (total % 3600) / 60
+    return "\(h) h \(pad(m)) min"
+}
+
+/// Whole minutes, rounded down, for reasons that read naturally: "no input for 4 min".
+public func humanMinutes(_ seconds: Double) -> String {
+    let m = Int(seconds / 60)
+    return m < 1 ? "\(Int(seconds)) s" : "\(m) min"
+}
+
+/// `HH:MM:SS` of an elapsed span (hours grow past 24 if they must).
+public func clockDuration(_ seconds: Double) -> String {
+    let total = max(0, Int(seconds.rounded(.down)))
+    return "\(pad(total / 3600)):\(pad(total / 60 % 60)):\(pad(total % 60))"
+}

@@ -1,0 +1,140 @@
+import Foundation
+import VigilCore
+import VigilStore
+
+/// What is known about each live sensor before a session starts.
+public struct SensorAvailability: Sendable {
+    public var sensor: SensorKind
+    public var detector: (any Detector)?
+    /// Why there is no detector, and what to do about it.
+    public var status: SensorStatus
+}
+
+/// The detectors this build can run. The libinput, PulseAudio and gpsd detectors plug in here; a
+/// sensor without a detector is reported with the reason, and the session runs with the others.
+public enum DetectorCatalog {
+    public static func availability(configuration: VigilConfiguration) -> [SensorAvailability] {
+        SensorKind.allCases.map { sensor in
+            let library = ["input": "libinput", "audio": "PulseAudio", "location": "gpsd"][sensor.rawValue]!
+            let enabled: Bool
+            switch sensor {
+            case .input: enabled = configuration.input.enabled
+            case .audio: enabled = configuration.audio.enabled
+            case .location: enabled = configuration.location.enabled
+            }
+            let detail = enabled
+                ? "this build of Vigil has no live \(library) detector yet; the session runs without it (recordings can be replayed with `vigil replay`)"
+                : "disabled in the config (\(sensor.rawValue).enabled: false)"
+            return SensorAvailability(sensor: sensor, detector: nil, status: SensorStatus(sensor: sensor, state: .unavailable, detail: detail))
+        }
+    }
+}
+
+/// A focus session on the real clock: detectors feed samples, a ticker re-evaluates every
+/// `session.tick`, control actions (signals, keys) pause or end it. Every batch of events is written
+/// to the log before the next is produced, so what was reported is durable.
+///
+/// Durations come from the monotonic clock; wall time is the start's wall time plus monotonic
+/// elapsed time, so a clock change (NTP, a manual change) cannot make an episode negative or huge.
+public actor LiveSession {
+    private var session: FocusSession
+    private let clock = ContinuousClock()
+    private let clockStart: ContinuousClock.Instant
+    private let wallStart: Timestamp
+    private let onEvents: @Sendable ([SessionEvent]) -> Void
+
+    public init(configuration: VigilConfiguration, task: String?, plannedSeconds: Double?, wallStart: Timestamp,
+                onEvents: @escaping @Sendable ([SessionEvent]) -> Void) {
+        session = FocusSession(configuration: configuration, task: task, plannedSeconds: plannedSeconds)
+        clockStart = clock.now
+        self.wallStart = wallStart
+        self.onEvents = onEvents
+    }
+
+    /// The wall-clock instant now, derived from the monotonic clock.
+    public func now() -> Timestamp {
+        let elapsed = clockStart.duration(to: clock.now)
+        let (s, atto) = elapsed.components
+        return Timestamp(nanoseconds: wallStart.nanoseconds + s * 1_000_000_000 + atto / 1_000_000_000)
+    }
+
+    public var isEnded: Bool { session.isEnded }
+
+    public func begin(statuses: [SensorStatus]) {
+        let t = now()
+        var events = session.start(at: t)
+        for s in statuses { events += session.receive(Sample(time: t, payload: .status(s))) }
+        deliver(events)
+    }
+
+    public func receive(_ payload: SamplePayload) { deliver(session.receive(Sample(time: now(), payload: payload))) }
+    public func tick() { deliver(session.tick(at: now())) }
+    public func control(_ action: ControlAction) { deliver(session.control(action, at: now())) }
+    public func end(_ cause: EndCause) { deliver(session.end(cause, at: now())) }
+
+    private func deliver(_ events: [SessionEvent]) {
+        if !events.isEmpty { onEvents(events) }
+    }
+
+    /// Runs until the plan is reached or a control action ends it.
+    public func run(detectors: [any Detector], controls: AsyncStream<ControlAction>) async {
+        let tick = session.configuration.session.tick
+        await withTaskGroup(of: Void.self) { group in
+            for d in detectors {
+                group.addTask {
+                    for await sample in d.samples() { await self.receive(sample.payload) }
+                }
+            }
+            group.addTask {
+                for await action in controls {
+                    await self.control(action)
+                    if await self.isEnded { return }
+                }
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(tick))
+                    await self.tick()
+                    if await self.isEnded { return }
+                }
+            }
+            // Whichever ends the session first ends the others.
+            while await group.next() != nil {
+                if self.isEnded { group.cancelAll() }
+            }
+        }
+    }
+}
+
+/// Writes a live session's events to the log as they come: one durable transaction per batch.
+public final class SessionLogWriter: @unchecked Sendable {
+    private let store: EventStore
+    private let lock = NSLock()
+    private var sessionId: Int64?
+    /// The first write error, reported once; the session keeps running without the log.
+    public private(set) var failure: StoreError?
+
+    public init(store: EventStore) { self.store = store }
+
+    public func write(_ events: [SessionEvent]) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard failure == nil else { return }
+        do {
+            var batch = events[...]
+            if sessionId == nil, let first = batch.first, case .sessionStarted(let task, let planned) = first.kind {
+                sessionId = try store.beginSession(task: task, source: "live", recording: nil, startedAt: first.time, plannedSeconds: planned)
+                batch = batch.dropFirst()
+            }
+            if let id = sessionId { try store.append(Array(batch), session: id) }
+        } catch {
+            failure = error
+        }
+    }
+
+    public var session: Int64? {
+        lock.lock()
+        defer { lock.unlock() }
+        return sessionId
+    }
+}

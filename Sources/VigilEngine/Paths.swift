@@ -1,0 +1,33 @@
+import Foundation
+import VigilConfig
+import VigilCore
+
+/// Where Vigil keeps its files, following the XDG Base Directory specification.
+public struct VigilPaths: Sendable {
+    /// The data directory: `--data-dir`, else `$XDG_DATA_HOME/vigil`, else `~/.local/share/vigil`.
+    public var dataDirectory: String
+    /// The user config file: `--config`, else `$XDG_CONFIG_HOME/vigil/config.yaml`, else `~/.config/vigil/config.yaml`.
+    public var configFile: String
+    /// Whether `configFile` was named explicitly (then it must exist).
+    public var configExplicit: Bool
+
+    public init(dataDirectory: String? = nil, configFile: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        // The spec says relative XDG paths are invalid and must be ignored.
+        func xdg(_ name: String, _ fallback: String) -> String {
+            if let v = environment[name], v.hasPrefix("/") { return v }
+            return home + "/" + fallback
+        }
+        self.dataDirectory = dataDirectory ?? xdg("XDG_DATA_HOME", ".local/share") + "/vigil"
+        self.configFile = configFile ?? xdg("XDG_CONFIG_HOME", ".config") + "/vigil/config.yaml"
+        self.configExplicit = configFile != nil
+    }
+
+    public var databasePath: String { dataDirectory + "/vigil.sqlite3" }
+
+    /// The effective configuration: the defaults, overridden by the user file if there is one.
+    public func loadConfiguration() throws(ConfigErrors) -> VigilConfiguration {
+        if !configExplicit && !FileManager.default.fileExists(atPath: configFile) { return .default }
+        return try ConfigLoader.load(path: configFile)
+    }
+}

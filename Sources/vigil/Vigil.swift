@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import VigilConfig
+import VigilCore
+import VigilEngine
+import VigilRecording
+import VigilStore
+
+@main
+struct Vigil: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vigil",
+        abstract: "Notice the moment you drift: focus sessions with procrastination detection.",
+        discussion: """
+            Vigil watches input activity, microphone loudness and location during a focus session,
+            scores how distracted you are, and logs every episode for statistics.
+
+            Examples:
+              vigil start --task "thesis" --minutes 50
+              vigil replay Samples/coffee-break/session.jsonl
+              vigil log
+
+            Exit codes: 0 success, 1 failure, 64 bad usage, 65 bad input data (recording or
+            config), 73 cannot create the data directory or log, 74 read or write error.
+            """,
+        version: "0.1.0",
+        subcommands: [Start.self, Replay.self, Log.self, ConfigCommand.self]
+    )
+}
+
+/// Options every command takes, so scripts and tests can use a private store and config.
+struct CommonOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Directory for the event log (default: $XDG_DATA_HOME/vigil).", valueName: "dir"))
+    var dataDir: String?
+
+    @Option(name: .long, help: ArgumentHelp("Config file (default: $XDG_CONFIG_HOME/vigil/config.yaml).", valueName: "file"))
+    var config: String?
+
+    var paths: VigilPaths { VigilPaths(dataDirectory: dataDir, configFile: config) }
+
+    func loadConfiguration() throws -> VigilConfiguration {
+        do {
+            return try paths.loadConfiguration()
+        } catch {
+            throw Failure(error.description + "\nRun `vigil config check` for details; the documented defaults are in config/vigil.yaml.", code: .dataError)
+        }
+    }
+
+    func openStore() throws -> EventStore {
+        do {
+            return try EventStore(path: paths.databasePath)
+        } catch {
+            throw Failure(error.description, code: .cannotCreate)
+        }
+    }
+}
+
+/// An error for the person, with a distinct exit code.
+struct Failure: Error, CustomStringConvertible {
+    enum Code: Int32 {
+        case failure = 1
+        case dataError = 65
+        case cannotCreate = 73
+        case ioError = 74
+    }
+    var message: String
+    var code: Code
+    init(_ message: String, code: Code = .failure) {
+        self.message = message
+        self.code = code
+    }
+    var description: String { message }
+}
+
+extension ParsableCommand {
+    /// Prints a failure as `vigil: error: ...` and exits with its code.
+    static func fail(_ error: Failure) -> Never {
+        FileHandle.standardError.write(Data("vigil: error: \(error.message)\n".utf8))
+        Foundation.exit(error.code.rawValue)
+    }
+}
+
+/// Runs `body`, turning our errors into messages and exit codes.
+func guarded<T>(_ body: () async throws -> T) async -> T {
+    do {
+        return try await body()
+    } catch let f as Failure {
+        Vigil.fail(f)
+    } catch let e as RecordingError {
+        Vigil.fail(Failure(e.description, code: .dataError))
+    } catch let e as StoreError {
+        Vigil.fail(Failure(e.description, code: .ioError))
+    } catch let e as ConfigErrors {
+        Vigil.fail(Failure(e.description, code: .dataError))
+    } catch {
+        Vigil.fail(Failure("\(error)"))
+    }
+}
+
+/// Buffered standard output: a replay prints thousands of lines.
+final class Output: @unchecked Sendable {
+    private var buffer: [UInt8] = []
+    private let lock = NSLock()
+    func line(_ s: String) {
+        lock.lock()
+        buffer.append(contentsOf: s.utf8)
+        buffer.append(0x0A)
+        let full = buffer.count > 1 << 16
+        lock.unlock()
+        if full { flush() }
+    }
+    func flush() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !buffer.isEmpty else { return }
+        buffer.withUnsafeBufferPointer { p in
+            var offset = 0
+            while offset < p.count {
+                let n = Foundation.write(1, p.baseAddress! + offset, p.count - offset)
+                if n <= 0 { break }
+                offset += n
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
