@@ -80,12 +80,12 @@ public enum ConfigLoader {
                 }
             }
         }
-        if errors.isEmpty {
-            // Relations between keys: point at the line of the named key if it is in this file.
-            let lines = keyLines(root)
-            for p in config.problems() {
-                errors.append(ConfigError(file: file, line: lines[p.key] ?? 0, key: p.key, message: p.message))
-            }
+        // Ranges and relations between keys: point at the line of the named key if it is in this file.
+        // Checked even when other keys failed, so one run names every problem.
+        let lines = keyLines(root)
+        let failed = Set(errors.map(\.key))
+        for p in config.problems() where !failed.contains(p.key) {
+            errors.append(ConfigError(file: file, line: lines[p.key] ?? 0, key: p.key, message: p.message))
         }
         guard errors.isEmpty else { throw ConfigErrors(errors: errors.sorted { ($0.line, $0.key) < ($1.line, $1.key) }) }
         return config
@@ -101,6 +101,11 @@ public enum ConfigLoader {
             throw ConfigErrors(errors: [ConfigError(file: path, line: 0, key: "", message: reason)])
         }
         return try load(yaml: text, file: path, onto: base)
+    }
+
+    /// Every key path the loader knows, `section.key`.
+    static var knownKeys: [String] {
+        schema.flatMap { section, keys in keys.keys.map { "\(section).\($0)" } }.sorted()
     }
 
     private static func keyLines(_ root: Node?) -> [String: Int] {
@@ -132,6 +137,7 @@ public enum ConfigLoader {
 
     /// " (did you mean 'idle_grace'?)" when a known key is a short edit away.
     static func suggestion(_ word: String, _ known: [String]) -> String {
+        if word.count >= 3, let full = known.sorted().first(where: { $0.hasPrefix(word) }) { return " (did you mean '\(full)'?)" }
         let best = known.map { ($0, editDistance(word, $0)) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
         guard let (name, d) = best, d <= max(2, word.count / 3) else {
             return " (known: \(known.sorted().joined(separator: ", ")))"

@@ -93,6 +93,18 @@ public struct Episode: Hashable, Sendable {
     public var closedBy: String? = nil
 
     public var duration: Double? { end.map { $0 - start } }
+
+    public init(number: Int, start: Timestamp, confirmedAt: Timestamp, end: Timestamp? = nil, cause: Cause, peakScore: Double, reason: String, alarmLevel: Int = 0, closedBy: String? = nil) {
+        self.number = number
+        self.start = start
+        self.confirmedAt = confirmedAt
+        self.end = end
+        self.cause = cause
+        self.peakScore = peakScore
+        self.reason = reason
+        self.alarmLevel = alarmLevel
+        self.closedBy = closedBy
+    }
 }
 
 /// What a session looked like when it ended.

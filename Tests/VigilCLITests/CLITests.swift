@@ -1,0 +1,213 @@
+import Foundation
+import Testing
+
+/// These tests run the built `vigil` binary as a person would, and read what it prints.
+let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+/// The `vigil` executable next to this test bundle (SwiftPM builds it because this target depends on it).
+let vigilBinary: String = {
+    let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    var dir = me.deletingLastPathComponent()
+    for _ in 0..<4 {
+        let candidate = dir.appendingPathComponent("vigil").path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        dir = dir.deletingLastPathComponent()
+    }
+    return repo + "/.build/debug/vigil"
+}()
+
+struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs vigil with a private data dir and config dir, so the tests never touch the person's files.
+func vigil(_ args: [String], home: String? = nil, stdin: String? = nil, env: [String: String] = [:]) throws -> Run {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: vigilBinary)
+    p.arguments = args
+    let h = home ?? freshHome()
+    var e = ["HOME": h, "XDG_DATA_HOME": h + "/data", "XDG_CONFIG_HOME": h + "/config", "PATH": "/usr/bin:/bin", "TZ": "UTC"]
+    e.merge(env) { $1 }
+    p.environment = e
+    p.currentDirectoryURL = URL(fileURLWithPath: repo)
+    // Files rather than pipes: a chatty child can never block on a full pipe.
+    let outPath = h + "/.stdout-\(UUID().uuidString)", errPath = h + "/.stderr-\(UUID().uuidString)"
+    FileManager.default.createFile(atPath: outPath, contents: nil)
+    FileManager.default.createFile(atPath: errPath, contents: nil)
+    p.standardOutput = FileHandle(forWritingAtPath: outPath)
+    p.standardError = FileHandle(forWritingAtPath: errPath)
+    if let stdin {
+        let inPath = h + "/.stdin-\(UUID().uuidString)"
+        FileManager.default.createFile(atPath: inPath, contents: Data(stdin.utf8))
+        p.standardInput = FileHandle(forReadingAtPath: inPath)
+    }
+    try p.run()
+    p.waitUntilExit()
+    let stdoutData = FileManager.default.contents(atPath: outPath) ?? Data()
+    let stderrData = FileManager.default.contents(atPath: errPath) ?? Data()
+    return Run(status: p.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self), stderr: String(decoding: stderrData, as: UTF8.self))
+}
+
+func freshHome() -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-cli-\(UUID().uuidString)").path
+    try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    return dir
+}
+
+func write(_ text: String, to path: String) {
+    try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try! text.write(toFile: path, atomically: true, encoding: .utf8)
+}
+
+@Suite struct CLITests {
+    @Test func helpListsTheCommandsWithExamples() throws {
+        let r = try vigil(["--help"])
+        #expect(r.status == 0)
+        for command in ["start", "replay", "log", "config"] { #expect(r.stdout.contains(command)) }
+        #expect(r.stdout.contains("Exit codes"))
+        for command in ["start", "replay", "log"] {
+            let sub = try vigil([command, "--help"])
+            #expect(sub.status == 0)
+            #expect(sub.stdout.contains("Examples:"), "\(command) --help has an example")
+            #expect(sub.stdout.contains("--data-dir"))
+        }
+    }
+
+    @Test func replayPrintsTheTimelineAndIsByteIdenticalTwice() throws {
+        let file = "Samples/coffee-break/session.jsonl"
+        let a = try vigil(["replay", file])
+        let b = try vigil(["replay", file])
+        #expect(a.status == 0)
+        #expect(a.stdout == b.stdout)
+        #expect(a.stdout == (try String(contentsOfFile: repo + "/Samples/coffee-break/expected.txt", encoding: .utf8)))
+        let j = try vigil(["replay", "--json", file])
+        #expect(j.stdout == (try String(contentsOfFile: repo + "/Samples/coffee-break/expected.jsonl", encoding: .utf8)))
+    }
+
+    @Test func replayLogWritesTheSessionForVigilLog() throws {
+        let home = freshHome()
+        let r = try vigil(["replay", "--log", "Samples/loud-room/session.jsonl"], home: home)
+        #expect(r.status == 0)
+        #expect(r.stderr.contains("logged as session 1"))
+        #expect(FileManager.default.fileExists(atPath: home + "/data/vigil/vigil.sqlite3"), "the XDG data dir is used")
+        let log = try vigil(["log"], home: home)
+        #expect(log.status == 0)
+        #expect(log.stdout.contains("\"code review\"  replay  completed"))
+        #expect(log.stdout.contains("episode 1"))
+        #expect(log.stdout.contains("noise"))
+        let json = try vigil(["log", "--json"], home: home)
+        let obj = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(obj?["task"] as? String == "code review")
+        #expect((obj?["episodes"] as? [Any])?.count == 1)
+    }
+
+    @Test func aCorruptRecordingNamesTheFileAndLineAndExits65() throws {
+        let home = freshHome()
+        let bad = home + "/bad.jsonl"
+        write(#"{"vigil":"recording","version":1,"start":"2026-03-02T09:00:00Z"}"# + "\n" + #"{"t":1,"kind":"input","window":5,"idle":1}"# + "\n" + #"{"t":2,"kind":"input","wind"#, to: bad)
+        let r = try vigil(["replay", "--log", "--data-dir", home + "/d", bad], home: home)
+        #expect(r.status == 65)
+        #expect(r.stderr.hasPrefix("vigil: error: \(bad):3: column"))
+        #expect(r.stderr.contains("truncated"))
+        // Nothing half-written: the log holds no session from the failed replay.
+        let log = try vigil(["log", "--data-dir", home + "/d"], home: home)
+        #expect(log.stdout.contains("No sessions yet"))
+    }
+
+    @Test func aMissingRecordingIsNamed() throws {
+        let r = try vigil(["replay", "/nonexistent.jsonl"])
+        #expect(r.status == 65)
+        #expect(r.stderr == "vigil: error: /nonexistent.jsonl: cannot open: No such file or directory\n")
+    }
+
+    @Test func configCheckNamesTheKeyAndLine() throws {
+        let home = freshHome()
+        write("session:\n  gap: 90s\nscoring:\n  drift_enter: 2\ninput:\n  idel_grace: 2m\n", to: home + "/config/vigil/config.yaml")
+        let r = try vigil(["config", "check"], home: home)
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("config.yaml:4: scoring.drift_enter: must be between 0 and 1, got 2.0"))
+        #expect(r.stderr.contains("config.yaml:6: input.idel_grace: unknown key (did you mean 'idle_grace'?)"))
+        #expect(r.stderr.contains("3 problems found"), "the unknown key did not hide the range problem or the relation it breaks")
+        // Every command refuses a bad config rather than running with half of it.
+        let replay = try vigil(["replay", "Samples/steady-focus/session.jsonl"], home: home)
+        #expect(replay.status == 65)
+        #expect(replay.stderr.contains("input.idel_grace"))
+        // The shipped default passes.
+        let ok = try vigil(["config", "check", "--config", repo + "/config/vigil.yaml"])
+        #expect(ok.status == 0)
+        #expect(ok.stdout.hasSuffix("vigil.yaml: OK\n"))
+    }
+
+    @Test func aUserConfigChangesTheReplay() throws {
+        let home = freshHome()
+        // A stricter idle rule: the coffee break is noticed earlier.
+        write("input:\n  idle_grace: 30s\n  idle_full: 90s\n", to: home + "/my.yaml")
+        let r = try vigil(["replay", "--config", home + "/my.yaml", "Samples/coffee-break/session.jsonl"], home: home)
+        #expect(r.status == 0)
+        #expect(r.stdout != (try String(contentsOfFile: repo + "/Samples/coffee-break/expected.txt", encoding: .utf8)))
+        #expect(r.stdout.contains("away since 00:07:59"))
+    }
+
+    @Test func anUnwritableDataDirIsNamedAndExits73() throws {
+        let home = freshHome()
+        write("not a directory", to: home + "/blocker")
+        let r = try vigil(["replay", "--log", "--data-dir", home + "/blocker/data", "Samples/steady-focus/session.jsonl"], home: home)
+        #expect(r.status == 73)
+        #expect(r.stderr.contains(home + "/blocker/data"))
+        #expect(r.stderr.contains("--data-dir"))
+        #expect(r.stdout.isEmpty, "nothing was replayed before the problem was found")
+    }
+
+    @Test func startRunsALiveSessionSaysWhichSensorsAreMissingAndLogsIt() throws {
+        let home = freshHome()
+        let r = try vigil(["start", "--task", "demo", "--minutes", "0.05"], home: home)
+        #expect(r.status == 0)
+        for sensor in ["input", "audio", "location"] {
+            #expect(r.stderr.contains("vigil: \(sensor): "), "says why \(sensor) is missing")
+        }
+        #expect(r.stdout.contains("started       task \"demo\" · planned 3 s"))
+        #expect(r.stdout.contains("ended         completed"))
+        let log = try vigil(["log", "--json"], home: home)
+        #expect(log.stdout.contains("\"outcome\":\"completed\""))
+        #expect(log.stdout.contains("\"source\":\"live\""))
+    }
+
+    @Test func ctrlCEndsALiveSessionCleanlyAsAbandoned() throws {
+        let home = freshHome()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: vigilBinary)
+        p.arguments = ["start", "--minutes", "10", "--json"]
+        p.environment = ["HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = Pipe()
+        try p.run()
+        // Wait for the session to start (its first event), then interrupt it.
+        let handle = out.fileHandleForReading
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("session_started") {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+        }
+        kill(p.processIdentifier, SIGINT)
+        seen.append(handle.readDataToEndOfFile())
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        let text = String(decoding: seen, as: UTF8.self)
+        #expect(text.contains("\"event\":\"session_ended\",\"outcome\":\"abandoned\""))
+        let log = try vigil(["log", "--json"], home: home)
+        #expect(log.stdout.contains("\"outcome\":\"abandoned\""))
+    }
+
+    @Test func badArgumentsExit64WithAHint() throws {
+        let r = try vigil(["replay"])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("Name at least one recording") || r.stderr.contains("Missing expected argument"))
+        let m = try vigil(["start", "--minutes", "0"])
+        #expect(m.status == 64)
+        #expect(m.stderr.contains("--minutes must be greater than 0"))
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import VigilCore
+@testable import VigilConfig
+
+let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+func problems(_ yaml: String) -> [ConfigError] {
+    do {
+        _ = try ConfigLoader.load(yaml: yaml, file: "config.yaml")
+        return []
+    } catch {
+        return error.errors
+    }
+}
+
+@Suite struct ConfigTests {
+    @Test func theShippedFileDocumentsExactlyTheDefaults() throws {
+        let c = try ConfigLoader.load(path: repoRoot + "/config/vigil.yaml", onto: VigilConfiguration())
+        #expect(c == .default)
+        // And it sets every key the loader knows, each under its section with a comment above it.
+        let lines = try String(contentsOfFile: repoRoot + "/config/vigil.yaml", encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        var section = ""
+        var documented: [String] = []
+        for (i, line) in lines.enumerated() {
+            if let c = line.first, c != " ", c != "#", line.hasSuffix(":") { section = String(line.dropLast()) }
+            if line.hasPrefix("  "), !line.hasPrefix("   "), !line.dropFirst(2).hasPrefix("#"), let colon = line.firstIndex(of: ":") {
+                let key = line.dropFirst(2)[..<colon]
+                documented.append("\(section).\(key)")
+                #expect(lines[i - 1].trimmingCharacters(in: .whitespaces).hasPrefix("#"), "\(section).\(key) has a comment above it")
+            }
+        }
+        #expect(documented.sorted() == ConfigLoader.knownKeys)
+    }
+
+    @Test func aUserFileOverridesOnlyItsKeys() throws {
+        let c = try ConfigLoader.load(yaml: "input:\n  idle_grace: 3m\nalarms:\n  escalation: [10s, 1m]\n", file: "u.yaml")
+        #expect(c.input.idleGrace == 180)
+        #expect(c.alarms.escalation == [10, 60])
+        #expect(c.input.idleFull == VigilConfiguration.default.input.idleFull)
+        #expect(c.audio == VigilConfiguration.default.audio)
+    }
+
+    @Test func anUnknownKeyIsNamedWithItsLineAndASuggestion() {
+        let e = problems("session:\n  gap: 90s\ninput:\n  idel_grace: 2m\n")
+        #expect(e.count == 1)
+        #expect(e.first?.line == 4)
+        #expect(e.first?.key == "input.idel_grace")
+        #expect(e.first?.description == "config.yaml:4: input.idel_grace: unknown key (did you mean 'idle_grace'?)")
+    }
+
+    @Test func anUnknownSectionIsNamed() {
+        let e = problems("alarm:\n  repeat_every: 1m\n")
+        #expect(e.first?.message == "unknown section (did you mean 'alarms'?)")
+    }
+
+    @Test func anOutOfRangeValueNamesTheKeyAndLine() {
+        let e = problems("scoring:\n  drift_enter: 0.3\n  distract_enter: 1.5\n")
+        #expect(e.map(\.key).contains("scoring.distract_enter"))
+        #expect(e.first { $0.key == "scoring.distract_enter" }?.line == 3)
+        #expect(e.first { $0.key == "scoring.distract_enter" }?.message == "must be between 0 and 1, got 1.5")
+    }
+
+    @Test func aRelationBetweenKeysPointsAtTheKeyItNames() {
+        let e = problems("input:\n  idle_grace: 10m\n  idle_full: 5m\n")
+        #expect(e.count == 1)
+        #expect(e.first?.key == "input.idle_full")
+        #expect(e.first?.line == 3)
+    }
+
+    @Test func badValuesAreExplained() {
+        #expect(problems("session:\n  gap: soon\n").first?.message.contains("expected a duration") == true)
+        #expect(problems("session:\n  gap: 5 parsecs\n").first?.line == 2)
+        #expect(problems("input:\n  enabled: maybe\n").first?.message == "expected true or false, got 'maybe'")
+        #expect(problems("input:\n  resume_events: 2.5\n").first?.message.contains("whole number") == true)
+        #expect(problems("alarms:\n  escalation: 30s\n").first?.message.contains("list of durations") == true)
+        #expect(problems("location:\n  workplace:\n    latitude: 52\n").first?.message.contains("longitude") == true)
+        #expect(problems("location:\n  workplace:\n    lat: 52\n").first?.message.contains("did you mean 'latitude'") == true)
+    }
+
+    @Test func yamlSyntaxErrorsHaveALine() {
+        let e = problems("session:\n  gap: 90s\n input: [\n")
+        #expect(e.count == 1)
+        #expect(e.first?.line ?? 0 >= 3)
+        #expect(e.first?.message.hasPrefix("not valid YAML") == true)
+    }
+
+    @Test func durations() throws {
+        let c = try ConfigLoader.load(yaml: "session:\n  gap: 1m30s\n  tick: 500ms\ninput:\n  idle_grace: 1.5min\n  idle_full: 1h\n", file: "d")
+        #expect(c.session.gap == 90)
+        #expect(c.session.tick == 0.5)
+        #expect(c.input.idleGrace == 90)
+        #expect(c.input.idleFull == 3600)
+    }
+
+    @Test func aWorkplaceCanBeNamed() throws {
+        let c = try ConfigLoader.load(yaml: "location:\n  workplace:\n    name: the library\n    latitude: 52.2053\n    longitude: 0.1218\n    radius: 120\n", file: "w")
+        #expect(c.location.workplace == .init(name: "the library", latitude: 52.2053, longitude: 0.1218, radius: 120))
+    }
+
+    @Test func aMissingFileIsNamed() {
+        do {
+            _ = try ConfigLoader.load(path: "/nonexistent/vigil.yaml")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description == "/nonexistent/vigil.yaml: no such file")
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import GRDB
+import Testing
+import VigilCore
+@testable import VigilStore
+
+func tempDir() -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-store-\(UUID().uuidString)").path
+    return dir
+}
+
+let t0 = Timestamp(nanoseconds: 1_772_442_000_000_000_000)
+
+/// A small but complete session: one away episode with two alarms, a sensor status, a gap.
+func sampleSessionEvents() -> [SessionEvent] {
+    var s = FocusSession(configuration: .default, task: "thesis", plannedSeconds: 3600)
+    var events = s.start(at: t0)
+    events += s.receive(Sample(time: t0 + 1, payload: .status(SensorStatus(sensor: .location, state: .noFix, detail: "indoors"))))
+    events += s.receive(Sample(time: t0 + 5, payload: .input(InputActivity(window: 5, keyPresses: 9, idle: 0.5))))
+    var t = 6.0
+    while t <= 500 {
+        events += s.tick(at: t0 + t)
+        t += 1
+    }
+    events += s.receive(Sample(time: t0 + 505, payload: .input(InputActivity(window: 5, keyPresses: 9, idle: 0.5))))
+    events += s.receive(Sample(time: t0 + 2000, payload: .input(InputActivity(window: 5, keyPresses: 9, idle: 0.5))))
+    events += s.end(.user, at: t0 + 2010)
+    return events
+}
+
+@Suite struct StoreTests {
+    @Test func aSessionIsStoredWithItsEpisodesAlarmsAndGaps() throws {
+        let store = EventStore()
+        let events = sampleSessionEvents()
+        let id = try #require(try store.appendSession(events, source: "replay", recording: "r.jsonl"))
+        let sessions = try store.sessions()
+        #expect(sessions.count == 1)
+        let s = try #require(sessions.first)
+        #expect(s.id == id)
+        #expect(s.task == "thesis")
+        #expect(s.outcome == "abandoned")
+        #expect(s.startedMs == t0.millisecondsSinceEpoch)
+        #expect(s.endedMs == (t0 + 2010).millisecondsSinceEpoch)
+        #expect(s.episodes == 1)
+        #expect(s.alarms == 2)
+        let episodes = try store.episodes(session: id)
+        #expect(episodes.count == 1)
+        #expect(episodes.first?.cause == "away")
+        #expect(episodes.first?.startedMs == (t0 + 4.5).millisecondsSinceEpoch)
+        #expect(episodes.first?.endedMs == (t0 + 505).millisecondsSinceEpoch)
+        #expect(episodes.first?.alarmLevel == 2)
+        let counts = try store.counts()
+        #expect(counts["alarms"] == 2)
+        #expect(counts["gaps"] == 1)
+        #expect(counts["sensor_events"] == 1)
+        // Every alarm was cleared, with its time to recovery.
+        let uncleared = try store.db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM alarms WHERE cleared_ms IS NULL OR recovery_s <= 0") }
+        #expect(uncleared == 0)
+    }
+
+    @Test func liveBatchesAreDurableAcrossReopening() throws {
+        let dir = tempDir()
+        let path = dir + "/vigil.sqlite3"
+        let events = sampleSessionEvents()
+        do {
+            let store = try EventStore(path: path)
+            let id = try store.beginSession(task: "thesis", source: "live", recording: nil, startedAt: t0, plannedSeconds: 3600)
+            // Half the session, as a live session would have written it before being killed.
+            try store.append(Array(events.dropFirst().prefix(8)), session: id)
+        }
+        let reopened = try EventStore(path: path)
+        let s = try #require(try reopened.sessions().first)
+        #expect(s.outcome == nil, "not ended: a later start can close it as interrupted")
+        #expect(s.lastEventMs > t0.millisecondsSinceEpoch)
+        #expect(try reopened.appliedMigrations() == ["v1: sessions and events"])
+        let mode = try reopened.db.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+        let sync = try reopened.db.read { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
+        #expect(sync == 2, "FULL: a commit is on disk when append returns")
+    }
+
+    @Test func theLogIsPrivateToItsOwner() throws {
+        let dir = tempDir() + "/nested/vigil"
+        _ = try EventStore(path: dir + "/vigil.sqlite3")
+        let dirMode = try FileManager.default.attributesOfItem(atPath: dir)[.posixPermissions] as? Int
+        let fileMode = try FileManager.default.attributesOfItem(atPath: dir + "/vigil.sqlite3")[.posixPermissions] as? Int
+        #expect(dirMode == 0o700)
+        #expect(fileMode == 0o600)
+    }
+
+    @Test func anUnwritableDataDirectoryIsNamed() throws {
+        // Root ignores permissions, so use a path under a regular file: it can never be a directory.
+        let blocker = tempDir()
+        try FileManager.default.createDirectory(atPath: (blocker as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8))
+        do {
+            _ = try EventStore(path: blocker + "/data/vigil.sqlite3")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.path == blocker + "/data")
+            #expect(error.message.contains("cannot create the data directory"))
+            #expect(error.message.contains("--data-dir"))
+        }
+    }
+
+    @Test func aFailedBatchLeavesNothingHalfWritten() throws {
+        let store = EventStore()
+        let id = try store.beginSession(task: nil, source: "live", recording: nil, startedAt: t0, plannedSeconds: nil)
+        let episode = Episode(number: 1, start: t0, confirmedAt: t0 + 10, cause: .away, peakScore: 0.7, reason: "no input for 4 min")
+        // The second insert of the same episode number violates UNIQUE(session_id, number): the whole batch must roll back.
+        let batch = [
+            SessionEvent(time: t0 + 10, kind: .episodeStarted(episode)),
+            SessionEvent(time: t0 + 11, kind: .alarm(level: 1, repeat: 0, episode: 1, cause: .away, reason: "x")),
+            SessionEvent(time: t0 + 12, kind: .episodeStarted(episode)),
+        ]
+        #expect(throws: StoreError.self) { try store.append(batch, session: id) }
+        let counts = try store.counts()
+        #expect(counts["episodes"] == 0)
+        #expect(counts["alarms"] == 0)
+    }
+}
