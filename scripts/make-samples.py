@@ -123,7 +123,7 @@ def standard_audio(rng, lines, minutes, loud=None):
         t = float(s)
         level = -52.0
         if loud and loud[0] <= t < loud[1]:
-            # Speech: loud, with short pauses between sentences (2-6 s) every 15-25 s.
+            # Speech: loud, with a 2 s pause between sentences every 20 s.
             phase = (t - loud[0]) % 20
             level = -41.0 if phase > 17 else -23.0
         lines.append(audio(rng, t, level))
@@ -180,8 +180,8 @@ def coffee_break():
 def leaving_building():
     rng = random.Random(3)
     person, lines, minutes = Person(rng), [], 20
-    # Works until 6:00, packs up and walks out (1.3 m/s heading north-east), sits 420 m away
-    # from 12:00 (a cafe), walks back from 15:00, at the desk typing again from 19:00.
+    # Works until 6:00, packs up and walks out (1.3 m/s heading north-east), sits 429 m away
+    # from 11:30 (a cafe), walks back from 15:00, at the desk typing again from 19:00.
     def pos(t):
         if t <= 360: return (0.0, 0.0, 0.0)
         if t <= 690:
@@ -213,7 +213,7 @@ def loud_room():
     standard_location(rng, lines, minutes)
     write("loud-room", "2026-03-05T11:00:00Z", minutes,
           "keeps typing while a conversation next to the desk runs from 5:00 to 14:00 (-23 LUFS with short pauses)",
-          lines, {"episodes": [{"cause": "noise", "start": 301, "end": 850, "start_tolerance": 3, "end_tolerance": 15}]},
+          lines, {"episodes": [{"cause": "noise", "start": 300, "end": 850, "start_tolerance": 3, "end_tolerance": 15}]},
           "code review")
 
 
@@ -274,9 +274,10 @@ def suspend():
 
 def pomodoro_break():
     rng = random.Random(8)
-    person, lines, minutes = Person(rng), [], 30
-    # 25 minutes of work, then a declared 5-minute break away from the desk: not procrastination.
-    input_lines(person, lines, minutes, lambda t: "away" if 1500 < t <= 1800 else "typing")
+    person, lines, minutes = Person(rng), [], 35
+    # 25 minutes of work, then a declared 5-minute break away from the desk (not procrastination),
+    # then 5 more minutes of work.
+    input_lines(person, lines, minutes, lambda t: "away" if 1500 < t <= 1795 else "typing")
     lines.append({"t": 1500.0, "kind": "control", "action": "break"})
     lines.append({"t": 1790.0, "kind": "control", "action": "resume"})
     standard_audio(rng, lines, minutes)

@@ -205,9 +205,10 @@ public struct FocusSession: Sendable {
         lastSeen = now
         if elapsed > configuration.session.gap {
             gapSeconds += elapsed
+            // The episode ended when the samples stopped; told before the gap so times stay in order.
+            if state.isActive { closeEpisode(at: seen, by: "gap", into: &events) }
             events.append(SessionEvent(time: now, kind: .gap(from: seen, seconds: elapsed)))
             if state.isActive {
-                closeEpisode(at: seen, by: "gap", into: &events)
                 restartJudging(at: now)
                 if state != .focused {
                     transition(to: .focused, at: now, reason: "samples resumed after \(humanDuration(elapsed))", into: &events)
@@ -349,9 +350,9 @@ public struct FocusSession: Sendable {
         e.closedBy = closer
         episodeSeconds += end - e.start
         if let first = firstAlarmAt {
-            events.append(SessionEvent(time: now, kind: .alarmCleared(level: e.alarmLevel, episode: e.number, recoverySeconds: now - first)))
+            events.append(SessionEvent(time: end, kind: .alarmCleared(level: e.alarmLevel, episode: e.number, recoverySeconds: max(0, end - first))))
         }
-        events.append(SessionEvent(time: now, kind: .episodeEnded(e)))
+        events.append(SessionEvent(time: end, kind: .episodeEnded(e)))
         episode = nil
         firstAlarmAt = nil
         lastAlarmAt = nil

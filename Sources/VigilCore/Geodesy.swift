@@ -51,6 +51,37 @@ public enum Geodesy {
         return haversine(latitude: lat1, longitude: lon1, latitude: lat2, longitude: lon2)
     }
 
+    /// A local tangent plane around a fixed centre, for the many "is this fix inside the fence?"
+    /// questions of a session. It uses the ellipsoid's radii of curvature at the centre, so within a
+    /// few kilometres it agrees with the geodesic to millimetres (the error grows as distance² / R:
+    /// 1.6 mm at 100 m, 16 cm at 1 km), at a fraction of Vincenty's cost.
+    public struct LocalPlane: Sendable {
+        public let latitude: Double
+        public let longitude: Double
+        public let metresPerRadianNorth: Double
+        public let metresPerRadianEast: Double
+
+        public init(latitude: Double, longitude: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+            let phi = latitude * Double.pi / 180
+            let e2 = f * (2 - f)
+            let w = (1 - e2 * sin(phi) * sin(phi)).squareRoot()
+            metresPerRadianNorth = a * (1 - e2) / (w * w * w)  // meridian radius of curvature M
+            metresPerRadianEast = a / w * cos(phi)  // prime vertical radius N, times cos φ
+        }
+
+        /// Approximate distance in metres from the centre.
+        @inlinable public func distance(latitude lat: Double, longitude lon: Double) -> Double {
+            let rad = Double.pi / 180
+            var dLon = lon - longitude
+            if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+            let north = (lat - latitude) * rad * metresPerRadianNorth
+            let east = dLon * rad * metresPerRadianEast
+            return (north * north + east * east).squareRoot()
+        }
+    }
+
     /// Great-circle distance on a sphere of the mean Earth radius; the fallback above.
     public static func haversine(latitude lat1: Double, longitude lon1: Double, latitude lat2: Double, longitude lon2: Double) -> Double {
         let rad = Double.pi / 180

@@ -18,20 +18,39 @@ public enum Cause: String, Sendable, CaseIterable, Comparable {
 
 /// One detector's judgement at an instant.
 public struct Assessment: Hashable, Sendable {
+    /// The facts behind a score. The human sentence is formatted from them only when an event needs
+    /// it: formatting a string for every sample would cost more than the rest of the replay loop.
+    public enum Detail: Hashable, Sendable {
+        case idle(seconds: Double)
+        case switches(count: Int, window: Double)
+        case noise(level: Double, unit: String, seconds: Double)
+        case distance(metres: Double, place: String?)
+    }
+
     public var cause: Cause
     /// Distraction score in [0, 1].
     public var score: Double
-    /// A human-readable reason: "no input for 4 min".
-    public var reason: String
+    public var detail: Detail
     /// When the condition behind the score began (the last input, the first loud sample, the first
     /// fix outside). Episodes are dated back to this instant, not to when a threshold fired.
     public var since: Timestamp
 
-    public init(cause: Cause, score: Double, reason: String, since: Timestamp) {
+    public init(cause: Cause, score: Double, detail: Detail, since: Timestamp) {
         self.cause = cause
         self.score = score
-        self.reason = reason
+        self.detail = detail
         self.since = since
+    }
+
+    /// A human-readable reason: "no input for 4 min", "14 app switches in 2 min",
+    /// "noise -21 LUFS for 3 min", "212 m from your workplace".
+    public var reason: String {
+        switch detail {
+        case .idle(let s): "no input for \(humanMinutes(s))"
+        case .switches(let n, let w): "\(n) app switches in \(humanMinutes(w))"
+        case .noise(let level, let unit, let s): "noise \(Int(level.rounded())) \(unit) for \(humanMinutes(s))"
+        case .distance(let m, let place): "\(Int(m.rounded())) m \(place.map { "from \($0)" } ?? "from where the session started")"
+        }
     }
 }
 
@@ -127,9 +146,7 @@ public struct InputScorer: Sendable {
         guard config.enabled, enabled, let last = lastInput else { return nil }
         let since = awaySince ?? last
         let idle = now - since
-        return Assessment(
-            cause: .away, score: ramp(idle, config.idleGrace, config.idleFull),
-            reason: "no input for \(humanMinutes(idle))", since: since)
+        return Assessment(cause: .away, score: ramp(idle, config.idleGrace, config.idleFull), detail: .idle(seconds: idle), since: since)
     }
 }
 
@@ -169,7 +186,7 @@ public struct SwitchingScorer: Sendable {
         guard config.enabled, let first = recent.first else { return nil }
         return Assessment(
             cause: .switching, score: ramp(Double(total), Double(config.calm), Double(config.storm)),
-            reason: "\(total) app switches in \(humanMinutes(config.window))", since: first.time)
+            detail: .switches(count: total, window: config.window), since: first.time)
     }
 }
 
@@ -182,7 +199,7 @@ public struct NoiseScorer: Sendable {
     private var lastLoud: Timestamp?
     private var levelSum = 0.0
     private var levelCount = 0
-    private var unit = "LUFS"
+    private var loudnessKnown = true
 
     public init(config: VigilConfiguration.Audio) { self.config = config }
 
@@ -199,7 +216,7 @@ public struct NoiseScorer: Sendable {
         lastLoud = t
         levelSum += value
         levelCount += 1
-        unit = level.shortTermLUFS == nil ? "dBFS" : "LUFS"
+        loudnessKnown = level.shortTermLUFS != nil
     }
 
     public mutating func advance(to now: Timestamp) {
@@ -215,9 +232,10 @@ public struct NoiseScorer: Sendable {
         guard config.enabled, let since = loudSince, levelCount > 0 else { return nil }
         let duration = now - since
         let mean = levelSum / Double(levelCount)
+        let unit = loudnessKnown ? "LUFS" : "dBFS"
         return Assessment(
             cause: .noise, score: ramp(duration, config.grace, config.full),
-            reason: "noise \(Int(mean.rounded())) \(unit) for \(humanMinutes(duration))", since: since)
+            detail: .noise(level: mean, unit: unit, seconds: duration), since: since)
     }
 }
 
@@ -233,6 +251,7 @@ public struct LocationScorer: Sendable {
     /// The fence centre: the configured workplace, or the first good fix of the session.
     public private(set) var centre: (latitude: Double, longitude: Double, radius: Double, name: String?)?
     public private(set) var outsideSince: Timestamp?
+    private var plane: Geodesy.LocalPlane?
     /// Distance from the centre at the last good fix, in metres.
     public private(set) var lastDistance: Double?
 
@@ -247,10 +266,19 @@ public struct LocationScorer: Sendable {
         guard accuracy <= config.maxAccuracy else { return }
         guard let c = centre else {
             centre = (fix.latitude, fix.longitude, config.radius, nil)
+            plane = Geodesy.LocalPlane(latitude: fix.latitude, longitude: fix.longitude)
             lastDistance = 0
             return
         }
-        let d = Geodesy.distance(latitude: c.latitude, longitude: c.longitude, latitude: fix.latitude, longitude: fix.longitude)
+        let p = plane ?? Geodesy.LocalPlane(latitude: c.latitude, longitude: c.longitude)
+        plane = p
+        // The tangent plane answers "inside or outside?" for almost every fix. Near the fence, and
+        // whenever the fix is outside (its distance is then reported), the geodesic decides.
+        var d = p.distance(latitude: fix.latitude, longitude: fix.longitude)
+        let margin = 1 + d * 1e-3
+        if d - accuracy > c.radius - margin || abs(d - c.radius) < margin || d > 2_000 {
+            d = Geodesy.distance(latitude: c.latitude, longitude: c.longitude, latitude: fix.latitude, longitude: fix.longitude)
+        }
         lastDistance = d
         if d - accuracy > c.radius {
             if outsideSince == nil { outsideSince = t }
@@ -264,9 +292,8 @@ public struct LocationScorer: Sendable {
 
     public func assess(at now: Timestamp) -> Assessment? {
         guard config.enabled, let since = outsideSince, let d = lastDistance, let c = centre else { return nil }
-        let place = c.name.map { "from \($0)" } ?? "from where the session started"
         return Assessment(
             cause: .location, score: ramp(now - since, config.grace, config.full),
-            reason: "\(Int(d.rounded())) m \(place)", since: since)
+            detail: .distance(metres: d, place: c.name), since: since)
     }
 }

@@ -23,7 +23,7 @@ public enum SessionState: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// A stable machine name: `focused`, `alarm`, `paused`, `break`, `ended`...
+    /// A stable machine name: `planned`, `focused`, `drifting`, `distracted`, `alarm`, `pause`, `break`, `ended`.
     public var name: String {
         switch self {
         case .planned: "planned"

@@ -29,14 +29,18 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 /// UTC calendar fields of a timestamp, computed without Foundation so the core stays portable and
 /// the output never depends on the machine's time zone. (Howard Hinnant's days-from-civil algorithm.)
 public struct CivilTime: Sendable, Equatable {
-    public var year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int
+    public var year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
+    /// Nanoseconds within the second.
+    public var nanosecond: Int
+    public var millisecond: Int { nanosecond / 1_000_000 }
 
     public init(_ t: Timestamp) {
-        var ms = t.nanoseconds / 1_000_000
-        if t.nanoseconds < 0 && t.nanoseconds % 1_000_000 != 0 { ms -= 1 }
-        var days = ms / 86_400_000
-        var msOfDay = ms % 86_400_000
-        if msOfDay < 0 { msOfDay += 86_400_000; days -= 1 }
+        var secs = t.nanoseconds / 1_000_000_000
+        var nanos = t.nanoseconds % 1_000_000_000
+        if nanos < 0 { nanos += 1_000_000_000; secs -= 1 }
+        var days = secs / 86_400
+        var secOfDay = secs % 86_400
+        if secOfDay < 0 { secOfDay += 86_400; days -= 1 }
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -48,10 +52,10 @@ public struct CivilTime: Sendable, Equatable {
         self.year = Int(yoe + era * 400 + (m <= 2 ? 1 : 0))
         self.month = Int(m)
         self.day = Int(d)
-        self.hour = Int(msOfDay / 3_600_000)
-        self.minute = Int(msOfDay / 60_000 % 60)
-        self.second = Int(msOfDay / 1000 % 60)
-        self.millisecond = Int(msOfDay % 1000)
+        self.hour = Int(secOfDay / 3600)
+        self.minute = Int(secOfDay / 60 % 60)
+        self.second = Int(secOfDay % 60)
+        self.nanosecond = Int(nanos)
     }
 
     /// Days since 1970-01-01 for a proleptic Gregorian date.
@@ -65,10 +69,15 @@ public struct CivilTime: Sendable, Equatable {
         return era * 146_097 + doe - 719_468
     }
 
-    /// `2026-03-02T09:04:12.250Z` (milliseconds only when not zero).
+    /// `2026-03-02T09:04:12.25Z`: the fraction only when not zero, without trailing zeros, so the
+    /// text reads back to exactly the same instant.
     public var iso8601: String {
         var s = "\(pad(year, 4))-\(pad(month))-\(pad(day))T\(pad(hour)):\(pad(minute)):\(pad(second))"
-        if millisecond != 0 { s += "." + pad(millisecond, 3) }
+        if nanosecond != 0 {
+            var fraction = pad(nanosecond, 9)
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            s += "." + fraction
+        }
         return s + "Z"
     }
 }

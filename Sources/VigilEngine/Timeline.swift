@@ -97,6 +97,7 @@ public struct TimelineRenderer: Sendable {
             add("episode", String(ep.number))
             str("cause", ep.cause.rawValue)
             str("since", ep.start.description)
+            add("since_elapsed", seconds(ep.start - sessionStart))
             add("duration", seconds(ep.duration ?? 0))
             add("peak", score3(ep.peakScore))
             add("alarm_level", String(ep.alarmLevel))

@@ -14,6 +14,12 @@ public final class MergedRecordings {
     }
 
     public func next() throws(RecordingError) -> Sample? {
+        // One recording (the usual case) needs no merging: hand its samples straight through.
+        if readers.count == 1 {
+            guard let sample = heads[0] else { return nil }
+            heads[0] = try readers[0].next()
+            return sample
+        }
         var best = -1
         for i in heads.indices {
             guard let h = heads[i] else { continue }

@@ -22,7 +22,7 @@ public struct RecordingHeader: Hashable, Sendable {
     public var version: Int
     /// The instant `t = 0` stands for.
     public var start: Timestamp
-    /// Where the recording came from: `vigil record`, a generator, a converted third-party log.
+    /// Where the recording came from: a recorder, a generator, a converted third-party log.
     public var source: String?
     public var note: String?
     /// The task the recorded session was about, if any.
@@ -39,14 +39,23 @@ public struct RecordingHeader: Hashable, Sendable {
 
 /// A recording that cannot be read, with the place and what to do.
 public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable {
+        /// The content is wrong: fix or replace the file.
+        case data
+        /// The file could not be opened, read or written.
+        case io
+    }
+
     public var file: String
     public var line: Int
     public var message: String
+    public var kind: Kind
 
-    public init(file: String, line: Int, message: String) {
+    public init(file: String, line: Int, message: String, kind: Kind = .data) {
         self.file = file
         self.line = line
         self.message = message
+        self.kind = kind
     }
 
     public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }

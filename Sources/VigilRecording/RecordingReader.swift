@@ -10,7 +10,15 @@ private enum Key: Int {
     case t, kind, window, keys, travel, clicks, scroll, altTab, superKey, ctrlTab, workspace, swipes, idle
     case rms, peak, lufs, momentary, lat, lon, acc, speed, mode, sensor, state, detail, action
 
-    static let count = 26
+    /// The key as it is written in a recording, for messages.
+    var jsonName: String {
+        switch self {
+        case .altTab: "alt_tab"
+        case .superKey: "super"
+        case .ctrlTab: "ctrl_tab"
+        default: "\(self)"
+        }
+    }
 
     /// Matches a key's bytes; `nil` for keys this version does not know (they are skipped).
     @inline(__always) static func match(_ p: UnsafePointer<UInt8>, _ n: Int) -> Key? {
@@ -74,24 +82,58 @@ func decodeSampleLine(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp) thro
     if s.peek() == 0x7D {
         throw s.fail("empty object: a sample needs at least \"t\" and \"kind\"")
     }
+    // A value of the wrong type is an error only for the kinds we know: a newer writer may use a key
+    // we know with another type in a kind we do not, and that line must be skipped, not refused.
+    var deferred: JSONLineScanner.Failure?
     try withUnsafeMutableBytes(of: &numbers) { (raw) throws(JSONLineScanner.Failure) in
         let slots = raw.baseAddress!.assumingMemoryBound(to: Double.self)
         while true {
             let k = try s.string()
             try s.expect(0x3A, "':' after a key")
-            let key: Key? = k.decoded == nil ? Key.match(s.base + k.start, k.end - k.start) : nil
+            var key: Key?
+            if let decoded = k.decoded {
+                var copy = decoded
+                let n = copy.utf8.count
+                key = copy.withUTF8 { p in p.baseAddress.flatMap { Key.match($0, n) } }
+            } else {
+                key = Key.match(s.base + k.start, k.end - k.start)
+            }
+            s.skipSpace()
+            if let known = key {
+                let isString = s.peek() == 0x22
+                let wantsString = known == .kind || known == .sensor || known == .state || known == .detail || known == .action
+                if isString != wantsString {
+                    if deferred == nil {
+                        deferred = s.fail(wantsString ? "\"\(known.jsonName)\" must be a string" : "expected a number for \"\(known.jsonName)\"")
+                    }
+                    try s.skipValue()
+                    key = .none
+                    // Already skipped: go on to the separator.
+                    s.skipSpace()
+                    guard let c = s.peek() else { throw s.fail("line ends early: expected ',' or '}' (is the file truncated?)") }
+                    s.pos += 1
+                    if c == 0x7D { break }
+                    guard c == 0x2C else { s.pos -= 1; throw s.fail("expected ',' or '}'") }
+                    continue
+                }
+            }
             switch key {
             case nil:
                 try s.skipValue()
             case .kind?:
                 let v = try s.string()
                 sawKind = true
-                if s.equals(v, "input") { kind = .input }
-                else if s.equals(v, "audio") { kind = .audio }
-                else if s.equals(v, "location") { kind = .location }
-                else if s.equals(v, "status") { kind = .status }
-                else if s.equals(v, "control") { kind = .control }
-                else { kind = .unknown }
+                // Dispatch on length and first letter, then confirm: this runs for every line.
+                let n = v.end - v.start
+                let first = v.decoded == nil && n > 0 ? s.base[v.start] : 0
+                switch (n, first) {
+                case (5, 0x69) where s.equals(v, "input"): kind = .input
+                case (5, 0x61) where s.equals(v, "audio"): kind = .audio
+                case (8, 0x6C) where s.equals(v, "location"): kind = .location
+                case (6, 0x73) where s.equals(v, "status"): kind = .status
+                case (7, 0x63) where s.equals(v, "control"): kind = .control
+                default: kind = .unknown
+                }
             case .sensor?: sensor = s.text(try s.string())
             case .state?: state = s.text(try s.string())
             case .detail?: detail = s.text(try s.string())
@@ -100,7 +142,7 @@ func decodeSampleLine(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp) thro
                 if !s.takeNull() {
                     let column = s.pos + 1
                     let v = try s.number()
-                    guard v.isFinite else { throw JSONLineScanner.Failure(column: column, message: "\"\(key)\" is out of range") }
+                    guard v.isFinite else { throw JSONLineScanner.Failure(column: column, message: "\"\(key.jsonName)\" is out of range") }
                     slots[key.rawValue] = v
                 }
             }
@@ -125,14 +167,18 @@ func decodeSampleLine(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp) thro
     func count(_ k: Key, _ name: String) throws(JSONLineScanner.Failure) -> Int {
         guard let v = value(k) else { return 0 }
         guard v >= 0, v < 1e9, v == v.rounded() else {
-            throw JSONLineScanner.Failure(column: 1, message: "\"\(name)\" must be a whole number of at least 0, got \(v)")
+            throw JSONLineScanner.Failure(column: 1, message: "\"\(name)\" must be a whole number from 0 to 999999999, got \(v)")
         }
         return Int(v)
     }
 
-    guard sawKind else { throw JSONLineScanner.Failure(column: 1, message: "missing \"kind\"") }
+    guard sawKind else { throw deferred ?? JSONLineScanner.Failure(column: 1, message: "missing \"kind\"") }
+    if case .unknown = kind { return nil }
+    if let deferred { throw deferred }
     let t = try required(.t, "t")
     guard t >= 0 else { throw JSONLineScanner.Failure(column: 1, message: "\"t\" is negative (\(t)); times count from the header's start") }
+    // 100 years: beyond that the instant would not fit in 64-bit nanoseconds.
+    guard t < 3.15e9 else { throw JSONLineScanner.Failure(column: 1, message: "\"t\" is \(t) s, more than 100 years after the header's start") }
     let time = Timestamp(nanoseconds: start.nanoseconds &+ Int64((t * 1e9).rounded()))
     switch kind {
     case .unknown:
@@ -159,7 +205,7 @@ func decodeSampleLine(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp) thro
         guard (-90...90).contains(lat) else { throw JSONLineScanner.Failure(column: 1, message: "\"lat\" must be between -90 and 90, got \(lat)") }
         guard (-180...180).contains(lon) else { throw JSONLineScanner.Failure(column: 1, message: "\"lon\" must be between -180 and 180, got \(lon)") }
         let modeValue = value(.mode) ?? 3
-        guard let mode = FixMode(rawValue: Int(modeValue)), Double(mode.rawValue) == modeValue else {
+        guard (0...3).contains(modeValue), let mode = FixMode(rawValue: Int(modeValue)), Double(mode.rawValue) == modeValue else {
             throw JSONLineScanner.Failure(column: 1, message: "\"mode\" must be 0, 1, 2 or 3 as in gpsd's TPV, got \(modeValue)")
         }
         return Sample(time: time, payload: .location(LocationFix(
@@ -218,7 +264,9 @@ func decodeHeaderLine(_ line: UnsafeBufferPointer<UInt8>) throws(JSONLineScanner
     }
     guard isRecording else { return nil }
     guard let v = version else { throw JSONLineScanner.Failure(column: 1, message: "header has no \"version\"") }
-    guard v == v.rounded(), v >= 1 else { throw JSONLineScanner.Failure(column: 1, message: "header \"version\" must be a whole number, got \(v)") }
+    guard v.isFinite, v == v.rounded(), v >= 1, v < 1e6 else {
+        throw JSONLineScanner.Failure(column: 1, message: "header \"version\" must be a whole number from 1, got \(v)")
+    }
     guard Int(v) <= RecordingFormat.version else {
         throw JSONLineScanner.Failure(column: 1, message: "recording format version \(Int(v)) is newer than this Vigil reads (\(RecordingFormat.version)); update Vigil")
     }
@@ -252,7 +300,7 @@ public final class RecordingReader {
         self.path = path
         guard let f = fopen(path, "rb") else {
             let reason = String(cString: strerror(errno))
-            throw RecordingError(file: path, line: 0, message: "cannot open: \(reason)")
+            throw RecordingError(file: path, line: 0, message: "cannot open: \(reason)", kind: .io)
         }
         file = f
         capacity = 1 << 20
@@ -356,7 +404,7 @@ public final class RecordingReader {
             end += n
             if n == 0 {
                 if ferror(file) != 0 {
-                    throw RecordingError(file: path, line: lineNumber + 1, message: "read error: \(String(cString: strerror(errno)))")
+                    throw RecordingError(file: path, line: lineNumber + 1, message: "read error: \(String(cString: strerror(errno)))", kind: .io)
                 }
                 eof = true
             }

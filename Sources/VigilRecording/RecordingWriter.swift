@@ -67,8 +67,9 @@ public final class RecordingWriter {
         encoder = RecordingEncoder(header: header)
         // Recordings describe a person's behaviour: readable by the owner only.
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0, let f = fdopen(fd, "wb") else {
-            throw RecordingError(file: path, line: 0, message: "cannot create: \(String(cString: strerror(errno)))")
+        // An existing file keeps its mode through O_TRUNC: make it private too.
+        guard fd >= 0, fchmod(fd, 0o600) == 0, let f = fdopen(fd, "wb") else {
+            throw RecordingError(file: path, line: 0, message: "cannot create: \(String(cString: strerror(errno)))", kind: .io)
         }
         file = f
         try write(encoder.headerLine())
@@ -85,7 +86,7 @@ public final class RecordingWriter {
         var text = line
         text.append("\n")
         let ok = text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, f) == $0.count }
-        if !ok { throw RecordingError(file: path, line: 0, message: "write failed: \(String(cString: strerror(errno)))") }
+        if !ok { throw RecordingError(file: path, line: 0, message: "write failed: \(String(cString: strerror(errno)))", kind: .io) }
     }
 
     /// Flushes to disk. A recording is complete only after this returns.
@@ -95,7 +96,7 @@ public final class RecordingWriter {
         let flushed = fflush(f) == 0 && fsync(fileno(f)) == 0
         let reason = String(cString: strerror(errno))
         fclose(f)
-        if !flushed { throw RecordingError(file: path, line: 0, message: "could not finish writing: \(reason)") }
+        if !flushed { throw RecordingError(file: path, line: 0, message: "could not finish writing: \(reason)", kind: .io) }
     }
 }
 

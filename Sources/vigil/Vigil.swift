@@ -87,7 +87,7 @@ func guarded<T>(_ body: () async throws -> T) async -> T {
     } catch let f as Failure {
         Vigil.fail(f)
     } catch let e as RecordingError {
-        Vigil.fail(Failure(e.description, code: .dataError))
+        Vigil.fail(Failure(e.description, code: e.kind == .io ? .ioError : .dataError))
     } catch let e as StoreError {
         Vigil.fail(Failure(e.description, code: .ioError))
     } catch let e as ConfigErrors {

@@ -118,7 +118,7 @@ func write(_ text: String, to path: String) {
 
     @Test func aMissingRecordingIsNamed() throws {
         let r = try vigil(["replay", "/nonexistent.jsonl"])
-        #expect(r.status == 65)
+        #expect(r.status == 74)
         #expect(r.stderr == "vigil: error: /nonexistent.jsonl: cannot open: No such file or directory\n")
     }
 
