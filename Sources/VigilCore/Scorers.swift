@@ -23,7 +23,8 @@ public struct Assessment: Hashable, Sendable {
     public enum Detail: Hashable, Sendable {
         case idle(seconds: Double)
         case switches(count: Int, window: Double)
-        case noise(level: Double, unit: String, seconds: Double)
+        /// `loudness` is true for LUFS, false for RMS dBFS.
+        case noise(level: Double, loudness: Bool, seconds: Double)
         case distance(metres: Double, place: String?)
     }
 
@@ -48,7 +49,7 @@ public struct Assessment: Hashable, Sendable {
         switch detail {
         case .idle(let s): "no input for \(humanMinutes(s))"
         case .switches(let n, let w): "\(n) app switches in \(humanMinutes(w))"
-        case .noise(let level, let unit, let s): "noise \(Int(level.rounded())) \(unit) for \(humanMinutes(s))"
+        case .noise(let level, let loudness, let s): "noise \(Int(level.rounded())) \(loudness ? "LUFS" : "dBFS") for \(humanMinutes(s))"
         case .distance(let m, let place): "\(Int(m.rounded())) m \(place.map { "from \($0)" } ?? "from where the session started")"
         }
     }
@@ -232,10 +233,9 @@ public struct NoiseScorer: Sendable {
         guard config.enabled, let since = loudSince, levelCount > 0 else { return nil }
         let duration = now - since
         let mean = levelSum / Double(levelCount)
-        let unit = loudnessKnown ? "LUFS" : "dBFS"
         return Assessment(
             cause: .noise, score: ramp(duration, config.grace, config.full),
-            detail: .noise(level: mean, unit: unit, seconds: duration), since: since)
+            detail: .noise(level: mean, loudness: loudnessKnown, seconds: duration), since: since)
     }
 }
 
@@ -249,15 +249,19 @@ public struct NoiseScorer: Sendable {
 public struct LocationScorer: Sendable {
     public let config: VigilConfiguration.Location
     /// The fence centre: the configured workplace, or the first good fix of the session.
-    public private(set) var centre: (latitude: Double, longitude: Double, radius: Double, name: String?)?
+    public private(set) var centre: Geodesy.LocalPlane?
+    public private(set) var radius: Double
+    /// The workplace's name, for reasons; `nil` for "where the session started".
+    public let placeName: String?
     public private(set) var outsideSince: Timestamp?
-    private var plane: Geodesy.LocalPlane?
     /// Distance from the centre at the last good fix, in metres.
     public private(set) var lastDistance: Double?
 
     public init(config: VigilConfiguration.Location) {
         self.config = config
-        if let w = config.workplace { centre = (w.latitude, w.longitude, w.radius, w.name) }
+        radius = config.workplace?.radius ?? config.radius
+        placeName = config.workplace?.name
+        if let w = config.workplace { centre = Geodesy.LocalPlane(latitude: w.latitude, longitude: w.longitude) }
     }
 
     public mutating func observe(_ fix: LocationFix, at t: Timestamp) {
@@ -265,24 +269,21 @@ public struct LocationScorer: Sendable {
         let accuracy = fix.horizontalAccuracy ?? 0
         guard accuracy <= config.maxAccuracy else { return }
         guard let c = centre else {
-            centre = (fix.latitude, fix.longitude, config.radius, nil)
-            plane = Geodesy.LocalPlane(latitude: fix.latitude, longitude: fix.longitude)
+            centre = Geodesy.LocalPlane(latitude: fix.latitude, longitude: fix.longitude)
             lastDistance = 0
             return
         }
-        let p = plane ?? Geodesy.LocalPlane(latitude: c.latitude, longitude: c.longitude)
-        plane = p
         // The tangent plane answers "inside or outside?" for almost every fix. Near the fence, and
         // whenever the fix is outside (its distance is then reported), the geodesic decides.
-        var d = p.distance(latitude: fix.latitude, longitude: fix.longitude)
+        var d = c.distance(latitude: fix.latitude, longitude: fix.longitude)
         let margin = 1 + d * 1e-3
-        if d - accuracy > c.radius - margin || abs(d - c.radius) < margin || d > 2_000 {
+        if d - accuracy > radius - margin || abs(d - radius) < margin || d > 2_000 {
             d = Geodesy.distance(latitude: c.latitude, longitude: c.longitude, latitude: fix.latitude, longitude: fix.longitude)
         }
         lastDistance = d
-        if d - accuracy > c.radius {
+        if d - accuracy > radius {
             if outsideSince == nil { outsideSince = t }
-        } else if d <= c.radius {
+        } else if d <= radius {
             outsideSince = nil
         }
     }
@@ -291,9 +292,9 @@ public struct LocationScorer: Sendable {
     public mutating func reset() { outsideSince = nil }
 
     public func assess(at now: Timestamp) -> Assessment? {
-        guard config.enabled, let since = outsideSince, let d = lastDistance, let c = centre else { return nil }
+        guard config.enabled, let since = outsideSince, let d = lastDistance else { return nil }
         return Assessment(
             cause: .location, score: ramp(now - since, config.grace, config.full),
-            detail: .distance(metres: d, place: c.name), since: since)
+            detail: .distance(metres: d, place: placeName), since: since)
     }
 }

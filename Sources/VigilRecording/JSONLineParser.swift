@@ -23,37 +23,41 @@ struct JSONLineScanner {
     @inline(__always) func peek() -> UInt8? { pos < count ? base[pos] : nil }
 
     @inline(__always) mutating func skipSpace() {
-        while pos < count {
-            let c = base[pos]
-            if c == 0x20 || c == 0x09 || c == 0x0D || c == 0x0A { pos += 1 } else { break }
+        var i = pos
+        while i < count {
+            let c = base[i]
+            if c == 0x20 || c == 0x09 || c == 0x0D || c == 0x0A { i += 1 } else { break }
         }
+        pos = i
     }
 
     func fail(_ message: String) -> Failure { Failure(column: pos + 1, message: message) }
 
-    mutating func expect(_ c: UInt8, _ what: String) throws(Failure) {
+    @inline(__always) mutating func expect(_ c: UInt8, _ what: @autoclosure () -> String) throws(Failure) {
         skipSpace()
         guard pos < count, base[pos] == c else {
-            throw pos < count ? fail("expected \(what)") : fail("line ends early: expected \(what) (is the file truncated?)")
+            throw pos < count ? fail("expected \(what())") : fail("line ends early: expected \(what()) (is the file truncated?)")
         }
         pos += 1
     }
 
     /// Reads a string without escapes in place, returning its byte range; strings with escapes are
     /// decoded into `decoded`.
-    mutating func string() throws(Failure) -> (start: Int, end: Int, decoded: String?) {
+    @inline(__always) mutating func string() throws(Failure) -> (start: Int, end: Int, decoded: String?) {
         try expect(0x22, "a string")
         let start = pos
-        while pos < count {
-            let c = base[pos]
+        var i = pos
+        while i < count {
+            let c = base[i]
             if c == 0x22 {
-                pos += 1
-                return (start, pos - 1, nil)
+                pos = i + 1
+                return (start, i, nil)
             }
-            if c == 0x5C { return (start, start, try decodeEscaped(from: start)) }
-            if c < 0x20 { throw fail("control character inside a string") }
-            pos += 1
+            if c == 0x5C { pos = i; return (start, start, try decodeEscaped(from: start)) }
+            if c < 0x20 { pos = i; throw fail("control character inside a string") }
+            i += 1
         }
+        pos = i
         throw fail("unterminated string (is the file truncated?)")
     }
 
@@ -117,69 +121,88 @@ struct JSONLineScanner {
         return v
     }
 
-    /// Powers of ten that a Double holds exactly: the fast path of `number()`.
-    private static let exactPowers: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
+    /// Powers of ten that a Double holds exactly: the fast path of `number()`. A switch rather than
+    /// a static array, which would cost a lazy-initialisation check and a bounds check per number.
+    @inline(__always) static func exactPower(_ n: Int) -> Double {
+        switch n {
+        case 0: 1e0
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        case 19: 1e19
+        case 20: 1e20
+        case 21: 1e21
+        default: 1e22
+        }
+    }
 
     /// Reads a JSON number. Up to 15 significant digits and small exponents are converted exactly
     /// (Clinger's fast path: one correctly rounded multiplication or division); anything else goes
     /// through the standard library's correctly rounded parser.
     mutating func number() throws(Failure) -> Double {
         skipSpace()
-        let start = pos
+        // Work on locals: reads through `base` could alias `self.pos` as far as the optimiser knows,
+        // which would send every step of the digit loops through memory.
+        let base = self.base, count = self.count
+        var i = pos
+        let start = i
         var negative = false
-        if pos < count, base[pos] == 0x2D { negative = true; pos += 1 }
+        if i < count, base[i] == 0x2D { negative = true; i += 1 }
         var mantissa: UInt64 = 0
-        var digits = 0
-        var intDigits = 0
-        while pos < count, base[pos] &- 0x30 < 10 {
-            if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(base[pos] &- 0x30) }
-            digits += 1
-            intDigits += 1
-            pos += 1
+        let intStart = i
+        while i < count {
+            let d = base[i] &- 0x30
+            if d >= 10 { break }
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            i += 1
         }
-        guard intDigits > 0 else { throw fail(pos < count ? "expected a number" : "line ends early: expected a number") }
-        if intDigits > 1, base[start + (negative ? 1 : 0)] == 0x30 { throw fail("numbers may not start with 0") }
+        let intDigits = i - intStart
+        guard intDigits > 0 else { pos = i; throw fail(i < count ? "expected a number" : "line ends early: expected a number") }
+        if intDigits > 1, base[intStart] == 0x30 { pos = i; throw fail("numbers may not start with 0") }
         var fractionDigits = 0
-        if pos < count, base[pos] == 0x2E {
-            pos += 1
-            while pos < count, base[pos] &- 0x30 < 10 {
-                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(base[pos] &- 0x30); fractionDigits += 1 }
-                digits += 1
-                pos += 1
+        if i < count, base[i] == 0x2E {
+            i += 1
+            let fracStart = i
+            while i < count {
+                let d = base[i] &- 0x30
+                if d >= 10 { break }
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                i += 1
             }
-            guard fractionDigits > 0 || digits > intDigits else { throw fail("expected digits after the decimal point") }
+            fractionDigits = i - fracStart
+            guard fractionDigits > 0 else { pos = i; throw fail("expected digits after the decimal point") }
         }
-        var exponent = 0
-        var hasExponent = false
-        if pos < count, base[pos] | 0x20 == 0x65 {
-            hasExponent = true
-            pos += 1
-            var expNegative = false
-            if pos < count, base[pos] == 0x2D || base[pos] == 0x2B { expNegative = base[pos] == 0x2D; pos += 1 }
-            var expDigits = 0
-            while pos < count, base[pos] &- 0x30 < 10 {
-                if exponent < 10_000 { exponent = exponent * 10 + Int(base[pos] &- 0x30) }
-                expDigits += 1
-                pos += 1
-            }
-            guard expDigits > 0 else { throw fail("expected digits in the exponent") }
-            if expNegative { exponent = -exponent }
-        }
-        if digits <= 15 && !hasExponent {
+        let digits = intDigits + fractionDigits
+        if i < count, base[i] | 0x20 == 0x65 {
+            // An exponent: rare in recordings, so leave it to the slow path below.
+            i += 1
+            if i < count, base[i] == 0x2D || base[i] == 0x2B { i += 1 }
+            let expStart = i
+            while i < count, base[i] &- 0x30 < 10 { i += 1 }
+            guard i > expStart else { pos = i; throw fail("expected digits in the exponent") }
+        } else if digits <= 15 {
+            pos = i
             let m = Double(mantissa)
-            let v = fractionDigits == 0 ? m : m / Self.exactPowers[fractionDigits]
+            let v = fractionDigits == 0 ? m : m / Self.exactPower(fractionDigits)
             return negative ? -v : v
         }
-        let scale = exponent - fractionDigits
-        if digits <= 15, scale >= -22, scale <= 22 {
-            let m = Double(mantissa)
-            let v = scale >= 0 ? m * Self.exactPowers[scale] : m / Self.exactPowers[-scale]
-            return negative ? -v : v
-        }
-        let text = String(decoding: UnsafeBufferPointer(start: base + start, count: pos - start), as: UTF8.self)
+        pos = i
+        let text = String(decoding: UnsafeBufferPointer(start: base + start, count: i - start), as: UTF8.self)
         guard let v = Double(text) else { throw Failure(column: start + 1, message: "unreadable number \(text)") }
         return v
     }
@@ -222,7 +245,7 @@ struct JSONLineScanner {
     }
 
     /// `null` where a value may be missing.
-    mutating func takeNull() -> Bool {
+    @inline(__always) mutating func takeNull() -> Bool {
         skipSpace()
         if pos + 4 <= count, base[pos] == 0x6E, base[pos + 1] == 0x75, base[pos + 2] == 0x6C, base[pos + 3] == 0x6C {
             pos += 4

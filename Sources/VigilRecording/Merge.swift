@@ -4,22 +4,21 @@ import VigilCore
 /// merged order (and everything replayed from it) is deterministic.
 public final class MergedRecordings {
     public let readers: [RecordingReader]
-    private var heads: [Sample?]
+    // Only `next()` touches this, one call at a time: no dynamic exclusivity checks needed.
+    @exclusivity(unchecked) private var heads: [Sample?]
 
     public init(_ readers: [RecordingReader]) throws(RecordingError) {
         self.readers = readers
         var heads: [Sample?] = []
-        for r in readers { heads.append(try r.next()) }
+        if readers.count > 1 {
+            for r in readers { heads.append(try r.next()) }
+        }
         self.heads = heads
     }
 
     public func next() throws(RecordingError) -> Sample? {
         // One recording (the usual case) needs no merging: hand its samples straight through.
-        if readers.count == 1 {
-            guard let sample = heads[0] else { return nil }
-            heads[0] = try readers[0].next()
-            return sample
-        }
+        if readers.count == 1 { return try readers[0].next() }
         var best = -1
         for i in heads.indices {
             guard let h = heads[i] else { continue }

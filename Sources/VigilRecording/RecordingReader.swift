@@ -10,6 +10,8 @@ private enum Key: Int {
     case t, kind, window, keys, travel, clicks, scroll, altTab, superKey, ctrlTab, workspace, swipes, idle
     case rms, peak, lufs, momentary, lat, lon, acc, speed, mode, sensor, state, detail, action
 
+    static let count = 26
+
     /// The key as it is written in a recording, for messages.
     var jsonName: String {
         switch self {
@@ -21,45 +23,47 @@ private enum Key: Int {
     }
 
     /// Matches a key's bytes; `nil` for keys this version does not know (they are skipped).
+    /// Keys of up to 8 bytes are read as one little-endian integer and matched in a single switch:
+    /// this runs for every key of every line.
     @inline(__always) static func match(_ p: UnsafePointer<UInt8>, _ n: Int) -> Key? {
-        @inline(__always) func eq(_ s: StaticString) -> Bool { memoryEqual(p, s.utf8Start, n) }
-        switch n {
-        case 1: return p[0] == 0x74 ? .t : nil
-        case 3:
-            if eq("lat") { return .lat }
-            if eq("lon") { return .lon }
-            if eq("acc") { return .acc }
-            if eq("rms") { return .rms }
+        if n == 9 {
+            if memoryEqual(p, ("workspace" as StaticString).utf8Start, 9) { return .workspace }
+            if memoryEqual(p, ("momentary" as StaticString).utf8Start, 9) { return .momentary }
             return nil
-        case 4:
-            if eq("kind") { return .kind }
-            if eq("keys") { return .keys }
-            if eq("idle") { return .idle }
-            if eq("peak") { return .peak }
-            if eq("lufs") { return .lufs }
-            if eq("mode") { return .mode }
-            return nil
-        case 5:
-            if eq("speed") { return .speed }
-            if eq("state") { return .state }
-            if eq("super") { return .superKey }
-            return nil
-        case 6:
-            if eq("travel") { return .travel }
-            if eq("clicks") { return .clicks }
-            if eq("scroll") { return .scroll }
-            if eq("window") { return .window }
-            if eq("swipes") { return .swipes }
-            if eq("sensor") { return .sensor }
-            if eq("detail") { return .detail }
-            if eq("action") { return .action }
-            return nil
-        case 7: return eq("alt_tab") ? .altTab : nil
-        case 8: return eq("ctrl_tab") ? .ctrlTab : nil
-        case 9:
-            if eq("workspace") { return .workspace }
-            if eq("momentary") { return .momentary }
-            return nil
+        }
+        guard n > 0, n <= 8 else { return nil }
+        var word: UInt64 = 0
+        for i in 0..<n { word |= UInt64(p[i]) << (8 * UInt64(i)) }
+        return fromWord(word)
+    }
+
+    /// The key whose bytes, read as a little-endian integer, are `word` (keys of up to 8 bytes).
+    @inline(__always) static func fromWord(_ word: UInt64) -> Key? {
+        switch word {
+        case 0x74: return .t  // "t"
+        case 0x636361: return .acc  // "acc"
+        case 0x74616c: return .lat  // "lat"
+        case 0x6e6f6c: return .lon  // "lon"
+        case 0x736d72: return .rms  // "rms"
+        case 0x656c6469: return .idle  // "idle"
+        case 0x7379656b: return .keys  // "keys"
+        case 0x646e696b: return .kind  // "kind"
+        case 0x7366756c: return .lufs  // "lufs"
+        case 0x65646f6d: return .mode  // "mode"
+        case 0x6b616570: return .peak  // "peak"
+        case 0x6465657073: return .speed  // "speed"
+        case 0x6574617473: return .state  // "state"
+        case 0x7265707573: return .superKey  // "super"
+        case 0x6e6f69746361: return .action  // "action"
+        case 0x736b63696c63: return .clicks  // "clicks"
+        case 0x6c6961746564: return .detail  // "detail"
+        case 0x6c6c6f726373: return .scroll  // "scroll"
+        case 0x726f736e6573: return .sensor  // "sensor"
+        case 0x736570697773: return .swipes  // "swipes"
+        case 0x6c6576617274: return .travel  // "travel"
+        case 0x776f646e6977: return .window  // "window"
+        case 0x6261745f746c61: return .altTab  // "alt_tab"
+        case 0x6261745f6c727463: return .ctrlTab  // "ctrl_tab"
         default: return nil
         }
     }
@@ -69,14 +73,156 @@ private enum Kind { case input, audio, location, status, control, unknown }
 
 /// Decodes one sample line. Returns `nil` for a line of a kind this version does not know.
 func decodeSampleLine(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp) throws(JSONLineScanner.Failure) -> Sample? {
-    var s = JSONLineScanner(line)
-    // Numeric slots, NaN meaning "absent"; string values of the few string keys.
-    var numbers = (Double.nan, Double.nan, Double.nan, Double.nan, Double.nan, Double.nan, Double.nan, Double.nan,
-                   Double.nan, Double.nan, Double.nan, Double.nan, Double.nan, Double.nan, Double.nan, Double.nan,
-                   Double.nan, Double.nan, Double.nan, Double.nan, Double.nan, Double.nan)
+    // Numeric slots on the stack, NaN meaning "absent".
+    try withUnsafeTemporaryAllocation(of: Double.self, capacity: Key.count) { (slots) throws(JSONLineScanner.Failure) -> Sample? in
+        slots.initialize(repeating: .nan)
+        return try decodeSampleLine(line, start: start, slots: slots.baseAddress!)
+    }
+}
+
+/// What a line's keys said, before the sample is built from it.
+private struct LineFields {
     var kind = Kind.unknown
     var sawKind = false
     var sensor: String?, state: String?, detail: String?, action: String?
+    /// A value of the wrong type for a key we know: an error only if the line's kind is one we know.
+    var deferred: JSONLineScanner.Failure?
+}
+
+private func decodeSampleLine(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp, slots: UnsafeMutablePointer<Double>) throws(JSONLineScanner.Failure) -> Sample? {
+    var f = LineFields()
+    if !scanCanonical(line, slots: slots, into: &f) {
+        // Not in the writer's compact form (spaces, escapes, nested or null values, an error):
+        // start again with the general scanner, which also explains what is wrong.
+        slots.update(repeating: .nan, count: Key.count)
+        f = LineFields()
+        try scanGeneral(line, slots: slots, into: &f)
+    }
+    return try buildSample(f, slots: slots, start: start)
+}
+
+/// The fast path: a line exactly as our writer prints it, `{"t":5,"kind":"input","keys":3,...}`.
+/// One pass, no backtracking; key bytes are folded into an integer as they are scanned. Returns false
+/// at the first thing it does not expect, and the general scanner takes over.
+@inline(__always)
+private func scanCanonical(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMutablePointer<Double>, into f: inout LineFields) -> Bool {
+    guard let p = line.baseAddress else { return false }
+    let n = line.count
+    guard n > 2, p[0] == 0x7B else { return false }
+    var i = 1
+    while true {
+        guard i < n, p[i] == 0x22 else { return false }
+        i += 1
+        let keyStart = i
+        var word: UInt64 = 0
+        while i < n {
+            let c = p[i]
+            if c == 0x22 { break }
+            if c == 0x5C || c < 0x20 { return false }
+            if i - keyStart < 8 { word |= UInt64(c) << (8 * UInt64(i - keyStart)) }
+            i += 1
+        }
+        let keyLength = i - keyStart
+        guard i + 1 < n, p[i + 1] == 0x3A else { return false }
+        i += 2
+        let key = keyLength <= 8 ? Key.fromWord(word) : Key.match(p + keyStart, keyLength)
+        guard i < n else { return false }
+        let c = p[i]
+        if c == 0x22 {
+            i += 1
+            let valueStart = i
+            while i < n {
+                let v = p[i]
+                if v == 0x22 { break }
+                if v == 0x5C || v < 0x20 { return false }
+                i += 1
+            }
+            guard i < n else { return false }
+            let valueLength = i - valueStart
+            i += 1
+            switch key {
+            case nil: break
+            case .kind?:
+                f.sawKind = true
+                var w: UInt64 = 0
+                if valueLength <= 8 { for j in 0..<valueLength { w |= UInt64(p[valueStart + j]) << (8 * UInt64(j)) } }
+                switch w {
+                case 0x7475706e69: f.kind = .input  // "input"
+                case 0x6f69647561: f.kind = .audio  // "audio"
+                case 0x6e6f697461636f6c: f.kind = .location  // "location"
+                case 0x737574617473: f.kind = .status  // "status"
+                case 0x6c6f72746e6f63: f.kind = .control  // "control"
+                default: f.kind = .unknown
+                }
+            case .sensor?, .state?, .detail?, .action?:
+                let text = String(decoding: UnsafeBufferPointer(start: p + valueStart, count: valueLength), as: UTF8.self)
+                switch key! {
+                case .sensor: f.sensor = text
+                case .state: f.state = text
+                case .detail: f.detail = text
+                default: f.action = text
+                }
+            default:
+                return false  // a number expected: let the general scanner decide what that means
+            }
+        } else {
+            guard let v = canonicalNumber(p, &i, n) else { return false }
+            if let key {
+                switch key {
+                case .kind, .sensor, .state, .detail, .action: return false
+                default: slots[key.rawValue] = v
+                }
+            }
+        }
+        guard i < n else { return false }
+        if p[i] == 0x2C {
+            i += 1
+            continue
+        }
+        return p[i] == 0x7D && i + 1 == n
+    }
+}
+
+/// A plain decimal (`-52.125`, `300`): up to 15 significant digits, no exponent, no leading zeros,
+/// converted exactly as in `JSONLineScanner.number()`. `nil` sends the line to the general scanner.
+@inline(__always)
+private func canonicalNumber(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ n: Int) -> Double? {
+    var j = i
+    var negative = false
+    if j < n, p[j] == 0x2D { negative = true; j += 1 }
+    let intStart = j
+    var mantissa: UInt64 = 0
+    while j < n {
+        let d = p[j] &- 0x30
+        if d >= 10 { break }
+        mantissa = mantissa &* 10 &+ UInt64(d)
+        j += 1
+    }
+    let intDigits = j - intStart
+    guard intDigits > 0, intDigits == 1 || p[intStart] != 0x30 else { return nil }
+    var fractionDigits = 0
+    if j < n, p[j] == 0x2E {
+        j += 1
+        let fracStart = j
+        while j < n {
+            let d = p[j] &- 0x30
+            if d >= 10 { break }
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            j += 1
+        }
+        fractionDigits = j - fracStart
+        guard fractionDigits > 0 else { return nil }
+    }
+    guard intDigits + fractionDigits <= 15, j >= n || p[j] | 0x20 != 0x65 else { return nil }
+    i = j
+    let m = Double(mantissa)
+    let v = fractionDigits == 0 ? m : m / JSONLineScanner.exactPower(fractionDigits)
+    return negative ? -v : v
+}
+
+/// The general scanner: any valid JSON object, with a column and a reason for anything else.
+private func scanGeneral(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMutablePointer<Double>, into f: inout LineFields) throws(JSONLineScanner.Failure) {
+    var s = JSONLineScanner(line)
     try s.expect(0x7B, "'{' at the start of the line")
     s.skipSpace()
     if s.peek() == 0x7D {
@@ -84,9 +230,7 @@ func decodeSampleLine(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp) thro
     }
     // A value of the wrong type is an error only for the kinds we know: a newer writer may use a key
     // we know with another type in a kind we do not, and that line must be skipped, not refused.
-    var deferred: JSONLineScanner.Failure?
-    try withUnsafeMutableBytes(of: &numbers) { (raw) throws(JSONLineScanner.Failure) in
-        let slots = raw.baseAddress!.assumingMemoryBound(to: Double.self)
+    do {
         while true {
             let k = try s.string()
             try s.expect(0x3A, "':' after a key")
@@ -103,8 +247,8 @@ func decodeSampleLine(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp) thro
                 let isString = s.peek() == 0x22
                 let wantsString = known == .kind || known == .sensor || known == .state || known == .detail || known == .action
                 if isString != wantsString {
-                    if deferred == nil {
-                        deferred = s.fail(wantsString ? "\"\(known.jsonName)\" must be a string" : "expected a number for \"\(known.jsonName)\"")
+                    if f.deferred == nil {
+                        f.deferred = s.fail(wantsString ? "\"\(known.jsonName)\" must be a string" : "expected a number for \"\(known.jsonName)\"")
                     }
                     try s.skipValue()
                     key = .none
@@ -122,22 +266,22 @@ func decodeSampleLine(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp) thro
                 try s.skipValue()
             case .kind?:
                 let v = try s.string()
-                sawKind = true
+                f.sawKind = true
                 // Dispatch on length and first letter, then confirm: this runs for every line.
                 let n = v.end - v.start
                 let first = v.decoded == nil && n > 0 ? s.base[v.start] : 0
                 switch (n, first) {
-                case (5, 0x69) where s.equals(v, "input"): kind = .input
-                case (5, 0x61) where s.equals(v, "audio"): kind = .audio
-                case (8, 0x6C) where s.equals(v, "location"): kind = .location
-                case (6, 0x73) where s.equals(v, "status"): kind = .status
-                case (7, 0x63) where s.equals(v, "control"): kind = .control
-                default: kind = .unknown
+                case (5, 0x69) where s.equals(v, "input"): f.kind = .input
+                case (5, 0x61) where s.equals(v, "audio"): f.kind = .audio
+                case (8, 0x6C) where s.equals(v, "location"): f.kind = .location
+                case (6, 0x73) where s.equals(v, "status"): f.kind = .status
+                case (7, 0x63) where s.equals(v, "control"): f.kind = .control
+                default: f.kind = .unknown
                 }
-            case .sensor?: sensor = s.text(try s.string())
-            case .state?: state = s.text(try s.string())
-            case .detail?: detail = s.text(try s.string())
-            case .action?: action = s.text(try s.string())
+            case .sensor?: f.sensor = s.text(try s.string())
+            case .state?: f.state = s.text(try s.string())
+            case .detail?: f.detail = s.text(try s.string())
+            case .action?: f.action = s.text(try s.string())
             case let key?:
                 if !s.takeNull() {
                     let column = s.pos + 1
@@ -156,8 +300,11 @@ func decodeSampleLine(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp) thro
     s.skipSpace()
     guard s.pos == s.count else { throw s.fail("unexpected text after the closing '}'") }
 
-    func value(_ k: Key) -> Double? {
-        let v = withUnsafeBytes(of: numbers) { $0.load(fromByteOffset: k.rawValue * 8, as: Double.self) }
+}
+
+private func buildSample(_ f: LineFields, slots: UnsafeMutablePointer<Double>, start: Timestamp) throws(JSONLineScanner.Failure) -> Sample? {
+    @inline(__always) func value(_ k: Key) -> Double? {
+        let v = slots[k.rawValue]
         return v.isNaN ? nil : v
     }
     func required(_ k: Key, _ name: String) throws(JSONLineScanner.Failure) -> Double {
@@ -172,15 +319,16 @@ func decodeSampleLine(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp) thro
         return Int(v)
     }
 
-    guard sawKind else { throw deferred ?? JSONLineScanner.Failure(column: 1, message: "missing \"kind\"") }
-    if case .unknown = kind { return nil }
-    if let deferred { throw deferred }
+    guard f.sawKind else { throw f.deferred ?? JSONLineScanner.Failure(column: 1, message: "missing \"kind\"") }
+    if case .unknown = f.kind { return nil }
+    if let deferred = f.deferred { throw deferred }
     let t = try required(.t, "t")
     guard t >= 0 else { throw JSONLineScanner.Failure(column: 1, message: "\"t\" is negative (\(t)); times count from the header's start") }
     // 100 years: beyond that the instant would not fit in 64-bit nanoseconds.
     guard t < 3.15e9 else { throw JSONLineScanner.Failure(column: 1, message: "\"t\" is \(t) s, more than 100 years after the header's start") }
-    let time = Timestamp(nanoseconds: start.nanoseconds &+ Int64((t * 1e9).rounded()))
-    switch kind {
+    // t is known to be in [0, 100 years): adding 0.5 and truncating rounds to the nearest nanosecond.
+    let time = Timestamp(nanoseconds: start.nanoseconds &+ Int64(t * 1e9 + 0.5))
+    switch f.kind {
     case .unknown:
         return nil
     case .input:
@@ -211,18 +359,18 @@ func decodeSampleLine(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp) thro
         return Sample(time: time, payload: .location(LocationFix(
             latitude: lat, longitude: lon, horizontalAccuracy: value(.acc), speed: value(.speed), mode: mode)))
     case .status:
-        guard let sensorName = sensor else { throw JSONLineScanner.Failure(column: 1, message: "missing \"sensor\"") }
+        guard let sensorName = f.sensor else { throw JSONLineScanner.Failure(column: 1, message: "missing \"sensor\"") }
         guard let sensorKind = SensorKind(rawValue: sensorName) else {
             throw JSONLineScanner.Failure(column: 1, message: "unknown sensor \"\(sensorName)\" (expected input, audio or location)")
         }
-        guard let stateName = state else { throw JSONLineScanner.Failure(column: 1, message: "missing \"state\"") }
+        guard let stateName = f.state else { throw JSONLineScanner.Failure(column: 1, message: "missing \"state\"") }
         guard let st = SensorState(rawValue: stateName) else {
             let known = SensorState.allCases.map(\.rawValue).joined(separator: ", ")
             throw JSONLineScanner.Failure(column: 1, message: "unknown sensor state \"\(stateName)\" (expected one of \(known))")
         }
-        return Sample(time: time, payload: .status(SensorStatus(sensor: sensorKind, state: st, detail: detail ?? "")))
+        return Sample(time: time, payload: .status(SensorStatus(sensor: sensorKind, state: st, detail: f.detail ?? "")))
     case .control:
-        guard let name = action else { throw JSONLineScanner.Failure(column: 1, message: "missing \"action\"") }
+        guard let name = f.action else { throw JSONLineScanner.Failure(column: 1, message: "missing \"action\"") }
         guard let a = ControlAction(rawValue: name) else {
             let known = ControlAction.allCases.map(\.rawValue).joined(separator: ", ")
             throw JSONLineScanner.Failure(column: 1, message: "unknown control action \"\(name)\" (expected one of \(known))")
@@ -283,17 +431,19 @@ public final class RecordingReader {
     public let path: String
     public private(set) var header: RecordingHeader
     /// Lines of kinds this version does not know, skipped so far.
-    public private(set) var skippedLines = 0
+    @exclusivity(unchecked) public private(set) var skippedLines = 0
     /// The line number of the last sample returned.
-    public private(set) var lineNumber = 0
+    @exclusivity(unchecked) public private(set) var lineNumber = 0
 
+    // The read loop touches these for every line. Only this object's own methods use them, one at
+    // a time, so the runtime's dynamic exclusivity checks (a tenth of the replay time) are skipped.
     private let file: UnsafeMutablePointer<FILE>
-    private var buffer: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private var begin = 0
-    private var end = 0
-    private var eof = false
-    private var lastTime: Timestamp?
+    @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var begin = 0
+    @exclusivity(unchecked) private var end = 0
+    @exclusivity(unchecked) private var eof = false
+    @exclusivity(unchecked) private var lastTime: Timestamp?
 
     /// Opens `path` and reads its header.
     public init(path: String) throws(RecordingError) {
