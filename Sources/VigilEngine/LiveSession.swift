@@ -76,8 +76,22 @@ public actor LiveSession {
         if !events.isEmpty { onEvents(events) }
     }
 
-    /// Runs until the plan is reached or a control action ends it.
-    public func run(detectors: [any Detector], controls: AsyncStream<ControlAction>) async {
+    /// What can reach a running session from outside: the person's actions, or the end of Vigil.
+    public enum Command: Sendable {
+        case control(ControlAction)
+        /// Ends the session for a reason other than the person's choice (`.interrupted` on SIGTERM).
+        case end(EndCause)
+    }
+
+    public func handle(_ command: Command) {
+        switch command {
+        case .control(let action): control(action)
+        case .end(let cause): end(cause)
+        }
+    }
+
+    /// Runs until the plan is reached or a command ends it.
+    public func run(detectors: [any Detector], commands: AsyncStream<Command>) async {
         let tick = session.configuration.session.tick
         await withTaskGroup(of: Void.self) { group in
             for d in detectors {
@@ -86,8 +100,8 @@ public actor LiveSession {
                 }
             }
             group.addTask {
-                for await action in controls {
-                    await self.control(action)
+                for await command in commands {
+                    await self.handle(command)
                     if await self.isEnded { return }
                 }
             }

@@ -9,8 +9,9 @@ struct Start: AsyncParsableCommand {
         abstract: "Start a live focus session.",
         discussion: """
             Runs until the planned time is up, or until you press Ctrl-C (the session is then
-            saved as abandoned if it ended early). Sensors that cannot be used are listed with the
-            reason, and the session runs with the others.
+            saved as abandoned if it ended early). If Vigil is stopped by SIGTERM or its terminal
+            closes (SIGHUP), the session is saved as interrupted. Sensors that cannot be used are
+            listed with the reason, and the session runs with the others.
 
             Examples:
               vigil start --task "chapter 3" --minutes 50
@@ -55,18 +56,20 @@ struct Start: AsyncParsableCommand {
                 }
                 out.flush()
             }
-            let (controls, continuation) = AsyncStream<ControlAction>.makeStream()
-            // Ctrl-C, `kill` and a closed terminal end the session cleanly: it is saved, not lost.
+            let (commands, continuation) = AsyncStream<LiveSession.Command>.makeStream()
+            // Ctrl-C is the person ending the session; `kill` and a closed terminal interrupt it.
+            // Either way it is closed cleanly and saved, not lost.
             var sources: [any DispatchSourceSignal] = []
-            for sig in [SIGINT, SIGTERM, SIGHUP] {
+            let signals: [(Int32, LiveSession.Command)] = [(SIGINT, .control(.end)), (SIGTERM, .end(.interrupted)), (SIGHUP, .end(.interrupted))]
+            for (sig, command) in signals {
                 signal(sig, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-                source.setEventHandler { continuation.yield(.end) }
+                source.setEventHandler { continuation.yield(command) }
                 source.resume()
                 sources.append(source)
             }
             await live.begin(statuses: sensors.map(\.status))
-            await live.run(detectors: sensors.compactMap(\.detector), controls: controls)
+            await live.run(detectors: sensors.compactMap(\.detector), commands: commands)
             continuation.finish()
             _ = sources
             if let failure = writer.failure {

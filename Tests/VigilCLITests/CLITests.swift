@@ -202,6 +202,30 @@ func write(_ text: String, to path: String) {
         #expect(log.stdout.contains("\"outcome\":\"abandoned\""))
     }
 
+    @Test func sigtermInterruptsALiveSessionAndSavesIt() throws {
+        let home = freshHome()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: vigilBinary)
+        p.arguments = ["start", "--minutes", "10", "--json", "--data-dir", home + "/d"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = Pipe()
+        try p.run()
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("session_started") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+        }
+        kill(p.processIdentifier, SIGTERM)
+        seen.append(out.fileHandleForReading.readDataToEndOfFile())
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        #expect(String(decoding: seen, as: UTF8.self).contains("\"outcome\":\"interrupted\""))
+        let log = try vigil(["log", "--json", "--data-dir", home + "/d"], home: home)
+        #expect(log.stdout.contains("\"outcome\":\"interrupted\""))
+    }
+
     @Test func badArgumentsExit64WithAHint() throws {
         let r = try vigil(["replay"])
         #expect(r.status == 64)

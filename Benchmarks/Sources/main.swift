@@ -1,0 +1,77 @@
+import Benchmark
+import Foundation
+import VigilCore
+import VigilEngine
+import VigilRecording
+
+/// A realistic day-long mix, as the live detectors would record it: microphone levels once a
+/// second, an input window every 5 s (typing with pauses), a GPS fix every 2 s. Deterministic
+/// (SplitMix64 with a fixed seed), so every run measures the same bytes.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+let sampleCount = 2_000_000
+let recordingPath = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-benchmark-\(sampleCount).jsonl").path
+
+func makeRecording() throws {
+    if FileManager.default.fileExists(atPath: recordingPath) { return }
+    var rng = SplitMix64(state: 42)
+    let start = parseRFC3339("2026-03-02T09:00:00Z")!
+    let writer = try RecordingWriter(path: recordingPath, header: RecordingHeader(start: start, source: "vigil-benchmarks"))
+    var written = 0
+    var second = 0
+    var lastInput = 0.0
+    func round(_ v: Double, _ places: Double) -> Double { (v * places).rounded() / places }
+    while written < sampleCount {
+        second += 1
+        let t = start + Double(second)
+        let lufs = round(-50 + Double.random(in: 0..<6, using: &rng), 10)
+        try writer.append(Sample(time: t, payload: .audio(AudioLevel(rms: lufs - 1.5, peak: lufs + 11, shortTermLUFS: lufs))))
+        written += 1
+        if second % 5 == 0, written < sampleCount {
+            let typing = Double.random(in: 0..<1, using: &rng) < 0.85
+            let keys = typing ? Int.random(in: 1...20, using: &rng) : 0
+            if keys > 0 { lastInput = Double(second) - round(Double.random(in: 0.05..<1.5, using: &rng), 100) }
+            try writer.append(Sample(time: t, payload: .input(InputActivity(
+                window: 5, keyPresses: keys, pointerTravel: typing ? round(Double.random(in: 0..<600, using: &rng), 10) : 0,
+                clicks: Int.random(in: 0...2, using: &rng), idle: round(Double(second) - lastInput, 100)))))
+            written += 1
+        }
+        if second % 2 == 0, written < sampleCount {
+            try writer.append(Sample(time: t, payload: .location(LocationFix(
+                latitude: round(52.2053 + Double.random(in: -1e-4..<1e-4, using: &rng), 1e7),
+                longitude: round(0.1218 + Double.random(in: -1e-4..<1e-4, using: &rng), 1e7),
+                horizontalAccuracy: round(Double.random(in: 8..<30, using: &rng), 10), speed: 0.1, mode: .threeD))))
+            written += 1
+        }
+    }
+    try writer.close()
+}
+
+try makeRecording()
+let bytes = (try? FileManager.default.attributesOfItem(atPath: recordingPath)[.size] as? Int) ?? 0
+print("recording: \(recordingPath), \(sampleCount) samples, \(bytes / 1_000_000) MB")
+
+benchmark("replay \(sampleCount) samples: JSON Lines parse + focus-session state machine") {
+    let merged = try MergedRecordings([RecordingReader(path: recordingPath)])
+    var events = 0
+    let result = try Replayer(configuration: .default).run(merged) { _ in events += 1 }
+    precondition(result.samples == sampleCount)
+}
+
+benchmark("read \(sampleCount) samples: JSON Lines parse only") {
+    let reader = try RecordingReader(path: recordingPath)
+    var n = 0
+    while try reader.next() != nil { n += 1 }
+    precondition(n == sampleCount)
+}
+
+Benchmark.main()

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs what Vigil needs to build and test on Debian or Ubuntu, and nothing that is already there.
+# Safe to run again. Used by scripts/demo, scripts/test and CI (.ci/run).
+set -euo pipefail
+
+# System packages: SQLite for the event log (GRDB links the system library), pkg-config for the
+# C libraries, python3 for regenerating the sample recordings.
+packages=(libsqlite3-dev pkg-config python3 ca-certificates)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null; then sudo="sudo"; else
+    if [ ${#missing[@]} -gt 0 ]; then
+      echo "setup: these packages are missing and you are not root (no sudo either): ${missing[*]}" >&2
+      echo "setup: install them as root: apt-get install ${missing[*]}" >&2
+      exit 1
+    fi
+  fi
+fi
+
+# CI starts from a fresh machine: always refresh the package lists there.
+if [ ${#missing[@]} -gt 0 ] || [ "${CI:-}" = "true" ]; then
+  echo "setup: apt-get update"
+  $sudo apt-get update -qq
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v swift >/dev/null; then
+  echo "setup: no Swift toolchain on PATH. Vigil needs Swift 6.1 or newer:" >&2
+  echo "setup: see https://www.swift.org/install/linux/ , then run this again." >&2
+  exit 1
+fi
+version=$(swift --version 2>/dev/null | sed -n 's/.*Swift version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p' | head -1)
+read -r major minor <<<"${version:-0 0}"
+if [ "$major" -lt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -lt 1 ]; }; then
+  echo "setup: Swift $major.$minor found; Vigil needs 6.1 or newer (https://www.swift.org/install/linux/)." >&2
+  exit 1
+fi
+echo "setup: ready (Swift $major.$minor)"
