@@ -13,7 +13,7 @@ import PackageDescription
 
 let package = Package(
     name: "Vigil",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "vigil", targets: ["vigil"]),
         .library(name: "VigilCore", targets: ["VigilCore"]),

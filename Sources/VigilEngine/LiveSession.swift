@@ -30,22 +30,31 @@ public enum DetectorCatalog {
     }
 }
 
-/// A focus session on the real clock: detectors feed samples, a ticker re-evaluates every
-/// `session.tick`, control actions (signals, keys) pause or end it. Every batch of events is written
-/// to the log before the next is produced, so what was reported is durable.
+/// What can reach a running session from outside: the person's actions, or the end of Vigil.
+public enum LiveCommand: Sendable {
+    case control(ControlAction)
+    /// Ends the session for a reason other than the person's choice (`.interrupted` on SIGTERM).
+    case end(EndCause)
+}
+
+/// A focus session on a real clock: detectors feed samples, a ticker re-evaluates every
+/// `session.tick`, commands (signals, keys) pause or end it. Every batch of events is handed to
+/// `onEvents` (which writes it to the log) before the next is produced, so what was reported is durable.
 ///
-/// Durations come from the monotonic clock; wall time is the start's wall time plus monotonic
-/// elapsed time, so a clock change (NTP, a manual change) cannot make an episode negative or huge.
-public actor LiveSession {
+/// Generic over the clock: `vigil start` uses `ContinuousClock` (monotonic), tests a `ManualClock`.
+/// Wall time is the start's wall time plus elapsed clock time, so a change of the system clock
+/// (NTP, by hand) cannot make an episode negative or huge.
+public actor LiveSession<C: Clock> where C.Duration == Duration {
     private var session: FocusSession
-    private let clock = ContinuousClock()
-    private let clockStart: ContinuousClock.Instant
+    private let clock: C
+    private let clockStart: C.Instant
     private let wallStart: Timestamp
     private let onEvents: @Sendable ([SessionEvent]) -> Void
 
-    public init(configuration: VigilConfiguration, task: String?, plannedSeconds: Double?, wallStart: Timestamp,
+    public init(configuration: VigilConfiguration, task: String?, plannedSeconds: Double?, wallStart: Timestamp, clock: C,
                 onEvents: @escaping @Sendable ([SessionEvent]) -> Void) {
         session = FocusSession(configuration: configuration, task: task, plannedSeconds: plannedSeconds)
+        self.clock = clock
         clockStart = clock.now
         self.wallStart = wallStart
         self.onEvents = onEvents
@@ -76,14 +85,7 @@ public actor LiveSession {
         if !events.isEmpty { onEvents(events) }
     }
 
-    /// What can reach a running session from outside: the person's actions, or the end of Vigil.
-    public enum Command: Sendable {
-        case control(ControlAction)
-        /// Ends the session for a reason other than the person's choice (`.interrupted` on SIGTERM).
-        case end(EndCause)
-    }
-
-    public func handle(_ command: Command) {
+    public func handle(_ command: LiveCommand) {
         switch command {
         case .control(let action): control(action)
         case .end(let cause): end(cause)
@@ -91,7 +93,7 @@ public actor LiveSession {
     }
 
     /// Runs until the plan is reached or a command ends it.
-    public func run(detectors: [any Detector], commands: AsyncStream<Command>) async {
+    public func run(detectors: [any Detector], commands: AsyncStream<LiveCommand>) async {
         let tick = session.configuration.session.tick
         await withTaskGroup(of: Void.self) { group in
             for d in detectors {
@@ -106,8 +108,13 @@ public actor LiveSession {
                 }
             }
             group.addTask {
+                // Tick on a grid from the start, so ticks do not drift; after a stall (the process
+                // was stopped) skip to now rather than firing the missed ticks in a burst.
+                var next = self.clockStart
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: .seconds(tick))
+                    next = next.advanced(by: .seconds(tick))
+                    if next < self.clock.now { next = self.clock.now }
+                    do { try await self.clock.sleep(until: next, tolerance: nil) } catch { return }
                     await self.tick()
                     if await self.isEnded { return }
                 }

@@ -80,13 +80,33 @@ func decodeSampleLine(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp) thro
     }
 }
 
+/// The rarely present parts of a line: string values and a deferred type error. Kept behind one
+/// reference so that the common line (numbers only) creates and destroys no strings at all.
+private final class LineExtras {
+    var sensor: String?, state: String?, detail: String?, action: String?
+    /// A value of the wrong type for a key we know: an error only if the line's kind is one we know.
+    var deferred: JSONLineScanner.Failure?
+}
+
 /// What a line's keys said, before the sample is built from it.
 private struct LineFields {
     var kind = Kind.unknown
     var sawKind = false
-    var sensor: String?, state: String?, detail: String?, action: String?
-    /// A value of the wrong type for a key we know: an error only if the line's kind is one we know.
-    var deferred: JSONLineScanner.Failure?
+    var extras: LineExtras?
+
+    var more: LineExtras {
+        mutating get {
+            if let e = extras { return e }
+            let e = LineExtras()
+            extras = e
+            return e
+        }
+    }
+    var sensor: String? { extras?.sensor }
+    var state: String? { extras?.state }
+    var detail: String? { extras?.detail }
+    var action: String? { extras?.action }
+    var deferred: JSONLineScanner.Failure? { extras?.deferred }
 }
 
 private func decodeSampleLine(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp, slots: UnsafeMutablePointer<Double>) throws(JSONLineScanner.Failure) -> Sample? {
@@ -157,10 +177,10 @@ private func scanCanonical(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMuta
             case .sensor?, .state?, .detail?, .action?:
                 let text = String(decoding: UnsafeBufferPointer(start: p + valueStart, count: valueLength), as: UTF8.self)
                 switch key! {
-                case .sensor: f.sensor = text
-                case .state: f.state = text
-                case .detail: f.detail = text
-                default: f.action = text
+                case .sensor: f.more.sensor = text
+                case .state: f.more.state = text
+                case .detail: f.more.detail = text
+                default: f.more.action = text
                 }
             default:
                 return false  // a number expected: let the general scanner decide what that means
@@ -248,7 +268,7 @@ private func scanGeneral(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMutabl
                 let wantsString = known == .kind || known == .sensor || known == .state || known == .detail || known == .action
                 if isString != wantsString {
                     if f.deferred == nil {
-                        f.deferred = s.fail(wantsString ? "\"\(known.jsonName)\" must be a string" : "expected a number for \"\(known.jsonName)\"")
+                        f.more.deferred = s.fail(wantsString ? "\"\(known.jsonName)\" must be a string" : "expected a number for \"\(known.jsonName)\"")
                     }
                     try s.skipValue()
                     key = .none
@@ -278,10 +298,10 @@ private func scanGeneral(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMutabl
                 case (7, 0x63) where s.equals(v, "control"): f.kind = .control
                 default: f.kind = .unknown
                 }
-            case .sensor?: f.sensor = s.text(try s.string())
-            case .state?: f.state = s.text(try s.string())
-            case .detail?: f.detail = s.text(try s.string())
-            case .action?: f.action = s.text(try s.string())
+            case .sensor?: f.more.sensor = s.text(try s.string())
+            case .state?: f.more.state = s.text(try s.string())
+            case .detail?: f.more.detail = s.text(try s.string())
+            case .action?: f.more.action = s.text(try s.string())
             case let key?:
                 if !s.takeNull() {
                     let column = s.pos + 1

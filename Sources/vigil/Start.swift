@@ -49,18 +49,18 @@ struct Start: AsyncParsableCommand {
             let wallStart = Timestamp(seconds: Date().timeIntervalSince1970)
             let renderer = TimelineRenderer(sessionStart: wallStart)
             let asJSON = json
-            let live = LiveSession(configuration: config, task: task, plannedSeconds: planned, wallStart: wallStart) { events in
+            let live = LiveSession(configuration: config, task: task, plannedSeconds: planned, wallStart: wallStart, clock: ContinuousClock()) { events in
                 writer.write(events)
                 for e in events {
                     if asJSON { out.line(renderer.json(e)) } else if let t = renderer.text(e) { out.line(t) }
                 }
                 out.flush()
             }
-            let (commands, continuation) = AsyncStream<LiveSession.Command>.makeStream()
+            let (commands, continuation) = AsyncStream<LiveCommand>.makeStream()
             // Ctrl-C is the person ending the session; `kill` and a closed terminal interrupt it.
             // Either way it is closed cleanly and saved, not lost.
             var sources: [any DispatchSourceSignal] = []
-            let signals: [(Int32, LiveSession.Command)] = [(SIGINT, .control(.end)), (SIGTERM, .end(.interrupted)), (SIGHUP, .end(.interrupted))]
+            let signals: [(Int32, LiveCommand)] = [(SIGINT, .control(.end)), (SIGTERM, .end(.interrupted)), (SIGHUP, .end(.interrupted))]
             for (sig, command) in signals {
                 signal(sig, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
