@@ -97,7 +97,9 @@ public enum ConfigLoader {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read as UTF-8 text" : "no such file"
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            let reason = !exists ? "no such file" : isDirectory.boolValue ? "is a directory, not a config file" : "cannot be read as UTF-8 text"
             throw ConfigErrors(errors: [ConfigError(file: path, line: 0, key: "", message: reason)])
         }
         return try load(yaml: text, file: path, onto: base)

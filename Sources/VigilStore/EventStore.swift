@@ -74,12 +74,8 @@ public final class EventStore: Sendable {
     public init(path: String) throws(StoreError) {
         self.path = path
         let dir = (path as NSString).deletingLastPathComponent
-        do {
-            if !dir.isEmpty && !FileManager.default.fileExists(atPath: dir) {
-                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            }
-        } catch {
-            throw StoreError(path: dir, message: "cannot create the data directory: \(reasonText(error)). Choose another with --data-dir or XDG_DATA_HOME, or fix its permissions.")
+        if let failure = makeDirectories(dir) {
+            throw StoreError(path: failure.path, message: "cannot create the data directory: \(failure.reason). Choose another with --data-dir or XDG_DATA_HOME, or fix its permissions.")
         }
         if !FileManager.default.fileExists(atPath: path) {
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -312,6 +308,20 @@ public final class EventStore: Sendable {
             throw StoreError(path: path, message: "cannot read the event log: \(reasonText(error))")
         }
     }
+}
+
+/// `mkdir -p` with mode 0700 for the directories it creates. Returns the directory that could not
+/// be created and why (strerror), or nil.
+private func makeDirectories(_ path: String) -> (path: String, reason: String)? {
+    guard !path.isEmpty else { return nil }
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+        return isDirectory.boolValue ? nil : (path, "a file of that name is in the way")
+    }
+    let parent = (path as NSString).deletingLastPathComponent
+    if parent != path, let failure = makeDirectories(parent) { return failure }
+    if mkdir(path, 0o700) != 0 && errno != EEXIST { return (path, String(cString: strerror(errno))) }
+    return nil
 }
 
 private func reasonText(_ error: any Error) -> String {

@@ -31,6 +31,11 @@ struct Log: AsyncParsableCommand {
 
     func run() async throws {
         await guarded {
+            // Listing must not create anything: without a log there is nothing to list.
+            guard FileManager.default.fileExists(atPath: common.paths.databasePath) else {
+                if !json { print("No sessions yet. Start one with `vigil start`, or log a recording with `vigil replay --log FILE`.") }
+                return
+            }
             let store = try common.openStore()
             let sessions = try store.sessions(limit: limit)
             let out = Output()

@@ -114,6 +114,10 @@ func write(_ text: String, to path: String) {
         // Nothing half-written: the log holds no session from the failed replay.
         let log = try vigil(["log", "--data-dir", home + "/d"], home: home)
         #expect(log.stdout.contains("No sessions yet"))
+        // And listing where there is no log at all creates nothing.
+        let none = try vigil(["log", "--data-dir", home + "/none"], home: home)
+        #expect(none.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: home + "/none"))
     }
 
     @Test func aMissingRecordingIsNamed() throws {
@@ -155,7 +159,7 @@ func write(_ text: String, to path: String) {
         write("not a directory", to: home + "/blocker")
         let r = try vigil(["replay", "--log", "--data-dir", home + "/blocker/data", "Samples/steady-focus/session.jsonl"], home: home)
         #expect(r.status == 73)
-        #expect(r.stderr.contains(home + "/blocker/data"))
+        #expect(r.stderr.contains("vigil: error: \(home)/blocker: cannot create the data directory: a file of that name is in the way"))
         #expect(r.stderr.contains("--data-dir"))
         #expect(r.stdout.isEmpty, "nothing was replayed before the problem was found")
     }
