@@ -4,6 +4,7 @@
 //
 // Layering (each line depends only on the lines above it):
 //   VigilCore       samples, scorers, the focus-session state machine, events. C-free, no I/O, no clock.
+//   VigilAudio      BS.1770 loudness (K-weighting, momentary/short-term/integrated) and a WAV reader. C-free.
 //   VigilRecording  our JSON Lines recording format (reader and writer).
 //   VigilConfig     the YAML config file -> VigilCore's configuration, with line-precise errors.
 //   VigilStore      the SQLite event log (GRDB), migrations.
@@ -32,6 +33,7 @@ let package = Package(
             name: "VigilCore",
             dependencies: [.product(name: "DequeModule", package: "swift-collections")]
         ),
+        .target(name: "VigilAudio"),
         .target(name: "VigilRecording", dependencies: ["VigilCore"]),
         .target(name: "VigilConfig", dependencies: ["VigilCore", "Yams"]),
         .target(name: "VigilStore", dependencies: ["VigilCore", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -51,6 +53,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
+        .testTarget(name: "VigilAudioTests", dependencies: ["VigilAudio"], exclude: ["Data"]),
         .testTarget(name: "VigilRecordingTests", dependencies: ["VigilCore", "VigilRecording"]),
         .testTarget(name: "VigilConfigTests", dependencies: ["VigilCore", "VigilConfig"]),
         .testTarget(name: "VigilStoreTests", dependencies: ["VigilCore", "VigilStore"]),
