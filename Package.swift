@@ -34,6 +34,9 @@ let package = Package(
             dependencies: [.product(name: "DequeModule", package: "swift-collections")]
         ),
         .target(name: "VigilAudio"),
+        // C libraries, one system-library target each; each is imported by exactly one detector module.
+        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        .target(name: "LocationDetector", dependencies: ["VigilCore", "CGPS"]),
         .target(name: "VigilRecording", dependencies: ["VigilCore"]),
         .target(name: "VigilConfig", dependencies: ["VigilCore", "Yams"]),
         .target(name: "VigilStore", dependencies: ["VigilCore", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -53,6 +56,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
+        .testTarget(name: "LocationDetectorTests", dependencies: ["LocationDetector", "VigilCore"], exclude: ["Data"]),
         .testTarget(name: "VigilAudioTests", dependencies: ["VigilAudio"], exclude: ["Data"]),
         .testTarget(name: "VigilRecordingTests", dependencies: ["VigilCore", "VigilRecording"]),
         .testTarget(name: "VigilConfigTests", dependencies: ["VigilCore", "VigilConfig"]),
@@ -64,7 +68,7 @@ let package = Package(
 )
 
 // Upcoming features for every target in one place, as swift-log does.
-for target in package.targets {
+for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     target.swiftSettings = settings

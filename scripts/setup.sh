@@ -4,8 +4,9 @@
 set -euo pipefail
 
 # System packages: SQLite for the event log (GRDB links the system library), pkg-config for the
-# C libraries, python3 for regenerating the sample recordings.
-packages=(libsqlite3-dev pkg-config python3 ca-certificates)
+# C libraries, python3 for regenerating the sample recordings, libgps for the location detector,
+# and gpsd with gpsfake (gpsd-clients) for its tests, which run a real gpsd.
+packages=(libsqlite3-dev pkg-config python3 ca-certificates libgps-dev gpsd gpsd-clients)
 
 missing=()
 for p in "${packages[@]}"; do
