@@ -35,8 +35,11 @@ let package = Package(
         ),
         .target(name: "VigilAudio"),
         // C libraries, one system-library target each; each is imported by exactly one detector module.
+        .target(name: "DetectorSupport", dependencies: ["VigilCore"]),
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
-        .target(name: "LocationDetector", dependencies: ["VigilCore", "CGPS"]),
+        .target(name: "LocationDetector", dependencies: ["VigilCore", "DetectorSupport", "CGPS"]),
+        .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+        .target(name: "MicrophoneDetector", dependencies: ["VigilCore", "DetectorSupport", "VigilAudio", "CPulse"]),
         .target(name: "VigilRecording", dependencies: ["VigilCore"]),
         .target(name: "VigilConfig", dependencies: ["VigilCore", "Yams"]),
         .target(name: "VigilStore", dependencies: ["VigilCore", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -56,7 +59,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
-        .testTarget(name: "LocationDetectorTests", dependencies: ["LocationDetector", "VigilCore"], exclude: ["Data"]),
+        // What the detector tests share: collecting a live stream, a free port, a wall clock.
+        .target(name: "TestSupport", dependencies: ["VigilCore"], path: "Tests/Support"),
+        .testTarget(name: "MicrophoneDetectorTests", dependencies: ["MicrophoneDetector", "TestSupport", "VigilAudio", "VigilCore"]),
+        .testTarget(name: "LocationDetectorTests", dependencies: ["LocationDetector", "TestSupport", "VigilCore"], exclude: ["Data"]),
         .testTarget(name: "VigilAudioTests", dependencies: ["VigilAudio"], exclude: ["Data"]),
         .testTarget(name: "VigilRecordingTests", dependencies: ["VigilCore", "VigilRecording"]),
         .testTarget(name: "VigilConfigTests", dependencies: ["VigilCore", "VigilConfig"]),

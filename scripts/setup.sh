@@ -4,9 +4,13 @@
 set -euo pipefail
 
 # System packages: SQLite for the event log (GRDB links the system library), pkg-config for the
-# C libraries, python3 for regenerating the sample recordings, libgps for the location detector,
-# and gpsd with gpsfake (gpsd-clients) for its tests, which run a real gpsd.
-packages=(libsqlite3-dev pkg-config python3 ca-certificates libgps-dev gpsd gpsd-clients)
+# C libraries, python3 for regenerating the sample recordings, and the detectors' C libraries:
+# libgps, libpulse. Their tests run the real servers: gpsd with gpsfake (gpsd-clients), PulseAudio
+# with pactl/paplay (pulseaudio-utils); sox makes test signals and, with ffmpeg, independently
+# measures their levels.
+packages=(libsqlite3-dev pkg-config python3 ca-certificates
+          libgps-dev gpsd gpsd-clients
+          libpulse-dev pulseaudio pulseaudio-utils sox ffmpeg)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,6 @@
 import CGPS
 import Foundation
-import Synchronization
+import DetectorSupport
 import VigilCore
 
 /// Location from gpsd through libgps (`gps_open` / `gps_stream` / `gps_waiting` / `gps_read`).
@@ -29,68 +29,45 @@ public final class GPSDDetector: Detector, Sendable {
     }
 
     public func samples() -> AsyncStream<Sample> {
-        let (stream, continuation) = AsyncStream<Sample>.makeStream(bufferingPolicy: .bufferingNewest(4096))
-        let box = StopFlag()
-        continuation.onTermination = { _ in box.stop() }
-        let thread = Thread { [self] in
-            self.run(emit: { continuation.yield($0) }, stopped: { box.isStopped })
-            continuation.finish()
+        DetectorContext.samples(sensor: .location, threadName: "vigil-gpsd", now: now) { [self] context in
+            self.run(context)
         }
-        thread.name = "vigil-gpsd"
-        thread.start()
-        return stream
     }
 
     /// The blocking client loop, on its own thread: libgps is a blocking API.
-    func run(emit: (Sample) -> Void, stopped: () -> Bool) {
-        var reported: SensorState?
-        func report(_ state: SensorState, _ detail: String) {
-            guard state != reported else { return }
-            reported = state
-            emit(Sample(time: now(), payload: .status(SensorStatus(sensor: .location, state: state, detail: detail))))
-        }
-        var delay = retry.first
+    func run(_ context: DetectorContext) {
+        var backoff = Backoff(first: retry.first, longest: retry.longest)
         let where_ = "gpsd at \(host):\(port)"
-        while !stopped() {
+        while !context.isStopped {
             guard let connection = GPSConnection(host: host, port: port) else {
                 let reason = String(cString: vigil_gps_errstr(errno))
-                report(reported == nil ? .unavailable : .lost,
-                       "cannot reach \(where_) (\(reason)); is gpsd running? Start it with `sudo systemctl start gpsd`, or set the address in the config. Retrying.")
-                sleep(seconds: delay, unless: stopped)
-                delay = min(delay * 2, retry.longest)
+                context.reportFailure(
+                    "cannot reach \(where_) (\(reason)); is gpsd running? Start it with `sudo systemctl start gpsd`, or set location.gpsd in the config. Retrying.")
+                context.sleep(seconds: backoff.next())
                 continue
             }
-            delay = retry.first
-            report(.noFix, "connected to \(where_); waiting for a fix")
-            var report_ = vigil_gps_report()
-            while !stopped() {
+            backoff.reset()
+            context.report(.noFix, "connected to \(where_); waiting for a fix")
+            var report = vigil_gps_report()
+            while !context.isStopped {
                 guard connection.waiting(microseconds: 250_000) else { continue }
-                guard connection.read(&report_) else {
-                    report(.lost, "\(where_) went away; reconnecting")
+                guard connection.read(&report) else {
+                    context.reportFailure("\(where_) went away; reconnecting")
                     break
                 }
-                guard report_.is_tpv else { continue }
-                if report_.mode >= 2, report_.latitude.isFinite, report_.longitude.isFinite {
-                    report(.available, "fix from \(where_)")
+                guard report.is_tpv else { continue }
+                if report.mode >= 2, report.latitude.isFinite, report.longitude.isFinite {
+                    context.report(.available, "fix from \(where_)")
                     let fix = LocationFix(
-                        latitude: report_.latitude, longitude: report_.longitude,
-                        horizontalAccuracy: report_.eph.isFinite ? report_.eph : nil,
-                        speed: report_.speed.isFinite ? report_.speed : nil,
-                        mode: report_.mode == 3 ? .threeD : .twoD)
-                    emit(Sample(time: now(), payload: .location(fix)))
-                } else if report_.mode == 1 || report_.mode == 0, reported == .available {
-                    report(.noFix, "the receiver lost its fix")
+                        latitude: report.latitude, longitude: report.longitude,
+                        horizontalAccuracy: report.eph.isFinite ? report.eph : nil,
+                        speed: report.speed.isFinite ? report.speed : nil,
+                        mode: report.mode == 3 ? .threeD : .twoD)
+                    context.emit(.location(fix))
+                } else if report.mode == 1 || report.mode == 0, context.lastReported == .available {
+                    context.report(.noFix, "the receiver lost its fix")
                 }
             }
-        }
-    }
-
-    private func sleep(seconds: Double, unless stopped: () -> Bool) {
-        var left = seconds
-        while left > 0, !stopped() {
-            let step = min(left, 0.1)
-            usleep(useconds_t(step * 1_000_000))
-            left -= step
         }
     }
 }
@@ -122,11 +99,4 @@ final class GPSConnection {
 
     /// False when the connection is gone.
     func read(_ report: inout vigil_gps_report) -> Bool { vigil_gps_read(data, &report) >= 0 }
-}
-
-/// Set from the stream's termination handler, read by the client thread.
-final class StopFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    func stop() { flag.store(true, ordering: .relaxed) }
-    var isStopped: Bool { flag.load(ordering: .relaxed) }
 }

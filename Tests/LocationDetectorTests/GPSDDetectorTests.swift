@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 import VigilCore
 @testable import LocationDetector
 
@@ -10,20 +11,6 @@ import VigilCore
 /// reports; gpsd 3.22 on Debian 12 makes fewer TPV reports for some sentence mixes, so the live
 /// gpsd, not the .chk file, is the reference.)
 let logsDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Data").path
-
-/// A TCP port nothing listens on right now.
-func freePort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var addr = sockaddr_in()
-    addr.sin_family = sa_family_t(AF_INET)
-    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-    addr.sin_port = 0
-    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
-    _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
-    return Int(UInt16(bigEndian: addr.sin_port))
-}
 
 /// gpsfake (which starts its own gpsd) playing one log once, in pipe mode: gpsfake is then itself a
 /// client of that gpsd and prints every report gpsd makes, which is what the detector is checked
@@ -91,38 +78,6 @@ final class GPSFake {
 
     deinit { stop() }
 }
-
-/// Collects a detector's samples in the background.
-final class Collector: Sendable {
-    final class Store: Sendable {
-        let samples = Mutex<[Sample]>([])
-    }
-    let store = Store()
-    let task: Task<Void, Never>
-
-    init(_ stream: AsyncStream<Sample>) {
-        let store = self.store
-        task = Task { for await s in stream { store.samples.withLock { $0.append(s) } } }
-    }
-
-    var all: [Sample] { store.samples.withLock { $0 } }
-    var fixes: [LocationFix] { all.compactMap { if case .location(let f) = $0.payload { f } else { nil } } }
-    var states: [SensorState] { all.compactMap { if case .status(let s) = $0.payload { s.state } else { nil } } }
-
-    /// Waits for `condition`, polling every 50 ms (the other side is a real process), up to `timeout` s.
-    func wait(timeout: Double, _ condition: (Collector) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(timeout)
-        while ContinuousClock.now < deadline {
-            if condition(self) { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return condition(self)
-    }
-
-    func stop() { task.cancel() }
-}
-
-let wallClock: @Sendable () -> Timestamp = { Timestamp(seconds: Date().timeIntervalSince1970) }
 
 @Suite(.serialized) struct GPSDDetectorTests {
     @Test func fixesMatchTheTPVReportsGpsdProducesForTheLog() async throws {
@@ -192,6 +147,7 @@ let wallClock: @Sendable () -> Timestamp = { Timestamp(seconds: Date().timeInter
         let collector = Collector(detector.samples())
         defer { collector.stop() }
         #expect(await collector.wait(timeout: 10) { !$0.states.isEmpty })
+        try await Task.sleep(for: .milliseconds(500))  // several retries
         let status = collector.all.compactMap { if case .status(let s) = $0.payload { s } else { nil } }.first
         #expect(status?.state == .unavailable)
         #expect(status?.detail.contains("cannot reach gpsd at localhost:\(port)") == true)

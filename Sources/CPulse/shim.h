@@ -1,0 +1,12 @@
+// libpulse's asynchronous API for the microphone detector.
+//
+// Only the header is needed: everything Vigil calls (threaded main loop, context, record stream) is
+// plain C with stable signatures since PulseAudio 0.9.x, and PipeWire's pipewire-pulse serves the
+// same protocol, so one binding covers both sound servers.
+#ifndef VIGIL_CPULSE_SHIM_H
+#define VIGIL_CPULSE_SHIM_H
+
+#include <pulse/pulseaudio.h>
+#include <pulse/thread-mainloop.h>
+
+#endif

@@ -1,0 +1,105 @@
+import Foundation
+import Synchronization
+import VigilCore
+
+/// What every live detector needs around its C library: a thread of its own (libgps blocks, libinput
+/// and libpulse want their own loops), a stop signal from the consuming task, deduplicated status
+/// reports, and a growing delay between reconnection attempts.
+///
+/// Kept out of `VigilCore` because it sleeps and starts threads; the core holds no I/O.
+public final class DetectorContext: Sendable {
+    public let sensor: SensorKind
+    /// The session's clock: samples carry the time they were received, so a recording and the live
+    /// session share one timeline.
+    public let now: @Sendable () -> Timestamp
+    private let continuation: AsyncStream<Sample>.Continuation
+    private let stopped = Atomic<Bool>(false)
+    /// The last state reported; emitting under the same lock keeps a status and the samples that
+    /// follow it in order when two threads (a controller and a C library's loop) both emit.
+    private let reported = Mutex<SensorState?>(nil)
+
+    init(sensor: SensorKind, now: @escaping @Sendable () -> Timestamp, continuation: AsyncStream<Sample>.Continuation) {
+        self.sensor = sensor
+        self.now = now
+        self.continuation = continuation
+    }
+
+    public var isStopped: Bool { stopped.load(ordering: .relaxed) }
+    func stop() { stopped.store(true, ordering: .relaxed) }
+
+    /// The state last reported, nil before the first report.
+    public var lastReported: SensorState? { reported.withLock { $0 } }
+
+    /// Reports a change of the sensor's health; repeating the current state says nothing.
+    public func report(_ state: SensorState, _ detail: String) {
+        reported.withLock { last in
+            guard last != state else { return }
+            last = state
+            continuation.yield(Sample(time: now(), payload: .status(SensorStatus(sensor: sensor, state: state, detail: detail))))
+        }
+    }
+
+    /// Reports that the sensor cannot be reached: `.unavailable` if it never worked in this session
+    /// (said once, however often the retries fail), `.lost` if it did.
+    public func reportFailure(_ detail: String) {
+        switch lastReported {
+        case nil, .unavailable?, .permissionDenied?: report(.unavailable, detail)
+        default: report(.lost, detail)
+        }
+    }
+
+    /// Emits a reading stamped with the session's clock.
+    public func emit(_ payload: SamplePayload) {
+        reported.withLock { _ in _ = continuation.yield(Sample(time: now(), payload: payload)) }
+    }
+
+    /// Sleeps for `seconds`, waking early (within 0.1 s) when the session stops.
+    public func sleep(seconds: Double) {
+        var left = seconds
+        while left > 0, !isStopped {
+            let step = min(left, 0.1)
+            usleep(useconds_t(step * 1_000_000))
+            left -= step
+        }
+    }
+
+    /// Runs `body` on a new thread named `name` and returns its samples. The thread sees
+    /// `isStopped` become true when the consumer stops listening, and the stream finishes when
+    /// `body` returns.
+    public static func samples(sensor: SensorKind, threadName: String, now: @escaping @Sendable () -> Timestamp,
+                               body: @escaping @Sendable (DetectorContext) -> Void) -> AsyncStream<Sample> {
+        // Bounded, newest kept: a consumer that stalls for minutes must not make a detector grow
+        // without limit; a reading every second, 4096 of them are over an hour.
+        let (stream, continuation) = AsyncStream<Sample>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let context = DetectorContext(sensor: sensor, now: now, continuation: continuation)
+        continuation.onTermination = { _ in context.stop() }
+        let thread = Thread {
+            body(context)
+            continuation.finish()
+        }
+        thread.name = threadName
+        thread.start()
+        return stream
+    }
+}
+
+/// The delay before the next reconnection attempt: `first`, doubling up to `longest`, back to
+/// `first` after a success. A server that is restarted is picked up within `longest` seconds.
+public struct Backoff: Sendable {
+    public let first: Double
+    public let longest: Double
+    private var current: Double
+
+    public init(first: Double, longest: Double) {
+        self.first = first
+        self.longest = max(first, longest)
+        current = first
+    }
+
+    public mutating func next() -> Double {
+        defer { current = min(current * 2, longest) }
+        return current
+    }
+
+    public mutating func reset() { current = first }
+}

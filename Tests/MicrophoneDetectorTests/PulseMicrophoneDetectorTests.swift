@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+import TestSupport
+import VigilCore
+@testable import MicrophoneDetector
+
+/// A private PulseAudio server for one test: its own runtime directory and socket, one null sink
+/// whose monitor is the default source, so what `paplay` plays into the sink is what the detector
+/// records. Nothing touches the machine's own sound server.
+final class PulseServer {
+    let directory: String
+    var process: ChildProcess?
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-pulse-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    var socket: String { "\(directory)/native" }
+    var address: String { "unix:\(socket)" }
+
+    /// Starts the server and waits until it accepts connections.
+    func start() throws {
+        try? FileManager.default.removeItem(atPath: socket)
+        var env = ProcessInfo.processInfo.environment
+        for key in ["PULSE_RUNTIME_PATH", "XDG_RUNTIME_DIR", "HOME", "XDG_CONFIG_HOME"] { env[key] = directory }
+        env.removeValue(forKey: "PULSE_SERVER")
+        // -n: no default.pa, so only these modules load; no idle exit; its log goes to a file.
+        process = try ChildProcess(
+            "/usr/bin/pulseaudio",
+            ["-n", "--daemonize=no", "--use-pid-file=false", "--exit-idle-time=-1", "--log-target=stderr",
+             "-L", "module-null-sink sink_name=vigiltest rate=48000",
+             "-L", "module-native-protocol-unix socket=\(socket) auth-anonymous=1"],
+            environment: env, output: "\(directory)/server.log")
+        for _ in 0..<200 {
+            if runTool("/usr/bin/pactl", ["--server", address, "info"]).status == 0 { return }
+            usleep(50_000)
+        }
+        let log = (try? String(contentsOfFile: "\(directory)/server.log", encoding: .utf8)) ?? ""
+        throw TestFailure("PulseAudio did not start (socket \(socket)):\n\(log)")
+    }
+
+    /// Kills the server without warning, as a crash would.
+    func kill() {
+        process?.kill(SIGKILL)
+        process = nil
+    }
+
+    /// Plays a WAV file into the null sink; returns when it has been played.
+    func play(_ wav: String) {
+        runTool("/usr/bin/paplay", ["--server", address, "-d", "vigiltest", wav])
+    }
+
+    /// Starts playing a WAV file into the null sink and returns at once.
+    func startPlaying(_ wav: String) throws -> ChildProcess {
+        try ChildProcess("/usr/bin/paplay", ["--server", address, "-d", "vigiltest", wav])
+    }
+
+    deinit {
+        kill()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+/// The independent measurements: ffmpeg's ebur128 filter for integrated loudness and sox's `stats`
+/// for RMS, of the file itself (at its own rate, both channels as they are), not of what the server
+/// delivered.
+func ffmpegIntegratedLoudness(_ wav: String) throws -> Double {
+    let out = runTool("/usr/bin/ffmpeg", ["-nostats", "-hide_banner", "-i", wav, "-af", "ebur128", "-f", "null", "-"]).output
+    // The summary's line "    I:         -23.0 LUFS".
+    guard let line = out.split(separator: "\n").last(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("I:") }),
+          let value = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+    else { throw TestFailure("no integrated loudness in ffmpeg's output:\n\(out)") }
+    return value
+}
+
+func soxRMS(_ wav: String) throws -> Double {
+    let out = runTool("/usr/bin/sox", [wav, "-n", "stats"]).output
+    guard let line = out.split(separator: "\n").first(where: { $0.hasPrefix("RMS lev dB") }),
+          let value = line.split(separator: " ").last.flatMap({ Double($0) })
+    else { throw TestFailure("no RMS level in sox's output:\n\(out)") }
+    return value
+}
+
+/// Generates a test signal with sox: 48 kHz mono 16-bit, `seconds` long.
+func synthesize(_ name: String, seconds: Int, _ effects: [String]) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-\(name)-\(UUID().uuidString.prefix(6)).wav").path
+    let (status, out) = runTool("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", path, "synth", String(seconds)] + effects)
+    guard status == 0 else { throw TestFailure("sox failed: \(out)") }
+    return path
+}
+
+func median(_ values: [Double]) -> Double? {
+    guard !values.isEmpty else { return nil }
+    let s = values.sorted()
+    return s[s.count / 2]
+}
+
+@Suite(.serialized) struct PulseMicrophoneDetectorTests {
+    /// Steady signals, so that the detector's short-term loudness over the steady part equals the
+    /// file's integrated loudness, and its per-second RMS equals the file's RMS.
+    @Test(arguments: [
+        ("tone", ["sine", "1000", "vol", "0.1"]),  // 1 kHz at -20 dBFS peak
+        ("noise", ["pinknoise", "sinc", "-3500", "vol", "0.4"]),  // band-limited pink noise, loud
+        ("quiet", ["sine", "440", "vol", "0.01"]),  // 440 Hz at -40 dBFS peak
+    ])
+    func levelsAgreeWithAnIndependentMeasurementOfTheFile(name: String, effects: [String]) async throws {
+        let server = try PulseServer()
+        try server.start()
+        let wav = try synthesize(name, seconds: 7, effects)
+        defer { try? FileManager.default.removeItem(atPath: wav) }
+        let expectedLUFS = try ffmpegIntegratedLoudness(wav)
+        let expectedRMS = try soxRMS(wav)
+
+        let detector = PulseMicrophoneDetector(server: server.address, window: 0.5, retry: (0.1, 0.2), now: wallClock)
+        let collector = Collector(detector.samples())
+        defer { collector.stop() }
+        #expect(await collector.wait(timeout: 10) { $0.states.contains(.available) }, "\(collector.statuses)")
+        server.play(wav)
+        try await Task.sleep(for: .milliseconds(700))
+
+        let levels = collector.levels
+        // The steady part: windows within 2 dB of the loudest. Onset and decay windows, which mix
+        // in the silence around the file, fall below that.
+        let topShort = try #require(levels.compactMap(\.shortTermLUFS).max())
+        let shortTerm = try #require(median(levels.compactMap(\.shortTermLUFS).filter { $0 > topShort - 2 }))
+        let topRMS = try #require(levels.map(\.rms).max())
+        let rms = try #require(median(levels.map(\.rms).filter { $0 > topRMS - 2 }))
+        #expect(abs(shortTerm - expectedLUFS) <= 0.5, "detector \(shortTerm) LUFS, ffmpeg \(expectedLUFS) LUFS")
+        #expect(abs(rms - expectedRMS) <= 0.5, "detector \(rms) dBFS, sox \(expectedRMS) dBFS")
+    }
+
+    @Test func aServerThatDiesIsReportedAndItsSuccessorPickedUp() async throws {
+        let server = try PulseServer()
+        try server.start()
+        let detector = PulseMicrophoneDetector(server: server.address, window: 0.5, retry: (0.1, 0.3), now: wallClock)
+        let collector = Collector(detector.samples())
+        defer { collector.stop() }
+        #expect(await collector.wait(timeout: 10) { $0.levels.count >= 2 }, "levels flow: \(collector.statuses)")
+        let tone = try synthesize("tone", seconds: 30, ["sine", "1000", "vol", "0.5"])
+        defer { try? FileManager.default.removeItem(atPath: tone) }
+        let player = try server.startPlaying(tone)  // mid-stream: the server dies while playing
+        #expect(await collector.wait(timeout: 10) { $0.levels.contains { $0.rms > -20 } }, "the tone is heard")
+        server.kill()
+        player.wait()
+        #expect(await collector.wait(timeout: 10) { $0.states.last == .lost }, "\(collector.statuses)")
+        let lost = try #require(collector.statuses.last)
+        #expect(lost.detail.contains("reconnecting"))
+
+        let before = collector.levels.count
+        try server.start()
+        #expect(await collector.wait(timeout: 15) { $0.states.last == .available && $0.levels.count >= before + 2 },
+                "recovered: \(collector.statuses)")
+        #expect(collector.states == [.available, .lost, .available], "each change said once: \(collector.statuses)")
+    }
+
+    @Test func noServerIsReportedOnceWithTheRemedy() async throws {
+        let missing = "unix:" + FileManager.default.temporaryDirectory.appendingPathComponent("no-such-pulse-\(UUID().uuidString)").path
+        let detector = PulseMicrophoneDetector(server: missing, retry: (0.05, 0.1), now: wallClock)
+        let collector = Collector(detector.samples())
+        defer { collector.stop() }
+        #expect(await collector.wait(timeout: 10) { !$0.states.isEmpty })
+        try await Task.sleep(for: .milliseconds(500))  // several retries
+        let status = try #require(collector.statuses.first)
+        #expect(status.state == .unavailable)
+        #expect(status.detail.contains(missing), "\(status.detail)")
+        #expect(status.detail.contains("pactl info"), "\(status.detail)")
+        #expect(collector.statuses.count == 1, "said once, not at every retry: \(collector.statuses)")
+        #expect(collector.levels.isEmpty)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Synchronization
+import VigilCore
+
+/// Collects a detector's samples in the background.
+public final class Collector: Sendable {
+    final class Store: Sendable {
+        let samples = Mutex<[Sample]>([])
+    }
+    let store = Store()
+    let task: Task<Void, Never>
+
+    public init(_ stream: AsyncStream<Sample>) {
+        let store = self.store
+        task = Task { for await s in stream { store.samples.withLock { $0.append(s) } } }
+    }
+
+    public var all: [Sample] { store.samples.withLock { $0 } }
+    public var levels: [AudioLevel] { all.compactMap { if case .audio(let a) = $0.payload { a } else { nil } } }
+    public var statuses: [SensorStatus] { all.compactMap { if case .status(let s) = $0.payload { s } else { nil } } }
+    public var fixes: [LocationFix] { all.compactMap { if case .location(let f) = $0.payload { f } else { nil } } }
+    public var states: [SensorState] { all.compactMap { if case .status(let s) = $0.payload { s.state } else { nil } } }
+
+    /// Waits for `condition`, polling every 50 ms (the other side is a real process), up to `timeout` s.
+    public func wait(timeout: Double, _ condition: (Collector) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while ContinuousClock.now < deadline {
+            if condition(self) { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return condition(self)
+    }
+
+    public func stop() { task.cancel() }
+}
+
+public let wallClock: @Sendable () -> Timestamp = { Timestamp(seconds: Date().timeIntervalSince1970) }
+
+/// A TCP port nothing listens on right now.
+public func freePort() -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    addr.sin_port = 0
+    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+    _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+    return Int(UInt16(bigEndian: addr.sin_port))
+}
