@@ -4,6 +4,7 @@
 //
 // Layering (each line depends only on the lines above it):
 //   VigilCore       samples, scorers, the focus-session state machine, events. C-free, no I/O, no clock.
+//   InputDetector   keyboard/mouse/touchpad activity from libinput, and `libinput record` files. Only importer of CLibinput.
 //   VigilAudio      BS.1770 loudness (K-weighting, momentary/short-term/integrated) and a WAV reader. C-free.
 //   VigilRecording  our JSON Lines recording format (reader and writer).
 //   VigilConfig     the YAML config file -> VigilCore's configuration, with line-precise errors.
@@ -40,6 +41,8 @@ let package = Package(
         .target(name: "LocationDetector", dependencies: ["VigilCore", "DetectorSupport", "CGPS"]),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
         .target(name: "MicrophoneDetector", dependencies: ["VigilCore", "DetectorSupport", "VigilAudio", "CPulse"]),
+        .systemLibrary(name: "CLibinput", pkgConfig: "libinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
+        .target(name: "InputDetector", dependencies: ["VigilCore", "DetectorSupport", "CLibinput"]),
         .target(name: "VigilRecording", dependencies: ["VigilCore"]),
         .target(name: "VigilConfig", dependencies: ["VigilCore", "Yams"]),
         .target(name: "VigilStore", dependencies: ["VigilCore", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -63,6 +66,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["VigilCore"], path: "Tests/Support"),
         .testTarget(name: "MicrophoneDetectorTests", dependencies: ["MicrophoneDetector", "TestSupport", "VigilAudio", "VigilCore"]),
         .testTarget(name: "LocationDetectorTests", dependencies: ["LocationDetector", "TestSupport", "VigilCore"], exclude: ["Data"]),
+        .testTarget(name: "InputDetectorTests", dependencies: ["InputDetector", "TestSupport", "VigilCore", "VigilRecording"], exclude: ["Data"]),
         .testTarget(name: "VigilAudioTests", dependencies: ["VigilAudio"], exclude: ["Data"]),
         .testTarget(name: "VigilRecordingTests", dependencies: ["VigilCore", "VigilRecording"]),
         .testTarget(name: "VigilConfigTests", dependencies: ["VigilCore", "VigilConfig"]),

@@ -5,12 +5,14 @@ set -euo pipefail
 
 # System packages: SQLite for the event log (GRDB links the system library), pkg-config for the
 # C libraries, python3 for regenerating the sample recordings, and the detectors' C libraries:
-# libgps, libpulse. Their tests run the real servers: gpsd with gpsfake (gpsd-clients), PulseAudio
-# with pactl/paplay (pulseaudio-utils); sox makes test signals and, with ffmpeg, independently
-# measures their levels.
+# libgps, libpulse, libinput with libudev. Their tests run the real servers: gpsd with gpsfake
+# (gpsd-clients), PulseAudio with pactl/paplay (pulseaudio-utils); sox makes test signals and, with
+# ffmpeg, independently measures their levels. The input tests also use setpriv (util-linux, always
+# there on Debian).
 packages=(libsqlite3-dev pkg-config python3 ca-certificates
           libgps-dev gpsd gpsd-clients
-          libpulse-dev pulseaudio pulseaudio-utils sox ffmpeg)
+          libpulse-dev pulseaudio pulseaudio-utils sox ffmpeg
+          libinput-dev libudev-dev)
 
 missing=()
 for p in "${packages[@]}"; do

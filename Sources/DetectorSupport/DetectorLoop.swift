@@ -48,9 +48,10 @@ public final class DetectorContext: Sendable {
         }
     }
 
-    /// Emits a reading stamped with the session's clock.
-    public func emit(_ payload: SamplePayload) {
-        reported.withLock { _ in _ = continuation.yield(Sample(time: now(), payload: payload)) }
+    /// Emits a reading stamped with the session's clock, or with `time` when the reading belongs
+    /// to another moment (the end of an input window).
+    public func emit(_ payload: SamplePayload, at time: Timestamp? = nil) {
+        reported.withLock { _ in _ = continuation.yield(Sample(time: time ?? now(), payload: payload)) }
     }
 
     /// Sleeps for `seconds`, waking early (within 0.1 s) when the session stops.

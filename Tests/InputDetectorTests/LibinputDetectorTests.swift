@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import VigilCore
+@testable import InputDetector
+
+/// The live detector against the real libinput and udev. This build machine (like CI's containers)
+/// has no /dev/input and no uinput, so no test here can produce a key press: what is tested for real
+/// is context creation, seat assignment, the no-device path and the no-permission path. Counting is
+/// tested by replaying recordings through the same aggregator (LibinputRecordingTests).
+@Suite struct LibinputDetectorTests {
+    static let clock = { @Sendable in Timestamp(seconds: 1_700_000_000) }
+
+    /// The first sample the detector sends, then stops it.
+    static func firstStatus(_ detector: LibinputDetector) async -> SensorStatus? {
+        for await sample in detector.samples() {
+            if case .status(let s) = sample.payload { return s }
+            return nil
+        }
+        return nil
+    }
+
+    @Test func udevSeatWithoutDevicesIsUnavailableWithAClearDetail() async throws {
+        let hasDevices = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/input"))?.contains { $0.hasPrefix("event") } ?? false
+        try #require(!hasDevices, "this machine has input devices; the no-device test needs a machine without")
+        let status = try #require(await Self.firstStatus(LibinputDetector(seat: "seat0", now: Self.clock)))
+        #expect(status.sensor == .input)
+        #expect(status.state == .unavailable)
+        #expect(status.detail.contains("no input devices"))
+        #expect(status.detail.contains("found no keyboard, mouse or touchpad on seat \"seat0\""))
+        #expect(status.detail.contains("other sensors keep running"))
+    }
+
+    @Test func aConfiguredDeviceThatDoesNotExistIsUnavailableAndNamed() async throws {
+        let status = try #require(await Self.firstStatus(LibinputDetector(seat: nil, devicePaths: ["/nonexistent/event42"], now: Self.clock)))
+        #expect(status.state == .unavailable)
+        #expect(status.detail.contains("/nonexistent/event42: No such file or directory"))
+    }
+
+    @Test func noSeatAndNoPathsIsUnavailable() async throws {
+        let status = try #require(await Self.firstStatus(LibinputDetector(seat: nil, now: Self.clock)))
+        #expect(status.state == .unavailable)
+    }
+
+    @Test func theStreamEndsWhenTheConsumerStops() async {
+        let detector = LibinputDetector(seat: nil, devicePaths: ["/nonexistent/event42"], window: 0.05, now: Self.clock)
+        let task = Task {
+            var n = 0
+            for await _ in detector.samples() { n += 1 }
+            return n
+        }
+        try? await Task.sleep(for: .milliseconds(200))
+        task.cancel()
+        // With no device there are no windows: only the one status sample.
+        #expect(await task.value == 1)
+    }
+
+    /// A real EACCES: an evdev character node (13:64, what /dev/input/event0 is) made with mode 0600
+    /// and opened by this test binary re-run as `nobody` (setpriv drops root's privileges for good,
+    /// which cannot be done inside this multi-threaded process). The child runs `childProbe` below.
+    @Test func noPermissionNamesTheInputGroup() async throws {
+        guard getuid() == 0 else {
+            // As a normal user there is no way to make a device node; /dev/input itself is what
+            // gives EACCES then, which needs input devices. Say so instead of passing quietly.
+            Issue.record("needs root to make a device node (mknod) and drop to nobody; skipped as a failure so it is seen")
+            return
+        }
+        let dir = "/tmp/vigil-input-perm-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let node = dir + "/event0"
+        // glibc's makedev(13, 64), a macro Swift cannot call: minor | major << 8 for small numbers.
+        let device = dev_t(13 << 8 | 64)
+        try #require(mknod(node, S_IFCHR | 0o600, device) == 0, "mknod: \(String(cString: strerror(errno)))")
+        let out = dir + "/status.txt"
+        try #require(FileManager.default.createFile(atPath: out, contents: nil, attributes: [.posixPermissions: 0o666]))
+
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        p.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--",
+                       CommandLine.arguments[0], "--testing-library", "swift-testing", "--filter", "childProbe"]
+        p.environment = ProcessInfo.processInfo.environment.merging(["VIGIL_INPUT_PROBE_DEVICE": node, "VIGIL_INPUT_PROBE_OUT": out]) { $1 }
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        let lines = (try String(contentsOfFile: out, encoding: .utf8)).split(separator: "\n", maxSplits: 1).map(String.init)
+        try #require(lines.count == 2, "the child wrote: \(lines)")
+        #expect(lines[0] == "permission_denied")
+        #expect(lines[1].contains("\(node): permission denied"))
+        #expect(lines[1].contains("`input` group"))
+        #expect(lines[1].contains("sudo usermod -aG input $USER"))
+        #expect(lines[1].contains("log out and back in"))
+
+        // The control: root may open the same node, so for root it is not a permission problem.
+        let asRoot = try #require(await Self.firstStatus(LibinputDetector(seat: nil, devicePaths: [node], now: Self.clock)))
+        #expect(asRoot.state == .unavailable)
+        #expect(!asRoot.detail.contains("input` group"))
+    }
+
+    /// Runs only in the child started by `noPermissionNamesTheInputGroup`; passes trivially otherwise.
+    @Test func childProbe() async throws {
+        let env = ProcessInfo.processInfo.environment
+        guard let device = env["VIGIL_INPUT_PROBE_DEVICE"], let out = env["VIGIL_INPUT_PROBE_OUT"] else { return }
+        let status = await Self.firstStatus(LibinputDetector(seat: nil, devicePaths: [device], now: Self.clock))
+        try "\(status?.state.rawValue ?? "none")\n\(status?.detail ?? "")".write(toFile: out, atomically: false, encoding: .utf8)
+    }
+}
