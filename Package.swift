@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "VigilCore", targets: ["VigilCore"]),
         .library(name: "VigilRecording", targets: ["VigilRecording"]),
         .library(name: "VigilEngine", targets: ["VigilEngine"]),
+        .library(name: "VigilAudio", targets: ["VigilAudio"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -3,6 +3,8 @@
 // Benchmarks for Vigil, kept in their own package so the main build and CI do not compile the
 // benchmark harness. Run from the repository root:
 //   swift run -c release --package-path Benchmarks vigil-benchmarks
+// and, for the loudness analyser against ffmpeg on a one-hour WAV:
+//   scripts/bench-loudness.sh
 // See BENCHMARKS.md for the figures and the method.
 import PackageDescription
 
@@ -21,6 +23,7 @@ let package = Package(
                 .product(name: "VigilCore", package: "Vigil"),
                 .product(name: "VigilRecording", package: "Vigil"),
                 .product(name: "VigilEngine", package: "Vigil"),
+                .product(name: "VigilAudio", package: "Vigil"),
             ],
             path: "Sources"
         )

@@ -266,6 +266,45 @@ private func workplace(_ node: Node) throws -> VigilConfiguration.Workplace? {
     return VigilConfiguration.Workplace(name: name, latitude: lat, longitude: lon, radius: radius)
 }
 
+/// A word, or nil for the word that means "none" / "the default" (`none`, `default`, empty).
+private func optionalString(_ node: Node, nothing: String) throws -> String? {
+    guard case .scalar(let sc) = node else { throw ValueError(message: "expected a name, got \(describe(node))") }
+    let text = sc.string.trimmingCharacters(in: .whitespaces)
+    if text.isEmpty || text == "~" || text == "null" || text == nothing { return nil }
+    return text
+}
+
+private func strings(_ node: Node) throws -> [String] {
+    if case .scalar(let sc) = node, sc.string.isEmpty || sc.string == "~" || sc.string == "null" { return [] }
+    guard case .sequence(let seq) = node else { throw ValueError(message: "expected a list such as [/dev/input/by-id/usb-kbd-event-kbd]") }
+    return try seq.map { item in
+        guard case .scalar(let sc) = item, !sc.string.isEmpty else { throw ValueError(message: "expected a device path, got \(describe(item))") }
+        return sc.string
+    }
+}
+
+/// `host:port`, `host` (port 2947) or `[::1]:2947`.
+private func gpsdAddress(_ node: Node) throws -> (host: String, port: String) {
+    guard case .scalar(let sc) = node, !sc.string.trimmingCharacters(in: .whitespaces).isEmpty else {
+        throw ValueError(message: "expected host:port such as localhost:2947, got \(describe(node))")
+    }
+    var text = sc.string.trimmingCharacters(in: .whitespaces)
+    var host = text, port = "2947"
+    if text.hasPrefix("[") {
+        guard let close = text.firstIndex(of: "]") else { throw ValueError(message: "unclosed '[' in \(describe(node))") }
+        host = String(text[text.index(after: text.startIndex)..<close])
+        text = String(text[text.index(after: close)...])
+        if text.hasPrefix(":") { port = String(text.dropFirst()) } else if !text.isEmpty { throw ValueError(message: "expected [address]:port, got \(describe(node))") }
+    } else if let colon = text.lastIndex(of: ":"), text.firstIndex(of: ":") == colon {
+        host = String(text[..<colon])
+        port = String(text[text.index(after: colon)...])
+    }
+    guard let p = Int(port), (1...65535).contains(p), !host.isEmpty else {
+        throw ValueError(message: "expected host:port with a port from 1 to 65535, got \(describe(node))")
+    }
+    return (host, port)
+}
+
 private func durations(_ node: Node) throws -> [Double] {
     guard case .sequence(let seq) = node else { throw ValueError(message: "expected a list of durations such as [30s, 2m, 5m, 10m]") }
     return try seq.map(duration)
@@ -286,6 +325,9 @@ private let schema: [String: [String: Apply]] = [
     ],
     "input": [
         "enabled": { $0.input.enabled = try boolean($1) },
+        "seat": { $0.input.seat = try optionalString($1, nothing: "none") },
+        "devices": { $0.input.devices = try strings($1) },
+        "window": { $0.input.window = try duration($1) },
         "idle_grace": { $0.input.idleGrace = try duration($1) },
         "idle_full": { $0.input.idleFull = try duration($1) },
         "min_pointer_travel": { $0.input.minPointerTravel = try number($1) },
@@ -302,6 +344,9 @@ private let schema: [String: [String: Apply]] = [
     ],
     "audio": [
         "enabled": { $0.audio.enabled = try boolean($1) },
+        "server": { $0.audio.server = try optionalString($1, nothing: "default") },
+        "source": { $0.audio.source = try optionalString($1, nothing: "default") },
+        "window": { $0.audio.window = try duration($1) },
         "loud": { $0.audio.loud = try number($1) },
         "quiet_dip": { $0.audio.quietDip = try duration($1) },
         "grace": { $0.audio.grace = try duration($1) },
@@ -310,6 +355,7 @@ private let schema: [String: [String: Apply]] = [
     ],
     "location": [
         "enabled": { $0.location.enabled = try boolean($1) },
+        "gpsd": { ($0.location.gpsdHost, $0.location.gpsdPort) = try gpsdAddress($1) },
         "workplace": { $0.location.workplace = try workplace($1) },
         "radius": { $0.location.radius = try number($1) },
         "max_accuracy": { $0.location.maxAccuracy = try number($1) },

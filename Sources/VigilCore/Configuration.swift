@@ -38,6 +38,13 @@ public struct VigilConfiguration: Hashable, Sendable {
 
     public struct Input: Hashable, Sendable {
         public var enabled = true
+        /// The udev seat whose keyboards, mice and touchpads libinput follows (hot-plug included);
+        /// nil follows none and reads only `devices`.
+        public var seat: String? = "seat0"
+        /// Extra device nodes opened with libinput's path backend (`/dev/input/by-id/...-event-kbd`).
+        public var devices: [String] = []
+        /// Length of one input window: the detector emits one sample of counts per window.
+        public var window: Double = 5
         /// Idle time that scores nothing: thinking and reading pauses.
         public var idleGrace: Double = 120
         /// Idle time at which the idle score reaches 1.
@@ -66,6 +73,13 @@ public struct VigilConfiguration: Hashable, Sendable {
 
     public struct Audio: Hashable, Sendable {
         public var enabled = true
+        /// PulseAudio server (`unix:/run/user/1000/pulse/native`, `tcp:host`); nil is libpulse's
+        /// default ($PULSE_SERVER, then the desktop session's server).
+        public var server: String? = nil
+        /// Source to record (`pactl list short sources`); nil is the server's default source.
+        public var source: String? = nil
+        /// Length of one level window: the detector emits one level sample per window.
+        public var window: Double = 1
         /// Level (short-term LUFS, or RMS dBFS when loudness is unknown) above which the room is loud.
         public var loud: Double = -30
         /// Quieter moments shorter than this do not end a loud stretch (pauses between sentences).
@@ -93,6 +107,9 @@ public struct VigilConfiguration: Hashable, Sendable {
 
     public struct Location: Hashable, Sendable {
         public var enabled = true
+        /// Where gpsd listens.
+        public var gpsdHost = "localhost"
+        public var gpsdPort = "2947"
         /// The workplace; `nil` means "where the session started" (the first good fix).
         public var workplace: Workplace? = nil
         /// Geofence radius around the session's starting point when no workplace is configured.
@@ -161,6 +178,10 @@ extension VigilConfiguration {
         check(input.resumeEvents >= 1, "input.resume_events", "must be at least 1, got \(input.resumeEvents)")
         positive(input.resumeWithin, "input.resume_within")
         unit(input.weight, "input.weight")
+        check(input.window >= 0.1 && input.window <= session.gap / 2, "input.window",
+              "must be between 0.1 s and half of session.gap (\(session.gap / 2) s), got \(input.window)")
+        check(input.seat != nil || !input.devices.isEmpty || !input.enabled, "input.seat",
+              "is none and input.devices is empty: there is nothing to read (set input.enabled: false instead)")
 
         positive(switching.window, "switching.window")
         check(switching.calm >= 0, "switching.calm", "must not be negative, got \(switching.calm)")
@@ -172,6 +193,8 @@ extension VigilConfiguration {
         nonNegative(audio.grace, "audio.grace")
         check(audio.full > audio.grace, "audio.full", "must be longer than audio.grace (\(audio.grace) s)")
         unit(audio.weight, "audio.weight")
+        check(audio.window >= 0.1 && audio.window <= session.gap / 2, "audio.window",
+              "must be between 0.1 s and half of session.gap (\(session.gap / 2) s), got \(audio.window)")
 
         if let w = location.workplace {
             check((-90...90).contains(w.latitude), "location.workplace.latitude", "must be between -90 and 90, got \(w.latitude)")

@@ -44,19 +44,27 @@ public enum LiveCommand: Sendable {
 /// Generic over the clock: `vigil start` uses `ContinuousClock` (monotonic), tests a `ManualClock`.
 /// Wall time is the start's wall time plus elapsed clock time, so a change of the system clock
 /// (NTP, by hand) cannot make an episode negative or huge.
+///
+/// Samples are stamped when the session takes them, on that clock, and stepped through
+/// `SessionStepper` like a replay's. `onSample` sees each sample and control exactly as the state
+/// machine judged it, and an `end` control at the instant a planned session ran out, so what it
+/// writes (`vigil start --record`) replays to the same timeline.
 public actor LiveSession<C: Clock> where C.Duration == Duration {
-    private var session: FocusSession
+    private var stepper: SessionStepper
     private let clock: C
     private let clockStart: C.Instant
     private let wallStart: Timestamp
     private let onEvents: @Sendable ([SessionEvent]) -> Void
+    private let onSample: (@Sendable (Sample) -> Void)?
 
     public init(configuration: VigilConfiguration, task: String?, plannedSeconds: Double?, wallStart: Timestamp, clock: C,
+                onSample: (@Sendable (Sample) -> Void)? = nil,
                 onEvents: @escaping @Sendable ([SessionEvent]) -> Void) {
-        session = FocusSession(configuration: configuration, task: task, plannedSeconds: plannedSeconds)
+        stepper = SessionStepper(session: FocusSession(configuration: configuration, task: task, plannedSeconds: plannedSeconds))
         self.clock = clock
         clockStart = clock.now
         self.wallStart = wallStart
+        self.onSample = onSample
         self.onEvents = onEvents
     }
 
@@ -67,19 +75,45 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
         return Timestamp(nanoseconds: wallStart.nanoseconds + s * 1_000_000_000 + atto / 1_000_000_000)
     }
 
-    public var isEnded: Bool { session.isEnded }
+    public var isEnded: Bool { stepper.isEnded }
 
+    /// Starts the session at its wall start and reports the sensors known before any detector ran
+    /// (those disabled in the config).
     public func begin(statuses: [SensorStatus]) {
-        let t = now()
-        var events = session.start(at: t)
-        for s in statuses { events += session.receive(Sample(time: t, payload: .status(s))) }
+        var events = stepper.start(at: wallStart)
+        for s in statuses { feed(Sample(time: wallStart, payload: .status(s)), into: &events) }
         deliver(events)
     }
 
-    public func receive(_ payload: SamplePayload) { deliver(session.receive(Sample(time: now(), payload: payload))) }
-    public func tick() { deliver(session.tick(at: now())) }
-    public func control(_ action: ControlAction) { deliver(session.control(action, at: now())) }
-    public func end(_ cause: EndCause) { deliver(session.end(cause, at: now())) }
+    public func receive(_ payload: SamplePayload) {
+        var events: [SessionEvent] = []
+        feed(Sample(time: now(), payload: payload), into: &events)
+        deliver(events)
+    }
+
+    public func tick() {
+        var events: [SessionEvent] = []
+        stepper.ticks(through: now(), into: &events)
+        if stepper.isEnded, let end = stepper.session.plannedEnd {
+            // The plan ran out on a tick: say so in the recording, so its replay ends here too.
+            onSample?(Sample(time: end, payload: .control(.end)))
+        }
+        deliver(events)
+    }
+
+    public func control(_ action: ControlAction) { receive(.control(action)) }
+
+    public func end(_ cause: EndCause) {
+        var events: [SessionEvent] = []
+        stepper.end(cause, at: now(), into: &events)
+        deliver(events)
+    }
+
+    private func feed(_ sample: Sample, into events: inout [SessionEvent]) {
+        guard !stepper.isEnded else { return }
+        stepper.receive(sample, into: &events)
+        onSample?(sample)
+    }
 
     private func deliver(_ events: [SessionEvent]) {
         if !events.isEmpty { onEvents(events) }
@@ -94,11 +128,14 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
 
     /// Runs until the plan is reached or a command ends it.
     public func run(detectors: [any Detector], commands: AsyncStream<LiveCommand>) async {
-        let tick = session.configuration.session.tick
+        let tick = stepper.session.configuration.session.tick
         await withTaskGroup(of: Void.self) { group in
             for d in detectors {
                 group.addTask {
-                    for await sample in d.samples() { await self.receive(sample.payload) }
+                    for await sample in d.samples() {
+                        await self.receive(sample.payload)
+                        if await self.isEnded { return }
+                    }
                 }
             }
             group.addTask {
@@ -108,8 +145,8 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
                 }
             }
             group.addTask {
-                // Tick on a grid from the start, so ticks do not drift; after a stall (the process
-                // was stopped) skip to now rather than firing the missed ticks in a burst.
+                // Wake on the grid from the start, so ticks do not drift; after a stall (the process
+                // was stopped) wake now rather than for each missed tick (the stepper skips them).
                 var next = self.clockStart
                 while !Task.isCancelled {
                     next = next.advanced(by: .seconds(tick))

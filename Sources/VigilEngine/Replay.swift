@@ -5,7 +5,8 @@ import VigilRecording
 ///
 /// Between samples the clock ticks every `session.tick` seconds, as a live session's would, so idle
 /// time and escalation fire at the same instants as they would live. Across a silence longer than
-/// `session.gap` it does not tick: that silence is a gap (the machine slept), not idle time.
+/// `session.gap` it does not tick: that silence is a gap (the machine slept), not idle time. The
+/// stepping is `SessionStepper`'s, shared with live sessions.
 public struct Replayer {
     public var configuration: VigilConfiguration
     public var task: String?
@@ -23,16 +24,16 @@ public struct Replayer {
         public var sessionStart: Timestamp?
     }
 
-    /// Replays `recordings`, handing every event to `emit` in order.
+    /// Replays `recordings`, handing every event to `emit` in order. The task and planned length
+    /// come from this replayer, or else from the first recording.
     public func run(_ recordings: MergedRecordings, emit: (SessionEvent) throws -> Void) throws -> Result {
-        let header = recordings.readers.first?.header
-        var session = FocusSession(configuration: configuration, task: task ?? header?.task, plannedSeconds: plannedSeconds)
-        let tick = configuration.session.tick
-        let gap = configuration.session.gap
+        var stepper = SessionStepper(session: FocusSession(
+            configuration: configuration, task: task ?? recordings.task, plannedSeconds: plannedSeconds ?? recordings.plannedSeconds))
         var count = 0
         var last: Timestamp?
-        var nextTick: Timestamp?
         var start: Timestamp?
+        var events: [SessionEvent] = []
+        events.reserveCapacity(16)
 
         while let sample = try recordings.next() {
             count += 1
@@ -41,29 +42,18 @@ public struct Replayer {
                 // input sample is measured from there.
                 let s = min(recordings.start ?? sample.time, sample.time)
                 start = s
-                for e in session.start(at: s) { try emit(e) }
-                last = s
-                nextTick = s + tick
+                events += stepper.start(at: s)
             }
-            if let l = last, var nt = nextTick, sample.time - l <= gap {
-                while nt < sample.time {
-                    for e in session.tick(at: nt) { try emit(e) }
-                    nt = nt + tick
-                }
-                nextTick = nt
-            } else if let nt = nextTick, nt <= sample.time {
-                // Skip the ticks of a gap, keeping them on the grid.
-                let steps = ((sample.time - nt) / tick).rounded(.down) + 1
-                nextTick = nt + steps * tick
-            }
-            for e in session.receive(sample) { try emit(e) }
+            stepper.receive(sample, into: &events)
+            for e in events { try emit(e) }
+            events.removeAll(keepingCapacity: true)
             last = sample.time
-            if session.isEnded { break }
+            if stepper.isEnded { break }
         }
-        if !session.isEnded, let end = last {
-            for e in session.end(.recordingEnded, at: end) { try emit(e) }
+        if !stepper.isEnded, let end = last {
+            stepper.end(.recordingEnded, at: end, into: &events)
+            for e in events { try emit(e) }
         }
-        let skipped = recordings.readers.reduce(0) { $0 + $1.skippedLines }
-        return Result(samples: count, skippedLines: skipped, sessionStart: start)
+        return Result(samples: count, skippedLines: recordings.skippedLines, sessionStart: start)
     }
 }

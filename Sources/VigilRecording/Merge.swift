@@ -1,24 +1,27 @@
 import VigilCore
 
-/// Merges several recordings into one timeline by absolute time. Ties keep file order, so the
-/// merged order (and everything replayed from it) is deterministic.
+/// Merges several recordings, of any supported format, into one timeline by absolute time. Ties
+/// keep file order, so the merged order (and everything replayed from it) is deterministic.
 public final class MergedRecordings {
-    public let readers: [RecordingReader]
+    public let sources: [any SampleSource]
     // Only `next()` touches this, one call at a time: no dynamic exclusivity checks needed.
     @exclusivity(unchecked) private var heads: [Sample?]
+    /// The usual case, one Vigil recording, is read without the merge or a dynamic call per sample.
+    private let single: RecordingReader?
 
-    public init(_ readers: [RecordingReader]) throws(RecordingError) {
-        self.readers = readers
+    public init(_ sources: [any SampleSource]) throws(RecordingError) {
+        self.sources = sources
+        single = sources.count == 1 ? sources[0] as? RecordingReader : nil
         var heads: [Sample?] = []
-        if readers.count > 1 {
-            for r in readers { heads.append(try r.next()) }
+        if sources.count > 1 {
+            for r in sources { heads.append(try r.next()) }
         }
         self.heads = heads
     }
 
     public func next() throws(RecordingError) -> Sample? {
-        // One recording (the usual case) needs no merging: hand its samples straight through.
-        if readers.count == 1 { return try readers[0].next() }
+        if let single { return try single.next() }
+        if sources.count == 1 { return try sources[0].next() }
         var best = -1
         for i in heads.indices {
             guard let h = heads[i] else { continue }
@@ -26,10 +29,15 @@ public final class MergedRecordings {
         }
         guard best >= 0 else { return nil }
         let sample = heads[best]
-        heads[best] = try readers[best].next()
+        heads[best] = try sources[best].next()
         return sample
     }
 
     /// Start of the earliest recording.
-    public var start: Timestamp? { readers.map(\.header.start).min() }
+    public var start: Timestamp? { sources.map(\.start).min() }
+    /// The first file's task, if it names one.
+    public var task: String? { sources.first?.task }
+    /// The first file's planned length, if it names one.
+    public var plannedSeconds: Double? { sources.first?.plannedSeconds }
+    public var skippedLines: Int { sources.reduce(0) { $0 + $1.skippedLines } }
 }

@@ -27,13 +27,17 @@ public struct RecordingHeader: Hashable, Sendable {
     public var note: String?
     /// The task the recorded session was about, if any.
     public var task: String?
+    /// The planned length of the recorded session in seconds, if it had one.
+    public var plannedSeconds: Double?
 
-    public init(version: Int = RecordingFormat.version, start: Timestamp, source: String? = nil, note: String? = nil, task: String? = nil) {
+    public init(version: Int = RecordingFormat.version, start: Timestamp, source: String? = nil, note: String? = nil, task: String? = nil,
+                plannedSeconds: Double? = nil) {
         self.version = version
         self.start = start
         self.source = source
         self.note = note
         self.task = task
+        self.plannedSeconds = plannedSeconds
     }
 }
 

@@ -405,6 +405,7 @@ func decodeHeaderLine(_ line: UnsafeBufferPointer<UInt8>) throws(JSONLineScanner
     var isRecording = false
     var version: Double?
     var start: String?, source: String?, note: String?, task: String?
+    var planned: Double?
     try s.expect(0x7B, "'{' at the start of the line")
     s.skipSpace()
     if s.peek() == 0x7D { return nil }
@@ -422,6 +423,9 @@ func decodeHeaderLine(_ line: UnsafeBufferPointer<UInt8>) throws(JSONLineScanner
         case "source": source = s.text(try s.string())
         case "note": note = s.text(try s.string())
         case "task": task = s.text(try s.string())
+        case "planned":
+            planned = try s.number()
+            guard let p = planned, p > 0, p.isFinite else { throw s.fail("\"planned\" must be a number of seconds greater than 0") }
         default: try s.skipValue()
         }
         s.skipSpace()
@@ -442,7 +446,7 @@ func decodeHeaderLine(_ line: UnsafeBufferPointer<UInt8>) throws(JSONLineScanner
     guard let startTime = parseRFC3339(startText) else {
         throw JSONLineScanner.Failure(column: 1, message: "header \"start\" is not an RFC 3339 time such as 2026-03-02T09:00:00Z: \(startText)")
     }
-    return RecordingHeader(version: Int(v), start: startTime, source: source, note: note, task: task)
+    return RecordingHeader(version: Int(v), start: startTime, source: source, note: note, task: task, plannedSeconds: planned)
 }
 
 /// Reads a recording line by line, in constant memory, so a day-long file replays as fast as the

@@ -16,6 +16,7 @@ public struct RecordingEncoder: Sendable {
         if let s = header.source { fields.append("\"source\":\(jsonString(s))") }
         if let n = header.note { fields.append("\"note\":\(jsonString(n))") }
         if let t = header.task { fields.append("\"task\":\(jsonString(t))") }
+        if let p = header.plannedSeconds { fields.append("\"planned\":\(jsonNumber(p))") }
         return "{" + fields.joined(separator: ",") + "}"
     }
 
