@@ -3,14 +3,18 @@
 // Vigil: a procrastination-detection engine for Linux.
 //
 // Layering (each line depends only on the lines above it):
-//   VigilCore       samples, scorers, the focus-session state machine, events. C-free, no I/O, no clock.
-//   InputDetector   keyboard/mouse/touchpad activity from libinput, and `libinput record` files. Only importer of CLibinput.
-//   VigilAudio      BS.1770 loudness (K-weighting, momentary/short-term/integrated) and a WAV reader. C-free.
-//   VigilRecording  our JSON Lines recording format (reader and writer).
-//   VigilConfig     the YAML config file -> VigilCore's configuration, with line-precise errors.
-//   VigilStore      the SQLite event log (GRDB), migrations.
-//   VigilEngine     wiring: recordings/detectors -> state machine -> store; replay; timeline rendering.
-//   vigil           the command line (swift-argument-parser).
+//   VigilCore           samples, scorers, the focus-session state machine, events. C-free, no I/O, no clock.
+//   VigilAudio          BS.1770 loudness (K-weighting, momentary/short-term/integrated), a WAV reader. C-free.
+//   VigilRecording      our JSON Lines recording format (reader, writer, merge of any sample source).
+//   DetectorSupport     what every live detector needs around its C library: a thread, stop, status, backoff.
+//   InputDetector       keyboard/mouse/touchpad counts from libinput, and `libinput record` files. Only importer of CLibinput.
+//   MicrophoneDetector  levels from PulseAudio, and WAV files. Only importer of CPulse.
+//   LocationDetector    fixes from gpsd, and gpsd JSON logs. Only importer of CGPS.
+//   VigilConfig         the YAML config file -> VigilCore's configuration, with line-precise errors.
+//   VigilStore          the SQLite event log (GRDB), migrations.
+//   VigilEngine         wiring: detectors and recordings of every format -> state machine -> store; replay;
+//                       inspect; timeline rendering.
+//   vigil               the command line (swift-argument-parser).
 import PackageDescription
 
 let package = Package(
@@ -51,6 +55,7 @@ let package = Package(
             name: "VigilEngine",
             dependencies: [
                 "VigilCore", "VigilRecording", "VigilConfig", "VigilStore",
+                "InputDetector", "MicrophoneDetector", "LocationDetector", "VigilAudio",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

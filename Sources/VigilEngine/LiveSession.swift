@@ -1,31 +1,83 @@
 import Foundation
+import InputDetector
+import LocationDetector
+import MicrophoneDetector
 import VigilCore
 import VigilStore
 
 /// What is known about each live sensor before a session starts.
 public struct SensorAvailability: Sendable {
     public var sensor: SensorKind
+    /// The detector, or nil when the sensor is disabled in the config.
     public var detector: (any Detector)?
-    /// Why there is no detector, and what to do about it.
-    public var status: SensorStatus
+    /// Which library and where it looks (`libinput, seat "seat0"`).
+    public var source: String
+    /// Why there is no detector; a detector reports its own status when it runs.
+    public var status: SensorStatus?
 }
 
-/// The detectors this build can run. The libinput, PulseAudio and gpsd detectors plug in here; a
-/// sensor without a detector is reported with the reason, and the session runs with the others.
+/// The live detectors, built from the config: libinput for input, PulseAudio for the microphone,
+/// gpsd for location. A disabled sensor is reported with the reason, and the session runs with
+/// the others; an enabled one that cannot work says why in its first status sample.
 public enum DetectorCatalog {
-    public static func availability(configuration: VigilConfiguration) -> [SensorAvailability] {
+    public static func availability(configuration: VigilConfiguration, now: @escaping @Sendable () -> Timestamp) -> [SensorAvailability] {
         SensorKind.allCases.map { sensor in
-            let library = ["input": "libinput", "audio": "PulseAudio", "location": "gpsd"][sensor.rawValue]!
-            let enabled: Bool
             switch sensor {
-            case .input: enabled = configuration.input.enabled
-            case .audio: enabled = configuration.audio.enabled
-            case .location: enabled = configuration.location.enabled
+            case .input:
+                let c = configuration.input
+                var source = "libinput"
+                if let seat = c.seat { source += ", seat \"\(seat)\"" }
+                if !c.devices.isEmpty { source += ", " + c.devices.joined(separator: ", ") }
+                guard c.enabled else { return disabled(sensor, source, key: "input.enabled") }
+                return SensorAvailability(sensor: sensor, detector: LibinputDetector(seat: c.seat, devicePaths: c.devices, window: c.window, now: now),
+                                          source: source)
+            case .audio:
+                let c = configuration.audio
+                let source = "PulseAudio, " + (c.source.map { "source \"\($0)\"" } ?? "default source") + (c.server.map { " on \($0)" } ?? "")
+                guard c.enabled else { return disabled(sensor, source, key: "audio.enabled") }
+                return SensorAvailability(sensor: sensor, detector: PulseMicrophoneDetector(server: c.server, source: c.source, window: c.window, now: now),
+                                          source: source)
+            case .location:
+                let c = configuration.location
+                let source = "gpsd at \(c.gpsdHost):\(c.gpsdPort)"
+                guard c.enabled else { return disabled(sensor, source, key: "location.enabled") }
+                return SensorAvailability(sensor: sensor, detector: GPSDDetector(host: c.gpsdHost, port: c.gpsdPort, now: now), source: source)
             }
-            let detail = enabled
-                ? "this build of Vigil has no live \(library) detector yet; the session runs without it (recordings can be replayed with `vigil replay`)"
-                : "disabled in the config (\(sensor.rawValue).enabled: false)"
-            return SensorAvailability(sensor: sensor, detector: nil, status: SensorStatus(sensor: sensor, state: .unavailable, detail: detail))
+        }
+    }
+
+    private static func disabled(_ sensor: SensorKind, _ source: String, key: String) -> SensorAvailability {
+        SensorAvailability(sensor: sensor, detector: nil, source: source,
+                           status: SensorStatus(sensor: sensor, state: .unavailable, detail: "disabled in the config (\(key): false)"))
+    }
+
+    /// Each sensor's state as its detector first reports it, waiting at most `timeout` seconds per
+    /// detector (they are asked at the same time). For `vigil sensors`.
+    public static func probe(_ sensors: [SensorAvailability], timeout: Double = 5) async -> [SensorStatus] {
+        await withTaskGroup(of: (Int, SensorStatus).self) { group in
+            for (i, s) in sensors.enumerated() {
+                group.addTask {
+                    if let status = s.status { return (i, status) }
+                    guard let detector = s.detector else { return (i, SensorStatus(sensor: s.sensor, state: .unavailable)) }
+                    let first = Task { () -> SensorStatus? in
+                        for await sample in detector.samples() {
+                            if case .status(let st) = sample.payload { return st }
+                        }
+                        return nil
+                    }
+                    let timer = Task {
+                        try? await Task.sleep(for: .seconds(timeout))
+                        first.cancel()
+                    }
+                    let status = await first.value
+                    timer.cancel()
+                    return (i, status ?? SensorStatus(sensor: s.sensor, state: .unavailable,
+                                                      detail: "no answer from \(s.source) within \(Int(timeout)) s"))
+                }
+            }
+            var out = [SensorStatus?](repeating: nil, count: sensors.count)
+            for await (i, status) in group { out[i] = status }
+            return out.map { $0! }
         }
     }
 }

@@ -9,20 +9,24 @@ struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a focus session over recorded samples and print its event timeline.",
         discussion: """
-            Several files are merged on one timeline by their absolute times (each file's header
-            says when its t=0 is). The replay runs on a virtual clock, as fast as the machine allows,
-            and is deterministic: the same files and config give byte-identical output.
+            Reads Vigil recordings and the sensors' own formats, told apart by their content:
+            `libinput record` YAML, gpsd JSON (`gpspipe -w`) and WAV audio. Several files are merged
+            on one timeline by their absolute times (a Vigil recording's header says when its t=0
+            is; for the other formats see docs/recording-format.md). The replay runs on a virtual
+            clock, as fast as the machine allows, and is deterministic: the same files and config
+            give byte-identical output.
 
             Examples:
               vigil replay Samples/coffee-break/session.jsonl
               vigil replay --json input.jsonl audio.jsonl > timeline.jsonl
+              vigil replay keyboard.yml office.wav gpspipe.json
               vigil replay --log --task thesis Samples/loud-room/session.jsonl
             """
     )
 
     @OptionGroup var common: CommonOptions
 
-    @Argument(help: ArgumentHelp("Recordings in Vigil's JSON Lines format.", valueName: "file"))
+    @Argument(help: ArgumentHelp("Recordings: Vigil JSON Lines, libinput record, gpsd JSON or WAV.", valueName: "file"))
     var files: [String]
 
     @Flag(help: "Print one JSON object per event (fields: docs/timeline-json.md).")
@@ -51,9 +55,9 @@ struct Replay: AsyncParsableCommand {
             let config = try common.loadConfiguration()
             // Open the store first: an unwritable data directory is reported before any work.
             let store = log ? try common.openStore() : nil
-            var readers: [RecordingReader] = []
-            for f in files { readers.append(try RecordingReader(path: f)) }
-            let merged = try MergedRecordings(readers)
+            var sources: [any SampleSource] = []
+            for f in files { sources.append(try RecordingFiles.open(path: f, configuration: config).source) }
+            let merged = try MergedRecordings(sources)
             let replayer = Replayer(configuration: config, task: task, plannedSeconds: minutes.map { $0 * 60 })
             let out = Output()
             var renderer: TimelineRenderer?

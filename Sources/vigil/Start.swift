@@ -2,20 +2,24 @@ import ArgumentParser
 import Foundation
 import VigilCore
 import VigilEngine
+import VigilRecording
 import VigilStore
 
 struct Start: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Start a live focus session.",
         discussion: """
-            Runs until the planned time is up, or until you press Ctrl-C (the session is then
+            Watches input activity (libinput), microphone loudness (PulseAudio) and location
+            (gpsd) until the planned time is up, or until you press Ctrl-C (the session is then
             saved as abandoned if it ended early). If Vigil is stopped by SIGTERM or its terminal
-            closes (SIGHUP), the session is saved as interrupted. Sensors that cannot be used are
-            listed with the reason, and the session runs with the others.
+            closes (SIGHUP), the session is saved as interrupted. A sensor that cannot be used is
+            reported with the reason and the remedy, and the session runs with the others
+            (`vigil sensors` checks them beforehand).
 
             Examples:
               vigil start --task "chapter 3" --minutes 50
               vigil start --minutes 25 --json
+              vigil start --minutes 25 --record today.jsonl   # then: vigil replay today.jsonl
             """
     )
 
@@ -30,52 +34,114 @@ struct Start: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per event instead of text lines.")
     var json = false
 
+    @Option(help: ArgumentHelp("Also write every sample the session judged to this recording (replays to the same timeline).", valueName: "file"))
+    var record: String?
+
     func validate() throws {
         if let m = minutes, !(m > 0) { throw ValidationError("--minutes must be greater than 0.") }
         if let t = task, t.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--task must not be blank.") }
     }
 
     func run() async throws {
-        await guarded {
+        await guarded { try await runSession() }
+    }
+
+    private func runSession() async throws {
+        do {
             let config = try common.loadConfiguration()
             let store = try common.openStore()
             let writer = SessionLogWriter(store: store)
             let out = Output()
-            let sensors = DetectorCatalog.availability(configuration: config)
-            for s in sensors where s.detector == nil {
-                FileHandle.standardError.write(Data("vigil: \(s.sensor.rawValue): \(s.status.detail)\n".utf8))
-            }
             let planned = (minutes ?? config.session.defaultMinutes) * 60
-            let wallStart = Timestamp(seconds: Date().timeIntervalSince1970)
+            let clock = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
+            let wallStart = clock.start
+            var recorder: SampleRecorder?
+            if let path = record {
+                recorder = try SampleRecorder(path: path, header: RecordingHeader(start: wallStart, source: "vigil start", task: task, plannedSeconds: planned))
+            }
+            var tap: (@Sendable (Sample) -> Void)?
+            if let r = recorder { tap = { sample in r.append(sample) } }
+            let sensors = DetectorCatalog.availability(configuration: config, now: clock.now)
             let renderer = TimelineRenderer(sessionStart: wallStart)
             let asJSON = json
-            let live = LiveSession(configuration: config, task: task, plannedSeconds: planned, wallStart: wallStart, clock: ContinuousClock()) { events in
+            let live = LiveSession(
+                configuration: config, task: task, plannedSeconds: planned, wallStart: wallStart, clock: ContinuousClock(),
+                onSample: tap
+            ) { events in
                 writer.write(events)
                 for e in events {
                     if asJSON { out.line(renderer.json(e)) } else if let t = renderer.text(e) { out.line(t) }
                 }
                 out.flush()
             }
-            let (commands, continuation) = AsyncStream<LiveCommand>.makeStream()
             // Ctrl-C is the person ending the session; `kill` and a closed terminal interrupt it.
             // Either way it is closed cleanly and saved, not lost.
-            var sources: [any DispatchSourceSignal] = []
-            let signals: [(Int32, LiveCommand)] = [(SIGINT, .control(.end)), (SIGTERM, .end(.interrupted)), (SIGHUP, .end(.interrupted))]
-            for (sig, command) in signals {
-                signal(sig, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-                source.setEventHandler { continuation.yield(command) }
-                source.resume()
-                sources.append(source)
+            let signals = SignalWatch<LiveCommand>([(SIGINT, .control(.end)), (SIGTERM, .end(.interrupted)), (SIGHUP, .end(.interrupted))])
+            await live.begin(statuses: sensors.compactMap(\.status))
+            await live.run(detectors: sensors.compactMap(\.detector), commands: signals.stream)
+            signals.finish()
+            if let recorder {
+                if let problem = recorder.close() { note("the recording \(recorder.path) is incomplete: \(problem)") } else { note("recorded to \(recorder.path)") }
             }
-            await live.begin(statuses: sensors.map(\.status))
-            await live.run(detectors: sensors.compactMap(\.detector), commands: commands)
-            continuation.finish()
-            _ = sources
             if let failure = writer.failure {
                 throw Failure("the session ran, but its events could not all be logged: \(failure)", code: .ioError)
             }
-            if let id = writer.session { FileHandle.standardError.write(Data("vigil: saved as session \(id) in \(store.path)\n".utf8)) }
+            if let id = writer.session { note("saved as session \(id) in \(store.path)") }
         }
+    }
+}
+
+/// A recording written from several tasks: appends under a lock, keeps the first error and
+/// stops writing after it (the session goes on; the error is reported at the end).
+final class SampleRecorder: @unchecked Sendable {
+    let path: String
+    private let writer: RecordingWriter
+    private let lock = NSLock()
+    private var failure: RecordingError?
+    private(set) var counts: [String: Int] = [:]
+
+    init(path: String, header: RecordingHeader) throws(RecordingError) {
+        self.path = path
+        writer = try RecordingWriter(path: path, header: header)
+    }
+
+    func append(_ sample: Sample) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard failure == nil else { return }
+        do {
+            try writer.append(sample)
+            let kind: String
+            switch sample.payload {
+            case .input: kind = "input"
+            case .audio: kind = "audio"
+            case .location: kind = "location"
+            case .status: kind = "status"
+            case .control: kind = "control"
+            }
+            counts[kind, default: 0] += 1
+        } catch {
+            failure = error
+        }
+    }
+
+    var total: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts.values.reduce(0, +)
+    }
+
+    func snapshot() -> [String: Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts
+    }
+
+    /// Flushes and syncs; returns the first problem, if any.
+    func close() -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        do { try writer.close() } catch { if failure == nil { failure = error } }
+        return failure?.description
     }
 }

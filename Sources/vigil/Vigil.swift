@@ -17,14 +17,16 @@ struct Vigil: AsyncParsableCommand {
 
             Examples:
               vigil start --task "thesis" --minutes 50
+              vigil sensors
               vigil replay Samples/coffee-break/session.jsonl
+              vigil inspect keyboard.yml office.wav
               vigil log
 
             Exit codes: 0 success, 1 failure, 64 bad usage, 65 bad input data (recording or
             config), 73 cannot create the data directory or log, 74 read or write error.
             """,
         version: "0.1.0",
-        subcommands: [Start.self, Replay.self, Log.self, ConfigCommand.self]
+        subcommands: [Start.self, Replay.self, Record.self, Inspect.self, Sensors.self, Log.self, ConfigCommand.self]
     )
 }
 
@@ -86,6 +88,8 @@ func guarded<T>(_ body: () async throws -> T) async -> T {
         return try await body()
     } catch let f as Failure {
         Vigil.fail(f)
+    } catch let e as ExitCode {
+        Foundation.exit(e.rawValue)
     } catch let e as RecordingError {
         Vigil.fail(Failure(e.description, code: e.kind == .io ? .ioError : .dataError))
     } catch let e as StoreError {

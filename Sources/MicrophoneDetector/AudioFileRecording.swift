@@ -1,0 +1,72 @@
+import Foundation
+import VigilAudio
+import VigilCore
+
+/// What an audio file measures, levels only (for `vigil inspect`).
+public struct AudioFileSummary: Hashable, Sendable {
+    public var sampleRate: Int
+    public var channels: Int
+    public var duration: Double
+    /// Gated integrated loudness (BS.1770-4), LUFS; nil when nothing passes the -70 LUFS gate.
+    public var integrated: Double?
+    /// Highest momentary (400 ms) and short-term (3 s) loudness, LUFS.
+    public var maxMomentary: Double?
+    public var maxShortTerm: Double?
+    /// Sample peak, dBFS.
+    public var samplePeak: Double?
+}
+
+/// A WAV file read into microphone level samples by the same code that measures the live
+/// microphone (`WindowedLevels`): one `.audio` sample per window, stamped at the window's end, with
+/// RMS, peak, momentary and short-term loudness. The audio is measured and dropped, as live.
+///
+/// Timeline: a Broadcast Wave file's `bext` origination date and time (the recorder's local time)
+/// is its start; any other WAV file is taken to start at its modification time minus its duration,
+/// which holds when the file was written as the recording ended (what `arecord`, `parecord` and
+/// `sox` do). Pass `start` to say otherwise.
+public struct AudioFileRecording: Sendable {
+    public var samples: [Sample]
+    public var summary: AudioFileSummary
+    public var start: Timestamp
+
+    public static func read(path: String, window: Double = 1, start: Timestamp? = nil) throws(WAVError) -> AudioFileRecording {
+        let reader = try WAVReader(path: path)
+        let origin = start ?? Self.startOf(reader)
+        var levels = WindowedLevels(sampleRate: Double(reader.sampleRate), channels: reader.channels, window: window)
+        var samples: [Sample] = [Sample(time: origin, payload: .status(SensorStatus(sensor: .audio, state: .available, detail: "levels of \(path)")))]
+        samples.reserveCapacity(Int(reader.duration / window) + 2)
+        let rate = Double(reader.sampleRate)
+        var buffer: [Float] = []
+        while true {
+            reader.read(maxFrames: 1 << 16, into: &buffer)
+            if buffer.isEmpty { break }
+            buffer.withUnsafeBufferPointer { chunk in
+                levels.process(chunk) { l in
+                    samples.append(Sample(time: origin + Double(l.endFrame) / rate, payload: .audio(AudioLevel(
+                        rms: l.rms, peak: l.peak, shortTermLUFS: l.shortTerm, momentaryLUFS: l.momentary))))
+                }
+            }
+        }
+        let meter = levels.meter
+        func finite(_ v: Double) -> Double? { v.isFinite ? v : nil }
+        let summary = AudioFileSummary(
+            sampleRate: reader.sampleRate, channels: reader.channels, duration: Double(meter.framesProcessed) / rate,
+            integrated: meter.integrated, maxMomentary: finite(meter.maxMomentary), maxShortTerm: finite(meter.maxShortTerm),
+            samplePeak: meter.samplePeak > 0 ? 20 * log10(Double(meter.samplePeak)) : nil)
+        return AudioFileRecording(samples: samples, summary: summary, start: origin)
+    }
+
+    static func startOf(_ reader: WAVReader) -> Timestamp {
+        if let text = reader.originationDateTime {
+            let f = DateFormatter()
+            f.locale = Locale(identifier: "en_US_POSIX")
+            f.timeZone = .current
+            for format in ["yyyy-MM-dd HH:mm:ss", "yyyy:MM:dd HH:mm:ss", "yyyy-MM-dd HH-mm-ss", "yyyy-MM-dd HH.mm.ss"] {
+                f.dateFormat = format
+                if let d = f.date(from: text) { return Timestamp(seconds: d.timeIntervalSince1970) }
+            }
+        }
+        let mtime = (try? FileManager.default.attributesOfItem(atPath: reader.path)[.modificationDate] as? Date) ?? nil
+        return Timestamp(seconds: (mtime?.timeIntervalSince1970 ?? 0) - reader.duration)
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import VigilCore
+import VigilRecording
+
+/// A summary of one recording, in counts and levels only, without running a session
+/// (`vigil inspect`). Nothing in it identifies a key, holds audio or a coordinate.
+public struct RecordingInspection: Sendable, Encodable {
+    public var file: String
+    public var format: String
+    /// The wall-clock instant of the recording's time 0 (RFC 3339, UTC).
+    public var start: String
+    /// Seconds from the start to the last sample.
+    public var duration: Double
+    public var samples: Int
+    public var input: InputFigures?
+    public var audio: AudioFigures?
+    public var location: LocationFigures?
+    /// Sensor states the recording reports, in order (`input: permission_denied`).
+    public var statuses: [String]
+
+    public struct IdleGap: Sendable, Encodable {
+        /// Seconds from the recording's start to the last activity before the gap.
+        public var after: Double
+        public var seconds: Double
+    }
+
+    public struct InputFigures: Sendable, Encodable {
+        /// Key presses, autorepeat excluded.
+        public var keyPresses: Int
+        public var clicks: Int
+        public var scrollTicks: Int
+        /// libinput's normalised units (about 1/1000 inch).
+        public var pointerTravel: Double
+        public var appSwitches: Int
+        public var altTab: Int
+        public var superKey: Int
+        public var ctrlTab: Int
+        public var workspace: Int
+        public var swipes: Int
+        /// The longest pauses in input, longest first (at most five).
+        public var longestIdleGaps: [IdleGap]
+        /// For `libinput record` files made without --show-keycodes.
+        public var keysObfuscated: Bool?
+    }
+
+    public struct AudioFigures: Sendable, Encodable {
+        /// Gated integrated loudness, LUFS: measured from the audio itself, so only for audio files.
+        public var integratedLUFS: Double?
+        public var maxMomentaryLUFS: Double?
+        public var maxShortTermLUFS: Double?
+        /// Sample peak, dBFS (for level recordings, the highest window peak).
+        public var samplePeakDBFS: Double?
+        public var sampleRate: Int?
+        public var channels: Int?
+    }
+
+    public struct LocationFigures: Sendable, Encodable {
+        public var fixes: Int
+        public var fixLosses: Int
+        /// Metres along the fixes.
+        public var distanceTravelled: Double
+        /// Metres, the farthest fix from the first.
+        public var maxDistanceFromFirstFix: Double
+        public var maxSpeed: Double?
+        /// TPV reports in a gpsd log (fixes and reports without one).
+        public var reports: Int?
+    }
+
+    /// Reads the whole recording and summarises it.
+    public static func inspect(_ opened: OpenedRecording) throws(RecordingError) -> RecordingInspection {
+        let source = opened.source
+        var count = 0
+        var last: Timestamp?
+        var input = InputFigures(keyPresses: 0, clicks: 0, scrollTicks: 0, pointerTravel: 0, appSwitches: 0, altTab: 0, superKey: 0,
+                                 ctrlTab: 0, workspace: 0, swipes: 0, longestIdleGaps: [])
+        var sawInput = false
+        var gaps: [IdleGap] = []
+        var runIdle: (after: Double, seconds: Double)?
+        var audio = AudioFigures()
+        var sawAudio = false
+        var track = TrackSummary()
+        var sawLocation = false
+        var statuses: [String] = []
+
+        func closeRun() {
+            guard let r = runIdle else { return }
+            gaps.append(IdleGap(after: r.after, seconds: r.seconds))
+            gaps.sort { $0.seconds > $1.seconds }
+            if gaps.count > 5 { gaps.removeLast() }
+            runIdle = nil
+        }
+        func maxOpt(_ a: Double?, _ b: Double?) -> Double? {
+            guard let b, b.isFinite else { return a }
+            return max(a ?? b, b)
+        }
+
+        while let sample = try source.next() {
+            count += 1
+            last = sample.time
+            let t = sample.time - source.start
+            switch sample.payload {
+            case .input(let a):
+                sawInput = true
+                input.keyPresses += a.keyPresses
+                input.clicks += a.clicks
+                input.scrollTicks += a.scrollTicks
+                input.pointerTravel += a.pointerTravel
+                input.altTab += a.switches.altTab
+                input.superKey += a.switches.superKey
+                input.ctrlTab += a.switches.ctrlTab
+                input.workspace += a.switches.workspace
+                input.swipes += a.switches.swipes
+                // An idle stretch as the windows measured it: from the last activity to the end of
+                // the last window without any.
+                if a.idle >= a.window {
+                    runIdle = (t - a.idle, a.idle)
+                } else {
+                    closeRun()
+                }
+            case .audio(let l):
+                sawAudio = true
+                audio.maxMomentaryLUFS = maxOpt(audio.maxMomentaryLUFS, l.momentaryLUFS)
+                audio.maxShortTermLUFS = maxOpt(audio.maxShortTermLUFS, l.shortTermLUFS)
+                audio.samplePeakDBFS = maxOpt(audio.samplePeakDBFS, l.peak)
+            case .location(let fix):
+                sawLocation = true
+                track.add(fix)
+            case .status(let s):
+                statuses.append("\(s.sensor.rawValue): \(s.state.rawValue)")
+                if s.sensor == .location, s.state != .available { track.loseFix() }
+            case .control:
+                break
+            }
+        }
+        closeRun()
+
+        var result = RecordingInspection(
+            file: source.path, format: opened.format.rawValue, start: source.start.description,
+            duration: last.map { max(0, $0 - source.start) } ?? 0, samples: count, statuses: statuses)
+        if let s = opened.input {
+            // The libinput reader saw the events themselves: its counts and gaps are exact.
+            result.input = InputFigures(
+                keyPresses: s.keyPresses, clicks: s.clicks, scrollTicks: s.scrollTicks, pointerTravel: s.pointerTravel,
+                appSwitches: s.switches.total, altTab: s.switches.altTab, superKey: s.switches.superKey, ctrlTab: s.switches.ctrlTab,
+                workspace: s.switches.workspace, swipes: s.switches.swipes,
+                longestIdleGaps: s.longestIdleGaps.map { IdleGap(after: $0.after, seconds: $0.seconds) }, keysObfuscated: s.keysObfuscated)
+            result.duration = max(result.duration, s.duration)
+        } else if sawInput {
+            input.appSwitches = input.altTab + input.superKey + input.ctrlTab + input.workspace + input.swipes
+            input.longestIdleGaps = gaps
+            result.input = input
+        }
+        if let s = opened.audio {
+            result.audio = AudioFigures(integratedLUFS: s.integrated, maxMomentaryLUFS: s.maxMomentary, maxShortTermLUFS: s.maxShortTerm,
+                                        samplePeakDBFS: s.samplePeak, sampleRate: s.sampleRate, channels: s.channels)
+            result.duration = max(result.duration, s.duration)
+        } else if sawAudio {
+            result.audio = audio
+        }
+        if sawLocation || opened.gpsdReports != nil {
+            result.location = LocationFigures(fixes: track.fixes, fixLosses: track.fixLosses, distanceTravelled: track.distanceTravelled,
+                                              maxDistanceFromFirstFix: track.maxDistanceFromFirstFix, maxSpeed: track.maxSpeed,
+                                              reports: opened.gpsdReports)
+        }
+        return result
+    }
+
+    /// One JSON object (snake_case keys, sorted, as docs/inspect-json.md lists them).
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// A few lines for the terminal.
+    public func text() -> String {
+        func f1(_ v: Double) -> String { String(format: "%.1f", v) }
+        func level(_ v: Double?, _ unit: String) -> String { v.map { "\(f1($0)) \(unit)" } ?? "n/a" }
+        var lines = ["\(file): \(RecordingFileFormat(rawValue: format)?.description ?? format), starts \(start), \(humanDuration(duration)), \(samples) samples"]
+        if let i = input {
+            lines.append("  input     \(i.keyPresses) key presses (autorepeat excluded), \(i.clicks) clicks, \(i.scrollTicks) scroll ticks, pointer travel \(Int(i.pointerTravel.rounded())) units")
+            lines.append("            \(i.appSwitches) app switches (Alt+Tab \(i.altTab), Super \(i.superKey), Ctrl+Tab \(i.ctrlTab), workspace \(i.workspace), swipes \(i.swipes))")
+            if !i.longestIdleGaps.isEmpty {
+                lines.append("            longest idle: " + i.longestIdleGaps.map { "\(humanDuration($0.seconds)) after \(humanDuration($0.after))" }.joined(separator: ", "))
+            }
+            if i.keysObfuscated == true {
+                lines.append("            keys were recorded obfuscated (no --show-keycodes): Alt+Tab is counted from a held key + Tab; Super+digit is not visible")
+            }
+        }
+        if let a = audio {
+            var parts = ["integrated \(level(a.integratedLUFS, "LUFS"))", "max momentary \(level(a.maxMomentaryLUFS, "LUFS"))",
+                         "max short-term \(level(a.maxShortTermLUFS, "LUFS"))", "sample peak \(level(a.samplePeakDBFS, "dBFS"))"]
+            if a.integratedLUFS == nil, format == RecordingFileFormat.vigil.rawValue { parts[0] = "integrated n/a (levels only, no audio)" }
+            lines.append("  audio     " + parts.joined(separator: ", ") + (a.sampleRate.map { ", \($0) Hz × \(a.channels ?? 1)" } ?? ""))
+        }
+        if let l = location {
+            var text = "\(l.fixes) fixes"
+            if let r = l.reports { text += " in \(r) TPV reports" }
+            text += ", \(l.fixLosses) fix loss\(l.fixLosses == 1 ? "" : "es"), travelled \(f1(l.distanceTravelled)) m, farthest \(f1(l.maxDistanceFromFirstFix)) m from the first fix"
+            if let s = l.maxSpeed { text += ", top speed \(f1(s)) m/s" }
+            lines.append("  location  " + text)
+        }
+        if !statuses.isEmpty {
+            lines.append("  sensors   " + statuses.joined(separator: ", "))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

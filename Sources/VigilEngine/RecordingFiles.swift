@@ -1,0 +1,128 @@
+import Foundation
+import InputDetector
+import LocationDetector
+import MicrophoneDetector
+import VigilAudio
+import VigilCore
+import VigilRecording
+
+/// The recording formats Vigil reads, told apart by their content, not their name.
+public enum RecordingFileFormat: String, Sendable, CaseIterable {
+    /// Vigil's own JSON Lines (docs/recording-format.md).
+    case vigil = "vigil-jsonl"
+    /// `libinput record` YAML, format version 1.
+    case libinputRecord = "libinput-record"
+    /// gpsd's JSON reports, as `gpspipe -w` writes them.
+    case gpsdJSON = "gpsd-json"
+    /// RIFF/WAVE audio.
+    case wav
+
+    public var description: String {
+        switch self {
+        case .vigil: "Vigil recording"
+        case .libinputRecord: "libinput record"
+        case .gpsdJSON: "gpsd JSON"
+        case .wav: "WAV audio"
+        }
+    }
+}
+
+/// A recording file opened in whatever supported format it is, with what its reader knows about it
+/// beyond the samples (for `vigil inspect`).
+public struct OpenedRecording {
+    public var format: RecordingFileFormat
+    public var source: any SampleSource
+    /// The libinput record reader's own counts (autorepeat, idle gaps between events).
+    public var input: LibinputRecordingSummary?
+    /// The audio file's measurements over the whole file.
+    public var audio: AudioFileSummary?
+    /// TPV reports in a gpsd log.
+    public var gpsdReports: Int?
+}
+
+/// Opens recordings of every supported format as sample sources on one timeline.
+///
+/// How each format's time 0 is placed on the wall clock:
+/// - Vigil recordings: the header's `start`.
+/// - `libinput record`: its `# Current time is HH:MM:SS` comments on the date of the file's
+///   modification time, or else the modification time minus the recording's length (see
+///   `LibinputRecording.read`).
+/// - gpsd JSON: the `time` of its first timed TPV report; every fix carries its own time.
+/// - WAV: a Broadcast Wave `bext` origination time, or else the modification time minus the
+///   duration (the file was written as the recording ended).
+public enum RecordingFiles {
+    public static let supported = "Vigil JSON Lines, `libinput record` YAML, gpsd JSON (`gpspipe -w`) or WAV audio"
+
+    /// The format of the file at `path`, from its first bytes.
+    public static func detect(path: String) throws(RecordingError) -> RecordingFileFormat {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            let reason = !exists ? "no such file" : isDirectory.boolValue ? "is a directory, not a recording" : "cannot open: permission denied"
+            throw RecordingError(file: path, line: 0, message: reason, kind: .io)
+        }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 8192)) ?? Data()
+        if let format = detect(head: [UInt8](head)) { return format }
+        throw RecordingError(file: path, line: 0,
+                             message: head.isEmpty ? "the file is empty" : "not a recording Vigil reads: expected \(supported)")
+    }
+
+    /// The format of a file that starts with `head`, or nil.
+    public static func detect(head: [UInt8]) -> RecordingFileFormat? {
+        if head.count >= 12, head[0..<4].elementsEqual("RIFF".utf8), head[8..<12].elementsEqual("WAVE".utf8) { return .wav }
+        let text = String(decoding: head, as: UTF8.self)
+        for line in text.split(whereSeparator: \.isNewline) {
+            let trimmed = line.drop(while: { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" })
+            if trimmed.isEmpty { continue }
+            if trimmed.hasPrefix("#") {
+                if trimmed.hasPrefix("# libinput record") { return .libinputRecord }
+                continue
+            }
+            if trimmed.hasPrefix("{") {
+                if trimmed.contains("\"vigil\"") { return .vigil }
+                if trimmed.contains("\"class\"") { return .gpsdJSON }
+                return nil
+            }
+            if trimmed.hasPrefix("$") || trimmed.hasPrefix("!") { return .gpsdJSON }  // NMEA echoed before gpsd's JSON
+            if trimmed.hasPrefix("version:") || trimmed.hasPrefix("ndevices:") || trimmed.hasPrefix("---") {
+                return .libinputRecord
+            }
+            return nil
+        }
+        return nil
+    }
+
+    /// Opens `path` in its format. Window lengths for the formats that are aggregated on reading
+    /// (input events, audio) come from the config, as for the live detectors.
+    public static func open(path: String, configuration: VigilConfiguration = .default) throws(RecordingError) -> OpenedRecording {
+        let format = try detect(path: path)
+        switch format {
+        case .vigil:
+            return OpenedRecording(format: format, source: try RecordingReader(path: path))
+        case .libinputRecord:
+            do {
+                let r = try LibinputRecording.read(path: path, window: configuration.input.window, start: .fromFile)
+                return OpenedRecording(format: format, source: SampleArray(path: path, start: r.start, samples: r.samples), input: r.summary)
+            } catch {
+                throw RecordingError(file: error.file, line: error.line, message: error.message)
+            }
+        case .gpsdJSON:
+            do {
+                let log = try GPSDLog.read(path: path)
+                return OpenedRecording(format: format, source: SampleArray(path: path, start: log.start, samples: log.samples, skippedLines: log.skippedLines),
+                                       gpsdReports: log.reports)
+            } catch {
+                throw RecordingError(file: error.file, line: error.line, message: error.message)
+            }
+        case .wav:
+            do {
+                let a = try AudioFileRecording.read(path: path, window: configuration.audio.window)
+                return OpenedRecording(format: format, source: SampleArray(path: path, start: a.start, samples: a.samples), audio: a.summary)
+            } catch {
+                throw RecordingError(file: error.file, line: 0, message: error.message.hasPrefix("cannot open") ? error.message : "not a WAV file Vigil reads: \(error.message)",
+                                     kind: error.message.hasPrefix("cannot open") ? .io : .data)
+            }
+        }
+    }
+}
