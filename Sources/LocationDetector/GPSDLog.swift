@@ -18,7 +18,8 @@ public struct GPSDLogError: Error, CustomStringConvertible, Equatable {
 /// - The first fix is announced by an `available` status; a report with mode 0 or 1 after a fix is a
 ///   `no_fix` status, as the live detector reports a lost fix.
 /// - `VERSION`, `DEVICES`, `DEVICE`, `WATCH`, `SKY` and every other class are read past; so are NMEA
-///   sentences (`$...`, `!...`, which `gpspipe -r` and the `.chk` files interleave) and blank lines.
+///   sentences (`$...`, `!...`, which `gpspipe -r` and the `.chk` files interleave), gpsfake's own
+///   `gpsfake:`/`gpsd:` lines and blank lines.
 ///   Anything else that is not a JSON object is an error naming the line.
 ///
 /// Timeline: each sample carries its TPV's own `time` (UTC, from the receiver). A TPV without a
@@ -60,7 +61,9 @@ public struct GPSDLog: Sendable {
             while let last = line.last, last == 0x0D || last == 0x20 || last == 0x09 { line = line.dropLast() }
             while let first = line.first, first == 0x20 || first == 0x09 { line = line.dropFirst() }
             guard let first = line.first else { continue }
-            if first == UInt8(ascii: "$") || first == UInt8(ascii: "!") || first == UInt8(ascii: "#") {
+            // NMEA and AIS sentences, comments, and the progress lines gpsfake prints among the reports.
+            if first == UInt8(ascii: "$") || first == UInt8(ascii: "!") || first == UInt8(ascii: "#")
+                || line.starts(with: "gpsfake".utf8) || line.starts(with: "gpsd:".utf8) {
                 skipped += 1
                 continue
             }

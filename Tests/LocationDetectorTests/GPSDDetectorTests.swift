@@ -12,80 +12,13 @@ import VigilCore
 /// gpsd, not the .chk file, is the reference.)
 let logsDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Data").path
 
-/// gpsfake (which starts its own gpsd) playing one log once, in pipe mode: gpsfake is then itself a
-/// client of that gpsd and prints every report gpsd makes, which is what the detector is checked
-/// against. `-S` paces the log as a receiver would, which gpsfake's manual recommends against
-/// pty races (without it, this gpsd drops reports under load).
-final class GPSFake {
-    let process = Process()
-    let output: String
-
-    init(log: String, port: Int) throws {
-        output = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfake-\(UUID().uuidString).json").path
-        FileManager.default.createFile(atPath: output, contents: nil)
-        // Foundation starts it in a process group of its own, so stopping the group also stops the
-        // gpsd it started.
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
-        process.arguments = ["-1", "-p", "-S", "-s", "38400", "-P", String(port), "\(logsDir)/\(log)"]
-        var env = ProcessInfo.processInfo.environment
-        env["PATH"] = "/usr/sbin:/usr/bin:/sbin:/bin"
-        // gpsfake is Python: without this its reports sit in a buffer that is lost when it is stopped.
-        env["PYTHONUNBUFFERED"] = "1"
-        process.environment = env
-        process.standardOutput = FileHandle(forWritingAtPath: output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-    }
-
-    /// The fixes (TPV reports with mode 2 or 3) gpsd reported so far.
-    var reportedFixes: [(lat: Double, lon: Double, mode: Int)] {
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        // gpsd ends its lines with CR LF, which Swift reads as one Character: split on any newline.
-        return text.split(whereSeparator: \.isNewline).compactMap { line in
-            guard line.hasPrefix("{\"class\":\"TPV\""),
-                  let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let mode = o["mode"] as? Int, mode >= 2, let lat = o["lat"] as? Double, let lon = o["lon"] as? Double
-            else { return nil }
-            return (lat, lon, mode)
-        }
-    }
-
-    /// Stops gpsfake and its gpsd (the whole process group).
-    func stop() {
-        guard process.isRunning else { return }
-        kill(-process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-
-    /// Waits until gpsd has reported the whole log: its output has not grown for a second and a
-    /// half. (gpsfake itself does not exit while another client is connected to its gpsd.)
-    func waitUntilDone(timeout: Double) async {
-        let deadline = ContinuousClock.now + .seconds(timeout)
-        var size = -1
-        var quietSince = ContinuousClock.now
-        while process.isRunning, ContinuousClock.now < deadline {
-            let now = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
-            if now != size {
-                size = now
-                quietSince = ContinuousClock.now
-            } else if now > 0, ContinuousClock.now - quietSince > .milliseconds(1500) {
-                break
-            }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        stop()
-    }
-
-    deinit { stop() }
-}
-
 @Suite(.serialized) struct GPSDDetectorTests {
     @Test func fixesMatchTheTPVReportsGpsdProducesForTheLog() async throws {
         let port = freePort()
         let detector = GPSDDetector(port: String(port), retry: (0.05, 0.1), now: wallClock)
         let collector = Collector(detector.samples())
         defer { collector.stop() }
-        let fake = try GPSFake(log: "haicom-305N.log", port: port)
+        let fake = try GPSFake(log: logsDir + "/haicom-305N.log", port: port)
         await fake.waitUntilDone(timeout: 60)
         try await Task.sleep(for: .milliseconds(300))
         let expected = fake.reportedFixes
@@ -105,6 +38,14 @@ final class GPSFake {
             #expect(fix.mode.rawValue == want.mode)
         }
         #expect(collector.states.contains(.available))
+
+        // The same gpsd output read back as a `gpspipe -w` log gives the same fixes: the replay
+        // path and the live path agree.
+        let logged = try GPSDLog.read(path: fake.output).samples.compactMap { if case .location(let f) = $0.payload { f } else { nil } }
+        #expect(logged.map(\.latitude) == expected.map(\.lat))
+        #expect(logged.map(\.longitude) == expected.map(\.lon))
+        #expect(logged.map(\.mode.rawValue) == expected.map(\.mode))
+        #expect(Array(logged[start..<min(logged.count, start + got.count)]) == got)
     }
 
     @Test func aLostFixIsAStatusChangeNotAPosition() async throws {
@@ -113,7 +54,7 @@ final class GPSFake {
         let collector = Collector(detector.samples())
         defer { collector.stop() }
         // This receiver "loses satellite lock near the end" (the log's own notes).
-        let fake = try GPSFake(log: "ch-4711.log", port: port)
+        let fake = try GPSFake(log: logsDir + "/ch-4711.log", port: port)
         defer { fake.stop() }
         let sawLoss = await collector.wait(timeout: 30) { c in
             let s = c.states
@@ -128,12 +69,12 @@ final class GPSFake {
         let detector = GPSDDetector(port: String(port), retry: (0.05, 0.2), now: wallClock)
         let collector = Collector(detector.samples())
         defer { collector.stop() }
-        let first = try GPSFake(log: "haicom-305N.log", port: port)
+        let first = try GPSFake(log: logsDir + "/haicom-305N.log", port: port)
         #expect(await collector.wait(timeout: 30) { $0.fixes.count >= 20 })
         first.stop()  // gpsd dies with gpsfake
         #expect(await collector.wait(timeout: 30) { $0.states.contains(.lost) }, "states: \(collector.states)")
         let before = collector.fixes.count
-        let second = try GPSFake(log: "haicom-305N.log", port: port)
+        let second = try GPSFake(log: logsDir + "/haicom-305N.log", port: port)
         defer { second.stop() }
         #expect(await collector.wait(timeout: 30) { $0.fixes.count >= before + 20 }, "no fixes after gpsd came back")
         let states = collector.states

@@ -4,69 +4,6 @@ import TestSupport
 import VigilCore
 @testable import MicrophoneDetector
 
-/// A private PulseAudio server for one test: its own runtime directory and socket, one null sink
-/// whose monitor is the default source, so what `paplay` plays into the sink is what the detector
-/// records. Nothing touches the machine's own sound server.
-final class PulseServer {
-    let directory: String
-    var process: ChildProcess?
-
-    init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-pulse-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-
-    var socket: String { "\(directory)/native" }
-    var address: String { "unix:\(socket)" }
-
-    /// Starts the server and waits until it accepts connections.
-    func start() throws {
-        try? FileManager.default.removeItem(atPath: socket)
-        var env = ProcessInfo.processInfo.environment
-        for key in ["PULSE_RUNTIME_PATH", "XDG_RUNTIME_DIR", "HOME", "XDG_CONFIG_HOME"] { env[key] = directory }
-        env.removeValue(forKey: "PULSE_SERVER")
-        // -n: no default.pa, so only these modules load; no idle exit; its log goes to a file.
-        process = try ChildProcess(
-            "/usr/bin/pulseaudio",
-            ["-n", "--daemonize=no", "--use-pid-file=false", "--exit-idle-time=-1", "--log-target=stderr",
-             "-L", "module-null-sink sink_name=vigiltest rate=48000",
-             "-L", "module-native-protocol-unix socket=\(socket) auth-anonymous=1"],
-            environment: env, output: "\(directory)/server.log")
-        for _ in 0..<200 {
-            if runTool("/usr/bin/pactl", ["--server", address, "info"]).status == 0 { return }
-            usleep(50_000)
-        }
-        let log = (try? String(contentsOfFile: "\(directory)/server.log", encoding: .utf8)) ?? ""
-        throw TestFailure("PulseAudio did not start (socket \(socket)):\n\(log)")
-    }
-
-    /// Kills the server without warning, as a crash would.
-    func kill() {
-        process?.kill(SIGKILL)
-        process = nil
-    }
-
-    /// Plays a WAV file into the null sink; returns when it has been played.
-    func play(_ wav: String) {
-        runTool("/usr/bin/paplay", ["--server", address, "-d", "vigiltest", wav])
-    }
-
-    /// Starts playing a WAV file into the null sink and returns at once.
-    func startPlaying(_ wav: String) throws -> ChildProcess {
-        try ChildProcess("/usr/bin/paplay", ["--server", address, "-d", "vigiltest", wav])
-    }
-
-    deinit {
-        kill()
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ d: String) { description = d }
-}
-
 /// The independent measurements: ffmpeg's ebur128 filter for integrated loudness and sox's `stats`
 /// for RMS, of the file itself (at its own rate, both channels as they are), not of what the server
 /// delivered.

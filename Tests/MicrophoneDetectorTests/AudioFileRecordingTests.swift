@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import VigilCore
+@testable import MicrophoneDetector
+
+/// WAV files read into level samples by the code that measures the live microphone.
+@Suite struct AudioFileRecordingTests {
+    static let audioData = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("VigilAudioTests/Data").path
+
+    /// piano.wav (44.1 kHz stereo, 10 s, from pyloudnorm's tests): integrated loudness against
+    /// ffmpeg's ebur128 of the same file and pyloudnorm's independent value (-31.046 LUFS,
+    /// Data/EXPECTED_VALUES.csv).
+    @Test func aRealRecordingMeasuresAsIndependentMetersDo() throws {
+        let path = Self.audioData + "/piano.wav"
+        let r = try AudioFileRecording.read(path: path, window: 1, start: Timestamp(seconds: 1_700_000_000))
+        let integrated = try #require(r.summary.integrated)
+        #expect(abs(integrated - (-31.046)) < 0.1)
+        #expect(abs(integrated - (try ffmpegIntegratedLoudness(path))) < 0.1)
+        #expect(r.summary.sampleRate == 44_100 && r.summary.channels == 2)
+        #expect(abs(r.summary.duration - 10) < 0.01)
+        // One level per whole second, stamped at the window's end, after an `available` status.
+        let levels = r.samples.compactMap { s -> (Double, AudioLevel)? in
+            if case .audio(let l) = s.payload { (s.time - r.start, l) } else { nil }
+        }
+        #expect(levels.map(\.0) == Array(1...10).map(Double.init))
+        #expect(levels.first?.1.shortTermLUFS == nil)  // short-term needs 3 s
+        #expect(levels.last?.1.shortTermLUFS != nil)
+        if case .status(let s)? = r.samples.first?.payload { #expect(s.state == .available) } else { Issue.record("no status first") }
+    }
+
+    /// Without a `bext` chunk the file ends at its modification time.
+    @Test func theStartIsTheFileTimeMinusTheDuration() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-wav-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let copy = dir + "/piano.wav"
+        try FileManager.default.copyItem(atPath: Self.audioData + "/piano.wav", toPath: copy)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_100)], ofItemAtPath: copy)
+        let r = try AudioFileRecording.read(path: copy)
+        #expect(abs(r.start.secondsSinceEpoch - (1_700_000_100 - 10)) < 0.01)
+    }
+}

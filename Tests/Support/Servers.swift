@@ -1,0 +1,133 @@
+import Foundation
+
+/// A private PulseAudio server for one test: its own runtime directory and socket, one null sink
+/// whose monitor is the default source, so what `paplay` plays into the sink is what the detector
+/// records. Nothing touches the machine's own sound server.
+public final class PulseServer {
+    public let directory: String
+    public var process: ChildProcess?
+
+    public init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-pulse-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    public var socket: String { "\(directory)/native" }
+    public var address: String { "unix:\(socket)" }
+
+    /// Starts the server and waits until it accepts connections.
+    public func start() throws {
+        try? FileManager.default.removeItem(atPath: socket)
+        var env = ProcessInfo.processInfo.environment
+        for key in ["PULSE_RUNTIME_PATH", "XDG_RUNTIME_DIR", "HOME", "XDG_CONFIG_HOME"] { env[key] = directory }
+        env.removeValue(forKey: "PULSE_SERVER")
+        // -n: no default.pa, so only these modules load; no idle exit; its log goes to a file.
+        process = try ChildProcess(
+            "/usr/bin/pulseaudio",
+            ["-n", "--daemonize=no", "--use-pid-file=false", "--exit-idle-time=-1", "--log-target=stderr",
+             "-L", "module-null-sink sink_name=vigiltest rate=48000",
+             "-L", "module-native-protocol-unix socket=\(socket) auth-anonymous=1"],
+            environment: env, output: "\(directory)/server.log")
+        for _ in 0..<200 {
+            if runTool("/usr/bin/pactl", ["--server", address, "info"]).status == 0 { return }
+            usleep(50_000)
+        }
+        let log = (try? String(contentsOfFile: "\(directory)/server.log", encoding: .utf8)) ?? ""
+        throw TestFailure("PulseAudio did not start (socket \(socket)):\n\(log)")
+    }
+
+    /// Kills the server without warning, as a crash would.
+    public func kill() {
+        process?.kill(SIGKILL)
+        process = nil
+    }
+
+    /// Plays a WAV file into the null sink; returns when it has been played.
+    public func play(_ wav: String) {
+        runTool("/usr/bin/paplay", ["--server", address, "-d", "vigiltest", wav])
+    }
+
+    /// Starts playing a WAV file into the null sink and returns at once.
+    public func startPlaying(_ wav: String) throws -> ChildProcess {
+        try ChildProcess("/usr/bin/paplay", ["--server", address, "-d", "vigiltest", wav])
+    }
+
+    deinit {
+        kill()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+public struct TestFailure: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ d: String) { description = d }
+}
+
+
+/// gpsfake (which starts its own gpsd) playing one log once, in pipe mode: gpsfake is then itself a
+/// client of that gpsd and prints every report gpsd makes, which is what the detector is checked
+/// against. `-S` paces the log as a receiver would, which gpsfake's manual recommends against
+/// pty races (without it, this gpsd drops reports under load).
+public final class GPSFake {
+    public let process = Process()
+    public let output: String
+
+    public init(log: String, port: Int) throws {
+        output = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfake-\(UUID().uuidString).json").path
+        FileManager.default.createFile(atPath: output, contents: nil)
+        // Foundation starts it in a process group of its own, so stopping the group also stops the
+        // gpsd it started.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
+        process.arguments = ["-1", "-p", "-S", "-s", "38400", "-P", String(port), log]
+        var env = ProcessInfo.processInfo.environment
+        env["PATH"] = "/usr/sbin:/usr/bin:/sbin:/bin"
+        // gpsfake is Python: without this its reports sit in a buffer that is lost when it is stopped.
+        env["PYTHONUNBUFFERED"] = "1"
+        process.environment = env
+        process.standardOutput = FileHandle(forWritingAtPath: output)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// The fixes (TPV reports with mode 2 or 3) gpsd reported so far.
+    public var reportedFixes: [(lat: Double, lon: Double, mode: Int)] {
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        // gpsd ends its lines with CR LF, which Swift reads as one Character: split on any newline.
+        return text.split(whereSeparator: \.isNewline).compactMap { line in
+            guard line.hasPrefix("{\"class\":\"TPV\""),
+                  let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let mode = o["mode"] as? Int, mode >= 2, let lat = o["lat"] as? Double, let lon = o["lon"] as? Double
+            else { return nil }
+            return (lat, lon, mode)
+        }
+    }
+
+    /// Stops gpsfake and its gpsd (the whole process group).
+    public func stop() {
+        guard process.isRunning else { return }
+        kill(-process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Waits until gpsd has reported the whole log: its output has not grown for a second and a
+    /// half. (gpsfake itself does not exit while another client is connected to its gpsd.)
+    public func waitUntilDone(timeout: Double) async {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        var size = -1
+        var quietSince = ContinuousClock.now
+        while process.isRunning, ContinuousClock.now < deadline {
+            let now = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+            if now != size {
+                size = now
+                quietSince = ContinuousClock.now
+            } else if now > 0, ContinuousClock.now - quietSince > .milliseconds(1500) {
+                break
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        stop()
+    }
+
+    deinit { stop() }
+}
+
