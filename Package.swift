@@ -77,7 +77,8 @@ let package = Package(
         .testTarget(name: "VigilRecordingTests", dependencies: ["VigilCore", "VigilRecording"]),
         .testTarget(name: "VigilConfigTests", dependencies: ["VigilCore", "VigilConfig"]),
         .testTarget(name: "VigilStoreTests", dependencies: ["VigilCore", "VigilStore"]),
-        .testTarget(name: "VigilEngineTests", dependencies: ["VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilEngine"]),
+        .testTarget(name: "VigilEngineTests", dependencies: ["VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilEngine", "TestSupport",
+                                                            "MicrophoneDetector", "LocationDetector", "InputDetector"]),
         .testTarget(name: "VigilCLITests", dependencies: ["vigil"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,109 @@
+import Foundation
+import InputDetector
+import LocationDetector
+import MicrophoneDetector
+import Synchronization
+import Testing
+import TestSupport
+import VigilCore
+import VigilEngine
+import VigilRecording
+
+/// A live session on the real detectors, against a real PulseAudio (a private server with a null
+/// sink, playing pink noise) and a real gpsd (fed by gpsfake from a receiver's log of a short
+/// drive), recorded as `vigil start --record` does, then replayed: the replay gives the same
+/// event timeline, event for event, to the nanosecond.
+@Suite(.serialized) struct LiveRecordReplayTests {
+    static let gpsLog = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("LocationDetectorTests/Data/haicom-305N.log").path
+
+    final class Events: Sendable {
+        let all = Mutex<[SessionEvent]>([])
+        func add(_ e: [SessionEvent]) { all.withLock { $0 += e } }
+    }
+
+    final class Tap: @unchecked Sendable {
+        let writer: RecordingWriter
+        let lock = NSLock()
+        var count = 0
+        init(_ writer: RecordingWriter) { self.writer = writer }
+        func append(_ s: Sample) {
+            lock.lock()
+            defer { lock.unlock() }
+            try! writer.append(s)
+            count += 1
+        }
+    }
+
+    @Test func aRecordedLiveSessionReplaysToTheSameTimeline() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-live-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let noise = dir + "/noise.wav"
+        let made = runTool("/usr/bin/sox", ["-R", "-n", "-r", "48000", "-c", "1", "-b", "16", noise, "synth", "30", "pinknoise", "vol", "0.5"])
+        try #require(made.status == 0, "sox: \(made.output)")
+
+        let pulse = try PulseServer()
+        try pulse.start()
+        let port = freePort()
+        let gps = try GPSFake(log: Self.gpsLog, port: port)
+        defer { gps.stop() }
+
+        // Thresholds scaled down so that 16 seconds hold a noise episode and a drive out of the fence.
+        var config = VigilConfiguration()
+        config.session.tick = 0.5
+        config.scoring.distractConfirm = 1
+        config.audio.window = 0.25
+        config.audio.loud = -40
+        config.audio.quietDip = 1
+        config.audio.grace = 1
+        config.audio.full = 4
+        config.location.radius = 5
+        config.location.maxAccuracy = 1000
+        config.location.grace = 1
+        config.location.full = 4
+        config.alarms.escalation = [1, 3]
+        config.alarms.repeatEvery = 2
+        let planned = 16.0
+
+        let clock = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
+        let file = dir + "/live.jsonl"
+        let tap = Tap(try RecordingWriter(path: file, header: RecordingHeader(start: clock.start, source: "test", task: "t", plannedSeconds: planned)))
+        let live = Events()
+        let session = LiveSession(configuration: config, task: "t", plannedSeconds: planned, wallStart: clock.start, clock: ContinuousClock(),
+                                  onSample: { tap.append($0) }) { live.add($0) }
+        let detectors: [any Detector] = [
+            PulseMicrophoneDetector(server: pulse.address, window: config.audio.window, retry: (0.05, 0.2), now: clock.now),
+            GPSDDetector(port: String(port), retry: (0.05, 0.2), now: clock.now),
+            LibinputDetector(seat: "seat0", window: config.input.window, now: clock.now),
+        ]
+        let (commands, _) = AsyncStream<LiveCommand>.makeStream()
+        await session.begin(statuses: [])
+        let player = Task {
+            try? await Task.sleep(for: .seconds(2))
+            return try? pulse.startPlaying(noise)
+        }
+        await session.run(detectors: detectors, commands: commands)
+        (await player.value)?.kill(SIGKILL)
+        try tap.writer.close()
+
+        var replayed: [SessionEvent] = []
+        let result = try Replayer(configuration: config).run(MergedRecordings([RecordingReader(path: file)])) { replayed.append($0) }
+
+        let events = live.all.withLock { $0 }
+        // The live run saw the real sensors: levels, fixes, and the distraction they caused.
+        let samples = try RecordingReader(path: file).readAll()
+        #expect(samples.filter { if case .audio = $0.payload { true } else { false } }.count >= 30)
+        #expect(samples.filter { if case .location = $0.payload { true } else { false } }.count >= 5)
+        #expect(events.contains { if case .episodeStarted = $0.kind { true } else { false } }, "no episode in \(events.map(\.kind))")
+        #expect(events.contains { if case .sessionEnded(let s) = $0.kind { s.outcome == .completed } else { false } })
+        #expect(result.samples == tap.count)
+
+        // And the replay of its recording is the same timeline.
+        #expect(replayed.count == events.count)
+        for (i, (a, b)) in zip(events, replayed).enumerated() where a != b {
+            Issue.record("event \(i) differs:\n live   \(a)\n replay \(b)")
+            break
+        }
+    }
+}
