@@ -55,11 +55,15 @@ public enum RecordingFiles {
 
     /// The format of the file at `path`, from its first bytes.
     public static func detect(path: String) throws(RecordingError) -> RecordingFileFormat {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw RecordingError(file: path, line: 0, message: "is a directory, not a recording", kind: .io)
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            let reason = !exists ? "no such file" : isDirectory.boolValue ? "is a directory, not a recording" : "cannot open: permission denied"
-            throw RecordingError(file: path, line: 0, message: reason, kind: .io)
+            let fd = Foundation.open(path, O_RDONLY)
+            let reason = fd < 0 ? String(cString: strerror(errno)) : "unknown error"
+            if fd >= 0 { close(fd) }
+            throw RecordingError(file: path, line: 0, message: "cannot open: \(reason)", kind: .io)
         }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 8192)) ?? Data()

@@ -65,9 +65,9 @@ func write(_ text: String, to path: String) {
     @Test func helpListsTheCommandsWithExamples() throws {
         let r = try vigil(["--help"])
         #expect(r.status == 0)
-        for command in ["start", "replay", "log", "config"] { #expect(r.stdout.contains(command)) }
+        for command in ["start", "replay", "record", "inspect", "sensors", "log", "config"] { #expect(r.stdout.contains(command)) }
         #expect(r.stdout.contains("Exit codes"))
-        for command in ["start", "replay", "log"] {
+        for command in ["start", "replay", "record", "inspect", "sensors", "log"] {
             let sub = try vigil([command, "--help"])
             #expect(sub.status == 0)
             #expect(sub.stdout.contains("Examples:"), "\(command) --help has an example")
@@ -168,9 +168,12 @@ func write(_ text: String, to path: String) {
         let home = freshHome()
         let r = try vigil(["start", "--task", "demo", "--minutes", "0.05"], home: home)
         #expect(r.status == 0)
-        for sensor in ["input", "audio", "location"] {
-            #expect(r.stderr.contains("vigil: \(sensor): "), "says why \(sensor) is missing")
-        }
+        // This machine has no input devices, and no sound server or gpsd runs for this test: each
+        // live detector says so, with the remedy, and the session runs on.
+        #expect(r.stdout.contains("sensor        input unavailable · no input devices"))
+        #expect(r.stdout.contains("sensor        audio unavailable · cannot record from the PulseAudio server"))
+        #expect(r.stdout.contains("pactl info"))
+        #expect(r.stdout.contains("sensor        location unavailable · cannot reach gpsd at localhost:2947"))
         #expect(r.stdout.contains("started       task \"demo\" · planned 3 s"))
         #expect(r.stdout.contains("ended         completed"))
         let log = try vigil(["log", "--json"], home: home)

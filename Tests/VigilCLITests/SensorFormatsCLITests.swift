@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// `vigil sensors`, `vigil record`, `vigil inspect` and replays of the sensors' own formats, run as
+/// a person would run them.
+@Suite struct SensorFormatsCLITests {
+    static let input = repo + "/Tests/InputDetectorTests/Data/keyboard-alt-tab.yml"
+    static let gps = repo + "/Tests/LocationDetectorTests/Data/haicom-305N.log.chk"
+    static let wav = repo + "/Tests/VigilAudioTests/Data/piano.wav"
+
+    /// No input devices, sound server or gpsd here: every sensor is listed with what to do, and the
+    /// exit status says not all are available.
+    @Test func sensorsListsEachDetectorWithTheRemedy() throws {
+        let r = try vigil(["sensors", "--timeout", "3"])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("input     unavailable        libinput, seat \"seat0\""))
+        #expect(r.stdout.contains("audio     unavailable        PulseAudio, default source"))
+        #expect(r.stdout.contains("location  unavailable        gpsd at localhost:2947"))
+        #expect(r.stdout.contains("systemctl start gpsd"))
+        let json = try vigil(["sensors", "--json", "--timeout", "3"])
+        let lines = json.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        for line in lines {
+            let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String])
+            #expect(Set(o.keys) == ["sensor", "source", "state", "detail"])
+        }
+    }
+
+    @Test func aDisabledSensorIsSaidToBeDisabled() throws {
+        let home = freshHome()
+        write("input:\n  enabled: false\naudio:\n  enabled: false\nlocation:\n  enabled: false\n", to: home + "/config/vigil/config.yaml")
+        let r = try vigil(["sensors"], home: home)
+        #expect(r.status == 0, "nothing enabled is unavailable")
+        #expect(r.stdout.contains("disabled in the config (input.enabled: false)"))
+    }
+
+    @Test func inspectSummarisesEachFormatWithoutKeysAudioOrCoordinates() throws {
+        let r = try vigil(["inspect", "--json", Self.input, Self.gps, Self.wav])
+        #expect(r.status == 0, "\(r.stderr)")
+        let objects = try r.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(objects.count == 3)
+        #expect(objects.map { $0["format"] as? String } == ["libinput-record", "gpsd-json", "wav"])
+        let input = try #require(objects[0]["input"] as? [String: Any])
+        #expect(input["key_presses"] as? Int == 13)
+        #expect(input["alt_tab"] as? Int == 3)
+        let location = try #require(objects[1]["location"] as? [String: Any])
+        #expect(location["fixes"] as? Int == 248)
+        let audio = try #require(objects[2]["audio"] as? [String: Any])
+        #expect(abs((audio["integrated_lufs"] as? Double ?? 0) - (-31.046)) < 0.1)
+        // Privacy: no coordinate of the drive (55.7..., 37.4... are in the log) is printed.
+        #expect(!r.stdout.contains("37.41") && !r.stdout.contains("55.71"))
+        let text = try vigil(["inspect", Self.input])
+        #expect(text.stdout.contains("13 key presses (autorepeat excluded)"))
+        #expect(text.stdout.contains("Alt+Tab 3"))
+    }
+
+    @Test func inspectOfAFileItCannotReadSaysWhatItReads() throws {
+        let home = freshHome()
+        write("just some notes\n", to: home + "/notes.txt")
+        let r = try vigil(["inspect", home + "/notes.txt"], home: home)
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("notes.txt: not a recording Vigil reads: expected Vigil JSON Lines, `libinput record` YAML, gpsd JSON"))
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test func replayTakesTheSensorsOwnFormats() throws {
+        let r = try vigil(["replay", "--json", Self.gps])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("\"event\":\"session_started\""))
+        #expect(r.stdout.contains("\"event\":\"session_ended\""))
+        #expect(r.stdout.contains("\"sensor\":\"location\""))
+    }
+
+    /// With no sensor to read, a recording still says so, and reads back.
+    @Test func recordWritesARecordingThatInspectAndReplayRead() throws {
+        let home = freshHome()
+        let file = home + "/rec.jsonl"
+        let r = try vigil(["record", "-o", file, "--minutes", "0.03"], home: home)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("wrote"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: file)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600, "recordings are private")
+        let inspected = try vigil(["inspect", "--json", file], home: home)
+        #expect(inspected.status == 0, "\(inspected.stderr)")
+        #expect(inspected.stdout.contains("input: unavailable"))
+        #expect(inspected.stdout.contains("audio: unavailable"))
+        #expect(inspected.stdout.contains("location: unavailable"))
+        let replayed = try vigil(["replay", file], home: home)
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stdout.contains("sensor        input unavailable"))
+    }
+
+    /// `vigil start --record` then `vigil replay` of that file: the same timeline.
+    @Test func aRecordedStartReplaysToTheSameTimeline() throws {
+        let home = freshHome()
+        let file = home + "/session.jsonl"
+        let live = try vigil(["start", "--task", "t", "--minutes", "0.05", "--json", "--record", file], home: home)
+        #expect(live.status == 0, "\(live.stderr)")
+        let replayed = try vigil(["replay", "--json", file], home: home)
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stdout == live.stdout)
+        #expect(live.stdout.contains("\"outcome\":\"completed\""))
+    }
+}
