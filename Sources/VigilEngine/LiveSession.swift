@@ -1,5 +1,6 @@
 import Foundation
 import InputDetector
+import Synchronization
 import LocationDetector
 import MicrophoneDetector
 import VigilCore
@@ -59,18 +60,23 @@ public enum DetectorCatalog {
                 group.addTask {
                     if let status = s.status { return (i, status) }
                     guard let detector = s.detector else { return (i, SensorStatus(sensor: s.sensor, state: .unavailable)) }
-                    let first = Task { () -> SensorStatus? in
+                    // The first status is the answer, unless it is a passing one (gpsd connected but
+                    // no fix yet): then the latest within the timeout.
+                    let latest = Mutex<SensorStatus?>(nil)
+                    let first = Task { () -> Void in
                         for await sample in detector.samples() {
-                            if case .status(let st) = sample.payload { return st }
+                            guard case .status(let st) = sample.payload else { continue }
+                            latest.withLock { $0 = st }
+                            if st.state != .noFix && st.state != .lost { return }
                         }
-                        return nil
                     }
                     let timer = Task {
                         try? await Task.sleep(for: .seconds(timeout))
                         first.cancel()
                     }
-                    let status = await first.value
+                    await first.value
                     timer.cancel()
+                    let status = latest.withLock { $0 }
                     return (i, status ?? SensorStatus(sensor: s.sensor, state: .unavailable,
                                                       detail: "no answer from \(s.source) within \(Int(timeout)) s"))
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import VigilCore
 @testable import InputDetector
@@ -43,14 +44,22 @@ import VigilCore
 
     @Test func theStreamEndsWhenTheConsumerStops() async {
         let detector = LibinputDetector(seat: nil, devicePaths: ["/nonexistent/event42"], window: 0.05, now: Self.clock)
+        let seen = Atomic<Int>(0)
         let task = Task {
             var n = 0
-            for await _ in detector.samples() { n += 1 }
+            for await _ in detector.samples() {
+                n += 1
+                seen.store(n, ordering: .relaxed)
+            }
             return n
         }
-        try? await Task.sleep(for: .milliseconds(200))
+        // Wait for the status (a loaded machine may take a while to start the thread), then long
+        // enough for several 50 ms windows, were there a device.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while seen.load(ordering: .relaxed) == 0, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        try? await Task.sleep(for: .milliseconds(300))
         task.cancel()
-        // With no device there are no windows: only the one status sample.
+        // With no device there are no windows: only the one status sample; and the loop ends.
         #expect(await task.value == 1)
     }
 
