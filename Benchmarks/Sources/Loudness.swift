@@ -78,7 +78,7 @@ enum LoudnessBenchmarks {
         }
         let (rate, channels, frames, duration) = (reader.sampleRate, reader.channels, reader.frameCount, reader.duration)
         let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        print("loudness file: \(path), \(rate) Hz, \(channels) channels, \(reader.encoding), \(frames) frames = "
+        print("loudness file: \(path), \(rate) Hz, \(channels) ch, \(reader.encoding), \(frames) frames = "
             + "\(String(format: "%.1f", duration)) s of audio, \(bytes / 1_000_000) MB")
         let label = "\(String(format: "%.0f", duration)) s, \(rate) Hz, \(channels) ch"
 
