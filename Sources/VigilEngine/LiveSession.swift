@@ -150,10 +150,13 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
     }
 
     public func tick() {
+        guard !stepper.isEnded else { return }
         var events: [SessionEvent] = []
         stepper.ticks(through: now(), into: &events)
         if stepper.isEnded, let end = stepper.session.plannedEnd {
-            // The plan ran out on a tick: say so in the recording, so its replay ends here too.
+            // The plan ran out on this tick: say so in the recording, so its replay ends here too.
+            // (Every sample recorded so far is earlier: one at or after the planned end would have
+            // ended the session itself, and then this tick does nothing.)
             onSample?(Sample(time: end, payload: .control(.end)))
         }
         deliver(events)

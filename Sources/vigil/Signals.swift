@@ -1,27 +1,61 @@
 import Foundation
 
+/// The write end of the self-pipe the signal handler writes to (one per process: one command runs).
+nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
+
 /// Turns SIGINT, SIGTERM and SIGHUP into values on a stream, so a long-running command ends
 /// cleanly (closing its session or recording) instead of dying mid-write.
+///
+/// A real `sigaction` handler that writes the signal number to a pipe, read by a thread of its own.
+/// Why not a DispatchSource: on Linux it needs the signal ignored (SIG_IGN) and registers its own
+/// handling later, on dispatch's manager thread; a signal arriving in between is discarded, which
+/// under load lost a SIGTERM sent right after the session started. Here the handler is in place
+/// when `init` returns.
 final class SignalWatch<Value: Sendable>: @unchecked Sendable {
     let stream: AsyncStream<Value>
     private let continuation: AsyncStream<Value>.Continuation
-    private var sources: [any DispatchSourceSignal] = []
+    private let signals: [Int32]
+    private let readEnd: Int32
 
     init(_ map: [(Int32, Value)]) {
         (stream, continuation) = AsyncStream<Value>.makeStream()
-        for (sig, value) in map {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-            let c = continuation
-            source.setEventHandler { c.yield(value) }
-            source.resume()
-            sources.append(source)
+        signals = map.map(\.0)
+        var fds: [Int32] = [-1, -1]
+        _ = pipe(&fds)
+        readEnd = fds[0]
+        signalPipeWriteEnd = fds[1]
+        for sig in signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { signo in
+                // Async-signal-safe: one write(2) of one byte.
+                var byte = UInt8(truncatingIfNeeded: signo)
+                _ = write(signalPipeWriteEnd, &byte, 1)
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(sig, &action, nil)
         }
+        let values = Dictionary(map, uniquingKeysWith: { a, _ in a })
+        let c = continuation
+        let fd = readEnd
+        let thread = Thread {
+            var byte: UInt8 = 0
+            while read(fd, &byte, 1) == 1 {
+                if let v = values[Int32(byte)] { c.yield(v) }
+            }
+            close(fd)
+        }
+        thread.name = "vigil-signals"
+        thread.start()
     }
 
+    /// Restores the default handlers and ends the stream.
     func finish() {
+        for sig in signals { signal(sig, SIG_DFL) }
         continuation.finish()
-        for s in sources { s.cancel() }
+        let w = signalPipeWriteEnd
+        signalPipeWriteEnd = -1
+        if w >= 0 { close(w) }
     }
 }
 

@@ -72,22 +72,28 @@ public final class GPSFake {
     public let process = Process()
     public let output: String
 
-    public init(log: String, port: Int) throws {
+    /// - Parameter once: play the log once (`-1`); otherwise gpsfake plays it over and over, for a
+    ///   test that needs fixes for longer than the log lasts (about 8 s for haicom-305N at `-S`).
+    public init(log: String, port: Int, once: Bool = true) throws {
         output = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfake-\(UUID().uuidString).json").path
         FileManager.default.createFile(atPath: output, contents: nil)
         // Foundation starts it in a process group of its own, so stopping the group also stops the
         // gpsd it started.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
-        process.arguments = ["-1", "-p", "-S", "-s", "38400", "-P", String(port), log]
+        process.arguments = (once ? ["-1"] : []) + ["-p", "-S", "-s", "38400", "-P", String(port), log]
         var env = ProcessInfo.processInfo.environment
         env["PATH"] = "/usr/sbin:/usr/bin:/sbin:/bin"
         // gpsfake is Python: without this its reports sit in a buffer that is lost when it is stopped.
         env["PYTHONUNBUFFERED"] = "1"
         process.environment = env
         process.standardOutput = FileHandle(forWritingAtPath: output)
-        process.standardError = FileHandle.nullDevice
+        FileManager.default.createFile(atPath: output + ".log", contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: output + ".log")
         try process.run()
     }
+
+    /// What gpsfake and its gpsd said on standard error (for a failing test's message).
+    public var log: String { (try? String(contentsOfFile: output + ".log", encoding: .utf8)) ?? "" }
 
     /// The fixes (TPV reports with mode 2 or 3) gpsd reported so far.
     public var reportedFixes: [(lat: Double, lon: Double, mode: Int)] {

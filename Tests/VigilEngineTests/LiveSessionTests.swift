@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 import VigilCore
 import VigilEngine
+import VigilRecording
 
 /// The live session on a manual clock: the same run loop `vigil start` uses, with time that moves
 /// only when the test says so. No sleeps.
@@ -68,5 +69,30 @@ import VigilEngine
         let summary = collected.all.compactMap { if case .sessionEnded(let s) = $0.kind { s } else { nil } }.first
         #expect(summary?.outcome == .interrupted)
         #expect(summary.map { $0.ended - $0.started } == 30)
+    }
+
+    /// A sample that arrives after the planned end, before the ticker woke (a loaded machine),
+    /// ends the session itself; the recording stays in time order and replays to the same events.
+    @Test func aLateSampleAfterThePlannedEndKeepsTheRecordingInOrder() async throws {
+        let clock = ManualClock()
+        let collected = Collected()
+        let recorded = Mutex<[Sample]>([])
+        let live = LiveSession(configuration: .default, task: "t", plannedSeconds: 5, wallStart: wallStart, clock: clock,
+                               onSample: { s in recorded.withLock { $0.append(s) } }) { collected.add($0) }
+        await live.begin(statuses: [])
+        clock.advance(by: .seconds(3))
+        await live.receive(.audio(AudioLevel(rms: -50, peak: -40)))
+        clock.advance(by: .seconds(4))  // 7 s: past the plan, and no tick has run since the start
+        await live.receive(.audio(AudioLevel(rms: -50, peak: -40)))
+        await live.tick()
+        #expect(await live.isEnded)
+        let samples = recorded.withLock { $0 }
+        #expect(samples.map(\.time) == samples.map(\.time).sorted(), "\(samples.map(\.time))")
+
+        var replayed: [SessionEvent] = []
+        let source = SampleArray(path: "memory", start: wallStart, samples: samples)
+        _ = try Replayer(configuration: .default, task: "t", plannedSeconds: 5).run(MergedRecordings([source])) { replayed.append($0) }
+        #expect(replayed == collected.all)
+        #expect(collected.all.last.map { if case .sessionEnded(let s) = $0.kind { s.ended == wallStart + 5 } else { false } } == true)
     }
 }
