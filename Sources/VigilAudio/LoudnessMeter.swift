@@ -73,24 +73,62 @@ public struct LoudnessMeter: Sendable {
             shelf = shelfState
             highPass = highPassState
         }
-        shelfState.withUnsafeMutableBufferPointer { shelf in
-            highPassState.withUnsafeMutableBufferPointer { highPass in
-                for _ in 0..<frames {
-                    for ch in 0..<c {
-                        let x = p[i + ch]
-                        let m = abs(x)
-                        if m > peak { peak = m }
-                        let d = Double(x)
-                        squares += d * d
-                        let y = highPass[ch].process(shelf[ch].process(d))
-                        kSum += y * y
-                    }
-                    i += c
-                    inBlock += 1
-                    if inBlock == subBlockFrames {
-                        closeSubBlock(kSum / Double(subBlockFrames))
-                        kSum = 0
-                        inBlock = 0
+        if c == 2 {
+            // Stereo: the four filters in locals (registers) for the whole call, not loaded and
+            // stored through the arrays every sample; the loop runs to the end of the sub-block
+            // without testing it every frame. Same operations in the same order: same results.
+            var s0 = shelfState[0], s1 = shelfState[1], h0 = highPassState[0], h1 = highPassState[1]
+            var left = frames
+            while left > 0 {
+                let n = min(left, subBlockFrames - inBlock)
+                for _ in 0..<n {
+                    let x0 = p[i], x1 = p[i + 1]
+                    let m0 = abs(x0)
+                    if m0 > peak { peak = m0 }
+                    let d0 = Double(x0)
+                    squares += d0 * d0
+                    let y0 = h0.process(s0.process(d0))
+                    kSum += y0 * y0
+                    let m1 = abs(x1)
+                    if m1 > peak { peak = m1 }
+                    let d1 = Double(x1)
+                    squares += d1 * d1
+                    let y1 = h1.process(s1.process(d1))
+                    kSum += y1 * y1
+                    i += 2
+                }
+                left -= n
+                inBlock += n
+                if inBlock == subBlockFrames {
+                    closeSubBlock(kSum / Double(subBlockFrames))
+                    kSum = 0
+                    inBlock = 0
+                }
+            }
+            shelfState[0] = s0
+            shelfState[1] = s1
+            highPassState[0] = h0
+            highPassState[1] = h1
+        } else {
+            shelfState.withUnsafeMutableBufferPointer { shelf in
+                highPassState.withUnsafeMutableBufferPointer { highPass in
+                    for _ in 0..<frames {
+                        for ch in 0..<c {
+                            let x = p[i + ch]
+                            let m = abs(x)
+                            if m > peak { peak = m }
+                            let d = Double(x)
+                            squares += d * d
+                            let y = highPass[ch].process(shelf[ch].process(d))
+                            kSum += y * y
+                        }
+                        i += c
+                        inBlock += 1
+                        if inBlock == subBlockFrames {
+                            closeSubBlock(kSum / Double(subBlockFrames))
+                            kSum = 0
+                            inBlock = 0
+                        }
                     }
                 }
             }

@@ -123,6 +123,13 @@ public final class WAVReader {
 
     deinit { fclose(file) }
 
+    /// 16-bit little-endian PCM to Float, on its own so that the loop is vectorised.
+    @inline(never) static func convert16(_ src: UnsafeRawPointer, _ dst: UnsafeMutablePointer<Float>, _ count: Int) {
+        for i in 0..<count {
+            dst[i] = Float(Int16(littleEndian: src.loadUnaligned(fromByteOffset: 2 * i, as: Int16.self))) / 32768
+        }
+    }
+
     /// Reads up to `maxFrames` frames as interleaved Float samples in [-1, 1]. An empty result means
     /// the end. A file cut short ends early rather than failing: what is there is still audio.
     public func read(maxFrames: Int, into out: inout [Float]) {
@@ -135,24 +142,28 @@ public final class WAVReader {
         let whole = got / (channels * bytesPerSample)
         framesLeft = whole < frames ? 0 : framesLeft - whole
         let count = whole * channels
-        out.reserveCapacity(count)
-        raw.withUnsafeBytes { b in
-            switch encoding {
-            case .pcm(8):
-                for i in 0..<count { out.append((Float(b[i]) - 128) / 128) }
-            case .pcm(16):
-                for i in 0..<count { out.append(Float(Int16(bitPattern: UInt16(b[2 * i]) | UInt16(b[2 * i + 1]) << 8)) / 32768) }
-            case .pcm(24):
-                for i in 0..<count {
-                    let v = Int32(bitPattern: UInt32(b[3 * i]) << 8 | UInt32(b[3 * i + 1]) << 16 | UInt32(b[3 * i + 2]) << 24) >> 8
-                    out.append(Float(v) / 8_388_608)
+        // Size the output once (a memset), then convert through pointers: no per-sample append
+        // with its capacity and uniqueness checks, and loops the compiler can vectorise.
+        out.append(contentsOf: repeatElement(0, count: count))
+        out.withUnsafeMutableBufferPointer { dst in
+            raw.withUnsafeBytes { b in
+                switch encoding {
+                case .pcm(8):
+                    for i in 0..<count { dst[i] = (Float(b[i]) - 128) / 128 }
+                case .pcm(16):
+                    Self.convert16(b.baseAddress!, dst.baseAddress!, count)
+                case .pcm(24):
+                    for i in 0..<count {
+                        let v = Int32(bitPattern: UInt32(b[3 * i]) << 8 | UInt32(b[3 * i + 1]) << 16 | UInt32(b[3 * i + 2]) << 24) >> 8
+                        dst[i] = Float(v) / 8_388_608
+                    }
+                case .pcm(_):
+                    for i in 0..<count { dst[i] = Float(Double(b.loadUnaligned(fromByteOffset: 4 * i, as: Int32.self)) / 2_147_483_648) }
+                case .float(32):
+                    for i in 0..<count { dst[i] = b.loadUnaligned(fromByteOffset: 4 * i, as: Float.self) }
+                case .float(_):
+                    for i in 0..<count { dst[i] = Float(b.loadUnaligned(fromByteOffset: 8 * i, as: Double.self)) }
                 }
-            case .pcm(_):
-                for i in 0..<count { out.append(Float(Double(b.loadUnaligned(fromByteOffset: 4 * i, as: Int32.self)) / 2_147_483_648)) }
-            case .float(32):
-                for i in 0..<count { out.append(b.loadUnaligned(fromByteOffset: 4 * i, as: Float.self)) }
-            case .float(_):
-                for i in 0..<count { out.append(Float(b.loadUnaligned(fromByteOffset: 8 * i, as: Double.self))) }
             }
         }
     }

@@ -8,12 +8,12 @@ struct Inspect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Summarise recordings without running a session.",
         discussion: """
-            Reads Vigil recordings, `libinput record` YAML, gpsd JSON (`gpspipe -w`) and WAV audio,
-            telling them apart by their content, and prints for each what it holds: for input, key
-            presses (autorepeat excluded), clicks, scroll ticks, pointer travel, app-switch gestures
-            and the longest idle gaps; for audio, integrated loudness (audio files), maximum
-            momentary and short-term loudness and the sample peak; for location, fixes, fix losses,
-            distance travelled and the largest distance from the first fix. Counts and levels only:
+            Reads Vigil recordings, `libinput record` YAML, gpsd JSON (`gpspipe -w`) and WAV audio, \
+            telling them apart by their content, and prints for each what it holds: for input, key \
+            presses (autorepeat excluded), clicks, scroll ticks, pointer travel, app-switch gestures \
+            and the longest idle gaps; for audio, integrated loudness (audio files), maximum \
+            momentary and short-term loudness and the sample peak; for location, fixes, fix losses, \
+            distance travelled and the largest distance from the first fix. Counts and levels only: \
             no key, audio or coordinate is printed.
 
             Examples:

@@ -8,10 +8,10 @@ struct Record: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Record the live sensors to a file, without a session.",
         discussion: """
-            Writes every sample of the enabled detectors (input counts, microphone levels, location
-            fixes, sensor status changes) in Vigil's recording format (docs/recording-format.md),
-            readable by you only. Stops after --minutes, or at Ctrl-C; the file is complete either
-            way. No key identities and no audio are recorded; location fixes are, since the file
+            Writes every sample of the enabled detectors (input counts, microphone levels, location \
+            fixes, sensor status changes) in Vigil's recording format (docs/recording-format.md), \
+            readable by you only. Stops after --minutes, or at Ctrl-C; the file is complete either \
+            way. No key identities and no audio are recorded; location fixes are, since the file \
             is yours (a session's log keeps only distances).
 
             Examples:

@@ -9,11 +9,11 @@ struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a focus session over recorded samples and print its event timeline.",
         discussion: """
-            Reads Vigil recordings and the sensors' own formats, told apart by their content:
-            `libinput record` YAML, gpsd JSON (`gpspipe -w`) and WAV audio. Several files are merged
-            on one timeline by their absolute times (a Vigil recording's header says when its t=0
-            is; for the other formats see docs/recording-format.md). The replay runs on a virtual
-            clock, as fast as the machine allows, and is deterministic: the same files and config
+            Reads Vigil recordings and the sensors' own formats, told apart by their content: \
+            `libinput record` YAML, gpsd JSON (`gpspipe -w`) and WAV audio. Several files are merged \
+            on one timeline by their absolute times (a Vigil recording's header says when its t=0 \
+            is; for the other formats see docs/recording-format.md). The replay runs on a virtual \
+            clock, as fast as the machine allows, and is deterministic: the same files and config \
             give byte-identical output.
 
             Examples:

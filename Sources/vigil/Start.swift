@@ -9,17 +9,17 @@ struct Start: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Start a live focus session.",
         discussion: """
-            Watches input activity (libinput), microphone loudness (PulseAudio) and location
-            (gpsd) until the planned time is up, or until you press Ctrl-C (the session is then
-            saved as abandoned if it ended early). If Vigil is stopped by SIGTERM or its terminal
-            closes (SIGHUP), the session is saved as interrupted. A sensor that cannot be used is
-            reported with the reason and the remedy, and the session runs with the others
+            Watches input activity (libinput), microphone loudness (PulseAudio) and location \
+            (gpsd) until the planned time is up, or until you press Ctrl-C (the session is then \
+            saved as abandoned if it ended early). If Vigil is stopped by SIGTERM or its terminal \
+            closes (SIGHUP), the session is saved as interrupted. A sensor that cannot be used is \
+            reported with the reason and the remedy, and the session runs with the others \
             (`vigil sensors` checks them beforehand).
 
             Examples:
               vigil start --task "chapter 3" --minutes 50
               vigil start --minutes 25 --json
-              vigil start --minutes 25 --record today.jsonl   # then: vigil replay today.jsonl
+              vigil start --minutes 25 --record today.jsonl
             """
     )
 

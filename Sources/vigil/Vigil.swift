@@ -12,7 +12,7 @@ struct Vigil: AsyncParsableCommand {
         commandName: "vigil",
         abstract: "Notice the moment you drift: focus sessions with procrastination detection.",
         discussion: """
-            Vigil watches input activity, microphone loudness and location during a focus session,
+            Vigil watches input activity, microphone loudness and location during a focus session, \
             scores how distracted you are, and logs every episode for statistics.
 
             Examples:
@@ -22,7 +22,7 @@ struct Vigil: AsyncParsableCommand {
               vigil inspect keyboard.yml office.wav
               vigil log
 
-            Exit codes: 0 success, 1 failure, 64 bad usage, 65 bad input data (recording or
+            Exit codes: 0 success, 1 failure, 64 bad usage, 65 bad input data (recording or \
             config), 73 cannot create the data directory or log, 74 read or write error.
             """,
         version: "0.1.0",
