@@ -10,6 +10,7 @@
 //   InputDetector       keyboard/mouse/touchpad counts from libinput, and `libinput record` files. Only importer of CLibinput.
 //   MicrophoneDetector  levels from PulseAudio, and WAV files. Only importer of CPulse.
 //   LocationDetector    fixes from gpsd, and gpsd JSON logs. Only importer of CGPS.
+//   DesktopNotifier     freedesktop notifications on the session D-Bus (libdbus). Only importer of CDBus.
 //   VigilConfig         the YAML config file -> VigilCore's configuration, with line-precise errors.
 //   VigilStore          the SQLite event log (GRDB), migrations.
 //   VigilEngine         wiring: detectors and recordings of every format -> state machine -> store; replay;
@@ -48,6 +49,8 @@ let package = Package(
         .target(name: "MicrophoneDetector", dependencies: ["VigilCore", "DetectorSupport", "VigilAudio", "CPulse"]),
         .systemLibrary(name: "CLibinput", pkgConfig: "libinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
         .target(name: "InputDetector", dependencies: ["VigilCore", "DetectorSupport", "CLibinput"]),
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .target(name: "DesktopNotifier", dependencies: ["CDBus"]),
         .target(name: "VigilRecording", dependencies: ["VigilCore"]),
         .target(name: "VigilConfig", dependencies: ["VigilCore", "Yams"]),
         .target(name: "VigilStore", dependencies: ["VigilCore", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -73,6 +76,7 @@ let package = Package(
         .testTarget(name: "MicrophoneDetectorTests", dependencies: ["MicrophoneDetector", "TestSupport", "VigilAudio", "VigilCore"]),
         .testTarget(name: "LocationDetectorTests", dependencies: ["LocationDetector", "TestSupport", "VigilCore"], exclude: ["Data"]),
         .testTarget(name: "InputDetectorTests", dependencies: ["InputDetector", "TestSupport", "VigilCore", "VigilRecording"], exclude: ["Data"]),
+        .testTarget(name: "DesktopNotifierTests", dependencies: ["DesktopNotifier", "TestSupport"], exclude: ["Data"]),
         .testTarget(name: "VigilAudioTests", dependencies: ["VigilAudio"], exclude: ["Data"]),
         .testTarget(name: "VigilRecordingTests", dependencies: ["VigilCore", "VigilRecording"]),
         .testTarget(name: "VigilConfigTests", dependencies: ["VigilCore", "VigilConfig"]),

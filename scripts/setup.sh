@@ -8,11 +8,13 @@ set -euo pipefail
 # libgps, libpulse, libinput with libudev. Their tests run the real servers: gpsd with gpsfake
 # (gpsd-clients), PulseAudio with pactl/paplay (pulseaudio-utils); sox makes test signals and, with
 # ffmpeg, independently measures their levels. The input tests also use setpriv (util-linux, always
-# there on Debian).
+# there on Debian). Desktop notifications go through libdbus; their tests start a private
+# dbus-daemon (dbus) with a small notification service written with python3-dbus and python3-gi.
 packages=(libsqlite3-dev pkg-config python3 ca-certificates
           libgps-dev gpsd gpsd-clients
           libpulse-dev pulseaudio pulseaudio-utils sox ffmpeg
-          libinput-dev libudev-dev)
+          libinput-dev libudev-dev
+          libdbus-1-dev dbus python3-dbus python3-gi)
 
 missing=()
 for p in "${packages[@]}"; do

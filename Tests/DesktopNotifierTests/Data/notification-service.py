@@ -1,0 +1,53 @@
+#!/usr/bin/python3
+"""A small freedesktop notification service for tests: owns org.freedesktop.Notifications on the
+bus named on the command line, answers Notify with increasing ids, and appends each call to a file
+as one JSON line. It is a real D-Bus service (python3-dbus on GLib's main loop), not a mock of the
+bus: the bus, the name ownership and the method call are all D-Bus's own.
+
+usage: notification-service.py BUS_ADDRESS LOG_FILE
+"""
+import json
+import sys
+
+import dbus
+import dbus.service
+from dbus.mainloop.glib import DBusGMainLoop
+from gi.repository import GLib
+
+address, log_path = sys.argv[1], sys.argv[2]
+DBusGMainLoop(set_as_default=True)
+bus = dbus.bus.BusConnection(address)
+
+
+class Notifications(dbus.service.Object):
+    def __init__(self):
+        super().__init__(bus, "/org/freedesktop/Notifications")
+        self.next_id = 0
+
+    @dbus.service.method("org.freedesktop.Notifications", in_signature="susssasa{sv}i", out_signature="u")
+    def Notify(self, app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout):
+        self.next_id += 1
+        record = {
+            "app_name": str(app_name), "replaces_id": int(replaces_id), "app_icon": str(app_icon),
+            "summary": str(summary), "body": str(body), "actions": [str(a) for a in actions],
+            "hints": {str(k): (int(v) if isinstance(v, (dbus.Byte, dbus.Int32, dbus.UInt32)) else str(v)) for k, v in hints.items()},
+            "expire_timeout": int(expire_timeout), "id": self.next_id,
+        }
+        with open(log_path, "a") as f:
+            f.write(json.dumps(record) + "\n")
+        return dbus.UInt32(replaces_id or self.next_id)
+
+    @dbus.service.method("org.freedesktop.Notifications", in_signature="", out_signature="as")
+    def GetCapabilities(self):
+        return ["body", "urgency"]
+
+    @dbus.service.method("org.freedesktop.Notifications", in_signature="", out_signature="ssss")
+    def GetServerInformation(self):
+        return ("vigil-test-notifications", "vigil", "1", "1.2")
+
+
+name = dbus.service.BusName("org.freedesktop.Notifications", bus)
+service = Notifications()
+with open(log_path, "a") as f:
+    f.write("ready\n")
+GLib.MainLoop().run()
