@@ -58,7 +58,7 @@ let package = Package(
             name: "VigilEngine",
             dependencies: [
                 "VigilCore", "VigilRecording", "VigilConfig", "VigilStore",
-                "InputDetector", "MicrophoneDetector", "LocationDetector", "VigilAudio",
+                "InputDetector", "MicrophoneDetector", "LocationDetector", "VigilAudio", "DesktopNotifier",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "VigilConfigTests", dependencies: ["VigilCore", "VigilConfig"]),
         .testTarget(name: "VigilStoreTests", dependencies: ["VigilCore", "VigilStore"]),
         .testTarget(name: "VigilEngineTests", dependencies: ["VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilEngine", "TestSupport",
-                                                            "MicrophoneDetector", "LocationDetector", "InputDetector"]),
+                                                            "MicrophoneDetector", "LocationDetector", "InputDetector", "DesktopNotifier"]),
         .testTarget(name: "VigilCLITests", dependencies: ["vigil"]),
     ],
     swiftLanguageModes: [.v6]

@@ -305,6 +305,22 @@ private func gpsdAddress(_ node: Node) throws -> (host: String, port: String) {
     return (host, port)
 }
 
+/// `[[terminal], [terminal, desktop], ...]`: one list of channels per alarm level.
+private func alarmChannels(_ node: Node) throws -> [[AlarmChannel]] {
+    let example = "a list with one list of channels per level, such as [[terminal], [terminal, desktop], [terminal, desktop, sound]]"
+    guard case .sequence(let levels) = node, !levels.isEmpty else { throw ValueError(message: "expected \(example)") }
+    return try levels.enumerated().map { i, level in
+        guard case .sequence(let names) = level else { throw ValueError(message: "level \(i + 1): expected a list of channels, got \(describe(level)); \(example)") }
+        return try names.map { name in
+            guard case .scalar(let sc) = name, let c = AlarmChannel(rawValue: sc.string.trimmingCharacters(in: .whitespaces)) else {
+                let word = name.string ?? describe(name)
+                throw ValueError(message: "level \(i + 1): unknown channel '\(word)'\(ConfigLoader.suggestion(word, AlarmChannel.allCases.map(\.rawValue)))")
+            }
+            return c
+        }
+    }
+}
+
 private func durations(_ node: Node) throws -> [Double] {
     guard case .sequence(let seq) = node else { throw ValueError(message: "expected a list of durations such as [30s, 2m, 5m, 10m]") }
     return try seq.map(duration)
@@ -366,5 +382,6 @@ private let schema: [String: [String: Apply]] = [
     "alarms": [
         "escalation": { $0.alarms.escalation = try durations($1) },
         "repeat_every": { $0.alarms.repeatEvery = try duration($1) },
+        "channels": { $0.alarms.channels = try alarmChannels($1) },
     ],
 ]

@@ -129,8 +129,27 @@ public struct VigilConfiguration: Hashable, Sendable {
         public var escalation: [Double] = [30, 120, 300, 600]
         /// The last level repeats at this interval until the person is back at work.
         public var repeatEvery: Double = 60
+        /// The channels each level is delivered through, one entry per level; levels past the last
+        /// entry use the last one.
+        public var channels: [[AlarmChannel]] = [[.terminal], [.terminal, .desktop], [.terminal, .desktop, .sound], [.terminal, .desktop, .sound]]
         public init() {}
+
+        /// The channels of alarm `level` (1-based).
+        public func channels(level: Int) -> [AlarmChannel] {
+            guard !channels.isEmpty else { return [] }
+            return channels[min(max(level, 1), channels.count) - 1]
+        }
     }
+}
+
+/// A way an alarm reaches the person.
+public enum AlarmChannel: String, Hashable, Sendable, CaseIterable {
+    /// A banner and the bell in the terminal running the session.
+    case terminal
+    /// A desktop notification (freedesktop notification service on the session D-Bus).
+    case desktop
+    /// A tone played through PulseAudio.
+    case sound
 }
 
 /// A configuration value that cannot work, named by its key path (`scoring.drift_exit`).

@@ -64,11 +64,15 @@ struct Start: AsyncParsableCommand {
             let sensors = DetectorCatalog.availability(configuration: config, now: clock.now)
             let renderer = TimelineRenderer(sessionStart: wallStart)
             let asJSON = json
+            let alarms = AlarmDispatcher(configuration: config.alarms, task: task, sinks: [TerminalAlarmSink(), DesktopAlarmSink()]) { problem in
+                note(problem)
+            }
             let live = LiveSession(
                 configuration: config, task: task, plannedSeconds: planned, wallStart: wallStart, clock: ContinuousClock(),
                 onSample: tap
             ) { events in
                 writer.write(events)
+                alarms.handle(events)
                 for e in events {
                     if asJSON { out.line(renderer.json(e)) } else if let t = renderer.text(e) { out.line(t) }
                 }
@@ -80,6 +84,7 @@ struct Start: AsyncParsableCommand {
             await live.begin(statuses: sensors.compactMap(\.status))
             await live.run(detectors: sensors.compactMap(\.detector), commands: signals.stream)
             signals.finish()
+            alarms.drain()
             if let recorder {
                 if let problem = recorder.close() { note("the recording \(recorder.path) is incomplete: \(problem)") } else { note("recorded to \(recorder.path)") }
             }

@@ -137,3 +137,45 @@ public final class GPSFake {
     deinit { stop() }
 }
 
+
+/// A private D-Bus session bus (`dbus-daemon --session`) in a temporary directory, for one test.
+public final class SessionBus {
+    public let directory: String
+    private let process: ChildProcess
+    public var address: String { "unix:path=\(directory)/bus" }
+
+    public init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-dbus-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        process = try ChildProcess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(directory)/bus"],
+                                   output: directory + "/daemon.log")
+        for _ in 0..<250 where !FileManager.default.fileExists(atPath: directory + "/bus") { usleep(20_000) }
+    }
+
+    /// Starts the test notification service (Tests/DesktopNotifierTests/Data/notification-service.py,
+    /// python3-dbus) on this bus, waits until it owns org.freedesktop.Notifications, and returns it
+    /// with the file where it logs each Notify call as a JSON line (after a first line "ready").
+    public func startNotificationService() throws -> (ChildProcess, String) {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("DesktopNotifierTests/Data/notification-service.py").path
+        let log = directory + "/notifications.jsonl"
+        let p = try ChildProcess("/usr/bin/python3", [script, address, log], output: directory + "/service.log")
+        for _ in 0..<250 {
+            if (try? String(contentsOfFile: log, encoding: .utf8))?.hasPrefix("ready") == true { return (p, log) }
+            usleep(20_000)
+        }
+        let said = (try? String(contentsOfFile: directory + "/service.log", encoding: .utf8)) ?? ""
+        throw TestFailure("the notification service did not start: \(said)")
+    }
+
+    /// The Notify calls the service logged, oldest first.
+    public static func notifications(_ log: String) -> [[String: Any]] {
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").dropFirst().compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    deinit {
+        process.kill(SIGKILL)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}

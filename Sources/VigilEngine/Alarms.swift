@@ -1,0 +1,183 @@
+import DesktopNotifier
+import Foundation
+import VigilCore
+
+/// An alarm as the channels deliver it.
+public struct AlarmNotice: Sendable, Equatable {
+    public var time: Timestamp
+    public var level: Int
+    /// 0 for the first firing of a level, then 1, 2... for the persistent last level.
+    public var repeatCount: Int
+    public var episode: Int
+    public var cause: Cause
+    public var reason: String
+    public var task: String?
+    /// The last level, which repeats until the person is back.
+    public var isPersistent: Bool
+}
+
+/// A channel that cannot deliver right now, and why.
+public struct AlarmChannelUnavailable: Error, CustomStringConvertible {
+    public var detail: String
+    public init(_ detail: String) { self.detail = detail }
+    public var description: String { detail }
+}
+
+/// One way of reaching the person. Called on the dispatcher's queue, one call at a time.
+public protocol AlarmSink: AnyObject, Sendable {
+    var channel: AlarmChannel { get }
+    func fire(_ alarm: AlarmNotice) throws(AlarmChannelUnavailable)
+    /// The person is back: the episode's alarm is over. Returns whether anything was delivered
+    /// (a channel that showed nothing for the episode has nothing to clear).
+    func clear(episode: Int, level: Int, recoverySeconds: Double) throws(AlarmChannelUnavailable) -> Bool
+}
+
+/// Delivers the session's alarms through the channels the config gives each level
+/// (`alarms.channels`), off the session's own path: a notification daemon that takes seconds to
+/// answer must not hold up the judging. A channel that fails is reported once (and again if it
+/// comes back), and the other channels still fire.
+public final class AlarmDispatcher: @unchecked Sendable {
+    private let configuration: VigilConfiguration.Alarms
+    private let sinks: [AlarmChannel: any AlarmSink]
+    private let report: @Sendable (String) -> Void
+    private let queue = DispatchQueue(label: "vigil-alarms")
+    /// Channels whose last attempt failed (touched on `queue` only).
+    private var failing = Set<AlarmChannel>()
+    private let task: String?
+
+    /// - Parameters:
+    ///   - sinks: the channels this machine offers; a configured channel without a sink is reported
+    ///     as unavailable the first time it is needed.
+    ///   - report: how a channel problem is told to the person (once per problem).
+    public init(configuration: VigilConfiguration.Alarms, task: String?, sinks: [any AlarmSink], report: @escaping @Sendable (String) -> Void) {
+        self.configuration = configuration
+        self.task = task
+        self.sinks = Dictionary(sinks.map { ($0.channel, $0) }, uniquingKeysWith: { a, _ in a })
+        self.report = report
+    }
+
+    /// Takes a batch of session events and delivers the alarms among them, in order.
+    public func handle(_ events: [SessionEvent]) {
+        let ladder = configuration.escalation.count
+        for e in events {
+            switch e.kind {
+            case .alarm(let level, let rep, let episode, let cause, let reason):
+                let notice = AlarmNotice(time: e.time, level: level, repeatCount: rep, episode: episode, cause: cause, reason: reason,
+                                         task: task, isPersistent: level >= ladder)
+                let channels = configuration.channels(level: level)
+                queue.async {
+                    for c in channels {
+                        self.attempt(c) { sink throws(AlarmChannelUnavailable) in
+                            try sink.fire(notice)
+                            return true
+                        }
+                    }
+                }
+            case .alarmCleared(let level, let episode, let recovery):
+                // Cleared on every channel that may have shown it.
+                let channels = Set((1...max(level, 1)).flatMap { configuration.channels(level: $0) })
+                queue.async {
+                    for c in AlarmChannel.allCases where channels.contains(c) {
+                        self.attempt(c) { sink throws(AlarmChannelUnavailable) in try sink.clear(episode: episode, level: level, recoverySeconds: recovery) }
+                    }
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    /// Waits until everything handed over so far was delivered (or failed).
+    public func drain() { queue.sync {} }
+
+    private func attempt(_ channel: AlarmChannel, _ body: (any AlarmSink) throws(AlarmChannelUnavailable) -> Bool) {
+        guard let sink = sinks[channel] else {
+            if failing.insert(channel).inserted {
+                report("\(channel.rawValue) alarms are not available in this build; the other channels still fire")
+            }
+            return
+        }
+        do {
+            if try body(sink), failing.remove(channel) != nil { report("\(channel.rawValue) alarms work again") }
+        } catch {
+            if failing.insert(channel).inserted { report("\(channel.rawValue) alarms unavailable: \(error.detail); the other channels still fire") }
+        }
+    }
+}
+
+/// Alarms in the terminal running the session: a banner on standard error and the terminal bell.
+public final class TerminalAlarmSink: AlarmSink, @unchecked Sendable {
+    public let channel = AlarmChannel.terminal
+    private let fd: Int32
+    private let color: Bool
+
+    /// - Parameter fd: the terminal (standard error by default); not a terminal makes the channel unavailable.
+    public init(fd: Int32 = 2, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.fd = fd
+        // https://no-color.org: any non-empty NO_COLOR turns colour off.
+        color = (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
+
+    public func fire(_ alarm: AlarmNotice) throws(AlarmChannelUnavailable) {
+        let title = alarm.repeatCount == 0 ? "ALARM \(alarm.level)" : "ALARM \(alarm.level) (\(alarm.repeatCount + 1)×)"
+        let advice = alarm.isPersistent ? "back to work, or end the session" : "time to get back to it"
+        let label = color ? "\u{1B}[1;97;41m \(title) \u{1B}[0m" : "[\(title)]"
+        try write("\u{07}\(label) \(alarm.reason) · \(advice)\n")
+    }
+
+    public func clear(episode: Int, level: Int, recoverySeconds: Double) throws(AlarmChannelUnavailable) -> Bool {
+        let label = color ? "\u{1B}[1;30;42m BACK \u{1B}[0m" : "[BACK]"
+        try write("\(label) back at work after \(humanDuration(recoverySeconds))\n")
+        return true
+    }
+
+    private func write(_ text: String) throws(AlarmChannelUnavailable) {
+        guard isatty(fd) != 0 else { throw AlarmChannelUnavailable("not running in a terminal") }
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBufferPointer { Foundation.write(fd, $0.baseAddress, $0.count) }
+    }
+}
+
+/// Alarms as desktop notifications, more urgent at each level: level 1 low, 2 normal, 3 and up
+/// critical. One notification per episode, updated in place as the alarm escalates; the
+/// persistent level stays until dismissed, and coming back replaces it with a short "back" note.
+public final class DesktopAlarmSink: AlarmSink, @unchecked Sendable {
+    public let channel = AlarmChannel.desktop
+    private let notifier: DesktopNotifier
+    /// The notification shown for each episode, to update in place.
+    private var shown: [Int: UInt32] = [:]
+
+    public init(notifier: DesktopNotifier = DesktopNotifier()) { self.notifier = notifier }
+
+    public static func urgency(level: Int) -> DesktopNotifier.Urgency {
+        level <= 1 ? .low : level == 2 ? .normal : .critical
+    }
+
+    public static func summary(_ alarm: AlarmNotice) -> String {
+        let what = alarm.level <= 1 ? "Drifting?" : alarm.level == 2 ? "Back to work?" : alarm.isPersistent ? "Still away from your work" : "You have been away a while"
+        return "\(what) (alarm \(alarm.level))"
+    }
+
+    public func fire(_ alarm: AlarmNotice) throws(AlarmChannelUnavailable) {
+        var body = alarm.reason
+        if let task = alarm.task { body += "\nYou were working on: \(task)" }
+        if alarm.isPersistent { body += "\nThis comes back every minute until you are back at work." }
+        do {
+            shown[alarm.episode] = try notifier.notify(summary: Self.summary(alarm), body: body, urgency: Self.urgency(level: alarm.level),
+                                                       replacing: shown[alarm.episode] ?? 0, timeout: alarm.isPersistent ? 0 : -1)
+        } catch {
+            throw AlarmChannelUnavailable(error.detail)
+        }
+    }
+
+    public func clear(episode: Int, level: Int, recoverySeconds: Double) throws(AlarmChannelUnavailable) -> Bool {
+        guard let id = shown.removeValue(forKey: episode) else { return false }
+        do {
+            try notifier.notify(summary: "Back at work", body: "Back after \(humanDuration(recoverySeconds)). Keep going.", urgency: .low,
+                                replacing: id, timeout: 5000)
+            return true
+        } catch {
+            throw AlarmChannelUnavailable(error.detail)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import DesktopNotifier
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+import VigilCore
+import VigilEngine
+import VigilRecording
+
+/// Alarms delivered through real channels: desktop notifications to a real notification service
+/// on a private D-Bus, driven by a replayed session.
+@Suite(.serialized) struct AlarmTests {
+    let t0 = parseRFC3339("2026-03-02T09:00:00Z")!
+
+    /// Typing for 2 minutes, away for `awayMinutes`, typing again for 3 minutes: input windows
+    /// every 5 s, as the input detector sends them.
+    func awaySession(awayMinutes: Double) -> SampleArray {
+        var samples: [Sample] = []
+        var lastInput = 0.0
+        let end = (2 + awayMinutes + 3) * 60
+        for t in stride(from: 5.0, through: end, by: 5) {
+            let typing = t <= 120 || t > (2 + awayMinutes) * 60
+            if typing { lastInput = t - 0.5 }
+            samples.append(Sample(time: t0 + t, payload: .input(InputActivity(window: 5, keyPresses: typing ? 12 : 0, idle: t - lastInput))))
+        }
+        return SampleArray(path: "away.jsonl", start: t0, samples: samples)
+    }
+
+    final class Reports: Sendable {
+        let all = Mutex<[String]>([])
+        func add(_ s: String) { all.withLock { $0.append(s) } }
+    }
+
+    /// Away for twenty minutes: the alarm escalates, the last level comes back every minute until
+    /// the person types again, then a clear. Level 1 is terminal-only by default, so the desktop
+    /// sees levels 2 to 4, updated in place, each more urgent, then "back at work".
+    @Test func aLongAbsenceEscalatesRepeatsUntilBackAndClears() throws {
+        var events: [SessionEvent] = []
+        _ = try Replayer(configuration: .default, task: "thesis").run(MergedRecordings([awaySession(awayMinutes: 20)])) { events.append($0) }
+        let repeats = events.compactMap { if case .alarm(4, let r, _, _, _) = $0.kind, r > 0 { r } else { nil } }
+        #expect(repeats.count >= 5, "the persistent level repeats while away: \(repeats)")
+        #expect(repeats == Array(1...repeats.count))
+        let cleared = events.firstIndex { if case .alarmCleared(4, _, _) = $0.kind { true } else { false } }
+        let lastAlarm = events.lastIndex { if case .alarm = $0.kind { true } else { false } }
+        #expect(cleared != nil && lastAlarm != nil && cleared! > lastAlarm!, "cleared after the last alarm")
+
+        let bus = try SessionBus()
+        let (service, log) = try bus.startNotificationService()
+        defer { service.kill(SIGKILL) }
+        let reports = Reports()
+        let dispatcher = AlarmDispatcher(configuration: VigilConfiguration.default.alarms, task: "thesis",
+                                         sinks: [TerminalAlarmSink(fd: -1), DesktopAlarmSink(notifier: DesktopNotifier(busAddress: bus.address))]) {
+            reports.add($0)
+        }
+        dispatcher.handle(events)
+        dispatcher.drain()
+
+        let calls = SessionBus.notifications(log)
+        let urgencies = calls.map { ($0["hints"] as? [String: Any])?["urgency"] as? Int }
+        let summaries = calls.map { $0["summary"] as? String ?? "" }
+        // Levels 2, 3, 4, the repeats of 4, then back.
+        #expect(calls.count == 3 + repeats.count + 1, "\(summaries)")
+        #expect(summaries.first == "Back to work? (alarm 2)")
+        #expect(summaries[1] == "You have been away a while (alarm 3)")
+        #expect(summaries[2] == "Still away from your work (alarm 4)")
+        #expect(summaries.last == "Back at work")
+        #expect(urgencies.first == 1 && urgencies[1] == 2 && urgencies[2] == 2)
+        #expect(urgencies.last == 0)
+        #expect((calls.first?["body"] as? String)?.contains("no input for") == true)
+        #expect((calls.first?["body"] as? String)?.contains("thesis") == true)
+        // One notification for the episode, updated in place; the persistent one stays until dismissed.
+        #expect(calls.dropFirst().allSatisfy { $0["replaces_id"] as? Int == 1 })
+        #expect(calls[2]["expire_timeout"] as? Int == 0)
+        // Not a terminal here, and no sound channel in this build: each said once, not per alarm.
+        let said = reports.all.withLock { $0 }
+        #expect(said.filter { $0.hasPrefix("terminal alarms unavailable: not running in a terminal") }.count == 1, "\(said)")
+        #expect(said.filter { $0.hasPrefix("sound alarms are not available") }.count == 1, "\(said)")
+        #expect(said.count == 2, "\(said)")
+    }
+
+    /// The channels of each level come from the config; a missing notification daemon is reported
+    /// once, and the session's alarms go on through the other channels.
+    @Test func channelsFollowTheConfigAndAMissingDaemonIsReportedOnce() throws {
+        var config = VigilConfiguration.default.alarms
+        config.channels = [[.desktop]]
+        var events: [SessionEvent] = []
+        _ = try Replayer(configuration: .default).run(MergedRecordings([awaySession(awayMinutes: 15)])) { events.append($0) }
+        let bus = try SessionBus()  // a bus with no notification daemon on it
+        let reports = Reports()
+        let dispatcher = AlarmDispatcher(configuration: config, task: nil,
+                                         sinks: [DesktopAlarmSink(notifier: DesktopNotifier(busAddress: bus.address))]) { reports.add($0) }
+        dispatcher.handle(events)
+        dispatcher.drain()
+        let said = reports.all.withLock { $0 }
+        #expect(said.count == 1, "\(said)")
+        #expect(said.first?.contains("desktop alarms unavailable: no notification daemon") == true, "\(said)")
+    }
+}
