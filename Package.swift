@@ -11,6 +11,7 @@
 //   MicrophoneDetector  levels from PulseAudio, and WAV files. Only importer of CPulse.
 //   LocationDetector    fixes from gpsd, and gpsd JSON logs. Only importer of CGPS.
 //   DesktopNotifier     freedesktop notifications on the session D-Bus (libdbus). Only importer of CDBus.
+//   SoundAlarm          alarm tones through PulseAudio (libpulse-simple). Only importer of CPulseSimple.
 //   VigilConfig         the YAML config file -> VigilCore's configuration, with line-precise errors.
 //   VigilStore          the SQLite event log (GRDB), migrations.
 //   VigilEngine         wiring: detectors and recordings of every format -> state machine -> store; replay;
@@ -51,6 +52,8 @@ let package = Package(
         .target(name: "InputDetector", dependencies: ["VigilCore", "DetectorSupport", "CLibinput"]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "DesktopNotifier", dependencies: ["CDBus"]),
+        .systemLibrary(name: "CPulseSimple", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
+        .target(name: "SoundAlarm", dependencies: ["CPulseSimple"]),
         .target(name: "VigilRecording", dependencies: ["VigilCore"]),
         .target(name: "VigilConfig", dependencies: ["VigilCore", "Yams"]),
         .target(name: "VigilStore", dependencies: ["VigilCore", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -58,14 +61,14 @@ let package = Package(
             name: "VigilEngine",
             dependencies: [
                 "VigilCore", "VigilRecording", "VigilConfig", "VigilStore",
-                "InputDetector", "MicrophoneDetector", "LocationDetector", "VigilAudio", "DesktopNotifier",
+                "InputDetector", "MicrophoneDetector", "LocationDetector", "VigilAudio", "DesktopNotifier", "SoundAlarm",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "vigil",
             dependencies: [
-                "VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilEngine",
+                "VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilEngine", "SoundAlarm",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

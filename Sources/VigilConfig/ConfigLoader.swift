@@ -321,6 +321,11 @@ private func alarmChannels(_ node: Node) throws -> [[AlarmChannel]] {
     }
 }
 
+private func numbers(_ node: Node) throws -> [Double] {
+    guard case .sequence(let seq) = node else { throw ValueError(message: "expected a list of numbers such as [-24, -18, -12, -6]") }
+    return try seq.map(number)
+}
+
 private func durations(_ node: Node) throws -> [Double] {
     guard case .sequence(let seq) = node else { throw ValueError(message: "expected a list of durations such as [30s, 2m, 5m, 10m]") }
     return try seq.map(duration)
@@ -383,5 +388,7 @@ private let schema: [String: [String: Apply]] = [
         "escalation": { $0.alarms.escalation = try durations($1) },
         "repeat_every": { $0.alarms.repeatEvery = try duration($1) },
         "channels": { $0.alarms.channels = try alarmChannels($1) },
+        "tone": { $0.alarms.tone = try number($1) },
+        "tone_levels": { $0.alarms.toneLevels = try numbers($1) },
     ],
 ]

@@ -1,4 +1,5 @@
 import DesktopNotifier
+import SoundAlarm
 import Foundation
 import VigilCore
 
@@ -180,4 +181,27 @@ public final class DesktopAlarmSink: AlarmSink, @unchecked Sendable {
             throw AlarmChannelUnavailable(error.detail)
         }
     }
+}
+
+/// Alarms as a tone through PulseAudio, louder at each level (`alarms.tone`, `alarms.tone_levels`).
+public final class SoundAlarmSink: AlarmSink, @unchecked Sendable {
+    public let channel = AlarmChannel.sound
+    private let player: TonePlayer
+    private let configuration: VigilConfiguration.Alarms
+
+    public init(configuration: VigilConfiguration.Alarms, player: TonePlayer = TonePlayer()) {
+        self.configuration = configuration
+        self.player = player
+    }
+
+    /// The tone played for alarm `level`.
+    public func tone(level: Int) -> AlarmTone {
+        AlarmTone(frequency: configuration.tone, level: configuration.toneLevel(level: level))
+    }
+
+    public func fire(_ alarm: AlarmNotice) throws(AlarmChannelUnavailable) {
+        do { try player.play(tone(level: alarm.level)) } catch { throw AlarmChannelUnavailable(error.detail) }
+    }
+
+    public func clear(episode: Int, level: Int, recoverySeconds: Double) throws(AlarmChannelUnavailable) -> Bool { false }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SoundAlarm
 import VigilCore
 import VigilEngine
 import VigilRecording
@@ -64,7 +65,9 @@ struct Start: AsyncParsableCommand {
             let sensors = DetectorCatalog.availability(configuration: config, now: clock.now)
             let renderer = TimelineRenderer(sessionStart: wallStart)
             let asJSON = json
-            let alarms = AlarmDispatcher(configuration: config.alarms, task: task, sinks: [TerminalAlarmSink(), DesktopAlarmSink()]) { problem in
+            let alarms = AlarmDispatcher(configuration: config.alarms, task: task, sinks: [
+                TerminalAlarmSink(), DesktopAlarmSink(), SoundAlarmSink(configuration: config.alarms, player: TonePlayer(server: config.audio.server)),
+            ]) { problem in
                 note(problem)
             }
             let live = LiveSession(

@@ -23,8 +23,20 @@ public final class ChildProcess: @unchecked Sendable {
         defer { argv.forEach { free($0) } }
         let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { env.forEach { free($0) } }
+        // The child starts with no signal blocked and every signal at its default: the test's
+        // threads (Swift concurrency, dispatch) block most signals, and a spawned process inherits
+        // that mask, so `kill(SIGINT)` would otherwise never reach, say, parecord.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var child: pid_t = 0
-        let rc = posix_spawn(&child, path, &actions, nil, argv, env)
+        let rc = posix_spawn(&child, path, &actions, &attributes, argv, env)
         guard rc == 0 else { throw ChildProcessError(message: "cannot start \(path): \(String(cString: strerror(rc)))") }
         pid = child
     }

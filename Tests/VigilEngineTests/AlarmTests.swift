@@ -1,4 +1,5 @@
 import DesktopNotifier
+import SoundAlarm
 import Foundation
 import Synchronization
 import Testing
@@ -49,7 +50,8 @@ import VigilRecording
         defer { service.kill(SIGKILL) }
         let reports = Reports()
         let dispatcher = AlarmDispatcher(configuration: VigilConfiguration.default.alarms, task: "thesis",
-                                         sinks: [TerminalAlarmSink(fd: -1), DesktopAlarmSink(notifier: DesktopNotifier(busAddress: bus.address))]) {
+                                         sinks: [TerminalAlarmSink(fd: -1), DesktopAlarmSink(notifier: DesktopNotifier(busAddress: bus.address)),
+                                                 SoundAlarmSink(configuration: VigilConfiguration.default.alarms, player: TonePlayer(server: "unix:/nonexistent/pulse"))]) {
             reports.add($0)
         }
         dispatcher.handle(events)
@@ -71,10 +73,10 @@ import VigilRecording
         // One notification for the episode, updated in place; the persistent one stays until dismissed.
         #expect(calls.dropFirst().allSatisfy { $0["replaces_id"] as? Int == 1 })
         #expect(calls[2]["expire_timeout"] as? Int == 0)
-        // Not a terminal here, and no sound channel in this build: each said once, not per alarm.
+        // Not a terminal here, and no sound server: each said once, not per alarm.
         let said = reports.all.withLock { $0 }
         #expect(said.filter { $0.hasPrefix("terminal alarms unavailable: not running in a terminal") }.count == 1, "\(said)")
-        #expect(said.filter { $0.hasPrefix("sound alarms are not available") }.count == 1, "\(said)")
+        #expect(said.filter { $0.hasPrefix("sound alarms unavailable: cannot play through the PulseAudio server") }.count == 1, "\(said)")
         #expect(said.count == 2, "\(said)")
     }
 
@@ -94,5 +96,55 @@ import VigilRecording
         let said = reports.all.withLock { $0 }
         #expect(said.count == 1, "\(said)")
         #expect(said.first?.contains("desktop alarms unavailable: no notification daemon") == true, "\(said)")
+    }
+
+    /// The audible alarm through a real PulseAudio: a private server with a null sink, its monitor
+    /// recorded by parecord while a replayed absence escalates to levels 3 and 4, and the recording
+    /// measured by sox: the configured pitch, louder at level 4 than at level 3.
+    @Test func theToneIsHeardAtItsPitchAndGetsLouder() throws {
+        let pulse = try PulseServer()
+        try pulse.start()
+        var config = VigilConfiguration.default.alarms
+        config.channels = [[], [], [.sound], [.sound]]
+        config.tone = 660
+        config.toneLevels = [-30, -24, -18, -6]
+        var events: [SessionEvent] = []
+        _ = try Replayer(configuration: .default).run(MergedRecordings([awaySession(awayMinutes: 16)])) { events.append($0) }
+        let fired = events.compactMap { if case .alarm(let l, _, _, _, _) = $0.kind, l >= 3 { l } else { nil } }
+        #expect(fired.first == 3 && fired.dropFirst().allSatisfy { $0 == 4 } && fired.count >= 2, "\(fired)")
+
+        let dir = pulse.directory
+        let recording = dir + "/monitor.wav"
+        let recorder = try ChildProcess("/usr/bin/parecord", ["--server", pulse.address, "-d", "vigiltest.monitor", "--file-format=wav",
+                                                              "--format=float32le", "--rate=48000", "--channels=1", recording])
+        usleep(500_000)
+        let reports = Reports()
+        let dispatcher = AlarmDispatcher(configuration: config, task: nil,
+                                         sinks: [SoundAlarmSink(configuration: config, player: TonePlayer(server: pulse.address))]) { reports.add($0) }
+        dispatcher.handle(events)
+        dispatcher.drain()
+        usleep(300_000)
+        recorder.kill(SIGINT)
+        _ = recorder.wait()
+        #expect(reports.all.withLock { $0 }.isEmpty, "\(reports.all.withLock { $0 })")
+
+        // Cut the recording at its silences (each beep its own file), and measure each beep.
+        let split = runTool("/usr/bin/sox", [recording, dir + "/beep.wav", "silence", "1", "0.01", "0.5%", "1", "0.05", "0.5%", ":", "newfile", ":", "restart"])
+        #expect(split.status == 0, "\(split.output)")
+        let beeps = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("beep") && $0.hasSuffix(".wav") }.sorted()
+        var peaks: [Double] = []
+        for b in beeps {
+            let stat = runTool("/usr/bin/sox", [dir + "/" + b, "-n", "stat"]).output
+            func value(_ label: String) -> Double? {
+                stat.split(separator: "\n").first { $0.hasPrefix(label) }.flatMap { $0.split(separator: ":").last }.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            }
+            guard let length = value("Length (seconds)"), length > 0.1, let amplitude = value("Maximum amplitude"), let frequency = value("Rough   frequency") else { continue }
+            #expect(abs(frequency - 660) < 15, "beep \(b): \(frequency) Hz")
+            peaks.append(20 * log10(amplitude))
+        }
+        // Three beeps per alarm: level 3's at -18 dBFS, then level 4's (and its repeats) at -6.
+        #expect(peaks.count == 3 * fired.count, "\(peaks)")
+        #expect(peaks.prefix(3).allSatisfy { abs($0 - (-18)) < 1 }, "\(peaks)")
+        #expect(peaks.dropFirst(3).allSatisfy { abs($0 - (-6)) < 1 }, "\(peaks)")
     }
 }
