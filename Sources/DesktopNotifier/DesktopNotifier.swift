@@ -50,12 +50,19 @@ public final class DesktopNotifier: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if connection == nil {
-            if busAddress == nil, ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] == nil,
-               ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].map({ !FileManager.default.fileExists(atPath: $0 + "/bus") }) ?? true {
-                throw NotificationError(kind: .noBus, detail: "no session D-Bus (DBUS_SESSION_BUS_ADDRESS is not set): not in a desktop session?")
+            // The session bus: the given address, else $DBUS_SESSION_BUS_ADDRESS (libdbus reads it),
+            // else the systemd user bus at $XDG_RUNTIME_DIR/bus. Without any, say so rather than let
+            // libdbus try to autolaunch a bus of its own.
+            let environment = ProcessInfo.processInfo.environment
+            var address = busAddress
+            if address == nil, environment["DBUS_SESSION_BUS_ADDRESS"] == nil {
+                guard let runtime = environment["XDG_RUNTIME_DIR"], FileManager.default.fileExists(atPath: runtime + "/bus") else {
+                    throw NotificationError(kind: .noBus, detail: "no session D-Bus (DBUS_SESSION_BUS_ADDRESS is not set): not in a desktop session?")
+                }
+                address = "unix:path=\(runtime)/bus"
             }
             var buffer = [CChar](repeating: 0, count: 512)
-            guard let c = vigil_dbus_connect(busAddress, &buffer, buffer.count) else {
+            guard let c = vigil_dbus_connect(address, &buffer, buffer.count) else {
                 throw NotificationError(kind: .noBus, detail: "cannot reach the session D-Bus: \(text(buffer))")
             }
             connection = c

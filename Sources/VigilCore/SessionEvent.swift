@@ -149,3 +149,33 @@ public struct SessionEvent: Hashable, Sendable {
         case sessionEnded(SessionSummary)
     }
 }
+
+/// What became of one alarm on one channel: the log keeps it next to the alarm itself.
+public struct AlarmDelivery: Hashable, Sendable {
+    public enum Action: String, Sendable {
+        /// The alarm was shown, rung or played.
+        case fired
+        /// The person was back and the channel said so (the notification replaced, a banner).
+        case cleared
+    }
+    public var time: Timestamp
+    public var episode: Int
+    public var level: Int
+    public var repeatCount: Int
+    public var channel: AlarmChannel
+    public var action: Action
+    /// False when the channel was unavailable; `detail` says why.
+    public var delivered: Bool
+    public var detail: String
+
+    public init(time: Timestamp, episode: Int, level: Int, repeatCount: Int, channel: AlarmChannel, action: Action, delivered: Bool, detail: String = "") {
+        self.time = time
+        self.episode = episode
+        self.level = level
+        self.repeatCount = repeatCount
+        self.channel = channel
+        self.action = action
+        self.delivered = delivered
+        self.detail = detail
+    }
+}

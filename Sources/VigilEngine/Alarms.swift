@@ -41,6 +41,7 @@ public final class AlarmDispatcher: @unchecked Sendable {
     private let configuration: VigilConfiguration.Alarms
     private let sinks: [AlarmChannel: any AlarmSink]
     private let report: @Sendable (String) -> Void
+    private let onDelivery: @Sendable (AlarmDelivery) -> Void
     private let queue = DispatchQueue(label: "vigil-alarms")
     /// Channels whose last attempt failed (touched on `queue` only).
     private var failing = Set<AlarmChannel>()
@@ -49,11 +50,14 @@ public final class AlarmDispatcher: @unchecked Sendable {
     /// - Parameters:
     ///   - sinks: the channels this machine offers; a configured channel without a sink is reported
     ///     as unavailable the first time it is needed.
+    ///   - onDelivery: what each channel did with each alarm, for the log.
     ///   - report: how a channel problem is told to the person (once per problem).
-    public init(configuration: VigilConfiguration.Alarms, task: String?, sinks: [any AlarmSink], report: @escaping @Sendable (String) -> Void) {
+    public init(configuration: VigilConfiguration.Alarms, task: String?, sinks: [any AlarmSink],
+                onDelivery: @escaping @Sendable (AlarmDelivery) -> Void = { _ in }, report: @escaping @Sendable (String) -> Void) {
         self.configuration = configuration
         self.task = task
         self.sinks = Dictionary(sinks.map { ($0.channel, $0) }, uniquingKeysWith: { a, _ in a })
+        self.onDelivery = onDelivery
         self.report = report
     }
 
@@ -68,7 +72,8 @@ public final class AlarmDispatcher: @unchecked Sendable {
                 let channels = configuration.channels(level: level)
                 queue.async {
                     for c in channels {
-                        self.attempt(c) { sink throws(AlarmChannelUnavailable) in
+                        let delivery = AlarmDelivery(time: e.time, episode: episode, level: level, repeatCount: rep, channel: c, action: .fired, delivered: true)
+                        self.attempt(c, delivery) { sink throws(AlarmChannelUnavailable) in
                             try sink.fire(notice)
                             return true
                         }
@@ -79,7 +84,10 @@ public final class AlarmDispatcher: @unchecked Sendable {
                 let channels = Set((1...max(level, 1)).flatMap { configuration.channels(level: $0) })
                 queue.async {
                     for c in AlarmChannel.allCases where channels.contains(c) {
-                        self.attempt(c) { sink throws(AlarmChannelUnavailable) in try sink.clear(episode: episode, level: level, recoverySeconds: recovery) }
+                        let delivery = AlarmDelivery(time: e.time, episode: episode, level: level, repeatCount: 0, channel: c, action: .cleared, delivered: true)
+                        self.attempt(c, delivery) { sink throws(AlarmChannelUnavailable) in
+                            try sink.clear(episode: episode, level: level, recoverySeconds: recovery)
+                        }
                     }
                 }
             default:
@@ -91,17 +99,28 @@ public final class AlarmDispatcher: @unchecked Sendable {
     /// Waits until everything handed over so far was delivered (or failed).
     public func drain() { queue.sync {} }
 
-    private func attempt(_ channel: AlarmChannel, _ body: (any AlarmSink) throws(AlarmChannelUnavailable) -> Bool) {
+    /// Runs one channel's delivery; `delivery` is what is logged if it goes through (or is
+    /// logged as undelivered, with the reason, if the channel is unavailable).
+    private func attempt(_ channel: AlarmChannel, _ delivery: AlarmDelivery, _ body: (any AlarmSink) throws(AlarmChannelUnavailable) -> Bool) {
+        var record = delivery
         guard let sink = sinks[channel] else {
             if failing.insert(channel).inserted {
                 report("\(channel.rawValue) alarms are not available in this build; the other channels still fire")
             }
+            record.delivered = false
+            record.detail = "not available in this build"
+            onDelivery(record)
             return
         }
         do {
-            if try body(sink), failing.remove(channel) != nil { report("\(channel.rawValue) alarms work again") }
+            guard try body(sink) else { return }
+            if failing.remove(channel) != nil { report("\(channel.rawValue) alarms work again") }
+            onDelivery(record)
         } catch {
             if failing.insert(channel).inserted { report("\(channel.rawValue) alarms unavailable: \(error.detail); the other channels still fire") }
+            record.delivered = false
+            record.detail = error.detail
+            onDelivery(record)
         }
     }
 }

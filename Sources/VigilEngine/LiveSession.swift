@@ -251,6 +251,14 @@ public final class SessionLogWriter: @unchecked Sendable {
         }
     }
 
+    /// Logs what the alarm channels did (after the session's own events: the session must exist).
+    public func write(_ delivery: AlarmDelivery) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard failure == nil, let id = sessionId else { return }
+        do { try store.appendDeliveries([delivery], session: id) } catch { failure = error }
+    }
+
     public var session: Int64? {
         lock.lock()
         defer { lock.unlock() }

@@ -181,7 +181,55 @@ public final class EventStore: Sendable {
                 );
                 """)
         }
+        m.registerMigration("v2: alarm deliveries per channel") { db in
+            try db.execute(sql: """
+                CREATE TABLE alarm_deliveries (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                    episode_number INTEGER NOT NULL,
+                    at_ms INTEGER NOT NULL,
+                    level INTEGER NOT NULL,
+                    repeat INTEGER NOT NULL,
+                    channel TEXT NOT NULL,
+                    action TEXT NOT NULL,
+                    delivered INTEGER NOT NULL,
+                    detail TEXT NOT NULL
+                );
+                CREATE INDEX alarm_deliveries_session ON alarm_deliveries(session_id, at_ms);
+                """)
+        }
         return m
+    }
+
+    /// Records what each alarm channel did, in one durable transaction.
+    public func appendDeliveries(_ deliveries: [AlarmDelivery], session: Int64) throws(StoreError) {
+        guard !deliveries.isEmpty else { return }
+        try write { db in
+            for d in deliveries {
+                try db.execute(
+                    sql: """
+                        INSERT INTO alarm_deliveries (session_id, episode_number, at_ms, level, repeat, channel, action, delivered, detail)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [session, d.episode, d.time.millisecondsSinceEpoch, d.level, d.repeatCount, d.channel.rawValue, d.action.rawValue,
+                                d.delivered, d.detail])
+            }
+        }
+    }
+
+    /// The alarm deliveries of a session, oldest first.
+    public func deliveries(session: Int64) throws(StoreError) -> [AlarmDelivery] {
+        do {
+            return try db.read { db in
+                try Row.fetchAll(db, sql: "SELECT * FROM alarm_deliveries WHERE session_id = ? ORDER BY at_ms, id", arguments: [session]).compactMap { r in
+                    guard let channel = AlarmChannel(rawValue: r["channel"]), let action = AlarmDelivery.Action(rawValue: r["action"]) else { return nil }
+                    return AlarmDelivery(time: Timestamp(nanoseconds: (r["at_ms"] as Int64) * 1_000_000), episode: r["episode_number"], level: r["level"],
+                                         repeatCount: r["repeat"], channel: channel, action: action, delivered: r["delivered"], detail: r["detail"])
+                }
+            }
+        } catch {
+            throw StoreError(path: path, message: "cannot read the event log: \(error)")
+        }
     }
 
     /// Applied migrations, oldest first.

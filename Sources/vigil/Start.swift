@@ -65,9 +65,10 @@ struct Start: AsyncParsableCommand {
             let sensors = DetectorCatalog.availability(configuration: config, now: clock.now)
             let renderer = TimelineRenderer(sessionStart: wallStart)
             let asJSON = json
-            let alarms = AlarmDispatcher(configuration: config.alarms, task: task, sinks: [
+            let sinks: [any AlarmSink] = [
                 TerminalAlarmSink(), DesktopAlarmSink(), SoundAlarmSink(configuration: config.alarms, player: TonePlayer(server: config.audio.server)),
-            ]) { problem in
+            ]
+            let alarms = AlarmDispatcher(configuration: config.alarms, task: task, sinks: sinks, onDelivery: { writer.write($0) }) { problem in
                 note(problem)
             }
             let live = LiveSession(

@@ -7,6 +7,7 @@ import TestSupport
 import VigilCore
 import VigilEngine
 import VigilRecording
+import VigilStore
 
 /// Alarms delivered through real channels: desktop notifications to a real notification service
 /// on a private D-Bus, driven by a replayed session.
@@ -32,6 +33,11 @@ import VigilRecording
         func add(_ s: String) { all.withLock { $0.append(s) } }
     }
 
+    final class Deliveries: Sendable {
+        let all = Mutex<[AlarmDelivery]>([])
+        func add(_ d: AlarmDelivery) { all.withLock { $0.append(d) } }
+    }
+
     /// Away for twenty minutes: the alarm escalates, the last level comes back every minute until
     /// the person types again, then a clear. Level 1 is terminal-only by default, so the desktop
     /// sees levels 2 to 4, updated in place, each more urgent, then "back at work".
@@ -49,9 +55,11 @@ import VigilRecording
         let (service, log) = try bus.startNotificationService()
         defer { service.kill(SIGKILL) }
         let reports = Reports()
+        let deliveries = Deliveries()
         let dispatcher = AlarmDispatcher(configuration: VigilConfiguration.default.alarms, task: "thesis",
                                          sinks: [TerminalAlarmSink(fd: -1), DesktopAlarmSink(notifier: DesktopNotifier(busAddress: bus.address)),
-                                                 SoundAlarmSink(configuration: VigilConfiguration.default.alarms, player: TonePlayer(server: "unix:/nonexistent/pulse"))]) {
+                                                 SoundAlarmSink(configuration: VigilConfiguration.default.alarms, player: TonePlayer(server: "unix:/nonexistent/pulse"))],
+                                         onDelivery: { deliveries.add($0) }) {
             reports.add($0)
         }
         dispatcher.handle(events)
@@ -78,6 +86,19 @@ import VigilRecording
         #expect(said.filter { $0.hasPrefix("terminal alarms unavailable: not running in a terminal") }.count == 1, "\(said)")
         #expect(said.filter { $0.hasPrefix("sound alarms unavailable: cannot play through the PulseAudio server") }.count == 1, "\(said)")
         #expect(said.count == 2, "\(said)")
+
+        // Every alarm on every channel is in the log: delivered or not, and why not.
+        let logged = deliveries.all.withLock { $0 }
+        let desktop = logged.filter { $0.channel == .desktop }
+        #expect(desktop.filter { $0.action == .fired && $0.delivered }.map(\.level) == [2, 3, 4] + repeats.map { _ in 4 })
+        #expect(desktop.last?.action == .cleared && desktop.last?.delivered == true)
+        let terminal = logged.filter { $0.channel == .terminal && $0.action == .fired }
+        #expect(terminal.count == 4 + repeats.count && terminal.allSatisfy { !$0.delivered && $0.detail == "not running in a terminal" })
+        #expect(logged.filter { $0.channel == .sound }.allSatisfy { !$0.delivered && $0.detail.contains("PulseAudio") })
+        let store = EventStore()
+        let session = try #require(try store.appendSession(events, source: "replay", recording: nil))
+        try store.appendDeliveries(logged, session: session)
+        #expect(try store.deliveries(session: session) == logged)
     }
 
     /// The channels of each level come from the config; a missing notification daemon is reported
