@@ -389,6 +389,8 @@ private let schema: [String: [String: Apply]] = [
         "repeat_every": { $0.alarms.repeatEvery = try duration($1) },
         "channels": { $0.alarms.channels = try alarmChannels($1) },
         "tone": { $0.alarms.tone = try number($1) },
+        "snoozes": { $0.alarms.snoozes = try integer($1) },
+        "snooze": { $0.alarms.snooze = try duration($1) },
         "tone_levels": { $0.alarms.toneLevels = try numbers($1) },
     ],
 ]

@@ -132,6 +132,9 @@ public struct VigilConfiguration: Hashable, Sendable {
         /// The channels each level is delivered through, one entry per level; levels past the last
         /// entry use the last one.
         public var channels: [[AlarmChannel]] = [[.terminal], [.terminal, .desktop], [.terminal, .desktop, .sound], [.terminal, .desktop, .sound]]
+        /// Snoozes allowed per session; each silences the alarms of the episode for `snooze`.
+        public var snoozes: Int = 3
+        public var snooze: Double = 300
         /// Pitch of the alarm tone, Hz.
         public var tone: Double = 880
         /// Peak level of the tone at each level, dBFS, rising; levels past the last use it.
@@ -242,6 +245,8 @@ extension VigilConfiguration {
             if i > 0 { check(v > alarms.escalation[i - 1], "alarms.escalation", "must grow from level to level (level \(i + 1) at \(v) s is not after level \(i) at \(alarms.escalation[i - 1]) s)") }
         }
         positive(alarms.repeatEvery, "alarms.repeat_every")
+        check(alarms.snoozes >= 0, "alarms.snoozes", "must not be negative, got \(alarms.snoozes)")
+        positive(alarms.snooze, "alarms.snooze")
         check((100...8000).contains(alarms.tone), "alarms.tone", "must be between 100 and 8000 Hz, got \(alarms.tone)")
         check(!alarms.toneLevels.isEmpty && alarms.toneLevels.allSatisfy { (-60...0).contains($0) }, "alarms.tone_levels",
               "must be levels between -60 and 0 dBFS, one per alarm level, got \(alarms.toneLevels)")

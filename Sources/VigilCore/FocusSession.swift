@@ -42,6 +42,9 @@ public struct FocusSession: Sendable {
     private var firstAlarmAt: Timestamp?
     private var lastAlarmAt: Timestamp?
     private var alarmRepeats = 0
+    /// No alarm fires before this (a snooze); cleared with the episode.
+    private var snoozedUntil: Timestamp?
+    private var snoozesUsed = 0
 
     private var episodeCount = 0
     private var alarmCount = 0
@@ -153,6 +156,18 @@ public struct FocusSession: Sendable {
             }
         case .end:
             events += end(.user, at: now)
+        case .snooze:
+            let allowed = configuration.alarms.snoozes
+            if let e = episode, e.alarmLevel > 0, snoozesUsed < allowed {
+                snoozesUsed += 1
+                let until = now + configuration.alarms.snooze
+                snoozedUntil = until
+                events.append(SessionEvent(time: now, kind: .alarmSnoozed(level: e.alarmLevel, episode: e.number, until: until, left: allowed - snoozesUsed)))
+            } else {
+                let why = episode.map { $0.alarmLevel > 0 } != true ? "no alarm to snooze"
+                    : "no snoozes left (\(allowed) per session, alarms.snoozes): back to work, or end the session"
+                events.append(SessionEvent(time: now, kind: .snoozeRefused(reason: why)))
+            }
         }
         return events
     }
@@ -322,6 +337,12 @@ public struct FocusSession: Sendable {
 
     private mutating func escalate(at now: Timestamp, into events: inout [SessionEvent]) {
         guard var e = episode else { return }
+        // Snoozed: the episode goes on (and is counted), its alarms wait; when the snooze is over,
+        // the levels that fell due fire, and the persistent level repeats again.
+        if let until = snoozedUntil {
+            guard now >= until else { return }
+            snoozedUntil = nil
+        }
         let ladder = configuration.alarms.escalation
         let distractedFor = now - e.confirmedAt
         while e.alarmLevel < ladder.count, distractedFor >= ladder[e.alarmLevel] {
@@ -356,6 +377,7 @@ public struct FocusSession: Sendable {
         episode = nil
         firstAlarmAt = nil
         lastAlarmAt = nil
+        snoozedUntil = nil
         datingFloor = end
     }
 

@@ -141,6 +141,8 @@ public enum ControlAction: String, Sendable, CaseIterable {
     case resume
     /// The person ends the session.
     case end
+    /// The person asks for a few quiet minutes from the alarms (limited per session).
+    case snooze
 }
 
 /// One observation from a sensor, or a control action.

@@ -143,6 +143,10 @@ public struct SessionEvent: Hashable, Sendable {
         /// `repeat` is 0 for the first firing of a level, then 1, 2... for the persistent last level.
         case alarm(level: Int, repeat: Int, episode: Int, cause: Cause, reason: String)
         case alarmCleared(level: Int, episode: Int, recoverySeconds: Double)
+        /// The alarms of the episode are quiet until `until`; `left` snoozes remain in the session.
+        case alarmSnoozed(level: Int, episode: Int, until: Timestamp, left: Int)
+        /// A snooze that was asked for and not given, and why.
+        case snoozeRefused(reason: String)
         case sensorStatus(SensorStatus)
         /// No samples and no ticks between `from` and the event's time (suspend, sleep, Vigil stopped).
         case gap(from: Timestamp, seconds: Double)

@@ -51,6 +51,10 @@ public struct TimelineRenderer: Sendable {
             return line(rep == 0 ? "alarm \(level)" : "alarm \(level) again", rep == 0 ? reason : "\(reason) · repeat \(rep)")
         case .alarmCleared(let level, _, let recovery):
             return line("alarm cleared", "level \(level) · back after \(humanDuration(recovery))")
+        case .alarmSnoozed(let level, _, let until, let left):
+            return line("snoozed", "alarm \(level) quiet for \(humanDuration(until - e.time)) · \(left) snooze\(left == 1 ? "" : "s") left")
+        case .snoozeRefused(let reason):
+            return line("no snooze", reason)
         case .sensorStatus(let s):
             let d = s.detail.isEmpty ? "" : " · \(s.detail)"
             return line("sensor", "\(s.sensor.rawValue) \(String(s.state.rawValue.map { $0 == "_" ? " " : $0 }))\(d)")
@@ -115,6 +119,15 @@ public struct TimelineRenderer: Sendable {
             add("level", String(level))
             add("episode", String(episode))
             add("recovery", seconds(recovery))
+        case .alarmSnoozed(let level, let episode, let until, let left):
+            str("event", "alarm_snoozed")
+            add("level", String(level))
+            add("episode", String(episode))
+            str("until", until.description)
+            add("left", String(left))
+        case .snoozeRefused(let reason):
+            str("event", "snooze_refused")
+            str("reason", reason)
         case .sensorStatus(let s):
             str("event", "sensor")
             str("sensor", s.sensor.rawValue)

@@ -181,7 +181,7 @@ public final class EventStore: Sendable {
                 );
                 """)
         }
-        m.registerMigration("v2: alarm deliveries per channel") { db in
+        m.registerMigration("v2: alarm deliveries per channel, snoozes") { db in
             try db.execute(sql: """
                 CREATE TABLE alarm_deliveries (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -196,6 +196,16 @@ public final class EventStore: Sendable {
                     detail TEXT NOT NULL
                 );
                 CREATE INDEX alarm_deliveries_session ON alarm_deliveries(session_id, at_ms);
+                CREATE TABLE snoozes (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                    at_ms INTEGER NOT NULL,
+                    episode_number INTEGER,
+                    level INTEGER,
+                    until_ms INTEGER,
+                    snoozes_left INTEGER,
+                    refused TEXT
+                );
                 """)
         }
         return m
@@ -301,6 +311,12 @@ public final class EventStore: Sendable {
             try db.execute(
                 sql: "UPDATE alarms SET cleared_ms = ?, recovery_s = (? - at_ms) / 1000.0 WHERE session_id = ? AND episode_number = ? AND cleared_ms IS NULL",
                 arguments: [at, at, session, episode])
+        case .alarmSnoozed(let level, let episode, let until, let left):
+            try db.execute(
+                sql: "INSERT INTO snoozes (session_id, at_ms, episode_number, level, until_ms, snoozes_left) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [session, at, episode, level, until.millisecondsSinceEpoch, left])
+        case .snoozeRefused(let reason):
+            try db.execute(sql: "INSERT INTO snoozes (session_id, at_ms, refused) VALUES (?, ?, ?)", arguments: [session, at, reason])
         case .sensorStatus(let s):
             try db.execute(
                 sql: "INSERT INTO sensor_events (session_id, at_ms, sensor, state, detail) VALUES (?, ?, ?, ?, ?)",

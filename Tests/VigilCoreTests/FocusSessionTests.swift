@@ -377,3 +377,66 @@ import Testing
         }
     }
 }
+
+/// Snoozing: a limited number of quiet spells per session, during which the episode goes on and
+/// counts but no alarm fires.
+@Suite struct SnoozeTests {
+    let t0 = Timestamp(seconds: 1_700_000_000)
+
+    /// Typing for 2 minutes, then nothing: the away episode opens and escalates.
+    func awaySession(_ config: VigilConfiguration) -> (FocusSession, [SessionEvent]) {
+        var s = FocusSession(configuration: config)
+        var events = s.start(at: t0)
+        for t in stride(from: 5.0, through: 120, by: 5) {
+            events += s.receive(Sample(time: t0 + t, payload: .input(InputActivity(window: 5, keyPresses: 10, idle: 0.5))))
+        }
+        return (s, events)
+    }
+
+    func alarms(_ events: [SessionEvent]) -> [(Double, Int, Int)] {
+        events.compactMap { if case .alarm(let l, let r, _, _, _) = $0.kind { ($0.time - t0, l, r) } else { nil } }
+    }
+
+    @Test func aSnoozeHoldsTheAlarmsForItsLengthThenTheyResume() {
+        var config = VigilConfiguration()
+        config.alarms.snooze = 300
+        var (s, _) = awaySession(config)
+        var events: [SessionEvent] = []
+        var snoozedAt: Double?
+        for t in stride(from: 121.0, through: 2400, by: 1) {
+            events += s.tick(at: t0 + t)
+            if snoozedAt == nil, alarms(events).contains(where: { $0.1 == 2 }) {
+                snoozedAt = t
+                events += s.control(.snooze, at: t0 + t)
+            }
+        }
+        let at = try! #require(snoozedAt)
+        let snoozed = events.compactMap { if case .alarmSnoozed(let l, _, let until, let left) = $0.kind { (l, until - t0, left) } else { nil } }
+        #expect(snoozed.count == 1)
+        #expect(snoozed.first?.0 == 2 && snoozed.first?.1 == at + 300 && snoozed.first?.2 == 2)
+        // Nothing fires during the snooze; level 3 (due at 5 min) fires when it ends.
+        let fired = alarms(events)
+        #expect(!fired.contains { $0.0 > at && $0.0 < at + 300 }, "\(fired)")
+        #expect(fired.first { $0.0 >= at + 300 }.map { $0.0 == at + 300 && $0.1 == 3 } == true, "\(fired)")
+        // The episode was never interrupted by the snooze.
+        #expect(!events.contains { if case .episodeEnded = $0.kind { true } else { false } })
+    }
+
+    @Test func snoozesAreLimitedAndOnlyForAnAlarm() {
+        var config = VigilConfiguration()
+        config.alarms.snoozes = 2
+        config.alarms.snooze = 10
+        var (s, events) = awaySession(config)
+        events += s.control(.snooze, at: t0 + 121)  // away, but no episode yet
+        for t in stride(from: 122.0, through: 1200, by: 1) {
+            events += s.tick(at: t0 + t)
+            if t >= 600, Int(t) % 200 == 0 { events += s.control(.snooze, at: t0 + t) }  // alarms fire from about 5 min
+        }
+        let refused = events.compactMap { if case .snoozeRefused(let r) = $0.kind { r } else { nil } }
+        let given = events.compactMap { if case .alarmSnoozed(_, _, _, let left) = $0.kind { left } else { nil } }
+        #expect(given == [1, 0])
+        #expect(refused.first == "no alarm to snooze")
+        #expect(refused.dropFirst().allSatisfy { $0.hasPrefix("no snoozes left (2 per session") }, "\(refused)")
+        #expect(refused.count >= 2)
+    }
+}
