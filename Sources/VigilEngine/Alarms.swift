@@ -15,6 +15,8 @@ public struct AlarmNotice: Sendable, Equatable {
     public var task: String?
     /// The last level, which repeats until the person is back.
     public var isPersistent: Bool
+    /// A motivating line to go with the nudge.
+    public var motivation: String? = nil
 }
 
 /// A channel that cannot deliver right now, and why.
@@ -42,6 +44,7 @@ public final class AlarmDispatcher: @unchecked Sendable {
     private let sinks: [AlarmChannel: any AlarmSink]
     private let report: @Sendable (String) -> Void
     private let onDelivery: @Sendable (AlarmDelivery) -> Void
+    private let motivation: @Sendable () -> String?
     private let queue = DispatchQueue(label: "vigil-alarms")
     /// Channels whose last attempt failed (touched on `queue` only).
     private var failing = Set<AlarmChannel>()
@@ -51,9 +54,12 @@ public final class AlarmDispatcher: @unchecked Sendable {
     ///   - sinks: the channels this machine offers; a configured channel without a sink is reported
     ///     as unavailable the first time it is needed.
     ///   - onDelivery: what each channel did with each alarm, for the log.
+    ///   - motivation: a motivating line for each new alarm level (nil for none).
     ///   - report: how a channel problem is told to the person (once per problem).
     public init(configuration: VigilConfiguration.Alarms, task: String?, sinks: [any AlarmSink],
-                onDelivery: @escaping @Sendable (AlarmDelivery) -> Void = { _ in }, report: @escaping @Sendable (String) -> Void) {
+                onDelivery: @escaping @Sendable (AlarmDelivery) -> Void = { _ in }, motivation: @escaping @Sendable () -> String? = { nil },
+                report: @escaping @Sendable (String) -> Void) {
+        self.motivation = motivation
         self.configuration = configuration
         self.task = task
         self.sinks = Dictionary(sinks.map { ($0.channel, $0) }, uniquingKeysWith: { a, _ in a })
@@ -68,7 +74,7 @@ public final class AlarmDispatcher: @unchecked Sendable {
             switch e.kind {
             case .alarm(let level, let rep, let episode, let cause, let reason):
                 let notice = AlarmNotice(time: e.time, level: level, repeatCount: rep, episode: episode, cause: cause, reason: reason,
-                                         task: task, isPersistent: level >= ladder)
+                                         task: task, isPersistent: level >= ladder, motivation: rep == 0 ? motivation() : nil)
                 let channels = configuration.channels(level: level)
                 queue.async {
                     for c in channels {
@@ -142,7 +148,7 @@ public final class TerminalAlarmSink: AlarmSink, @unchecked Sendable {
         let title = alarm.repeatCount == 0 ? "ALARM \(alarm.level)" : "ALARM \(alarm.level) (\(alarm.repeatCount + 1)×)"
         let advice = alarm.isPersistent ? "back to work, or end the session" : "time to get back to it"
         let label = color ? "\u{1B}[1;97;41m \(title) \u{1B}[0m" : "[\(title)]"
-        try write("\u{07}\(label) \(alarm.reason) · \(advice)\n")
+        try write("\u{07}\(label) \(alarm.reason) · \(advice)\n" + (alarm.motivation.map { "        \($0)\n" } ?? ""))
     }
 
     public func clear(episode: Int, level: Int, recoverySeconds: Double) throws(AlarmChannelUnavailable) -> Bool {
@@ -182,6 +188,7 @@ public final class DesktopAlarmSink: AlarmSink, @unchecked Sendable {
         var body = alarm.reason
         if let task = alarm.task { body += "\nYou were working on: \(task)" }
         if alarm.isPersistent { body += "\nThis comes back every minute until you are back at work." }
+        if let m = alarm.motivation { body += "\n\n\(m)" }
         do {
             shown[alarm.episode] = try notifier.notify(summary: Self.summary(alarm), body: body, urgency: Self.urgency(level: alarm.level),
                                                        replacing: shown[alarm.episode] ?? 0, timeout: alarm.isPersistent ? 0 : -1)

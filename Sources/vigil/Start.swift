@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import SoundAlarm
+import VigilConfig
 import VigilCore
 import VigilEngine
 import VigilRecording
@@ -68,7 +70,17 @@ struct Start: AsyncParsableCommand {
             let sinks: [any AlarmSink] = [
                 TerminalAlarmSink(), DesktopAlarmSink(), SoundAlarmSink(configuration: config.alarms, player: TonePlayer(server: config.audio.server)),
             ]
-            let alarms = AlarmDispatcher(configuration: config.alarms, task: task, sinks: sinks, onDelivery: { writer.write($0) }) { problem in
+            let lines = try common.loadMotivation()
+            let lastLine = Mutex<Motivation?>(nil)
+            let motivate: @Sendable () -> String? = {
+                lastLine.withLock { last in
+                    var rng = SystemRandomNumberGenerator()
+                    last = lines.pick(avoiding: last, using: &rng)
+                    return last?.line
+                }
+            }
+            let alarms = AlarmDispatcher(configuration: config.alarms, task: task, sinks: sinks, onDelivery: { writer.write($0) },
+                                         motivation: motivate) { problem in
                 note(problem)
             }
             let live = LiveSession(

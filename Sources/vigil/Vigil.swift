@@ -48,6 +48,17 @@ struct CommonOptions: ParsableArguments {
         }
     }
 
+    /// The motivation collection: the built-in lines and the person's own motivation.yaml next to
+    /// the config file.
+    func loadMotivation() throws -> MotivationCollection {
+        let file = (paths.configFile as NSString).deletingLastPathComponent + "/motivation.yaml"
+        do {
+            return try MotivationCollection.load(userFile: file)
+        } catch {
+            throw Failure(error.description, code: .dataError)
+        }
+    }
+
     func openStore() throws -> EventStore {
         do {
             return try EventStore(path: paths.databasePath)

@@ -59,7 +59,7 @@ import VigilStore
         let dispatcher = AlarmDispatcher(configuration: VigilConfiguration.default.alarms, task: "thesis",
                                          sinks: [TerminalAlarmSink(fd: -1), DesktopAlarmSink(notifier: DesktopNotifier(busAddress: bus.address)),
                                                  SoundAlarmSink(configuration: VigilConfiguration.default.alarms, player: TonePlayer(server: "unix:/nonexistent/pulse"))],
-                                         onDelivery: { deliveries.add($0) }) {
+                                         onDelivery: { deliveries.add($0) }, motivation: { "Five focused minutes beat an hour of meaning to." }) {
             reports.add($0)
         }
         dispatcher.handle(events)
@@ -78,6 +78,10 @@ import VigilStore
         #expect(urgencies.last == 0)
         #expect((calls.first?["body"] as? String)?.contains("no input for") == true)
         #expect((calls.first?["body"] as? String)?.contains("thesis") == true)
+        // A motivating line goes with each new level, not with the repeats.
+        let bodies = calls.map { $0["body"] as? String ?? "" }
+        #expect(bodies.prefix(3).allSatisfy { $0.hasSuffix("\n\nFive focused minutes beat an hour of meaning to.") })
+        #expect(bodies.dropFirst(3).allSatisfy { !$0.contains("Five focused minutes") })
         // One notification for the episode, updated in place; the persistent one stays until dismissed.
         #expect(calls.dropFirst().allSatisfy { $0["replaces_id"] as? Int == 1 })
         #expect(calls[2]["expire_timeout"] as? Int == 0)
