@@ -49,6 +49,9 @@ final class SignalWatch<Value: Sendable>: @unchecked Sendable {
         thread.start()
     }
 
+    /// Puts a value on the stream as if a signal had brought it (keys typed in the terminal).
+    func inject(_ value: Value) { continuation.yield(value) }
+
     /// Restores the default handlers and ends the stream.
     func finish() {
         for sig in signals { signal(sig, SIG_DFL) }

@@ -97,6 +97,23 @@ struct Start: AsyncParsableCommand {
             // Ctrl-C is the person ending the session; `kill` and a closed terminal interrupt it.
             // Either way it is closed cleanly and saved, not lost.
             let signals = SignalWatch<LiveCommand>([(SIGINT, .control(.end)), (SIGTERM, .end(.interrupted)), (SIGHUP, .end(.interrupted))])
+            if isatty(0) != 0 {
+                // Until the live view (with single keys) comes: a letter and Enter.
+                note("type s + Enter to snooze an alarm, p to pause, b for a break, r to resume, q to end the session")
+                let thread = Thread {
+                    while let line = readLine() {
+                        switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+                        case "s": signals.inject(.control(.snooze))
+                        case "p": signals.inject(.control(.pause))
+                        case "b": signals.inject(.control(.breakTime))
+                        case "r": signals.inject(.control(.resume))
+                        case "q": signals.inject(.control(.end))
+                        default: note("keys: s snooze, p pause, b break, r resume, q end (then Enter)")
+                        }
+                    }
+                }
+                thread.start()
+            }
             await live.begin(statuses: sensors.compactMap(\.status))
             await live.run(detectors: sensors.compactMap(\.detector), commands: signals.stream)
             signals.finish()

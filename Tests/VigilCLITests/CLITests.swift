@@ -241,4 +241,26 @@ func write(_ text: String, to path: String) {
         #expect(m.status == 64)
         #expect(m.stderr.contains("--minutes must be greater than 0"))
     }
+
+    /// In a terminal, typed letters control the session (until the live view's single keys): here
+    /// through a real pseudo-terminal made by script(1). A snooze with no alarm is refused and said
+    /// so; q ends the session early, as abandoned.
+    @Test func keysTypedInTheTerminalReachTheSession() throws {
+        let home = freshHome()
+        write("s\nq\n", to: home + "/keys")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        p.arguments = ["-qec", "\(vigilBinary) start --minutes 5 --json --data-dir \(home)/d", "/dev/null"]
+        p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "TERM": "dumb"]
+        p.standardInput = FileHandle(forReadingAtPath: home + "/keys")
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "\(text)")
+        #expect(text.contains("\"event\":\"snooze_refused\",\"reason\":\"no alarm to snooze\""), "\(text)")
+        #expect(text.contains("\"event\":\"session_ended\",\"outcome\":\"abandoned\""), "\(text)")
+    }
 }
