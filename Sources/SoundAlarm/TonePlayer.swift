@@ -4,6 +4,7 @@ import Foundation
 /// Why a sound could not be played.
 public struct SoundError: Error, CustomStringConvertible {
     public var detail: String
+    public init(detail: String) { self.detail = detail }
     public var description: String { detail }
 }
 

@@ -321,6 +321,19 @@ private func alarmChannels(_ node: Node) throws -> [[AlarmChannel]] {
     }
 }
 
+/// `tone`, or the path of a WAV file (`~` is the home directory) that exists.
+private func soundFile(_ node: Node) throws -> String? {
+    guard case .scalar(let sc) = node else { throw ValueError(message: "expected tone or the path of a WAV file, got \(describe(node))") }
+    let text = sc.string.trimmingCharacters(in: .whitespaces)
+    if text.isEmpty || text == "tone" { return nil }
+    let path = (text as NSString).expandingTildeInPath
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        throw ValueError(message: "no such file: \(path) (give the path of a WAV file, or tone)")
+    }
+    return path
+}
+
 private func numbers(_ node: Node) throws -> [Double] {
     guard case .sequence(let seq) = node else { throw ValueError(message: "expected a list of numbers such as [-24, -18, -12, -6]") }
     return try seq.map(number)
@@ -389,6 +402,7 @@ private let schema: [String: [String: Apply]] = [
         "repeat_every": { $0.alarms.repeatEvery = try duration($1) },
         "channels": { $0.alarms.channels = try alarmChannels($1) },
         "tone": { $0.alarms.tone = try number($1) },
+        "sound": { $0.alarms.soundFile = try soundFile($1) },
         "snoozes": { $0.alarms.snoozes = try integer($1) },
         "snooze": { $0.alarms.snooze = try duration($1) },
         "tone_levels": { $0.alarms.toneLevels = try numbers($1) },

@@ -135,6 +135,8 @@ public struct VigilConfiguration: Hashable, Sendable {
         /// Snoozes allowed per session; each silences the alarms of the episode for `snooze`.
         public var snoozes: Int = 3
         public var snooze: Double = 300
+        /// A WAV file the sound channel plays instead of the tone; nil plays the tone.
+        public var soundFile: String? = nil
         /// Pitch of the alarm tone, Hz.
         public var tone: Double = 880
         /// Peak level of the tone at each level, dBFS, rising; levels past the last use it.

@@ -1,4 +1,5 @@
 import DesktopNotifier
+import VigilAudio
 import SoundAlarm
 import Foundation
 import VigilCore
@@ -17,6 +18,19 @@ public struct AlarmNotice: Sendable, Equatable {
     public var isPersistent: Bool
     /// A motivating line to go with the nudge.
     public var motivation: String? = nil
+
+    public init(time: Timestamp, level: Int, repeatCount: Int, episode: Int, cause: Cause, reason: String, task: String?,
+                isPersistent: Bool, motivation: String? = nil) {
+        self.time = time
+        self.level = level
+        self.repeatCount = repeatCount
+        self.episode = episode
+        self.cause = cause
+        self.reason = reason
+        self.task = task
+        self.isPersistent = isPersistent
+        self.motivation = motivation
+    }
 }
 
 /// A channel that cannot deliver right now, and why.
@@ -226,7 +240,46 @@ public final class SoundAlarmSink: AlarmSink, @unchecked Sendable {
     }
 
     public func fire(_ alarm: AlarmNotice) throws(AlarmChannelUnavailable) {
-        do { try player.play(tone(level: alarm.level)) } catch { throw AlarmChannelUnavailable(error.detail) }
+        let level = configuration.toneLevel(level: alarm.level)
+        do {
+            if let file = configuration.soundFile {
+                let (samples, rate) = try sound(file)
+                // The file's peak brought to the level's: louder as it escalates, whatever the file.
+                let peak = samples.reduce(Float(0)) { max($0, abs($1)) }
+                let gain = peak > 0 ? Float(pow(10, level / 20)) / peak : 0
+                try player.play(samples: samples.map { $0 * gain }, rate: rate)
+            } else {
+                try player.play(tone(level: alarm.level))
+            }
+        } catch let error as SoundError {
+            throw AlarmChannelUnavailable(error.detail)
+        } catch {
+            throw AlarmChannelUnavailable("\(error)")
+        }
+    }
+
+    private var loaded: (path: String, samples: [Float], rate: Int)?
+
+    /// The WAV file as mono samples (channels averaged), read once.
+    private func sound(_ path: String) throws -> ([Float], Int) {
+        if let l = loaded, l.path == path { return (l.samples, l.rate) }
+        let reader: WAVReader
+        do { reader = try WAVReader(path: path) } catch { throw SoundError(detail: "cannot play \(path): \(error.message)") }
+        guard reader.duration <= 60 else { throw SoundError(detail: "\(path) is \(Int(reader.duration)) s long; an alarm sound may last a minute at most") }
+        var mono: [Float] = []
+        var chunk: [Float] = []
+        let c = reader.channels
+        while true {
+            reader.read(maxFrames: 1 << 15, into: &chunk)
+            if chunk.isEmpty { break }
+            for f in stride(from: 0, to: chunk.count - c + 1, by: c) {
+                var sum: Float = 0
+                for ch in 0..<c { sum += chunk[f + ch] }
+                mono.append(sum / Float(c))
+            }
+        }
+        loaded = (path, mono, reader.sampleRate)
+        return (mono, reader.sampleRate)
     }
 
     public func clear(episode: Int, level: Int, recoverySeconds: Double) throws(AlarmChannelUnavailable) -> Bool { false }

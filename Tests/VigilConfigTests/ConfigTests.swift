@@ -49,6 +49,17 @@ func problems(_ yaml: String) -> [ConfigError] {
         #expect(e.first?.description == "config.yaml:4: input.idel_grace: unknown key (did you mean 'idle_grace'?)")
     }
 
+    @Test func alarmChannelsAndSoundAreChecked() {
+        let e = problems("alarms:\n  channels: [[terminal], [desktop, siren]]\n  sound: /nonexistent/chime.wav\n")
+        #expect(e.map(\.key) == ["alarms.channels", "alarms.sound"])
+        #expect(e.first?.message == "level 2: unknown channel 'siren' (known: desktop, sound, terminal)")
+        #expect(e.last?.line == 3)
+        #expect(e.last?.message.contains("no such file: /nonexistent/chime.wav") == true)
+        let c = try? ConfigLoader.load(yaml: "alarms:\n  channels: [[sound]]\n  sound: tone\n", file: "c.yaml")
+        #expect(c?.alarms.channels(level: 3) == [.sound])
+        #expect(c?.alarms.soundFile == nil)
+    }
+
     @Test func anUnknownSectionIsNamed() {
         let e = problems("alarm:\n  repeat_every: 1m\n")
         #expect(e.first?.message == "unknown section (did you mean 'alarms'?)")

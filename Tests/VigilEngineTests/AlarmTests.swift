@@ -172,4 +172,46 @@ import VigilStore
         #expect(peaks.prefix(3).allSatisfy { abs($0 - (-18)) < 1 }, "\(peaks)")
         #expect(peaks.dropFirst(3).allSatisfy { abs($0 - (-6)) < 1 }, "\(peaks)")
     }
+
+    /// A sound file from the config instead of the tone: played at the level's loudness (its peak
+    /// brought to `tone_levels`), heard on the sink's monitor at the file's own pitch.
+    @Test func aSoundFileIsPlayedLouderAtEachLevel() throws {
+        let pulse = try PulseServer()
+        try pulse.start()
+        let dir = pulse.directory
+        let chime = dir + "/chime.wav"
+        // A stereo 440 Hz chime at an arbitrary level: what it sounds like is the file's, how loud is Vigil's.
+        let made = runTool("/usr/bin/sox", ["-n", "-r", "44100", "-c", "2", "-b", "16", chime, "synth", "0.6", "sine", "440", "vol", "0.3"])
+        try #require(made.status == 0, "\(made.output)")
+        var config = VigilConfiguration.default.alarms
+        config.soundFile = chime
+        config.toneLevels = [-30, -24, -20, -8]
+        let sink = SoundAlarmSink(configuration: config, player: TonePlayer(server: pulse.address))
+
+        let recording = dir + "/monitor.wav"
+        let recorder = try ChildProcess("/usr/bin/parecord", ["--server", pulse.address, "-d", "vigiltest.monitor", "--file-format=wav",
+                                                              "--format=float32le", "--rate=44100", "--channels=1", recording])
+        usleep(500_000)
+        for level in [3, 4] {
+            try sink.fire(AlarmNotice(time: t0, level: level, repeatCount: 0, episode: 1, cause: .away, reason: "away", task: nil, isPersistent: level == 4))
+            usleep(300_000)
+        }
+        recorder.kill(SIGINT)
+        _ = recorder.wait()
+
+        let split = runTool("/usr/bin/sox", [recording, dir + "/part.wav", "silence", "1", "0.01", "0.5%", "1", "0.1", "0.5%", ":", "newfile", ":", "restart"])
+        #expect(split.status == 0, "\(split.output)")
+        var peaks: [Double] = []
+        for part in try FileManager.default.contentsOfDirectory(atPath: dir).filter({ $0.hasPrefix("part") }).sorted() {
+            let stat = runTool("/usr/bin/sox", [dir + "/" + part, "-n", "stat"]).output
+            func value(_ label: String) -> Double? {
+                stat.split(separator: "\n").first { $0.hasPrefix(label) }.flatMap { $0.split(separator: ":").last }.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            }
+            guard let length = value("Length (seconds)"), length > 0.3, let amplitude = value("Maximum amplitude"), let frequency = value("Rough   frequency") else { continue }
+            #expect(abs(frequency - 440) < 15, "\(part): \(frequency) Hz")
+            peaks.append(20 * log10(amplitude))
+        }
+        #expect(peaks.count == 2, "\(peaks)")
+        #expect(abs((peaks.first ?? 0) - (-20)) < 1 && abs((peaks.last ?? 0) - (-8)) < 1, "\(peaks)")
+    }
 }
