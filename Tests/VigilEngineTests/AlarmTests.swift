@@ -28,6 +28,30 @@ import VigilStore
         return SampleArray(path: "away.jsonl", start: t0, samples: samples)
     }
 
+    /// The sounds in a recording, cut at silences of at least `silence` seconds by sox, each
+    /// measured by sox's `stat`: peak in dBFS and rough frequency. Pieces shorter than `shortest`
+    /// (the edges of a cut) are left out.
+    static func soundsIn(_ recording: String, silence: Double, shortest: Double) throws -> [(peak: Double, frequency: Double)] {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-sounds-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let split = runTool("/usr/bin/sox", [recording, dir + "/part.wav", "silence", "1", "0.01", "0.5%", "1", String(silence), "0.5%",
+                                             ":", "newfile", ":", "restart"])
+        guard split.status == 0 else { throw TestFailure("sox could not split \(recording): \(split.output)") }
+        var out: [(peak: Double, frequency: Double)] = []
+        for part in try FileManager.default.contentsOfDirectory(atPath: dir).sorted() {
+            let stat = runTool("/usr/bin/sox", [dir + "/" + part, "-n", "stat"]).output
+            func value(_ label: String) -> Double? {
+                stat.split(separator: "\n").first { $0.hasPrefix(label) }.flatMap { $0.split(separator: ":").last }
+                    .flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            }
+            guard let length = value("Length (seconds)"), length >= shortest, let amplitude = value("Maximum amplitude"),
+                  let frequency = value("Rough   frequency") else { continue }
+            out.append((20 * log10(amplitude), frequency))
+        }
+        return out
+    }
+
     final class Reports: Sendable {
         let all = Mutex<[String]>([])
         func add(_ s: String) { all.withLock { $0.append(s) } }
@@ -154,19 +178,9 @@ import VigilStore
         #expect(reports.all.withLock { $0 }.isEmpty, "\(reports.all.withLock { $0 })")
 
         // Cut the recording at its silences (each beep its own file), and measure each beep.
-        let split = runTool("/usr/bin/sox", [recording, dir + "/beep.wav", "silence", "1", "0.01", "0.5%", "1", "0.05", "0.5%", ":", "newfile", ":", "restart"])
-        #expect(split.status == 0, "\(split.output)")
-        let beeps = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("beep") && $0.hasSuffix(".wav") }.sorted()
-        var peaks: [Double] = []
-        for b in beeps {
-            let stat = runTool("/usr/bin/sox", [dir + "/" + b, "-n", "stat"]).output
-            func value(_ label: String) -> Double? {
-                stat.split(separator: "\n").first { $0.hasPrefix(label) }.flatMap { $0.split(separator: ":").last }.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            }
-            guard let length = value("Length (seconds)"), length > 0.1, let amplitude = value("Maximum amplitude"), let frequency = value("Rough   frequency") else { continue }
-            #expect(abs(frequency - 660) < 15, "beep \(b): \(frequency) Hz")
-            peaks.append(20 * log10(amplitude))
-        }
+        let beeps = try Self.soundsIn(recording, silence: 0.05, shortest: 0.1)
+        #expect(beeps.allSatisfy { abs($0.frequency - 660) < 15 }, "\(beeps)")
+        let peaks = beeps.map(\.peak)
         // Three beeps per alarm: level 3's at -18 dBFS, then level 4's (and its repeats) at -6.
         #expect(peaks.count == 3 * fired.count, "\(peaks)")
         #expect(peaks.prefix(3).allSatisfy { abs($0 - (-18)) < 1 }, "\(peaks)")
@@ -199,18 +213,9 @@ import VigilStore
         recorder.kill(SIGINT)
         _ = recorder.wait()
 
-        let split = runTool("/usr/bin/sox", [recording, dir + "/part.wav", "silence", "1", "0.01", "0.5%", "1", "0.1", "0.5%", ":", "newfile", ":", "restart"])
-        #expect(split.status == 0, "\(split.output)")
-        var peaks: [Double] = []
-        for part in try FileManager.default.contentsOfDirectory(atPath: dir).filter({ $0.hasPrefix("part") }).sorted() {
-            let stat = runTool("/usr/bin/sox", [dir + "/" + part, "-n", "stat"]).output
-            func value(_ label: String) -> Double? {
-                stat.split(separator: "\n").first { $0.hasPrefix(label) }.flatMap { $0.split(separator: ":").last }.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            }
-            guard let length = value("Length (seconds)"), length > 0.3, let amplitude = value("Maximum amplitude"), let frequency = value("Rough   frequency") else { continue }
-            #expect(abs(frequency - 440) < 15, "\(part): \(frequency) Hz")
-            peaks.append(20 * log10(amplitude))
-        }
+        let sounds = try Self.soundsIn(recording, silence: 0.1, shortest: 0.3)
+        #expect(sounds.allSatisfy { abs($0.frequency - 440) < 15 }, "\(sounds)")
+        let peaks = sounds.map(\.peak)
         #expect(peaks.count == 2, "\(peaks)")
         #expect(abs((peaks.first ?? 0) - (-20)) < 1 && abs((peaks.last ?? 0) - (-8)) < 1, "\(peaks)")
     }
