@@ -219,4 +219,32 @@ import VigilStore
         #expect(peaks.count == 2, "\(peaks)")
         #expect(abs((peaks.first ?? 0) - (-20)) < 1 && abs((peaks.last ?? 0) - (-8)) < 1, "\(peaks)")
     }
+
+    /// The terminal channel on a real pseudo-terminal: the bell, the banner with the reason, the
+    /// motivating line; plain text under NO_COLOR.
+    @Test func theTerminalNudgeRingsTheBellWithTheReason() throws {
+        // A pty pair the Linux way (posix_openpt is not in Swift's Glibc module): /dev/ptmx, unlock,
+        // and the number of the slave side.
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        try #require(master >= 0)
+        defer { close(master) }
+        // TIOCSPTLCK = _IOW('T', 0x31, int), TIOCGPTN = _IOR('T', 0x30, unsigned int) (asm-generic
+        // ioctl numbering, x86_64 and arm64): macros Swift does not import.
+        var unlock: Int32 = 0, number: UInt32 = 0
+        try #require(ioctl(master, 0x4004_5431, &unlock) == 0 && ioctl(master, 0x8004_5430, &number) == 0)
+        let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        try #require(slave >= 0)
+        defer { close(slave) }
+        let sink = TerminalAlarmSink(fd: slave, environment: ["NO_COLOR": "1"])
+        try sink.fire(AlarmNotice(time: t0, level: 2, repeatCount: 0, episode: 1, cause: .away, reason: "no input for 5 min", task: nil,
+                                  isPersistent: false, motivation: "Open the file."))
+        #expect(try sink.clear(episode: 1, level: 2, recoverySeconds: 95))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = read(master, &buffer, buffer.count)
+        let text = String(decoding: buffer.prefix(max(0, n)), as: UTF8.self)
+        #expect(text.hasPrefix("\u{07}[ALARM 2] no input for 5 min · time to get back to it"), "\(text.debugDescription)")
+        #expect(text.contains("Open the file."))
+        #expect(text.contains("[BACK] back at work after 1 min 35 s"), "\(text.debugDescription)")
+        #expect(!text.contains("\u{1B}["), "no colour under NO_COLOR")
+    }
 }
