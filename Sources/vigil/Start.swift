@@ -19,6 +19,11 @@ struct Start: AsyncParsableCommand {
             reported with the reason and the remedy, and the session runs with the others \
             (`vigil sensors` checks them beforehand).
 
+            While you are distracted, alarms escalate through the channels alarms.channels gives \
+            each level: the terminal, desktop notifications, a sound. In a terminal, type s and \
+            Enter to snooze (a few times a session), p to pause, b for a break, r to resume, q to \
+            end.
+
             Examples:
               vigil start --task "chapter 3" --minutes 50
               vigil start --minutes 25 --json
