@@ -14,6 +14,7 @@
 //   SoundAlarm          alarm tones through PulseAudio (libpulse-simple). Only importer of CPulseSimple.
 //   VigilConfig         the YAML config file -> VigilCore's configuration, with line-precise errors.
 //   VigilStore          the SQLite event log (GRDB), migrations.
+//   VigilStats          the statistics: local-time hour slots (DST-correct), figures. C-free, no I/O.
 //   VigilEngine         wiring: detectors and recordings of every format -> state machine -> store; replay;
 //                       inspect; timeline rendering.
 //   vigil               the command line (swift-argument-parser).
@@ -56,6 +57,7 @@ let package = Package(
         .target(name: "SoundAlarm", dependencies: ["CPulseSimple"]),
         .target(name: "VigilRecording", dependencies: ["VigilCore"]),
         .target(name: "VigilConfig", dependencies: ["VigilCore", "Yams"]),
+        .target(name: "VigilStats", dependencies: ["VigilCore"]),
         .target(name: "VigilStore", dependencies: ["VigilCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "VigilEngine",
@@ -83,6 +85,7 @@ let package = Package(
         .testTarget(name: "VigilAudioTests", dependencies: ["VigilAudio"], exclude: ["Data"]),
         .testTarget(name: "VigilRecordingTests", dependencies: ["VigilCore", "VigilRecording"]),
         .testTarget(name: "VigilConfigTests", dependencies: ["VigilCore", "VigilConfig"]),
+        .testTarget(name: "VigilStatsTests", dependencies: ["VigilStats", "VigilCore"]),
         .testTarget(name: "VigilStoreTests", dependencies: ["VigilCore", "VigilStore"]),
         .testTarget(name: "VigilEngineTests", dependencies: ["VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilEngine", "TestSupport",
                                                             "MicrophoneDetector", "LocationDetector", "InputDetector", "DesktopNotifier"]),

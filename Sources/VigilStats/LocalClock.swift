@@ -1,0 +1,105 @@
+import Foundation
+import VigilCore
+
+/// One hour of local time on one local day: where the statistics put focused and distracted time.
+public struct HourSlot: Hashable, Sendable, Comparable {
+    /// Local calendar day as days since 1970-01-01.
+    public var day: Int
+    /// Local hour of the day, 0-23. On the night clocks go back, one hour occurs twice and both
+    /// count for it; on the night they go forward, one hour does not occur at all.
+    public var hour: Int
+
+    /// ISO weekday of `day`: 1 Monday ... 7 Sunday.
+    public var weekday: Int { ((day % 7 + 7) % 7 + 3) % 7 + 1 }  // 1970-01-01 was a Thursday (4)
+
+    /// The calendar date of `day`.
+    public var date: (year: Int, month: Int, day: Int) { LocalClock.civil(fromDays: day) }
+
+    public static func < (a: HourSlot, b: HourSlot) -> Bool { (a.day, a.hour) < (b.day, b.hour) }
+}
+
+/// Local time in one time zone over a period, without asking Foundation at every instant: the
+/// zone's UTC offsets and the instants they change (daylight saving) are read once, and intervals
+/// are cut at local hour boundaries and at those changes with integer arithmetic. So a session that
+/// crosses midnight or a DST change is split right, and millions of intervals split quickly.
+public struct LocalClock: Sendable {
+    public let timeZone: TimeZone
+    /// Offset changes, ascending: from `at` (Unix seconds) on, local = UTC + `offset` seconds.
+    private let changes: [(at: Int64, offset: Int64)]
+
+    /// - Parameters: from/to: the period that will be asked about (a little outside is fine).
+    public init(timeZone: TimeZone, from: Timestamp, to: Timestamp) {
+        self.timeZone = timeZone
+        let start = Date(timeIntervalSince1970: from.secondsSinceEpoch - 86_400 * 2)
+        let end = Date(timeIntervalSince1970: to.secondsSinceEpoch + 86_400 * 2)
+        var changes: [(Int64, Int64)] = [(Int64.min, Int64(timeZone.secondsFromGMT(for: start)))]
+        var cursor = start
+        while let next = timeZone.nextDaylightSavingTimeTransition(after: cursor), next < end {
+            changes.append((Int64(next.timeIntervalSince1970.rounded()), Int64(timeZone.secondsFromGMT(for: next))))
+            cursor = next
+        }
+        self.changes = changes
+    }
+
+    /// The index of the offset in force at Unix second `t`.
+    private func index(at t: Int64) -> Int {
+        var lo = 0, hi = changes.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if changes[mid].at <= t { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
+    /// UTC offset in seconds at `t`.
+    public func offset(at t: Timestamp) -> Int { Int(changes[index(at: floorSeconds(t))].offset) }
+
+    /// The local hour `t` falls in.
+    public func slot(at t: Timestamp) -> HourSlot {
+        let local = floorSeconds(t) + changes[index(at: floorSeconds(t))].offset
+        return HourSlot(day: Int(floorDiv(local, 86_400)), hour: Int(floorDiv(local, 3600) - floorDiv(local, 86_400) * 24))
+    }
+
+    /// Cuts [start, end) into pieces that each lie in one local hour, and hands each with its
+    /// length in seconds, in time order.
+    public func split(from start: Timestamp, to end: Timestamp, _ body: (HourSlot, Double) -> Void) {
+        guard end > start else { return }
+        var t = start.nanoseconds
+        let stop = end.nanoseconds
+        var i = index(at: floorDiv(t, 1_000_000_000))
+        while t < stop {
+            let offset = changes[i].offset
+            let localNs = t + offset * 1_000_000_000
+            let localSeconds = floorDiv(localNs, 1_000_000_000)
+            let hourStart = floorDiv(localSeconds, 3600) * 3600
+            // The next local hour boundary, back in UTC; or the next offset change, if sooner.
+            var next = (hourStart + 3600 - offset) * 1_000_000_000
+            if i + 1 < changes.count, changes[i + 1].at * 1_000_000_000 < next { next = changes[i + 1].at * 1_000_000_000 }
+            let pieceEnd = min(next, stop)
+            let slot = HourSlot(day: Int(floorDiv(localSeconds, 86_400)), hour: Int((hourStart - floorDiv(localSeconds, 86_400) * 86_400) / 3600))
+            body(slot, Double(pieceEnd - t) / 1e9)
+            t = pieceEnd
+            while i + 1 < changes.count, changes[i + 1].at * 1_000_000_000 <= t { i += 1 }
+        }
+    }
+
+    /// Days since 1970-01-01 to a calendar date (Howard Hinnant's civil_from_days).
+    static func civil(fromDays z0: Int) -> (year: Int, month: Int, day: Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    private func floorSeconds(_ t: Timestamp) -> Int64 { floorDiv(t.nanoseconds, 1_000_000_000) }
+}
+
+@inline(__always) func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+    let q = a / b
+    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+}
