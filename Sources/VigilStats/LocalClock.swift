@@ -13,7 +13,10 @@ public struct HourSlot: Hashable, Sendable, Comparable {
     public var weekday: Int { ((day % 7 + 7) % 7 + 3) % 7 + 1 }  // 1970-01-01 was a Thursday (4)
 
     /// The calendar date of `day`.
-    public var date: (year: Int, month: Int, day: Int) { LocalClock.civil(fromDays: day) }
+    public var date: (year: Int, month: Int, day: Int) {
+        let c = CivilTime(Timestamp(nanoseconds: Int64(day) * 86_400 * 1_000_000_000))
+        return (c.year, c.month, c.day)
+    }
 
     public static func < (a: HourSlot, b: HourSlot) -> Bool { (a.day, a.hour) < (b.day, b.hour) }
 }
@@ -81,19 +84,6 @@ public struct LocalClock: Sendable {
             t = pieceEnd
             while i + 1 < changes.count, changes[i + 1].at * 1_000_000_000 <= t { i += 1 }
         }
-    }
-
-    /// Days since 1970-01-01 to a calendar date (Howard Hinnant's civil_from_days).
-    static func civil(fromDays z0: Int) -> (year: Int, month: Int, day: Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
     private func floorSeconds(_ t: Timestamp) -> Int64 { floorDiv(t.nanoseconds, 1_000_000_000) }
