@@ -73,7 +73,7 @@ struct Record: AsyncParsableCommand {
                         if let limit, elapsed >= limit { return }
                         if progress {
                             let c = recorder.snapshot()
-                            let line = "\r\u{1B}[Krecording \(clockText(elapsed)) · \(c["input"] ?? 0) input, \(c["audio"] ?? 0) audio, \(c["location"] ?? 0) location samples"
+                            let line = "\r\u{1B}[Krecording \(clockDuration(elapsed)) · \(c["input"] ?? 0) input, \(c["audio"] ?? 0) audio, \(c["location"] ?? 0) location samples"
                             FileHandle.standardError.write(Data(line.utf8))
                         }
                         try? await Task.sleep(for: .milliseconds(limit.map { min(1000, max(10, Int(($0 - elapsed) * 1000))) } ?? 1000))
@@ -92,10 +92,4 @@ struct Record: AsyncParsableCommand {
             note("wrote \(total) samples (\(humanDuration(clock.now() - clock.start))) to \(output)")
         }
     }
-}
-
-/// 00:01:23
-func clockText(_ seconds: Double) -> String {
-    let s = Int(max(0, seconds))
-    return String(format: "%02d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
 }
