@@ -6,7 +6,10 @@ import VigilCore
 public struct AudioFileSummary: Hashable, Sendable {
     public var sampleRate: Int
     public var channels: Int
+    /// Seconds of audio read.
     public var duration: Double
+    /// Seconds the file's header announces; more than `duration` when the file was cut short.
+    public var declaredDuration: Double
     /// Gated integrated loudness (BS.1770-4), LUFS; nil when nothing passes the -70 LUFS gate.
     public var integrated: Double?
     /// Highest momentary (400 ms) and short-term (3 s) loudness, LUFS.
@@ -51,7 +54,7 @@ public struct AudioFileRecording: Sendable {
         func finite(_ v: Double) -> Double? { v.isFinite ? v : nil }
         let summary = AudioFileSummary(
             sampleRate: reader.sampleRate, channels: reader.channels, duration: Double(meter.framesProcessed) / rate,
-            integrated: meter.integrated, maxMomentary: finite(meter.maxMomentary), maxShortTerm: finite(meter.maxShortTerm),
+            declaredDuration: reader.duration, integrated: meter.integrated, maxMomentary: finite(meter.maxMomentary), maxShortTerm: finite(meter.maxShortTerm),
             samplePeak: meter.samplePeak > 0 ? 20 * log10(Double(meter.samplePeak)) : nil)
         return AudioFileRecording(samples: samples, summary: summary, start: origin)
     }

@@ -52,6 +52,8 @@ public struct RecordingInspection: Sendable, Encodable {
         public var samplePeakDBFS: Double?
         public var sampleRate: Int?
         public var channels: Int?
+        /// Audio files only: seconds the header announces, when the file holds less (cut short).
+        public var declaredDuration: Double?
     }
 
     public struct LocationFigures: Sendable, Encodable {
@@ -78,7 +80,9 @@ public struct RecordingInspection: Sendable, Encodable {
         var runIdle: (after: Double, seconds: Double)?
         var audio = AudioFigures()
         var sawAudio = false
-        var track = TrackSummary()
+        // A gpsd log's reader measured its track already; other recordings are measured here.
+        var track = opened.gpsd?.track ?? TrackSummary()
+        let measureTrack = opened.gpsd == nil
         var sawLocation = false
         var statuses: [String] = []
 
@@ -124,10 +128,10 @@ public struct RecordingInspection: Sendable, Encodable {
                 audio.samplePeakDBFS = maxOpt(audio.samplePeakDBFS, l.peak)
             case .location(let fix):
                 sawLocation = true
-                track.add(fix)
+                if measureTrack { track.add(fix) }
             case .status(let s):
                 statuses.append("\(s.sensor.rawValue): \(s.state.rawValue)")
-                if s.sensor == .location, s.state != .available { track.loseFix() }
+                if measureTrack, s.sensor == .location, s.state != .available { track.loseFix() }
             case .control:
                 break
             }
@@ -152,15 +156,16 @@ public struct RecordingInspection: Sendable, Encodable {
         }
         if let s = opened.audio {
             result.audio = AudioFigures(integratedLUFS: s.integrated, maxMomentaryLUFS: s.maxMomentary, maxShortTermLUFS: s.maxShortTerm,
-                                        samplePeakDBFS: s.samplePeak, sampleRate: s.sampleRate, channels: s.channels)
+                                        samplePeakDBFS: s.samplePeak, sampleRate: s.sampleRate, channels: s.channels,
+                                        declaredDuration: s.declaredDuration > s.duration + 0.001 ? s.declaredDuration : nil)
             result.duration = max(result.duration, s.duration)
         } else if sawAudio {
             result.audio = audio
         }
-        if sawLocation || opened.gpsdReports != nil {
+        if sawLocation || opened.gpsd != nil {
             result.location = LocationFigures(fixes: track.fixes, fixLosses: track.fixLosses, distanceTravelled: track.distanceTravelled,
                                               maxDistanceFromFirstFix: track.maxDistanceFromFirstFix, maxSpeed: track.maxSpeed,
-                                              reports: opened.gpsdReports)
+                                              reports: opened.gpsd?.reports)
         }
         return result
     }
@@ -193,6 +198,9 @@ public struct RecordingInspection: Sendable, Encodable {
                          "max short-term \(level(a.maxShortTermLUFS, "LUFS"))", "sample peak \(level(a.samplePeakDBFS, "dBFS"))"]
             if a.integratedLUFS == nil, format == RecordingFileFormat.vigil.rawValue { parts[0] = "integrated n/a (levels only, no audio)" }
             lines.append("  audio     " + parts.joined(separator: ", ") + (a.sampleRate.map { ", \($0) Hz × \(a.channels ?? 1)" } ?? ""))
+            if let promised = a.declaredDuration {
+                lines.append("            the file is cut short: its header announces \(humanDuration(promised)), \(String(format: "%.2f", duration)) s of audio are there (measured as far as it goes)")
+            }
         }
         if let l = location {
             var text = "\(l.fixes) fixes"

@@ -36,8 +36,8 @@ public struct OpenedRecording {
     public var input: LibinputRecordingSummary?
     /// The audio file's measurements over the whole file.
     public var audio: AudioFileSummary?
-    /// TPV reports in a gpsd log.
-    public var gpsdReports: Int?
+    /// A gpsd log's TPV reports and the track its reader already measured.
+    public var gpsd: (reports: Int, track: TrackSummary)?
 }
 
 /// Opens recordings of every supported format as sample sources on one timeline.
@@ -115,7 +115,7 @@ public enum RecordingFiles {
             do {
                 let log = try GPSDLog.read(path: path)
                 return OpenedRecording(format: format, source: SampleArray(path: path, start: log.start, samples: log.samples, skippedLines: log.skippedLines),
-                                       gpsdReports: log.reports)
+                                       gpsd: (log.reports, log.track))
             } catch {
                 throw RecordingError(file: error.file, line: error.line, message: error.message)
             }

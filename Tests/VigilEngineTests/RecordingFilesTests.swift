@@ -102,4 +102,21 @@ import VigilRecording
         let longest = try #require(i.input?.longestIdleGaps.first)
         #expect(longest.seconds > 240)
     }
+
+    /// A WAV file cut short (a copy interrupted, a disk full) is measured as far as it goes, and
+    /// the summary says it is cut short.
+    @Test func aTruncatedWAVIsMeasuredAndSaidToBeCutShort() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-trunc-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: "\(Self.tests)/VigilAudioTests/Data/piano.wav"))
+        try whole.prefix(44 + 44_100 * 4 * 2).write(to: URL(fileURLWithPath: dir + "/cut.wav"))  // 2 s of 10
+        let i = try RecordingInspection.inspect(try RecordingFiles.open(path: dir + "/cut.wav"))
+        #expect(abs(i.duration - 2) < 0.01)
+        #expect(i.audio?.declaredDuration.map { abs($0 - 10) < 0.01 } == true)
+        #expect(i.text().contains("the file is cut short: its header announces 10 s, 2.00 s of audio are there"), "\(i.text())")
+        // The whole file is not cut short.
+        let full = try RecordingInspection.inspect(try RecordingFiles.open(path: "\(Self.tests)/VigilAudioTests/Data/piano.wav"))
+        #expect(full.audio?.declaredDuration == nil)
+    }
 }
