@@ -13,8 +13,9 @@
 //   DesktopNotifier     freedesktop notifications on the session D-Bus (libdbus). Only importer of CDBus.
 //   SoundAlarm          alarm tones through PulseAudio (libpulse-simple). Only importer of CPulseSimple.
 //   VigilConfig         the YAML config file -> VigilCore's configuration, with line-precise errors.
-//   VigilStore          the SQLite event log (GRDB), migrations.
-//   VigilStats          the statistics: local-time hour slots (DST-correct), figures. C-free, no I/O.
+//   VigilStats          the statistics: local-time hour slots (DST-correct), figures, streaks, report
+//                       rendering (text, JSON, CSV, Markdown, HTML with SVG). C-free, no I/O.
+//   VigilStore          the SQLite event log (GRDB), migrations, the facts the statistics read.
 //   VigilEngine         wiring: detectors and recordings of every format -> state machine -> store; replay;
 //                       inspect; timeline rendering.
 //   vigil               the command line (swift-argument-parser).
@@ -58,11 +59,14 @@ let package = Package(
         .target(name: "VigilRecording", dependencies: ["VigilCore"]),
         .target(name: "VigilConfig", dependencies: ["VigilCore", "Yams"]),
         .target(name: "VigilStats", dependencies: ["VigilCore"]),
-        .target(name: "VigilStore", dependencies: ["VigilCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "VigilStore",
+            dependencies: ["VigilCore", "VigilStats", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
+        ),
         .target(
             name: "VigilEngine",
             dependencies: [
-                "VigilCore", "VigilRecording", "VigilConfig", "VigilStore",
+                "VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilStats",
                 "InputDetector", "MicrophoneDetector", "LocationDetector", "VigilAudio", "DesktopNotifier", "SoundAlarm",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -70,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "vigil",
             dependencies: [
-                "VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilEngine", "SoundAlarm",
+                "VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilStats", "VigilEngine", "SoundAlarm",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -86,10 +90,10 @@ let package = Package(
         .testTarget(name: "VigilRecordingTests", dependencies: ["VigilCore", "VigilRecording"]),
         .testTarget(name: "VigilConfigTests", dependencies: ["VigilCore", "VigilConfig"]),
         .testTarget(name: "VigilStatsTests", dependencies: ["VigilStats", "VigilCore"]),
-        .testTarget(name: "VigilStoreTests", dependencies: ["VigilCore", "VigilStore"]),
+        .testTarget(name: "VigilStoreTests", dependencies: ["VigilCore", "VigilStore", "VigilStats"]),
         .testTarget(name: "VigilEngineTests", dependencies: ["VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilEngine", "TestSupport",
                                                             "MicrophoneDetector", "LocationDetector", "InputDetector", "DesktopNotifier"]),
-        .testTarget(name: "VigilCLITests", dependencies: ["vigil"]),
+        .testTarget(name: "VigilCLITests", dependencies: ["vigil"], exclude: ["Data"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,11 +10,18 @@ set -euo pipefail
 # ffmpeg, independently measures their levels. The input tests also use setpriv (util-linux, always
 # there on Debian). Desktop notifications go through libdbus; their tests start a private
 # dbus-daemon (dbus) with a small notification service written with python3-dbus and python3-gi.
-packages=(libsqlite3-dev pkg-config python3 ca-certificates
+# tzdata: the statistics put time into local days and hours (Foundation and, in the tests,
+# Python's zoneinfo read the system's zone database).
+packages=(libsqlite3-dev pkg-config python3 ca-certificates tzdata
           libgps-dev gpsd gpsd-clients
           libpulse-dev pulseaudio pulseaudio-utils sox ffmpeg
           libinput-dev libudev-dev
           libdbus-1-dev dbus python3-dbus python3-gi)
+# With --tests, what only the tests need: a real browser (headless Chromium) renders the HTML
+# report, and python3-pil counts the chart colours in its screenshot.
+if [ "${1:-}" = "--tests" ]; then
+  packages+=(chromium python3-pil)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -6,24 +6,13 @@ import VigilRecording
 
 /// A realistic day-long mix, as the live detectors would record it: microphone levels once a
 /// second, an input window every 5 s (typing with pauses), a GPS fix every 2 s. Deterministic
-/// (SplitMix64 with a fixed seed), so every run measures the same bytes.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
+/// (VigilCore's SplitMix64 with a fixed seed), so every run measures the same bytes.
 let sampleCount = 2_000_000
 let recordingPath = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-benchmark-\(sampleCount).jsonl").path
 
 func makeRecording() throws {
     if FileManager.default.fileExists(atPath: recordingPath) { return }
-    var rng = SplitMix64(state: 42)
+    var rng = SplitMix64(seed: 42)
     let start = parseRFC3339("2026-03-02T09:00:00Z")!
     let writer = try RecordingWriter(path: recordingPath, header: RecordingHeader(start: start, source: "vigil-benchmarks"))
     var written = 0

@@ -18,6 +18,11 @@ public struct HourSlot: Hashable, Sendable, Comparable {
         return (c.year, c.month, c.day)
     }
 
+    public init(day: Int, hour: Int) {
+        self.day = day
+        self.hour = hour
+    }
+
     public static func < (a: HourSlot, b: HourSlot) -> Bool { (a.day, a.hour) < (b.day, b.hour) }
 }
 
@@ -63,27 +68,51 @@ public struct LocalClock: Sendable {
         return HourSlot(day: Int(floorDiv(local, 86_400)), hour: Int(floorDiv(local, 3600) - floorDiv(local, 86_400) * 24))
     }
 
+    /// The local hour of a Unix millisecond.
+    public func slot(ms: Int64) -> HourSlot { slot(at: Timestamp(nanoseconds: ms * 1_000_000)) }
+
     /// Cuts [start, end) into pieces that each lie in one local hour, and hands each with its
     /// length in seconds, in time order.
     public func split(from start: Timestamp, to end: Timestamp, _ body: (HourSlot, Double) -> Void) {
-        guard end > start else { return }
-        var t = start.nanoseconds
-        let stop = end.nanoseconds
-        var i = index(at: floorDiv(t, 1_000_000_000))
+        split(start.nanoseconds, end.nanoseconds, unitsPerSecond: 1_000_000_000) { body($0, Double($1) / 1e9) }
+    }
+
+    /// Cuts a span of Unix milliseconds into local hours, handing each piece's milliseconds.
+    public func split(_ span: Span, _ body: (HourSlot, Int64) -> Void) {
+        split(span.start, span.end, unitsPerSecond: 1000, body)
+    }
+
+    private func split(_ start: Int64, _ stop: Int64, unitsPerSecond u: Int64, _ body: (HourSlot, Int64) -> Void) {
+        guard stop > start else { return }
+        var t = start
+        var i = index(at: floorDiv(t, u))
         while t < stop {
             let offset = changes[i].offset
-            let localNs = t + offset * 1_000_000_000
-            let localSeconds = floorDiv(localNs, 1_000_000_000)
+            let localSeconds = floorDiv(t + offset * u, u)
             let hourStart = floorDiv(localSeconds, 3600) * 3600
             // The next local hour boundary, back in UTC; or the next offset change, if sooner.
-            var next = (hourStart + 3600 - offset) * 1_000_000_000
-            if i + 1 < changes.count, changes[i + 1].at * 1_000_000_000 < next { next = changes[i + 1].at * 1_000_000_000 }
+            var next = (hourStart + 3600 - offset) * u
+            if i + 1 < changes.count, changes[i + 1].at * u < next { next = changes[i + 1].at * u }
             let pieceEnd = min(next, stop)
-            let slot = HourSlot(day: Int(floorDiv(localSeconds, 86_400)), hour: Int((hourStart - floorDiv(localSeconds, 86_400) * 86_400) / 3600))
-            body(slot, Double(pieceEnd - t) / 1e9)
+            let day = floorDiv(localSeconds, 86_400)
+            body(HourSlot(day: Int(day), hour: Int((hourStart - day * 86_400) / 3600)), pieceEnd - t)
             t = pieceEnd
-            while i + 1 < changes.count, changes[i + 1].at * 1_000_000_000 <= t { i += 1 }
+            while i + 1 < changes.count, changes[i + 1].at * u <= t { i += 1 }
         }
+    }
+
+    /// The local day the Unix second `t` falls on.
+    private func localDay(_ t: Int64) -> Int64 { floorDiv(t + changes[index(at: t)].offset, 86_400) }
+
+    /// The first instant (Unix milliseconds) of local day `day`: usually local midnight; where a
+    /// clock change skips midnight, the change itself.
+    public func startOfDay(_ day: Int) -> Int64 {
+        var lo = Int64(day) * 86_400 - 3 * 86_400, hi = Int64(day) * 86_400 + 3 * 86_400
+        while lo < hi {
+            let mid = floorDiv(lo + hi, 2)
+            if localDay(mid) >= day { hi = mid } else { lo = mid + 1 }
+        }
+        return lo * 1000
     }
 
     private func floorSeconds(_ t: Timestamp) -> Int64 { floorDiv(t.nanoseconds, 1_000_000_000) }

@@ -26,7 +26,7 @@ struct Vigil: AsyncParsableCommand {
             config), 73 cannot create the data directory or log, 74 read or write error.
             """,
         version: "0.1.0",
-        subcommands: [Start.self, Replay.self, Record.self, Inspect.self, Sensors.self, Log.self, ConfigCommand.self]
+        subcommands: [Start.self, Replay.self, Record.self, Inspect.self, Sensors.self, Log.self, ReportCommand.self, Simulate.self, ConfigCommand.self]
     )
 }
 

@@ -50,6 +50,23 @@ func vigil(_ args: [String], home: String? = nil, stdin: String? = nil, env: [St
     return Run(status: p.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self), stderr: String(decoding: stderrData, as: UTF8.self))
 }
 
+/// Runs a shell command in a pseudo-terminal (util-linux `script`), as if typed in a terminal;
+/// returns its status and what it wrote to the terminal.
+func inPseudoTerminal(_ command: String, home: String, env: [String: String] = [:], stdin: String? = nil) throws -> (Int32, String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    p.arguments = ["-qec", command, "/dev/null"]
+    p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin"].merging(env) { $1 }
+    p.standardInput = stdin.flatMap { FileHandle(forReadingAtPath: $0) } ?? FileHandle.nullDevice
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    return (p.terminationStatus, text)
+}
+
 func freshHome() -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-cli-\(UUID().uuidString)").path
     try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -248,18 +265,9 @@ func write(_ text: String, to path: String) {
     @Test func keysTypedInTheTerminalReachTheSession() throws {
         let home = freshHome()
         write("s\nq\n", to: home + "/keys")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        p.arguments = ["-qec", "\(vigilBinary) start --minutes 5 --json --data-dir \(home)/d", "/dev/null"]
-        p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "TERM": "dumb"]
-        p.standardInput = FileHandle(forReadingAtPath: home + "/keys")
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "\(text)")
+        let (status, text) = try inPseudoTerminal("\(vigilBinary) start --minutes 5 --json --data-dir \(home)/d", home: home,
+                                                  env: ["TERM": "dumb"], stdin: home + "/keys")
+        #expect(status == 0, "\(text)")
         #expect(text.contains("\"event\":\"snooze_refused\",\"reason\":\"no alarm to snooze\""), "\(text)")
         #expect(text.contains("\"event\":\"session_ended\",\"outcome\":\"abandoned\""), "\(text)")
     }

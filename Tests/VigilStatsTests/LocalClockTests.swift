@@ -51,7 +51,7 @@ import VigilCore
         calendar.timeZone = tz
         let from = parseRFC3339("2026-01-01T00:00:00Z")!, to = parseRFC3339("2027-01-01T00:00:00Z")!
         let clock = LocalClock(timeZone: tz, from: from, to: to)
-        var rng = SplitMix(seed: UInt64(zone.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
+        var rng = SplitMix64(seed: UInt64(zone.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
         // The year's DST nights are in here for sure, plus random starts.
         var starts = (0..<40).map { _ in from + Double(rng.next() % 31_536_000 / 60 * 60) }
         var cursor = Date(timeIntervalSince1970: from.secondsSinceEpoch)
@@ -74,17 +74,5 @@ import VigilCore
             #expect(!want.isEmpty)
             #expect(got.mapValues { $0.rounded() } == want, "\(zone) from \(start) for \(end - start) s")
         }
-    }
-}
-
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

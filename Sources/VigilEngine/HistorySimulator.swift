@@ -1,0 +1,177 @@
+import Foundation
+import VigilCore
+import VigilStats
+
+/// A simulated person's history: days of focus sessions with typing, idle spells, app-switching
+/// storms, loud rooms, walks away from the desk, pauses, gaps (the laptop slept) and sessions ended
+/// early, fed as sensor samples through the real state machine (`SessionStepper`). The events are
+/// what a live session would have logged for that behaviour, so the statistics and the benchmark
+/// read a realistic log. Deterministic for a seed.
+public struct HistorySimulator {
+    public struct Profile: Sendable {
+        /// Sessions on a day the person works.
+        public var sessionsPerDay: ClosedRange<Int> = 3...7
+        /// Chance of working on each weekday, Monday first.
+        public var workdayChance: [Double] = [0.92, 0.92, 0.9, 0.9, 0.85, 0.35, 0.2]
+        /// Chance per minute that a distraction starts, before the hour's and the day's factors.
+        public var distractionPerMinute = 0.012
+        /// Chance per minute of a spell of reading or thinking (no input for one to four minutes).
+        public var thinkingPerMinute = 0.12
+        public var thinkingMinutes: ClosedRange<Double> = 1...3.8
+        public var plannedMinutes: [Double] = [25, 50, 50, 90]
+        /// Time between sessions.
+        public var breakMinutes: ClosedRange<Double> = 10...150
+        public init() {}
+
+        /// A load test rather than a person: Pomodoros back to back every day, distractions seven
+        /// times as often and a thinking pause every few minutes (each a drift and a return). Used by
+        /// the report benchmark to reach about two million events in five years.
+        public static var stress: Profile {
+            var p = Profile()
+            p.sessionsPerDay = 24...32
+            p.workdayChance = Array(repeating: 1, count: 7)
+            p.distractionPerMinute = 0.08
+            p.thinkingPerMinute = 1
+            p.thinkingMinutes = 2.5...3.8
+            p.plannedMinutes = [25]
+            p.breakMinutes = 1...4
+            return p
+        }
+    }
+
+    public let configuration: VigilConfiguration
+    public let timeZone: TimeZone
+    public var profile: Profile
+    private var random: SplitMix64
+    static let tasks: [String?] = ["thesis", "thesis", "email", "reading", "code review", nil]
+    static let workplace = (latitude: 52.5200, longitude: 13.4050)
+
+    public init(seed: UInt64, timeZone: TimeZone, profile: Profile = Profile()) {
+        var c = VigilConfiguration()
+        c.location.workplace = .init(name: "office", latitude: Self.workplace.latitude, longitude: Self.workplace.longitude, radius: 75)
+        configuration = c
+        self.timeZone = timeZone
+        self.profile = profile
+        random = SplitMix64(seed: seed)
+    }
+
+    /// Simulates the local days `firstDay...lastDay` (days since 1970-01-01), handing each session's
+    /// events (the first is `sessionStarted`) in time order.
+    public mutating func run(days: ClosedRange<Int>, emit: ([SessionEvent]) throws -> Void) rethrows {
+        let clock = LocalClock(timeZone: timeZone, from: Timestamp(nanoseconds: Int64(days.lowerBound) * 86_400_000_000_000),
+                               to: Timestamp(nanoseconds: Int64(days.upperBound + 1) * 86_400_000_000_000))
+        for day in days {
+            let weekday = HourSlot(day: day, hour: 0).weekday
+            guard random.chance(profile.workdayChance[weekday - 1]) else { continue }
+            // Some days go well: far fewer distractions.
+            let dayFactor = random.chance(0.35) ? 0.08 : random.uniform(0.6, 1.6)
+            let count = random.int(in: profile.sessionsPerDay)
+            let midnight = clock.startOfDay(day)
+            // Sessions spread over the day from about 8:00, with breaks between them; the last may
+            // run past midnight.
+            var t = midnight + Int64(random.uniform(profile.sessionsPerDay.upperBound > 16 ? 5 : 7.5, profile.sessionsPerDay.upperBound > 16 ? 6 : 10) * 3_600_000)
+            for _ in 0..<count {
+                let planned = profile.plannedMinutes[random.int(in: 0...(profile.plannedMinutes.count - 1))] * 60
+                // Whole minutes: every logged time is then a whole second (samples every 5 s, ticks
+                // every second), which lets tests check the statistics second by second.
+                t = (t / 60_000 + 1) * 60_000
+                let start = Timestamp(nanoseconds: t * 1_000_000)
+                let hour = clock.slot(ms: t).hour
+                try emit(session(start: start, planned: planned, hourFactor: Self.hourFactor(hour) * dayFactor))
+                t += Int64(planned * 1000) + Int64(random.uniform(profile.breakMinutes.lowerBound, profile.breakMinutes.upperBound) * 60_000)
+            }
+        }
+    }
+
+    /// After lunch and late in the evening people drift more.
+    static func hourFactor(_ hour: Int) -> Double {
+        switch hour {
+        case 13...16: 2.2
+        case 20...: 1.8
+        case ..<10: 0.6
+        default: 1
+        }
+    }
+
+    /// `thinking`: reading or thinking with hands off the keyboard for a minute or three; not a
+    /// distraction, but long ones make the session drift.
+    private enum Spell { case away, switching, noise, location, thinking }
+
+    private mutating func session(start: Timestamp, planned: Double, hourFactor: Double) -> [SessionEvent] {
+        let task = Self.tasks[random.int(in: 0...(Self.tasks.count - 1))]
+        var stepper = SessionStepper(session: FocusSession(configuration: configuration, task: task, plannedSeconds: planned))
+        var events = stepper.start(at: start)
+        let step = 5.0
+        var now = start
+        var spell: (kind: Spell, until: Timestamp)?
+        var idle = 0.0
+        let abandonAt = random.chance(0.07) ? start + planned * random.uniform(0.3, 0.9) : nil
+        let pauseAt = random.chance(0.1) ? start + planned * random.uniform(0.2, 0.7) : nil
+        var pauseUntil: Timestamp?
+        let gapAt = random.chance(0.03) ? start + planned * random.uniform(0.2, 0.8) : nil
+        var snoozed = false
+        var n = 0
+        while !stepper.isEnded {
+            now = now + step
+            n += 1
+            if let g = gapAt, now >= g, now < g + step {
+                now = now + Double(random.int(in: 180...1500))  // the laptop slept
+            }
+            if let p = pauseAt, pauseUntil == nil, now >= p {
+                stepper.receive(Sample(time: now, payload: .control(.pause)), into: &events)
+                pauseUntil = now + random.uniform(4, 15) * 60
+            }
+            if let u = pauseUntil, now >= u, u > start {
+                stepper.receive(Sample(time: now, payload: .control(.resume)), into: &events)
+                pauseUntil = start  // done
+            }
+            if let a = abandonAt, now >= a {
+                stepper.end(.user, at: now, into: &events)
+                break
+            }
+            if let s = spell, now >= s.until { spell = nil }
+            if spell == nil, n % 12 == 0, random.chance(profile.distractionPerMinute * hourFactor) {
+                let r = random.uniform(0, 1)
+                let kind: Spell = r < 0.5 ? .away : r < 0.72 ? .switching : r < 0.92 ? .noise : .location
+                let minutes = switch kind {
+                case .away: random.uniform(2, 20)
+                case .switching: random.uniform(2, 7)
+                case .noise: random.uniform(2, 12)
+                case .location: random.uniform(4, 25)
+                case .thinking: random.uniform(1, 3.8)
+                }
+                spell = (kind, now + minutes * 60)
+            } else if spell == nil, n % 12 == 6, random.chance(profile.thinkingPerMinute) {
+                spell = (.thinking, now + random.uniform(profile.thinkingMinutes.lowerBound, profile.thinkingMinutes.upperBound) * 60)
+            }
+            // Input every window: typing, or nothing while away.
+            if spell?.kind == .away || spell?.kind == .location || spell?.kind == .thinking {
+                idle += step
+                stepper.receive(Sample(time: now, payload: .input(InputActivity(window: step, idle: idle))), into: &events)
+            } else {
+                idle = random.chance(0.15) ? step : Double(random.int(in: 0...2))
+                var switches = AppSwitches()
+                if spell?.kind == .switching { switches.altTab = random.int(in: 0...2) } else if random.chance(0.02) { switches.altTab = 1 }
+                let keys = idle >= step ? 0 : random.int(in: 2...30)
+                stepper.receive(Sample(time: now, payload: .input(InputActivity(
+                    window: step, keyPresses: keys, pointerTravel: random.uniform(0, 400), clicks: random.int(in: 0...2),
+                    scrollTicks: random.int(in: 0...3), switches: switches, idle: idle))), into: &events)
+            }
+            let loud = spell?.kind == .noise
+            let level = loud ? random.uniform(-24, -16) : random.uniform(-55, -40)
+            stepper.receive(Sample(time: now, payload: .audio(AudioLevel(rms: level, peak: level + 12, shortTermLUFS: level, momentaryLUFS: level))), into: &events)
+            if n % 6 == 0 {
+                let away = spell?.kind == .location
+                let north = away ? 0.005 : random.uniform(-0.0001, 0.0001)
+                stepper.receive(Sample(time: now, payload: .location(LocationFix(
+                    latitude: Self.workplace.latitude + north, longitude: Self.workplace.longitude, horizontalAccuracy: 8, mode: .threeD))), into: &events)
+            }
+            // Now and then the person asks for quiet.
+            if !snoozed, stepper.session.state == .alarm(level: 2), random.chance(0.05) {
+                stepper.receive(Sample(time: now, payload: .control(.snooze)), into: &events)
+                snoozed = true
+            }
+        }
+        return events
+    }
+}

@@ -1,0 +1,178 @@
+import VigilCore
+
+/// A half-open span of time [start, end) in Unix milliseconds: the store's unit, and integer
+/// arithmetic keeps the sums exact.
+public struct Span: Hashable, Sendable {
+    public var start: Int64
+    public var end: Int64
+    public init(_ start: Int64, _ end: Int64) {
+        self.start = start
+        self.end = end
+    }
+    public var milliseconds: Int64 { max(0, end - start) }
+}
+
+/// What the statistics need to know about the log, derived from the logged events; nothing here
+/// is a figure yet.
+///
+/// Flat arrays, each session naming its ranges in them: a heavy user's years of history are
+/// hundreds of thousands of sessions, and one array per session and kind cost more in allocation
+/// and page faults than the statistics themselves.
+public struct StatisticsFacts: Sendable {
+    /// In order of start (then id).
+    public private(set) var sessions: [SessionFacts] = []
+    /// Task names; sessions refer to them by index.
+    public private(set) var tasks: [String] = []
+    /// When the detectors were judged: each session minus its pauses, breaks and gaps.
+    public private(set) var active: [Span] = []
+    public private(set) var episodes: [EpisodeFacts] = []
+    public private(set) var alarms: [AlarmFacts] = []
+    private var taskIndex: [String: Int32] = [:]
+
+    public init() {}
+
+    /// Adds a session with its judged spans (ascending, disjoint), episodes and alarms (each in
+    /// time order). Sessions must be added in order of start.
+    public mutating func append(id: Int64, task: String?, start: Int64, end: Int64, outcome: SessionFacts.Outcome,
+                                active spans: [Span], episodes eps: [EpisodeFacts], alarms alarmList: [AlarmFacts]) {
+        var session = SessionFacts(id: id, task: internTask(task), start: start, end: end, outcome: outcome)
+        session.active = range(active.count, spans.count)
+        active += spans
+        session.episodes = range(episodes.count, eps.count)
+        episodes += eps
+        session.alarms = range(alarms.count, alarmList.count)
+        alarms += alarmList
+        sessions.append(session)
+    }
+
+    /// For a builder that fills the flat arrays itself (the store): the same layout, no copies.
+    public init(sessions: [SessionFacts], tasks: [String], active: [Span], episodes: [EpisodeFacts], alarms: [AlarmFacts]) {
+        self.sessions = sessions
+        self.tasks = tasks
+        self.active = active
+        self.episodes = episodes
+        self.alarms = alarms
+    }
+
+    public mutating func internTask(_ task: String?) -> Int32 {
+        guard let task else { return -1 }
+        if let i = taskIndex[task] { return i }
+        let i = Int32(tasks.count)
+        tasks.append(task)
+        taskIndex[task] = i
+        return i
+    }
+
+    public func task(of session: SessionFacts) -> String? { session.task >= 0 ? tasks[Int(session.task)] : nil }
+
+    private func range(_ start: Int, _ count: Int) -> Range<Int32> { Int32(start)..<Int32(start + count) }
+}
+
+public struct SessionFacts: Sendable {
+    public enum Outcome: UInt8, Sendable {
+        /// Its end was never logged (killed); it ends at its last event.
+        case open, completed, abandoned, interrupted
+
+        public init(_ text: String?) {
+            switch text {
+            case "completed": self = .completed
+            case "abandoned": self = .abandoned
+            case "interrupted": self = .interrupted
+            default: self = .open
+            }
+        }
+    }
+
+    public var id: Int64
+    /// Index into `StatisticsFacts.tasks`, -1 for none.
+    public var task: Int32
+    public var start: Int64
+    /// When it ended; for a session that never logged its end, its last event.
+    public var end: Int64
+    public var outcome: Outcome
+    public var active: Range<Int32> = 0..<0
+    public var episodes: Range<Int32> = 0..<0
+    public var alarms: Range<Int32> = 0..<0
+
+    public init(id: Int64, task: Int32, start: Int64, end: Int64, outcome: Outcome) {
+        self.id = id
+        self.task = task
+        self.start = start
+        self.end = end
+        self.outcome = outcome
+    }
+}
+
+public struct EpisodeFacts: Sendable {
+    /// From the cause's start (dated back) to when the person was back; an episode never closed
+    /// ends with its session.
+    public var span: Span
+    public var number: Int32
+    public var cause: Cause
+    public init(number: Int, span: Span, cause: Cause) {
+        self.number = Int32(truncatingIfNeeded: number)
+        self.span = span
+        self.cause = cause
+    }
+}
+
+public struct AlarmFacts: Sendable {
+    public var at: Int64
+    /// When the person was back (the episode closed); `Int64.min` if never.
+    public var clearedAt: Int64
+    public var episode: Int32
+    /// 0 for a level's first firing, 1, 2 ... for the persistent level's repeats.
+    public var repeatCount: Int32
+    public var cleared: Int64? { clearedAt == .min ? nil : clearedAt }
+    public init(episode: Int, at: Int64, repeatCount: Int, cleared: Int64?) {
+        self.episode = Int32(truncatingIfNeeded: episode)
+        self.at = at
+        self.repeatCount = Int32(truncatingIfNeeded: repeatCount)
+        self.clearedAt = cleared ?? .min
+    }
+}
+
+/// `base` minus `holes`: both ascending and disjoint within themselves. Touching results are
+/// joined. Appends to `out`.
+public func subtract<B: Collection<Span>>(_ holes: [Span], from base: B, into out: inout [Span]) {
+    let first = out.count
+    var h = 0
+    for b in base {
+        var cursor = b.start
+        while h < holes.count, holes[h].end <= cursor { h += 1 }
+        var k = h
+        while k < holes.count, holes[k].start < b.end {
+            if holes[k].start > cursor { append(Span(cursor, holes[k].start), to: &out, from: first) }
+            cursor = max(cursor, holes[k].end)
+            k += 1
+        }
+        if cursor < b.end { append(Span(cursor, b.end), to: &out, from: first) }
+    }
+}
+
+public func subtract(_ holes: [Span], from base: [Span]) -> [Span] {
+    var out: [Span] = []
+    subtract(holes, from: base, into: &out)
+    return out
+}
+
+private func append(_ s: Span, to out: inout [Span], from first: Int) {
+    if out.count > first, out[out.count - 1].end == s.start {
+        out[out.count - 1].end = s.end
+    } else {
+        out.append(s)
+    }
+}
+
+/// Sorted, disjoint spans covering the same time as `spans` (which may overlap, in any order).
+public func union(_ spans: [Span]) -> [Span] {
+    var out: [Span] = []
+    for s in spans.sorted(by: { $0.start < $1.start }) where s.end > s.start {
+        if let last = out.last, s.start <= last.end {
+            out[out.count - 1].end = max(last.end, s.end)
+        } else {
+            out.append(s)
+        }
+    }
+    return out
+}

@@ -1,0 +1,166 @@
+/// Every figure of `vigil report`, as one value: the JSON format is this value encoded (keys in
+/// snake_case), and the other formats render it. Field meanings: docs/report-fields.md.
+/// Durations are minutes rounded to 0.01 unless the name says `_s` (seconds, rounded to 0.1).
+public struct Report: Codable, Sendable {
+    /// Bumped when a field changes meaning or disappears; new fields do not bump it.
+    public var schema = 1
+    /// IANA name of the zone every local time is in.
+    public var timeZone: String
+    /// First and last local day of the period, `YYYY-MM-DD`, inclusive. Empty history: nil.
+    public var from: String?
+    public var to: String?
+    public var task: String?
+    public var totals: Totals
+    /// 24 entries, hour 0-23 of the local day.
+    public var hours: [HourFigure]
+    /// 7 entries, ISO weekday 1 (Monday) to 7.
+    public var weekdays: [WeekdayFigure]
+    /// Focused minutes, `heatmap[weekday - 1][hour]`.
+    public var heatmap: [[Double]]
+    public var highlights: Highlights
+    /// Every local day of the period, oldest first.
+    public var days: [DayFigure]
+    /// ISO weeks touching the period, oldest first.
+    public var weeks: [WeekFigure]
+    public var procrastinationFree: FreeDays
+    public var episodes: EpisodeFigures
+    public var streak: StreakFigures
+    public var achievements: [Achievement]
+
+    public struct Totals: Codable, Sendable {
+        public var sessions: Int
+        public var completed: Int
+        public var abandoned: Int
+        public var interrupted: Int
+        /// Sessions whose end was never logged.
+        public var open: Int
+        /// completed / sessions; nil without sessions.
+        public var completionRate: Double?
+        public var activeMinutes: Double
+        public var focusedMinutes: Double
+        public var distractedMinutes: Double
+        /// Alarm firings, repeats of the persistent level included.
+        public var alarms: Int
+        public var alarmsPerFocusedHour: Double?
+        /// From an episode's first alarm to the person being back.
+        public var recovery: Durations
+    }
+
+    public struct Durations: Codable, Sendable {
+        public var count: Int
+        public var meanS: Double?
+        public var medianS: Double?
+        public var longestS: Double?
+    }
+
+    public struct HourFigure: Codable, Sendable {
+        public var hour: Int
+        public var focusedMinutes: Double
+        public var distractedMinutes: Double
+        /// Episodes that started in this hour.
+        public var episodes: Int
+    }
+
+    public struct WeekdayFigure: Codable, Sendable {
+        public var weekday: Int
+        public var name: String
+        public var focusedMinutes: Double
+        public var distractedMinutes: Double
+        public var episodes: Int
+    }
+
+    public struct Highlights: Codable, Sendable {
+        /// The hour of day with the most focused minutes; ties go to the earlier hour.
+        public var mostProductiveHour: Int?
+        /// Of the hours with any judged time, the one with the fewest focused minutes.
+        public var leastProductiveHour: Int?
+        public var mostProductiveWeekday: Int?
+        public var leastProductiveWeekday: Int?
+        /// The hour in which most episodes started.
+        public var mostProcrastinatedHour: Int?
+    }
+
+    public struct DayFigure: Codable, Sendable {
+        public var date: String
+        public var weekday: Int
+        /// Sessions started on this day.
+        public var sessions: Int
+        public var focusedMinutes: Double
+        public var distractedMinutes: Double
+        /// Episodes started on this day.
+        public var episodes: Int
+        public var alarms: Int
+        /// Judged time and no episode started: nil on a day without judged time.
+        public var procrastinationFree: Bool?
+    }
+
+    public struct WeekFigure: Codable, Sendable {
+        /// ISO 8601 week, `2026-W09`.
+        public var week: String
+        public var focusedMinutes: Double
+        public var distractedMinutes: Double
+        public var sessions: Int
+        public var episodes: Int
+    }
+
+    public struct FreeDays: Codable, Sendable {
+        /// Days with judged time.
+        public var daysWithSessions: Int
+        public var freeDays: Int
+        public var share: Double?
+        /// Longest run of procrastination-free session days within the period (days without a
+        /// session neither extend nor break it).
+        public var longestStreak: Int
+        public var longestStreakFrom: String?
+        public var longestStreakTo: String?
+        /// The run ending at the last session day up to the period's end (all history counts).
+        public var currentStreak: Int
+    }
+
+    public struct EpisodeFigures: Codable, Sendable {
+        public var count: Int
+        public var meanS: Double?
+        public var longestS: Double?
+        public var byCause: [Group]
+        public var byTask: [Group]
+        /// 24 entries: episodes that started in each local hour.
+        public var byHour: [Group]
+
+        public struct Group: Codable, Sendable {
+            public var key: String
+            public var count: Int
+            public var minutes: Double
+            public var meanS: Double?
+            public var longestS: Double?
+        }
+    }
+
+    public struct StreakFigures: Codable, Sendable {
+        /// Procrastination-free session days in a row, over all history to the period's end.
+        public var current: Int
+        public var best: Int
+        public var score: Int
+        public var bestScore: Int
+        public var badge: String
+        public var multiplier: Int
+        public var daysToHabit: Int
+        public var daysToLifestyle: Int
+        public var messages: [String]
+        /// Every session day of the period: `free`, `procrastinated`; days without sessions absent.
+        public var calendar: [CalendarDay]
+
+        public struct CalendarDay: Codable, Sendable {
+            public var date: String
+            public var free: Bool
+            /// The streak length after this day.
+            public var streak: Int
+        }
+    }
+
+    public struct Achievement: Codable, Sendable {
+        public var id: String
+        public var title: String
+        /// Local date it was earned.
+        public var earned: String
+    }
+}

@@ -1,0 +1,317 @@
+#!/usr/bin/env python3
+"""An independent computation of `vigil report`'s figures, to check them.
+
+It shares no code and no algorithm with Vigil's statistics engine: it reads the SQLite event log
+with Python's sqlite3, replays each session's state changes second by second (the state at a
+second is the state entered by the last change at or before it), and asks Python's zoneinfo for
+the local date and hour of every second. Vigil cuts intervals at hour boundaries with its own
+offset table instead. The definitions it follows are the ones written in docs/statistics.md.
+
+Every logged time must be a whole second (the simulator guarantees it), so counting seconds is
+exact.
+
+Usage: reference_report.py DB REPORT.json ZONE FROM|all TO [TASK]
+Prints each mismatch and exits 1 if there is any; prints how many figures agreed.
+"""
+import json
+import sqlite3
+import sys
+from collections import defaultdict
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+ACTIVE = {"focused", "drifting", "distracted", "alarm"}
+CAUSES = ["away", "switching", "noise", "location"]
+
+
+def main():
+    db_path, report_path, zone, first, last = sys.argv[1:6]
+    task_filter = sys.argv[6] if len(sys.argv) > 6 else None
+    tz = ZoneInfo(zone)
+    report = json.load(open(report_path))
+    db = sqlite3.connect(db_path)
+    to_day = date.fromisoformat(last)
+
+    def local(sec):
+        return datetime.fromtimestamp(sec, tz)
+
+    sessions = db.execute(
+        "SELECT id, task, started_ms, coalesce(ended_ms, last_event_ms), outcome FROM sessions ORDER BY started_ms, id").fetchall()
+    # Only sessions that start on or before the last day.
+    sessions = [s for s in sessions if local(s[2] // 1000).date() <= to_day and (task_filter is None or s[1] == task_filter)]
+    first_day = date.fromisoformat(first) if first != "all" else min(local(s[2] // 1000).date() for s in sessions)
+
+    changes = defaultdict(list)
+    for sid, at, to_state in db.execute("SELECT session_id, at_ms, to_state FROM state_changes ORDER BY session_id, at_ms, id"):
+        changes[sid].append((at // 1000, to_state))
+    gaps = defaultdict(list)
+    for sid, a, b in db.execute("SELECT session_id, from_ms, to_ms FROM gaps"):
+        gaps[sid].append((a // 1000, b // 1000))
+    episodes = defaultdict(list)
+    for sid, number, a, b, cause in db.execute("SELECT session_id, number, started_ms, ended_ms, cause FROM episodes ORDER BY session_id, number"):
+        episodes[sid].append((number, a // 1000, None if b is None else b // 1000, cause))
+    alarms = defaultdict(list)
+    for sid, ep, at, cleared in db.execute("SELECT session_id, episode_number, at_ms, cleared_ms FROM alarms ORDER BY session_id, at_ms, id"):
+        alarms[sid].append((ep, at // 1000, None if cleared is None else cleared // 1000))
+
+    in_period = lambda d: first_day <= d <= to_day
+    # Per (date, hour): focused and distracted seconds, episodes started.
+    focused = defaultdict(int)
+    distracted = defaultdict(int)
+    ep_starts = defaultdict(int)
+    sessions_by_day = defaultdict(int)
+    alarms_by_day = defaultdict(int)
+    totals = dict(sessions=0, completed=0, abandoned=0, interrupted=0, open=0, alarms=0)
+    period_episodes = []
+    recoveries = []
+    earned = {}
+
+    def note(key, d):
+        if key not in earned or d < earned[key]:
+            earned[key] = d
+
+    cumulative = 0
+    for sid, task, start_ms, end_ms, outcome in sessions:
+        start, end = start_ms // 1000, end_ms // 1000
+        sd = local(start).date()
+        if in_period(sd):
+            totals["sessions"] += 1
+            totals[outcome if outcome in ("completed", "abandoned", "interrupted") else "open"] += 1
+            sessions_by_day[sd] += 1
+        if outcome == "completed" and local(end).date() <= to_day:
+            note("first_completed", local(end).date())
+        eps = [(n, a, b if b is not None else end, c) for n, a, b, c in episodes[sid]]
+        for n, a, b, c in eps:
+            ld = local(a)
+            if ld.date() <= to_day:
+                ep_starts[(ld.date(), ld.hour)] += 1
+            if in_period(ld.date()):
+                period_episodes.append((b - a, c, task or "", ld.hour))
+        seen_first = {}
+        for ep, at, cleared in alarms[sid]:
+            d = local(at).date()
+            if d > to_day:
+                continue
+            alarms_by_day[d] += 1
+            if in_period(d):
+                totals["alarms"] += 1
+            if ep not in seen_first:
+                seen_first[ep] = (at, cleared)
+        for ep, (at, cleared) in seen_first.items():
+            if cleared is None or local(cleared).date() > to_day:
+                continue
+            if in_period(local(at).date()):
+                recoveries.append(cleared - at)
+            if cleared - at <= 60:
+                note("quick_recovery", local(cleared).date())
+
+        # Second by second.
+        ch = changes[sid]
+        ci = 0
+        state = "planned"
+        run = 0
+        for t in range(start, end):
+            while ci < len(ch) and ch[ci][0] <= t:
+                state = ch[ci][1]
+                ci += 1
+            judged = state in ACTIVE and not any(a <= t < b for a, b in gaps[sid])
+            in_episode = any(a <= t < b for _, a, b, _ in eps)
+            lt = local(t)
+            if lt.date() > to_day:
+                break
+            key = (lt.date(), lt.hour)
+            if in_episode:
+                distracted[key] += 1
+            if judged and not in_episode:
+                focused[key] += 1
+                if "first_session" not in earned:
+                    note("first_session", lt.date())
+                run += 1
+                cumulative += 1
+                for minutes, name in ((25, "deep_focus_25"), (90, "deep_focus_90")):
+                    if run == minutes * 60:
+                        note(name, local(t + 1).date())
+                for hours, name in ((10, "focused_10h"), (100, "focused_100h")):
+                    if cumulative == hours * 3600:
+                        note(name, local(t + 1).date())
+            else:
+                run = 0
+            if judged and "first_session" not in earned:
+                note("first_session", lt.date())
+        # (first_session: the first judged second, focused or not.)
+
+    # Days.
+    all_days = sorted({k[0] for k in focused} | {k[0] for k in distracted} | set(sessions_by_day))
+    history_first = min(all_days + [first_day])
+    day = history_first
+    streak = best = score = best_score = 0
+    period_run = period_best = 0
+    period_best_span = None
+    run_start = None
+    days_out = []
+    calendar = []
+    hour_f = [0] * 24
+    hour_d = [0] * 24
+    hour_e = [0] * 24
+    hour_active = [False] * 24
+    wd_f = [0] * 7
+    wd_d = [0] * 7
+    wd_e = [0] * 7
+    wd_active = [False] * 7
+    heat = [[0] * 24 for _ in range(7)]
+    weeks = {}
+    free_days = session_days = 0
+    multiplier = lambda n: 5 if n >= 90 else 4 if n >= 60 else 3 if n >= 21 else 2 if n >= 7 else 1
+    while day <= to_day:
+        f = sum(focused[(day, h)] for h in range(24))
+        x = sum(distracted[(day, h)] for h in range(24))
+        e = sum(ep_starts[(day, h)] for h in range(24))
+        active = f + x > 0
+        free = active and e == 0
+        if active:
+            if free:
+                streak += 1
+                score += multiplier(streak)
+                best = max(best, streak)
+                best_score = max(best_score, score)
+                for n, name in ((1, "free_day"), (7, "free_week"), (21, "habit_21"), (90, "lifestyle_90")):
+                    if streak == n:
+                        note(name, day)
+            else:
+                score = max(0, score - streak)
+                streak = 0
+        if in_period(day):
+            wd = day.isoweekday()
+            if active:
+                session_days += 1
+                if free:
+                    free_days += 1
+                    if period_run == 0:
+                        run_start = day
+                    period_run += 1
+                    if period_run > period_best:
+                        period_best = period_run
+                        period_best_span = (run_start, day)
+                else:
+                    period_run = 0
+                calendar.append(dict(date=day.isoformat(), free=free, streak=streak))
+            days_out.append(dict(date=day.isoformat(), weekday=wd, sessions=sessions_by_day[day], focused_minutes=f / 60,
+                                 distracted_minutes=x / 60, episodes=e, alarms=alarms_by_day[day],
+                                 procrastination_free=free if active else None))
+            for h in range(24):
+                hour_f[h] += focused[(day, h)]
+                hour_d[h] += distracted[(day, h)]
+                hour_e[h] += ep_starts[(day, h)]
+                if focused[(day, h)] + distracted[(day, h)] > 0:
+                    hour_active[h] = True
+                    wd_active[wd - 1] = True
+                heat[wd - 1][h] += focused[(day, h)] / 60
+            wd_f[wd - 1] += f
+            wd_d[wd - 1] += x
+            wd_e[wd - 1] += e
+            y, w, _ = day.isocalendar()
+            label = f"{y:04d}-W{w:02d}"
+            wk = weeks.setdefault(label, dict(week=label, focused_minutes=0, distracted_minutes=0, sessions=0, episodes=0))
+            wk["focused_minutes"] += f / 60
+            wk["distracted_minutes"] += x / 60
+            wk["sessions"] += sessions_by_day[day]
+            wk["episodes"] += e
+        day += timedelta(days=1)
+
+    def pick(values, flags, highest):
+        best_i = None
+        for i, v in enumerate(values):
+            if not flags[i]:
+                continue
+            if best_i is None or (v > values[best_i] if highest else v < values[best_i]):
+                best_i = i
+        return best_i
+
+    def durations(xs):
+        if not xs:
+            return dict(count=0)
+        xs = sorted(xs)
+        n = len(xs)
+        median = xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+        return dict(count=n, mean_s=sum(xs) / n, median_s=median, longest_s=xs[-1])
+
+    def group(key, items):
+        d = durations([i[0] for i in items])
+        return dict(key=key, count=len(items), minutes=sum(i[0] for i in items) / 60, mean_s=d.get("mean_s"), longest_s=d.get("longest_s"))
+
+    focused_total = sum(hour_f)
+    distracted_total = sum(hour_d)
+    badges = [(90, "lifestyle"), (60, "strong_habit"), (21, "habit"), (7, "week"), (1, "new")]
+    expected = dict(
+        time_zone=zone, from_=first_day.isoformat(), to=to_day.isoformat(), task=task_filter,
+        totals=dict(totals, completion_rate=totals["completed"] / totals["sessions"] if totals["sessions"] else None,
+                    active_minutes=(focused_total + distracted_total) / 60, focused_minutes=focused_total / 60,
+                    distracted_minutes=distracted_total / 60,
+                    alarms_per_focused_hour=totals["alarms"] / (focused_total / 3600) if focused_total else None,
+                    recovery=durations(recoveries)),
+        hours=[dict(hour=h, focused_minutes=hour_f[h] / 60, distracted_minutes=hour_d[h] / 60, episodes=hour_e[h]) for h in range(24)],
+        weekdays=[dict(weekday=i + 1, focused_minutes=wd_f[i] / 60, distracted_minutes=wd_d[i] / 60, episodes=wd_e[i]) for i in range(7)],
+        heatmap=heat,
+        highlights=dict(
+            most_productive_hour=pick(hour_f, hour_active, True), least_productive_hour=pick(hour_f, hour_active, False),
+            most_productive_weekday=None if pick(wd_f, wd_active, True) is None else pick(wd_f, wd_active, True) + 1,
+            least_productive_weekday=None if pick(wd_f, wd_active, False) is None else pick(wd_f, wd_active, False) + 1,
+            most_procrastinated_hour=pick(hour_e, [e > 0 for e in hour_e], True)),
+        days=days_out,
+        weeks=list(weeks.values()),
+        procrastination_free=dict(
+            days_with_sessions=session_days, free_days=free_days, share=free_days / session_days if session_days else None,
+            longest_streak=period_best, longest_streak_from=period_best_span[0].isoformat() if period_best_span else None,
+            longest_streak_to=period_best_span[1].isoformat() if period_best_span else None, current_streak=streak),
+        episodes=dict(
+            count=len(period_episodes), mean_s=durations([e[0] for e in period_episodes]).get("mean_s"),
+            longest_s=durations([e[0] for e in period_episodes]).get("longest_s"),
+            by_cause=[group(c, [e for e in period_episodes if e[1] == c]) for c in CAUSES],
+            by_task=[group(t, [e for e in period_episodes if e[2] == t]) for t in sorted({e[2] for e in period_episodes})],
+            by_hour=[group(str(h), [e for e in period_episodes if e[3] == h]) for h in range(24)]),
+        streak=dict(current=streak, best=best, score=score, best_score=best_score,
+                    badge=next(b for n, b in badges if max(streak, 1) >= n), multiplier=multiplier(max(streak, 1)),
+                    days_to_habit=max(0, 21 - streak), days_to_lifestyle=max(0, 90 - streak), calendar=calendar),
+        achievements=sorted(({"id": k, "earned": v.isoformat()} for k, v in earned.items()), key=lambda a: a["earned"]),
+    )
+
+    mismatches = []
+    checked = 0
+
+    def compare(path, want, got):
+        nonlocal checked
+        if isinstance(want, dict):
+            for k, v in want.items():
+                key = "from" if k == "from_" else k
+                if not isinstance(got, dict) or key not in got:
+                    mismatches.append(f"{path}.{key}: missing from the report")
+                    continue
+                compare(f"{path}.{key}", v, got[key])
+        elif isinstance(want, list):
+            if not isinstance(got, list) or len(got) != len(want):
+                mismatches.append(f"{path}: {len(want)} entries expected, report has {len(got) if isinstance(got, list) else got!r}")
+                return
+            for i, (a, b) in enumerate(zip(want, got)):
+                compare(f"{path}[{i}]", a, b)
+        elif isinstance(want, float) or (isinstance(got, float) and isinstance(want, int) and not isinstance(want, bool)):
+            checked += 1
+            tolerance = 0.0002 if path.endswith(("rate", "share", "per_focused_hour")) else 0.011 if "minutes" in path or "heatmap" in path else 0.06
+            if not isinstance(got, (int, float)) or abs(want - got) > tolerance:
+                mismatches.append(f"{path}: expected {want}, report has {got}")
+        else:
+            checked += 1
+            if want != got:
+                mismatches.append(f"{path}: expected {want!r}, report has {got!r}")
+
+    # Achievements: compare id and date as a set (the report also carries titles).
+    got_achievements = sorted(({"id": a["id"], "earned": a["earned"]} for a in report["achievements"]), key=lambda a: (a["earned"], a["id"]))
+    expected["achievements"] = sorted(expected["achievements"], key=lambda a: (a["earned"], a["id"]))
+    report = dict(report, achievements=got_achievements)
+    compare("report", expected, report)
+    for m in mismatches[:40]:
+        print(m)
+    print(f"{checked} figures compared, {len(mismatches)} mismatches; {len(sessions)} sessions, {len(period_episodes)} episodes in the period")
+    sys.exit(1 if mismatches else 0)
+
+
+main()

@@ -1,0 +1,229 @@
+import Foundation
+import Testing
+
+/// `vigil report` as a person runs it, on logs that `vigil simulate` fills through the real state
+/// machine, checked against an independent computation (Data/reference_report.py: Python's sqlite3
+/// and zoneinfo, second by second) rather than against Vigil's own output.
+@Suite struct ReportCLITests {
+    static let reference = repo + "/Tests/VigilCLITests/Data/reference_report.py"
+
+    struct Fixture: CustomStringConvertible, Sendable {
+        var zone: String
+        var simulate: [String]
+        var report: [String]
+        var from: String
+        var to: String
+        var task: String?
+        var description: String { "\(zone) \(simulate.joined(separator: " ")) → \(report.joined(separator: " "))" }
+    }
+
+    static let fixtures: [Fixture] = [
+        // Eleven weeks in Berlin; the period spans the night clocks went back (2026-10-25).
+        Fixture(zone: "Europe/Berlin", simulate: ["--days", "75", "--until", "2026-11-10", "--seed", "7"],
+                report: ["--from", "2026-10-01", "--to", "2026-11-10"], from: "2026-10-01", to: "2026-11-10"),
+        // New York's spring forward (2026-03-08), all history, busier days.
+        Fixture(zone: "America/New_York", simulate: ["--days", "40", "--until", "2026-03-20", "--seed", "3", "--sessions-per-day", "5-9"],
+                report: ["--last", "all", "--now", "2026-03-21T16:00:00Z"], from: "all", to: "2026-03-21"),
+        // Sessions around the clock, so some run through the repeated hour of the fall-back night.
+        Fixture(zone: "Europe/Berlin", simulate: ["--days", "4", "--until", "2026-10-26", "--seed", "11", "--stress", "--sessions-per-day", "46-48"],
+                report: ["--from", "2026-10-24", "--to", "2026-10-27"], from: "2026-10-24", to: "2026-10-27"),
+        // One task only, a week that includes the fall-back night.
+        Fixture(zone: "Europe/Berlin", simulate: ["--days", "75", "--until", "2026-11-10", "--seed", "7"],
+                report: ["--from", "2026-10-20", "--to", "2026-10-31", "--task", "thesis"], from: "2026-10-20", to: "2026-10-31", task: "thesis"),
+    ]
+
+    func simulated(_ f: Fixture) throws -> String {
+        let home = freshHome()
+        let run = try vigil(["simulate", "--data-dir", home + "/d", "--time-zone", f.zone] + f.simulate, home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        return home
+    }
+
+    @Test(arguments: fixtures)
+    func everyFigureAgreesWithAnIndependentComputation(_ f: Fixture) throws {
+        let home = try simulated(f)
+        let run = try vigil(["report", "--data-dir", home + "/d", "--time-zone", f.zone, "--format", "json", "-o", home + "/r.json"] + f.report, home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let check = runProcess("/usr/bin/python3", [Self.reference, home + "/d/vigil.sqlite3", home + "/r.json", f.zone, f.from, f.to] + (f.task.map { [$0] } ?? []))
+        #expect(check.status == 0, "\(check.output)")
+        // The check must have compared something substantial: figures, sessions and episodes.
+        let counts = check.output.split(separator: "\n").last.map { line in
+            line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        } ?? []
+        #expect(counts.count == 4 && counts[0] >= 500 && counts[1] == 0 && counts[2] >= 20 && counts[3] >= 5, "\(check.output)")
+    }
+
+    @Test func theFormatsSayTheSameThings() throws {
+        let f = Self.fixtures[0]
+        let home = try simulated(f)
+        func report(_ format: String, env: [String: String] = [:]) throws -> String {
+            let run = try vigil(["report", "--data-dir", home + "/d", "--time-zone", f.zone, "--format", format] + f.report, home: home, env: env)
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdout
+        }
+        let json = try JSONSerialization.jsonObject(with: Data(try report("json").utf8)) as! [String: Any]
+        let days = json["days"] as! [[String: Any]]
+        #expect(days.count == 41)  // 1 October to 10 November
+        let totals = json["totals"] as! [String: Any]
+
+        // CSV: one row per day with the JSON's values, RFC 4180 line ends.
+        let csv = try report("csv")
+        let rows = csv.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(rows.first == "date,weekday,sessions,focused_minutes,distracted_minutes,episodes,alarms,procrastination_free")
+        #expect(rows.count == days.count + 1)
+        for (row, day) in zip(rows.dropFirst(), days) {
+            let c = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            #expect(c[0] == day["date"] as? String)
+            #expect(Double(c[3]) == (day["focused_minutes"] as! NSNumber).doubleValue)
+            #expect(Int(c[5]) == (day["episodes"] as! NSNumber).intValue)
+            let free = day["procrastination_free"] as? Bool
+            #expect(c[7] == (free.map { $0 ? "true" : "false" } ?? ""))
+        }
+
+        // Text: the period, the zone, the totals in words, the charts.
+        let text = try report("text")
+        #expect(text.hasPrefix("Vigil report · 2026-10-01 to 2026-11-10 · Europe/Berlin"))
+        #expect(text.contains("\(totals["sessions"]!) sessions (\(totals["completed"]!) completed"))
+        #expect(text.contains("Focused minutes by hour of day"))
+        #expect(text.contains("Focused minutes, weekday × hour"))
+        #expect(!text.contains("\u{1B}["), "no colour when not on a terminal")
+
+        // Markdown: the same totals, as tables.
+        let md = try report("markdown")
+        #expect(md.hasPrefix("# Vigil report: 2026-10-01 to 2026-11-10"))
+        #expect(md.contains("| Hour | Focused min | Distracted min | Episodes |"))
+        let byCause = (json["episodes"] as! [String: Any])["by_cause"] as! [[String: Any]]
+        let away = byCause.first { $0["key"] as? String == "away" }!
+        #expect(md.contains("| away/idle | \(away["count"]!) |"))
+    }
+
+    @Test func colourOnATerminalUnlessNoColor() throws {
+        let f = Self.fixtures[0]
+        let home = try simulated(f)
+        func onTerminal(_ env: [String: String]) throws -> String {
+            let (status, text) = try inPseudoTerminal("\(vigilBinary) report --data-dir \(home)/d --time-zone \(f.zone) \(f.report.joined(separator: " "))",
+                                                      home: home, env: ["TERM": "xterm-256color"].merging(env) { $1 })
+            #expect(status == 0, "\(text)")
+            return text
+        }
+        #expect(try onTerminal([:]).contains("\u{1B}[1mVigil report"))
+        let plain = try onTerminal(["NO_COLOR": "1"])
+        #expect(plain.contains("Vigil report ·"))
+        #expect(!plain.contains("\u{1B}["))
+    }
+
+    @Test func htmlIsOneSelfContainedFileReadableOnlyByItsOwner() throws {
+        let f = Self.fixtures[0]
+        let home = try simulated(f)
+        let out = home + "/report.html"
+        let run = try vigil(["report", "--data-dir", home + "/d", "--time-zone", f.zone, "--format", "html", "-o", out] + f.report, home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let html = try String(contentsOfFile: out, encoding: .utf8)
+        for id in ["heatmap", "daily", "causes", "streak"] { #expect(html.contains("<svg id=\"\(id)\"")) }
+        #expect(!html.contains("<script"))
+        // No network: the only URL is the SVG namespace, which browsers never fetch.
+        let urls = html.components(separatedBy: "http").dropFirst().map { String($0.prefix(30)) }
+        #expect(urls.allSatisfy { $0.hasPrefix("://www.w3.org/2000/svg\"") }, "\(urls)")
+        let mode = (try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as! NSNumber).intValue
+        #expect(mode == 0o600)
+        // Written through a temporary file: nothing else is left in the directory.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home).filter { $0.hasPrefix(".report.html") }.isEmpty)
+    }
+
+    /// A real browser (headless Chromium) renders the HTML report and a screenshot shows each
+    /// chart: every chart has its own colour, and the test counts its pixels.
+    @Test func theHTMLReportRendersItsChartsInAHeadlessBrowser() throws {
+        let f = Self.fixtures[0]
+        let home = try simulated(f)
+        let html = home + "/report.html", png = home + "/shot.png"
+        let run = try vigil(["report", "--data-dir", home + "/d", "--time-zone", f.zone, "--format", "html", "-o", html] + f.report, home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let browser = runProcess("/usr/bin/chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(home)/chromium",
+                                                       "--window-size=1100,2400", "--screenshot=\(png)", "file://\(html)"])
+        #expect(FileManager.default.fileExists(atPath: png), "\(browser.output)")
+        let counter = """
+            import sys
+            from PIL import Image
+            im = Image.open(sys.argv[1]).convert("RGB")
+            counts = {}
+            for pixel in im.getdata():
+                counts[pixel] = counts.get(pixel, 0) + 1
+            for name, hex in [("heatmap", "1b7f4c"), ("focus", "3b6fb6"), ("distracted", "e07b39"), ("causes", "8e5bb5"),
+                              ("free", "2fa35a"), ("procrastinated", "d9534f")]:
+                rgb = tuple(int(hex[i:i + 2], 16) for i in (0, 2, 4))
+                print(name, counts.get(rgb, 0))
+            """
+        let counted = runProcess("/usr/bin/python3", ["-c", counter, png])
+        #expect(counted.status == 0, "\(counted.output)")
+        var pixels: [String: Int] = [:]
+        for line in counted.output.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2, let n = Int(parts[1]) { pixels[String(parts[0])] = n }
+        }
+        // The strongest heatmap cell is drawn in the full colour (28x22 px); bars, cause bars and
+        // calendar squares are solid. Legends add a few swatch pixels, far fewer than these.
+        #expect((pixels["heatmap"] ?? 0) >= 400, "\(pixels)")
+        #expect((pixels["focus"] ?? 0) >= 3000, "\(pixels)")
+        #expect((pixels["distracted"] ?? 0) >= 300, "\(pixels)")
+        #expect((pixels["causes"] ?? 0) >= 3000, "\(pixels)")
+        #expect((pixels["free"] ?? 0) >= 300, "\(pixels)")
+        #expect((pixels["procrastinated"] ?? 0) >= 300, "\(pixels)")
+    }
+
+    @Test func badRequestsSayWhatToDo() throws {
+        let home = try simulated(Self.fixtures[0])
+        let d = ["--data-dir", home + "/d"]
+        var run = try vigil(["report", "--from", "2026-11-10", "--to", "2026-11-01"] + d, home: home)
+        #expect(run.status == 64 && run.stderr.contains("--from 2026-11-10 is after --to 2026-11-01"), "\(run.stderr)")
+        run = try vigil(["report", "--from", "2026-02-30"] + d, home: home)
+        #expect(run.status == 64 && run.stderr.contains("'2026-02-30' is not a date; use YYYY-MM-DD"), "\(run.stderr)")
+        run = try vigil(["report", "--last", "7x"] + d, home: home)
+        #expect(run.status == 64 && run.stderr.contains("--last takes a number of days like 7d or 30d, or all"), "\(run.stderr)")
+        run = try vigil(["report", "--last", "7d", "--from", "2026-11-01"] + d, home: home)
+        #expect(run.status == 64 && run.stderr.contains("either --last or --from/--to"), "\(run.stderr)")
+        run = try vigil(["report", "--format", "pdf"] + d, home: home)
+        #expect(run.status == 64 && run.stderr.contains("--format must be one of text, json, csv, markdown, html"), "\(run.stderr)")
+        run = try vigil(["report", "--time-zone", "Mars/Olympus"] + d, home: home)
+        #expect(run.status == 64 && run.stderr.contains("not an IANA time zone"), "\(run.stderr)")
+        run = try vigil(["report", "--task", "novel"] + d, home: home)
+        #expect(run.status == 65 && run.stderr.contains("no session has the task 'novel'. Known tasks: 'code review', 'email', 'reading', 'thesis'."), "\(run.stderr)")
+        run = try vigil(["report", "--format", "html", "-o", home + "/no/such/dir/r.html"] + d, home: home)
+        #expect(run.status == 73 && run.stderr.contains(home + "/no/such/dir/r.html: cannot write the report: No such file or directory"), "\(run.stderr)")
+    }
+
+    @Test func anEmptyLogGivesAnEmptyReportAndCreatesNothing() throws {
+        let home = freshHome()
+        let run = try vigil(["report", "--data-dir", home + "/d", "--format", "json", "--now", "2026-11-22T12:00:00Z"], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
+        #expect((json["totals"] as! [String: Any])["sessions"] as? Int == 0)
+        #expect((json["days"] as! [Any]).count == 7)
+        #expect(json["from"] as? String == "2026-11-16")
+        #expect(!FileManager.default.fileExists(atPath: home + "/d"))
+        let text = try vigil(["report", "--data-dir", home + "/d", "--now", "2026-11-22T12:00:00Z"], home: home)
+        #expect(text.stdout.contains("0 sessions"), "\(text.stdout)")
+    }
+
+    @Test func simulateRefusesALogThatHasSessions() throws {
+        let home = try simulated(Self.fixtures[2])
+        let run = try vigil(["simulate", "--data-dir", home + "/d", "--days", "2"], home: home)
+        #expect(run.status == 65 && run.stderr.contains("already has") && run.stderr.contains("Give a new directory with --data-dir"), "\(run.stderr)")
+    }
+}
+
+/// Runs a program to its end and returns its status and combined output.
+func runProcess(_ path: String, _ arguments: [String]) -> (status: Int32, output: String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: path)
+    p.arguments = arguments
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-run-\(UUID().uuidString).out").path
+    FileManager.default.createFile(atPath: file, contents: nil)
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let handle = FileHandle(forWritingAtPath: file)
+    p.standardOutput = handle
+    p.standardError = handle
+    p.standardInput = FileHandle.nullDevice
+    do { try p.run() } catch { return (-1, "cannot start \(path): \(error)") }
+    p.waitUntilExit()
+    return (p.terminationStatus, (try? String(contentsOfFile: file, encoding: .utf8)) ?? "")
+}

@@ -1,0 +1,225 @@
+import Foundation
+import Testing
+import VigilCore
+@testable import VigilStats
+
+/// Figures worked out by hand for small logs: DST nights, midnight, the period's edges, ties, the
+/// 21/90 streak arithmetic and achievement dates. (Large simulated logs are checked against an
+/// independent Python computation in the CLI tests.)
+@Suite struct StatisticsTests {
+    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let newYork = TimeZone(identifier: "America/New_York")!
+
+    func ms(_ text: String) -> Int64 { parseRFC3339(text)!.millisecondsSinceEpoch }
+    func day(_ text: String) -> Int { Statistics.day(from: text)! }
+
+    /// A session judged throughout (no pauses, no gaps).
+    func session(_ facts: inout StatisticsFacts, id: Int64, _ from: String, _ to: String, task: String? = nil, outcome: SessionFacts.Outcome = .completed,
+                 episodes: [(String, String, Cause)] = [], alarms: [(episode: Int, at: String, cleared: String?)] = [], pauses: [(String, String)] = []) {
+        let whole = [Span(ms(from), ms(to))]
+        let active = subtract(pauses.map { Span(ms($0.0), ms($0.1)) }, from: whole)
+        facts.append(id: id, task: task, start: ms(from), end: ms(to), outcome: outcome, active: active,
+                     episodes: episodes.enumerated().map { EpisodeFacts(number: $0.offset + 1, span: Span(ms($0.element.0), ms($0.element.1)), cause: $0.element.2) },
+                     alarms: alarms.map { AlarmFacts(episode: $0.episode, at: ms($0.at), repeatCount: 0, cleared: $0.cleared.map(ms)) })
+    }
+
+    /// 2026-10-25 in Berlin: 01:30 CEST to 03:30 CET is three real hours, two of them in hour 2.
+    /// An episode from 02:10 to 02:20 CET (the second 2 o'clock) with an alarm at 02:12.
+    @Test func aSessionThroughTheFallBackNight() {
+        var facts = StatisticsFacts()
+        session(&facts, id: 1, "2026-10-24T23:30:00Z", "2026-10-25T02:30:00Z",
+                episodes: [("2026-10-25T01:10:00Z", "2026-10-25T01:20:00Z", .noise)],
+                alarms: [(1, "2026-10-25T01:12:00Z", "2026-10-25T01:20:00Z")])
+        let r = Statistics.report(facts, timeZone: berlin, from: day("2026-10-25"), to: day("2026-10-25"))
+        #expect(r.hours[1].focusedMinutes == 30)
+        #expect(r.hours[2].focusedMinutes == 110)
+        #expect(r.hours[2].distractedMinutes == 10)
+        #expect(r.hours[2].episodes == 1)
+        #expect(r.hours[3].focusedMinutes == 30)
+        #expect(r.days.map(\.date) == ["2026-10-25"])
+        #expect(r.days[0].focusedMinutes == 170 && r.days[0].distractedMinutes == 10 && r.days[0].procrastinationFree == false)
+        #expect(r.weekdays[6].focusedMinutes == 170)  // a Sunday
+        #expect(r.heatmap[6][2] == 110)
+        #expect(r.totals.activeMinutes == 180)
+        #expect(r.totals.alarms == 1)
+        #expect(r.totals.alarmsPerFocusedHour == (1 / (170.0 / 60) * 10_000).rounded() / 10_000)
+        #expect(r.totals.recovery.count == 1 && r.totals.recovery.meanS == 480 && r.totals.recovery.medianS == 480)
+        #expect(r.highlights.mostProductiveHour == 2 && r.highlights.leastProductiveHour == 1 && r.highlights.mostProcrastinatedHour == 2)
+        #expect(r.episodes.byCause.map(\.count) == [0, 0, 1, 0])
+        #expect(r.episodes.byHour[2].count == 1 && r.episodes.byHour[2].meanS == 600)
+        #expect(r.timeZone == "Europe/Berlin")
+    }
+
+    /// 2026-03-08 in New York: 01:30 EST to 03:30 EDT is one real hour; hour 2 never happens.
+    @Test func aSessionThroughTheSpringForwardNight() {
+        var facts = StatisticsFacts()
+        session(&facts, id: 1, "2026-03-08T06:30:00Z", "2026-03-08T07:30:00Z")
+        let r = Statistics.report(facts, timeZone: newYork, from: day("2026-03-08"), to: day("2026-03-08"))
+        #expect(r.hours[1].focusedMinutes == 30)
+        #expect(r.hours[2].focusedMinutes == 0)
+        #expect(r.hours[3].focusedMinutes == 30)
+        #expect(r.totals.focusedMinutes == 60)
+        #expect(r.highlights.leastProductiveHour == 1, "hour 2 had no judged time, so it cannot be the least productive")
+    }
+
+    /// 23:00 to 01:00 local splits across two days; a period that starts at midnight keeps only
+    /// the second half, but counts the session on the day it started only if that is inside.
+    @Test func midnightAndThePeriodsEdges() {
+        var facts = StatisticsFacts()
+        session(&facts, id: 1, "2026-06-01T21:00:00Z", "2026-06-01T23:00:00Z", task: "thesis",
+                episodes: [("2026-06-01T21:50:00Z", "2026-06-01T22:20:00Z", .away)])  // 23:50-00:20 CEST
+        let both = Statistics.report(facts, timeZone: berlin, from: day("2026-06-01"), to: day("2026-06-02"))
+        #expect(both.days.map(\.focusedMinutes) == [50, 40])
+        #expect(both.days.map(\.distractedMinutes) == [10, 20])
+        #expect(both.days.map(\.episodes) == [1, 0])
+        #expect(both.days.map(\.sessions) == [1, 0])
+        // The second day had judged time and no episode started on it: procrastination-free.
+        #expect(both.days.map(\.procrastinationFree) == [false, true])
+        #expect(both.episodes.byTask.map(\.key) == ["thesis"])
+
+        let second = Statistics.report(facts, timeZone: berlin, from: day("2026-06-02"), to: day("2026-06-02"))
+        #expect(second.totals.sessions == 0)
+        #expect(second.totals.focusedMinutes == 40 && second.totals.distractedMinutes == 20)
+        #expect(second.episodes.count == 0)
+
+        let first = Statistics.report(facts, timeZone: berlin, from: day("2026-06-01"), to: day("2026-06-01"))
+        #expect(first.totals.sessions == 1)
+        #expect(first.totals.focusedMinutes == 50, "time after the period's end is not counted")
+        #expect(first.episodes.count == 1 && first.episodes.longestS == 1800)
+    }
+
+    @Test func pausesAreNeitherFocusNorDistraction() {
+        var facts = StatisticsFacts()
+        session(&facts, id: 1, "2026-06-01T08:00:00Z", "2026-06-01T09:00:00Z", pauses: [("2026-06-01T08:20:00Z", "2026-06-01T08:35:00Z")])
+        let r = Statistics.report(facts, timeZone: TimeZone(identifier: "UTC")!, from: day("2026-06-01"), to: day("2026-06-01"))
+        #expect(r.totals.focusedMinutes == 45 && r.totals.activeMinutes == 45)
+        // Two unbroken stretches of 20 and 25 minutes: the second reaches 25 exactly, which counts.
+        #expect(r.achievements.map(\.id).contains("deep_focus_25"))
+        #expect(!r.achievements.map(\.id).contains("deep_focus_90"))
+    }
+
+    /// Ties go to the earlier hour and weekday; the least productive is among hours with judged time.
+    @Test func tiesGoToTheEarlierHour() {
+        var facts = StatisticsFacts()
+        session(&facts, id: 1, "2026-06-01T09:00:00Z", "2026-06-01T09:30:00Z")  // Monday
+        session(&facts, id: 2, "2026-06-02T14:00:00Z", "2026-06-02T14:30:00Z")  // Tuesday
+        let r = Statistics.report(facts, timeZone: TimeZone(identifier: "UTC")!, from: day("2026-06-01"), to: day("2026-06-07"))
+        #expect(r.highlights.mostProductiveHour == 9 && r.highlights.leastProductiveHour == 9)
+        #expect(r.highlights.mostProductiveWeekday == 1 && r.highlights.leastProductiveWeekday == 1)
+        #expect(r.highlights.mostProcrastinatedHour == nil)
+    }
+
+    /// The 21/90 arithmetic, worked by hand: 8 free days score 6x1 + 2x2 = 10; losing the 8-day
+    /// streak costs 8; 3 more free days add 3.
+    @Test func streakScoreByHand() {
+        var t = StreakTracker()
+        for d in 0..<8 { t.record(day: d, completed: true) }
+        #expect(t.current == 8 && t.score == 10 && t.badge == .week)
+        t.record(day: 8, completed: false)
+        #expect(t.current == 0 && t.score == 2 && t.best == 8 && t.bestScore == 10)
+        for d in 9..<12 { t.record(day: d, completed: true) }
+        #expect(t.current == 3 && t.score == 5 && t.best == 8 && t.bestScore == 10)
+        #expect(t.messages == ["18 days until this becomes a habit", "87 days until a lifestyle change"])
+    }
+
+    /// 90 days: 6x1 + 14x2 + 39x3 + 30x4 + 1x5 = 276, and the badge is a lifestyle change.
+    @Test func ninetyDaysIsALifestyleChange() {
+        var t = StreakTracker()
+        for d in 0..<90 { t.record(day: d, completed: true) }
+        #expect(t.score == 276)
+        #expect(t.badge == .lifestyle && StreakModel.multiplier(forLength: 90) == 5)
+        #expect(StreakModel.badge(forLength: 21) == .habit && StreakModel.badge(forLength: 20) == .week && StreakModel.badge(forLength: 60) == .strongHabit)
+        #expect(t.messages == ["90 days: a lifestyle change"])
+        // A long streak keeps its bonus when lost: 276 - 90.
+        t.record(day: 90, completed: false)
+        #expect(t.score == 186 && t.bestScore == 276)
+    }
+
+    /// Days without a session neither extend nor break the streak; a week of free session days
+    /// over nine calendar days earns "a week without procrastination" on the seventh.
+    @Test func restDaysDoNotBreakTheStreak() {
+        var facts = StatisticsFacts()
+        let dates = ["2026-06-01", "2026-06-02", "2026-06-03", "2026-06-04", "2026-06-05", "2026-06-08", "2026-06-09"]
+        for (i, d) in dates.enumerated() { session(&facts, id: Int64(i + 1), "\(d)T09:00:00Z", "\(d)T09:30:00Z") }
+        let r = Statistics.report(facts, timeZone: TimeZone(identifier: "UTC")!, from: day("2026-06-01"), to: day("2026-06-10"))
+        #expect(r.streak.current == 7 && r.streak.score == 6 + 2)
+        #expect(r.procrastinationFree.longestStreak == 7)
+        #expect(r.procrastinationFree.longestStreakFrom == "2026-06-01" && r.procrastinationFree.longestStreakTo == "2026-06-09")
+        #expect(r.procrastinationFree.share == 1)
+        #expect(r.achievements.first { $0.id == "free_week" }?.earned == "2026-06-09")
+        #expect(r.streak.calendar.count == 7)
+        #expect(r.days.count == 10)
+    }
+
+    /// Achievements carry the local date the condition was met: 90 minutes of focus reached at
+    /// 00:30 local belongs to the next day.
+    @Test func achievementsAreDatedWhereTheyHappened() {
+        var facts = StatisticsFacts()
+        session(&facts, id: 1, "2026-06-01T21:00:00Z", "2026-06-01T23:00:00Z", alarms: [])  // 23:00-01:00 CEST
+        session(&facts, id: 2, "2026-06-03T08:00:00Z", "2026-06-03T09:00:00Z", outcome: .abandoned,
+                episodes: [("2026-06-03T08:10:00Z", "2026-06-03T08:11:00Z", .switching)],
+                alarms: [(1, "2026-06-03T08:10:10Z", "2026-06-03T08:11:00Z")])
+        let r = Statistics.report(facts, timeZone: berlin, from: nil, to: day("2026-06-03"))
+        let earned = Dictionary(uniqueKeysWithValues: r.achievements.map { ($0.id, $0.earned) })
+        #expect(earned["first_session"] == "2026-06-01")
+        #expect(earned["deep_focus_25"] == "2026-06-01")
+        #expect(earned["deep_focus_90"] == "2026-06-02")
+        #expect(earned["first_completed"] == "2026-06-02", "the session ended at 01:00 on the 2nd")
+        #expect(earned["quick_recovery"] == "2026-06-03")
+        #expect(earned["free_day"] == "2026-06-01")
+        #expect(earned["focused_10h"] == nil)
+        #expect(r.from == "2026-06-01", "all history starts at the first session")
+        #expect(r.totals.abandoned == 1 && r.totals.completionRate == 0.5)
+    }
+
+    @Test func spanArithmetic() {
+        #expect(subtract([Span(2, 3), Span(5, 7)], from: [Span(0, 6), Span(8, 9)]) == [Span(0, 2), Span(3, 5), Span(8, 9)])
+        #expect(subtract([], from: [Span(0, 2), Span(2, 4)]) == [Span(0, 4)], "touching spans join")
+        #expect(union([Span(5, 7), Span(0, 2), Span(1, 3), Span(7, 8), Span(9, 9)]) == [Span(0, 3), Span(5, 8)])
+    }
+
+    @Test func isoWeeksAndDates() {
+        #expect(Statistics.isoWeek(day("2026-01-01")) == "2026-W01")
+        #expect(Statistics.isoWeek(day("2027-01-01")) == "2026-W53")
+        #expect(Statistics.isoWeek(day("2024-12-30")) == "2025-W01")
+        #expect(Statistics.day(from: "2024-02-29") != nil && Statistics.day(from: "2026-02-29") == nil && Statistics.day(from: "2026-1-01") == nil)
+        #expect(Statistics.dateString(day("1999-12-31")) == "1999-12-31")
+    }
+
+    /// Every stored property of the report is written to JSON (a new field cannot be forgotten),
+    /// with nil as null.
+    @Test func jsonWritesEveryFieldOfTheReport() throws {
+        var facts = StatisticsFacts()
+        session(&facts, id: 1, "2026-06-01T08:00:00Z", "2026-06-01T09:00:00Z", episodes: [("2026-06-01T08:10:00Z", "2026-06-01T08:20:00Z", .away)],
+                alarms: [(1, "2026-06-01T08:11:00Z", "2026-06-01T08:20:00Z")])
+        let r = Statistics.report(facts, timeZone: TimeZone(identifier: "UTC")!, from: day("2026-06-01"), to: day("2026-06-02"))
+        let json = try JSONSerialization.jsonObject(with: Data(r.json().utf8))
+        func keys(_ v: Any, _ path: String, into out: inout Set<String>) {
+            if let d = v as? [String: Any] {
+                for (k, x) in d { out.insert(path + "." + k); keys(x, path + "." + k, into: &out) }
+            } else if let a = v as? [Any] {
+                for x in a { keys(x, path + "[]", into: &out) }
+            }
+        }
+        func labels(_ v: Any, _ path: String, into out: inout Set<String>) {
+            let m = Mirror(reflecting: v)
+            switch m.displayStyle {
+            case .struct:
+                for c in m.children {
+                    guard let l = c.label else { continue }
+                    let k = l.unicodeScalars.reduce("") { $0 + (CharacterSet.uppercaseLetters.contains($1) ? "_" + String($1).lowercased() : String($1)) }
+                    out.insert(path + "." + k)
+                    labels(c.value, path + "." + k, into: &out)
+                }
+            case .optional: if let c = m.children.first { labels(c.value, path, into: &out) }
+            case .collection: for c in m.children { labels(c.value, path + "[]", into: &out) }
+            default: break
+            }
+        }
+        var written = Set<String>(), declared = Set<String>()
+        keys(json, "", into: &written)
+        labels(r, "", into: &declared)
+        #expect(written == declared, "missing: \(declared.subtracting(written).sorted()); extra: \(written.subtracting(declared).sorted())")
+        #expect(r.json().contains("\"longest_streak_from\": null"))
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import GRDB
+import Testing
+import VigilCore
+import VigilStats
+@testable import VigilStore
+
+/// The facts the statistics read are derived from the logged events: judged time is the session
+/// minus its pauses and gaps, read through both store paths (the in-memory queue and the file's
+/// pool, which reads sessions and their episodes on two connections at once).
+@Suite struct StatisticsFactsTests {
+    /// Typing every 5 s for 10 min, a 5-minute pause, typing to 20 min, the laptop asleep from
+    /// 20:00 to 23:20, typing to 30 min, then ended.
+    func pausedAndSleepingSession() -> [SessionEvent] {
+        var s = FocusSession(configuration: .default, task: "thesis", plannedSeconds: 3600)
+        var events = s.start(at: t0)
+        let typing = { (t: Double) in Sample(time: t0 + t, payload: .input(InputActivity(window: 5, keyPresses: 12, idle: 0))) }
+        for t in stride(from: 5.0, through: 600, by: 5) { events += s.receive(typing(t)) }
+        events += s.receive(Sample(time: t0 + 600, payload: .control(.pause)))
+        for t in stride(from: 605.0, through: 900, by: 5) { events += s.receive(typing(t)) }
+        events += s.receive(Sample(time: t0 + 900, payload: .control(.resume)))
+        for t in stride(from: 905.0, through: 1200, by: 5) { events += s.receive(typing(t)) }
+        for t in stride(from: 1400.0, through: 1800, by: 5) { events += s.receive(typing(t)) }
+        events += s.end(.user, at: t0 + 1800)
+        return events
+    }
+
+    func spans(_ f: StatisticsFacts, _ session: SessionFacts) -> [Span] {
+        Array(f.active[Int(session.active.lowerBound)..<Int(session.active.upperBound)])
+    }
+
+    @Test(arguments: [false, true])
+    func judgedTimeIsTheSessionWithoutPausesAndGaps(onDisk: Bool) throws {
+        let store = onDisk ? try EventStore(path: tempDir() + "/vigil.sqlite3") : EventStore()
+        try store.appendSession(pausedAndSleepingSession(), source: "replay", recording: nil)
+        let facts = try store.statisticsFacts(before: .max)
+        let s = try #require(facts.sessions.first)
+        let base = t0.millisecondsSinceEpoch
+        #expect(spans(facts, s) == [Span(base, base + 600_000), Span(base + 900_000, base + 1_200_000), Span(base + 1_400_000, base + 1_800_000)])
+        #expect(facts.task(of: s) == "thesis")
+        #expect(s.outcome == .abandoned)
+        #expect(s.end == base + 1_800_000)
+    }
+
+    @Test func onlyTheTaskAskedForAndOnlyBeforeTheEnd() throws {
+        let store = try EventStore(path: tempDir() + "/vigil.sqlite3")
+        try store.appendSession(sampleSessionEvents(), source: "replay", recording: nil)
+        try store.appendSession(pausedAndSleepingSession().map { e in
+            guard case .sessionStarted(_, let planned) = e.kind else { return e }
+            return SessionEvent(time: e.time, kind: .sessionStarted(task: "email", plannedSeconds: planned))
+        }, source: "replay", recording: nil)
+        let all = try store.statisticsFacts(before: .max)
+        #expect(all.sessions.count == 2)
+        #expect(all.episodes.count == 1 && all.alarms.count == 2)
+        let email = try store.statisticsFacts(before: .max, task: "email")
+        #expect(email.sessions.count == 1 && email.episodes.isEmpty && email.alarms.isEmpty)
+        #expect(try store.statisticsFacts(before: t0.millisecondsSinceEpoch).sessions.isEmpty)
+        #expect(try store.taskNames() == ["email", "thesis"])
+    }
+
+    /// Rows the sessions' snapshot had not seen (here: times after the session's last logged
+    /// event, as a live session writing during the report would leave them) are left out, or
+    /// their end is not known yet.
+    @Test func rowsWrittenAfterTheSessionsSnapshotAreLeftOut() throws {
+        let store = try EventStore(path: tempDir() + "/vigil.sqlite3")
+        let id = try #require(try store.appendSession(sampleSessionEvents(), source: "replay", recording: nil))
+        let last = (t0 + 2010).millisecondsSinceEpoch
+        try store.db.write { db in
+            try db.execute(sql: "UPDATE alarms SET cleared_ms = ? WHERE session_id = ?", arguments: [last + 5000, id])
+            try db.execute(sql: "INSERT INTO episodes (session_id, number, started_ms, confirmed_ms, cause, peak_score, reason) VALUES (?, 2, ?, ?, 'noise', 0.9, 'loud')",
+                           arguments: [id, last + 1000, last + 1000])
+            try db.execute(sql: "INSERT INTO alarms (session_id, episode_number, at_ms, level, repeat, cause, reason) VALUES (?, 2, ?, 1, 0, 'noise', 'loud')",
+                           arguments: [id, last + 2000])
+        }
+        let facts = try store.statisticsFacts(before: .max)
+        #expect(facts.episodes.count == 1)
+        #expect(facts.alarms.count == 2)
+        #expect(facts.alarms.allSatisfy { $0.cleared == nil })
+    }
+
+    /// The report reads pauses through a partial index that covers what it needs.
+    @Test func pausesAreReadThroughTheirCoveringIndex() throws {
+        let store = try EventStore(path: tempDir() + "/vigil.sqlite3")
+        let detail = try store.db.read { db in
+            try Row.fetchAll(db, sql: """
+                EXPLAIN QUERY PLAN SELECT session_id, at_ms, from_state IN ('pause', 'break'), to_state IN ('pause', 'break')
+                FROM state_changes INDEXED BY state_changes_pauses
+                WHERE to_state IN ('pause', 'break') OR from_state IN ('pause', 'break') ORDER BY session_id, at_ms
+                """).map { $0["detail"] as String }
+        }
+        #expect(detail.contains { $0.contains("COVERING INDEX state_changes_pauses") }, "\(detail)")
+        #expect(!detail.contains { $0.contains("TEMP B-TREE") }, "no sort: the index gives the order")
+    }
+}
