@@ -15,7 +15,8 @@
 //   VigilConfig         the YAML config file -> VigilCore's configuration, with line-precise errors.
 //   VigilStats          the statistics: local-time hour slots (DST-correct), figures, streaks, report
 //                       rendering (text, JSON, CSV, Markdown, HTML with SVG). C-free, no I/O.
-//   VigilStore          the SQLite event log (GRDB), migrations, the facts the statistics read.
+//   VigilPlanner        tasks (urgency), habits (schedules, streaks, strength), reminder planning. C-free, no I/O.
+//   VigilStore          the SQLite event log (GRDB), migrations, the facts the statistics read, tasks and habits.
 //   VigilEngine         wiring: detectors and recordings of every format -> state machine -> store; replay;
 //                       inspect; timeline rendering.
 //   vigil               the command line (swift-argument-parser).
@@ -59,14 +60,15 @@ let package = Package(
         .target(name: "VigilRecording", dependencies: ["VigilCore"]),
         .target(name: "VigilConfig", dependencies: ["VigilCore", "Yams"]),
         .target(name: "VigilStats", dependencies: ["VigilCore"]),
+        .target(name: "VigilPlanner", dependencies: ["VigilCore", "VigilStats"]),
         .target(
             name: "VigilStore",
-            dependencies: ["VigilCore", "VigilStats", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
+            dependencies: ["VigilCore", "VigilStats", "VigilPlanner", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         .target(
             name: "VigilEngine",
             dependencies: [
-                "VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilStats",
+                "VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilStats", "VigilPlanner",
                 "InputDetector", "MicrophoneDetector", "LocationDetector", "VigilAudio", "DesktopNotifier", "SoundAlarm",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -74,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "vigil",
             dependencies: [
-                "VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilStats", "VigilEngine", "SoundAlarm",
+                "VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilStats", "VigilPlanner", "VigilEngine", "SoundAlarm",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -90,6 +92,7 @@ let package = Package(
         .testTarget(name: "VigilRecordingTests", dependencies: ["VigilCore", "VigilRecording"]),
         .testTarget(name: "VigilConfigTests", dependencies: ["VigilCore", "VigilConfig"]),
         .testTarget(name: "VigilStatsTests", dependencies: ["VigilStats", "VigilCore"]),
+        .testTarget(name: "VigilPlannerTests", dependencies: ["VigilPlanner", "VigilStats", "VigilCore"]),
         .testTarget(name: "VigilStoreTests", dependencies: ["VigilCore", "VigilStore", "VigilStats"]),
         .testTarget(name: "VigilEngineTests", dependencies: ["VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilEngine", "TestSupport",
                                                             "MicrophoneDetector", "LocationDetector", "InputDetector", "DesktopNotifier"]),

@@ -82,6 +82,23 @@ public struct CivilTime: Sendable, Equatable {
     }
 }
 
+/// `YYYY-MM-DD` of a calendar day given as days since 1970-01-01.
+public func civilDate(_ day: Int) -> String {
+    let c = CivilTime(Timestamp(nanoseconds: Int64(day) * 86_400 * 1_000_000_000))
+    return "\(pad(c.year, 4))-\(pad(c.month))-\(pad(c.day))"
+}
+
+/// The day (since 1970-01-01) of a strict `YYYY-MM-DD` date, or nil if it is not a real date.
+public func civilDay(_ text: String) -> Int? {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+          let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), d >= 1
+    else { return nil }
+    let lengths = [31, (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    guard d <= lengths[m - 1] else { return nil }
+    return Int(CivilTime.daysFromCivil(year: y, month: m, day: d))
+}
+
 /// Parses the RFC 3339 timestamps our recordings use: `2026-03-02T09:00:00Z`,
 /// with optional fractional seconds and a `Z` or `±HH:MM` offset.
 public func parseRFC3339(_ text: String) -> Timestamp? {

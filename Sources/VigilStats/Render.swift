@@ -163,7 +163,7 @@ struct TextReport {
             }
         }
         if !r.achievements.isEmpty {
-            out += "\n" + bold("Achievements") + " (all time)\n"
+            out += "\n" + bold("Achievements") + (r.to.map { " (as of \($0))" } ?? "") + "\n"
             for a in r.achievements { out += "  \(a.earned)  \(a.title)\n" }
         }
         return out

@@ -257,10 +257,7 @@ public enum Statistics {
     static func tenths(_ v: Double) -> Double { (v * 10).rounded() / 10 }
     static func ratio(_ v: Double) -> Double { (v * 10_000).rounded() / 10_000 }
 
-    public static func dateString(_ day: Int) -> String {
-        let d = HourSlot(day: day, hour: 0).date
-        return "\(pad(d.year, 4))-\(pad(d.month))-\(pad(d.day))"
-    }
+    public static func dateString(_ day: Int) -> String { civilDate(day) }
 
     /// ISO 8601 week of a day: the week (Monday to Sunday) belongs to the year of its Thursday.
     public static func isoWeek(_ day: Int) -> String {
@@ -272,15 +269,7 @@ public enum Statistics {
     }
 
     /// Parses `YYYY-MM-DD` into a day number.
-    public static func day(from text: String) -> Int? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), d >= 1
-        else { return nil }
-        let days = [31, (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard d <= days[m - 1] else { return nil }
-        return Int(CivilTime.daysFromCivil(year: y, month: m, day: d))
-    }
+    public static func day(from text: String) -> Int? { civilDay(text) }
 }
 
 private func pad(_ v: Int, _ width: Int = 2) -> String {

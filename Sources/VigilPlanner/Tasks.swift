@@ -1,0 +1,185 @@
+import Foundation
+import VigilCore
+
+/// How much a task matters, as the person says it.
+public enum Priority: String, Sendable, CaseIterable, Comparable {
+    case high, medium, low
+
+    /// Higher first.
+    public var rank: Int {
+        switch self {
+        case .high: 3
+        case .medium: 2
+        case .low: 1
+        }
+    }
+
+    public static func < (a: Priority, b: Priority) -> Bool { a.rank < b.rank }
+}
+
+/// Over what horizon a task pays off.
+public enum Term: String, Sendable, CaseIterable {
+    case short, mid, long
+}
+
+/// A local deadline: a day, and optionally a time of day (minutes after local midnight). Kept in
+/// local terms so "Friday 17:00" stays Friday 17:00 whatever the zone offset does in between.
+public struct Deadline: Hashable, Sendable, Comparable {
+    /// Local day, days since 1970-01-01.
+    public var day: Int
+    /// Minutes after local midnight; nil for "some time that day" (the end of the day).
+    public var minute: Int?
+
+    public init(day: Int, minute: Int? = nil) {
+        self.day = day
+        self.minute = minute
+    }
+
+    /// Parses `YYYY-MM-DD`, `YYYY-MM-DD HH:MM` or `YYYY-MM-DDTHH:MM`, and the words `today` and
+    /// `tomorrow` (relative to `today`).
+    public static func parse(_ text: String, today: Int) -> Deadline? {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if t == "today" { return Deadline(day: today) }
+        if t == "tomorrow" { return Deadline(day: today + 1) }
+        let parts = t.split(whereSeparator: { $0 == " " || $0 == "t" }).map(String.init)
+        guard (1...2).contains(parts.count), let day = civilDay(parts[0]) else { return nil }
+        guard parts.count == 2 else { return Deadline(day: day) }
+        let hm = parts[1].split(separator: ":")
+        guard hm.count == 2, hm[0].count <= 2, hm[1].count == 2, let h = Int(hm[0]), let m = Int(hm[1]), (0..<24).contains(h), (0..<60).contains(m)
+        else { return nil }
+        return Deadline(day: day, minute: h * 60 + m)
+    }
+
+    /// The moment it falls due, in local minutes since 1970-01-01 (a day without a time is due at
+    /// its end).
+    public var localMinute: Int { day * 1440 + (minute ?? 1440) }
+
+    public var text: String {
+        let date = civilDate(day)
+        guard let minute else { return date }
+        return date + " " + twoDigits(minute / 60) + ":" + twoDigits(minute % 60)
+    }
+
+    public static func < (a: Deadline, b: Deadline) -> Bool { a.localMinute < b.localMinute }
+}
+
+/// Something the person focuses on.
+public struct TaskItem: Sendable, Hashable {
+    public var id: Int64
+    public var title: String
+    public var note: String?
+    public var due: Deadline?
+    public var priority: Priority
+    public var term: Term
+    public var estimateMinutes: Int?
+    public var tags: [String]
+    /// Unix milliseconds.
+    public var created: Int64
+    public var done: Int64?
+
+    public init(id: Int64, title: String, note: String? = nil, due: Deadline? = nil, priority: Priority = .medium, term: Term = .short,
+                estimateMinutes: Int? = nil, tags: [String] = [], created: Int64, done: Int64? = nil) {
+        self.id = id
+        self.title = title
+        self.note = note
+        self.due = due
+        self.priority = priority
+        self.term = term
+        self.estimateMinutes = estimateMinutes
+        self.tags = tags
+        self.created = created
+        self.done = done
+    }
+
+    public var isDone: Bool { done != nil }
+}
+
+/// The urgency of a task: a sum of named parts, so `vigil task why` can show how it came about.
+///
+/// - priority: high 30, medium 15, low 5;
+/// - deadline: overdue 40 plus 2 a day late (at most 60 in all); due within 14 days 35 × (1 − days
+///   left / 14), so 35 when due now and 0 two weeks out; later or none 0;
+/// - age: half a point per day since it was added, at most 10 (what waits grows slowly);
+/// - term: short 10, mid 5, long 0 (short-term work pays off soon);
+/// - momentum: a point per 10 minutes already focused on it, at most 10, while under its estimate
+///   (a started task is cheaper to finish); over the estimate, −5 (time to rethink it).
+public struct Urgency: Sendable {
+    public struct Part: Sendable, Hashable {
+        public var name: String
+        public var points: Double
+        public var why: String
+    }
+    public var parts: [Part]
+    public var total: Double { parts.reduce(0) { $0 + $1.points } }
+
+    /// - Parameters: now: local minutes since 1970-01-01; focusedMinutes: already spent on it.
+    public init(task: TaskItem, nowLocalMinute now: Int, createdLocalMinute created: Int, focusedMinutes: Double) {
+        var parts: [Part] = []
+        let p: Double = switch task.priority {
+        case .high: 30
+        case .medium: 15
+        case .low: 5
+        }
+        parts.append(Part(name: "priority", points: p, why: "\(task.priority.rawValue) priority"))
+        if let due = task.due {
+            let minutesLeft = Double(due.localMinute - now)
+            let days = minutesLeft / 1440
+            if minutesLeft < 0 {
+                let late = -days
+                parts.append(Part(name: "deadline", points: min(60, 40 + 2 * late.rounded(.down)),
+                                  why: late < 1 ? "overdue since \(due.text)" : "overdue by \(Int(late)) day\(Int(late) == 1 ? "" : "s") (due \(due.text))"))
+            } else if days < 14 {
+                parts.append(Part(name: "deadline", points: round1(35 * (1 - days / 14)), why: "due \(due.text), in \(dueIn(minutesLeft))"))
+            } else {
+                parts.append(Part(name: "deadline", points: 0, why: "due \(due.text), more than two weeks away"))
+            }
+        } else {
+            parts.append(Part(name: "deadline", points: 0, why: "no due date"))
+        }
+        let ageDays = max(0, Double(now - created) / 1440)
+        parts.append(Part(name: "age", points: round1(min(10, ageDays / 2)), why: "added \(Int(ageDays)) day\(Int(ageDays) == 1 ? "" : "s") ago"))
+        let t: Double = switch task.term {
+        case .short: 10
+        case .mid: 5
+        case .long: 0
+        }
+        parts.append(Part(name: "term", points: t, why: "\(task.term.rawValue)-term"))
+        if let estimate = task.estimateMinutes, focusedMinutes > Double(estimate) {
+            parts.append(Part(name: "momentum", points: -5, why: "\(Int(focusedMinutes)) focused min, over the \(estimate) min estimate: rethink it"))
+        } else {
+            let estimate = task.estimateMinutes.map { " of \($0) estimated" } ?? ""
+            parts.append(Part(name: "momentum", points: round1(min(10, focusedMinutes / 10)), why: "\(Int(focusedMinutes)) focused min so far\(estimate)"))
+        }
+        self.parts = parts
+    }
+}
+
+private func dueIn(_ minutes: Double) -> String {
+    if minutes < 60 { return "\(Int(minutes)) min" }
+    if minutes < 2880 { return "\(Int(minutes / 60)) h" }
+    return "\(Int(minutes / 1440)) days"
+}
+
+private func round1(_ v: Double) -> Double { (v * 10).rounded() / 10 }
+
+func twoDigits(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+
+/// Parses durations like `90m`, `1h30m`, `2h`, `45` (minutes).
+public func parseMinutes(_ text: String) -> Int? {
+    let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+    if let n = Int(t), n > 0 { return n }
+    var total = 0, number = "", sawUnit = false
+    for c in t {
+        if c.isNumber { number.append(c); continue }
+        guard let n = Int(number) else { return nil }
+        switch c {
+        case "h": total += n * 60
+        case "m": total += n
+        default: return nil
+        }
+        number = ""
+        sawUnit = true
+    }
+    guard number.isEmpty, sawUnit, total > 0 else { return nil }
+    return total
+}
