@@ -95,8 +95,8 @@ let package = Package(
         .testTarget(name: "VigilPlannerTests", dependencies: ["VigilPlanner", "VigilStats", "VigilCore"]),
         .testTarget(name: "VigilStoreTests", dependencies: ["VigilCore", "VigilStore", "VigilStats"]),
         .testTarget(name: "VigilEngineTests", dependencies: ["VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilEngine", "TestSupport",
-                                                            "MicrophoneDetector", "LocationDetector", "InputDetector", "DesktopNotifier"]),
-        .testTarget(name: "VigilCLITests", dependencies: ["vigil"], exclude: ["Data"]),
+                                                            "MicrophoneDetector", "LocationDetector", "InputDetector", "DesktopNotifier", "VigilPlanner"]),
+        .testTarget(name: "VigilCLITests", dependencies: ["vigil", "TestSupport"], exclude: ["Data"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -407,4 +407,23 @@ private let schema: [String: [String: Apply]] = [
         "snooze": { $0.alarms.snooze = try duration($1) },
         "tone_levels": { $0.alarms.toneLevels = try numbers($1) },
     ],
+    "reminders": [
+        "default_time": { $0.reminders.defaultTime = try timeOfDay($1) },
+        "before_due": { $0.reminders.beforeDue = try duration($1) },
+        "repeat_every": { $0.reminders.repeatEvery = try duration($1) },
+        "quiet_from": { $0.reminders.quietFrom = try timeOfDay($1) },
+        "quiet_to": { $0.reminders.quietTo = try timeOfDay($1) },
+        "check": { $0.reminders.check = try duration($1) },
+    ],
 ]
+
+/// `"07:30"`: minutes after local midnight.
+private func timeOfDay(_ node: Node) throws -> Int {
+    guard case .scalar(let sc) = node else { throw ValueError(message: "expected a time of day in quotes, like \"07:30\", got \(describe(node))") }
+    let text = sc.string.trimmingCharacters(in: .whitespaces)
+    let hm = text.split(separator: ":")
+    guard hm.count == 2, (1...2).contains(hm[0].count), hm[1].count == 2, let h = Int(hm[0]), let m = Int(hm[1]), (0..<24).contains(h), (0..<60).contains(m) else {
+        throw ValueError(message: "expected a time of day like \"07:30\", got '\(text)'")
+    }
+    return h * 60 + m
+}

@@ -9,6 +9,7 @@ public struct VigilConfiguration: Hashable, Sendable {
     public var audio = Audio()
     public var location = Location()
     public var alarms = Alarms()
+    public var reminders = Reminders()
 
     public init() {}
 
@@ -121,6 +122,23 @@ public struct VigilConfiguration: Hashable, Sendable {
         /// Time outside the geofence at which the location score reaches 1.
         public var full: Double = 180
         public var weight: Double = 1.0
+        public init() {}
+    }
+
+    /// `vigil daemon`: reminders for habits and tasks.
+    public struct Reminders: Hashable, Sendable {
+        /// For habits without their own reminder time and tasks due on a day without a time:
+        /// minutes after local midnight.
+        public var defaultTime = 9 * 60
+        /// How long before a task's due time it is reminded (seconds).
+        public var beforeDue: Double = 3600
+        /// A habit not done yet is reminded again at this interval through the day (seconds).
+        public var repeatEvery: Double = 7200
+        /// No reminders from `quietFrom` to `quietTo` (minutes after local midnight).
+        public var quietFrom = 22 * 60
+        public var quietTo = 8 * 60
+        /// How often the daemon looks for due reminders (seconds).
+        public var check: Double = 30
         public init() {}
     }
 

@@ -233,7 +233,13 @@ public final class SessionLogWriter: @unchecked Sendable {
     /// The first write error, reported once; the session keeps running without the log.
     public private(set) var failure: StoreError?
 
-    public init(store: EventStore) { self.store = store }
+    private let taskId: Int64?
+
+    /// - Parameter taskId: the task in the person's list the session is for, if any.
+    public init(store: EventStore, taskId: Int64? = nil) {
+        self.store = store
+        self.taskId = taskId
+    }
 
     public func write(_ events: [SessionEvent]) {
         lock.lock()
@@ -242,7 +248,7 @@ public final class SessionLogWriter: @unchecked Sendable {
         do {
             var batch = events[...]
             if sessionId == nil, let first = batch.first, case .sessionStarted(let task, let planned) = first.kind {
-                sessionId = try store.beginSession(task: task, source: "live", recording: nil, startedAt: first.time, plannedSeconds: planned)
+                sessionId = try store.beginSession(task: task, taskId: taskId, source: "live", recording: nil, startedAt: first.time, plannedSeconds: planned)
                 batch = batch.dropFirst()
             }
             if let id = sessionId { try store.append(Array(batch), session: id) }

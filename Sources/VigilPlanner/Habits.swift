@@ -224,3 +224,15 @@ public func daysToFail(_ habit: Habit, statuses: [Int: DayStatus], today: Int) -
     }
     return out
 }
+
+/// Whether a habit still has to be done today: scheduled today, not marked yet, and for "N times
+/// a week" only while this week still lacks completions. What `vigil today` lists and the daemon
+/// reminds.
+public func isStillDue(_ habit: Habit, statuses: [Int: DayStatus], today: Int) -> Bool {
+    guard habit.archived == nil, habit.schedule.isScheduled(today), statuses[today] == nil else { return false }
+    if case .timesPerWeek(let n) = habit.schedule {
+        let monday = today - (HourSlot(day: today, hour: 0).weekday - 1)
+        return (monday..<today).filter { statuses[$0] == .completed }.count < n
+    }
+    return true
+}

@@ -219,6 +219,56 @@ public final class EventStore: Sendable {
                     WHERE to_state IN ('pause', 'break') OR from_state IN ('pause', 'break');
                 """)
         }
+        m.registerMigration("v4: tasks, habits, reminders") { db in
+            try db.execute(sql: """
+                CREATE TABLE tasks (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    title TEXT NOT NULL,
+                    note TEXT,
+                    due_day INTEGER,
+                    due_minute INTEGER,
+                    priority TEXT NOT NULL,
+                    term TEXT NOT NULL,
+                    estimate_min INTEGER,
+                    tags TEXT NOT NULL DEFAULT '',
+                    created_ms INTEGER NOT NULL,
+                    done_ms INTEGER
+                );
+                ALTER TABLE sessions ADD COLUMN task_id INTEGER REFERENCES tasks(id) ON DELETE SET NULL;
+                CREATE INDEX sessions_task ON sessions(task_id);
+                CREATE TABLE habits (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL,
+                    schedule TEXT NOT NULL,
+                    goal INTEGER,
+                    color TEXT,
+                    reminder TEXT,
+                    priority TEXT NOT NULL,
+                    flagged INTEGER NOT NULL DEFAULT 0,
+                    auto_task TEXT,
+                    auto_minutes INTEGER,
+                    created_day INTEGER NOT NULL,
+                    archived_ms INTEGER
+                );
+                CREATE TABLE habit_days (
+                    habit_id INTEGER NOT NULL REFERENCES habits(id) ON DELETE CASCADE,
+                    day INTEGER NOT NULL,
+                    status TEXT NOT NULL,
+                    source TEXT NOT NULL,
+                    PRIMARY KEY (habit_id, day)
+                );
+                CREATE TABLE habit_notes (
+                    habit_id INTEGER NOT NULL REFERENCES habits(id) ON DELETE CASCADE,
+                    week TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    PRIMARY KEY (habit_id, week)
+                );
+                CREATE TABLE reminders_sent (
+                    key TEXT PRIMARY KEY,
+                    at_ms INTEGER NOT NULL
+                );
+                """)
+        }
         return m
     }
 
@@ -261,11 +311,11 @@ public final class EventStore: Sendable {
     // MARK: Writing
 
     /// Opens a session row. Returns its id, which `append` needs.
-    public func beginSession(task: String?, source: String, recording: String?, startedAt: Timestamp, plannedSeconds: Double?) throws(StoreError) -> Int64 {
+    public func beginSession(task: String?, taskId: Int64? = nil, source: String, recording: String?, startedAt: Timestamp, plannedSeconds: Double?) throws(StoreError) -> Int64 {
         try write { db in
             try db.execute(
-                sql: "INSERT INTO sessions (task, source, recording, started_ms, planned_s, last_event_ms) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [task, source, recording, startedAt.millisecondsSinceEpoch, plannedSeconds, startedAt.millisecondsSinceEpoch])
+                sql: "INSERT INTO sessions (task, task_id, source, recording, started_ms, planned_s, last_event_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [task, taskId, source, recording, startedAt.millisecondsSinceEpoch, plannedSeconds, startedAt.millisecondsSinceEpoch])
             return db.lastInsertedRowID
         }
     }
@@ -355,7 +405,7 @@ public final class EventStore: Sendable {
         }
     }
 
-    private func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try db.write(body)
         } catch {
@@ -588,7 +638,7 @@ public final class EventStore: Sendable {
         }
     }
 
-    private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try db.read(body)
         } catch {

@@ -48,10 +48,6 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("IANA time zone for days and hours, e.g. Europe/Berlin (default: the system's).", valueName: "zone"))
     var timeZone: String?
 
-    /// "Now" for a reproducible report (tests, the benchmark).
-    @Option(name: .long, help: .hidden)
-    var now: String?
-
     func validate() throws {
         guard ReportFormat(rawValue: format) != nil else {
             throw ValidationError("--format must be one of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(format)'.")
@@ -73,7 +69,6 @@ struct ReportCommand: AsyncParsableCommand {
         if let timeZone, TimeZone(identifier: timeZone) == nil {
             throw ValidationError("--time-zone: '\(timeZone)' is not an IANA time zone; use a name like Europe/Berlin or UTC.")
         }
-        if let now, parseRFC3339(now) == nil { throw ValidationError("--now: '\(now)' is not an RFC 3339 time.") }
     }
 
     static func days(in span: String) -> Int? {
@@ -84,7 +79,7 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         await guarded {
             let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
-            let nowMs = now.flatMap(parseRFC3339).map(\.millisecondsSinceEpoch) ?? Int64(Date().timeIntervalSince1970 * 1000)
+            let nowMs = try common.nowMilliseconds()
             let clock = LocalClock(timeZone: zone, from: Timestamp(nanoseconds: nowMs * 1_000_000), to: Timestamp(nanoseconds: nowMs * 1_000_000))
             let today = clock.slot(ms: nowMs).day
             let toDay = to.flatMap(Statistics.day(from:)) ?? today

@@ -33,7 +33,7 @@ struct Start: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    @Option(help: ArgumentHelp("What you are focusing on.", valueName: "name"))
+    @Option(help: ArgumentHelp("What you are focusing on: a task's number or title from `vigil task list` (the session is then linked to it), or any name.", valueName: "task"))
     var task: String?
 
     @Option(help: ArgumentHelp("Planned length in minutes (default: session.default_minutes).", valueName: "minutes"))
@@ -58,7 +58,20 @@ struct Start: AsyncParsableCommand {
         do {
             let config = try common.loadConfiguration()
             let store = try common.openStore()
-            let writer = SessionLogWriter(store: store)
+            // A task from the list, by number or exact title, links the session to it.
+            var task = self.task
+            var taskId: Int64?
+            if let reference = task {
+                if let id = Int64(reference) {
+                    guard let t = try store.task(id: id) else {
+                        throw Failure("no task #\(id). `vigil task list` shows your tasks; or give the session a name that is not a number.", code: .dataError)
+                    }
+                    (task, taskId) = (t.title, t.id)
+                } else if let t = try store.tasks(titled: reference).first {
+                    (task, taskId) = (t.title, t.id)
+                }
+            }
+            let writer = SessionLogWriter(store: store, taskId: taskId)
             let out = Output()
             let planned = (minutes ?? config.session.defaultMinutes) * 60
             let clock = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
@@ -130,6 +143,10 @@ struct Start: AsyncParsableCommand {
                 throw Failure("the session ran, but its events could not all be logged: \(failure)", code: .ioError)
             }
             if let id = writer.session { note("saved as session \(id) in \(store.path)") }
+            // Habits that sessions complete by themselves.
+            if let done = try? PlannerHousekeeping.run(store: store, now: LocalNow(ms: Int64(Date().timeIntervalSince1970 * 1000))) {
+                for (h, _) in done.completedBySessions { note("habit #\(h.id) \(h.name) is done for today: your sessions reached it") }
+            }
         }
     }
 }

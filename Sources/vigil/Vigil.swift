@@ -21,12 +21,16 @@ struct Vigil: AsyncParsableCommand {
               vigil replay Samples/coffee-break/session.jsonl
               vigil inspect keyboard.yml office.wav
               vigil log
+              vigil report --last 30d
+              vigil task add "Write chapter 3" --due 2026-12-01 --priority high
+              vigil habit add "Thesis" --days mon,tue,wed,thu,fri --auto "50m on thesis"
+              vigil today
 
             Exit codes: 0 success, 1 failure, 64 bad usage, 65 bad input data (recording or \
             config), 73 cannot create the data directory or log, 74 read or write error.
             """,
         version: "0.1.0",
-        subcommands: [Start.self, Replay.self, Record.self, Inspect.self, Sensors.self, Log.self, ReportCommand.self, Simulate.self, ConfigCommand.self]
+        subcommands: [Start.self, Replay.self, Record.self, Inspect.self, Sensors.self, Log.self, ReportCommand.self, TaskCommand.self, NextCommand.self, HabitCommand.self, TodayCommand.self, MotivateCommand.self, DaemonCommand.self, Simulate.self, ConfigCommand.self]
     )
 }
 
@@ -38,7 +42,18 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Config file (default: $XDG_CONFIG_HOME/vigil/config.yaml).", valueName: "file"))
     var config: String?
 
+    /// "Now", for reproducible runs (tests, benchmarks): an RFC 3339 time.
+    @Option(name: .long, help: .hidden)
+    var now: String?
+
     var paths: VigilPaths { VigilPaths(dataDirectory: dataDir, configFile: config) }
+
+    /// Now in Unix milliseconds: `--now`, else the wall clock.
+    func nowMilliseconds() throws -> Int64 {
+        guard let now else { return Int64(Date().timeIntervalSince1970 * 1000) }
+        guard let t = parseRFC3339(now) else { throw Failure("--now: '\(now)' is not an RFC 3339 time such as 2026-11-22T09:00:00Z.", code: .dataError) }
+        return t.millisecondsSinceEpoch
+    }
 
     func loadConfiguration() throws -> VigilConfiguration {
         do {

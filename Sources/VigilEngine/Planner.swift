@@ -1,0 +1,57 @@
+import Foundation
+import VigilCore
+import VigilPlanner
+import VigilStats
+import VigilStore
+
+/// "Now" in the person's time zone: the instant, the local day and the local minute.
+public struct LocalNow: Sendable {
+    public let ms: Int64
+    public let zone: TimeZone
+    public let clock: LocalClock
+
+    public init(ms: Int64, zone: TimeZone = .current) {
+        self.ms = ms
+        self.zone = zone
+        clock = LocalClock(timeZone: zone, from: Timestamp(nanoseconds: (ms - 40 * 86_400_000) * 1_000_000),
+                           to: Timestamp(nanoseconds: (ms + 40 * 86_400_000) * 1_000_000))
+    }
+
+    /// Local day, days since 1970-01-01.
+    public var day: Int { clock.slot(ms: ms).day }
+    /// Local minutes since 1970-01-01.
+    public var minute: Int { localMinute(ms) }
+
+    public func localMinute(_ t: Int64) -> Int {
+        let local = t / 1000 + Int64(clock.offset(at: Timestamp(nanoseconds: t * 1_000_000)))
+        return Int(local >= 0 ? local / 60 : (local - 59) / 60)
+    }
+
+    /// The first instant (Unix ms) of a local day.
+    public func startOfDay(_ day: Int) -> Int64 { clock.startOfDay(day) }
+}
+
+/// What has to happen before habits are shown or reminded: days that sessions completed are
+/// marked completed, then scheduled days nobody marked are failed ("the next day the tool runs").
+public enum PlannerHousekeeping {
+    /// How far back sessions may complete a habit's day that is still unmarked.
+    public static let sessionLookBackDays = 7
+
+    @discardableResult
+    public static func run(store: EventStore, now: LocalNow) throws(StoreError) -> (completedBySessions: [(habit: Habit, day: Int)], failed: Int) {
+        var completed: [(Habit, Int)] = []
+        for h in try store.habits() {
+            guard let task = h.autoTask, let minutes = h.autoMinutes else { continue }
+            let marks = try store.habitDays(id: h.id)
+            for day in max(h.createdDay, now.day - sessionLookBackDays)...now.day where marks[day] == nil && h.schedule.isScheduled(day) {
+                let focused = try store.focusedMinutes(from: now.startOfDay(day), to: now.startOfDay(day + 1), task: task)
+                if focused >= Double(minutes) {
+                    try store.setHabitDay(id: h.id, day: day, status: .completed, source: "session")
+                    completed.append((h, day))
+                }
+            }
+        }
+        let failed = try store.failUnmarkedHabitDays(today: now.day)
+        return (completed, failed)
+    }
+}

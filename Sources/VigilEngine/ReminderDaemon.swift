@@ -1,0 +1,79 @@
+import DesktopNotifier
+import Foundation
+import VigilCore
+import VigilPlanner
+import VigilStore
+
+/// Where reminders go: desktop notifications in `vigil daemon`, a list in tests.
+public protocol ReminderSink: Sendable {
+    func send(_ reminder: Reminder) throws(AlarmChannelUnavailable)
+}
+
+/// Reminders as freedesktop notifications, the alarms' desktop channel.
+public struct DesktopReminderSink: ReminderSink {
+    let notifier: DesktopNotifier
+    public init(notifier: DesktopNotifier = DesktopNotifier()) { self.notifier = notifier }
+    public func send(_ reminder: Reminder) throws(AlarmChannelUnavailable) {
+        do {
+            _ = try notifier.notify(summary: reminder.title, body: reminder.body, urgency: .normal)
+        } catch {
+            throw AlarmChannelUnavailable(error.detail)
+        }
+    }
+}
+
+/// One look at what is due: housekeeping (sessions complete habits, unmarked days fail), then the
+/// reminders `ReminderPlanner` finds, each sent once and recorded as sent (so a restart does not
+/// repeat them). The daemon calls it every `reminders.check` seconds with its clock's time; tests
+/// call it with chosen instants.
+public struct ReminderRound {
+    public let store: EventStore
+    public let settings: ReminderSettings
+    public let sink: any ReminderSink
+    public let zone: TimeZone
+
+    public init(store: EventStore, configuration: VigilConfiguration.Reminders, sink: any ReminderSink, zone: TimeZone = .current) {
+        self.store = store
+        var s = ReminderSettings()
+        s.defaultMinute = configuration.defaultTime
+        s.beforeDue = Int(configuration.beforeDue / 60)
+        s.repeatEvery = max(1, Int(configuration.repeatEvery / 60))
+        s.quietFrom = configuration.quietFrom
+        s.quietTo = configuration.quietTo
+        settings = s
+        self.sink = sink
+        self.zone = zone
+    }
+
+    public struct Outcome: Sendable {
+        public var sent: [Reminder] = []
+        /// Reminders the sink could not deliver (they are tried again next round), and why.
+        public var failed: [(Reminder, String)] = []
+    }
+
+    public func run(at ms: Int64) throws(StoreError) -> Outcome {
+        let now = LocalNow(ms: ms, zone: zone)
+        try PlannerHousekeeping.run(store: store, now: now)
+        var dueHabits: [Habit] = []
+        for h in try store.habits() where isStillDue(h, statuses: try store.habitDays(id: h.id), today: now.day) {
+            dueHabits.append(h)
+        }
+        let reminders = ReminderPlanner.due(now: now.minute, habits: dueHabits, tasks: try store.tasks(includeDone: false),
+                                            settings: settings, sent: try store.sentReminders())
+        var outcome = Outcome()
+        for r in reminders {
+            do {
+                try sink.send(r)
+                try store.markReminderSent(r.key, at: ms)
+                outcome.sent.append(r)
+            } catch let e as AlarmChannelUnavailable {
+                outcome.failed.append((r, e.detail))
+            } catch let e as StoreError {
+                throw e
+            } catch {
+                outcome.failed.append((r, "\(error)"))
+            }
+        }
+        return outcome
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import GRDB
+import VigilCore
+import VigilPlanner
+
+/// Tasks, habits and sent reminders, in the same SQLite file as the sessions they are linked to.
+extension EventStore {
+    // MARK: Tasks
+
+    @discardableResult
+    public func addTask(_ t: TaskItem) throws(StoreError) -> Int64 {
+        try write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO tasks (title, note, due_day, due_minute, priority, term, estimate_min, tags, created_ms, done_ms)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [t.title, t.note, t.due?.day, t.due?.minute, t.priority.rawValue, t.term.rawValue, t.estimateMinutes,
+                            t.tags.joined(separator: ","), t.created, t.done])
+            return db.lastInsertedRowID
+        }
+    }
+
+    public func updateTask(_ t: TaskItem) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: """
+                    UPDATE tasks SET title = ?, note = ?, due_day = ?, due_minute = ?, priority = ?, term = ?, estimate_min = ?, tags = ?, done_ms = ?
+                    WHERE id = ?
+                    """,
+                arguments: [t.title, t.note, t.due?.day, t.due?.minute, t.priority.rawValue, t.term.rawValue, t.estimateMinutes,
+                            t.tags.joined(separator: ","), t.done, t.id])
+        }
+    }
+
+    /// Deletes a task; its sessions stay in the log with the task's title.
+    public func deleteTask(id: Int64) throws(StoreError) {
+        try write { db in try db.execute(sql: "DELETE FROM tasks WHERE id = ?", arguments: [id]) }
+    }
+
+    public func tasks(includeDone: Bool = true) throws(StoreError) -> [TaskItem] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM tasks" + (includeDone ? "" : " WHERE done_ms IS NULL") + " ORDER BY id").map(Self.task)
+        }
+    }
+
+    public func task(id: Int64) throws(StoreError) -> TaskItem? {
+        try read { db in try Row.fetchOne(db, sql: "SELECT * FROM tasks WHERE id = ?", arguments: [id]).map(Self.task) }
+    }
+
+    /// Open tasks with exactly this title (case-insensitive), oldest first.
+    public func tasks(titled title: String) throws(StoreError) -> [TaskItem] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM tasks WHERE title = ? COLLATE NOCASE AND done_ms IS NULL ORDER BY id", arguments: [title]).map(Self.task)
+        }
+    }
+
+    private static func task(_ r: Row) -> TaskItem {
+        let day: Int? = r["due_day"]
+        let tags: String = r["tags"]
+        return TaskItem(
+            id: r["id"], title: r["title"], note: r["note"], due: day.map { Deadline(day: $0, minute: r["due_minute"]) },
+            priority: Priority(rawValue: r["priority"]) ?? .medium, term: Term(rawValue: r["term"]) ?? .short,
+            estimateMinutes: r["estimate_min"], tags: tags.split(separator: ",").map(String.init), created: r["created_ms"], done: r["done_ms"])
+    }
+
+    /// Per task: focused minutes, sessions and distraction episodes of the sessions linked to it.
+    public func taskEffort() throws(StoreError) -> [Int64: (focusedMinutes: Double, sessions: Int, episodes: Int)] {
+        try read { db in
+            var out: [Int64: (Double, Int, Int)] = [:]
+            for r in try Row.fetchAll(db, sql: """
+                SELECT s.task_id, coalesce(sum(s.focused_s), 0) / 60.0, count(*), coalesce(sum(s.episodes), 0)
+                FROM sessions s WHERE s.task_id IS NOT NULL GROUP BY s.task_id
+                """) {
+                out[r[0]] = (r[1], r[2], r[3])
+            }
+            return out
+        }
+    }
+
+    // MARK: Habits
+
+    @discardableResult
+    public func addHabit(_ h: Habit) throws(StoreError) -> Int64 {
+        try write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO habits (name, schedule, goal, color, reminder, priority, flagged, auto_task, auto_minutes, created_day, archived_ms)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [h.name, h.schedule.text, h.goal, h.color, h.reminder, h.priority.rawValue, h.flagged, h.autoTask, h.autoMinutes,
+                            h.createdDay, h.archived])
+            return db.lastInsertedRowID
+        }
+    }
+
+    public func updateHabit(_ h: Habit) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: """
+                    UPDATE habits SET name = ?, schedule = ?, goal = ?, color = ?, reminder = ?, priority = ?, flagged = ?, auto_task = ?,
+                        auto_minutes = ?, archived_ms = ? WHERE id = ?
+                    """,
+                arguments: [h.name, h.schedule.text, h.goal, h.color, h.reminder, h.priority.rawValue, h.flagged, h.autoTask, h.autoMinutes,
+                            h.archived, h.id])
+        }
+    }
+
+    public func deleteHabit(id: Int64) throws(StoreError) {
+        try write { db in try db.execute(sql: "DELETE FROM habits WHERE id = ?", arguments: [id]) }
+    }
+
+    public func habits(includeArchived: Bool = false) throws(StoreError) -> [Habit] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM habits" + (includeArchived ? "" : " WHERE archived_ms IS NULL") + " ORDER BY id").map(Self.habit)
+        }
+    }
+
+    public func habit(id: Int64) throws(StoreError) -> Habit? {
+        try read { db in try Row.fetchOne(db, sql: "SELECT * FROM habits WHERE id = ?", arguments: [id]).map(Self.habit) }
+    }
+
+    private static func habit(_ r: Row) -> Habit {
+        Habit(id: r["id"], name: r["name"], schedule: Schedule.parse(r["schedule"]) ?? .daily, goal: r["goal"], color: r["color"],
+              reminder: r["reminder"], priority: Priority(rawValue: r["priority"]) ?? .medium, flagged: r["flagged"],
+              autoTask: r["auto_task"], autoMinutes: r["auto_minutes"], createdDay: r["created_day"], archived: r["archived_ms"])
+    }
+
+    /// Each marked day of a habit and how it was marked.
+    public func habitDays(id: Int64) throws(StoreError) -> [Int: DayStatus] {
+        try read { db in
+            var out: [Int: DayStatus] = [:]
+            for r in try Row.fetchAll(db, sql: "SELECT day, status FROM habit_days WHERE habit_id = ?", arguments: [id]) {
+                if let s = DayStatus(rawValue: r["status"]) { out[r["day"]] = s }
+            }
+            return out
+        }
+    }
+
+    /// Marks a day (`incomplete` removes the mark). `source`: `person`, `auto` (the day passed
+    /// unmarked) or `session` (sessions reached the habit's focus goal).
+    public func setHabitDay(id: Int64, day: Int, status: DayStatus, source: String) throws(StoreError) {
+        try write { db in
+            if status == .incomplete {
+                try db.execute(sql: "DELETE FROM habit_days WHERE habit_id = ? AND day = ?", arguments: [id, day])
+            } else {
+                try db.execute(sql: "INSERT OR REPLACE INTO habit_days (habit_id, day, status, source) VALUES (?, ?, ?, ?)",
+                               arguments: [id, day, status.rawValue, source])
+            }
+        }
+    }
+
+    /// Fails, in one transaction, the scheduled days before `today` that nobody marked.
+    /// Returns how many days were failed.
+    @discardableResult
+    public func failUnmarkedHabitDays(today: Int) throws(StoreError) -> Int {
+        let habits = try habits()
+        var failed = 0
+        try write { db in
+            for h in habits {
+                var marks: [Int: DayStatus] = [:]
+                for r in try Row.fetchAll(db, sql: "SELECT day, status FROM habit_days WHERE habit_id = ?", arguments: [h.id]) {
+                    marks[r["day"]] = DayStatus(rawValue: r["status"])
+                }
+                for day in daysToFail(h, statuses: marks, today: today) {
+                    try db.execute(sql: "INSERT INTO habit_days (habit_id, day, status, source) VALUES (?, ?, 'failed', 'auto')", arguments: [h.id, day])
+                    failed += 1
+                }
+            }
+        }
+        return failed
+    }
+
+    public func habitNotes(id: Int64) throws(StoreError) -> [(week: String, text: String)] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT week, text FROM habit_notes WHERE habit_id = ? ORDER BY week", arguments: [id]).map { ($0["week"], $0["text"]) }
+        }
+    }
+
+    public func setHabitNote(id: Int64, week: String, text: String) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO habit_notes (habit_id, week, text) VALUES (?, ?, ?)", arguments: [id, week, text])
+        }
+    }
+
+    /// Focused minutes of the sessions that started in [from, to) (Unix ms) on a task with this
+    /// title, or linked to a task with this tag.
+    public func focusedMinutes(from: Int64, to: Int64, task: String) throws(StoreError) -> Double {
+        try read { db in
+            try Double.fetchOne(db, sql: """
+                SELECT coalesce(sum(s.focused_s), 0) / 60.0 FROM sessions s LEFT JOIN tasks t ON t.id = s.task_id
+                WHERE s.started_ms >= ? AND s.started_ms < ?
+                  AND (s.task = ? COLLATE NOCASE OR (',' || t.tags || ',') LIKE ('%,' || ? || ',%'))
+                """, arguments: [from, to, task, task]) ?? 0
+        }
+    }
+
+    // MARK: Reminders
+
+    public func sentReminders() throws(StoreError) -> Set<String> {
+        try read { db in Set(try String.fetchAll(db, sql: "SELECT key FROM reminders_sent")) }
+    }
+
+    public func markReminderSent(_ key: String, at ms: Int64) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO reminders_sent (key, at_ms) VALUES (?, ?)", arguments: [key, ms])
+        }
+    }
+}
