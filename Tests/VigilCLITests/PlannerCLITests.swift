@@ -124,6 +124,20 @@ import TestSupport
         #expect(try run(["habit", "list", "--archived"], home, at: wednesday).stdout.contains("archived"))
     }
 
+    /// In a terminal, reaching the goal asks whether to continue or finish; finishing archives it.
+    @Test func reachingTheGoalAsksInATerminal() throws {
+        let home = freshHome()
+        #expect(try run(["habit", "add", "Walk", "--every", "day", "--goal", "1"], home).status == 0)
+        write("f\n", to: home + "/answer")
+        let (status, text) = try inPseudoTerminal(
+            "TZ=UTC \(vigilBinary) habit check 1 --data-dir \(home)/d --now 2026-11-16T10:00:00Z", home: home, stdin: home + "/answer")
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("Goal reached: 1 times!") && text.contains("Continue or finish? [c/f]"), "\(text)")
+        #expect(text.contains("Finished and archived: Walk."), "\(text)")
+        #expect(try run(["habit", "list", "--archived"], home).stdout.contains("archived"))
+        #expect(!(try run(["habit", "list"], home).stdout.contains("Walk")))
+    }
+
     @Test func badHabitInputSaysWhatToDo() throws {
         let home = freshHome()
         var r = try run(["habit", "add", "X", "--every", "day", "--times", "3/week"], home)
