@@ -114,10 +114,14 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
     private let wallStart: Timestamp
     private let onEvents: @Sendable ([SessionEvent]) -> Void
     private let onSample: (@Sendable (Sample) -> Void)?
+    /// After each tick: the instant, the combined score and the reason behind it (the live view).
+    private let onTick: (@Sendable (Timestamp, Double, String?) -> Void)?
 
     public init(configuration: VigilConfiguration, task: String?, plannedSeconds: Double?, wallStart: Timestamp, clock: C,
                 onSample: (@Sendable (Sample) -> Void)? = nil,
+                onTick: (@Sendable (Timestamp, Double, String?) -> Void)? = nil,
                 onEvents: @escaping @Sendable ([SessionEvent]) -> Void) {
+        self.onTick = onTick
         stepper = SessionStepper(session: FocusSession(configuration: configuration, task: task, plannedSeconds: plannedSeconds))
         self.clock = clock
         clockStart = clock.now
@@ -160,6 +164,7 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
             onSample?(Sample(time: end, payload: .control(.end)))
         }
         deliver(events)
+        if !stepper.isEnded { onTick?(now(), stepper.session.score, stepper.session.dominant?.reason) }
     }
 
     public func control(_ action: ControlAction) { receive(.control(action)) }
@@ -174,7 +179,12 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
         guard !stepper.isEnded else { return }
         stepper.receive(sample, into: &events)
         onSample?(sample)
+        onReading?(sample)
     }
+
+    /// Every sample taken, with its instant (the live view's readings).
+    private var onReading: (@Sendable (Sample) -> Void)?
+    public func observeReadings(_ body: @escaping @Sendable (Sample) -> Void) { onReading = body }
 
     private func deliver(_ events: [SessionEvent]) {
         if !events.isEmpty { onEvents(events) }
@@ -188,7 +198,9 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
     }
 
     /// Runs until the plan is reached or a command ends it.
-    public func run(detectors: [any Detector], commands: AsyncStream<LiveCommand>) async {
+    /// - Parameter endWithDetectors: end the session (as the recording's end) when the detectors'
+    ///   streams are over: a rehearsal of a recording ends with it.
+    public func run(detectors: [any Detector], commands: AsyncStream<LiveCommand>, endWithDetectors: Bool = false) async {
         let tick = stepper.session.configuration.session.tick
         await withTaskGroup(of: Void.self) { group in
             for d in detectors {
@@ -197,6 +209,7 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
                         await self.receive(sample.payload)
                         if await self.isEnded { return }
                     }
+                    if endWithDetectors { await self.end(.recordingEnded) }
                 }
             }
             group.addTask {
@@ -234,11 +247,14 @@ public final class SessionLogWriter: @unchecked Sendable {
     public private(set) var failure: StoreError?
 
     private let taskId: Int64?
+    private let source: String
 
-    /// - Parameter taskId: the task in the person's list the session is for, if any.
-    public init(store: EventStore, taskId: Int64? = nil) {
+    /// - Parameters: taskId: the task in the person's list the session is for, if any; source:
+    ///   `live`, or `rehearsal` for a recording played as live.
+    public init(store: EventStore, taskId: Int64? = nil, source: String = "live") {
         self.store = store
         self.taskId = taskId
+        self.source = source
     }
 
     public func write(_ events: [SessionEvent]) {
@@ -248,7 +264,7 @@ public final class SessionLogWriter: @unchecked Sendable {
         do {
             var batch = events[...]
             if sessionId == nil, let first = batch.first, case .sessionStarted(let task, let planned) = first.kind {
-                sessionId = try store.beginSession(task: task, taskId: taskId, source: "live", recording: nil, startedAt: first.time, plannedSeconds: planned)
+                sessionId = try store.beginSession(task: task, taskId: taskId, source: source, recording: nil, startedAt: first.time, plannedSeconds: planned)
                 batch = batch.dropFirst()
             }
             if let id = sessionId { try store.append(Array(batch), session: id) }

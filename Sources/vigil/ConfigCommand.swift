@@ -41,7 +41,8 @@ struct ConfigCommand: AsyncParsableCommand {
     }
 
     struct Paths: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the config file and data paths in use.")
+        static let configuration = CommandConfiguration(abstract: "Print the config file and data paths in use.",
+                                                        discussion: "Examples:\n  vigil config paths\n  vigil config paths --data-dir /tmp/vigil")
         @OptionGroup var common: CommonOptions
 
         func run() async throws {

@@ -39,7 +39,7 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only the sessions of this task (as given to `vigil start --task`).", valueName: "name"))
     var task: String?
 
-    @Option(help: ArgumentHelp("text, json, csv, markdown or html.", valueName: "format"))
+    @Option(help: ArgumentHelp("text, json, csv, markdown or html.", valueName: "format"), completion: .list(ReportFormat.allCases.map(\.rawValue)))
     var format: String = "text"
 
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write the report to a file instead of standard output.", valueName: "file"))

@@ -13,21 +13,28 @@ struct Start: AsyncParsableCommand {
         abstract: "Start a live focus session.",
         discussion: """
             Watches input activity (libinput), microphone loudness (PulseAudio) and location \
-            (gpsd) until the planned time is up, or until you press Ctrl-C (the session is then \
-            saved as abandoned if it ended early). If Vigil is stopped by SIGTERM or its terminal \
-            closes (SIGHUP), the session is saved as interrupted. A sensor that cannot be used is \
-            reported with the reason and the remedy, and the session runs with the others \
+            (gpsd) until the planned time is up, or until you end it. A sensor that cannot be used \
+            is reported with the reason and the remedy, and the session runs with the others \
             (`vigil sensors` checks them beforehand).
 
+            In a terminal, one screen shows the task, the time, the state, the distraction score \
+            with its last minutes, and each sensor's reading; keys: p pause/resume, b break, \
+            s snooze an alarm, q end (asks first), ? help. Piped or under systemd it prints plain \
+            lines instead (--plain forces them). Ctrl-C ends the session (abandoned if early); \
+            SIGTERM or a closed terminal (SIGHUP) saves it as interrupted. `vigil status` shows \
+            the running session from another terminal, `vigil stop` ends it.
+
             While you are distracted, alarms escalate through the channels alarms.channels gives \
-            each level: the terminal, desktop notifications, a sound. In a terminal, type s and \
-            Enter to snooze (a few times a session), p to pause, b for a break, r to resume, q to \
-            end.
+            each level: the terminal, desktop notifications, a sound.
+
+            --replay plays recordings as if they were the sensors (any format vigil replay reads), \
+            at --pace times real time: a rehearsal of a recorded scenario through the whole live \
+            session, logged with the source "rehearsal".
 
             Examples:
               vigil start --task "chapter 3" --minutes 50
-              vigil start --minutes 25 --json
-              vigil start --minutes 25 --record today.jsonl
+              vigil start --task 3 --minutes 25 --record today.jsonl
+              vigil start --replay Samples/coffee-break/session.jsonl --pace 60
             """
     )
 
@@ -36,18 +43,37 @@ struct Start: AsyncParsableCommand {
     @Option(help: ArgumentHelp("What you are focusing on: a task's number or title from `vigil task list` (the session is then linked to it), or any name.", valueName: "task"))
     var task: String?
 
-    @Option(help: ArgumentHelp("Planned length in minutes (default: session.default_minutes).", valueName: "minutes"))
+    @Option(help: ArgumentHelp("Planned length in minutes (default: session.default_minutes; with --replay, to the recording's end).", valueName: "minutes"))
     var minutes: Double?
 
     @Flag(help: "Print one JSON object per event instead of text lines.")
     var json = false
 
+    @Flag(help: "Plain lines even in a terminal, no live screen.")
+    var plain = false
+
     @Option(help: ArgumentHelp("Also write every sample the session judged to this recording (replays to the same timeline).", valueName: "file"))
     var record: String?
+
+    @Option(help: ArgumentHelp("Play this recording as the sensors (repeat for several).", valueName: "file"))
+    var replay: [String] = []
+
+    @Option(help: ArgumentHelp("With --replay: how many times faster than real time.", valueName: "factor"))
+    var pace: Double?
+
+    @Option(help: ArgumentHelp("Pomodoro cycles: work/short break/long break (minutes) x work periods per set, or classic (25/5/15x4). The detectors rest in the breaks; after one the session waits for you to come back.", valueName: "plan"))
+    var pomodoro: String?
+
+    var pomodoroPlan: PomodoroPlan? { pomodoro.flatMap(PomodoroPlan.parse) }
 
     func validate() throws {
         if let m = minutes, !(m > 0) { throw ValidationError("--minutes must be greater than 0.") }
         if let t = task, t.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--task must not be blank.") }
+        if let p = pace, !(p > 0 && p <= 10_000) { throw ValidationError("--pace must be greater than 0 (and at most 10000).") }
+        if pace != nil, replay.isEmpty { throw ValidationError("--pace only goes with --replay FILE.") }
+        if let pomodoro, PomodoroPlan.parse(pomodoro) == nil {
+            throw ValidationError("--pomodoro: '\(pomodoro)' is not a plan like 25/5/15x4 (work/short break/long break in minutes, x work periods per set) or classic.")
+        }
     }
 
     func run() async throws {
@@ -55,98 +81,188 @@ struct Start: AsyncParsableCommand {
     }
 
     private func runSession() async throws {
-        do {
-            let config = try common.loadConfiguration()
-            let store = try common.openStore()
-            // A task from the list, by number or exact title, links the session to it.
-            var task = self.task
-            var taskId: Int64?
-            if let reference = task {
-                if let id = Int64(reference) {
-                    guard let t = try store.task(id: id) else {
-                        throw Failure("no task #\(id). `vigil task list` shows your tasks; or give the session a name that is not a number.", code: .dataError)
+        let config = try common.loadConfiguration()
+        let store = try common.openStore()
+        // A task from the list, by number or exact title, links the session to it.
+        var task = self.task
+        var taskId: Int64?
+        if let reference = task {
+            if let id = Int64(reference) {
+                guard let t = try store.task(id: id) else {
+                    throw Failure("no task #\(id). `vigil task list` shows your tasks; or give the session a name that is not a number.", code: .dataError)
+                }
+                (task, taskId) = (t.title, t.id)
+            } else if let t = try store.tasks(titled: reference).first {
+                (task, taskId) = (t.title, t.id)
+            }
+        }
+        if let running = RunningSession.read(dataDirectory: common.paths.dataDirectory), running.isAlive {
+            throw Failure("a session is already running (pid \(running.pid), task \(running.task.map { "\"\($0)\"" } ?? "none")). `vigil status` shows it; `vigil stop` ends it.", code: .failure)
+        }
+        let run = SessionRun(command: self, config: config, store: store, task: task, taskId: taskId)
+        if replay.isEmpty {
+            let clock = ContinuousClock()
+            let wall = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
+            let sensors = DetectorCatalog.availability(configuration: config, now: wall.now)
+            try await run.go(clock: clock, wallStart: wall.start, planned: minutes.map { $0 * 60 } ?? pomodoroPlan?.setLength ?? config.session.defaultMinutes * 60,
+                             detectors: sensors.compactMap(\.detector), statuses: sensors.compactMap(\.status), rehearsal: false)
+        } else {
+            var sources: [any SampleSource] = []
+            for f in replay { sources.append(try RecordingFiles.open(path: f, configuration: config).source) }
+            let merged = try MergedRecordings(sources)
+            if task == nil { task = merged.task }
+            let clock = ScaledClock(pace: pace ?? 1)
+            let feed = RecordingFeed(merged, clock: clock, start: clock.now)
+            let planned = minutes.map { $0 * 60 } ?? pomodoroPlan?.setLength ?? merged.plannedSeconds
+            try await SessionRun(command: self, config: config, store: store, task: task, taskId: taskId)
+                .go(clock: clock, wallStart: Timestamp(seconds: Date().timeIntervalSince1970), planned: planned, detectors: [feed], statuses: [],
+                    rehearsal: true)
+        }
+    }
+}
+
+/// One `vigil start`: the session, its screen or lines, keys, alarms, the log, the status file.
+struct SessionRun {
+    let command: Start
+    let config: VigilConfiguration
+    let store: EventStore
+    let task: String?
+    let taskId: Int64?
+
+    init(command: Start, config: VigilConfiguration, store: EventStore, task: String?, taskId: Int64?) {
+        self.command = command
+        self.config = config
+        self.store = store
+        self.task = task
+        self.taskId = taskId
+    }
+
+    func go<C: Clock>(clock: C, wallStart: Timestamp, planned: Double?, detectors: [any Detector], statuses: [SensorStatus], rehearsal: Bool) async throws
+    where C.Duration == Duration {
+        let writer = SessionLogWriter(store: store, taskId: taskId, source: rehearsal ? "rehearsal" : "live")
+        let out = Output()
+        let liveScreen = !command.json && !command.plain && isatty(0) != 0 && isatty(1) != 0
+        let terminal = LiveTerminal()
+        var recorder: SampleRecorder?
+        if let path = command.record {
+            recorder = try SampleRecorder(path: path, header: RecordingHeader(start: wallStart, source: "vigil start", task: task, plannedSeconds: planned))
+        }
+        var tap: (@Sendable (Sample) -> Void)?
+        if let r = recorder { tap = { sample in r.append(sample) } }
+        let renderer = TimelineRenderer(sessionStart: wallStart)
+        let asJSON = command.json
+        let view = SharedView(LiveView(task: task, planned: planned, workplace: config.location.workplace))
+        // On the live screen the screen is the terminal channel: a bell, and the state in red.
+        let terminalSink: any AlarmSink = liveScreen ? ScreenAlarmSink(terminal: terminal) : TerminalAlarmSink()
+        let sinks: [any AlarmSink] = [
+            terminalSink, DesktopAlarmSink(), SoundAlarmSink(configuration: config.alarms, player: TonePlayer(server: config.audio.server)),
+        ]
+        let lines = try command.common.loadMotivation()
+        let lastLine = Mutex<Motivation?>(nil)
+        let motivate: @Sendable () -> String? = {
+            lastLine.withLock { last in
+                var rng = SystemRandomNumberGenerator()
+                last = lines.pick(avoiding: last, using: &rng)
+                return last?.line
+            }
+        }
+        let alarms = AlarmDispatcher(configuration: config.alarms, task: task, sinks: sinks, onDelivery: { writer.write($0) },
+                                     motivation: motivate) { problem in
+            if liveScreen { view.withLock { $0.note(problem) } } else { note(problem) }
+        }
+        let before = liveScreen ? Milestones(store: store) : nil
+        let live = LiveSession(
+            configuration: config, task: task, plannedSeconds: planned, wallStart: wallStart, clock: clock, onSample: tap,
+            onTick: { t, score, reason in view.withLock { $0.tick(at: t, score: score, reason: reason) } }
+        ) { events in
+            writer.write(events)
+            alarms.handle(events)
+            for e in events {
+                let text = renderer.text(e)
+                view.withLock { $0.apply(e, line: text) }
+                if liveScreen { continue }
+                if asJSON { out.line(renderer.json(e)) } else if let text { out.line(text) }
+            }
+            out.flush()
+        }
+        // Ctrl-C is the person ending the session; `kill` and a closed terminal interrupt it.
+        // Either way it is closed cleanly and saved, not lost.
+        let signals = SignalWatch<LiveCommand>([(SIGINT, .control(.end)), (SIGTERM, .end(.interrupted)), (SIGHUP, .end(.interrupted))])
+        let status = RunningSession.writer(dataDirectory: command.common.paths.dataDirectory, task: task, started: wallStart, planned: planned)
+        let keys = KeyReader(view: view, signals: signals)
+        if liveScreen {
+            terminal.enter()
+            keys.start(singleKeys: true)
+        } else if isatty(0) != 0 {
+            note("type s + Enter to snooze an alarm, p to pause, b for a break, r to resume, q to end the session")
+            keys.start(singleKeys: false)
+        }
+        await live.begin(statuses: statuses)
+        // The screen and the status file, four times a second.
+        let painter = Task {
+            while !Task.isCancelled {
+                let snapshot = view.withLock { $0 }
+                if liveScreen { terminal.draw(keys.decorate(snapshot.lines(.init(color: terminal.color, width: terminal.width)))) }
+                status.update(snapshot)
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+        }
+        // Pomodoro: a break at the end of each work period; after it, wait for the person (the
+        // first input with activity resumes the session and starts the next work period).
+        let pomodoroTask = command.pomodoroPlan.map { plan in
+            Task {
+                var period = 0
+                while !Task.isCancelled {
+                    period += 1
+                    do { try await clock.sleep(for: .seconds(plan.work)) } catch { return }
+                    signals.inject(.control(.breakTime))
+                    do { try await clock.sleep(for: .seconds(plan.breakLength(after: period))) } catch { return }
+                    let elapsed = view.withLock { v in
+                        v.waiting = true
+                        return v.elapsed
                     }
-                    (task, taskId) = (t.title, t.id)
-                } else if let t = try store.tasks(titled: reference).first {
-                    (task, taskId) = (t.title, t.id)
-                }
-            }
-            let writer = SessionLogWriter(store: store, taskId: taskId)
-            let out = Output()
-            let planned = (minutes ?? config.session.defaultMinutes) * 60
-            let clock = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
-            let wallStart = clock.start
-            var recorder: SampleRecorder?
-            if let path = record {
-                recorder = try SampleRecorder(path: path, header: RecordingHeader(start: wallStart, source: "vigil start", task: task, plannedSeconds: planned))
-            }
-            var tap: (@Sendable (Sample) -> Void)?
-            if let r = recorder { tap = { sample in r.append(sample) } }
-            let sensors = DetectorCatalog.availability(configuration: config, now: clock.now)
-            let renderer = TimelineRenderer(sessionStart: wallStart)
-            let asJSON = json
-            let sinks: [any AlarmSink] = [
-                TerminalAlarmSink(), DesktopAlarmSink(), SoundAlarmSink(configuration: config.alarms, player: TonePlayer(server: config.audio.server)),
-            ]
-            let lines = try common.loadMotivation()
-            let lastLine = Mutex<Motivation?>(nil)
-            let motivate: @Sendable () -> String? = {
-                lastLine.withLock { last in
-                    var rng = SystemRandomNumberGenerator()
-                    last = lines.pick(avoiding: last, using: &rng)
-                    return last?.line
-                }
-            }
-            let alarms = AlarmDispatcher(configuration: config.alarms, task: task, sinks: sinks, onDelivery: { writer.write($0) },
-                                         motivation: motivate) { problem in
-                note(problem)
-            }
-            let live = LiveSession(
-                configuration: config, task: task, plannedSeconds: planned, wallStart: wallStart, clock: ContinuousClock(),
-                onSample: tap
-            ) { events in
-                writer.write(events)
-                alarms.handle(events)
-                for e in events {
-                    if asJSON { out.line(renderer.json(e)) } else if let t = renderer.text(e) { out.line(t) }
-                }
-                out.flush()
-            }
-            // Ctrl-C is the person ending the session; `kill` and a closed terminal interrupt it.
-            // Either way it is closed cleanly and saved, not lost.
-            let signals = SignalWatch<LiveCommand>([(SIGINT, .control(.end)), (SIGTERM, .end(.interrupted)), (SIGHUP, .end(.interrupted))])
-            if isatty(0) != 0 {
-                // Until the live view (with single keys) comes: a letter and Enter.
-                note("type s + Enter to snooze an alarm, p to pause, b for a break, r to resume, q to end the session")
-                let thread = Thread {
-                    while let line = readLine() {
-                        switch line.trimmingCharacters(in: .whitespaces).lowercased() {
-                        case "s": signals.inject(.control(.snooze))
-                        case "p": signals.inject(.control(.pause))
-                        case "b": signals.inject(.control(.breakTime))
-                        case "r": signals.inject(.control(.resume))
-                        case "q": signals.inject(.control(.end))
-                        default: note("keys: s snooze, p pause, b break, r resume, q end (then Enter)")
-                        }
+                    if !liveScreen, !asJSON { out.line("\(clockDuration(elapsed))  waiting       the break is over: the session goes on when you are back") }
+                    out.flush()
+                    while view.withLock({ $0.waiting }) {
+                        do { try await clock.sleep(for: .milliseconds(200)) } catch { return }
                     }
                 }
-                thread.start()
             }
-            await live.begin(statuses: sensors.compactMap(\.status))
-            await live.run(detectors: sensors.compactMap(\.detector), commands: signals.stream)
-            signals.finish()
-            alarms.drain()
-            if let recorder {
-                if let problem = recorder.close() { note("the recording \(recorder.path) is incomplete: \(problem)") } else { note("recorded to \(recorder.path)") }
+        }
+        await live.observeReadings { sample in
+            view.withLock { v in
+                v.apply(sample)
+                if v.waiting, case .input(let a) = sample.payload, a.keyPresses > 0 || a.clicks > 0 || a.scrollTicks > 0 {
+                    v.waiting = false
+                    signals.inject(.control(.resume))
+                }
             }
-            if let failure = writer.failure {
-                throw Failure("the session ran, but its events could not all be logged: \(failure)", code: .ioError)
-            }
-            if let id = writer.session { note("saved as session \(id) in \(store.path)") }
-            // Habits that sessions complete by themselves.
-            if let done = try? PlannerHousekeeping.run(store: store, now: LocalNow(ms: Int64(Date().timeIntervalSince1970 * 1000))) {
-                for (h, _) in done.completedBySessions { note("habit #\(h.id) \(h.name) is done for today: your sessions reached it") }
-            }
+        }
+        await live.run(detectors: detectors, commands: signals.stream, endWithDetectors: rehearsal)
+        pomodoroTask?.cancel()
+        signals.finish()
+        painter.cancel()
+        _ = await painter.result
+        status.remove()
+        alarms.drain()
+        if liveScreen {
+            terminal.restore()
+            let snapshot = view.withLock { $0 }
+            for line in snapshot.recent { print(line) }
+            print("")
+            for line in snapshot.summaryLines() { print(line) }
+            if let before { for line in before.changes(store: store) { print(line) } }
+        }
+        if let recorder {
+            if let problem = recorder.close() { note("the recording \(recorder.path) is incomplete: \(problem)") } else { note("recorded to \(recorder.path)") }
+        }
+        if let failure = writer.failure {
+            throw Failure("the session ran, but its events could not all be logged: \(failure)", code: .ioError)
+        }
+        if let id = writer.session { note("saved as session \(id) in \(store.path)") }
+        // Habits that sessions complete by themselves.
+        if let done = try? PlannerHousekeeping.run(store: store, now: LocalNow(ms: Int64(Date().timeIntervalSince1970 * 1000))) {
+            for (h, _) in done.completedBySessions { note("habit #\(h.id) \(h.name) is done for today: your sessions reached it") }
         }
     }
 }

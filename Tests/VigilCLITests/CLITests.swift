@@ -272,3 +272,57 @@ func write(_ text: String, to path: String) {
         #expect(text.contains("\"event\":\"session_ended\",\"outcome\":\"abandoned\""), "\(text)")
     }
 }
+
+/// Shell completions and manual pages come from the command definitions; these check that what
+/// the binary generates works in a real bash and knows the commands.
+@Suite struct CompletionTests {
+    @Test func bashCompletesCommandsSubcommandsAndValues() throws {
+        let home = freshHome()
+        let script = try vigil(["--generate-completion-script", "bash"], home: home)
+        #expect(script.status == 0)
+        write(script.stdout, to: home + "/vigil.bash")
+        func complete(_ words: [String]) -> [String] {
+            let line = words.joined(separator: " ")
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            let r = runProcess("/bin/bash", ["-c", """
+                source '\(home)/vigil.bash'
+                COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMP_LINE='\(line)'; COMP_POINT=${#COMP_LINE}
+                _vigil vigil '\(words.last!)' '\(words[words.count - 2])'
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """])
+            #expect(r.status == 0, "\(r.output)")
+            return r.output.split(separator: "\n").map(String.init)
+        }
+        #expect(complete(["vigil", "rep"]) == ["replay", "report"])
+        #expect(Set(complete(["vigil", "st"])) == ["start", "status", "stop"])
+        #expect(complete(["vigil", "habit", ""]).contains("check"))
+        #expect(complete(["vigil", "report", "--format", ""]) == ["text", "json", "csv", "markdown", "html"])
+        #expect(complete(["vigil", "task", "add", "x", "--priority", ""]) == ["high", "medium", "low"])
+    }
+
+    @Test func zshAndFishScriptsNameEveryCommand() throws {
+        let home = freshHome()
+        for shell in ["zsh", "fish"] {
+            let r = try vigil(["--generate-completion-script", shell], home: home)
+            #expect(r.status == 0)
+            for command in ["start", "status", "stop", "report", "task", "habit", "today", "daemon", "motivate", "next"] {
+                #expect(r.stdout.contains(command), "\(shell): \(command)")
+            }
+        }
+    }
+
+    /// Every command's --help has an example.
+    @Test func everyCommandsHelpHasAnExample() throws {
+        let home = freshHome()
+        let commands = [["start"], ["status"], ["stop"], ["replay"], ["record"], ["inspect"], ["sensors"], ["log"], ["report"], ["simulate"], ["config", "check"],
+                        ["config", "paths"], ["task"], ["task", "add"], ["task", "list"], ["task", "show"], ["task", "edit"], ["task", "done"], ["task", "reopen"],
+                        ["task", "delete"], ["task", "why"], ["next"], ["habit"], ["habit", "add"], ["habit", "list"], ["habit", "show"], ["habit", "check"],
+                        ["habit", "fail"], ["habit", "skip"], ["habit", "set"], ["habit", "edit"], ["habit", "note"], ["habit", "continue"],
+                        ["habit", "finish"], ["habit", "delete"], ["today"], ["motivate"], ["daemon"]]
+        for c in commands {
+            let r = try vigil(c + ["--help"], home: home)
+            #expect(r.status == 0)
+            #expect(r.stdout.contains("Example"), "vigil \(c.joined(separator: " ")) --help has no example")
+        }
+    }
+}

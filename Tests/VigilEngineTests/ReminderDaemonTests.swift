@@ -113,3 +113,16 @@ final class CollectingSink: ReminderSink, @unchecked Sendable {
         #expect(SessionBus.notifications(log).count == 1)
     }
 }
+
+@Suite struct PomodoroPlanTests {
+    @Test func plansParse() {
+        #expect(PomodoroPlan.parse("25/5/15x4") == .classic)
+        #expect(PomodoroPlan.parse("classic") == .classic)
+        #expect(PomodoroPlan.parse("0.5/0.25/1x2") == PomodoroPlan(work: 30, shortBreak: 15, longBreak: 60, rounds: 2))
+        for bad in ["25/5x4", "25/5/15", "25/5/15x0", "a/b/cx2", "25/-5/15x4"] { #expect(PomodoroPlan.parse(bad) == nil, "\(bad)") }
+        // 4 × 25 + 3 × 5 = 115 minutes; the long break after every fourth period.
+        #expect(PomodoroPlan.classic.setLength == 115 * 60)
+        #expect((1...8).map { PomodoroPlan.classic.breakLength(after: $0) / 60 } == [5, 5, 5, 15, 5, 5, 5, 15])
+        #expect(PomodoroPlan.classic.text == "25/5/15x4")
+    }
+}

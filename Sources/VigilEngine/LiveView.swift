@@ -1,0 +1,226 @@
+import Foundation
+import VigilCore
+
+/// What the live session screen shows, kept up to date from the session's events, its samples and
+/// its ticks, and drawn as lines for a terminal of any width. No terminal I/O here: the CLI draws
+/// the lines; tests read them.
+public struct LiveView: Sendable {
+    public var task: String?
+    public var planned: Double?
+    public var start: Timestamp?
+    public var now: Timestamp?
+    public var state: SessionState = .planned
+    public var score = 0.0
+    public var reason: String?
+    /// The highest score in each 10-second slot of the last five minutes, oldest first.
+    public private(set) var history: [Double] = []
+    private var historySlot: Int64 = -1
+    public var inputRate: Double?
+    public var idle: Double?
+    public var audio: AudioLevel?
+    public var distance: Double?
+    public var fix: FixMode?
+    public var sensors: [SensorKind: SensorStatus] = [:]
+    public var episodes = 0
+    public var alarms = 0
+    public var snoozesLeft: Int?
+    public var currentEpisode: Episode?
+    /// The last few timeline lines.
+    public private(set) var recent: [String] = []
+    public var summary: SessionSummary?
+    public var episodeCauses: [Cause: Int] = [:]
+    /// Waiting for the person to come back after a Pomodoro break.
+    public var waiting = false
+    private let workplace: VigilConfiguration.Workplace?
+    private var firstFix: (Double, Double)?
+    private var keyWindows: [(Timestamp, Int)] = []
+
+    public init(task: String?, planned: Double?, workplace: VigilConfiguration.Workplace?) {
+        self.task = task
+        self.planned = planned
+        self.workplace = workplace
+    }
+
+    public mutating func apply(_ e: SessionEvent, line: String?) {
+        now = max(now ?? e.time, e.time)
+        if let line {
+            recent.append(line)
+            if recent.count > 4 { recent.removeFirst(recent.count - 4) }
+        }
+        switch e.kind {
+        case .sessionStarted: start = e.time
+        case .stateChanged(_, let to, let score, let reason):
+            state = to
+            self.score = score
+            self.reason = reason
+        case .episodeStarted(let ep):
+            episodes = ep.number
+            currentEpisode = ep
+            episodeCauses[ep.cause, default: 0] += 1
+        case .episodeEnded: currentEpisode = nil
+        case .alarm: alarms += 1
+        case .alarmSnoozed(_, _, _, let left): snoozesLeft = left
+        case .sensorStatus(let s): sensors[s.sensor] = s
+        case .sessionEnded(let s): summary = s
+        default: break
+        }
+    }
+
+    /// A message for the person (a channel that stopped working), shown with the timeline.
+    public mutating func note(_ text: String) {
+        recent.append(text)
+        if recent.count > 4 { recent.removeFirst(recent.count - 4) }
+    }
+
+    public mutating func apply(_ sample: Sample) {
+        now = max(now ?? sample.time, sample.time)
+        switch sample.payload {
+        case .input(let a):
+            idle = a.idle
+            keyWindows.append((sample.time, a.keyPresses))
+            keyWindows.removeAll { sample.time - $0.0 > 60 }
+            let span = max(a.window, min(60, sample.time - (keyWindows.first?.0 ?? sample.time) + a.window))
+            inputRate = Double(keyWindows.reduce(0) { $0 + $1.1 }) / span * 60
+        case .audio(let level): audio = level
+        case .location(let f):
+            fix = f.mode
+            guard f.mode >= .twoD else { break }
+            let origin = workplace.map { ($0.latitude, $0.longitude) } ?? firstFix ?? (f.latitude, f.longitude)
+            if workplace == nil, firstFix == nil { firstFix = origin }
+            distance = Geodesy.distance(latitude: origin.0, longitude: origin.1, latitude: f.latitude, longitude: f.longitude)
+        case .status(let s): sensors[s.sensor] = s
+        case .control: break
+        }
+    }
+
+    public mutating func tick(at t: Timestamp, score: Double, reason: String?) {
+        now = max(now ?? t, t)
+        self.score = score
+        if score > 0 { self.reason = reason }
+        let slot = t.nanoseconds / 10_000_000_000
+        if slot != historySlot {
+            history.append(score)
+            historySlot = slot
+            if history.count > 30 { history.removeFirst(history.count - 30) }
+        } else if let last = history.last, score > last {
+            history[history.count - 1] = score
+        }
+    }
+
+    // MARK: Drawing
+
+    public struct Style: Sendable {
+        public var color: Bool
+        public var width: Int
+        public init(color: Bool, width: Int) {
+            self.color = color
+            self.width = width
+        }
+    }
+
+    public var elapsed: Double { (now.flatMap { n in start.map { n - $0 } }) ?? 0 }
+
+    /// The state as a person reads it.
+    public var stateText: String {
+        if waiting { return "waiting for you to come back" }
+        switch state {
+        case .planned: return "starting"
+        case .focused: return "focused"
+        case .drifting: return "drifting"
+        case .distracted: return "distracted"
+        case .alarm(let level): return "alarm \(level)"
+        case .paused(let kind): return kind == .pause ? "paused" : "on break"
+        case .ended(let outcome): return "ended (\(outcome.rawValue))"
+        }
+    }
+
+    public func lines(_ style: Style) -> [String] {
+        let w = max(20, style.width)
+        func paint(_ s: String, _ code: String) -> String { style.color ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
+        var out: [String] = []
+        let title = "Vigil · " + (task.map { "\"\($0)\"" } ?? "focus session")
+        let times = clockDuration(elapsed) + (planned.map { " / " + clockDuration($0) } ?? "")
+        out.append(fit(paint(title, "1"), visible: title.count, right: times, width: w))
+        if let planned, planned > 0 {
+            let fraction = min(1, elapsed / planned)
+            let barWidth = max(10, min(50, w - 8))
+            let filled = Int((fraction * Double(barWidth)).rounded(.down))
+            let left = max(0, planned - elapsed)
+            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
+            out.append(paint(bar, "32") + " \(Int(fraction * 100))%" + (w >= barWidth + 22 ? " · \(clockDuration(left)) left" : ""))
+        }
+        let stateColor = switch state {
+        case .focused: "32"
+        case .drifting: "33"
+        case .distracted, .alarm: "31;1"
+        default: "36"
+        }
+        var stateLine = "State     " + paint(stateText.uppercased(), stateColor)
+        if let ep = currentEpisode { stateLine += " · episode \(ep.number) · \(ep.cause.rawValue)" }
+        out.append(stateLine)
+        if let reason, state != .focused, !(state.isDistracted == false && score == 0) { out.append("          " + truncate(reason, w - 10)) }
+        let spark = sparkline(history, width: max(5, min(30, w - 22)))
+        out.append("Score     \(String(format: "%.2f", score))  \(paint(spark, "35"))" + (w >= 50 ? "  last 5 min" : ""))
+        out.append(truncate("Input     " + sensorLine(.input) {
+            guard let rate = inputRate else { return nil }
+            return "\(Int(rate.rounded())) keys/min" + (idle.map { $0 >= 60 ? " · idle \(humanMinutes($0))" : "" } ?? "")
+        }, w))
+        out.append(truncate("Audio     " + sensorLine(.audio) {
+            guard let a = audio else { return nil }
+            let level = a.level
+            let unit = a.shortTermLUFS != nil ? "LUFS" : "dBFS"
+            let meter = String(repeating: "▮", count: max(0, min(10, Int((level + 70) / 6)))) + String(repeating: "▯", count: 10 - max(0, min(10, Int((level + 70) / 6))))
+            return "\(Int(level.rounded())) \(unit) \(meter)"
+        }, w))
+        out.append(truncate("Location  " + sensorLine(.location) {
+            guard let fix else { return nil }
+            let quality = fix == .threeD ? "3D fix" : fix == .twoD ? "2D fix" : "no fix"
+            return distance.map { "\(Int($0.rounded())) m from \(workplace?.name ?? "where you started") · \(quality)" } ?? quality
+        }, w))
+        var tally = "Episodes  \(episodes) · alarms \(alarms)"
+        if let s = snoozesLeft { tally += " · snoozes left \(s)" }
+        out.append(tally)
+        out.append("")
+        for line in recent { out.append(truncate(line, w)) }
+        out.append(truncate(paint("p pause/resume · b break · s snooze · q end · ? help", "2"), w + (style.color ? 8 : 0)))
+        return out
+    }
+
+    private func sensorLine(_ sensor: SensorKind, reading: () -> String?) -> String {
+        if let s = sensors[sensor], s.state != .available, s.state != .noFix, s.state != .lost {
+            return "unavailable" + (s.detail.isEmpty ? "" : " · \(s.detail)")
+        }
+        if let s = sensors[sensor], s.state == .lost { return "lost" + (s.detail.isEmpty ? "" : " · \(s.detail)") }
+        return reading() ?? "waiting for the first reading"
+    }
+
+    /// The end of session summary: focused time, episodes with their causes, alarms.
+    public func summaryLines() -> [String] {
+        guard let s = summary else { return [] }
+        var out = ["Session \(s.outcome.rawValue): \(humanDuration(s.focusedSeconds)) focused, \(humanDuration(s.distractedSeconds)) distracted"
+                   + (s.pausedSeconds > 0 ? ", \(humanDuration(s.pausedSeconds)) paused" : "")]
+        if s.episodes == 0 {
+            out.append("No distraction episodes.")
+        } else {
+            let causes = Cause.allCases.compactMap { c in episodeCauses[c].map { "\($0) \(c.rawValue)" } }.joined(separator: ", ")
+            out.append("\(s.episodes) distraction episode\(s.episodes == 1 ? "" : "s") (\(causes)) · \(s.alarms) alarm\(s.alarms == 1 ? "" : "s")")
+        }
+        return out
+    }
+}
+
+/// Block-character sparkline of values in [0, 1], the last `width` of them.
+public func sparkline(_ values: [Double], width: Int) -> String {
+    let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+    let shown = values.suffix(width)
+    return String(repeating: " ", count: width - shown.count) + String(shown.map { blocks[min(7, max(0, Int(($0 * 7).rounded())))] })
+}
+
+private func truncate(_ s: String, _ width: Int) -> String {
+    s.count <= width ? s : String(s.prefix(max(1, width - 1))) + "…"
+}
+
+private func fit(_ left: String, visible: Int, right: String, width: Int) -> String {
+    let gap = width - visible - right.count
+    return gap >= 2 ? left + String(repeating: " ", count: gap) + right : left + "  " + right
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import VigilCore
+
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show the running focus session (from any terminal).",
+        discussion: """
+            Exit code 0 when a session is running, 1 when none is.
+
+            Examples:
+              vigil status
+              vigil status --json
+            """)
+    @OptionGroup var common: CommonOptions
+    @Flag(help: "One JSON object.") var json = false
+
+    func run() async throws {
+        await guarded {
+            guard let s = RunningSession.read(dataDirectory: common.paths.dataDirectory), s.isAlive else {
+                if json { print("{\"running\":false}") } else { print("No focus session is running. Start one with `vigil start`.") }
+                throw ExitCode(1)
+            }
+            if json {
+                let o: [String: Any] = ["running": true, "pid": Int(s.pid), "task": s.task as Any? ?? NSNull(), "started": s.started,
+                                        "planned_s": s.planned as Any? ?? NSNull(), "state": s.state, "score": s.score, "elapsed_s": s.elapsed,
+                                        "episodes": s.episodes, "alarms": s.alarms]
+                print(String(decoding: try JSONSerialization.data(withJSONObject: o, options: [.sortedKeys]), as: UTF8.self))
+                return
+            }
+            var line = "Focus session" + (s.task.map { " on \"\($0)\"" } ?? "") + ": \(s.state) · \(clockDuration(s.elapsed))"
+            if let p = s.planned { line += " of \(clockDuration(p))" }
+            line += " · score \(String(format: "%.2f", s.score)) · \(s.episodes) episode\(s.episodes == 1 ? "" : "s") · \(s.alarms) alarm\(s.alarms == 1 ? "" : "s")"
+            print(line)
+            print("pid \(s.pid), started \(s.started). `vigil stop` ends it.")
+        }
+    }
+}
+
+struct StopCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stop",
+        abstract: "End the running focus session, as if you pressed q in it.",
+        discussion: """
+            The session is saved: completed if its planned time was up, else abandoned.
+
+            Example:
+              vigil stop
+            """)
+    @OptionGroup var common: CommonOptions
+
+    func run() async throws {
+        await guarded {
+            guard let s = RunningSession.read(dataDirectory: common.paths.dataDirectory), s.isAlive else {
+                print("No focus session is running.")
+                throw ExitCode(1)
+            }
+            guard kill(s.pid, SIGINT) == 0 else {
+                throw Failure("cannot signal the session's process \(s.pid): \(String(cString: strerror(errno))).", code: .failure)
+            }
+            // Wait for it to save and go (the status file goes with it).
+            for _ in 0..<100 {
+                if RunningSession.read(dataDirectory: common.paths.dataDirectory) == nil || kill(s.pid, 0) != 0 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            print("Ended the focus session" + (s.task.map { " on \"\($0)\"" } ?? "") + ".")
+        }
+    }
+}

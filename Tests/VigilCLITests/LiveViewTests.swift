@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+
+/// The live session screen in a real pseudo-terminal (Data/pty_drive.py: Python's pty module),
+/// driven by a replayed scenario: Samples/coffee-break played as the sensors at 60x, so its coffee
+/// break (away from 8:00 to 16:30) happens in seconds, and keys typed as a person would.
+@Suite(.serialized) struct LiveViewTests {
+    static let driver = repo + "/Tests/VigilCLITests/Data/pty_drive.py"
+    static let scenario = repo + "/Samples/coffee-break/session.jsonl"
+    static let ansi = try! NSRegularExpression(pattern: "\u{1B}\\[[0-9;?]*[ -/]*[@-~]")
+
+    static func plain(_ s: String) -> String {
+        ansi.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: "")
+    }
+
+    struct Step: Encodable {
+        var wait: String
+        var send: String
+        var timeout: Double = 40
+    }
+
+    func drive(_ steps: [Step], cols: Int = 100, args: [String], home: String) throws -> (Int32, String) {
+        let steps = String(decoding: try JSONEncoder().encode(steps), as: UTF8.self)
+        let capture = home + "/screen.out"
+        let env = ["env", "HOME=\(home)", "XDG_CONFIG_HOME=\(home)/config", "TERM=xterm-256color", "TZ=UTC", "PATH=/usr/bin:/bin"]
+        let r = runProcess("/usr/bin/python3", [Self.driver, String(cols), "30", capture, steps, "--"] + env + [vigilBinary] + args)
+        let screen = String(decoding: FileManager.default.contents(atPath: capture) ?? Data(), as: UTF8.self)
+        return (r.status, screen)
+    }
+
+    @Test func keysStateChangesSummaryAndCtrlCOnARecordedScenario() throws {
+        let home = freshHome()
+        let steps = [
+            Step(wait: "State +FOCUSED", send: "p"),          // pause ...
+            Step(wait: "State +PAUSED", send: "p"),           // ... and resume
+            Step(wait: "resumed|State +FOCUSED", send: "?"),   // help on
+            Step(wait: "this help", send: "?"),               // and off
+            Step(wait: "State +(DISTRACTED|ALARM)", send: ""),
+            Step(wait: "State +ALARM 1", send: "s"),          // snooze the alarm
+            Step(wait: "snoozed +alarm 1 quiet for 5 min", send: ""),
+            Step(wait: "back to work", send: "q"),             // end? ... no
+            Step(wait: "End the session now\\?", send: "n"),
+            Step(wait: "Episodes +1", send: "\u{3}"),         // Ctrl-C ends it, saved
+            Step(wait: "Session abandoned", send: ""),
+        ]
+        let (status, screen) = try drive(steps, args: ["start", "--replay", Self.scenario, "--pace", "60", "--minutes", "25",
+                                                       "--data-dir", home + "/d"], home: home)
+        let text = Self.plain(screen)
+        #expect(status == 0, "\(text.suffix(3000))")
+        // The screen: the task, the time against the plan, a progress bar, each sensor's reading.
+        #expect(text.contains("Vigil · \"slides\""))
+        #expect(text.contains("/ 00:25:00"))
+        #expect(text.contains("% · 00:"), "the bar with the time left")
+        #expect(text.range(of: "Input +[0-9]+ keys/min", options: .regularExpression) != nil)
+        #expect(text.range(of: "Audio +-[0-9]+ LUFS", options: .regularExpression) != nil)
+        #expect(text.range(of: "Location +[0-9]+ m from where you started · 3D fix", options: .regularExpression) != nil)
+        #expect(text.range(of: "Score +0\\.[0-9]{2}  [▁▂▃▄▅▆▇█ ]+", options: .regularExpression) != nil)
+        // The state changes the scenario brings, and what the keys did.
+        for state in ["PAUSED", "FOCUSED", "DISTRACTED", "ALARM 1"] { #expect(text.contains("State     \(state)"), "\(state)") }
+        #expect(text.contains("p  pause, or resume after a pause"), "the help")
+        #expect(text.contains("snoozed       alarm 1 quiet for 5 min · 2 snoozes left"))
+        // The summary after the screen.
+        #expect(text.contains("Session abandoned:"), "\(text.suffix(1500))")
+        #expect(text.range(of: "1 distraction episode \\(1 away\\)", options: .regularExpression) != nil, "\(text.suffix(1500))")
+        // Ctrl-C left a complete session in the log: ended, with its episode, snooze and alarms.
+        let log = try vigil(["log", "--json", "--data-dir", home + "/d"], home: home)
+        #expect(log.stdout.contains("\"source\":\"rehearsal\""))
+        #expect(log.stdout.contains("\"outcome\":\"abandoned\""), "\(log.stdout)")
+        #expect(log.stdout.contains("\"cause\":\"away\""))
+        #expect(!FileManager.default.fileExists(atPath: home + "/d/running-session.json"), "the status file is gone")
+    }
+
+    @Test func qAsksAndYEnds() throws {
+        let home = freshHome()
+        let (status, screen) = try drive([Step(wait: "State +FOCUSED", send: "q"), Step(wait: "End the session now\\?", send: "y"),
+                                          Step(wait: "Session abandoned", send: "")],
+                                         args: ["start", "--replay", Self.scenario, "--pace", "60", "--minutes", "25", "--data-dir", home + "/d"], home: home)
+        #expect(status == 0, "\(Self.plain(screen).suffix(2000))")
+    }
+
+    /// A narrow terminal: every line of the screen fits in 40 columns.
+    @Test func narrowTerminalsDegradeGracefully() throws {
+        let home = freshHome()
+        let (status, screen) = try drive([Step(wait: "State +FOCUSED", send: ""), Step(wait: "00:02:", send: "\u{3}"), Step(wait: "Session", send: "")],
+                                         cols: 40, args: ["start", "--replay", Self.scenario, "--pace", "60", "--minutes", "25", "--data-dir", home + "/d"],
+                                         home: home)
+        #expect(status == 0)
+        // Frames start with cursor-home (the last one is followed by the summary, printed after
+        // the screen was left).
+        let frames = screen.components(separatedBy: "\u{1B}[H").dropFirst().dropLast()
+        #expect(frames.count >= 3)
+        for frame in frames {
+            for line in Self.plain(frame).replacingOccurrences(of: "\r", with: "").split(separator: "\n") {
+                #expect(line.count <= 40, "\(line)")
+            }
+        }
+    }
+
+    /// Pomodoro 7/2/5x2 over the coffee break: a break at 7:00, then waiting (the person is away
+    /// until 16:30), then focused again when the typing comes back.
+    @Test func pomodoroBreaksAndWaitsForYouToComeBack() throws {
+        let home = freshHome()
+        let (status, screen) = try drive([Step(wait: "State +ON BREAK", send: ""), Step(wait: "State +WAITING FOR YOU TO COME BACK", send: ""),
+                                          Step(wait: "back from break", send: ""), Step(wait: "Session completed", send: "")],
+                                         args: ["start", "--replay", Self.scenario, "--pace", "60", "--minutes", "20", "--pomodoro", "7/2/5x2",
+                                                "--data-dir", home + "/d"], home: home)
+        let text = Self.plain(screen)
+        #expect(status == 0, "\(text.suffix(2000))")
+        #expect(text.contains("on break      planned break"))
+        #expect(text.contains("paused"), "the summary counts the break as paused time")
+        let bad = try vigil(["start", "--pomodoro", "25-5", "--data-dir", home + "/d"], home: home)
+        #expect(bad.status == 64 && bad.stderr.contains("--pomodoro: '25-5' is not a plan like 25/5/15x4"))
+    }
+
+    /// Piped (no terminal): plain lines, no redraws, the same events.
+    @Test func notATerminalGivesPlainLines() throws {
+        let home = freshHome()
+        let r = try vigil(["start", "--replay", Self.scenario, "--pace", "200", "--data-dir", home + "/d"], home: home)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stdout.contains("\u{1B}["))
+        #expect(r.stdout.contains("distracted    episode 1"))
+        #expect(r.stdout.contains("ended         completed"))
+    }
+
+    /// `vigil status` from another terminal, then `vigil stop`.
+    @Test func statusAndStopFromAnotherTerminal() throws {
+        let home = freshHome()
+        #expect(try vigil(["status", "--data-dir", home + "/d"], home: home).status == 1)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: vigilBinary)
+        p.arguments = ["start", "--replay", Self.scenario, "--pace", "2", "--minutes", "25", "--task", "slides", "--data-dir", home + "/d"]
+        p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "TZ": "UTC"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        var status = try vigil(["status", "--json", "--data-dir", home + "/d"], home: home)
+        for _ in 0..<50 where status.status != 0 {
+            usleep(100_000)
+            status = try vigil(["status", "--json", "--data-dir", home + "/d"], home: home)
+        }
+        #expect(status.status == 0, "\(status.stdout)")
+        #expect(status.stdout.contains("\"running\":true") && status.stdout.contains("\"task\":\"slides\"") && status.stdout.contains("\"state\":\"focused\""),
+                "\(status.stdout)")
+        // A second session is refused while this one runs.
+        let second = try vigil(["start", "--minutes", "1", "--data-dir", home + "/d"], home: home)
+        #expect(second.status == 1 && second.stderr.contains("a session is already running"), "\(second.stderr)")
+        let stop = try vigil(["stop", "--data-dir", home + "/d"], home: home)
+        #expect(stop.status == 0 && stop.stdout.contains("Ended the focus session on \"slides\""), "\(stop.stdout)\(stop.stderr)")
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        let log = try vigil(["log", "--json", "--data-dir", home + "/d"], home: home)
+        #expect(log.stdout.contains("\"outcome\":\"abandoned\""), "\(log.stdout)")
+        #expect(try vigil(["status", "--data-dir", home + "/d"], home: home).status == 1)
+    }
+}
