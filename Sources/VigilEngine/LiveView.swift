@@ -194,6 +194,18 @@ public struct LiveView: Sendable {
         return reading() ?? "waiting for the first reading"
     }
 
+    /// The screen in one line, for logs: state, score and each sensor's reading.
+    public func statusLine() -> String {
+        var parts = [stateText, "score \(String(format: "%.2f", score))"]
+        parts.append("input " + sensorLine(.input) { inputRate.map { "\(Int($0.rounded())) keys/min" } })
+        parts.append("audio " + sensorLine(.audio) { audio.map { "\(Int($0.level.rounded())) \($0.shortTermLUFS != nil ? "LUFS" : "dBFS")" } })
+        parts.append("location " + sensorLine(.location) {
+            guard let fix else { return nil }
+            return (distance.map { "\(Int($0.rounded())) m · " } ?? "") + (fix == .threeD ? "3D fix" : fix == .twoD ? "2D fix" : "no fix")
+        })
+        return parts.joined(separator: " · ")
+    }
+
     /// The end of session summary: focused time, episodes with their causes, alarms.
     public func summaryLines() -> [String] {
         guard let s = summary else { return [] }

@@ -200,9 +200,17 @@ struct SessionRun {
         await live.begin(statuses: statuses)
         // The screen and the status file, four times a second.
         let painter = Task {
+            var lastMinute = 0
             while !Task.isCancelled {
                 let snapshot = view.withLock { $0 }
                 if liveScreen { terminal.draw(keys.decorate(snapshot.lines(.init(color: terminal.color, width: terminal.width)))) }
+                // Plain lines carry the readings too: one status line a minute.
+                let minute = Int(snapshot.elapsed / 60)
+                if !liveScreen, !asJSON, minute > lastMinute, snapshot.summary == nil {
+                    lastMinute = minute
+                    out.line("\(clockDuration(Double(minute * 60)))  status        " + snapshot.statusLine())
+                    out.flush()
+                }
                 status.update(snapshot)
                 try? await Task.sleep(for: .milliseconds(250))
             }

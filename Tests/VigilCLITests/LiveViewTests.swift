@@ -120,6 +120,9 @@ import Testing
         #expect(!r.stdout.contains("\u{1B}["))
         #expect(r.stdout.contains("distracted    episode 1"))
         #expect(r.stdout.contains("ended         completed"))
+        // The readings too, a line a minute.
+        #expect(r.stdout.range(of: "00:14:00  status        alarm 2 · score 1.00 · input 0 keys/min · audio -[0-9]+ LUFS · location [0-9]+ m · 3D fix",
+                               options: .regularExpression) != nil, "\(r.stdout)")
     }
 
     /// `vigil status` from another terminal, then `vigil stop`.
