@@ -273,6 +273,15 @@ public final class SessionLogWriter: @unchecked Sendable {
         }
     }
 
+    /// Records that the session was alive at `at` (every few seconds): if the process is killed,
+    /// the next start closes the session there.
+    public func touch(_ at: Timestamp) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard failure == nil, let id = sessionId else { return }
+        do { try store.touch(session: id, at: at) } catch { failure = error }
+    }
+
     /// Logs what the alarm channels did (after the session's own events: the session must exist).
     public func write(_ delivery: AlarmDelivery) {
         lock.lock()

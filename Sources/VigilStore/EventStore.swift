@@ -415,6 +415,43 @@ public final class EventStore: Sendable {
 
     // MARK: Reading
 
+    /// Marks a running session as seen at `at`: where it is closed if the process dies.
+    public func touch(session: Int64, at: Timestamp) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "UPDATE sessions SET last_event_ms = max(last_event_ms, ?) WHERE id = ? AND ended_ms IS NULL",
+                           arguments: [at.millisecondsSinceEpoch, session])
+        }
+    }
+
+    /// Closes the sessions whose end was never logged (the process was killed or the machine lost
+    /// power) as interrupted at their last sign of life, with their totals worked out from what
+    /// they logged, in one transaction. Only to be called when no session can be running (the
+    /// session lock is held). Returns the ids closed.
+    @discardableResult
+    public func closeInterruptedSessions() throws(StoreError) -> [Int64] {
+        let open: [Int64] = try read { db in try Int64.fetchAll(db, sql: "SELECT id FROM sessions WHERE ended_ms IS NULL ORDER BY id") }
+        guard !open.isEmpty else { return [] }
+        let facts = try statisticsFacts(before: .max)
+        try write { db in
+            for s in facts.sessions where open.contains(s.id) {
+                let active = facts.active[Int(s.active.lowerBound)..<Int(s.active.upperBound)].reduce(0) { $0 + $1.milliseconds }
+                let episodes = facts.episodes[Int(s.episodes.lowerBound)..<Int(s.episodes.upperBound)]
+                let distracted = episodes.reduce(0) { $0 + $1.span.milliseconds }
+                let gaps = try Int64.fetchOne(db, sql: "SELECT coalesce(sum(to_ms - from_ms), 0) FROM gaps WHERE session_id = ?", arguments: [s.id]) ?? 0
+                let whole = s.end - s.start
+                try db.execute(sql: "UPDATE episodes SET ended_ms = ?, closed_by = 'interrupted' WHERE session_id = ? AND ended_ms IS NULL",
+                               arguments: [s.end, s.id])
+                try db.execute(sql: """
+                    UPDATE sessions SET ended_ms = ?, outcome = 'interrupted', active_s = ?, focused_s = ?, distracted_s = ?, paused_s = ?,
+                        gap_s = ?, episodes = (SELECT count(*) FROM episodes WHERE session_id = ?), alarms = (SELECT count(*) FROM alarms WHERE session_id = ?)
+                    WHERE id = ?
+                    """, arguments: [s.end, Double(active) / 1000, Double(max(0, active - distracted)) / 1000, Double(distracted) / 1000,
+                                     Double(max(0, whole - active - gaps)) / 1000, Double(gaps) / 1000, s.id, s.id, s.id])
+            }
+        }
+        return open
+    }
+
     /// Sessions, newest first.
     public func sessions(limit: Int = 20) throws(StoreError) -> [StoredSession] {
         try read { try StoredSession.fetchAll($0, sql: "SELECT * FROM sessions ORDER BY started_ms DESC, id DESC LIMIT ?", arguments: [limit]) }

@@ -192,3 +192,32 @@ struct RunningSession {
         Writer(path: path(dataDirectory), task: task, started: started, planned: planned)
     }
 }
+
+/// The data directory's session lock (flock on `session.lock`): held by the running session, so a
+/// second `vigil start` is refused even when both start in the same instant.
+final class SessionLock: @unchecked Sendable {
+    private var fd: Int32
+
+    /// nil when another process holds the lock; throws when the lock file cannot be made.
+    init?(dataDirectory: String) throws {
+        let path = dataDirectory + "/session.lock"
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw Failure("\(path): cannot create the session lock: \(String(cString: strerror(errno))). Fix the data directory's permissions or choose another with --data-dir.",
+                          code: .cannotCreate)
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            return nil
+        }
+    }
+
+    func release() {
+        guard fd >= 0 else { return }
+        flock(fd, LOCK_UN)
+        close(fd)
+        fd = -1
+    }
+
+    deinit { release() }
+}

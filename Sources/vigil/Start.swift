@@ -96,8 +96,16 @@ struct Start: AsyncParsableCommand {
                 (task, taskId) = (t.title, t.id)
             }
         }
-        if let running = RunningSession.read(dataDirectory: common.paths.dataDirectory), running.isAlive {
-            throw Failure("a session is already running (pid \(running.pid), task \(running.task.map { "\"\($0)\"" } ?? "none")). `vigil status` shows it; `vigil stop` ends it.", code: .failure)
+        // One session at a time: an exclusive lock on the data directory, held until the end.
+        guard let lock = try SessionLock(dataDirectory: common.paths.dataDirectory) else {
+            let running = RunningSession.read(dataDirectory: common.paths.dataDirectory)
+            throw Failure("a session is already running" + (running.map { " (pid \($0.pid), task \($0.task.map { "\"\($0)\"" } ?? "none"))" } ?? "")
+                          + ". `vigil status` shows it; `vigil stop` ends it.", code: .failure)
+        }
+        defer { lock.release() }
+        // No session can be running now: one whose end was never logged was killed.
+        for id in try store.closeInterruptedSessions() {
+            note("session \(id) had not been saved as ended (Vigil was killed or the machine went down): closed as interrupted at its last sign of life")
         }
         let run = SessionRun(command: self, config: config, store: store, task: task, taskId: taskId)
         if replay.isEmpty {
@@ -201,6 +209,7 @@ struct SessionRun {
         // The screen and the status file, four times a second.
         let painter = Task {
             var lastMinute = 0
+            var lastTouch = wallStart
             while !Task.isCancelled {
                 let snapshot = view.withLock { $0 }
                 if liveScreen { terminal.draw(keys.decorate(snapshot.lines(.init(color: terminal.color, width: terminal.width)))) }
@@ -212,6 +221,11 @@ struct SessionRun {
                     out.flush()
                 }
                 status.update(snapshot)
+                // A sign of life in the log every 10 s of session time: where a killed session ends.
+                if let now = snapshot.now, now - lastTouch >= 10 {
+                    writer.touch(now)
+                    lastTouch = now
+                }
                 try? await Task.sleep(for: .milliseconds(250))
             }
         }

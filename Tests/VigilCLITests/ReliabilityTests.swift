@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// Faults on real processes: a session killed with SIGKILL, two sessions started at once.
+@Suite struct ReliabilityTests {
+    static let scenario = repo + "/Samples/coffee-break/session.jsonl"
+
+    func background(_ args: [String], home: String) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: vigilBinary)
+        p.arguments = args
+        p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "TZ": "UTC"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
+    func statusJSON(_ home: String) throws -> [String: Any]? {
+        let r = try vigil(["status", "--json", "--data-dir", home + "/d"], home: home)
+        return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+    }
+
+    /// Killed with SIGKILL in the middle of a distraction episode: everything logged before the
+    /// kill is there, the next start closes the session as interrupted at its last sign of life,
+    /// and the statistics count it.
+    @Test func aSessionKilledWithSIGKILLIsClosedAsInterruptedOnTheNextStart() throws {
+        let home = freshHome()
+        let p = try background(["start", "--replay", Self.scenario, "--pace", "60", "--minutes", "25", "--task", "slides", "--data-dir", home + "/d"], home: home)
+        var seen: [String: Any]?
+        for _ in 0..<300 {
+            usleep(100_000)
+            if let s = try statusJSON(home), (s["alarms"] as? Int ?? 0) >= 1 { seen = s; break }
+        }
+        let elapsedAtKill = seen?["elapsed_s"] as? Double ?? 0
+        #expect(elapsedAtKill >= 12 * 60, "the episode and its first alarm were on screen: \(String(describing: seen))")
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        #expect(p.terminationReason == .uncaughtSignal)
+
+        // Before the next start: logged up to the kill, not closed.
+        var log = try vigil(["log", "--json", "--data-dir", home + "/d"], home: home).stdout
+        #expect(log.contains("\"outcome\":null") && log.contains("\"cause\":\"away\""), "\(log)")
+
+        let next = try vigil(["start", "--minutes", "0.02", "--data-dir", home + "/d"], home: home)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.stderr.contains("session 1 had not been saved as ended"), "\(next.stderr)")
+        log = try vigil(["log", "--json", "--limit", "5", "--data-dir", home + "/d"], home: home).stdout
+        let first = try #require(log.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .first { $0["session"] as? Int == 1 })
+        #expect(first["outcome"] as? String == "interrupted")
+        // Closed at its last sign of life: within the 10 s heartbeat (and a screen refresh) of
+        // what the status file showed, never later than the kill.
+        func date(_ text: String?) -> Date? {
+            guard let text else { return nil }
+            let f = ISO8601DateFormatter()
+            if let d = f.date(from: text) { return d }
+            f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            return f.date(from: text)
+        }
+        let start = try #require(date(first["start"] as? String))
+        let end = try #require(date(first["end"] as? String))
+        let length = end.timeIntervalSince(start)
+        #expect(length >= elapsedAtKill - 30 && length <= elapsedAtKill + 60, "closed at \(length) s; the screen said \(elapsedAtKill) s")
+        #expect((first["focused"] as? Double ?? 0) >= 7 * 60, "\(first)")
+        let episodes = first["episodes"] as? [[String: Any]] ?? []
+        #expect(episodes.count == 1 && episodes[0]["end"] as? String != nil, "the open episode is closed too: \(episodes)")
+
+        let report = try vigil(["report", "--last", "all", "--format", "json", "--time-zone", "UTC", "--data-dir", home + "/d"], home: home)
+        let totals = try #require((try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["totals"] as? [String: Any])
+        #expect(totals["interrupted"] as? Int == 1 && totals["sessions"] as? Int == 2, "\(totals)")
+        #expect((totals["focused_minutes"] as? Double ?? 0) >= 7)
+    }
+
+    /// Two `vigil start` at the same instant: one runs, the other is told so; the log is sound.
+    @Test func twoSessionsStartedAtOnceOneIsRefused() throws {
+        let home = freshHome()
+        _ = try vigil(["config", "paths", "--data-dir", home + "/d"], home: home)
+        try FileManager.default.createDirectory(atPath: home + "/d", withIntermediateDirectories: true)
+        let args = ["start", "--replay", Self.scenario, "--pace", "30", "--minutes", "25", "--data-dir", home + "/d"]
+        let outs = [home + "/a.err", home + "/b.err"]
+        var ps: [Process] = []
+        for out in outs {
+            FileManager.default.createFile(atPath: out, contents: nil)
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: vigilBinary)
+            p.arguments = args
+            p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin"]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle(forWritingAtPath: out)
+            p.standardInput = FileHandle.nullDevice
+            ps.append(p)
+        }
+        for p in ps { try p.run() }
+        // The refused one ends at once; stop the other.
+        var refused: Int?
+        for _ in 0..<100 where refused == nil {
+            usleep(100_000)
+            refused = ps.firstIndex { !$0.isRunning }
+        }
+        let r = try #require(refused)
+        ps[r].waitUntilExit()
+        #expect(ps[r].terminationStatus == 1)
+        let said = (try? String(contentsOfFile: outs[r], encoding: .utf8)) ?? ""
+        #expect(said.contains("a session is already running") && said.contains("vigil stop"), "\(said)")
+        let other = ps[1 - r]
+        #expect(other.isRunning)
+        _ = try vigil(["stop", "--data-dir", home + "/d"], home: home)
+        other.waitUntilExit()
+        #expect(other.terminationStatus == 0)
+        let check = runProcess("/usr/bin/python3", ["-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA integrity_check').fetchone()[0])",
+                                                    home + "/d/vigil.sqlite3"])
+        #expect(check.output == "ok\n", "\(check.output)")
+        let log = try vigil(["log", "--json", "--data-dir", home + "/d"], home: home).stdout
+        #expect(log.split(separator: "\n").count == 1 && log.contains("\"outcome\":\"abandoned\""), "\(log)")
+    }
+}
