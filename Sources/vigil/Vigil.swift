@@ -30,7 +30,7 @@ struct Vigil: AsyncParsableCommand {
             config), 73 cannot create the data directory or log, 74 read or write error.
             """,
         version: "0.1.0",
-        subcommands: [Start.self, Replay.self, Record.self, Inspect.self, Sensors.self, Log.self, StatusCommand.self, StopCommand.self, ReportCommand.self, TaskCommand.self, NextCommand.self, HabitCommand.self, TodayCommand.self, MotivateCommand.self, DaemonCommand.self, Simulate.self, ConfigCommand.self]
+        subcommands: [Start.self, Replay.self, Record.self, Inspect.self, Sensors.self, Log.self, StatusCommand.self, StopCommand.self, ReportCommand.self, TaskCommand.self, NextCommand.self, HabitCommand.self, TodayCommand.self, MotivateCommand.self, DaemonCommand.self, ExportCommand.self, ForgetCommand.self, Simulate.self, ConfigCommand.self]
     )
 }
 

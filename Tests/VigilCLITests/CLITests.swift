@@ -318,7 +318,7 @@ func write(_ text: String, to path: String) {
                         ["config", "paths"], ["task"], ["task", "add"], ["task", "list"], ["task", "show"], ["task", "edit"], ["task", "done"], ["task", "reopen"],
                         ["task", "delete"], ["task", "why"], ["next"], ["habit"], ["habit", "add"], ["habit", "list"], ["habit", "show"], ["habit", "check"],
                         ["habit", "fail"], ["habit", "skip"], ["habit", "set"], ["habit", "edit"], ["habit", "note"], ["habit", "continue"],
-                        ["habit", "finish"], ["habit", "delete"], ["today"], ["motivate"], ["daemon"]]
+                        ["habit", "finish"], ["habit", "delete"], ["today"], ["motivate"], ["daemon"], ["export"], ["forget"]]
         for c in commands {
             let r = try vigil(c + ["--help"], home: home)
             #expect(r.status == 0)

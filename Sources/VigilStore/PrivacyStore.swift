@@ -1,0 +1,76 @@
+import Foundation
+import GRDB
+
+/// What the person can do with what Vigil stores about them: take it all, or forget a period.
+extension EventStore {
+    /// Every table of the log, in the order they are written out.
+    public static let exportedTables = ["sessions", "state_changes", "episodes", "alarms", "alarm_deliveries", "snoozes", "sensor_events", "gaps",
+                                        "tasks", "habits", "habit_days", "habit_notes", "reminders_sent"]
+
+    /// Streams every row of every table as JSON, one table after the other:
+    /// `{"vigil":"export","version":1,"tables":{"sessions":[{...},...],...}}`. Columns keep their
+    /// names; times are Unix milliseconds as stored (the columns are described in docs/privacy.md).
+    public func exportAll(_ emit: (String) -> Void) throws(StoreError) {
+        try read { db in
+            emit("{\"vigil\":\"export\",\"version\":1,\"tables\":{")
+            for (t, table) in Self.exportedTables.enumerated() {
+                emit((t > 0 ? "," : "") + "\n\"\(table)\":[")
+                let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(table) ORDER BY rowid")
+                var first = true
+                while let row = try rows.next() {
+                    var object: [String: Any] = [:]
+                    for (column, value) in row {
+                        switch value.storage {
+                        case .null: object[column] = NSNull()
+                        case .int64(let v): object[column] = v
+                        case .double(let v): object[column] = v
+                        case .string(let v): object[column] = v
+                        case .blob(let v): object[column] = v.base64EncodedString()
+                        }
+                    }
+                    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+                    emit((first ? "\n" : ",\n") + String(decoding: data, as: UTF8.self))
+                    first = false
+                }
+                emit("]")
+            }
+            emit("\n}}\n")
+        }
+    }
+
+    /// Sessions that started in [from, to) (Unix ms).
+    public func sessionCount(from: Int64, to: Int64) throws(StoreError) -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions WHERE started_ms >= ? AND started_ms < ?", arguments: [from, to]) ?? 0 }
+    }
+
+    /// Deletes what happened in [from, to) (Unix ms): the sessions that started then, with all
+    /// their events, the habit days then and the reminders sent then. Deleted content is
+    /// overwritten (secure_delete) and the write-ahead log truncated, so it does not linger in the
+    /// file. Returns the rows deleted per table.
+    @discardableResult
+    public func forget(from: Int64, to: Int64, fromDay: Int, toDay: Int) throws(StoreError) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        try write { db in
+            try db.execute(sql: "PRAGMA secure_delete = ON")
+            let sessions = "SELECT id FROM sessions WHERE started_ms >= \(from) AND started_ms < \(to)"
+            for table in ["state_changes", "episodes", "alarms", "alarm_deliveries", "snoozes", "sensor_events", "gaps"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE session_id IN (\(sessions))")
+                counts[table] = db.changesCount
+            }
+            try db.execute(sql: "DELETE FROM sessions WHERE started_ms >= ? AND started_ms < ?", arguments: [from, to])
+            counts["sessions"] = db.changesCount
+            try db.execute(sql: "DELETE FROM habit_days WHERE day >= ? AND day <= ?", arguments: [fromDay, toDay])
+            counts["habit_days"] = db.changesCount
+            try db.execute(sql: "DELETE FROM reminders_sent WHERE at_ms >= ? AND at_ms < ?", arguments: [from, to])
+            counts["reminders_sent"] = db.changesCount
+        }
+        do {
+            try db.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+        } catch {
+            throw StoreError(path: path, message: "the period was forgotten, but the log could not be compacted: \(error)")
+        }
+        return counts
+    }
+}
