@@ -31,6 +31,10 @@ let package = Package(
         .library(name: "VigilRecording", targets: ["VigilRecording"]),
         .library(name: "VigilEngine", targets: ["VigilEngine"]),
         .library(name: "VigilAudio", targets: ["VigilAudio"]),
+        // For the fuzzers (Fuzz/): the parsers' modules.
+        .library(name: "VigilConfig", targets: ["VigilConfig"]),
+        .library(name: "InputDetector", targets: ["InputDetector"]),
+        .library(name: "LocationDetector", targets: ["LocationDetector"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -81,11 +81,12 @@ public final class EventStore: Sendable {
         }
         if !FileManager.default.fileExists(atPath: path) {
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if fd < 0 {
+            // EEXIST: another vigil created it in the meantime, which is fine.
+            if fd < 0 && errno != EEXIST {
                 let reason = String(cString: strerror(errno))
                 throw StoreError(path: path, message: "cannot create the event log: \(reason). Choose another data directory with --data-dir, or fix the permissions of \(dir).")
             }
-            close(fd)
+            if fd >= 0 { close(fd) }
         }
         guard access(path, W_OK) == 0 else {
             throw StoreError(path: path, message: "the event log is not writable: \(String(cString: strerror(errno))). Fix its permissions or choose another data directory with --data-dir.")
@@ -95,6 +96,16 @@ public final class EventStore: Sendable {
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         config.busyMode = .timeout(5)
+        // Two vigil processes opening a new or older log at once would both set it up and both
+        // apply the same migration ("table already exists"): opening is serialised by a lock file.
+        let lockFD = open(path + ".open-lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if lockFD >= 0 { flock(lockFD, LOCK_EX) }
+        defer {
+            if lockFD >= 0 {
+                flock(lockFD, LOCK_UN)
+                close(lockFD)
+            }
+        }
         do {
             db = try DatabasePool(path: path, configuration: config)
             try Self.migrator.migrate(db)

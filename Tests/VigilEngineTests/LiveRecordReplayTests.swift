@@ -94,7 +94,15 @@ import VigilRecording
         await session.begin(statuses: [])
         let player = Task {
             try? await Task.sleep(for: .seconds(2))
-            return try? pulse.startPlaying(noise)
+            // On a loaded machine a paplay can fail to connect and exit at once: start another.
+            for _ in 0..<10 {
+                if let p = try? pulse.startPlaying(noise) {
+                    try? await Task.sleep(for: .milliseconds(500))
+                    if p.isRunning { return Optional(p) }
+                }
+                try? await Task.sleep(for: .seconds(1))
+            }
+            return nil
         }
         let run = Task { await session.run(detectors: detectors, commands: commands) }
         let deadline = ContinuousClock.now + .seconds(90)
