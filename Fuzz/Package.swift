@@ -6,16 +6,16 @@ import PackageDescription
 
 let package = Package(
     name: "VigilFuzz",
-    dependencies: [.package(path: "..")],
+    dependencies: [.package(name: "Vigil", path: "..")],
     targets: [
         .executableTarget(
             name: "vigil-fuzz",
             dependencies: [
-                .product(name: "VigilRecording", package: "main"),
-                .product(name: "VigilAudio", package: "main"),
-                .product(name: "VigilConfig", package: "main"),
-                .product(name: "InputDetector", package: "main"),
-                .product(name: "LocationDetector", package: "main"),
+                .product(name: "VigilRecording", package: "Vigil"),
+                .product(name: "VigilAudio", package: "Vigil"),
+                .product(name: "VigilConfig", package: "Vigil"),
+                .product(name: "InputDetector", package: "Vigil"),
+                .product(name: "LocationDetector", package: "Vigil"),
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),

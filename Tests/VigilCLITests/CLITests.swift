@@ -67,6 +67,32 @@ func inPseudoTerminal(_ command: String, home: String, env: [String: String] = [
     return (p.terminationStatus, text)
 }
 
+/// Runs `body` on a thread of its own and waits for it without holding one of Swift's cooperative
+/// threads: a test that waits for processes for many seconds must not, or the async tests running
+/// beside it (a live session on real sensors) starve on a 2-core machine.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { c in
+        Thread { c.resume(with: Result { try body() }) }.start()
+    }
+}
+
+func vigil(_ args: [String], home: String? = nil, stdin: String? = nil, env: [String: String] = [:]) async throws -> Run {
+    try await offPool { try vigil(args, home: home, stdin: stdin, env: env) }
+}
+
+func inPseudoTerminal(_ command: String, home: String, env: [String: String] = [:], stdin: String? = nil) async throws -> (Int32, String) {
+    try await offPool { try inPseudoTerminal(command, home: home, env: env, stdin: stdin) }
+}
+
+func runProcess(_ path: String, _ arguments: [String]) async -> (status: Int32, output: String) {
+    (try? await offPool { runProcess(path, arguments) }) ?? (-1, "")
+}
+
+/// Waits for a process to end, off the cooperative pool.
+func exited(_ p: Process) async {
+    _ = try? await offPool { p.waitUntilExit() }
+}
+
 func freshHome() -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-cli-\(UUID().uuidString)").path
     try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -19,16 +19,16 @@ import Testing
         var timeout: Double = 40
     }
 
-    func drive(_ steps: [Step], cols: Int = 100, args: [String], home: String) throws -> (Int32, String) {
+    func drive(_ steps: [Step], cols: Int = 100, args: [String], home: String) async throws -> (Int32, String) {
         let steps = String(decoding: try JSONEncoder().encode(steps), as: UTF8.self)
         let capture = home + "/screen.out"
         let env = ["env", "HOME=\(home)", "XDG_CONFIG_HOME=\(home)/config", "TERM=xterm-256color", "TZ=UTC", "PATH=/usr/bin:/bin"]
-        let r = runProcess("/usr/bin/python3", [Self.driver, String(cols), "30", capture, steps, "--"] + env + [vigilBinary] + args)
+        let r = await runProcess("/usr/bin/python3", [Self.driver, String(cols), "30", capture, steps, "--"] + env + [vigilBinary] + args)
         let screen = String(decoding: FileManager.default.contents(atPath: capture) ?? Data(), as: UTF8.self)
         return (r.status, screen)
     }
 
-    @Test func keysStateChangesSummaryAndCtrlCOnARecordedScenario() throws {
+    @Test func keysStateChangesSummaryAndCtrlCOnARecordedScenario() async throws {
         let home = freshHome()
         let steps = [
             Step(wait: "State +FOCUSED", send: "p"),          // pause ...
@@ -43,7 +43,7 @@ import Testing
             Step(wait: "Episodes +1", send: "\u{3}"),         // Ctrl-C ends it, saved
             Step(wait: "Session abandoned", send: ""),
         ]
-        let (status, screen) = try drive(steps, args: ["start", "--replay", Self.scenario, "--pace", "60", "--minutes", "25",
+        let (status, screen) = try await drive(steps, args: ["start", "--replay", Self.scenario, "--pace", "60", "--minutes", "25",
                                                        "--data-dir", home + "/d"], home: home)
         let text = Self.plain(screen)
         #expect(status == 0, "\(text.suffix(3000))")
@@ -63,25 +63,25 @@ import Testing
         #expect(text.contains("Session abandoned:"), "\(text.suffix(1500))")
         #expect(text.range(of: "1 distraction episode \\(1 away\\)", options: .regularExpression) != nil, "\(text.suffix(1500))")
         // Ctrl-C left a complete session in the log: ended, with its episode, snooze and alarms.
-        let log = try vigil(["log", "--json", "--data-dir", home + "/d"], home: home)
+        let log = try await vigil(["log", "--json", "--data-dir", home + "/d"], home: home)
         #expect(log.stdout.contains("\"source\":\"rehearsal\""))
         #expect(log.stdout.contains("\"outcome\":\"abandoned\""), "\(log.stdout)")
         #expect(log.stdout.contains("\"cause\":\"away\""))
         #expect(!FileManager.default.fileExists(atPath: home + "/d/running-session.json"), "the status file is gone")
     }
 
-    @Test func qAsksAndYEnds() throws {
+    @Test func qAsksAndYEnds() async throws {
         let home = freshHome()
-        let (status, screen) = try drive([Step(wait: "State +FOCUSED", send: "q"), Step(wait: "End the session now\\?", send: "y"),
+        let (status, screen) = try await drive([Step(wait: "State +FOCUSED", send: "q"), Step(wait: "End the session now\\?", send: "y"),
                                           Step(wait: "Session abandoned", send: "")],
                                          args: ["start", "--replay", Self.scenario, "--pace", "60", "--minutes", "25", "--data-dir", home + "/d"], home: home)
         #expect(status == 0, "\(Self.plain(screen).suffix(2000))")
     }
 
     /// A narrow terminal: every line of the screen fits in 40 columns.
-    @Test func narrowTerminalsDegradeGracefully() throws {
+    @Test func narrowTerminalsDegradeGracefully() async throws {
         let home = freshHome()
-        let (status, screen) = try drive([Step(wait: "State +FOCUSED", send: ""), Step(wait: "00:02:", send: "\u{3}"), Step(wait: "Session", send: "")],
+        let (status, screen) = try await drive([Step(wait: "State +FOCUSED", send: ""), Step(wait: "00:02:", send: "\u{3}"), Step(wait: "Session", send: "")],
                                          cols: 40, args: ["start", "--replay", Self.scenario, "--pace", "60", "--minutes", "25", "--data-dir", home + "/d"],
                                          home: home)
         #expect(status == 0)
@@ -98,9 +98,9 @@ import Testing
 
     /// Pomodoro 7/2/5x2 over the coffee break: a break at 7:00, then waiting (the person is away
     /// until 16:30), then focused again when the typing comes back.
-    @Test func pomodoroBreaksAndWaitsForYouToComeBack() throws {
+    @Test func pomodoroBreaksAndWaitsForYouToComeBack() async throws {
         let home = freshHome()
-        let (status, screen) = try drive([Step(wait: "State +ON BREAK", send: ""), Step(wait: "State +WAITING FOR YOU TO COME BACK", send: ""),
+        let (status, screen) = try await drive([Step(wait: "State +ON BREAK", send: ""), Step(wait: "State +WAITING FOR YOU TO COME BACK", send: ""),
                                           Step(wait: "back from break", send: ""), Step(wait: "Session completed", send: "")],
                                          args: ["start", "--replay", Self.scenario, "--pace", "60", "--minutes", "20", "--pomodoro", "7/2/5x2",
                                                 "--data-dir", home + "/d"], home: home)
@@ -108,14 +108,14 @@ import Testing
         #expect(status == 0, "\(text.suffix(2000))")
         #expect(text.contains("on break      planned break"))
         #expect(text.contains("paused"), "the summary counts the break as paused time")
-        let bad = try vigil(["start", "--pomodoro", "25-5", "--data-dir", home + "/d"], home: home)
+        let bad = try await vigil(["start", "--pomodoro", "25-5", "--data-dir", home + "/d"], home: home)
         #expect(bad.status == 64 && bad.stderr.contains("--pomodoro: '25-5' is not a plan like 25/5/15x4"))
     }
 
     /// Piped (no terminal): plain lines, no redraws, the same events.
-    @Test func notATerminalGivesPlainLines() throws {
+    @Test func notATerminalGivesPlainLines() async throws {
         let home = freshHome()
-        let r = try vigil(["start", "--replay", Self.scenario, "--pace", "200", "--data-dir", home + "/d"], home: home)
+        let r = try await vigil(["start", "--replay", Self.scenario, "--pace", "200", "--data-dir", home + "/d"], home: home)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(!r.stdout.contains("\u{1B}["))
         #expect(r.stdout.contains("distracted    episode 1"))
@@ -126,9 +126,9 @@ import Testing
     }
 
     /// `vigil status` from another terminal, then `vigil stop`.
-    @Test func statusAndStopFromAnotherTerminal() throws {
+    @Test func statusAndStopFromAnotherTerminal() async throws {
         let home = freshHome()
-        #expect(try vigil(["status", "--data-dir", home + "/d"], home: home).status == 1)
+        #expect(try await vigil(["status", "--data-dir", home + "/d"], home: home).status == 1)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: vigilBinary)
         p.arguments = ["start", "--replay", Self.scenario, "--pace", "2", "--minutes", "25", "--task", "slides", "--data-dir", home + "/d"]
@@ -137,23 +137,23 @@ import Testing
         p.standardError = FileHandle.nullDevice
         p.standardInput = FileHandle.nullDevice
         try p.run()
-        var status = try vigil(["status", "--json", "--data-dir", home + "/d"], home: home)
+        var status = try await vigil(["status", "--json", "--data-dir", home + "/d"], home: home)
         for _ in 0..<50 where status.status != 0 {
-            usleep(100_000)
-            status = try vigil(["status", "--json", "--data-dir", home + "/d"], home: home)
+            try await Task.sleep(for: .milliseconds(100))
+            status = try await vigil(["status", "--json", "--data-dir", home + "/d"], home: home)
         }
         #expect(status.status == 0, "\(status.stdout)")
         #expect(status.stdout.contains("\"running\":true") && status.stdout.contains("\"task\":\"slides\"") && status.stdout.contains("\"state\":\"focused\""),
                 "\(status.stdout)")
         // A second session is refused while this one runs.
-        let second = try vigil(["start", "--minutes", "1", "--data-dir", home + "/d"], home: home)
+        let second = try await vigil(["start", "--minutes", "1", "--data-dir", home + "/d"], home: home)
         #expect(second.status == 1 && second.stderr.contains("a session is already running"), "\(second.stderr)")
-        let stop = try vigil(["stop", "--data-dir", home + "/d"], home: home)
+        let stop = try await vigil(["stop", "--data-dir", home + "/d"], home: home)
         #expect(stop.status == 0 && stop.stdout.contains("Ended the focus session on \"slides\""), "\(stop.stdout)\(stop.stderr)")
-        p.waitUntilExit()
+        await exited(p)
         #expect(p.terminationStatus == 0)
-        let log = try vigil(["log", "--json", "--data-dir", home + "/d"], home: home)
+        let log = try await vigil(["log", "--json", "--data-dir", home + "/d"], home: home)
         #expect(log.stdout.contains("\"outcome\":\"abandoned\""), "\(log.stdout)")
-        #expect(try vigil(["status", "--data-dir", home + "/d"], home: home).status == 1)
+        #expect(try await vigil(["status", "--data-dir", home + "/d"], home: home).status == 1)
     }
 }

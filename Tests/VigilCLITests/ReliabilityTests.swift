@@ -17,36 +17,36 @@ import Testing
         return p
     }
 
-    func statusJSON(_ home: String) throws -> [String: Any]? {
-        let r = try vigil(["status", "--json", "--data-dir", home + "/d"], home: home)
+    func statusJSON(_ home: String) async throws -> [String: Any]? {
+        let r = try await vigil(["status", "--json", "--data-dir", home + "/d"], home: home)
         return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
     }
 
     /// Killed with SIGKILL in the middle of a distraction episode: everything logged before the
     /// kill is there, the next start closes the session as interrupted at its last sign of life,
     /// and the statistics count it.
-    @Test func aSessionKilledWithSIGKILLIsClosedAsInterruptedOnTheNextStart() throws {
+    @Test func aSessionKilledWithSIGKILLIsClosedAsInterruptedOnTheNextStart() async throws {
         let home = freshHome()
         let p = try background(["start", "--replay", Self.scenario, "--pace", "60", "--minutes", "25", "--task", "slides", "--data-dir", home + "/d"], home: home)
         var seen: [String: Any]?
         for _ in 0..<300 {
-            usleep(100_000)
-            if let s = try statusJSON(home), (s["alarms"] as? Int ?? 0) >= 1 { seen = s; break }
+            try await Task.sleep(for: .milliseconds(100))
+            if let s = try await statusJSON(home), (s["alarms"] as? Int ?? 0) >= 1 { seen = s; break }
         }
         let elapsedAtKill = seen?["elapsed_s"] as? Double ?? 0
         #expect(elapsedAtKill >= 12 * 60, "the episode and its first alarm were on screen: \(String(describing: seen))")
         kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
+        await exited(p)
         #expect(p.terminationReason == .uncaughtSignal)
 
         // Before the next start: logged up to the kill, not closed.
-        var log = try vigil(["log", "--json", "--data-dir", home + "/d"], home: home).stdout
+        var log = try await vigil(["log", "--json", "--data-dir", home + "/d"], home: home).stdout
         #expect(log.contains("\"outcome\":null") && log.contains("\"cause\":\"away\""), "\(log)")
 
-        let next = try vigil(["start", "--minutes", "0.02", "--data-dir", home + "/d"], home: home)
+        let next = try await vigil(["start", "--minutes", "0.02", "--data-dir", home + "/d"], home: home)
         #expect(next.status == 0, "\(next.stderr)")
         #expect(next.stderr.contains("session 1 had not been saved as ended"), "\(next.stderr)")
-        log = try vigil(["log", "--json", "--limit", "5", "--data-dir", home + "/d"], home: home).stdout
+        log = try await vigil(["log", "--json", "--limit", "5", "--data-dir", home + "/d"], home: home).stdout
         let first = try #require(log.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             .first { $0["session"] as? Int == 1 })
         #expect(first["outcome"] as? String == "interrupted")
@@ -67,16 +67,16 @@ import Testing
         let episodes = first["episodes"] as? [[String: Any]] ?? []
         #expect(episodes.count == 1 && episodes[0]["end"] as? String != nil, "the open episode is closed too: \(episodes)")
 
-        let report = try vigil(["report", "--last", "all", "--format", "json", "--time-zone", "UTC", "--data-dir", home + "/d"], home: home)
+        let report = try await vigil(["report", "--last", "all", "--format", "json", "--time-zone", "UTC", "--data-dir", home + "/d"], home: home)
         let totals = try #require((try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["totals"] as? [String: Any])
         #expect(totals["interrupted"] as? Int == 1 && totals["sessions"] as? Int == 2, "\(totals)")
         #expect((totals["focused_minutes"] as? Double ?? 0) >= 7)
     }
 
     /// Two `vigil start` at the same instant: one runs, the other is told so; the log is sound.
-    @Test func twoSessionsStartedAtOnceOneIsRefused() throws {
+    @Test func twoSessionsStartedAtOnceOneIsRefused() async throws {
         let home = freshHome()
-        _ = try vigil(["config", "paths", "--data-dir", home + "/d"], home: home)
+        _ = try await vigil(["config", "paths", "--data-dir", home + "/d"], home: home)
         try FileManager.default.createDirectory(atPath: home + "/d", withIntermediateDirectories: true)
         let args = ["start", "--replay", Self.scenario, "--pace", "30", "--minutes", "25", "--data-dir", home + "/d"]
         let outs = [home + "/a.err", home + "/b.err"]
@@ -96,23 +96,23 @@ import Testing
         // The refused one ends at once; stop the other.
         var refused: Int?
         for _ in 0..<100 where refused == nil {
-            usleep(100_000)
+            try await Task.sleep(for: .milliseconds(100))
             refused = ps.firstIndex { !$0.isRunning }
         }
         let r = try #require(refused)
-        ps[r].waitUntilExit()
+        await exited(ps[r])
         #expect(ps[r].terminationStatus == 1)
         let said = (try? String(contentsOfFile: outs[r], encoding: .utf8)) ?? ""
         #expect(said.contains("a session is already running") && said.contains("vigil stop"), "\(said)")
         let other = ps[1 - r]
         #expect(other.isRunning)
-        _ = try vigil(["stop", "--data-dir", home + "/d"], home: home)
-        other.waitUntilExit()
+        _ = try await vigil(["stop", "--data-dir", home + "/d"], home: home)
+        await exited(other)
         #expect(other.terminationStatus == 0)
-        let check = runProcess("/usr/bin/python3", ["-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA integrity_check').fetchone()[0])",
+        let check = await runProcess("/usr/bin/python3", ["-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA integrity_check').fetchone()[0])",
                                                     home + "/d/vigil.sqlite3"])
         #expect(check.output == "ok\n", "\(check.output)")
-        let log = try vigil(["log", "--json", "--data-dir", home + "/d"], home: home).stdout
+        let log = try await vigil(["log", "--json", "--data-dir", home + "/d"], home: home).stdout
         #expect(log.split(separator: "\n").count == 1 && log.contains("\"outcome\":\"abandoned\""), "\(log)")
     }
 }

@@ -32,19 +32,19 @@ import Testing
                 report: ["--from", "2026-10-20", "--to", "2026-10-31", "--task", "thesis"], from: "2026-10-20", to: "2026-10-31", task: "thesis"),
     ]
 
-    func simulated(_ f: Fixture) throws -> String {
+    func simulated(_ f: Fixture) async throws -> String {
         let home = freshHome()
-        let run = try vigil(["simulate", "--data-dir", home + "/d", "--time-zone", f.zone] + f.simulate, home: home)
+        let run = try await vigil(["simulate", "--data-dir", home + "/d", "--time-zone", f.zone] + f.simulate, home: home)
         #expect(run.status == 0, "\(run.stderr)")
         return home
     }
 
     @Test(arguments: fixtures)
-    func everyFigureAgreesWithAnIndependentComputation(_ f: Fixture) throws {
-        let home = try simulated(f)
-        let run = try vigil(["report", "--data-dir", home + "/d", "--time-zone", f.zone, "--format", "json", "-o", home + "/r.json"] + f.report, home: home)
+    func everyFigureAgreesWithAnIndependentComputation(_ f: Fixture) async throws {
+        let home = try await simulated(f)
+        let run = try await vigil(["report", "--data-dir", home + "/d", "--time-zone", f.zone, "--format", "json", "-o", home + "/r.json"] + f.report, home: home)
         #expect(run.status == 0, "\(run.stderr)")
-        let check = runProcess("/usr/bin/python3", [Self.reference, home + "/d/vigil.sqlite3", home + "/r.json", f.zone, f.from, f.to] + (f.task.map { [$0] } ?? []))
+        let check = await runProcess("/usr/bin/python3", [Self.reference, home + "/d/vigil.sqlite3", home + "/r.json", f.zone, f.from, f.to] + (f.task.map { [$0] } ?? []))
         #expect(check.status == 0, "\(check.output)")
         // The check must have compared something substantial: figures, sessions and episodes.
         let counts = check.output.split(separator: "\n").last.map { line in
@@ -53,21 +53,21 @@ import Testing
         #expect(counts.count == 4 && counts[0] >= 500 && counts[1] == 0 && counts[2] >= 20 && counts[3] >= 5, "\(check.output)")
     }
 
-    @Test func theFormatsSayTheSameThings() throws {
+    @Test func theFormatsSayTheSameThings() async throws {
         let f = Self.fixtures[0]
-        let home = try simulated(f)
-        func report(_ format: String, env: [String: String] = [:]) throws -> String {
-            let run = try vigil(["report", "--data-dir", home + "/d", "--time-zone", f.zone, "--format", format] + f.report, home: home, env: env)
+        let home = try await simulated(f)
+        func report(_ format: String, env: [String: String] = [:]) async throws -> String {
+            let run = try await vigil(["report", "--data-dir", home + "/d", "--time-zone", f.zone, "--format", format] + f.report, home: home, env: env)
             #expect(run.status == 0, "\(run.stderr)")
             return run.stdout
         }
-        let json = try JSONSerialization.jsonObject(with: Data(try report("json").utf8)) as! [String: Any]
+        let json = try JSONSerialization.jsonObject(with: Data(try await report("json").utf8)) as! [String: Any]
         let days = json["days"] as! [[String: Any]]
         #expect(days.count == 41)  // 1 October to 10 November
         let totals = json["totals"] as! [String: Any]
 
         // CSV: one row per day with the JSON's values, RFC 4180 line ends.
-        let csv = try report("csv")
+        let csv = try await report("csv")
         let rows = csv.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         #expect(rows.first == "date,weekday,sessions,focused_minutes,distracted_minutes,episodes,alarms,procrastination_free")
         #expect(rows.count == days.count + 1)
@@ -81,7 +81,7 @@ import Testing
         }
 
         // Text: the period, the zone, the totals in words, the charts.
-        let text = try report("text")
+        let text = try await report("text")
         #expect(text.hasPrefix("Vigil report · 2026-10-01 to 2026-11-10 · Europe/Berlin"))
         #expect(text.contains("\(totals["sessions"]!) sessions (\(totals["completed"]!) completed"))
         #expect(text.contains("Focused minutes by hour of day"))
@@ -89,7 +89,7 @@ import Testing
         #expect(!text.contains("\u{1B}["), "no colour when not on a terminal")
 
         // Markdown: the same totals, as tables.
-        let md = try report("markdown")
+        let md = try await report("markdown")
         #expect(md.hasPrefix("# Vigil report: 2026-10-01 to 2026-11-10"))
         #expect(md.contains("| Hour | Focused min | Distracted min | Episodes |"))
         let byCause = (json["episodes"] as! [String: Any])["by_cause"] as! [[String: Any]]
@@ -97,26 +97,26 @@ import Testing
         #expect(md.contains("| away/idle | \(away["count"]!) |"))
     }
 
-    @Test func colourOnATerminalUnlessNoColor() throws {
+    @Test func colourOnATerminalUnlessNoColor() async throws {
         let f = Self.fixtures[0]
-        let home = try simulated(f)
-        func onTerminal(_ env: [String: String]) throws -> String {
-            let (status, text) = try inPseudoTerminal("\(vigilBinary) report --data-dir \(home)/d --time-zone \(f.zone) \(f.report.joined(separator: " "))",
+        let home = try await simulated(f)
+        func onTerminal(_ env: [String: String]) async throws -> String {
+            let (status, text) = try await inPseudoTerminal("\(vigilBinary) report --data-dir \(home)/d --time-zone \(f.zone) \(f.report.joined(separator: " "))",
                                                       home: home, env: ["TERM": "xterm-256color"].merging(env) { $1 })
             #expect(status == 0, "\(text)")
             return text
         }
-        #expect(try onTerminal([:]).contains("\u{1B}[1mVigil report"))
-        let plain = try onTerminal(["NO_COLOR": "1"])
+        #expect(try await onTerminal([:]).contains("\u{1B}[1mVigil report"))
+        let plain = try await onTerminal(["NO_COLOR": "1"])
         #expect(plain.contains("Vigil report ·"))
         #expect(!plain.contains("\u{1B}["))
     }
 
-    @Test func htmlIsOneSelfContainedFileReadableOnlyByItsOwner() throws {
+    @Test func htmlIsOneSelfContainedFileReadableOnlyByItsOwner() async throws {
         let f = Self.fixtures[0]
-        let home = try simulated(f)
+        let home = try await simulated(f)
         let out = home + "/report.html"
-        let run = try vigil(["report", "--data-dir", home + "/d", "--time-zone", f.zone, "--format", "html", "-o", out] + f.report, home: home)
+        let run = try await vigil(["report", "--data-dir", home + "/d", "--time-zone", f.zone, "--format", "html", "-o", out] + f.report, home: home)
         #expect(run.status == 0, "\(run.stderr)")
         let html = try String(contentsOfFile: out, encoding: .utf8)
         for id in ["heatmap", "daily", "causes", "streak"] { #expect(html.contains("<svg id=\"\(id)\"")) }
@@ -132,13 +132,13 @@ import Testing
 
     /// A real browser (headless Chromium) renders the HTML report and a screenshot shows each
     /// chart: every chart has its own colour, and the test counts its pixels.
-    @Test func theHTMLReportRendersItsChartsInAHeadlessBrowser() throws {
+    @Test func theHTMLReportRendersItsChartsInAHeadlessBrowser() async throws {
         let f = Self.fixtures[0]
-        let home = try simulated(f)
+        let home = try await simulated(f)
         let html = home + "/report.html", png = home + "/shot.png"
-        let run = try vigil(["report", "--data-dir", home + "/d", "--time-zone", f.zone, "--format", "html", "-o", html] + f.report, home: home)
+        let run = try await vigil(["report", "--data-dir", home + "/d", "--time-zone", f.zone, "--format", "html", "-o", html] + f.report, home: home)
         #expect(run.status == 0, "\(run.stderr)")
-        let browser = runProcess("/usr/bin/chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(home)/chromium",
+        let browser = await runProcess("/usr/bin/chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(home)/chromium",
                                                        "--window-size=1100,2400", "--screenshot=\(png)", "file://\(html)"])
         #expect(FileManager.default.fileExists(atPath: png), "\(browser.output)")
         let counter = """
@@ -153,7 +153,7 @@ import Testing
                 rgb = tuple(int(hex[i:i + 2], 16) for i in (0, 2, 4))
                 print(name, counts.get(rgb, 0))
             """
-        let counted = runProcess("/usr/bin/python3", ["-c", counter, png])
+        let counted = await runProcess("/usr/bin/python3", ["-c", counter, png])
         #expect(counted.status == 0, "\(counted.output)")
         var pixels: [String: Int] = [:]
         for line in counted.output.split(separator: "\n") {
@@ -170,43 +170,43 @@ import Testing
         #expect((pixels["procrastinated"] ?? 0) >= 300, "\(pixels)")
     }
 
-    @Test func badRequestsSayWhatToDo() throws {
-        let home = try simulated(Self.fixtures[0])
+    @Test func badRequestsSayWhatToDo() async throws {
+        let home = try await simulated(Self.fixtures[0])
         let d = ["--data-dir", home + "/d"]
-        var run = try vigil(["report", "--from", "2026-11-10", "--to", "2026-11-01"] + d, home: home)
+        var run = try await vigil(["report", "--from", "2026-11-10", "--to", "2026-11-01"] + d, home: home)
         #expect(run.status == 64 && run.stderr.contains("--from 2026-11-10 is after --to 2026-11-01"), "\(run.stderr)")
-        run = try vigil(["report", "--from", "2026-02-30"] + d, home: home)
+        run = try await vigil(["report", "--from", "2026-02-30"] + d, home: home)
         #expect(run.status == 64 && run.stderr.contains("'2026-02-30' is not a date; use YYYY-MM-DD"), "\(run.stderr)")
-        run = try vigil(["report", "--last", "7x"] + d, home: home)
+        run = try await vigil(["report", "--last", "7x"] + d, home: home)
         #expect(run.status == 64 && run.stderr.contains("--last takes a number of days like 7d or 30d, or all"), "\(run.stderr)")
-        run = try vigil(["report", "--last", "7d", "--from", "2026-11-01"] + d, home: home)
+        run = try await vigil(["report", "--last", "7d", "--from", "2026-11-01"] + d, home: home)
         #expect(run.status == 64 && run.stderr.contains("either --last or --from/--to"), "\(run.stderr)")
-        run = try vigil(["report", "--format", "pdf"] + d, home: home)
+        run = try await vigil(["report", "--format", "pdf"] + d, home: home)
         #expect(run.status == 64 && run.stderr.contains("--format must be one of text, json, csv, markdown, html"), "\(run.stderr)")
-        run = try vigil(["report", "--time-zone", "Mars/Olympus"] + d, home: home)
+        run = try await vigil(["report", "--time-zone", "Mars/Olympus"] + d, home: home)
         #expect(run.status == 64 && run.stderr.contains("not an IANA time zone"), "\(run.stderr)")
-        run = try vigil(["report", "--task", "novel"] + d, home: home)
+        run = try await vigil(["report", "--task", "novel"] + d, home: home)
         #expect(run.status == 65 && run.stderr.contains("no session has the task 'novel'. Known tasks: 'code review', 'email', 'reading', 'thesis'."), "\(run.stderr)")
-        run = try vigil(["report", "--format", "html", "-o", home + "/no/such/dir/r.html"] + d, home: home)
+        run = try await vigil(["report", "--format", "html", "-o", home + "/no/such/dir/r.html"] + d, home: home)
         #expect(run.status == 73 && run.stderr.contains(home + "/no/such/dir/r.html: cannot write the report: No such file or directory"), "\(run.stderr)")
     }
 
-    @Test func anEmptyLogGivesAnEmptyReportAndCreatesNothing() throws {
+    @Test func anEmptyLogGivesAnEmptyReportAndCreatesNothing() async throws {
         let home = freshHome()
-        let run = try vigil(["report", "--data-dir", home + "/d", "--format", "json", "--now", "2026-11-22T12:00:00Z"], home: home)
+        let run = try await vigil(["report", "--data-dir", home + "/d", "--format", "json", "--now", "2026-11-22T12:00:00Z"], home: home)
         #expect(run.status == 0, "\(run.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
         #expect((json["totals"] as! [String: Any])["sessions"] as? Int == 0)
         #expect((json["days"] as! [Any]).count == 7)
         #expect(json["from"] as? String == "2026-11-16")
         #expect(!FileManager.default.fileExists(atPath: home + "/d"))
-        let text = try vigil(["report", "--data-dir", home + "/d", "--now", "2026-11-22T12:00:00Z"], home: home)
+        let text = try await vigil(["report", "--data-dir", home + "/d", "--now", "2026-11-22T12:00:00Z"], home: home)
         #expect(text.stdout.contains("0 sessions"), "\(text.stdout)")
     }
 
-    @Test func simulateRefusesALogThatHasSessions() throws {
-        let home = try simulated(Self.fixtures[2])
-        let run = try vigil(["simulate", "--data-dir", home + "/d", "--days", "2"], home: home)
+    @Test func simulateRefusesALogThatHasSessions() async throws {
+        let home = try await simulated(Self.fixtures[2])
+        let run = try await vigil(["simulate", "--data-dir", home + "/d", "--days", "2"], home: home)
         #expect(run.status == 65 && run.stderr.contains("already has") && run.stderr.contains("Give a new directory with --data-dir"), "\(run.stderr)")
     }
 }
