@@ -144,7 +144,11 @@ public func parseRFC3339(_ text: String) -> Timestamp? {
     guard i == b.count else { return nil }
     let days = CivilTime.daysFromCivil(year: y, month: mo, day: d)
     let secs = days * 86_400 + Int64(h * 3600 + mi * 60 + s - offsetSeconds)
-    return Timestamp(nanoseconds: secs * 1_000_000_000 + nanos)
+    // Instants are 64-bit nanoseconds since 1970: years 1678 to 2262. Outside, it is not a time
+    // Vigil can hold (a fuzzer found that year 1013 crashed the reader here).
+    let (ns, overflow) = secs.multipliedReportingOverflow(by: 1_000_000_000)
+    guard !overflow, ns <= Int64.max - nanos else { return nil }
+    return Timestamp(nanoseconds: ns + nanos)
 }
 
 @usableFromInline func pad(_ v: Int, _ width: Int = 2) -> String {

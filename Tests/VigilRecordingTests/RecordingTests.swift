@@ -174,3 +174,23 @@ func readError(_ text: String) -> RecordingError? {
         #expect(s?.payload == .status(SensorStatus(sensor: .audio, state: .lost, detail: "server \"pulse\" goneé😀\n")))
     }
 }
+
+/// Inputs the fuzzer (Fuzz/, FUZZING.md) found crashing the readers, kept as regression tests.
+@Suite struct FuzzRegressionTests {
+    static let crashes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fuzz/Crashes/jsonl").path
+
+    /// A header whose start is in the year 1013 overflowed 64-bit nanoseconds.
+    @Test func aStartOutsideWhatAnInstantCanHoldIsAnError() throws {
+        let file = Self.crashes + "/year-1013.jsonl"
+        #expect(FileManager.default.fileExists(atPath: file))
+        do {
+            let reader = try RecordingReader(path: file)
+            while try reader.next() != nil {}
+            Issue.record("the header's start should have been refused")
+        } catch {
+            #expect(error.line == 1, "\(error)")
+            #expect(error.description.contains("start"), "\(error)")
+        }
+    }
+}
