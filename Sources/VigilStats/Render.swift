@@ -41,23 +41,12 @@ extension Report {
     }
 }
 
-/// `12.5`, `3`, `0.25`: at most four decimals, no trailing zeros, never exponent notation.
-/// (String(format:) cost more than the whole report for years of days.)
+/// `12.5`, `3`, `0.25`: at most four decimals, no trailing zeros, never exponent notation, as the
+/// JSON writes numbers.
 func number(_ v: Double) -> String {
-    guard v.isFinite, abs(v) < 1e14 else { return v.isFinite ? String(format: "%.0f", v) : "null" }
-    let scaled = Int64((abs(v) * 10_000).rounded())
-    let whole = scaled / 10_000
-    var fraction = scaled % 10_000
-    var text = (v < 0 && scaled != 0 ? "-" : "") + String(whole)
-    guard fraction != 0 else { return text }
-    var digits = 4
-    while fraction % 10 == 0 {
-        fraction /= 10
-        digits -= 1
-    }
-    let f = String(fraction)
-    text += "." + String(repeating: "0", count: digits - f.count) + f
-    return text
+    var w = JSONWriter(capacity: 24)
+    w.decimal(v)
+    return w.text
 }
 
 /// `2 h 05 min`, `45 min`, `0 min` from minutes.

@@ -177,7 +177,7 @@ struct JSONWriter {
 
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    init() { bytes.reserveCapacity(1 << 16) }
+    init(capacity: Int = 1 << 16) { bytes.reserveCapacity(capacity) }
 
     mutating func field(_ key: StaticString, _ value: some JSONValue) {
         if first { bytes.append(0x0A) } else { bytes.append(0x2C); bytes.append(0x0A) }
@@ -248,9 +248,13 @@ struct JSONWriter {
         }
     }
 
-    /// At most four decimals, no trailing zeros, never exponent notation: as `number(_:)`.
+    /// At most four decimals, no trailing zeros, never exponent notation.
     mutating func decimal(_ v: Double) {
-        guard v.isFinite, abs(v) < 1e14 else { string(number(v)); return }
+        guard v.isFinite else { raw("null"); return }
+        guard abs(v) < 1e14 else {
+            bytes.append(contentsOf: String(format: "%.0f", v).utf8)
+            return
+        }
         let scaled = Int64((abs(v) * 10_000).rounded())
         if v < 0 && scaled != 0 { bytes.append(0x2D) }
         integer(scaled / 10_000)

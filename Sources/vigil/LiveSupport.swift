@@ -176,13 +176,11 @@ struct RunningSession {
                 "alarms": v.alarms, "updated": Date().timeIntervalSince1970,
             ]
             guard let data = try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys]) else { return }
-            // Written whole and renamed into place: a reader never sees half a file.
-            let tmp = path + ".tmp"
-            let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { return }
-            _ = data.withUnsafeBytes { Foundation.write(fd, $0.baseAddress!, $0.count) }
-            close(fd)
-            rename(tmp, path)
+            // Written whole and renamed into place: a reader never sees half a file. Not synced:
+            // it is rewritten four times a second and means nothing after a crash.
+            guard let file = try? AtomicFile(path: path, what: "the session status") else { return }
+            try? file.write(data)
+            try? file.commit(sync: false)
         }
 
         func remove() { unlink(path) }

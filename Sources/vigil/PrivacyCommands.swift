@@ -31,34 +31,20 @@ struct ExportCommand: AsyncParsableCommand {
                 throw Failure("no event log at \(common.paths.databasePath): Vigil has stored nothing about you here.", code: .dataError)
             }
             let store = try common.openStore()
-            var fd: Int32 = 1
-            let tmp = output.map { $0 + ".\(getpid()).tmp" }
-            if let tmp {
-                fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-                guard fd >= 0 else { throw Failure("\(output!): cannot write the export: \(String(cString: strerror(errno))).", code: .cannotCreate) }
-            }
-            var failed: String?
+            let file = try output.map { try AtomicFile(path: $0, what: "the export") }
+            var failure: (any Error)?
             try store.exportAll { text in
-                guard failed == nil else { return }
-                var bytes = Array(text.utf8)
-                var offset = 0
-                while offset < bytes.count {
-                    let n = bytes.withUnsafeMutableBufferPointer { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-                    if n <= 0 { failed = String(cString: strerror(errno)); return }
-                    offset += n
+                guard failure == nil else { return }
+                if let file {
+                    do { try file.write(text.utf8) } catch { failure = error }
+                } else if !writeAll(1, text.utf8) {
+                    failure = Failure("cannot write the export: \(String(cString: strerror(errno))).", code: .ioError)
                 }
             }
-            if let tmp, let output {
-                if failed == nil, fsync(fd) != 0 { failed = String(cString: strerror(errno)) }
-                close(fd)
-                if let failed {
-                    unlink(tmp)
-                    throw Failure("\(output): cannot write the export: \(failed).", code: .ioError)
-                }
-                rename(tmp, output)
-                FileHandle.standardError.write(Data("vigil: exported to \(output)\n".utf8))
-            } else if let failed {
-                throw Failure("cannot write the export: \(failed).", code: .ioError)
+            if let failure { throw failure }
+            if let file {
+                try file.commit()
+                FileHandle.standardError.write(Data("vigil: exported to \(file.path)\n".utf8))
             }
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VigilCore
+import VigilEngine
 import VigilStats
 import VigilStore
 
@@ -80,8 +81,7 @@ struct ReportCommand: AsyncParsableCommand {
         await guarded {
             let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
             let nowMs = try common.nowMilliseconds()
-            let clock = LocalClock(timeZone: zone, from: Timestamp(nanoseconds: nowMs * 1_000_000), to: Timestamp(nanoseconds: nowMs * 1_000_000))
-            let today = clock.slot(ms: nowMs).day
+            let today = LocalNow(ms: nowMs, zone: zone).day
             let toDay = to.flatMap(Statistics.day(from:)) ?? today
 
             // Reading must not create anything: without a log the report is empty.
@@ -111,7 +111,9 @@ struct ReportCommand: AsyncParsableCommand {
             let report = Statistics.report(facts, timeZone: zone, from: fromDay, to: toDay, task: task)
             let kind = ReportFormat(rawValue: format)!
             if let output {
-                try write(report.rendered(as: kind), to: output)
+                let file = try AtomicFile(path: output, what: "the report", hint: "Choose another file with -o.")
+                try file.write(report.rendered(as: kind).utf8)
+                try file.commit()
                 if isatty(2) != 0 { FileHandle.standardError.write(Data("vigil: report written to \(output)\n".utf8)) }
             } else {
                 let env = ProcessInfo.processInfo.environment
@@ -122,30 +124,4 @@ struct ReportCommand: AsyncParsableCommand {
         }
     }
 
-    /// Writes through a temporary file renamed into place: never a half-written report.
-    private func write(_ text: String, to path: String) throws {
-        let dir = (path as NSString).deletingLastPathComponent
-        let tmp = (dir.isEmpty ? "." : dir) + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw Failure("\(path): cannot write the report: \(String(cString: strerror(errno))). Choose another file with -o.", code: .cannotCreate)
-        }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBufferPointer { Foundation.write(fd, $0.baseAddress!, $0.count) }
-            if n <= 0 {
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                unlink(tmp)
-                throw Failure("\(path): cannot write the report: \(reason).", code: .ioError)
-            }
-            offset += n
-        }
-        if fsync(fd) != 0 || close(fd) != 0 || rename(tmp, path) != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(tmp)
-            throw Failure("\(path): cannot write the report: \(reason).", code: .ioError)
-        }
-    }
 }

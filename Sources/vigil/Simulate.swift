@@ -62,7 +62,7 @@ struct Simulate: AsyncParsableCommand {
                 throw Failure("\(store.path) already has \(n) sessions; a simulated history would mix with them. Give a new directory with --data-dir.", code: .dataError)
             }
             let nowMs = Int64(Date().timeIntervalSince1970 * 1000)
-            let today = LocalClock(timeZone: zone, from: Timestamp(nanoseconds: nowMs * 1_000_000), to: Timestamp(nanoseconds: nowMs * 1_000_000)).slot(ms: nowMs).day
+            let today = LocalNow(ms: nowMs, zone: zone).day
             let last = until.flatMap(Statistics.day(from:)) ?? today - 1
             var profile = stress ? HistorySimulator.Profile.stress : HistorySimulator.Profile()
             if let range = sessionRange { profile.sessionsPerDay = range }

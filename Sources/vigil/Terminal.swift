@@ -54,13 +54,5 @@ final class LiveTerminal: @unchecked Sendable {
         write(frame)
     }
 
-    func write(_ s: String) {
-        var bytes = Array(s.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBufferPointer { Foundation.write(1, $0.baseAddress! + offset, $0.count - offset) }
-            if n <= 0 { return }
-            offset += n
-        }
-    }
+    func write(_ s: String) { writeAll(1, s.utf8) }
 }

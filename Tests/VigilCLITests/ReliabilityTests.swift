@@ -27,9 +27,10 @@ import Testing
     /// and the statistics count it.
     @Test func aSessionKilledWithSIGKILLIsClosedAsInterruptedOnTheNextStart() async throws {
         let home = freshHome()
-        let p = try background(["start", "--replay", Self.scenario, "--pace", "60", "--minutes", "25", "--task", "slides", "--data-dir", home + "/d"], home: home)
+        // At 20x the alarm is on for about 35 s: long enough to be seen by a poll on a loaded machine.
+        let p = try background(["start", "--replay", Self.scenario, "--pace", "20", "--minutes", "25", "--task", "slides", "--data-dir", home + "/d"], home: home)
         var seen: [String: Any]?
-        for _ in 0..<300 {
+        for _ in 0..<900 {
             try await Task.sleep(for: .milliseconds(100))
             if let s = try await statusJSON(home), (s["alarms"] as? Int ?? 0) >= 1 { seen = s; break }
         }
