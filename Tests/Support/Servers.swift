@@ -147,9 +147,18 @@ public final class SessionBus {
     public init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-dbus-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        process = try ChildProcess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(directory)/bus"],
+        // --print-address prints once the daemon is listening. The socket file alone is not enough:
+        // it appears at bind(), before listen(), and a connection in between is refused (a CI run
+        // failed that way).
+        process = try ChildProcess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile", "--print-address=1",
+                                                             "--address=unix:path=\(directory)/bus"],
                                    output: directory + "/daemon.log")
-        for _ in 0..<250 where !FileManager.default.fileExists(atPath: directory + "/bus") { usleep(20_000) }
+        for _ in 0..<500 {
+            if (try? String(contentsOfFile: directory + "/daemon.log", encoding: .utf8))?.contains("unix:path=") == true { return }
+            usleep(20_000)
+        }
+        let said = (try? String(contentsOfFile: directory + "/daemon.log", encoding: .utf8)) ?? ""
+        throw TestFailure("dbus-daemon did not start listening within 10 s: \(said)")
     }
 
     /// Starts the test notification service (Tests/DesktopNotifierTests/Data/notification-service.py,
