@@ -6,7 +6,9 @@ import VigilCore
 /// Location from gpsd through libgps (`gps_open` / `gps_stream` / `gps_waiting` / `gps_read`).
 ///
 /// The only module that imports `CGPS`. TPV reports with a 2D or 3D fix become location samples;
-/// losing the fix, gpsd going away and coming back are status samples. When gpsd is not there or
+/// losing the fix, gpsd going away and coming back are status samples. Exact positions do not leave
+/// this module unless the person opted in: each fix leaves as its distance from the workplace and a
+/// coarse cell (`LocationPrivacy`). When gpsd is not there or
 /// dies, the detector says so once and keeps trying with a growing delay (0.5 s to 30 s), so a
 /// restarted gpsd is picked up without restarting the session.
 public final class GPSDDetector: Detector, Sendable {
@@ -15,15 +17,19 @@ public final class GPSDDetector: Detector, Sendable {
     public let port: String
     private let now: @Sendable () -> Timestamp
     private let retry: (first: Double, longest: Double)
+    private let location: VigilConfiguration.Location
 
     /// - Parameters:
+    ///   - location: the workplace fixes are measured against and whether exact coordinates may
+    ///     leave (`location.exact_coordinates`).
     ///   - retry: seconds before the first reconnection attempt, doubling up to `longest`.
     ///   - now: the session's clock; samples carry the time they were received, not the receiver's
     ///     own time, so a recording and the live session share one timeline.
-    public init(host: String = "localhost", port: String = "2947", retry: (first: Double, longest: Double) = (0.5, 30),
-                now: @escaping @Sendable () -> Timestamp) {
+    public init(host: String = "localhost", port: String = "2947", location: VigilConfiguration.Location = .init(),
+                retry: (first: Double, longest: Double) = (0.5, 30), now: @escaping @Sendable () -> Timestamp) {
         self.host = host
         self.port = port
+        self.location = location
         self.retry = retry
         self.now = now
     }
@@ -37,6 +43,8 @@ public final class GPSDDetector: Detector, Sendable {
     /// The blocking client loop, on its own thread: libgps is a blocking API.
     func run(_ context: DetectorContext) {
         var backoff = Backoff(first: retry.first, longest: retry.longest)
+        // One per session, across reconnections: the workplace set by the first fix stays.
+        var privacy = LocationPrivacy(config: location)
         let where_ = "gpsd at \(host):\(port)"
         while !context.isStopped {
             guard let connection = GPSConnection(host: host, port: port) else {
@@ -63,7 +71,7 @@ public final class GPSDDetector: Detector, Sendable {
                         horizontalAccuracy: report.eph.isFinite ? report.eph : nil,
                         speed: report.speed.isFinite ? report.speed : nil,
                         mode: report.mode == 3 ? .threeD : .twoD)
-                    context.emit(.location(fix))
+                    context.emit(.location(privacy.protect(fix)))
                 } else if report.mode == 1 || report.mode == 0, context.lastReported == .available {
                     context.report(.noFix, "the receiver lost its fix")
                 }

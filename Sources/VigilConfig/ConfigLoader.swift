@@ -393,6 +393,7 @@ private let schema: [String: [String: Apply]] = [
         "workplace": { $0.location.workplace = try workplace($1) },
         "radius": { $0.location.radius = try number($1) },
         "max_accuracy": { $0.location.maxAccuracy = try number($1) },
+        "exact_coordinates": { $0.location.exactCoordinates = try boolean($1) },
         "grace": { $0.location.grace = try duration($1) },
         "full": { $0.location.full = try duration($1) },
         "weight": { $0.location.weight = try number($1) },

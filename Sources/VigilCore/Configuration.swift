@@ -117,6 +117,10 @@ public struct VigilConfiguration: Hashable, Sendable {
         public var radius: Double = 75
         /// Fixes whose horizontal error estimate is worse than this are ignored.
         public var maxAccuracy: Double = 100
+        /// The person's opt-in to keep exact coordinates in what the detector hands over (and so in
+        /// recordings they make); by default only the distance from the workplace and a coarse cell
+        /// leave it (`LocationPrivacy`).
+        public var exactCoordinates = false
         /// Time outside the geofence that scores nothing (stepping out to the car park and back).
         public var grace: Double = 60
         /// Time outside the geofence at which the location score reaches 1.

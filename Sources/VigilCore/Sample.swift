@@ -92,6 +92,11 @@ public enum FixMode: Int, Sendable, Comparable {
 }
 
 /// One position report.
+///
+/// As the location detector hands it over (see `LocationPrivacy`), the coordinates are the centre
+/// of a coarse cell (`cellSize` degrees) and `distanceFromWorkplace` carries what the engine judges,
+/// measured on the exact position before it was dropped. Exact coordinates (`cellSize == nil`)
+/// come from the person's own files, or from the detector when they opted in.
 public struct LocationFix: Hashable, Sendable {
     public var latitude: Double
     public var longitude: Double
@@ -100,14 +105,25 @@ public struct LocationFix: Hashable, Sendable {
     /// Speed over ground in m/s, if known.
     public var speed: Double?
     public var mode: FixMode
+    /// Metres from the session's workplace, measured on the exact position; `nil` when the
+    /// coordinates are exact (the engine measures) or the fix was not usable for judging.
+    public var distanceFromWorkplace: Double?
+    /// The coordinates are the centre of a cell this many degrees square; `nil` means exact.
+    public var cellSize: Double?
 
-    public init(latitude: Double, longitude: Double, horizontalAccuracy: Double? = nil, speed: Double? = nil, mode: FixMode) {
+    public init(latitude: Double, longitude: Double, horizontalAccuracy: Double? = nil, speed: Double? = nil, mode: FixMode,
+                distanceFromWorkplace: Double? = nil, cellSize: Double? = nil) {
         self.latitude = latitude
         self.longitude = longitude
         self.horizontalAccuracy = horizontalAccuracy
         self.speed = speed
         self.mode = mode
+        self.distanceFromWorkplace = distanceFromWorkplace
+        self.cellSize = cellSize
     }
+
+    /// Whether the coordinates are the exact position.
+    public var isExact: Bool { cellSize == nil }
 }
 
 /// What a detector can say about itself.

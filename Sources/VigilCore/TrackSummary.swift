@@ -11,6 +11,11 @@ public struct TrackSummary: Hashable, Sendable {
     public private(set) var maxDistanceFromFirstFix = 0.0
     /// Highest reported speed, m/s.
     public private(set) var maxSpeed: Double?
+    /// Fixes that came as a coarse cell (the detector's default): they are counted, and their
+    /// distance from the workplace kept, but no track is measured between cells.
+    public private(set) var coarseFixes = 0
+    /// The largest distance from the workplace a coarse fix carried, metres.
+    public private(set) var maxDistanceFromWorkplace: Double?
 
     private var first: (lat: Double, lon: Double)?
     private var previous: (lat: Double, lon: Double)?
@@ -22,6 +27,11 @@ public struct TrackSummary: Hashable, Sendable {
         fixes += 1
         hasFix = true
         if let s = fix.speed, s.isFinite { maxSpeed = max(maxSpeed ?? s, s) }
+        guard fix.isExact else {
+            coarseFixes += 1
+            if let d = fix.distanceFromWorkplace, d.isFinite { maxDistanceFromWorkplace = max(maxDistanceFromWorkplace ?? d, d) }
+            return
+        }
         if let p = previous {
             distanceTravelled += Geodesy.distance(latitude: p.lat, longitude: p.lon, latitude: fix.latitude, longitude: fix.longitude)
         }
@@ -43,6 +53,7 @@ public struct TrackSummary: Hashable, Sendable {
     public static func == (a: TrackSummary, b: TrackSummary) -> Bool {
         a.fixes == b.fixes && a.fixLosses == b.fixLosses && a.distanceTravelled == b.distanceTravelled
             && a.maxDistanceFromFirstFix == b.maxDistanceFromFirstFix && a.maxSpeed == b.maxSpeed
+            && a.coarseFixes == b.coarseFixes && a.maxDistanceFromWorkplace == b.maxDistanceFromWorkplace
     }
 
     public func hash(into h: inout Hasher) {

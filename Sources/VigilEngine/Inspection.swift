@@ -64,6 +64,11 @@ public struct RecordingInspection: Sendable, Encodable {
         /// Metres, the farthest fix from the first.
         public var maxDistanceFromFirstFix: Double
         public var maxSpeed: Double?
+        /// Fixes recorded as a coarse cell with their distance from the workplace (the default);
+        /// the two distances above measure the exact fixes only.
+        public var coarseFixes: Int
+        /// Metres, the farthest a coarse fix was from the workplace.
+        public var maxDistanceFromWorkplace: Double?
         /// TPV reports in a gpsd log (fixes and reports without one).
         public var reports: Int?
     }
@@ -165,6 +170,7 @@ public struct RecordingInspection: Sendable, Encodable {
         if sawLocation || opened.gpsd != nil {
             result.location = LocationFigures(fixes: track.fixes, fixLosses: track.fixLosses, distanceTravelled: track.distanceTravelled,
                                               maxDistanceFromFirstFix: track.maxDistanceFromFirstFix, maxSpeed: track.maxSpeed,
+                                              coarseFixes: track.coarseFixes, maxDistanceFromWorkplace: track.maxDistanceFromWorkplace,
                                               reports: opened.gpsd?.reports)
         }
         return result
@@ -205,7 +211,14 @@ public struct RecordingInspection: Sendable, Encodable {
         if let l = location {
             var text = "\(l.fixes) fixes"
             if let r = l.reports { text += " in \(r) TPV reports" }
-            text += ", \(l.fixLosses) fix loss\(l.fixLosses == 1 ? "" : "es"), travelled \(f1(l.distanceTravelled)) m, farthest \(f1(l.maxDistanceFromFirstFix)) m from the first fix"
+            text += ", \(l.fixLosses) fix loss\(l.fixLosses == 1 ? "" : "es")"
+            if l.coarseFixes < l.fixes {
+                text += ", travelled \(f1(l.distanceTravelled)) m, farthest \(f1(l.maxDistanceFromFirstFix)) m from the first fix"
+            }
+            if l.coarseFixes > 0 {
+                text += ", \(l.coarseFixes) as coarse cells (no exact positions recorded)"
+                if let d = l.maxDistanceFromWorkplace { text += ", farthest \(f1(d)) m from the workplace" }
+            }
             if let s = l.maxSpeed { text += ", top speed \(f1(s)) m/s" }
             lines.append("  location  " + text)
         }

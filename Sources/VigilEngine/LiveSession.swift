@@ -42,7 +42,7 @@ public enum DetectorCatalog {
                 let c = configuration.location
                 let source = "gpsd at \(c.gpsdHost):\(c.gpsdPort)"
                 guard c.enabled else { return disabled(sensor, source, key: "location.enabled") }
-                return SensorAvailability(sensor: sensor, detector: GPSDDetector(host: c.gpsdHost, port: c.gpsdPort, now: now), source: source)
+                return SensorAvailability(sensor: sensor, detector: GPSDDetector(host: c.gpsdHost, port: c.gpsdPort, location: c, now: now), source: source)
             }
         }
     }

@@ -8,9 +8,9 @@ import VigilCore
 /// The keys of a sample line. Values are kept by slot so a line is decoded without allocating.
 private enum Key: Int {
     case t, kind, window, keys, travel, clicks, scroll, altTab, superKey, ctrlTab, workspace, swipes, idle
-    case rms, peak, lufs, momentary, lat, lon, acc, speed, mode, sensor, state, detail, action
+    case rms, peak, lufs, momentary, lat, lon, acc, speed, mode, dist, cell, sensor, state, detail, action
 
-    static let count = 26
+    static let count = 28
 
     /// The key as it is written in a recording, for messages.
     var jsonName: String {
@@ -50,6 +50,8 @@ private enum Key: Int {
         case 0x646e696b: return .kind  // "kind"
         case 0x7366756c: return .lufs  // "lufs"
         case 0x65646f6d: return .mode  // "mode"
+        case 0x74736964: return .dist  // "dist"
+        case 0x6c6c6563: return .cell  // "cell"
         case 0x6b616570: return .peak  // "peak"
         case 0x6465657073: return .speed  // "speed"
         case 0x6574617473: return .state  // "state"
@@ -376,8 +378,14 @@ private func buildSample(_ f: LineFields, slots: UnsafeMutablePointer<Double>, s
         guard (0...3).contains(modeValue), let mode = FixMode(rawValue: Int(modeValue)), Double(mode.rawValue) == modeValue else {
             throw JSONLineScanner.Failure(column: 1, message: "\"mode\" must be 0, 1, 2 or 3 as in gpsd's TPV, got \(modeValue)")
         }
+        let distance = value(.dist), cell = value(.cell)
+        if let d = distance, !(d >= 0) { throw JSONLineScanner.Failure(column: 1, message: "\"dist\" must not be negative, got \(d)") }
+        if let c = cell, !(c > 0 && c <= 180) {
+            throw JSONLineScanner.Failure(column: 1, message: "\"cell\" must be greater than 0 and at most 180 degrees, got \(c)")
+        }
         return Sample(time: time, payload: .location(LocationFix(
-            latitude: lat, longitude: lon, horizontalAccuracy: value(.acc), speed: value(.speed), mode: mode)))
+            latitude: lat, longitude: lon, horizontalAccuracy: value(.acc), speed: value(.speed), mode: mode,
+            distanceFromWorkplace: distance, cellSize: cell)))
     case .status:
         guard let sensorName = f.sensor else { throw JSONLineScanner.Failure(column: 1, message: "missing \"sensor\"") }
         guard let sensorKind = SensorKind(rawValue: sensorName) else {

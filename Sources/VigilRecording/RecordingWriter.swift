@@ -47,6 +47,8 @@ public struct RecordingEncoder: Sendable {
             if let v = f.horizontalAccuracy { out += ",\"acc\":\(jsonNumber(v))" }
             if let v = f.speed { out += ",\"speed\":\(jsonNumber(v))" }
             out += ",\"mode\":\(f.mode.rawValue)"
+            if let v = f.distanceFromWorkplace { out += ",\"dist\":\(jsonNumber(v))" }
+            if let v = f.cellSize { out += ",\"cell\":\(jsonNumber(v))" }
         case .status(let s):
             out += "\"kind\":\"status\",\"sensor\":\"\(s.sensor.rawValue)\",\"state\":\"\(s.state.rawValue)\""
             if !s.detail.isEmpty { out += ",\"detail\":\(jsonString(s.detail))" }

@@ -11,8 +11,9 @@ struct Record: AsyncParsableCommand {
             Writes every sample of the enabled detectors (input counts, microphone levels, location \
             fixes, sensor status changes) in Vigil's recording format (docs/recording-format.md), \
             readable by you only. Stops after --minutes, or at Ctrl-C; the file is complete either \
-            way. No key identities and no audio are recorded; location fixes are, since the file \
-            is yours (a session's log keeps only distances).
+            way. No key identities and no audio are recorded, and location fixes only as their \
+            distance from the workplace and a coarse cell of about 1 km (set \
+            location.exact_coordinates: true in the config to keep exact positions).
 
             Examples:
               vigil record -o morning.jsonl --minutes 30

@@ -15,9 +15,20 @@ let logsDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().append
 @Suite(.serialized) struct GPSDDetectorTests {
     @Test func fixesMatchTheTPVReportsGpsdProducesForTheLog() async throws {
         let port = freePort()
-        let detector = GPSDDetector(port: String(port), retry: (0.05, 0.1), now: wallClock)
+        // Two clients of the same gpsd: one with the person's opt-in to exact coordinates, checked
+        // value for value; one as by default, which must hand over only what LocationPrivacy makes
+        // of those same fixes.
+        var exactConfig = VigilConfiguration.Location()
+        exactConfig.exactCoordinates = true
+        exactConfig.workplace = .init(name: "office", latitude: -27.2105, longitude: 153.0521, radius: 100)
+        exactConfig.maxAccuracy = 100_000  // every fix judged, whatever its error estimate
+        var defaultConfig = exactConfig
+        defaultConfig.exactCoordinates = false
+        let detector = GPSDDetector(port: String(port), location: exactConfig, retry: (0.05, 0.1), now: wallClock)
         let collector = Collector(detector.samples())
         defer { collector.stop() }
+        let privateCollector = Collector(GPSDDetector(port: String(port), location: defaultConfig, retry: (0.05, 0.1), now: wallClock).samples())
+        defer { privateCollector.stop() }
         let fake = try GPSFake(log: logsDir + "/haicom-305N.log", port: port)
         await fake.waitUntilDone(timeout: 60)
         try await Task.sleep(for: .milliseconds(300))
@@ -38,6 +49,15 @@ let logsDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().append
             #expect(fix.mode.rawValue == want.mode)
         }
         #expect(collector.states.contains(.available))
+
+        var privacy = LocationPrivacy(config: defaultConfig)
+        let protected = Set(expected.map { privacy.protect(LocationFix(latitude: $0.lat, longitude: $0.lon, mode: $0.mode == 3 ? .threeD : .twoD)) }
+            .map { [$0.latitude, $0.longitude, $0.distanceFromWorkplace ?? -1] })
+        let handedOver = privateCollector.fixes
+        #expect(handedOver.count >= expected.count / 2, "received \(handedOver.count) of the \(expected.count) fixes gpsd reported")
+        #expect(handedOver.allSatisfy { $0.cellSize == 0.01 && $0.distanceFromWorkplace != nil })
+        #expect(handedOver.allSatisfy { protected.contains([$0.latitude, $0.longitude, $0.distanceFromWorkplace ?? -1]) })
+        #expect(!handedOver.contains { f in expected.contains { $0.lat == f.latitude || $0.lon == f.longitude } }, "an exact coordinate left the detector")
 
         // The same gpsd output read back as a `gpspipe -w` log gives the same fixes: the replay
         // path and the live path agree.

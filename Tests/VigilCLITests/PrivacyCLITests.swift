@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `vigil export --all` gives everything stored; `vigil forget` deletes a period without a trace.
 @Suite struct PrivacyCLITests {
@@ -59,5 +60,102 @@ import Testing
         #expect(fileBytes().range(of: Data("secret-project-7".utf8)) == nil)
         r = try await vigil(["forget", "--from", "2026-03-09", "--to", "2026-03-03", "--yes", "--data-dir", home + "/d"], home: home)
         #expect(r.status == 64 && r.stderr.contains("--from 2026-03-09 is after --to 2026-03-03"))
+    }
+
+    /// A live session on the real sensors (a private PulseAudio playing pink noise, gpsd fed by
+    /// gpsfake with a receiver's log) with a recording: the database, its WAL, the recording and a
+    /// JSON report hold none of the positions gpsd reported and none of the audio's samples. With
+    /// the opt-in, the same search finds the positions in the recording, so the search can fail.
+    /// (The input detector cannot run live here, with no /dev/input: a libinput recording replayed
+    /// into the same log stands in, and its key codes must not be in the database.)
+    @Test func aLiveSessionStoresNoPositionAudioOrKeys() async throws {
+        let home = freshHome()
+        let wav = home + "/noise.wav"
+        let made = await runProcess("/usr/bin/sox", ["-R", "-n", "-r", "48000", "-c", "1", "-b", "16", wav, "synth", "60", "pinknoise", "vol", "0.5"])
+        try #require(made.status == 0, "sox: \(made.output)")
+        let pulse = try PulseServer()
+        try pulse.start()
+        let player = try pulse.startPlaying(wav)
+        defer { player.kill(SIGKILL) }
+        let gpsLog = repo + "/Tests/LocationDetectorTests/Data/haicom-305N.log"
+        let (privatePort, exactPort) = (freePort(), freePort())
+        let gpsPrivate = try GPSFake(log: gpsLog, port: privatePort, once: false)
+        defer { gpsPrivate.stop() }
+        let gpsExact = try GPSFake(log: gpsLog, port: exactPort, once: false)
+        defer { gpsExact.stop() }
+
+        func config(port: Int, exact: Bool) -> String {
+            let path = home + "/config-\(port).yaml"
+            let text = """
+                audio:
+                  server: \(pulse.address)
+                location:
+                  gpsd: localhost:\(port)
+                  max_accuracy: 1000
+                  exact_coordinates: \(exact)
+                """
+            FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+            return path
+        }
+        let (privateConfig, exactConfig) = (config(port: privatePort, exact: false), config(port: exactPort, exact: true))
+        // The default, with the event log; and the opt-in, a recording only.
+        async let session = vigil(["start", "--minutes", "0.4", "--task", "privacy", "--record", home + "/session.jsonl",
+                                   "--config", privateConfig, "--data-dir", home + "/d"], home: home)
+        async let optIn = vigil(["record", "-o", home + "/exact.jsonl", "--minutes", "0.4", "--config", exactConfig, "--data-dir", home + "/d2"], home: home)
+        let (r, e) = try await (session, optIn)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(e.status == 0, "\(e.stderr)")
+        let replayKeys = try await vigil(["replay", "--log", "--data-dir", home + "/d", repo + "/Tests/InputDetectorTests/Data/keyboard-alt-tab.yml"], home: home)
+        #expect(replayKeys.status == 0, "\(replayKeys.stderr)")
+        let report = try await vigil(["report", "--last", "all", "--format", "json", "-o", home + "/report.json", "--data-dir", home + "/d"], home: home)
+        #expect(report.status == 0, "\(report.stderr)")
+
+        // What the sensors really gave: gpsd's own reports and the audio file's samples.
+        let positions = gpsPrivate.reportedFixes + gpsExact.reportedFixes
+        try #require(positions.count >= 4, "gpsd reported too little: \(gpsPrivate.log)")
+        var needles: [Data] = []
+        for p in positions {
+            for degrees in [p.lat, p.lon] {
+                // Four decimals (about 11 m) as text, and the exact double as stored bytes.
+                let text = String(format: "%.5f", degrees)
+                needles.append(Data(text.dropLast().utf8))
+                needles.append(withUnsafeBytes(of: degrees.bitPattern.littleEndian) { Data($0) })
+            }
+        }
+        let coordinateNeedles = needles
+        let audio = try Data(contentsOf: URL(fileURLWithPath: wav))
+        let pcm = audio[(try #require(audio.range(of: Data("data".utf8))).upperBound + 4)...]
+        var audioNeedles: [Data] = []
+        for offset in stride(from: pcm.startIndex + 4096, to: pcm.endIndex - 16, by: 8192) {
+            let chunk = Data(pcm[offset..<offset + 8])
+            audioNeedles.append(chunk)
+            // The same two samples as 32-bit floats, as a capture in float format would hold them.
+            let floats = chunk.withUnsafeBytes { raw in (0..<2).map { Float(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self))) / 32768 } }
+            audioNeedles.append(floats.withUnsafeBytes { Data($0) })
+        }
+        #expect(audioNeedles.count > 100)
+
+        func contents(_ path: String) -> Data { FileManager.default.contents(atPath: path) ?? Data() }
+        let stored = ["/d/vigil.sqlite3", "/d/vigil.sqlite3-wal", "/session.jsonl", "/report.json"].map { contents(home + $0) }
+        #expect(stored[0].count > 0 && stored[2].count > 0)
+        for (name, data) in zip(["database", "WAL", "recording", "report"], stored) {
+            let foundCoordinate = coordinateNeedles.first { data.range(of: $0) != nil }
+            #expect(foundCoordinate == nil, "the \(name) holds a position: \(foundCoordinate.map { String(decoding: $0, as: UTF8.self) } ?? "")")
+            #expect(!audioNeedles.contains { data.range(of: $0) != nil }, "the \(name) holds audio samples")
+            #expect(data.range(of: Data("KEY_".utf8)) == nil, "the \(name) holds a key name")
+        }
+        // The session did see the sensors: levels and coarse fixes with their distance.
+        let lines = String(decoding: stored[2], as: UTF8.self).split(separator: "\n")
+        let fixes = lines.filter { $0.contains("\"kind\":\"location\"") }
+        #expect(lines.filter { $0.contains("\"kind\":\"audio\"") }.count >= 10)
+        #expect(fixes.count >= 2, "no fixes recorded: \(gpsPrivate.log)")
+        #expect(fixes.allSatisfy { $0.contains("\"cell\":0.01") && $0.contains("\"dist\":") }, "\(fixes.prefix(3))")
+        // The opt-in keeps them: the same search finds them there.
+        let exact = contents(home + "/exact.jsonl")
+        #expect(String(decoding: exact, as: UTF8.self).contains("\"kind\":\"location\""))
+        #expect(coordinateNeedles.contains { exact.range(of: $0) != nil }, "the opt-in recording should hold exact positions")
+        // And the input log: the replayed keyboard session is there, as counts.
+        let log = try await vigil(["log", "--json", "--data-dir", home + "/d"], home: home)
+        #expect(log.stdout.split(separator: "\n").count == 2, "\(log.stdout)")
     }
 }
