@@ -7,8 +7,9 @@ set -euo pipefail
 # C libraries, python3 for regenerating the sample recordings, and the detectors' C libraries:
 # libgps, libpulse, libinput with libudev. Their tests run the real servers: gpsd with gpsfake
 # (gpsd-clients), PulseAudio with pactl/paplay (pulseaudio-utils); sox makes test signals and, with
-# ffmpeg, independently measures their levels. The input tests also use setpriv (util-linux, always
-# there on Debian). Desktop notifications go through libdbus; their tests start a private
+# ffmpeg, independently measures their levels. The input tests also use setpriv, and the fault
+# tests prlimit (util-linux, always there on Debian); the wall-clock test builds a small C shim
+# with the Swift toolchain's own clang. Desktop notifications go through libdbus; their tests start a private
 # dbus-daemon (dbus) with a small notification service written with python3-dbus and python3-gi.
 # tzdata: the statistics put time into local days and hours (Foundation and, in the tests,
 # Python's zoneinfo read the system's zone database).

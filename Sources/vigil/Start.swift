@@ -147,9 +147,22 @@ struct SessionRun {
 
     func go<C: Clock>(clock: C, wallStart: Timestamp, planned: Double?, detectors: [any Detector], statuses: [SensorStatus], rehearsal: Bool) async throws
     where C.Duration == Duration {
-        let writer = SessionLogWriter(store: store, taskId: taskId, source: rehearsal ? "rehearsal" : "live")
         let out = Output()
         let liveScreen = !command.json && !command.plain && isatty(0) != 0 && isatty(1) != 0
+        let view = SharedView(LiveView(task: task, planned: planned, workplace: config.location.workplace))
+        let logPath = store.path
+        // A log that cannot be written does not stop the session: its events wait in memory.
+        let writer = SessionLogWriter(store: store, taskId: taskId, source: rehearsal ? "rehearsal" : "live") { news in
+            let message: String
+            switch news {
+            case .failing(let error, let count):
+                message = "cannot write the event log (\(error.message)); the session goes on with its alarms, and its events "
+                    + "(\(count) so far) wait in memory until \(logPath) can be written: free some disk space or make its directory writable"
+            case .recovered(let count):
+                message = "the event log is written again: the \(count) events that waited are in it"
+            }
+            if liveScreen { view.withLock { $0.note(message) } } else { note(message) }
+        }
         let terminal = LiveTerminal()
         var recorder: SampleRecorder?
         if let path = command.record {
@@ -159,7 +172,6 @@ struct SessionRun {
         if let r = recorder { tap = { sample in r.append(sample) } }
         let renderer = TimelineRenderer(sessionStart: wallStart)
         let asJSON = command.json
-        let view = SharedView(LiveView(task: task, planned: planned, workplace: config.location.workplace))
         // On the live screen the screen is the terminal channel: a bell, and the state in red.
         let terminalSink: any AlarmSink = liveScreen ? ScreenAlarmSink(terminal: terminal) : TerminalAlarmSink()
         let sinks: [any AlarmSink] = [
@@ -278,8 +290,10 @@ struct SessionRun {
         if let recorder {
             if let problem = recorder.close() { note("the recording \(recorder.path) is incomplete: \(problem)") } else { note("recorded to \(recorder.path)") }
         }
-        if let failure = writer.failure {
-            throw Failure("the session ran, but its events could not all be logged: \(failure)", code: .ioError)
+        let (lost, reason) = writer.finish()
+        if lost > 0 {
+            throw Failure("the session ran, but \(lost) of its events could not be logged and are lost"
+                          + (reason.map { " (\($0))" } ?? "") + "; what reached the log before is intact, and an unfinished session there is closed as interrupted at the next start", code: .ioError)
         }
         if let id = writer.session { note("saved as session \(id) in \(store.path)") }
         // Habits that sessions complete by themselves.

@@ -75,6 +75,10 @@ struct CommonOptions: ParsableArguments {
     }
 
     func openStore() throws -> EventStore {
+        // A file-size limit (`ulimit -f`) would kill the process with SIGXFSZ at the first write
+        // past it, and a session with it: ignored, the write fails with EFBIG and is reported and
+        // retried like a full disk.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             return try EventStore(path: paths.databasePath)
         } catch {

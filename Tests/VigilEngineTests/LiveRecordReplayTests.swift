@@ -105,7 +105,8 @@ import VigilRecording
             return nil
         }
         let run = Task { await session.run(detectors: detectors, commands: commands) }
-        let deadline = ContinuousClock.now + .seconds(90)
+        // Generous: the loop ends as soon as the sensors have delivered; only a starved machine waits.
+        let deadline = ContinuousClock.now + .seconds(240)
         while ContinuousClock.now < deadline {
             let (audio, location) = tap.counts
             let episode = live.all.withLock { $0.contains { if case .episodeStarted = $0.kind { true } else { false } } }

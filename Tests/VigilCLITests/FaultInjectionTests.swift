@@ -1,0 +1,246 @@
+import Foundation
+import Testing
+
+/// Faults injected into whole sessions of the real binary: a long day of sensor faults, a log that
+/// cannot be written for a while (or at all), a wall clock that jumps. After each, the log must be
+/// consistent with what the session printed and with itself.
+@Suite struct FaultInjectionTests {
+    static let scenario = repo + "/Samples/coffee-break/session.jsonl"
+
+    /// A background `vigil` whose standard output and error go to files.
+    struct Background {
+        let process: Process
+        let stdout: String
+        let stderr: String
+        var said: String { (try? String(contentsOfFile: stderr, encoding: .utf8)) ?? "" }
+        var printed: String { (try? String(contentsOfFile: stdout, encoding: .utf8)) ?? "" }
+    }
+
+    func background(_ executable: String, _ args: [String], home: String, env: [String: String] = [:]) throws -> Background {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = args
+        p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "TZ": "UTC"].merging(env) { $1 }
+        let id = UUID().uuidString
+        let out = home + "/.out-\(id)", err = home + "/.err-\(id)"
+        FileManager.default.createFile(atPath: out, contents: nil)
+        FileManager.default.createFile(atPath: err, contents: nil)
+        p.standardOutput = FileHandle(forWritingAtPath: out)
+        p.standardError = FileHandle(forWritingAtPath: err)
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        return Background(process: p, stdout: out, stderr: err)
+    }
+
+    /// Polls until `condition` holds or `seconds` pass (a loaded machine only makes it slower).
+    func eventually(_ seconds: Double, _ condition: () -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return condition()
+    }
+
+    /// Every table of the log, through `vigil export --all`.
+    func exported(_ home: String, _ dataDir: String) async throws -> [String: [[String: Any]]] {
+        let r = try await vigil(["export", "--all", "--data-dir", dataDir], home: home)
+        try #require(r.status == 0, "\(r.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        return try #require(json["tables"] as? [String: [[String: Any]]])
+    }
+
+    func timeline(_ text: String) -> [[String: Any]] {
+        text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    /// The log of the one session in `tables` says what its printed timeline says, and adds up.
+    func expectConsistent(_ tables: [String: [[String: Any]]], with events: [[String: Any]], sourceLocation: SourceLocation = #_sourceLocation) {
+        func count(_ name: String) -> Int { events.filter { $0["event"] as? String == name }.count }
+        func ms(_ v: Any?) -> Int64? { (v as? NSNumber)?.int64Value }
+        func seconds(_ v: Any?) -> Double { (v as? NSNumber)?.doubleValue ?? .nan }
+        guard let session = tables["sessions"]?.first, tables["sessions"]?.count == 1,
+              let ended = events.last, ended["event"] as? String == "session_ended" else {
+            Issue.record("one session, ended, expected: \(tables["sessions"] ?? [])", sourceLocation: sourceLocation)
+            return
+        }
+        // Everything printed is in the log.
+        #expect(tables["state_changes"]?.count == count("state"), sourceLocation: sourceLocation)
+        #expect(tables["episodes"]?.count == count("episode_started"), sourceLocation: sourceLocation)
+        #expect(tables["alarms"]?.count == count("alarm"), sourceLocation: sourceLocation)
+        #expect(tables["sensor_events"]?.count == count("sensor"), sourceLocation: sourceLocation)
+        #expect(tables["gaps"]?.count == count("gap"), sourceLocation: sourceLocation)
+        #expect(session["outcome"] as? String == ended["outcome"] as? String, sourceLocation: sourceLocation)
+        for key in ["active", "focused", "distracted", "paused"] {
+            #expect(abs(seconds(session[key + "_s"]) - seconds(ended[key])) < 0.002, "\(key)", sourceLocation: sourceLocation)
+        }
+        // Totals add up: judged time is focused plus distracted; the session is judged time,
+        // pauses and gaps; distracted time is the episodes'.
+        let start = ms(session["started_ms"]) ?? 0, end = ms(session["ended_ms"]) ?? 0
+        let active = seconds(session["active_s"])
+        #expect(abs(seconds(session["focused_s"]) + seconds(session["distracted_s"]) - active) < 0.01, sourceLocation: sourceLocation)
+        #expect(abs(active + seconds(session["paused_s"]) + seconds(session["gap_s"]) - Double(end - start) / 1000) < 0.01, sourceLocation: sourceLocation)
+        let episodes = (tables["episodes"] ?? []).sorted { ms($0["started_ms"]) ?? 0 < ms($1["started_ms"]) ?? 0 }
+        var distracted = 0.0
+        for (i, e) in episodes.enumerated() {
+            guard let from = ms(e["started_ms"]), let to = ms(e["ended_ms"]) else {
+                Issue.record("episode \(i + 1) is not closed: \(e)", sourceLocation: sourceLocation)
+                continue
+            }
+            #expect(from >= start && to <= end && from <= to, "episode \(e)", sourceLocation: sourceLocation)
+            #expect(e["closed_by"] is String, sourceLocation: sourceLocation)
+            if i + 1 < episodes.count, let next = ms(episodes[i + 1]["started_ms"]) {
+                #expect(to <= next, "episodes \(i + 1) and \(i + 2) overlap", sourceLocation: sourceLocation)
+            }
+            distracted += Double(to - from) / 1000
+        }
+        #expect(abs(distracted - seconds(session["distracted_s"])) < 0.01, sourceLocation: sourceLocation)
+        // Every alarm was cleared (back at work) or closed with its episode, never before it fired.
+        for a in tables["alarms"] ?? [] {
+            guard let at = ms(a["at_ms"]), let cleared = ms(a["cleared_ms"]) else {
+                Issue.record("alarm left open: \(a)", sourceLocation: sourceLocation)
+                continue
+            }
+            #expect(at <= cleared && cleared <= end, sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Eight hours with faults (Data/soak_day.py: keyboard unplugged, PulseAudio dead, gpsd dead,
+    /// the laptop suspended, pauses, a snooze, six distraction episodes, the last still open at
+    /// the end), replayed into the log and run as a live session at 1200x. Both logs are
+    /// consistent with their timelines and with themselves, and the report counts what they hold.
+    @Test func aLongDayWithFaultsLeavesAConsistentLog() async throws {
+        let home = freshHome()
+        let day = home + "/day.jsonl"
+        let made = await runProcess("/usr/bin/python3", [repo + "/Tests/VigilCLITests/Data/soak_day.py", day, "1"])
+        try #require(made.status == 0, "\(made.output)")
+        async let replayed = vigil(["replay", "--log", "--json", "--minutes", "480", "--data-dir", home + "/replay", day], home: home)
+        async let live = vigil(["start", "--replay", day, "--pace", "1200", "--minutes", "480", "--json", "--data-dir", home + "/live"], home: home)
+        for (run, dir) in [(try await replayed, "/replay"), (try await live, "/live")] {
+            #expect(run.status == 0, "\(dir): \(run.stderr)")
+            let events = timeline(run.stdout)
+            let tables = try await exported(home, home + dir)
+            expectConsistent(tables, with: events)
+            // The faults reached the log as the detectors reported them.
+            let sensors = (tables["sensor_events"] ?? []).map { "\($0["sensor"] ?? "") \($0["state"] ?? "")" }
+            #expect(sensors == ["input unavailable", "input available", "audio lost", "audio available", "location lost", "location available"], "\(dir)")
+            #expect((tables["episodes"]?.count ?? 0) >= 6, "\(dir)")
+            #expect((tables["episodes"] ?? []).last?["closed_by"] as? String == "ended", "\(dir): the last absence is closed by the session's end")
+            #expect(tables["snoozes"]?.count == 1, "\(dir)")
+            // The statistics, computed from the log's events rather than the session's totals, agree.
+            // (--to well ahead: the live run is dated now, and its eight hours of session time at
+            // 1200x can end tomorrow, which `--last all` would leave out.)
+            let report = try await vigil(["report", "--from", "2026-01-01", "--to", "2099-12-31", "--format", "json", "--time-zone", "UTC",
+                                          "--data-dir", home + dir], home: home)
+            let totals = try #require((try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["totals"] as? [String: Any])
+            let session = try #require(tables["sessions"]?.first)
+            for key in ["focused", "distracted"] {
+                let fromReport = (totals["\(key)_minutes"] as? NSNumber)?.doubleValue ?? .nan
+                let fromLog = ((session["\(key)_s"] as? NSNumber)?.doubleValue ?? .nan) / 60
+                #expect(abs(fromReport - fromLog) < 0.05, "\(dir) \(key): report \(fromReport) min, log \(fromLog) min")
+            }
+            #expect(totals["alarms"] as? Int == tables["alarms"]?.count, "\(dir)")
+        }
+        // The replay books the suspend as a gap (a live session books a stalled clock instead).
+        let gaps = try await exported(home, home + "/replay")["gaps"] ?? []
+        #expect(gaps.count == 1)
+    }
+
+    /// The data directory's file system fills up during a session (a file-size limit, set with
+    /// prlimit, makes every write past it fail as a full disk does): the session goes on with its
+    /// alarms, says so, keeps its events in memory, and once space is back (the limit lifted on
+    /// the running process) writes them all. With the limit never lifted, the loss is reported
+    /// with its count, the exit code is 74, and the log is intact.
+    @Test func aFullDiskDuringASessionLosesNothingOnceThereIsRoomAgain() async throws {
+        let home = freshHome()
+        for dir in ["/d", "/full"] {
+            let made = try await vigil(["task", "add", "Slides", "--data-dir", home + dir], home: home)
+            try #require(made.status == 0, "\(made.stderr)")
+        }
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: home + "/d/vigil.sqlite3")[.size] as? Int)
+        // Room for the database as it is and a few pages more: the session's writes soon fail.
+        let limit = "--fsize=\(size + 8192):unlimited"
+        let args = ["start", "--replay", Self.scenario, "--pace", "30", "--minutes", "25", "--json"]
+        let recovering = try background("/usr/bin/prlimit", [limit, vigilBinary] + args + ["--data-dir", home + "/d"], home: home)
+        let full = try background("/usr/bin/prlimit", [limit, vigilBinary] + args + ["--data-dir", home + "/full"], home: home)
+
+        // The first alarm fires while the log cannot be written...
+        #expect(try await eventually(120) { recovering.said.contains("cannot write the event log") }, "\(recovering.said)")
+        #expect(try await eventually(120) { recovering.printed.contains("\"event\":\"alarm\"") })
+        #expect(recovering.process.isRunning && !recovering.said.contains("written again"))
+        // ...then there is room again.
+        let lifted = await runProcess("/usr/bin/prlimit", ["--pid", String(recovering.process.processIdentifier), "--fsize=unlimited:unlimited"])
+        #expect(lifted.status == 0, "\(lifted.output)")
+        await exited(recovering.process)
+        await exited(full.process)
+
+        #expect(recovering.process.terminationReason == .exit && recovering.process.terminationStatus == 0, "\(recovering.said)")
+        #expect(recovering.said.contains("the event log is written again"), "\(recovering.said)")
+        let events = timeline(recovering.printed)
+        #expect(events.contains { $0["event"] as? String == "episode_started" })
+        expectConsistent(try await exported(home, home + "/d"), with: events)
+
+        // Never lifted: reported, not a crash; the log is sound and still usable.
+        #expect(full.process.terminationReason == .exit && full.process.terminationStatus == 74, "\(full.said)")
+        #expect(full.said.contains("of its events could not be logged and are lost"), "\(full.said)")
+        #expect(full.printed.contains("\"event\":\"alarm\"") && full.printed.contains("\"event\":\"session_ended\""), "the session ran to its end with its alarms")
+        let check = await runProcess("/usr/bin/python3", ["-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA integrity_check').fetchone()[0])",
+                                                          home + "/full/vigil.sqlite3"])
+        #expect(check.output == "ok\n", "\(check.output)")
+        let tasks = try await vigil(["task", "list", "--data-dir", home + "/full"], home: home)
+        #expect(tasks.status == 0 && tasks.stdout.contains("Slides"), "\(tasks.stderr)")
+    }
+
+    /// The wall clock jumps during a session (NTP, a manual change), forward three days and back
+    /// two hours, through a small LD_PRELOAD shim (Data/wall_clock_shift.c, which says why not the
+    /// machine's clock or libfaketime): the session's times and durations come from a monotonic
+    /// clock, so the log holds the same 25 minutes with no negative or giant episode. The jump is
+    /// real for the process: a task added under the same shifted clock is dated two hours back.
+    @Test func wallClockJumpsDoNotBendTheSession() async throws {
+        let home = freshHome()
+        let compilers = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").flatMap { ["\($0)/clang", "\($0)/cc"] } + ["/usr/bin/cc"]
+        let compiler = try #require(compilers.first { FileManager.default.isExecutableFile(atPath: $0) }, "no C compiler (the Swift toolchain has clang)")
+        let shim = home + "/wall_clock_shift.so"
+        let built = await runProcess(compiler, ["-shared", "-fPIC", "-O2", "-o", shim, repo + "/Tests/VigilCLITests/Data/wall_clock_shift.c", "-ldl"])
+        try #require(built.status == 0, "\(built.output)")
+        let shift = home + "/shift"
+        func jump(_ seconds: Int) throws { try "\(seconds)\n".write(toFile: shift, atomically: true, encoding: .utf8) }
+        try jump(0)
+        let env = ["LD_PRELOAD": shim, "VIGIL_TEST_CLOCK_SHIFT": shift]
+        let wallBefore = Date()
+        let session = try background(vigilBinary, ["start", "--replay", Self.scenario, "--pace", "30", "--minutes", "25", "--json", "--data-dir", home + "/d"],
+                                     home: home, env: env)
+        #expect(try await eventually(120) { session.printed.contains("\"event\":\"episode_started\"") }, "\(session.said)")
+        try jump(3 * 86_400)
+        #expect(try await eventually(120) { session.printed.contains("\"event\":\"alarm\"") }, "\(session.said)")
+        try jump(-7200)
+        await exited(session.process)
+        #expect(session.process.terminationStatus == 0, "\(session.said)")
+
+        let events = timeline(session.printed)
+        let tables = try await exported(home, home + "/d")
+        expectConsistent(tables, with: events)
+        let row = try #require(tables["sessions"]?.first)
+        let started = (row["started_ms"] as? NSNumber)?.int64Value ?? 0, ended = (row["ended_ms"] as? NSNumber)?.int64Value ?? 0
+        // 25 minutes, whatever the wall clock did (a replayed session ends with its recording,
+        // which a busy machine can deliver a few session seconds early at 30x).
+        #expect(abs(ended - started - 1_500_000) < 5_000, "\(ended - started) ms")
+        #expect(abs(Double(started) / 1000 - wallBefore.timeIntervalSince1970) < 60, "dated when it started")
+        var previous = -1.0
+        for e in events {
+            let elapsed = (e["elapsed"] as? NSNumber)?.doubleValue ?? -1
+            #expect(elapsed >= previous && elapsed <= 1500, "\(e)")
+            previous = elapsed
+        }
+        for e in tables["episodes"] ?? [] {
+            let length = Double(((e["ended_ms"] as? NSNumber)?.int64Value ?? 0) - ((e["started_ms"] as? NSNumber)?.int64Value ?? 0)) / 1000
+            #expect(length > 300 && length < 700, "the coffee break, about 8.5 minutes: \(length) s")
+        }
+        // The shifted clock did reach the process.
+        let probe = try await vigil(["task", "add", "Probe", "--data-dir", home + "/probe"], home: home, env: env)
+        #expect(probe.status == 0, "\(probe.stderr)")
+        let created = try await exported(home, home + "/probe")["tasks"]?.first?["created_ms"] as? NSNumber
+        let moved = (created?.doubleValue ?? 0) / 1000 - Date().timeIntervalSince1970
+        #expect(abs(moved + 7200) < 600, "the shifted clock moved the task's date by \(moved) s")
+    }
+}
