@@ -48,6 +48,8 @@ public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible
         case data
         /// The file could not be opened, read or written.
         case io
+        /// The file to write could not be created: choose another path.
+        case cannotCreate
     }
 
     public var file: String

@@ -72,7 +72,7 @@ public final class RecordingWriter {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         // An existing file keeps its mode through O_TRUNC: make it private too.
         guard fd >= 0, fchmod(fd, 0o600) == 0, let f = fdopen(fd, "wb") else {
-            throw RecordingError(file: path, line: 0, message: "cannot create: \(String(cString: strerror(errno)))", kind: .io)
+            throw RecordingError(file: path, line: 0, message: "cannot create: \(String(cString: strerror(errno))); choose another file", kind: .cannotCreate)
         }
         file = f
         try write(encoder.headerLine())

@@ -187,7 +187,7 @@ struct HabitCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common)
+                let ctx = try PlannerContext(common, lookingUp: true)
                 try ctx.housekeeping()
                 let h = try ctx.habit(habit)
                 let marks = try ctx.store.habitDays(id: h.id)
@@ -228,7 +228,7 @@ struct HabitCommand: AsyncParsableCommand {
     /// check, fail and skip share this.
     static func mark(_ common: CommonOptions, _ reference: String, date: String?, _ status: DayStatus) async {
         await guarded {
-            let ctx = try PlannerContext(common)
+            let ctx = try PlannerContext(common, lookingUp: true)
             try ctx.housekeeping()
             let h = try ctx.habit(reference)
             guard h.archived == nil else { throw Failure("habit #\(h.id) is archived. `vigil habit continue \(h.id)` brings it back.", code: .dataError) }
@@ -340,7 +340,7 @@ struct HabitCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common)
+                let ctx = try PlannerContext(common, lookingUp: true)
                 var h = try ctx.habit(habit)
                 if let name { h.name = try nonBlank(name, what: "The habit's name") }
                 if let s = try scheduleOptions.schedule() { h.schedule = s }
@@ -370,7 +370,7 @@ struct HabitCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common)
+                let ctx = try PlannerContext(common, lookingUp: true)
                 let h = try ctx.habit(habit)
                 let w = week ?? Statistics.isoWeek(ctx.now.day)
                 guard w.count == 8, w.dropFirst(4).hasPrefix("-W"), let n = Int(w.suffix(2)), (1...53).contains(n), Int(w.prefix(4)) != nil else {
@@ -391,7 +391,7 @@ struct HabitCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common)
+                let ctx = try PlannerContext(common, lookingUp: true)
                 var h = try ctx.habit(habit)
                 h.archived = nil
                 if let goal { h.goal = goal }
@@ -408,7 +408,7 @@ struct HabitCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common)
+                let ctx = try PlannerContext(common, lookingUp: true)
                 var h = try ctx.habit(habit)
                 h.archived = ctx.now.ms
                 try ctx.store.updateHabit(h)
@@ -424,7 +424,7 @@ struct HabitCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common)
+                let ctx = try PlannerContext(common, lookingUp: true)
                 let h = try ctx.habit(habit)
                 try ctx.store.deleteHabit(id: h.id)
                 print("Deleted habit #\(h.id) \(h.name) and its history.")

@@ -82,6 +82,14 @@ struct Start: AsyncParsableCommand {
 
     private func runSession() async throws {
         let config = try common.loadConfiguration()
+        // A recording that cannot be made is said before anything is created or started.
+        if let path = record {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+                throw Failure("\(path): cannot create: \(directory) is not a directory; choose another file for --record", code: .cannotCreate)
+            }
+        }
         let store = try common.openStore()
         // A task from the list, by number or exact title, links the session to it.
         var task = self.task

@@ -13,7 +13,13 @@ struct PlannerContext {
     let store: EventStore
     let now: LocalNow
 
-    init(_ common: CommonOptions) throws {
+    /// - Parameter lookingUp: the command acts on a task or habit that must exist already: with
+    ///   no log yet there is none, which is said without creating an empty log.
+    init(_ common: CommonOptions, lookingUp: Bool = false) throws {
+        if lookingUp, !FileManager.default.fileExists(atPath: common.paths.databasePath) {
+            throw Failure("there are no tasks or habits yet (no event log at \(common.paths.databasePath)). "
+                          + "Add one with `vigil task add TITLE` or `vigil habit add NAME`.", code: .dataError)
+        }
         store = try common.openStore()
         now = LocalNow(ms: try common.nowMilliseconds())
     }
@@ -79,7 +85,7 @@ struct TaskCommand: AsyncParsableCommand {
     /// Runs `body` with the store and the task named on the command line.
     static func with(_ common: CommonOptions, _ reference: String, _ body: (PlannerContext, TaskItem) throws -> Void) async {
         await guarded {
-            let ctx = try PlannerContext(common)
+            let ctx = try PlannerContext(common, lookingUp: true)
             try body(ctx, try ctx.task(reference))
         }
     }
@@ -182,7 +188,7 @@ struct TaskCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common)
+                let ctx = try PlannerContext(common, lookingUp: true)
                 let t = try ctx.task(task)
                 let effort = try ctx.store.taskEffort()[t.id]
                 print("#\(t.id)  \(t.title)\(t.isDone ? "  (done)" : "")")
@@ -219,7 +225,7 @@ struct TaskCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common)
+                let ctx = try PlannerContext(common, lookingUp: true)
                 var t = try ctx.task(task)
                 if let title { t.title = try nonBlank(title, what: "The task's title") }
                 if let due { t.due = due == "none" ? nil : try deadline(due, today: ctx.now.day, option: "--due") }
@@ -287,7 +293,7 @@ struct TaskCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common)
+                let ctx = try PlannerContext(common, lookingUp: true)
                 let t = try ctx.task(task)
                 let u = ctx.urgency(t, effort: try ctx.store.taskEffort())
                 print("#\(t.id) \(t.title): urgency \(String(format: "%.1f", u.total))")

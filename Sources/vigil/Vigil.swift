@@ -26,8 +26,10 @@ struct Vigil: AsyncParsableCommand {
               vigil habit add "Thesis" --days mon,tue,wed,thu,fri --auto "50m on thesis"
               vigil today
 
-            Exit codes: 0 success, 1 failure, 64 bad usage, 65 bad input data (recording or \
-            config), 73 cannot create the data directory or log, 74 read or write error.
+            Exit codes: 0 success, 1 nothing to act on or refused (no session running, one \
+            already running) or another failure, 64 bad usage, 65 bad input data (a recording or \
+            config file, an unknown task or habit number), 73 cannot create the data directory, \
+            the log or an output file, 74 read or write error (or session events not logged).
             """,
         version: "0.1.0",
         subcommands: [Start.self, Replay.self, Record.self, Inspect.self, Sensors.self, Log.self, StatusCommand.self, StopCommand.self, ReportCommand.self, TaskCommand.self, NextCommand.self, HabitCommand.self, TodayCommand.self, MotivateCommand.self, DaemonCommand.self, ExportCommand.self, ForgetCommand.self, Simulate.self, ConfigCommand.self]
@@ -121,7 +123,12 @@ func guarded<T>(_ body: () async throws -> T) async -> T {
     } catch let e as ExitCode {
         Foundation.exit(e.rawValue)
     } catch let e as RecordingError {
-        Vigil.fail(Failure(e.description, code: e.kind == .io ? .ioError : .dataError))
+        let code: Failure.Code = switch e.kind {
+        case .data: .dataError
+        case .io: .ioError
+        case .cannotCreate: .cannotCreate
+        }
+        Vigil.fail(Failure(e.description, code: code))
     } catch let e as StoreError {
         Vigil.fail(Failure(e.description, code: .ioError))
     } catch let e as ConfigErrors {

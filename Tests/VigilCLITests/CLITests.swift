@@ -351,4 +351,63 @@ func write(_ text: String, to path: String) {
             #expect(r.stdout.contains("Example"), "vigil \(c.joined(separator: " ")) --help has no example")
         }
     }
+
+    /// Every command, run into its failures: the documented exit code (README, `vigil --help`), and
+    /// a message that names what is wrong (file, line, key, option or number) and what to do.
+    @Test func everyCommandFailsWithItsDocumentedExitCode() throws {
+        let home = freshHome()
+        let bad = home + "/bad.yaml", truncated = home + "/truncated.jsonl", notes = home + "/notes.txt"
+        try "session:\n  tick: 1s\n  wibble: 3\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        try (#"{"vigil":"recording","version":1,"start":"2026-03-02T09:00:00Z"}"# + "\n" + #"{"t":1,"kind":"input","window":5,"idle":1}"# + "\n"
+             + #"{"t":2,"kind":"input","wind"#).write(toFile: truncated, atomically: true, encoding: .utf8)
+        try "hello\n".write(toFile: notes, atomically: true, encoding: .utf8)
+        let unwritable = "/proc/vigil-nowhere"
+        // A second log with one task, for the failures that need a log to exist.
+        let withTask = home + "/with-task"
+        #expect(try vigil(["task", "add", "Slides", "--data-dir", withTask], home: home).status == 0)
+        let cases: [(args: [String], code: Int32, says: [String])] = [
+            (["start", "--minutes", "0"], 64, ["--minutes must be greater than 0"]),
+            (["start", "--config", bad, "--minutes", "1"], 65, ["bad.yaml:3", "session.wibble", "vigil config check"]),
+            (["start", "--data-dir", unwritable, "--minutes", "0.01"], 73, [unwritable, "cannot create the data directory", "--data-dir"]),
+            (["start", "--minutes", "0.01", "--record", unwritable + "/r.jsonl"], 73, [unwritable + "/r.jsonl", "cannot create", "choose another file"]),
+            (["replay", home + "/missing.jsonl"], 74, ["missing.jsonl: cannot open"]),
+            (["replay", truncated], 65, ["truncated.jsonl:3: column 28", "truncated"]),
+            (["replay"], 64, ["Missing expected argument"]),
+            (["record", "-o", unwritable + "/x.jsonl", "--minutes", "0.01"], 73, [unwritable + "/x.jsonl", "cannot create"]),
+            (["inspect", notes], 65, ["notes.txt: not a recording Vigil reads", "WAV"]),
+            (["sensors", "--config", bad], 65, ["bad.yaml:3", "session.wibble"]),
+            (["log", "--limit", "0"], 64, ["--limit must be at least 1"]),
+            (["status"], 1, []),
+            (["stop"], 1, []),
+            (["report", "--from", "2026-13-01"], 64, ["--from", "2026-13-01", "YYYY-MM-DD"]),
+            (["report", "-o", unwritable + "/r.txt"], 73, [unwritable + "/r.txt", "Choose another file with -o"]),
+            (["simulate", "--days", "0"], 64, ["--days must be between 1 and 36500"]),
+            (["config", "check", "--config", bad], 65, ["bad.yaml:3", "session.wibble", "unknown key", "known: default_minutes, gap, tick"]),
+            (["task", "add", " "], 64, ["title must not be blank"]),
+            (["task", "show", "99"], 65, ["no tasks or habits yet", "vigil task add"]),
+            (["task", "show", "99", "--data-dir", withTask], 65, ["no task #99", "vigil task list --all"]),
+            (["next", "--count", "0"], 64, ["--count must be at least 1"]),
+            (["habit", "add", "X", "--days", "mon", "--times", "3/week"], 64, ["conflicting schedule", "--days and --times"]),
+            (["habit", "check", "42"], 65, ["no tasks or habits yet", "vigil habit add"]),
+            (["habit", "check", "42", "--data-dir", withTask], 65, ["no habit #42", "vigil habit list --archived"]),
+            (["today", "--limit", "3"], 64, ["Unknown option '--limit'"]),
+            (["motivate", "--category", "nope"], 64, ["--category must be one of focus, study, health"]),
+            (["daemon", "--once", "--config", bad], 65, ["bad.yaml:3"]),
+            (["export"], 64, ["say --all"]),
+            (["export", "--all", "-o", home + "/e.json"], 65, ["no event log", "stored nothing about you"]),
+            (["export", "--all", "-o", unwritable + "/e.json", "--data-dir", withTask], 73, [unwritable + "/e.json", "cannot write the export"]),
+            (["forget", "--from", "2026-03-09", "--to", "2026-03-03", "--yes"], 64, ["--from 2026-03-09 is after --to 2026-03-03"]),
+            (["bogus"], 64, ["Unexpected argument 'bogus'"]),
+        ]
+        for c in cases {
+            let r = try vigil(c.args, home: home)
+            let said = r.stderr + r.stdout
+            #expect(r.status == c.code, "vigil \(c.args.joined(separator: " ")): exit \(r.status), said: \(said)")
+            for fragment in c.says { #expect(said.contains(fragment), "vigil \(c.args.joined(separator: " ")): \(said)") }
+            if c.code == 1 { #expect(said.contains("No focus session is running"), "\(said)") }
+        }
+        // Each documented failure code is there, and nothing was created by the failures.
+        #expect(Set(cases.map(\.code)) == [1, 64, 65, 73, 74])
+        #expect(!FileManager.default.fileExists(atPath: home + "/data/vigil/vigil.sqlite3"), "a failed command creates no log")
+    }
 }
