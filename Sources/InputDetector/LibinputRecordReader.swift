@@ -77,6 +77,9 @@ public struct LibinputRecording: Sendable {
     /// The wall-clock instant of the recording's time 0.
     public var start: Timestamp
 
+    /// The longest span of events a recording may have (7 days): every window of it becomes a sample.
+    public static let longestRecording: Double = 7 * 86_400
+
     /// Reads a recording and aggregates it into windows of `window` seconds.
     ///
     /// With `.fromFile` the start is derived from libinput record's `# Current time is HH:MM:SS`
@@ -252,6 +255,12 @@ struct ParsedRecording {
                 guard values.0 >= 0, (0..<1_000_000).contains(values.1), (0...0xffff).contains(values.2), (0...0xffff).contains(values.3),
                       (Int64(Int32.min)...Int64(Int32.max)).contains(values.4)
                 else { throw error("evdev event values out of range") }
+                // Idle time becomes one sample per window, so a damaged timestamp years on would
+                // make millions of them (a fuzzer found 3.5 GB from a 12 KB file).
+                guard values.0 <= Int64(LibinputRecording.longestRecording) else {
+                    throw error("an event \(values.0) s after the recording started: Vigil reads libinput recordings of up to "
+                                + "\(Int(LibinputRecording.longestRecording / 86_400)) days; is this timestamp damaged? Split longer recordings")
+                }
                 let t = Double(values.0) + Double(values.1) / 1e6
                 let type = UInt16(values.2), code = UInt16(values.3)
                 if type == EvdevCode.EV_KEY, !r.obfuscated, code == EvdevCode.KEY_A, Self.contains(bytes, q, lineEnd, "obfuscated") {

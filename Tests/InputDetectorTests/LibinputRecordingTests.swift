@@ -207,3 +207,38 @@ import VigilRecording
         #expect(r.samples.count == 1000)
     }
 }
+
+/// Inputs the fuzzer (Fuzz/, FUZZING.md) found, kept as regression tests.
+@Suite struct LibinputFuzzRegressionTests {
+    static let crashes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fuzz/Crashes/libinput").path
+    let t0 = Timestamp(seconds: 1_700_000_000)
+
+    /// A 12 KB file with one event 123,333,333 s (3.9 years) in: every 5 s window of idle time
+    /// became a sample, 24.7 million of them, 3.5 GB. Such a timestamp is now refused on its line.
+    @Test func anEventYearsLaterIsRefusedOnItsLine() throws {
+        let file = Self.crashes + "/event-years-later.yml"
+        #expect(FileManager.default.fileExists(atPath: file))
+        do {
+            _ = try LibinputRecording.read(path: file, window: 5, start: .at(t0))
+            Issue.record("the event years later should have been refused")
+        } catch {
+            #expect(error.line == 62, "\(error)")
+            #expect(error.description.contains("123333333 s after the recording started") && error.description.contains("up to 7 days"), "\(error)")
+        }
+    }
+
+    /// The limit's edge: an event at 7 days is read (120,961 windows), one a second later is not.
+    @Test func sevenDaysAreReadAndNoMore() throws {
+        let text = try String(contentsOfFile: LibinputRecordingTests.data + "/keyboard-alt-tab.yml", encoding: .utf8)
+        // The last frame (Ctrl released at 12.7 s) moved to the edge.
+        let lastFrame = "- [ 12, 700000,"
+        #expect(text.components(separatedBy: lastFrame).count == 4, "three events in the last frame")
+        let atLimit = text.replacingOccurrences(of: lastFrame, with: "- [ 604800, 0,")
+        let r = try LibinputRecording.parse(atLimit, window: 5, start: .at(t0))
+        #expect(r.samples.count == 604_800 / 5 + 1)
+        let beyond = text.replacingOccurrences(of: lastFrame, with: "- [ 604801, 0,")
+        #expect(throws: LibinputRecordError.self) { try LibinputRecording.parse(beyond, window: 5, start: .at(t0)) }
+    }
+}
+

@@ -154,6 +154,13 @@ import TestSupport
         let exact = contents(home + "/exact.jsonl")
         #expect(String(decoding: exact, as: UTF8.self).contains("\"kind\":\"location\""))
         #expect(coordinateNeedles.contains { exact.range(of: $0) != nil }, "the opt-in recording should hold exact positions")
+        // Everything written is its owner's only: the data directory, every file in it, the recording.
+        func mode(_ path: String) -> Int { (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1 }
+        #expect(mode(home + "/d") == 0o700)
+        let written = try FileManager.default.contentsOfDirectory(atPath: home + "/d")
+        #expect(written.contains("vigil.sqlite3"))
+        for file in written { #expect(mode(home + "/d/" + file) == 0o600, "\(file): \(String(mode(home + "/d/" + file), radix: 8))") }
+        #expect(mode(home + "/session.jsonl") == 0o600 && mode(home + "/exact.jsonl") == 0o600)
         // And the input log: the replayed keyboard session is there, as counts.
         let log = try await vigil(["log", "--json", "--data-dir", home + "/d"], home: home)
         #expect(log.stdout.split(separator: "\n").count == 2, "\(log.stdout)")
