@@ -8,11 +8,20 @@ func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>) -> Bool {
     var offset = 0
     while offset < buffer.count {
         let n = buffer.withUnsafeBufferPointer { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        if n < 0, errno == EINTR { continue }
         if n <= 0 { return false }
         offset += n
     }
     return true
 }
+
+/// Text for standard error. A failed write (a full disk or a file-size limit where it is
+/// redirected, a closed pipe) is dropped: Foundation's `FileHandle.write(_:)` would trap instead,
+/// and a message must never end a session.
+func writeStandardError(_ text: String) { _ = writeAll(2, text.utf8) }
+
+/// Text for standard output, with the same care.
+func writeStandardOutput(_ text: String) { _ = writeAll(1, text.utf8) }
 
 /// A file written through a temporary file next to it and renamed into place by `commit`: a
 /// reader never sees half of it, and a failure leaves no partial file. Created 0600: what Vigil

@@ -44,7 +44,7 @@ struct ExportCommand: AsyncParsableCommand {
             if let failure { throw failure }
             if let file {
                 try file.commit()
-                FileHandle.standardError.write(Data("vigil: exported to \(file.path)\n".utf8))
+                writeStandardError("vigil: exported to \(file.path)\n")
             }
         }
     }

@@ -75,7 +75,7 @@ struct Record: AsyncParsableCommand {
                         if progress {
                             let c = recorder.snapshot()
                             let line = "\r\u{1B}[Krecording \(clockDuration(elapsed)) · \(c["input"] ?? 0) input, \(c["audio"] ?? 0) audio, \(c["location"] ?? 0) location samples"
-                            FileHandle.standardError.write(Data(line.utf8))
+                            writeStandardError(line)
                         }
                         try? await Task.sleep(for: .milliseconds(limit.map { min(1000, max(10, Int(($0 - elapsed) * 1000))) } ?? 1000))
                     }
@@ -85,7 +85,7 @@ struct Record: AsyncParsableCommand {
                 group.cancelAll()
             }
             signals.finish()
-            if progress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            if progress { writeStandardError("\r\u{1B}[K") }
             let total = recorder.total
             if let problem = recorder.close() {
                 throw Failure("the recording \(output) is incomplete: \(problem)", code: .ioError)

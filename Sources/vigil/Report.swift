@@ -114,12 +114,12 @@ struct ReportCommand: AsyncParsableCommand {
                 let file = try AtomicFile(path: output, what: "the report", hint: "Choose another file with -o.")
                 try file.write(report.rendered(as: kind).utf8)
                 try file.commit()
-                if isatty(2) != 0 { FileHandle.standardError.write(Data("vigil: report written to \(output)\n".utf8)) }
+                if isatty(2) != 0 { writeStandardError("vigil: report written to \(output)\n") }
             } else {
                 let env = ProcessInfo.processInfo.environment
                 let color = kind == .text && isatty(1) != 0 && (env["NO_COLOR"] ?? "").isEmpty && env["TERM"] != "dumb"
                 // As rendered, byte for byte: CSV lines end in CRLF.
-                FileHandle.standardOutput.write(Data(report.rendered(as: kind, color: color).utf8))
+                writeStandardOutput(report.rendered(as: kind, color: color))
             }
         }
     }

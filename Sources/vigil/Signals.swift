@@ -64,5 +64,5 @@ final class SignalWatch<Value: Sendable>: @unchecked Sendable {
 
 /// Standard error, one line at a time.
 func note(_ text: String) {
-    FileHandle.standardError.write(Data("vigil: \(text)\n".utf8))
+    writeStandardError("vigil: \(text)\n")
 }

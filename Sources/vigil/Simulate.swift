@@ -80,9 +80,9 @@ struct Simulate: AsyncParsableCommand {
                 events += batch.reduce(0) { $0 + $1.count }
                 batch.removeAll(keepingCapacity: true)
                 done += chunk.count
-                if progress { FileHandle.standardError.write(Data("\rvigil: simulated \(done) of \(days) days".utf8)) }
+                if progress { writeStandardError("\rvigil: simulated \(done) of \(days) days") }
             }
-            if progress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            if progress { writeStandardError("\r\u{1B}[K") }
             print("Simulated \(days) days ending \(Statistics.dateString(last)) in \(zone.identifier): \(sessions) sessions, \(events) events, logged to \(store.path).")
         }
     }

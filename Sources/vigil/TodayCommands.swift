@@ -154,7 +154,7 @@ struct DaemonCommand: AsyncParsableCommand {
     }
 
     private func log(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        writeStandardError((line + "\n"))
     }
 }
 

@@ -77,10 +77,6 @@ struct CommonOptions: ParsableArguments {
     }
 
     func openStore() throws -> EventStore {
-        // A file-size limit (`ulimit -f`) would kill the process with SIGXFSZ at the first write
-        // past it, and a session with it: ignored, the write fails with EFBIG and is reported and
-        // retried like a full disk.
-        signal(SIGXFSZ, SIG_IGN)
         do {
             return try EventStore(path: paths.databasePath)
         } catch {
@@ -109,13 +105,17 @@ struct Failure: Error, CustomStringConvertible {
 extension ParsableCommand {
     /// Prints a failure as `vigil: error: ...` and exits with its code.
     static func fail(_ error: Failure) -> Never {
-        FileHandle.standardError.write(Data("vigil: error: \(error.message)\n".utf8))
+        writeStandardError("vigil: error: \(error.message)\n")
         Foundation.exit(error.code.rawValue)
     }
 }
 
 /// Runs `body`, turning our errors into messages and exit codes.
 func guarded<T>(_ body: () async throws -> T) async -> T {
+    // A file-size limit (`ulimit -f`) would kill the process with SIGXFSZ at the first write past
+    // it, and a session or a recording with it: ignored, the write fails with EFBIG and is
+    // reported (and, for the log, retried) like a full disk.
+    signal(SIGXFSZ, SIG_IGN)
     do {
         return try await body()
     } catch let f as Failure {
@@ -154,14 +154,8 @@ final class Output: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBufferPointer { p in
-            var offset = 0
-            while offset < p.count {
-                let n = Foundation.write(1, p.baseAddress! + offset, p.count - offset)
-                if n <= 0 { break }
-                offset += n
-            }
-        }
+        // A failed write (stdout on a full disk, a closed pipe) drops the lines, never the session.
+        _ = writeAll(1, buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -89,14 +89,16 @@ let logsDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().append
         let detector = GPSDDetector(port: String(port), retry: (0.05, 0.2), now: wallClock)
         let collector = Collector(detector.samples())
         defer { collector.stop() }
-        let first = try GPSFake(log: logsDir + "/haicom-305N.log", port: port)
-        #expect(await collector.wait(timeout: 30) { $0.fixes.count >= 20 })
+        // Played over and over (the log lasts about 8 s): on a loaded machine the detector may
+        // connect late, and fixes must keep coming until it has 20.
+        let first = try GPSFake(log: logsDir + "/haicom-305N.log", port: port, once: false)
+        #expect(await collector.wait(timeout: 60) { $0.fixes.count >= 20 }, "gpsfake said: \(first.log)")
         first.stop()  // gpsd dies with gpsfake
         #expect(await collector.wait(timeout: 30) { $0.states.contains(.lost) }, "states: \(collector.states)")
         let before = collector.fixes.count
-        let second = try GPSFake(log: logsDir + "/haicom-305N.log", port: port)
+        let second = try GPSFake(log: logsDir + "/haicom-305N.log", port: port, once: false)
         defer { second.stop() }
-        #expect(await collector.wait(timeout: 30) { $0.fixes.count >= before + 20 }, "no fixes after gpsd came back")
+        #expect(await collector.wait(timeout: 60) { $0.fixes.count >= before + 20 }, "no fixes after gpsd came back")
         let states = collector.states
         let lost = try #require(states.firstIndex(of: .lost))
         #expect(states[lost...].contains(.available), "back to available after the restart: \(states)")

@@ -191,6 +191,25 @@ import Testing
         #expect(tasks.status == 0 && tasks.stdout.contains("Slides"), "\(tasks.stderr)")
     }
 
+    /// Standard output and error on a full disk (/dev/full: every write fails with ENOSPC): the
+    /// messages are lost, the session is not. (Foundation's FileHandle.write traps on such a
+    /// failure; Vigil's own writes drop the text instead.)
+    @Test func aFullDiskUnderStandardOutputAndErrorNeverEndsASession() async throws {
+        let home = freshHome()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: vigilBinary)
+        p.arguments = ["start", "--replay", Self.scenario, "--pace", "300", "--minutes", "25", "--data-dir", home + "/d"]
+        p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "TZ": "UTC"]
+        p.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+        p.standardError = FileHandle(forWritingAtPath: "/dev/full")
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        await exited(p)
+        #expect(p.terminationReason == .exit && p.terminationStatus == 0, "\(p.terminationReason) \(p.terminationStatus)")
+        let log = try await vigil(["log", "--json", "--data-dir", home + "/d"], home: home)
+        #expect(log.stdout.contains("\"outcome\":\"completed\"") && log.stdout.contains("\"cause\":\"away\""), "\(log.stdout)")
+    }
+
     /// The wall clock jumps during a session (NTP, a manual change), forward three days and back
     /// two hours, through a small LD_PRELOAD shim (Data/wall_clock_shift.c, which says why not the
     /// machine's clock or libfaketime): the session's times and durations come from a monotonic
