@@ -79,6 +79,8 @@ public struct LibinputRecording: Sendable {
 
     /// The longest span of events a recording may have (7 days): every window of it becomes a sample.
     public static let longestRecording: Double = 7 * 86_400
+    /// The most windows (samples) a recording may make, whatever the window: about 140 MB.
+    public static let mostWindows = 1_000_000
 
     /// Reads a recording and aggregates it into windows of `window` seconds.
     ///
@@ -475,6 +477,12 @@ struct ParsedRecording {
             }.map(\.element)
         }
         let duration = all.last?.time ?? 0
+        // Every window becomes a sample: 7 days of 5 s windows is 121,000, but with the smallest
+        // window the config allows (0.1 s) the same span would be 6 million.
+        guard duration / window <= Double(LibinputRecording.mostWindows) else {
+            throw LibinputRecordError(file: file, line: 0, message: "\(humanDuration(duration)) of events in windows of \(window) s make more than "
+                                      + "\(LibinputRecording.mostWindows) samples; use a longer input.window or split the recording")
+        }
 
         let origin = startTimestamp(start, mtime: mtime, duration: duration)
         var aggregator = InputAggregator(window: window, origin: 0, obfuscatedKeys: obfuscated)

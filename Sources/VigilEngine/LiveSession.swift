@@ -263,9 +263,9 @@ public final class SessionLogWriter: @unchecked Sendable {
     private var waitingDeliveries: [AlarmDelivery] = []
     private var waitingTouch: Timestamp?
     /// The current write failure; `nil` while the log is being written.
-    public private(set) var failure: StoreError?
+    private var failure: StoreError?
     /// Events dropped because the buffer was full (`bufferLimit`).
-    public private(set) var dropped = 0
+    private var dropped = 0
     private let news: @Sendable (LogWriterNews) -> Void
 
     /// How many events may wait: about 10 MB, far more than a day of sessions logs (a session logs
@@ -328,6 +328,7 @@ public final class SessionLogWriter: @unchecked Sendable {
     /// Writes what waits, oldest first. Called with the lock held.
     private func flush() {
         let hadFailed = failure != nil
+        // What waited before this write (the last batch is counted too: it waited behind them).
         let count = waiting.count + waitingDeliveries.count
         do {
             if sessionId == nil, let first = waiting.first, case .sessionStarted(let task, let planned) = first.kind {

@@ -85,6 +85,12 @@ public struct LiveView: Sendable {
         case .location(let f):
             fix = f.mode
             guard f.mode >= .twoD else { break }
+            // A coarse fix (the detector's default) brings its distance; its coordinates are only
+            // the centre of a cell about 1 km across and must not be measured.
+            guard f.isExact else {
+                if let d = f.distanceFromWorkplace { distance = d }
+                break
+            }
             let origin = workplace.map { ($0.latitude, $0.longitude) } ?? firstFix ?? (f.latitude, f.longitude)
             if workplace == nil, firstFix == nil { firstFix = origin }
             distance = Geodesy.distance(latitude: origin.0, longitude: origin.1, latitude: f.latitude, longitude: f.longitude)

@@ -16,8 +16,8 @@ func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>) -> Bool {
 }
 
 /// Text for standard error. A failed write (a full disk or a file-size limit where it is
-/// redirected, a closed pipe) is dropped: Foundation's `FileHandle.write(_:)` would trap instead,
-/// and a message must never end a session.
+/// redirected; a closed pipe, where SIGPIPE is ignored as `vigil start` does) is dropped:
+/// Foundation's `FileHandle.write(_:)` would trap instead, and a message must never end a session.
 func writeStandardError(_ text: String) { _ = writeAll(2, text.utf8) }
 
 /// Text for standard output, with the same care.

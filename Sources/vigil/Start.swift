@@ -89,7 +89,16 @@ struct Start: AsyncParsableCommand {
             if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
                 throw Failure("\(path): cannot create: \(directory) is not a directory; choose another file for --record", code: .cannotCreate)
             }
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw Failure("\(path): cannot create: it is a directory; choose a file for --record", code: .cannotCreate)
+            }
+            if access(directory, W_OK) != 0 {
+                throw Failure("\(path): cannot create: \(directory) is not writable; choose another file for --record", code: .cannotCreate)
+            }
         }
+        // A session outlives its readers: output to a pipe whose reader has gone fails (and is
+        // dropped) instead of killing the session with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         let store = try common.openStore()
         // A task from the list, by number or exact title, links the session to it.
         var task = self.task
@@ -167,7 +176,7 @@ struct SessionRun {
                 message = "cannot write the event log (\(error.message)); the session goes on with its alarms, and its events "
                     + "(\(count) so far) wait in memory until \(logPath) can be written: free some disk space or make its directory writable"
             case .recovered(let count):
-                message = "the event log is written again: the \(count) events that waited are in it"
+                message = "the event log is written again" + (count > 0 ? ": the \(count) events that waited are in it" : "")
             }
             if liveScreen { view.withLock { $0.note(message) } } else { note(message) }
         }
@@ -301,7 +310,7 @@ struct SessionRun {
         let (lost, reason) = writer.finish()
         if lost > 0 {
             throw Failure("the session ran, but \(lost) of its events could not be logged and are lost"
-                          + (reason.map { " (\($0))" } ?? "") + "; what reached the log before is intact, and an unfinished session there is closed as interrupted at the next start", code: .ioError)
+                          + (reason.map { " (\($0))" } ?? "") + "; what reached the log before is intact (a session left unfinished there is closed as interrupted at the next start)", code: .ioError)
         }
         if let id = writer.session { note("saved as session \(id) in \(store.path)") }
         // Habits that sessions complete by themselves.

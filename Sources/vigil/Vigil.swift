@@ -154,7 +154,8 @@ final class Output: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !buffer.isEmpty else { return }
-        // A failed write (stdout on a full disk, a closed pipe) drops the lines, never the session.
+        // A failed write (stdout on a full disk; a closed pipe in a session, which ignores
+        // SIGPIPE) drops the lines, never the session.
         _ = writeAll(1, buffer)
         buffer.removeAll(keepingCapacity: true)
     }

@@ -239,6 +239,13 @@ import VigilRecording
         #expect(r.samples.count == 604_800 / 5 + 1)
         let beyond = text.replacingOccurrences(of: lastFrame, with: "- [ 604801, 0,")
         #expect(throws: LibinputRecordError.self) { try LibinputRecording.parse(beyond, window: 5, start: .at(t0)) }
+        // The smallest window the config allows would make 6 million samples of the same span.
+        do {
+            _ = try LibinputRecording.parse(atLimit, window: 0.1, start: .at(t0))
+            Issue.record("6 million windows should have been refused")
+        } catch {
+            #expect(error.description.contains("more than 1000000 samples") && error.description.contains("input.window"), "\(error)")
+        }
     }
 }
 

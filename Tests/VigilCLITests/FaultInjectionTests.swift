@@ -191,19 +191,23 @@ import Testing
         #expect(tasks.status == 0 && tasks.stdout.contains("Slides"), "\(tasks.stderr)")
     }
 
-    /// Standard output and error on a full disk (/dev/full: every write fails with ENOSPC): the
-    /// messages are lost, the session is not. (Foundation's FileHandle.write traps on such a
-    /// failure; Vigil's own writes drop the text instead.)
-    @Test func aFullDiskUnderStandardOutputAndErrorNeverEndsASession() async throws {
+    /// Standard error on a full disk (/dev/full: every write fails with ENOSPC), standard output a
+    /// pipe nobody reads any more: the messages are lost, the session is not. (Foundation's
+    /// FileHandle.write traps on such a failure and SIGPIPE would end the process; Vigil's own
+    /// writes drop the text, and a session ignores SIGPIPE.)
+    @Test func unwritableStandardOutputAndErrorNeverEndASession() async throws {
         let home = freshHome()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: vigilBinary)
         p.arguments = ["start", "--replay", Self.scenario, "--pace", "300", "--minutes", "25", "--data-dir", home + "/d"]
         p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "TZ": "UTC"]
-        p.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+        let gone = Pipe()
+        try gone.fileHandleForReading.close()
+        p.standardOutput = gone.fileHandleForWriting
         p.standardError = FileHandle(forWritingAtPath: "/dev/full")
         p.standardInput = FileHandle.nullDevice
         try p.run()
+        try gone.fileHandleForWriting.close()
         await exited(p)
         #expect(p.terminationReason == .exit && p.terminationStatus == 0, "\(p.terminationReason) \(p.terminationStatus)")
         let log = try await vigil(["log", "--json", "--data-dir", home + "/d"], home: home)

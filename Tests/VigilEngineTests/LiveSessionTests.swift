@@ -96,3 +96,27 @@ import VigilRecording
         #expect(collected.all.last.map { if case .sessionEnded(let s) = $0.kind { s.ended == wallStart + 5 } else { false } } == true)
     }
 }
+
+/// The live screen's distance comes from what the detector hands over: a coarse fix's own distance,
+/// never a measurement of its cell's centre.
+@Suite struct LiveViewDistanceTests {
+    let t0 = parseRFC3339("2026-03-02T09:00:00Z")!
+
+    @Test func aCoarseFixShowsItsOwnDistance() {
+        let office = VigilConfiguration.Workplace(name: "office", latitude: 52.2053, longitude: 0.1218, radius: 75)
+        var config = VigilConfiguration.Location()
+        config.workplace = office
+        var privacy = LocationPrivacy(config: config)
+        var view = LiveView(task: nil, planned: nil, workplace: office)
+        // At the desk, 12 m from the workplace; the cell's centre is about 300 m away.
+        let desk = LocationFix(latitude: 52.2054, longitude: 0.1219, horizontalAccuracy: 5, mode: .threeD)
+        let coarse = privacy.protect(desk)
+        #expect(Geodesy.distance(latitude: 52.2053, longitude: 0.1218, latitude: coarse.latitude, longitude: coarse.longitude) > 200)
+        view.apply(Sample(time: t0, payload: .location(coarse)))
+        #expect(view.distance == coarse.distanceFromWorkplace)
+        #expect((view.distance ?? 999) < 20)
+        // An exact fix (a recording of the person's own) is still measured.
+        view.apply(Sample(time: t0 + 5, payload: .location(LocationFix(latitude: 52.2063, longitude: 0.1218, mode: .threeD))))
+        #expect(abs((view.distance ?? 0) - 111.3) < 1)
+    }
+}
