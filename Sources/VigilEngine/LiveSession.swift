@@ -268,8 +268,8 @@ public final class SessionLogWriter: @unchecked Sendable {
     private var dropped = 0
     private let news: @Sendable (LogWriterNews) -> Void
 
-    /// How many events may wait: about 10 MB, far more than a day of sessions logs (a session logs
-    /// tens of events; even the stress profile a few hundred).
+    /// How many events may wait: far more than a day of sessions logs (a session logs tens of
+    /// events; even the stress profile a few hundred), and a bound on the memory they take.
     public static let bufferLimit = 100_000
 
     private let taskId: Int64?
@@ -338,11 +338,11 @@ public final class SessionLogWriter: @unchecked Sendable {
             guard let id = sessionId else { return }
             if !waiting.isEmpty {
                 try store.append(waiting, session: id)
-                waiting.removeAll(keepingCapacity: false)
+                waiting.removeAll(keepingCapacity: true)
             }
             if !waitingDeliveries.isEmpty {
                 try store.appendDeliveries(waitingDeliveries, session: id)
-                waitingDeliveries.removeAll(keepingCapacity: false)
+                waitingDeliveries.removeAll(keepingCapacity: true)
             }
             if let t = waitingTouch {
                 try store.touch(session: id, at: t)

@@ -43,10 +43,7 @@ public struct LiveView: Sendable {
 
     public mutating func apply(_ e: SessionEvent, line: String?) {
         now = max(now ?? e.time, e.time)
-        if let line {
-            recent.append(line)
-            if recent.count > 4 { recent.removeFirst(recent.count - 4) }
-        }
+        if let line { remember(line) }
         switch e.kind {
         case .sessionStarted: start = e.time
         case .stateChanged(_, let to, let score, let reason):
@@ -67,8 +64,11 @@ public struct LiveView: Sendable {
     }
 
     /// A message for the person (a channel that stopped working), shown with the timeline.
-    public mutating func note(_ text: String) {
-        recent.append(text)
+    public mutating func note(_ text: String) { remember(text) }
+
+    /// Keeps the last four lines for the screen.
+    private mutating func remember(_ line: String) {
+        recent.append(line)
         if recent.count > 4 { recent.removeFirst(recent.count - 4) }
     }
 
@@ -179,8 +179,7 @@ public struct LiveView: Sendable {
             return "\(Int(level.rounded())) \(unit) \(meter)"
         }, w))
         out.append(truncate("Location  " + sensorLine(.location) {
-            guard let fix else { return nil }
-            let quality = fix == .threeD ? "3D fix" : fix == .twoD ? "2D fix" : "no fix"
+            guard let quality = fixText else { return nil }
             return distance.map { "\(Int($0.rounded())) m from \(workplace?.name ?? "where you started") · \(quality)" } ?? quality
         }, w))
         var tally = "Episodes  \(episodes) · alarms \(alarms)"
@@ -191,6 +190,9 @@ public struct LiveView: Sendable {
         out.append(truncate(paint("p pause/resume · b break · s snooze · q end · ? help", "2"), w + (style.color ? 8 : 0)))
         return out
     }
+
+    /// The receiver's fix quality, once it has said anything.
+    private var fixText: String? { fix.map { $0 == .threeD ? "3D fix" : $0 == .twoD ? "2D fix" : "no fix" } }
 
     private func sensorLine(_ sensor: SensorKind, reading: () -> String?) -> String {
         if let s = sensors[sensor], s.state != .available, s.state != .noFix, s.state != .lost {
@@ -206,8 +208,8 @@ public struct LiveView: Sendable {
         parts.append("input " + sensorLine(.input) { inputRate.map { "\(Int($0.rounded())) keys/min" } })
         parts.append("audio " + sensorLine(.audio) { audio.map { "\(Int($0.level.rounded())) \($0.shortTermLUFS != nil ? "LUFS" : "dBFS")" } })
         parts.append("location " + sensorLine(.location) {
-            guard let fix else { return nil }
-            return (distance.map { "\(Int($0.rounded())) m · " } ?? "") + (fix == .threeD ? "3D fix" : fix == .twoD ? "2D fix" : "no fix")
+            guard let quality = fixText else { return nil }
+            return (distance.map { "\(Int($0.rounded())) m · " } ?? "") + quality
         })
         return parts.joined(separator: " · ")
     }

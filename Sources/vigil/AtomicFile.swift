@@ -18,10 +18,10 @@ func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>) -> Bool {
 /// Text for standard error. A failed write (a full disk or a file-size limit where it is
 /// redirected; a closed pipe, where SIGPIPE is ignored as `vigil start` does) is dropped:
 /// Foundation's `FileHandle.write(_:)` would trap instead, and a message must never end a session.
-func writeStandardError(_ text: String) { _ = writeAll(2, text.utf8) }
+func writeStandardError(_ text: String) { writeAll(2, text.utf8) }
 
 /// Text for standard output, with the same care.
-func writeStandardOutput(_ text: String) { _ = writeAll(1, text.utf8) }
+func writeStandardOutput(_ text: String) { writeAll(1, text.utf8) }
 
 /// A file written through a temporary file next to it and renamed into place by `commit`: a
 /// reader never sees half of it, and a failure leaves no partial file. Created 0600: what Vigil

@@ -93,6 +93,37 @@ func exited(_ p: Process) async {
     _ = try? await offPool { p.waitUntilExit() }
 }
 
+/// A background process (usually `vigil`) whose standard output and error go to files.
+struct Background {
+    let process: Process
+    let stdout: String
+    let stderr: String
+    var said: String { (try? String(contentsOfFile: stderr, encoding: .utf8)) ?? "" }
+    var printed: String { (try? String(contentsOfFile: stdout, encoding: .utf8)) ?? "" }
+}
+
+func background(_ executable: String, _ args: [String], home: String, env: [String: String] = [:]) throws -> Background {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: executable)
+    p.arguments = args
+    p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "TZ": "UTC"].merging(env) { $1 }
+    let id = UUID().uuidString
+    let out = home + "/.out-\(id)", err = home + "/.err-\(id)"
+    FileManager.default.createFile(atPath: out, contents: nil)
+    FileManager.default.createFile(atPath: err, contents: nil)
+    p.standardOutput = FileHandle(forWritingAtPath: out)
+    p.standardError = FileHandle(forWritingAtPath: err)
+    p.standardInput = FileHandle.nullDevice
+    try p.run()
+    return Background(process: p, stdout: out, stderr: err)
+}
+
+/// SQLite's own check of a log, by Python's sqlite3 (not Vigil's code): "ok\n" when it is sound.
+func integrityCheck(_ database: String) async -> String {
+    await runProcess("/usr/bin/python3", ["-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA integrity_check').fetchone()[0])",
+                                          database]).output
+}
+
 func freshHome() -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-cli-\(UUID().uuidString)").path
     try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -7,31 +7,6 @@ import Testing
 @Suite struct FaultInjectionTests {
     static let scenario = repo + "/Samples/coffee-break/session.jsonl"
 
-    /// A background `vigil` whose standard output and error go to files.
-    struct Background {
-        let process: Process
-        let stdout: String
-        let stderr: String
-        var said: String { (try? String(contentsOfFile: stderr, encoding: .utf8)) ?? "" }
-        var printed: String { (try? String(contentsOfFile: stdout, encoding: .utf8)) ?? "" }
-    }
-
-    func background(_ executable: String, _ args: [String], home: String, env: [String: String] = [:]) throws -> Background {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = args
-        p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "TZ": "UTC"].merging(env) { $1 }
-        let id = UUID().uuidString
-        let out = home + "/.out-\(id)", err = home + "/.err-\(id)"
-        FileManager.default.createFile(atPath: out, contents: nil)
-        FileManager.default.createFile(atPath: err, contents: nil)
-        p.standardOutput = FileHandle(forWritingAtPath: out)
-        p.standardError = FileHandle(forWritingAtPath: err)
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        return Background(process: p, stdout: out, stderr: err)
-    }
-
     /// Polls until `condition` holds or `seconds` pass (a loaded machine only makes it slower).
     func eventually(_ seconds: Double, _ condition: () -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)
@@ -184,9 +159,8 @@ import Testing
         #expect(full.process.terminationReason == .exit && full.process.terminationStatus == 74, "\(full.said)")
         #expect(full.said.contains("of its events could not be logged and are lost"), "\(full.said)")
         #expect(full.printed.contains("\"event\":\"alarm\"") && full.printed.contains("\"event\":\"session_ended\""), "the session ran to its end with its alarms")
-        let check = await runProcess("/usr/bin/python3", ["-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA integrity_check').fetchone()[0])",
-                                                          home + "/full/vigil.sqlite3"])
-        #expect(check.output == "ok\n", "\(check.output)")
+        let check = await integrityCheck(home + "/full/vigil.sqlite3")
+        #expect(check == "ok\n", "\(check)")
         let tasks = try await vigil(["task", "list", "--data-dir", home + "/full"], home: home)
         #expect(tasks.status == 0 && tasks.stdout.contains("Slides"), "\(tasks.stderr)")
     }

@@ -5,18 +5,6 @@ import Testing
 @Suite struct ReliabilityTests {
     static let scenario = repo + "/Samples/coffee-break/session.jsonl"
 
-    func background(_ args: [String], home: String) throws -> Process {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: vigilBinary)
-        p.arguments = args
-        p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "TZ": "UTC"]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        return p
-    }
-
     /// The running session's status file, what `vigil status` reads (read directly: polling ten
     /// times a second with a new process each time would load the machine it waits on).
     func statusJSON(_ home: String) -> [String: Any]? {
@@ -31,7 +19,7 @@ import Testing
         let home = freshHome()
         // At 10x the alarm is on for about 70 s, and a machine too busy to run the session for
         // 9 s (a gap at 10x) is rare: the poll sees the alarm on a loaded machine too.
-        let p = try background(["start", "--replay", Self.scenario, "--pace", "10", "--minutes", "25", "--task", "slides", "--data-dir", home + "/d"], home: home)
+        let p = try background(vigilBinary, ["start", "--replay", Self.scenario, "--pace", "10", "--minutes", "25", "--task", "slides", "--data-dir", home + "/d"], home: home).process
         var seen: [String: Any]?
         let deadline = ContinuousClock.now + .seconds(300)
         while p.isRunning, ContinuousClock.now < deadline {
@@ -117,9 +105,8 @@ import Testing
         _ = try await vigil(["stop", "--data-dir", home + "/d"], home: home)
         await exited(other)
         #expect(other.terminationStatus == 0)
-        let check = await runProcess("/usr/bin/python3", ["-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA integrity_check').fetchone()[0])",
-                                                    home + "/d/vigil.sqlite3"])
-        #expect(check.output == "ok\n", "\(check.output)")
+        let check = await integrityCheck(home + "/d/vigil.sqlite3")
+        #expect(check == "ok\n", "\(check)")
         let log = try await vigil(["log", "--json", "--data-dir", home + "/d"], home: home).stdout
         #expect(log.split(separator: "\n").count == 1 && log.contains("\"outcome\":\"abandoned\""), "\(log)")
     }
