@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "VigilStatsTests", dependencies: ["VigilStats", "VigilCore"]),
         .testTarget(name: "VigilPlannerTests", dependencies: ["VigilPlanner", "VigilStats", "VigilCore"]),
         .testTarget(name: "VigilStoreTests", dependencies: ["VigilCore", "VigilStore", "VigilStats"]),
-        .testTarget(name: "VigilEngineTests", dependencies: ["VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilEngine", "TestSupport",
+        .testTarget(name: "VigilEngineTests", dependencies: ["VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilStats", "VigilEngine", "TestSupport",
                                                             "MicrophoneDetector", "LocationDetector", "InputDetector", "DesktopNotifier", "VigilPlanner"]),
         .testTarget(name: "VigilCLITests", dependencies: ["vigil", "TestSupport"], exclude: ["Data"]),
     ],

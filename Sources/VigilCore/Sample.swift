@@ -1,10 +1,3 @@
-/// The sensors Vigil watches.
-public enum SensorKind: String, Sendable, CaseIterable, Codable {
-    case input
-    case audio
-    case location
-}
-
 /// Counts of app-switching gestures in one input window. Only the classification leaves the input
 /// detector, never which keys were pressed.
 public struct AppSwitches: Hashable, Sendable {
@@ -166,6 +159,8 @@ public enum SamplePayload: Hashable, Sendable {
     case input(InputActivity)
     case audio(AudioLevel)
     case location(LocationFix)
+    /// A reading of any other signal (see `SignalReading`).
+    case reading(SignalReading)
     case status(SensorStatus)
     case control(ControlAction)
 }
@@ -174,6 +169,18 @@ public enum SamplePayload: Hashable, Sendable {
 public struct Sample: Hashable, Sendable {
     public var time: Timestamp
     public var payload: SamplePayload
+
+    /// The sensor that took it; `nil` for a control action.
+    public var sensor: SensorKind? {
+        switch payload {
+        case .input: .input
+        case .audio: .audio
+        case .location: .location
+        case .reading(let r): r.sensor
+        case .status(let s): s.sensor
+        case .control: nil
+        }
+    }
 
     @inlinable public init(time: Timestamp, payload: SamplePayload) {
         self.time = time

@@ -137,7 +137,7 @@ public struct RecordingInspection: Sendable, Encodable {
             case .status(let s):
                 statuses.append("\(s.sensor.rawValue): \(s.state.rawValue)")
                 if measureTrack, s.sensor == .location, s.state != .available { track.loseFix() }
-            case .control:
+            case .reading, .control:
                 break
             }
         }

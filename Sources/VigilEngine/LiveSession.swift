@@ -22,29 +22,28 @@ public struct SensorAvailability: Sendable {
 /// the others; an enabled one that cannot work says why in its first status sample.
 public enum DetectorCatalog {
     public static func availability(configuration: VigilConfiguration, now: @escaping @Sendable () -> Timestamp) -> [SensorAvailability] {
-        SensorKind.allCases.map { sensor in
-            switch sensor {
-            case .input:
-                let c = configuration.input
-                var source = "libinput"
-                if let seat = c.seat { source += ", seat \"\(seat)\"" }
-                if !c.devices.isEmpty { source += ", " + c.devices.joined(separator: ", ") }
-                guard c.enabled else { return disabled(sensor, source, key: "input.enabled") }
-                return SensorAvailability(sensor: sensor, detector: LibinputDetector(seat: c.seat, devicePaths: c.devices, window: c.window, now: now),
-                                          source: source)
-            case .audio:
-                let c = configuration.audio
-                let source = "PulseAudio, " + (c.source.map { "source \"\($0)\"" } ?? "default source") + (c.server.map { " on \($0)" } ?? "")
-                guard c.enabled else { return disabled(sensor, source, key: "audio.enabled") }
-                return SensorAvailability(sensor: sensor, detector: PulseMicrophoneDetector(server: c.server, source: c.source, window: c.window, now: now),
-                                          source: source)
-            case .location:
-                let c = configuration.location
-                let source = "gpsd at \(c.gpsdHost):\(c.gpsdPort)"
-                guard c.enabled else { return disabled(sensor, source, key: "location.enabled") }
-                return SensorAvailability(sensor: sensor, detector: GPSDDetector(host: c.gpsdHost, port: c.gpsdPort, location: c, now: now), source: source)
-            }
-        }
+        [input(configuration.input, now: now), audio(configuration.audio, now: now), location(configuration.location, now: now)]
+    }
+
+    private static func input(_ c: VigilConfiguration.Input, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
+        var source = "libinput"
+        if let seat = c.seat { source += ", seat \"\(seat)\"" }
+        if !c.devices.isEmpty { source += ", " + c.devices.joined(separator: ", ") }
+        guard c.enabled else { return disabled(.input, source, key: "input.enabled") }
+        return SensorAvailability(sensor: .input, detector: LibinputDetector(seat: c.seat, devicePaths: c.devices, window: c.window, now: now), source: source)
+    }
+
+    private static func audio(_ c: VigilConfiguration.Audio, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
+        let source = "PulseAudio, " + (c.source.map { "source \"\($0)\"" } ?? "default source") + (c.server.map { " on \($0)" } ?? "")
+        guard c.enabled else { return disabled(.audio, source, key: "audio.enabled") }
+        return SensorAvailability(sensor: .audio, detector: PulseMicrophoneDetector(server: c.server, source: c.source, window: c.window, now: now),
+                                  source: source)
+    }
+
+    private static func location(_ c: VigilConfiguration.Location, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
+        let source = "gpsd at \(c.gpsdHost):\(c.gpsdPort)"
+        guard c.enabled else { return disabled(.location, source, key: "location.enabled") }
+        return SensorAvailability(sensor: .location, detector: GPSDDetector(host: c.gpsdHost, port: c.gpsdPort, location: c, now: now), source: source)
     }
 
     private static func disabled(_ sensor: SensorKind, _ source: String, key: String) -> SensorAvailability {

@@ -21,6 +21,9 @@ public struct LiveView: Sendable {
     public var distance: Double?
     public var fix: FixMode?
     public var sensors: [SensorKind: SensorStatus] = [:]
+    /// The latest reading of each plug-in signal (built-in sensors have their own fields).
+    public var readings: [SensorKind: SignalReading] = [:]
+    private let signals: SignalCatalog
     public var episodes = 0
     public var alarms = 0
     public var snoozesLeft: Int?
@@ -35,7 +38,8 @@ public struct LiveView: Sendable {
     private var firstFix: (Double, Double)?
     private var keyWindows: [(Timestamp, Int)] = []
 
-    public init(task: String?, planned: Double?, workplace: VigilConfiguration.Workplace?) {
+    public init(task: String?, planned: Double?, workplace: VigilConfiguration.Workplace?, signals: SignalCatalog = .builtIn) {
+        self.signals = signals
         self.task = task
         self.planned = planned
         self.workplace = workplace
@@ -94,6 +98,7 @@ public struct LiveView: Sendable {
             let origin = workplace.map { ($0.latitude, $0.longitude) } ?? firstFix ?? (f.latitude, f.longitude)
             if workplace == nil, firstFix == nil { firstFix = origin }
             distance = Geodesy.distance(latitude: origin.0, longitude: origin.1, latitude: f.latitude, longitude: f.longitude)
+        case .reading(let r): readings[r.sensor] = r
         case .status(let s): sensors[s.sensor] = s
         case .control: break
         }
@@ -182,6 +187,9 @@ public struct LiveView: Sendable {
             guard let quality = fixText else { return nil }
             return distance.map { "\(Int($0.rounded())) m from \(workplace?.name ?? "where you started") · \(quality)" } ?? quality
         }, w))
+        for signal in pluggedIn {
+            out.append(truncate(label(signal.sensor) + sensorLine(signal.sensor) { readings[signal.sensor].map(signal.describe) }, w))
+        }
         var tally = "Episodes  \(episodes) · alarms \(alarms)"
         if let s = snoozesLeft { tally += " · snoozes left \(s)" }
         out.append(tally)
@@ -189,6 +197,15 @@ public struct LiveView: Sendable {
         for line in recent { out.append(truncate(line, w)) }
         out.append(truncate(paint("p pause/resume · b break · s snooze · q end · ? help", "2"), w + (style.color ? 8 : 0)))
         return out
+    }
+
+    /// The registered signals beyond the built-in three, each shown as a line of its own.
+    private var pluggedIn: [SignalDefinition] { signals.signals.filter { !SensorKind.builtIn.contains($0.sensor) } }
+
+    /// `Door      `: the sensor's name as a line label.
+    private func label(_ sensor: SensorKind) -> String {
+        let name = sensor.rawValue.prefix(1).uppercased() + sensor.rawValue.dropFirst()
+        return name.count >= 10 ? name + " " : name + String(repeating: " ", count: 10 - name.count)
     }
 
     /// The receiver's fix quality, once it has said anything.
@@ -211,6 +228,9 @@ public struct LiveView: Sendable {
             guard let quality = fixText else { return nil }
             return (distance.map { "\(Int($0.rounded())) m · " } ?? "") + quality
         })
+        for signal in pluggedIn {
+            parts.append("\(signal.sensor.rawValue) " + sensorLine(signal.sensor) { readings[signal.sensor].map(signal.describe) })
+        }
         return parts.joined(separator: " · ")
     }
 
@@ -222,7 +242,7 @@ public struct LiveView: Sendable {
         if s.episodes == 0 {
             out.append("No distraction episodes.")
         } else {
-            let causes = Cause.allCases.compactMap { c in episodeCauses[c].map { "\($0) \(c.rawValue)" } }.joined(separator: ", ")
+            let causes = episodeCauses.keys.sorted().map { c in "\(episodeCauses[c]!) \(c.rawValue)" }.joined(separator: ", ")
             out.append("\(s.episodes) distraction episode\(s.episodes == 1 ? "" : "s") (\(causes)) · \(s.alarms) alarm\(s.alarms == 1 ? "" : "s")")
         }
         return out

@@ -11,9 +11,12 @@ public struct Replayer {
     public var configuration: VigilConfiguration
     public var task: String?
     public var plannedSeconds: Double?
+    /// The signals the session judges: the built-in ones, plus any registered plug-in signal.
+    public var signals: SignalCatalog
 
-    public init(configuration: VigilConfiguration, task: String? = nil, plannedSeconds: Double? = nil) {
+    public init(configuration: VigilConfiguration, task: String? = nil, plannedSeconds: Double? = nil, signals: SignalCatalog = .builtIn) {
         self.configuration = configuration
+        self.signals = signals
         self.task = task
         self.plannedSeconds = plannedSeconds
     }
@@ -28,7 +31,8 @@ public struct Replayer {
     /// come from this replayer, or else from the first recording.
     public func run(_ recordings: MergedRecordings, emit: (SessionEvent) throws -> Void) throws -> Result {
         var stepper = SessionStepper(session: FocusSession(
-            configuration: configuration, task: task ?? recordings.task, plannedSeconds: plannedSeconds ?? recordings.plannedSeconds))
+            configuration: configuration, task: task ?? recordings.task, plannedSeconds: plannedSeconds ?? recordings.plannedSeconds,
+            signals: signals))
         var count = 0
         var last: Timestamp?
         var start: Timestamp?

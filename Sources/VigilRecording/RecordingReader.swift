@@ -9,8 +9,18 @@ import VigilCore
 private enum Key: Int {
     case t, kind, window, keys, travel, clicks, scroll, altTab, superKey, ctrlTab, workspace, swipes, idle
     case rms, peak, lufs, momentary, lat, lon, acc, speed, mode, dist, cell, sensor, state, detail, action
+    /// A plug-in signal's reading (`SignalReading`).
+    case value, label
 
-    static let count = 28
+    static let count = 30
+
+    /// Keys whose values are strings.
+    var isText: Bool {
+        switch self {
+        case .kind, .sensor, .state, .detail, .action, .label: true
+        default: false
+        }
+    }
 
     /// The key as it is written in a recording, for messages.
     var jsonName: String {
@@ -62,6 +72,8 @@ private enum Key: Int {
         case 0x6c6c6f726373: return .scroll  // "scroll"
         case 0x726f736e6573: return .sensor  // "sensor"
         case 0x736570697773: return .swipes  // "swipes"
+        case 0x65756c6176: return .value  // "value"
+        case 0x6c6562616c: return .label  // "label"
         case 0x6c6576617274: return .travel  // "travel"
         case 0x776f646e6977: return .window  // "window"
         case 0x6261745f746c61: return .altTab  // "alt_tab"
@@ -73,19 +85,22 @@ private enum Key: Int {
 
 private enum Kind { case input, audio, location, status, control, unknown }
 
-/// Decodes one sample line. Returns `nil` for a line of a kind this version does not know.
-func decodeSampleLine(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp) throws(JSONLineScanner.Failure) -> Sample? {
+/// Decodes one sample line. Returns `nil` for a line of a kind that neither this version nor a
+/// signal in `signals` knows.
+func decodeSampleLine(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp, signals: SignalCatalog = .builtIn) throws(JSONLineScanner.Failure) -> Sample? {
     // Numeric slots on the stack, NaN meaning "absent".
     try withUnsafeTemporaryAllocation(of: Double.self, capacity: Key.count) { (slots) throws(JSONLineScanner.Failure) -> Sample? in
         slots.initialize(repeating: .nan)
-        return try decodeSampleLine(line, start: start, slots: slots.baseAddress!)
+        return try decodeSampleLine(line, start: start, slots: slots.baseAddress!, signals: signals)
     }
 }
 
 /// The rarely present parts of a line: string values and a deferred type error. Kept behind one
 /// reference so that the common line (numbers only) creates and destroys no strings at all.
 private final class LineExtras {
-    var sensor: String?, state: String?, detail: String?, action: String?
+    var sensor: String?, state: String?, detail: String?, action: String?, label: String?
+    /// The `kind` of a line whose kind is not built in: perhaps a plug-in signal's reading.
+    var kindName: String?
     /// A value of the wrong type for a key we know: an error only if the line's kind is one we know.
     var deferred: JSONLineScanner.Failure?
 }
@@ -108,10 +123,14 @@ private struct LineFields {
     var state: String? { extras?.state }
     var detail: String? { extras?.detail }
     var action: String? { extras?.action }
+    var label: String? { extras?.label }
+    var kindName: String? { extras?.kindName }
     var deferred: JSONLineScanner.Failure? { extras?.deferred }
 }
 
-private func decodeSampleLine(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp, slots: UnsafeMutablePointer<Double>) throws(JSONLineScanner.Failure) -> Sample? {
+private func decodeSampleLine(
+    _ line: UnsafeBufferPointer<UInt8>, start: Timestamp, slots: UnsafeMutablePointer<Double>, signals: SignalCatalog
+) throws(JSONLineScanner.Failure) -> Sample? {
     var f = LineFields()
     if !scanCanonical(line, slots: slots, into: &f) {
         // Not in the writer's compact form (spaces, escapes, nested or null values, an error):
@@ -120,7 +139,7 @@ private func decodeSampleLine(_ line: UnsafeBufferPointer<UInt8>, start: Timesta
         f = LineFields()
         try scanGeneral(line, slots: slots, into: &f)
     }
-    return try buildSample(f, slots: slots, start: start)
+    return try buildSample(f, slots: slots, start: start, signals: signals)
 }
 
 /// The fast path: a line exactly as our writer prints it, `{"t":5,"kind":"input","keys":3,...}`.
@@ -174,14 +193,17 @@ private func scanCanonical(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMuta
                 case 0x6e6f697461636f6c: f.kind = .location  // "location"
                 case 0x737574617473: f.kind = .status  // "status"
                 case 0x6c6f72746e6f63: f.kind = .control  // "control"
-                default: f.kind = .unknown
+                default:
+                    f.kind = .unknown
+                    f.more.kindName = String(decoding: UnsafeBufferPointer(start: p + valueStart, count: valueLength), as: UTF8.self)
                 }
-            case .sensor?, .state?, .detail?, .action?:
+            case .sensor?, .state?, .detail?, .action?, .label?:
                 let text = String(decoding: UnsafeBufferPointer(start: p + valueStart, count: valueLength), as: UTF8.self)
                 switch key! {
                 case .sensor: f.more.sensor = text
                 case .state: f.more.state = text
                 case .detail: f.more.detail = text
+                case .label: f.more.label = text
                 default: f.more.action = text
                 }
             default:
@@ -190,10 +212,8 @@ private func scanCanonical(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMuta
         } else {
             guard let v = canonicalNumber(p, &i, n) else { return false }
             if let key {
-                switch key {
-                case .kind, .sensor, .state, .detail, .action: return false
-                default: slots[key.rawValue] = v
-                }
+                if key.isText { return false }
+                slots[key.rawValue] = v
             }
         }
         guard i < n else { return false }
@@ -267,7 +287,7 @@ private func scanGeneral(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMutabl
             s.skipSpace()
             if let known = key {
                 let isString = s.peek() == 0x22
-                let wantsString = known == .kind || known == .sensor || known == .state || known == .detail || known == .action
+                let wantsString = known.isText
                 if isString != wantsString {
                     if f.deferred == nil {
                         f.more.deferred = s.fail(wantsString ? "\"\(known.jsonName)\" must be a string" : "expected a number for \"\(known.jsonName)\"")
@@ -298,12 +318,15 @@ private func scanGeneral(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMutabl
                 case (8, 0x6C) where s.equals(v, "location"): f.kind = .location
                 case (6, 0x73) where s.equals(v, "status"): f.kind = .status
                 case (7, 0x63) where s.equals(v, "control"): f.kind = .control
-                default: f.kind = .unknown
+                default:
+                    f.kind = .unknown
+                    f.more.kindName = s.text(v)
                 }
             case .sensor?: f.more.sensor = s.text(try s.string())
             case .state?: f.more.state = s.text(try s.string())
             case .detail?: f.more.detail = s.text(try s.string())
             case .action?: f.more.action = s.text(try s.string())
+            case .label?: f.more.label = s.text(try s.string())
             case let key?:
                 if !s.takeNull() {
                     let column = s.pos + 1
@@ -324,7 +347,7 @@ private func scanGeneral(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMutabl
 
 }
 
-private func buildSample(_ f: LineFields, slots: UnsafeMutablePointer<Double>, start: Timestamp) throws(JSONLineScanner.Failure) -> Sample? {
+private func buildSample(_ f: LineFields, slots: UnsafeMutablePointer<Double>, start: Timestamp, signals: SignalCatalog) throws(JSONLineScanner.Failure) -> Sample? {
     @inline(__always) func value(_ k: Key) -> Double? {
         let v = slots[k.rawValue]
         return v.isNaN ? nil : v
@@ -342,7 +365,14 @@ private func buildSample(_ f: LineFields, slots: UnsafeMutablePointer<Double>, s
     }
 
     guard f.sawKind else { throw f.deferred ?? JSONLineScanner.Failure(column: 1, message: "missing \"kind\"") }
-    if case .unknown = f.kind { return nil }
+    // A kind neither built in nor registered is skipped: a newer writer's, or a signal not loaded.
+    var reading: SensorKind?
+    if case .unknown = f.kind {
+        guard let name = f.kindName, case let sensor = SensorKind(rawValue: name), signals.knows(sensor), !SensorKind.builtIn.contains(sensor) else {
+            return nil
+        }
+        reading = sensor
+    }
     if let deferred = f.deferred { throw deferred }
     let t = try required(.t, "t")
     guard t >= 0 else { throw JSONLineScanner.Failure(column: 1, message: "\"t\" is negative (\(t)); times count from the header's start") }
@@ -352,7 +382,8 @@ private func buildSample(_ f: LineFields, slots: UnsafeMutablePointer<Double>, s
     let time = Timestamp(nanoseconds: start.nanoseconds &+ Int64(t * 1e9 + 0.5))
     switch f.kind {
     case .unknown:
-        return nil
+        guard let sensor = reading else { return nil }
+        return Sample(time: time, payload: .reading(SignalReading(sensor: sensor, value: value(.value), label: f.label)))
     case .input:
         let window = try required(.window, "window")
         guard window > 0 else { throw JSONLineScanner.Failure(column: 1, message: "\"window\" must be greater than 0, got \(window)") }
@@ -388,8 +419,9 @@ private func buildSample(_ f: LineFields, slots: UnsafeMutablePointer<Double>, s
             distanceFromWorkplace: distance, cellSize: cell)))
     case .status:
         guard let sensorName = f.sensor else { throw JSONLineScanner.Failure(column: 1, message: "missing \"sensor\"") }
-        guard let sensorKind = SensorKind(rawValue: sensorName) else {
-            throw JSONLineScanner.Failure(column: 1, message: "unknown sensor \"\(sensorName)\" (expected input, audio or location)")
+        let sensorKind = SensorKind(rawValue: sensorName)
+        guard signals.knows(sensorKind) else {
+            throw JSONLineScanner.Failure(column: 1, message: "unknown sensor \"\(sensorName)\" (expected \(orList(signals.sensors.map(\.rawValue))))")
         }
         guard let stateName = f.state else { throw JSONLineScanner.Failure(column: 1, message: "missing \"state\"") }
         guard let st = SensorState(rawValue: stateName) else {
@@ -477,9 +509,13 @@ public final class RecordingReader {
     @exclusivity(unchecked) private var eof = false
     @exclusivity(unchecked) private var lastTime: Timestamp?
 
+    /// The signals whose readings and status lines it accepts, besides the built-in ones.
+    public let signals: SignalCatalog
+
     /// Opens `path` and reads its header.
-    public init(path: String) throws(RecordingError) {
+    public init(path: String, signals: SignalCatalog = .builtIn) throws(RecordingError) {
         self.path = path
+        self.signals = signals
         guard let f = fopen(path, "rb") else {
             let reason = String(cString: strerror(errno))
             throw RecordingError(file: path, line: 0, message: "cannot open: \(reason)", kind: .io)
@@ -518,7 +554,7 @@ public final class RecordingReader {
             if isBlank(line) { continue }
             let sample: Sample?
             do {
-                sample = try decodeSampleLine(line, start: header.start)
+                sample = try decodeSampleLine(line, start: header.start, signals: signals)
             } catch {
                 throw RecordingError(file: path, line: lineNumber, message: "column \(error.column): \(error.message)")
             }
@@ -592,4 +628,10 @@ public final class RecordingReader {
             }
         }
     }
+}
+
+/// `a`, `a or b`, `a, b or c`.
+private func orList(_ words: [String]) -> String {
+    guard let last = words.last else { return "" }
+    return words.count == 1 ? last : words.dropLast().joined(separator: ", ") + " or " + last
 }

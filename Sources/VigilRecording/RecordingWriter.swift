@@ -49,8 +49,12 @@ public struct RecordingEncoder: Sendable {
             out += ",\"mode\":\(f.mode.rawValue)"
             if let v = f.distanceFromWorkplace { out += ",\"dist\":\(jsonNumber(v))" }
             if let v = f.cellSize { out += ",\"cell\":\(jsonNumber(v))" }
+        case .reading(let r):
+            out += "\"kind\":\(jsonString(r.sensor.rawValue))"
+            if let v = r.value { out += ",\"value\":\(jsonNumber(v))" }
+            if let l = r.label { out += ",\"label\":\(jsonString(l))" }
         case .status(let s):
-            out += "\"kind\":\"status\",\"sensor\":\"\(s.sensor.rawValue)\",\"state\":\"\(s.state.rawValue)\""
+            out += "\"kind\":\"status\",\"sensor\":\(jsonString(s.sensor.rawValue)),\"state\":\"\(s.state.rawValue)\""
             if !s.detail.isEmpty { out += ",\"detail\":\(jsonString(s.detail))" }
         case .control(let a):
             out += "\"kind\":\"control\",\"action\":\"\(a.rawValue)\""

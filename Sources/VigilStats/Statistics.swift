@@ -197,17 +197,19 @@ public enum Statistics {
                          longestS: n > 0 ? tenths(Double(longest) / 1000) : nil)
         }
         let all = group("", episodesInPeriod)
-        var byCause = [[(span: Span, cause: Cause, task: Int32, hour: Int)]](repeating: [], count: Cause.allCases.count)
+        // The built-in causes are always listed (a stable shape for JSON and CSV readers); a plug-in
+        // signal's cause is listed after them once it has an episode.
+        var byCause: [Cause: [(span: Span, cause: Cause, task: Int32, hour: Int)]] = Dictionary(uniqueKeysWithValues: Cause.builtIn.map { ($0, []) })
         var byHour = [[(span: Span, cause: Cause, task: Int32, hour: Int)]](repeating: [], count: 24)
         var byTask: [String: [(span: Span, cause: Cause, task: Int32, hour: Int)]] = [:]
         for e in episodesInPeriod {
-            byCause[Cause.allCases.firstIndex(of: e.cause)!].append(e)
+            byCause[e.cause, default: []].append(e)
             byHour[e.hour].append(e)
             byTask[e.task >= 0 ? facts.tasks[Int(e.task)] : "", default: []].append(e)
         }
         let episodes = Report.EpisodeFigures(
             count: all.count, meanS: all.meanS, longestS: all.longestS,
-            byCause: Cause.allCases.enumerated().map { i, c in group(c.rawValue, byCause[i]) },
+            byCause: byCause.keys.sorted().map { group($0.rawValue, byCause[$0]!) },
             byTask: byTask.keys.sorted().map { group($0, byTask[$0]!) },
             byHour: (0..<24).map { h in group(String(h), byHour[h]) })
 

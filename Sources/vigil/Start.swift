@@ -342,9 +342,7 @@ final class SampleRecorder: @unchecked Sendable {
             try writer.append(sample)
             let kind: String
             switch sample.payload {
-            case .input: kind = "input"
-            case .audio: kind = "audio"
-            case .location: kind = "location"
+            case .input, .audio, .location, .reading: kind = sample.sensor?.rawValue ?? "reading"
             case .status: kind = "status"
             case .control: kind = "control"
             }

@@ -1,58 +1,53 @@
 import DequeModule
 
-/// Why the person is judged distracted. Also the key statistics group episodes by.
-public enum Cause: String, Sendable, CaseIterable, Comparable {
-    /// No input: away from the keyboard or idle.
-    case away
-    /// Too many app switches: scattered attention.
-    case switching
-    /// A loud room: noise or a conversation.
-    case noise
-    /// Outside the workplace geofence.
-    case location
+// The four built-in signals, each defined as any plug-in signal is: a scorer conforming to
+// `SignalScorer`, a detail type for its reason, and a `SignalDefinition` that
+// `SignalCatalog.builtIn` registers.
 
-    public static func < (a: Cause, b: Cause) -> Bool {
-        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+extension SignalDefinition {
+    /// Keyboards, mice and touchpads: presence (cause `away`) and app switching (`switching`).
+    public static let input = SignalDefinition(sensor: .input, causes: [.away, .switching]) { c in
+        var scorers: [any SignalScorer] = []
+        if c.input.enabled { scorers.append(InputScorer(config: c.input)) }
+        if c.switching.enabled { scorers.append(SwitchingScorer(config: c.switching)) }
+        return scorers
+    }
+    /// The microphone's level: a loud room (`noise`).
+    public static let audio = SignalDefinition(sensor: .audio, causes: [.noise]) { c in
+        c.audio.enabled ? [NoiseScorer(config: c.audio)] : []
+    }
+    /// Position fixes: outside the workplace (`location`).
+    public static let location = SignalDefinition(sensor: .location, causes: [.location]) { c in
+        c.location.enabled ? [LocationScorer(config: c.location)] : []
     }
 }
 
-/// One detector's judgement at an instant.
-public struct Assessment: Hashable, Sendable {
-    /// The facts behind a score. The human sentence is formatted from them only when an event needs
-    /// it: formatting a string for every sample would cost more than the rest of the replay loop.
-    public enum Detail: Hashable, Sendable {
-        case idle(seconds: Double)
-        case switches(count: Int, window: Double)
-        /// `loudness` is true for LUFS, false for RMS dBFS.
-        case noise(level: Double, loudness: Bool, seconds: Double)
-        case distance(metres: Double, place: String?)
-    }
+/// Idle time: "no input for 4 min".
+public struct IdleDetail: ScoreDetail {
+    public var seconds: Double
+    public var reason: String { "no input for \(humanMinutes(seconds))" }
+}
 
-    public var cause: Cause
-    /// Distraction score in [0, 1].
-    public var score: Double
-    public var detail: Detail
-    /// When the condition behind the score began (the last input, the first loud sample, the first
-    /// fix outside). Episodes are dated back to this instant, not to when a threshold fired.
-    public var since: Timestamp
+/// App switches in the scorer's window: "14 app switches in 2 min".
+public struct SwitchDetail: ScoreDetail {
+    public var count: Int
+    public var window: Double
+    public var reason: String { "\(count) app switches in \(humanMinutes(window))" }
+}
 
-    public init(cause: Cause, score: Double, detail: Detail, since: Timestamp) {
-        self.cause = cause
-        self.score = score
-        self.detail = detail
-        self.since = since
-    }
+/// A loud stretch: "noise -21 LUFS for 3 min". `loudness` is true for LUFS, false for RMS dBFS.
+public struct NoiseDetail: ScoreDetail {
+    public var level: Double
+    public var loudness: Bool
+    public var seconds: Double
+    public var reason: String { "noise \(Int(level.rounded())) \(loudness ? "LUFS" : "dBFS") for \(humanMinutes(seconds))" }
+}
 
-    /// A human-readable reason: "no input for 4 min", "14 app switches in 2 min",
-    /// "noise -21 LUFS for 3 min", "212 m from your workplace".
-    public var reason: String {
-        switch detail {
-        case .idle(let s): "no input for \(humanMinutes(s))"
-        case .switches(let n, let w): "\(n) app switches in \(humanMinutes(w))"
-        case .noise(let level, let loudness, let s): "noise \(Int(level.rounded())) \(loudness ? "LUFS" : "dBFS") for \(humanMinutes(s))"
-        case .distance(let m, let place): "\(Int(m.rounded())) m \(place.map { "from \($0)" } ?? "from where the session started")"
-        }
-    }
+/// Distance from the workplace: "212 m from the office".
+public struct DistanceDetail: ScoreDetail {
+    public var metres: Double
+    public var place: String?
+    public var reason: String { "\(Int(metres.rounded())) m \(place.map { "from \($0)" } ?? "from where the session started")" }
 }
 
 /// Linear ramp: 0 at or below `low`, 1 at or above `high`.
@@ -70,7 +65,10 @@ public struct Assessment: Hashable, Sendable {
 /// person counts as away *since their last input*, and from then on a single key or a nudge of the
 /// mouse does not bring them back: it takes `resumeEvents` activity events within `resumeWithin`,
 /// as break timers do.
-public struct InputScorer: Sendable {
+public struct InputScorer: SignalScorer {
+    public var sensor: SensorKind { .input }
+    public var cause: Cause { .away }
+    public var weight: Double { config.weight }
     public let config: VigilConfiguration.Input
     /// The last input that counted. `nil` until the first input sample: no input detector, no score.
     public private(set) var lastInput: Timestamp?
@@ -85,6 +83,10 @@ public struct InputScorer: Sendable {
     /// Activity events in a window: what the noise filter counts.
     @inlinable static func events(in a: InputActivity, minTravel: Double) -> Int {
         a.keyPresses + a.clicks + a.scrollTicks + a.switches.total + (a.pointerTravel >= minTravel ? 1 : 0)
+    }
+
+    public mutating func observe(_ payload: SamplePayload, at t: Timestamp) {
+        if case .input(let a) = payload { observe(a, at: t) }
     }
 
     public mutating func observe(_ a: InputActivity, at t: Timestamp) {
@@ -126,8 +128,13 @@ public struct InputScorer: Sendable {
         awaySince = last
     }
 
+    /// The sensor came back (the idle clock starts again) or went away (no evidence any more).
+    public mutating func sensorChanged(to state: SensorState, at t: Timestamp) {
+        if state == .available { restart(at: t) } else { disable() }
+    }
+
     /// Forget the past: after a pause, a break or a gap the idle clock starts again at `now`.
-    public mutating func reset(at now: Timestamp) {
+    public mutating func restart(at now: Timestamp) {
         if lastInput != nil { lastInput = now }
         awaySince = nil
         returning.removeAll()
@@ -147,19 +154,26 @@ public struct InputScorer: Sendable {
         guard config.enabled, enabled, let last = lastInput else { return nil }
         let since = awaySince ?? last
         let idle = now - since
-        return Assessment(cause: .away, score: ramp(idle, config.idleGrace, config.idleFull), detail: .idle(seconds: idle), since: since)
+        return Assessment(cause: .away, score: ramp(idle, config.idleGrace, config.idleFull), detail: IdleDetail(seconds: idle), since: since)
     }
 }
 
 // MARK: - App switching
 
 /// Scores the number of app switches in a sliding window.
-public struct SwitchingScorer: Sendable {
+public struct SwitchingScorer: SignalScorer {
+    public var sensor: SensorKind { .input }
+    public var cause: Cause { .switching }
+    public var weight: Double { config.weight }
     public let config: VigilConfiguration.Switching
     private var recent = Deque<(time: Timestamp, count: Int)>()
     private var total = 0
 
     public init(config: VigilConfiguration.Switching) { self.config = config }
+
+    public mutating func observe(_ payload: SamplePayload, at t: Timestamp) {
+        if case .input(let a) = payload { observe(a, at: t) }
+    }
 
     public mutating func observe(_ a: InputActivity, at t: Timestamp) {
         guard config.enabled else { return }
@@ -178,7 +192,7 @@ public struct SwitchingScorer: Sendable {
         }
     }
 
-    public mutating func reset() {
+    public mutating func restart(at now: Timestamp) {
         recent.removeAll()
         total = 0
     }
@@ -187,14 +201,17 @@ public struct SwitchingScorer: Sendable {
         guard config.enabled, let first = recent.first else { return nil }
         return Assessment(
             cause: .switching, score: ramp(Double(total), Double(config.calm), Double(config.storm)),
-            detail: .switches(count: total, window: config.window), since: first.time)
+            detail: SwitchDetail(count: total, window: config.window), since: first.time)
     }
 }
 
 // MARK: - Noise
 
 /// Scores how long the room has been loud, tolerating short quiet dips (pauses between sentences).
-public struct NoiseScorer: Sendable {
+public struct NoiseScorer: SignalScorer {
+    public var sensor: SensorKind { .audio }
+    public var cause: Cause { .noise }
+    public var weight: Double { config.weight }
     public let config: VigilConfiguration.Audio
     private var loudSince: Timestamp?
     private var lastLoud: Timestamp?
@@ -203,6 +220,10 @@ public struct NoiseScorer: Sendable {
     private var loudnessKnown = true
 
     public init(config: VigilConfiguration.Audio) { self.config = config }
+
+    public mutating func observe(_ payload: SamplePayload, at t: Timestamp) {
+        if case .audio(let level) = payload { observe(level, at: t) }
+    }
 
     public mutating func observe(_ level: AudioLevel, at t: Timestamp) {
         guard config.enabled else { return }
@@ -221,10 +242,17 @@ public struct NoiseScorer: Sendable {
     }
 
     public mutating func advance(to now: Timestamp) {
-        if let last = lastLoud, now - last > config.quietDip { reset() }
+        if let last = lastLoud, now - last > config.quietDip { forget() }
     }
 
-    public mutating func reset() {
+    public mutating func restart(at now: Timestamp) { forget() }
+
+    /// A microphone that stopped working says nothing about the room any more.
+    public mutating func sensorChanged(to state: SensorState, at t: Timestamp) {
+        if state != .available { forget() }
+    }
+
+    private mutating func forget() {
         loudSince = nil
         lastLoud = nil
     }
@@ -235,7 +263,7 @@ public struct NoiseScorer: Sendable {
         let mean = levelSum / Double(levelCount)
         return Assessment(
             cause: .noise, score: ramp(duration, config.grace, config.full),
-            detail: .noise(level: mean, loudness: loudnessKnown, seconds: duration), since: since)
+            detail: NoiseDetail(level: mean, loudness: loudnessKnown, seconds: duration), since: since)
     }
 }
 
@@ -289,7 +317,13 @@ public struct WorkplaceFence: Sendable {
 /// drop-outs of an indoor receiver hold the last judgement instead of counting as leaving. A fix
 /// from the detector brings its distance (its coordinates are only a coarse cell); a fix with
 /// exact coordinates is measured here.
-public struct LocationScorer: Sendable {
+public struct LocationScorer: SignalScorer {
+    public var sensor: SensorKind { .location }
+    public var cause: Cause { .location }
+    public var weight: Double { config.weight }
+    /// The fence centre is taken from the first good fix even while the session is paused, and a
+    /// lost fix holds the last judgement (indoors is not "leaving").
+    public var observesWhilePaused: Bool { true }
     public let config: VigilConfiguration.Location
     public private(set) var fence: WorkplaceFence
     public var radius: Double { fence.radius }
@@ -303,6 +337,10 @@ public struct LocationScorer: Sendable {
         self.config = config
         fence = WorkplaceFence(config: config)
         placeName = config.workplace?.name
+    }
+
+    public mutating func observe(_ payload: SamplePayload, at t: Timestamp) {
+        if case .location(let fix) = payload { observe(fix, at: t) }
     }
 
     public mutating func observe(_ fix: LocationFix, at t: Timestamp) {
@@ -325,12 +363,12 @@ public struct LocationScorer: Sendable {
     }
 
     /// After a pause or a gap, time outside must be earned again from fresh fixes.
-    public mutating func reset() { outsideSince = nil }
+    public mutating func restart(at now: Timestamp) { outsideSince = nil }
 
     public func assess(at now: Timestamp) -> Assessment? {
         guard config.enabled, let since = outsideSince, let d = lastDistance else { return nil }
         return Assessment(
             cause: .location, score: ramp(now - since, config.grace, config.full),
-            detail: .distance(metres: d, place: placeName), since: since)
+            detail: DistanceDetail(metres: d, place: placeName), since: since)
     }
 }

@@ -1,0 +1,504 @@
+/// The focus-session state machine: a plain value that takes samples, control actions and clock
+/// ticks, each with its instant, and returns the events they caused. It never reads a clock, so a
+/// replay on a virtual clock and a live session on the wall clock run the same code, and tests step
+/// it line by line (or start it in any state with the internal initializer).
+///
+/// ```
+///            start                 score ≥ drift_enter              score ≥ distract_enter
+///  planned ─────────→ focused ─────────────────────→ drifting ───── for distract_confirm ─────→ distracted
+///                       ↑  ↑ ←──── score < drift_exit ───┘ ↑                                    │   │
+///                       │  │                              └──── score < distract_exit ─────────┤   │ escalation
+///                       │  └─────── score < distract_exit and < drift_exit, or a gap ───────────┘   ↓
+///                       │                                                          alarm 1 → … → alarm N (repeats)
+///                       │                                                          (back or a gap as from distracted)
+///  focused, drifting, distracted, alarm ─pause/break→ paused ─resume→ focused;   any state ─end→ ended
+/// ```
+///
+/// Each state carries only its own data (`Phase`): an episode exists only while distracted, and its
+/// escalation and snoozes are a machine of their own (`EpisodeMachine`). Every event method is one
+/// exhaustive switch over the phase. Scoring is pluggable: the session combines whatever scorers its
+/// `SignalCatalog` makes from the configuration.
+///
+/// Hysteresis: each threshold has a lower exit value, so a score hovering around a threshold does not
+/// flicker. Grace periods live in the scorers (a 60-second thinking pause scores nothing). A silence in
+/// the samples longer than `session.gap` is a gap (suspend, sleep) and counts neither as focus nor as
+/// distraction.
+public struct FocusSession: Sendable {
+    public let configuration: VigilConfiguration
+    public let task: String?
+    /// Planned length in seconds; `nil` runs until `end` (a replay runs to the recording's end).
+    public let plannedSeconds: Double?
+
+    /// Where the session is, with the data of that state.
+    private(set) var phase: Phase = .planned
+    public private(set) var startedAt: Timestamp?
+    /// The combined distraction score at the last evaluation, in [0, 1].
+    public private(set) var score: Double = 0
+    /// The assessment that dominates the combined score, if any scores above 0.
+    public private(set) var dominant: Assessment?
+
+    private var scorers: [any SignalScorer]
+    /// For each sensor, the scorers that read its samples.
+    private let routes: [(sensor: SensorKind, scorers: [Int])]
+
+    /// The last instant anything (a sample or a tick) was seen: gaps are measured from here.
+    private var lastSeen: Timestamp?
+    /// Episodes may not be dated back before this (session start, resume, end of a gap, previous episode).
+    private var datingFloor: Timestamp?
+    private var snoozesUsed = 0
+    private var ledger = Ledger()
+
+    public init(configuration: VigilConfiguration, task: String? = nil, plannedSeconds: Double? = nil, signals: SignalCatalog = .builtIn) {
+        self.configuration = configuration
+        self.task = task
+        self.plannedSeconds = plannedSeconds
+        scorers = signals.makeScorers(configuration)
+        var routes: [(sensor: SensorKind, scorers: [Int])] = []
+        for (i, scorer) in scorers.enumerated() {
+            if let r = routes.firstIndex(where: { $0.sensor == scorer.sensor }) {
+                routes[r].scorers.append(i)
+            } else {
+                routes.append((scorer.sensor, [i]))
+            }
+        }
+        self.routes = routes
+    }
+
+    /// Starts the machine in any state, for tests: one line in, one event out, without stepping
+    /// through hundreds of samples to get there. `lastSeen` defaults to `startedAt`.
+    init(
+        configuration: VigilConfiguration, task: String? = nil, plannedSeconds: Double? = nil, signals: SignalCatalog = .builtIn,
+        phase: Phase, startedAt: Timestamp, lastSeen: Timestamp? = nil
+    ) {
+        self.init(configuration: configuration, task: task, plannedSeconds: plannedSeconds, signals: signals)
+        self.phase = phase
+        self.startedAt = startedAt
+        self.lastSeen = lastSeen ?? startedAt
+        datingFloor = startedAt
+        if case .distracted(let m) = phase {
+            ledger.episodes = m.episode.number
+            datingFloor = m.episode.start
+        }
+    }
+
+    public var state: SessionState { phase.state }
+
+    /// The open distraction episode.
+    public var episode: Episode? {
+        if case .distracted(let m) = phase { return m.episode }
+        return nil
+    }
+
+    public var isEnded: Bool {
+        if case .ended = phase { return true }
+        return false
+    }
+
+    /// The instant the planned time is up, if there is a plan.
+    public var plannedEnd: Timestamp? {
+        guard let s = startedAt, let p = plannedSeconds else { return nil }
+        return s + p
+    }
+
+    // MARK: Inputs
+
+    public mutating func start(at now: Timestamp) -> [SessionEvent] {
+        switch phase {
+        case .planned:
+            startedAt = now
+            lastSeen = now
+            datingFloor = now
+            for i in scorers.indices { scorers[i].restart(at: now) }
+            var events = [SessionEvent(time: now, kind: .sessionStarted(task: task, plannedSeconds: plannedSeconds))]
+            enter(.watching(Watch()), at: now, reason: nil, into: &events)
+            return events
+        case .watching, .distracted, .paused, .ended:
+            return []
+        }
+    }
+
+    /// Feeds one sample. Samples must come in time order; a late one is judged at the current time.
+    public mutating func receive(_ sample: Sample) -> [SessionEvent] {
+        var events: [SessionEvent] = []
+        switch phase {
+        case .ended: return events
+        case .planned: events += start(at: sample.time)
+        case .watching, .distracted, .paused: break
+        }
+        let now = max(sample.time, lastSeen ?? sample.time)
+        if finishIfPlanReached(before: now, into: &events) { return events }
+        account(until: now, into: &events)
+
+        switch sample.payload {
+        case .input, .audio, .location, .reading:
+            if let sensor = sample.sensor { observe(sample.payload, of: sensor, at: now) }
+        case .status(let status):
+            events.append(SessionEvent(time: now, kind: .sensorStatus(status)))
+            for i in scorers(of: status.sensor) { scorers[i].sensorChanged(to: status.state, at: now) }
+        case .control(let action):
+            events += control(action, at: now)
+            return events
+        }
+        evaluate(at: now, into: &events)
+        return events
+    }
+
+    /// Re-evaluates at `now` without a new sample: idle time grows, episodes escalate, the plan ends.
+    public mutating func tick(at now: Timestamp) -> [SessionEvent] {
+        var events: [SessionEvent] = []
+        switch phase {
+        case .planned, .ended:
+            return events
+        case .watching, .distracted, .paused:
+            guard let seen = lastSeen, now > seen else { return events }
+            if finishIfPlanReached(before: now, into: &events) { return events }
+            account(until: now, into: &events)
+            evaluate(at: now, into: &events)
+            return events
+        }
+    }
+
+    /// A control action from the person: pause, break, resume, end or snooze.
+    public mutating func control(_ action: ControlAction, at now: Timestamp) -> [SessionEvent] {
+        var events: [SessionEvent] = []
+        switch phase {
+        case .ended: return events
+        case .planned: events += start(at: now)
+        case .watching, .distracted, .paused: break
+        }
+        if finishIfPlanReached(before: now, into: &events) { return events }
+        account(until: now, into: &events)
+        switch action {
+        case .pause, .breakTime:
+            let kind: PauseKind = action == .pause ? .pause : .breakTime
+            let reason = kind == .pause ? "paused by you" : "planned break"
+            switch phase {
+            case .watching:
+                enter(.paused(kind), at: now, reason: reason, into: &events)
+            case .distracted(let m):
+                closeEpisode(m, at: now, by: "paused", into: &events)
+                enter(.paused(kind), at: now, reason: reason, into: &events)
+            case .paused(let current):
+                if current != kind { enter(.paused(kind), at: now, reason: nil, into: &events) }
+            case .planned, .ended:
+                break
+            }
+        case .resume:
+            switch phase {
+            case .paused(let kind):
+                restartJudging(at: now)
+                enter(.watching(Watch()), at: now, reason: "back from \(kind == .pause ? "pause" : "break")", into: &events)
+            case .planned, .watching, .distracted, .ended:
+                break
+            }
+        case .end:
+            events += end(.user, at: now)
+        case .snooze:
+            let allowed = configuration.alarms.snoozes
+            switch phase {
+            case .distracted(var m) where m.episode.alarmLevel > 0 && snoozesUsed < allowed:
+                snoozesUsed += 1
+                let until = now + configuration.alarms.snooze
+                m.snoozedUntil = until
+                phase = .distracted(m)
+                events.append(SessionEvent(time: now, kind: .alarmSnoozed(
+                    level: m.episode.alarmLevel, episode: m.episode.number, until: until, left: allowed - snoozesUsed)))
+            case .distracted(let m) where m.episode.alarmLevel > 0:
+                let why = "no snoozes left (\(allowed) per session, alarms.snoozes): back to work, or end the session"
+                events.append(SessionEvent(time: now, kind: .snoozeRefused(reason: why)))
+            case .planned, .watching, .distracted, .paused, .ended:
+                events.append(SessionEvent(time: now, kind: .snoozeRefused(reason: "no alarm to snooze")))
+            }
+        }
+        return events
+    }
+
+    /// Ends the session at `now`. The outcome follows from `cause` and the planned time.
+    public mutating func end(_ cause: EndCause, at now: Timestamp) -> [SessionEvent] {
+        var events: [SessionEvent] = []
+        switch phase {
+        case .planned, .ended:
+            return events
+        case .watching, .distracted, .paused:
+            guard let started = startedAt else { return events }
+            let at = max(now, lastSeen ?? now)
+            account(until: at, into: &events)
+            if case .distracted(let m) = phase { closeEpisode(m, at: at, by: "ended", into: &events) }
+            let outcome: SessionOutcome
+            switch cause {
+            case .planReached, .recordingEnded: outcome = .completed
+            case .interrupted: outcome = .interrupted
+            case .user: outcome = plannedSeconds.map { at - started < $0 } == true ? .abandoned : .completed
+            }
+            enter(.ended(outcome), at: at, reason: nil, into: &events)
+            let summary = SessionSummary(
+                outcome: outcome, started: started, ended: at, activeSeconds: ledger.active,
+                focusedSeconds: max(0, ledger.active - ledger.distracted), distractedSeconds: ledger.distracted,
+                pausedSeconds: ledger.paused, gapSeconds: ledger.gaps, episodes: ledger.episodes, alarms: ledger.alarms)
+            events.append(SessionEvent(time: at, kind: .sessionEnded(summary)))
+            return events
+        }
+    }
+
+    // MARK: Internals
+
+    /// The scorers that read `sensor`'s samples.
+    @inline(__always) private func scorers(of sensor: SensorKind) -> [Int] {
+        for r in routes where r.sensor == sensor { return r.scorers }
+        return []
+    }
+
+    private mutating func observe(_ payload: SamplePayload, of sensor: SensorKind, at now: Timestamp) {
+        let judging = phase.state.isActive
+        for i in scorers(of: sensor) where judging || scorers[i].observesWhilePaused {
+            scorers[i].observe(payload, at: now)
+        }
+    }
+
+    /// Ends the session at its planned end if `now` is past it.
+    private mutating func finishIfPlanReached(before now: Timestamp, into events: inout [SessionEvent]) -> Bool {
+        guard let end = plannedEnd, now >= end else { return false }
+        if let seen = lastSeen, end > seen {
+            account(until: end, into: &events)
+            evaluate(at: end, into: &events)
+        }
+        events += self.end(.planReached, at: end)
+        return true
+    }
+
+    /// Books the time since the last instant seen, or records a gap if nothing was seen for too long.
+    private mutating func account(until now: Timestamp, into events: inout [SessionEvent]) {
+        guard let seen = lastSeen, now > seen else { return }
+        let elapsed = now - seen
+        lastSeen = now
+        guard elapsed > configuration.session.gap else {
+            switch phase {
+            case .watching, .distracted: ledger.active += elapsed
+            case .paused: ledger.paused += elapsed
+            case .planned, .ended: break
+            }
+            return
+        }
+        ledger.gaps += elapsed
+        switch phase {
+        case .watching, .distracted:
+            // The episode ended when the samples stopped; told before the gap so times stay in order.
+            if case .distracted(let m) = phase { closeEpisode(m, at: seen, by: "gap", into: &events) }
+            events.append(SessionEvent(time: now, kind: .gap(from: seen, seconds: elapsed)))
+            restartJudging(at: now)
+            enter(.watching(Watch()), at: now, reason: "samples resumed after \(humanDuration(elapsed))", into: &events)
+        case .planned, .paused, .ended:
+            events.append(SessionEvent(time: now, kind: .gap(from: seen, seconds: elapsed)))
+        }
+    }
+
+    /// After a pause or a gap, nothing before `now` counts.
+    private mutating func restartJudging(at now: Timestamp) {
+        for i in scorers.indices { scorers[i].restart(at: now) }
+        datingFloor = now
+        if case .watching(var w) = phase {
+            w.highSince = nil
+            phase = .watching(w)
+        }
+        score = 0
+        dominant = nil
+    }
+
+    private mutating func combine(at now: Timestamp) {
+        var keep = 1.0
+        var best: Assessment?
+        var bestWeighted = 0.0
+        for i in scorers.indices {
+            scorers[i].advance(to: now)
+            guard let a = scorers[i].assess(at: now), a.score > 0 else { continue }
+            let w = a.score * scorers[i].weight
+            keep *= 1 - w
+            // Ties go to the scorer registered first, so the outcome never depends on timing.
+            if w > bestWeighted {
+                bestWeighted = w
+                best = a
+            }
+        }
+        // Probabilistic OR: two moderate signals together weigh more than either alone, never above 1.
+        // Rounded to 1e-12 so that a single score of exactly a threshold (0.2) is not read as
+        // 0.19999999999999996 after the 1 - (1 - x) round trip.
+        score = min(1, max(0, ((1 - keep) * 1e12).rounded() / 1e12))
+        dominant = best
+    }
+
+    private mutating func evaluate(at now: Timestamp, into events: inout [SessionEvent]) {
+        let s = configuration.scoring
+        switch phase {
+        case .planned, .paused, .ended:
+            return
+        case .watching(var w):
+            combine(at: now)
+            if score >= s.distractEnter {
+                let since = w.highSince ?? now
+                w.highSince = since
+                phase = .watching(w)
+                if now - since >= s.distractConfirm {
+                    openEpisode(at: now, into: &events)
+                    return
+                }
+            } else {
+                w.highSince = nil
+                phase = .watching(w)
+            }
+            if !w.drifting, score >= s.driftEnter {
+                w.drifting = true
+                enter(.watching(w), at: now, reason: dominant?.reason, into: &events)
+            } else if w.drifting, score < s.driftExit {
+                w.drifting = false
+                enter(.watching(w), at: now, reason: nil, into: &events)
+            }
+        case .distracted(var m):
+            combine(at: now)
+            m.episode.peakScore = max(m.episode.peakScore, score)
+            if let d = dominant { m.episode.reason = d.reason }
+            phase = .distracted(m)
+            if score < s.distractExit {
+                closeEpisode(m, at: now, by: "back", into: &events)
+                enter(.watching(Watch(drifting: score >= s.driftExit)), at: now, reason: dominant?.reason, into: &events)
+            } else {
+                escalate(at: now, into: &events)
+            }
+        }
+    }
+
+    private mutating func openEpisode(at now: Timestamp, into events: inout [SessionEvent]) {
+        guard let d = dominant else { return }
+        ledger.episodes += 1
+        let start = min(now, max(d.since, datingFloor ?? d.since))
+        let e = Episode(number: ledger.episodes, start: start, confirmedAt: now, cause: d.cause, peakScore: score, reason: d.reason)
+        enter(.distracted(EpisodeMachine(episode: e)), at: now, reason: d.reason, into: &events)
+        events.append(SessionEvent(time: now, kind: .episodeStarted(e)))
+        escalate(at: now, into: &events)
+    }
+
+    /// Fires the alarms that fell due: each level as its time comes, then the last level again.
+    private mutating func escalate(at now: Timestamp, into events: inout [SessionEvent]) {
+        guard case .distracted(var m) = phase else { return }
+        let quiet = m.isSnoozed(at: now)
+        phase = .distracted(m)
+        guard !quiet else { return }
+        while let level = m.raise(at: now, ladder: configuration.alarms.escalation) {
+            ledger.alarms += 1
+            enter(.distracted(m), at: now, reason: m.episode.reason, into: &events)
+            events.append(SessionEvent(time: now, kind: .alarm(level: level, repeat: 0, episode: m.episode.number, cause: m.episode.cause, reason: m.episode.reason)))
+        }
+        if let n = m.repeatLast(at: now, levels: configuration.alarms.escalation.count, every: configuration.alarms.repeatEvery) {
+            ledger.alarms += 1
+            phase = .distracted(m)
+            events.append(SessionEvent(time: now, kind: .alarm(level: m.episode.alarmLevel, repeat: n, episode: m.episode.number, cause: m.episode.cause, reason: m.episode.reason)))
+        }
+    }
+
+    /// Tells the end of the episode `m`. The caller moves to the next phase.
+    private mutating func closeEpisode(_ m: EpisodeMachine, at now: Timestamp, by closer: String, into events: inout [SessionEvent]) {
+        var e = m.episode
+        let end = max(now, e.start)
+        e.end = end
+        e.closedBy = closer
+        ledger.distracted += end - e.start
+        if let first = m.firstAlarmAt {
+            events.append(SessionEvent(time: end, kind: .alarmCleared(level: e.alarmLevel, episode: e.number, recoverySeconds: max(0, end - first))))
+        }
+        events.append(SessionEvent(time: end, kind: .episodeEnded(e)))
+        datingFloor = end
+    }
+
+    /// The one way the phase changes state: a `stateChanged` event whenever the state people see changes.
+    private mutating func enter(_ next: Phase, at now: Timestamp, reason: String?, into events: inout [SessionEvent]) {
+        let from = phase.state
+        phase = next
+        let to = next.state
+        if from != to { events.append(SessionEvent(time: now, kind: .stateChanged(from: from, to: to, score: score, reason: reason))) }
+    }
+}
+
+extension FocusSession {
+    /// Where the session is, each state with only its own data.
+    enum Phase: Hashable, Sendable {
+        case planned
+        /// Judged and not distracted: focused, or drifting.
+        case watching(Watch)
+        /// A distraction episode is open, with its alarms.
+        case distracted(EpisodeMachine)
+        case paused(PauseKind)
+        case ended(SessionOutcome)
+
+        /// The state people see (and the log keeps).
+        var state: SessionState {
+            switch self {
+            case .planned: .planned
+            case .watching(let w): w.drifting ? .drifting : .focused
+            case .distracted(let m): m.episode.alarmLevel == 0 ? .distracted : .alarm(level: m.episode.alarmLevel)
+            case .paused(let kind): .paused(kind)
+            case .ended(let outcome): .ended(outcome)
+            }
+        }
+    }
+
+    /// Focused or drifting, and since when the score has stayed at or above `distract_enter`.
+    struct Watch: Hashable, Sendable {
+        var drifting = false
+        var highSince: Timestamp?
+    }
+
+    /// What the session counts as it goes, for its summary.
+    struct Ledger: Sendable {
+        var episodes = 0
+        var alarms = 0
+        var active = 0.0
+        var paused = 0.0
+        var gaps = 0.0
+        var distracted = 0.0
+    }
+}
+
+/// An open episode's alarms: the escalation ladder (level N fires `escalation[N-1]` seconds after
+/// the episode was confirmed), the last level repeating every `repeat_every`, and snoozes.
+struct EpisodeMachine: Hashable, Sendable {
+    var episode: Episode
+    var firstAlarmAt: Timestamp?
+    var lastAlarmAt: Timestamp?
+    /// Repeats of the last level so far.
+    var repeats = 0
+    /// No alarm fires before this.
+    var snoozedUntil: Timestamp?
+
+    init(episode: Episode, firstAlarmAt: Timestamp? = nil, lastAlarmAt: Timestamp? = nil, repeats: Int = 0, snoozedUntil: Timestamp? = nil) {
+        self.episode = episode
+        self.firstAlarmAt = firstAlarmAt
+        self.lastAlarmAt = lastAlarmAt
+        self.repeats = repeats
+        self.snoozedUntil = snoozedUntil
+    }
+
+    /// Whether the alarms are still quiet at `now`. A snooze that is over is forgotten: the levels
+    /// that fell due meanwhile fire, and the persistent level repeats again.
+    mutating func isSnoozed(at now: Timestamp) -> Bool {
+        guard let until = snoozedUntil else { return false }
+        if now < until { return true }
+        snoozedUntil = nil
+        return false
+    }
+
+    /// Raises the alarm one level if that level is due; returns the new level.
+    mutating func raise(at now: Timestamp, ladder: [Double]) -> Int? {
+        guard episode.alarmLevel < ladder.count, now - episode.confirmedAt >= ladder[episode.alarmLevel] else { return nil }
+        episode.alarmLevel += 1
+        firstAlarmAt = firstAlarmAt ?? now
+        lastAlarmAt = now
+        return episode.alarmLevel
+    }
+
+    /// Repeats the last level if `every` seconds passed since the last alarm; returns the repeat's number.
+    mutating func repeatLast(at now: Timestamp, levels: Int, every: Double) -> Int? {
+        guard episode.alarmLevel == levels, let last = lastAlarmAt, now - last >= every else { return nil }
+        repeats += 1
+        lastAlarmAt = now
+        return repeats
+    }
+}

@@ -1,0 +1,218 @@
+/// The pluggable-signal vocabulary: what a signal is made of, so that a new one is one module and
+/// one registration line, and the state machine, the store, the statistics and the live view need
+/// no edit.
+///
+/// A signal is a sensor kind (its samples and its status), one or more scorers that turn its samples
+/// into a distraction score with a cause and a reason, and how its readings are shown. The four
+/// built-in signals (input presence, app switching, noise, location) are defined the same way in
+/// `BuiltInSignals.swift`; `SignalCatalog.builtIn` registers them.
+
+/// A sensor: the name of a signal's samples and of its status. Also the `kind` of its lines in a
+/// recording and the `sensor` of its status lines. A stable string, so logs and recordings made by
+/// any version read the same.
+public struct SensorKind: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: String
+    @inlinable public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Keyboards, mice and touchpads (libinput).
+    public static let input = SensorKind(rawValue: "input")
+    /// The microphone's level (PulseAudio).
+    public static let audio = SensorKind(rawValue: "audio")
+    /// Position fixes (gpsd).
+    public static let location = SensorKind(rawValue: "location")
+    /// The built-in sensors, in the order Vigil checks and lists them.
+    public static let builtIn: [SensorKind] = [.input, .audio, .location]
+
+    /// Built-in sensors first, in their order; others after them by name.
+    public static func < (a: SensorKind, b: SensorKind) -> Bool {
+        builtInOrder(a.rawValue, b.rawValue, builtIn.map(\.rawValue))
+    }
+    public var description: String { rawValue }
+}
+
+/// Why the person is judged distracted: a stable string in the log, the reports and the timeline.
+/// Each signal names its own; the built-in ones are `away`, `switching`, `noise` and `location`.
+public struct Cause: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    @inlinable public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// No input: away from the keyboard or idle.
+    public static let away = Cause(rawValue: "away")
+    /// Too many app switches: scattered attention.
+    public static let switching = Cause(rawValue: "switching")
+    /// A loud room: noise or a conversation.
+    public static let noise = Cause(rawValue: "noise")
+    /// Outside the workplace geofence.
+    public static let location = Cause(rawValue: "location")
+    /// The built-in signals' causes, in the order reports list them.
+    public static let builtIn: [Cause] = [.away, .switching, .noise, .location]
+
+    /// Built-in causes first, in their order; others after them by name.
+    public static func < (a: Cause, b: Cause) -> Bool { builtInOrder(a.rawValue, b.rawValue, builtIn.map(\.rawValue)) }
+    public var description: String { rawValue }
+}
+
+/// Orders names so that the listed ones come first, in list order, and the others after them by name.
+private func builtInOrder(_ a: String, _ b: String, _ list: [String]) -> Bool {
+    switch (list.firstIndex(of: a), list.firstIndex(of: b)) {
+    case let (i?, j?): i < j
+    case (_?, nil): true
+    case (nil, _?): false
+    case (nil, nil): a < b
+    }
+}
+
+/// One observation of a signal that has no payload type of its own in the core: a number, a label,
+/// or both (a door sensor's `open`, a heart rate's 72). Recorded as
+/// `{"t":5,"kind":"door","value":1,"label":"open"}`.
+///
+/// The built-in sensors have typed payloads (`InputActivity`, `AudioLevel`, `LocationFix`): they
+/// carry many fields, and the replay's hot path decodes them without allocating.
+public struct SignalReading: Hashable, Sendable {
+    public var sensor: SensorKind
+    public var value: Double?
+    public var label: String?
+
+    public init(sensor: SensorKind, value: Double? = nil, label: String? = nil) {
+        self.sensor = sensor
+        self.value = value
+        self.label = label
+    }
+}
+
+/// The facts behind a score, kept as values: the human sentence is formatted only when an event
+/// needs it, since formatting a string for every sample would cost more than the rest of the
+/// replay loop. Each signal has its own detail type.
+public protocol ScoreDetail: Hashable, Sendable {
+    /// A human-readable reason: "no input for 4 min", "212 m from the office".
+    var reason: String { get }
+}
+
+/// One scorer's judgement at an instant.
+public struct Assessment: Hashable, Sendable {
+    public var cause: Cause
+    /// Distraction score in [0, 1].
+    public var score: Double
+    public var detail: any ScoreDetail
+    /// When the condition behind the score began (the last input, the first loud sample, the first
+    /// fix outside). Episodes are dated back to this instant, not to when a threshold fired.
+    public var since: Timestamp
+
+    public init(cause: Cause, score: Double, detail: any ScoreDetail, since: Timestamp) {
+        self.cause = cause
+        self.score = score
+        self.detail = detail
+        self.since = since
+    }
+
+    public var reason: String { detail.reason }
+
+    public static func == (a: Assessment, b: Assessment) -> Bool {
+        a.cause == b.cause && a.score == b.score && a.since == b.since && AnyHashable(a.detail) == AnyHashable(b.detail)
+    }
+    public func hash(into h: inout Hasher) {
+        h.combine(cause)
+        h.combine(score)
+        h.combine(since)
+        h.combine(AnyHashable(detail))
+    }
+}
+
+/// Turns one sensor's samples into a distraction score. A plain value: the state machine owns its
+/// scorers and steps them with instants; a scorer never reads a clock.
+///
+/// The state machine calls, for every sample of the scorer's sensor, `observe` (only while the
+/// session is judged, unless `observesWhilePaused`); before every evaluation `advance` and then
+/// `assess`; `restart` at the start, after a pause and after a gap (nothing before counts); and
+/// `sensorChanged` when the sensor's status changes.
+public protocol SignalScorer: Sendable {
+    /// The sensor whose samples this scorer reads.
+    var sensor: SensorKind { get }
+    /// The cause its assessments name.
+    var cause: Cause { get }
+    /// How much a full score of this scorer weighs in the combined score, in [0, 1].
+    var weight: Double { get }
+    /// Whether it keeps observing while the session is paused (the location fence keeps its centre).
+    var observesWhilePaused: Bool { get }
+
+    mutating func observe(_ payload: SamplePayload, at t: Timestamp)
+    /// Moves time-based judgements forward to `now` (an idle spell passing its grace period).
+    mutating func advance(to now: Timestamp)
+    /// Forgets the past: nothing before `now` counts.
+    mutating func restart(at now: Timestamp)
+    mutating func sensorChanged(to state: SensorState, at t: Timestamp)
+    func assess(at now: Timestamp) -> Assessment?
+}
+
+extension SignalScorer {
+    public var observesWhilePaused: Bool { false }
+    public mutating func advance(to now: Timestamp) {}
+    public mutating func sensorChanged(to state: SensorState, at t: Timestamp) {}
+}
+
+/// A signal as Vigil registers it: its sensor, the causes it can name, how it makes its scorers
+/// from the configuration, and how the live screen shows its latest reading.
+public struct SignalDefinition: Sendable {
+    public var sensor: SensorKind
+    /// The causes its scorers name, in the order ties between them go.
+    public var causes: [Cause]
+    /// The scorers for a session with this configuration (none when the signal is switched off).
+    public var makeScorers: @Sendable (VigilConfiguration) -> [any SignalScorer]
+    /// The live screen's reading for a `SignalReading` of this sensor ("open", "72 bpm").
+    /// Built-in sensors have typed payloads and their own lines.
+    public var describe: @Sendable (SignalReading) -> String
+
+    public init(
+        sensor: SensorKind, causes: [Cause], makeScorers: @escaping @Sendable (VigilConfiguration) -> [any SignalScorer],
+        describe: @escaping @Sendable (SignalReading) -> String = SignalDefinition.plainReading
+    ) {
+        self.sensor = sensor
+        self.causes = causes
+        self.makeScorers = makeScorers
+        self.describe = describe
+    }
+
+    /// `open`, `72`, or `open (1)`.
+    public static let plainReading: @Sendable (SignalReading) -> String = { r in
+        let value = r.value.map { $0 == $0.rounded() && abs($0) < 1e15 ? String(Int64($0)) : String($0) }
+        switch (r.label, value) {
+        case let (label?, value?): return "\(label) (\(value))"
+        case let (label?, nil): return label
+        case let (nil, value?): return value
+        case (nil, nil): return "—"
+        }
+    }
+}
+
+/// The signals a session judges, in the order their scorers are combined (ties between equal
+/// weighted scores go to the earlier one). Register a signal by adding its definition.
+public struct SignalCatalog: Sendable {
+    public private(set) var signals: [SignalDefinition]
+
+    public init(_ signals: [SignalDefinition]) { self.signals = signals }
+
+    /// Input presence and app switching, noise, location.
+    public static let builtIn = SignalCatalog([.input, .audio, .location])
+
+    /// This catalog with one more signal; a signal of a sensor already registered replaces it.
+    public func adding(_ signal: SignalDefinition) -> SignalCatalog {
+        var copy = self
+        if let i = copy.signals.firstIndex(where: { $0.sensor == signal.sensor }) {
+            copy.signals[i] = signal
+        } else {
+            copy.signals.append(signal)
+        }
+        return copy
+    }
+
+    public var sensors: [SensorKind] { signals.map(\.sensor) }
+    /// Every cause a registered signal can name, in registration order.
+    public var causes: [Cause] { signals.flatMap(\.causes) }
+    public func definition(of sensor: SensorKind) -> SignalDefinition? { signals.first { $0.sensor == sensor } }
+    public func knows(_ sensor: SensorKind) -> Bool { signals.contains { $0.sensor == sensor } }
+
+    /// The scorers for a session with this configuration, in combination order.
+    public func makeScorers(_ configuration: VigilConfiguration) -> [any SignalScorer] {
+        signals.flatMap { $0.makeScorers(configuration) }
+    }
+}
