@@ -2,24 +2,27 @@
 //
 // Vigil: a procrastination-detection engine for Linux.
 //
-// Layering (each line depends only on the lines above it):
-//   VigilCore           samples, scorers, the focus-session state machine, events. C-free, no I/O, no clock.
-//   VigilAudio          BS.1770 loudness (K-weighting, momentary/short-term/integrated), a WAV reader. C-free.
-//   VigilRecording      our JSON Lines recording format (reader, writer, merge of any sample source).
-//   DetectorSupport     what every live detector needs around its C library: a thread, stop, status, backoff.
-//   InputDetector       keyboard/mouse/touchpad counts from libinput, and `libinput record` files. Only importer of CLibinput.
-//   MicrophoneDetector  levels from PulseAudio, and WAV files. Only importer of CPulse.
-//   LocationDetector    fixes from gpsd, and gpsd JSON logs. Only importer of CGPS.
-//   DesktopNotifier     freedesktop notifications on the session D-Bus (libdbus). Only importer of CDBus.
-//   SoundAlarm          alarm tones through PulseAudio (libpulse-simple). Only importer of CPulseSimple.
-//   VigilConfig         the YAML config file -> VigilCore's configuration, with line-precise errors.
-//   VigilStats          the statistics: local-time hour slots (DST-correct), figures, streaks, report
-//                       rendering (text, JSON, CSV, Markdown, HTML with SVG). C-free, no I/O.
-//   VigilPlanner        tasks (urgency), habits (schedules, streaks, strength), reminder planning. C-free, no I/O.
-//   VigilStore          the SQLite event log (GRDB), migrations, the facts the statistics read, tasks and habits.
-//   VigilEngine         wiring: detectors and recordings of every format -> state machine -> store; replay;
-//                       inspect; timeline rendering.
-//   vigil               the command line (swift-argument-parser).
+// The folders under Sources/ are the layers; a module imports only modules of its own layer or of
+// the layers above it in this list (scripts/check-layers.py checks every import in CI):
+//
+// Core       VigilCore       samples, the pluggable-signal protocol and the four built-in signals, the
+//                            focus-session state machine, events, the configuration model. C-free, no
+//                            I/O, no clock.
+//            VigilTesting    a clock that moves only when told to, for tests (as NIOEmbedded).
+// Domain     VigilAudio      BS.1770 loudness (K-weighting, momentary/short-term/integrated), a WAV reader.
+//            VigilStats      statistics: local-time hour slots (DST-correct), figures, streaks; report
+//                            rendering (text, JSON, CSV, Markdown, HTML with SVG).
+//            VigilPlanner    tasks (urgency), habits (schedules, streaks, strength), reminder planning.
+//            SessionViews    a session for people: the timeline (text and JSON Lines) and the live screen.
+// Adapters   one module per C library or protocol, each the only importer of its C module:
+//            InputDetector (CLibinput), MicrophoneDetector (CPulse), LocationDetector (CGPS),
+//            DesktopNotifier (CDBus), SoundAlarm (CPulseSimple); DetectorSupport (a detector's thread,
+//            status and backoff); VigilRecording (Vigil's JSON Lines recordings); RecordingFormats
+//            (every recording format, told apart by content, and inspect); VigilConfig (the YAML
+//            config file); VigilStore (the SQLite event log, GRDB).
+// Runtime    VigilRuntime    live sessions and replay through one stepper, alarm dispatch, the
+//                            Pomodoro scheduler, rehearsals, the reminder daemon, the history simulator.
+// App        vigil           the command line (swift-argument-parser): parse, call the runtime, render.
 import PackageDescription
 
 let package = Package(
@@ -29,7 +32,7 @@ let package = Package(
         .executable(name: "vigil", targets: ["vigil"]),
         .library(name: "VigilCore", targets: ["VigilCore"]),
         .library(name: "VigilRecording", targets: ["VigilRecording"]),
-        .library(name: "VigilEngine", targets: ["VigilEngine"]),
+        .library(name: "VigilRuntime", targets: ["VigilRuntime"]),
         .library(name: "VigilAudio", targets: ["VigilAudio"]),
         // For the fuzzers (Fuzz/): the parsers' modules.
         .library(name: "VigilConfig", targets: ["VigilConfig"]),
@@ -38,59 +41,79 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
+        // Core
         .target(
-            name: "VigilCore",
-            dependencies: [.product(name: "DequeModule", package: "swift-collections")]
-        ),
-        .target(name: "VigilAudio"),
-        // C libraries, one system-library target each; each is imported by exactly one detector module.
-        .target(name: "DetectorSupport", dependencies: ["VigilCore"]),
-        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
-        .target(name: "LocationDetector", dependencies: ["VigilCore", "DetectorSupport", "CGPS"]),
-        .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
-        .target(name: "MicrophoneDetector", dependencies: ["VigilCore", "DetectorSupport", "VigilAudio", "CPulse"]),
-        .systemLibrary(name: "CLibinput", pkgConfig: "libinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
-        .target(name: "InputDetector", dependencies: ["VigilCore", "DetectorSupport", "CLibinput"]),
-        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
-        .target(name: "DesktopNotifier", dependencies: ["CDBus"]),
-        .systemLibrary(name: "CPulseSimple", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
-        .target(name: "SoundAlarm", dependencies: ["CPulseSimple"]),
-        .target(name: "VigilRecording", dependencies: ["VigilCore"]),
-        .target(name: "VigilConfig", dependencies: ["VigilCore", "Yams"]),
-        .target(name: "VigilStats", dependencies: ["VigilCore"]),
-        .target(name: "VigilPlanner", dependencies: ["VigilCore", "VigilStats"]),
+            name: "VigilCore", dependencies: [.product(name: "DequeModule", package: "swift-collections")],
+            path: "Sources/Core/VigilCore"),
+        .target(name: "VigilTesting", path: "Sources/Core/VigilTesting"),
+
+        // Domain
+        .target(name: "VigilAudio", path: "Sources/Domain/VigilAudio"),
+        .target(name: "VigilStats", dependencies: ["VigilCore"], path: "Sources/Domain/VigilStats"),
+        .target(name: "VigilPlanner", dependencies: ["VigilCore", "VigilStats"], path: "Sources/Domain/VigilPlanner"),
+        .target(name: "SessionViews", dependencies: ["VigilCore"], path: "Sources/Domain/SessionViews"),
+
+        // Adapters: C libraries, one system-library target each, each imported by exactly one module.
+        .systemLibrary(name: "CGPS", path: "Sources/Adapters/CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        .systemLibrary(name: "CPulse", path: "Sources/Adapters/CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(
+            name: "CLibinput", path: "Sources/Adapters/CLibinput", pkgConfig: "libinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
+        .systemLibrary(name: "CDBus", path: "Sources/Adapters/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(
+            name: "CPulseSimple", path: "Sources/Adapters/CPulseSimple", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
+        .target(name: "DetectorSupport", dependencies: ["VigilCore"], path: "Sources/Adapters/DetectorSupport"),
+        .target(name: "LocationDetector", dependencies: ["VigilCore", "DetectorSupport", "CGPS"], path: "Sources/Adapters/LocationDetector"),
+        .target(
+            name: "MicrophoneDetector", dependencies: ["VigilCore", "DetectorSupport", "VigilAudio", "CPulse"],
+            path: "Sources/Adapters/MicrophoneDetector"),
+        .target(name: "InputDetector", dependencies: ["VigilCore", "DetectorSupport", "CLibinput"], path: "Sources/Adapters/InputDetector"),
+        .target(name: "DesktopNotifier", dependencies: ["CDBus"], path: "Sources/Adapters/DesktopNotifier"),
+        .target(name: "SoundAlarm", dependencies: ["CPulseSimple"], path: "Sources/Adapters/SoundAlarm"),
+        .target(name: "VigilRecording", dependencies: ["VigilCore"], path: "Sources/Adapters/VigilRecording"),
+        .target(
+            name: "RecordingFormats",
+            dependencies: ["VigilCore", "VigilAudio", "VigilRecording", "InputDetector", "MicrophoneDetector", "LocationDetector"],
+            path: "Sources/Adapters/RecordingFormats"),
+        .target(name: "VigilConfig", dependencies: ["VigilCore", "Yams"], path: "Sources/Adapters/VigilConfig"),
         .target(
             name: "VigilStore",
-            dependencies: ["VigilCore", "VigilStats", "VigilPlanner", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
-        ),
-        .target(
-            name: "VigilEngine",
             dependencies: [
-                "VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilStats", "VigilPlanner",
-                "InputDetector", "MicrophoneDetector", "LocationDetector", "VigilAudio", "DesktopNotifier", "SoundAlarm",
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
+                "VigilCore", "VigilStats", "VigilPlanner", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            path: "Sources/Adapters/VigilStore"),
+
+        // Runtime
+        .target(
+            name: "VigilRuntime",
+            dependencies: [
+                "VigilCore", "VigilAudio", "VigilStats", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig",
+                "VigilStore", "InputDetector", "MicrophoneDetector", "LocationDetector", "DesktopNotifier", "SoundAlarm",
+            ],
+            path: "Sources/Runtime/VigilRuntime"),
+
+        // App
         .executableTarget(
             name: "vigil",
             dependencies: [
-                "VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilStats", "VigilPlanner", "VigilEngine", "SoundAlarm",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
+                "VigilCore", "VigilStats", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig", "VigilStore",
+                "SoundAlarm", "VigilRuntime", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/App/vigil"),
+
+        // Tests: one target per module, plus end-to-end tests of the command line.
         .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
         // What the detector tests share: collecting a live stream, a free port, a wall clock.
         .target(name: "TestSupport", dependencies: ["VigilCore"], path: "Tests/Support"),
         .testTarget(name: "MicrophoneDetectorTests", dependencies: ["MicrophoneDetector", "TestSupport", "VigilAudio", "VigilCore"]),
         .testTarget(name: "LocationDetectorTests", dependencies: ["LocationDetector", "TestSupport", "VigilCore"], exclude: ["Data"]),
-        .testTarget(name: "InputDetectorTests", dependencies: ["InputDetector", "TestSupport", "VigilCore", "VigilRecording"], exclude: ["Data"]),
+        .testTarget(
+            name: "InputDetectorTests", dependencies: ["InputDetector", "TestSupport", "VigilCore", "VigilRecording"], exclude: ["Data"]),
         .testTarget(name: "DesktopNotifierTests", dependencies: ["DesktopNotifier", "TestSupport"], exclude: ["Data"]),
         .testTarget(name: "VigilAudioTests", dependencies: ["VigilAudio"], exclude: ["Data"]),
         .testTarget(name: "VigilRecordingTests", dependencies: ["VigilCore", "VigilRecording"]),
@@ -98,8 +121,12 @@ let package = Package(
         .testTarget(name: "VigilStatsTests", dependencies: ["VigilStats", "VigilCore"]),
         .testTarget(name: "VigilPlannerTests", dependencies: ["VigilPlanner", "VigilStats", "VigilCore"]),
         .testTarget(name: "VigilStoreTests", dependencies: ["VigilCore", "VigilStore", "VigilStats"]),
-        .testTarget(name: "VigilEngineTests", dependencies: ["VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilStats", "VigilEngine", "TestSupport",
-                                                            "MicrophoneDetector", "LocationDetector", "InputDetector", "DesktopNotifier", "VigilPlanner"]),
+        .testTarget(
+            name: "VigilRuntimeTests",
+            dependencies: [
+                "VigilCore", "VigilTesting", "VigilRecording", "RecordingFormats", "VigilConfig", "VigilStore", "VigilStats", "SessionViews",
+                "VigilRuntime", "TestSupport", "MicrophoneDetector", "LocationDetector", "InputDetector", "DesktopNotifier", "VigilPlanner",
+            ]),
         .testTarget(name: "VigilCLITests", dependencies: ["vigil", "TestSupport"], exclude: ["Data"]),
     ],
     swiftLanguageModes: [.v6]

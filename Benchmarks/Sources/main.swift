@@ -1,7 +1,7 @@
 import Benchmark
 import Foundation
 import VigilCore
-import VigilEngine
+import VigilRuntime
 import VigilRecording
 
 /// A realistic day-long mix, as the live detectors would record it: microphone levels once a

@@ -1,0 +1,436 @@
+import ArgumentParser
+import Foundation
+import VigilCore
+import RecordingFormats
+import SessionViews
+import VigilRuntime
+import VigilPlanner
+import VigilStats
+import VigilStore
+
+extension PlannerContext {
+    /// A habit by number or exact name (archived ones too, by number).
+    func habit(_ reference: String) throws -> Habit {
+        if let id = Int64(reference) {
+            guard let h = try store.habit(id: id) else {
+                throw Failure("no habit #\(id). `vigil habit list --archived` shows every habit with its number.", code: .dataError)
+            }
+            return h
+        }
+        let matches = try store.habits().filter { $0.name.caseInsensitiveCompare(reference) == .orderedSame }
+        if matches.count == 1 { return matches[0] }
+        if matches.isEmpty { throw Failure("no habit is called '\(reference)'. `vigil habit list` shows them.", code: .dataError) }
+        throw Failure("\(matches.count) habits are called '\(reference)': \(matches.map { "#\($0.id)" }.joined(separator: ", ")). Give the number.", code: .dataError)
+    }
+
+    /// Sessions' completions and yesterday's failures first, so what is shown is up to date.
+    func housekeeping() throws {
+        let done = try PlannerHousekeeping.run(store: store, now: now)
+        for (h, day) in done.completedBySessions {
+            print("Habit #\(h.id) \(h.name): \(civilDate(day)) completed by your focus sessions.")
+        }
+    }
+}
+
+/// The options that set a habit's schedule: at most one of them.
+struct ScheduleOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Every day (day).", valueName: "day")) var every: String?
+    @Option(help: ArgumentHelp("On these weekdays: mon,wed,fri.", valueName: "days")) var days: String?
+    @Option(help: ArgumentHelp("This many times a week, any days: 3/week.", valueName: "n/week")) var times: String?
+
+    func schedule() throws -> Schedule? {
+        let given = [every.map { ("--every", $0) }, days.map { ("--days", $0) }, times.map { ("--times", $0) }].compactMap { $0 }
+        guard given.count <= 1 else {
+            throw ValidationError("conflicting schedule: give one of --every, --days or --times, not \(given.map(\.0).joined(separator: " and ")).")
+        }
+        guard let (option, text) = given.first else { return nil }
+        switch option {
+        case "--every":
+            guard text == "day" || text == "daily" else { throw ValidationError("--every takes day; for some days use --days mon,wed,fri, for a number a week --times 3/week.") }
+            return .daily
+        case "--days":
+            guard let s = Schedule.parse(text), case .weekdays = s else { throw ValidationError("--days: '\(text)' is not a list of weekdays like mon,wed,fri.") }
+            return s
+        default:
+            let t = text.hasSuffix("/week") ? text : text + "/week"
+            guard let s = Schedule.parse(t), case .timesPerWeek = s else { throw ValidationError("--times: '\(text)' is not like 3/week (1 to 7 a week).") }
+            return s
+        }
+    }
+}
+
+/// `50m on thesis`: sessions of 50 focused minutes on a task titled or tagged thesis complete the day.
+func parseAuto(_ text: String) throws -> (task: String, minutes: Int) {
+    let parts = text.components(separatedBy: " on ")
+    guard parts.count == 2, let m = parseMinutes(parts[0]), !parts[1].trimmingCharacters(in: .whitespaces).isEmpty else {
+        throw ValidationError("--auto: '\(text)' is not like \"50m on thesis\" (focused minutes on a task's title or tag).")
+    }
+    return (parts[1].trimmingCharacters(in: .whitespaces), m)
+}
+
+func clock(_ text: String, option: String) throws -> String {
+    guard let m = parseClock(text) else { throw ValidationError("\(option): '\(text)' is not a time like 07:30.") }
+    return "\(m / 60 < 10 ? "0" : "")\(m / 60):\(m % 60 < 10 ? "0" : "")\(m % 60)"
+}
+
+struct HabitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "habit",
+        abstract: "Habits with streaks (the 21/90 model), strength, goals and reminders.",
+        discussion: """
+            A scheduled day you do not mark is marked failed the next day Vigil runs. A habit with
+            --auto is completed by your focus sessions themselves.
+
+            Examples:
+              vigil habit add "Read 20 pages" --every day --reminder 21:00 --goal 90
+              vigil habit add "Thesis" --days mon,tue,wed,thu,fri --auto "50m on thesis"
+              vigil habit check 1
+              vigil habit set 1 2026-11-20 failed
+              vigil habit show 1
+            """,
+        subcommands: [Add.self, List.self, Show.self, Check.self, Fail.self, Skip.self, SetDay.self, Edit.self, Note.self, Continue.self, Finish.self, Delete.self]
+    )
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a habit.",
+            discussion: """
+                Examples:
+                  vigil habit add "Walk" --every day --reminder 12:30
+                  vigil habit add "Gym" --times 3/week --color green --flag
+                """)
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The habit's name.") var name: String
+        @OptionGroup var scheduleOptions: ScheduleOptions
+        @Option(help: "Completions to reach (then continue or finish).") var goal: Int?
+        @Option(help: "A colour, for you and for sorting.") var color: String?
+        @Option(help: ArgumentHelp("Remind at this local time, HH:MM.", valueName: "time")) var reminder: String?
+        @Option(help: "high, medium or low.") var priority: Priority = .medium
+        @Flag(help: "Flag it.") var flag = false
+        @Option(help: ArgumentHelp("Completed by sessions: \"50m on thesis\" (a task's title or tag).", valueName: "rule")) var auto: String?
+
+        func validate() throws {
+            _ = try nonBlank(name, what: "The habit's name")
+            _ = try scheduleOptions.schedule()
+            if let goal, goal < 1 { throw ValidationError("--goal must be at least 1.") }
+            if let reminder { _ = try clock(reminder, option: "--reminder") }
+            if let auto { _ = try parseAuto(auto) }
+        }
+
+        func run() async throws {
+            await guarded {
+                let ctx = try PlannerContext(common)
+                let rule = try auto.map(parseAuto)
+                let h = Habit(id: 0, name: try nonBlank(name, what: "The habit's name"), schedule: try scheduleOptions.schedule() ?? .daily, goal: goal,
+                              color: color, reminder: try reminder.map { try clock($0, option: "--reminder") }, priority: priority, flagged: flag,
+                              autoTask: rule?.task, autoMinutes: rule?.minutes, createdDay: ctx.now.day)
+                let id = try ctx.store.addHabit(h)
+                print("Added habit #\(id): \(h.name), \(h.schedule.description)\(h.reminder.map { ", reminded at \($0)" } ?? ""). Mark it with `vigil habit check \(id)`.")
+            }
+        }
+    }
+
+    enum SortKey: String, ExpressibleByArgument, CaseIterable {
+        case name, color, created, due, flag, priority, reminder
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List habits with today's status and streak.",
+            discussion: """
+                Examples:
+                  vigil habit list
+                  vigil habit list --sort reminder
+                """)
+        @OptionGroup var common: CommonOptions
+        @Option(help: "name, color, created, due (due today first), flag, priority or reminder.") var sort: SortKey = .created
+        @Flag(help: "Also finished and archived habits.") var archived = false
+
+        func run() async throws {
+            await guarded {
+                let ctx = try PlannerContext(common)
+                try ctx.housekeeping()
+                let today = ctx.now.day
+                var rows: [(Habit, DayStatus, HabitProgress)] = []
+                for h in try ctx.store.habits(includeArchived: archived) {
+                    let marks = try ctx.store.habitDays(id: h.id)
+                    rows.append((h, marks[today] ?? .incomplete, HabitProgress(habit: h, statuses: marks, through: today)))
+                }
+                func dueToday(_ r: (Habit, DayStatus, HabitProgress)) -> Bool { r.0.archived == nil && r.0.schedule.isScheduled(today) && r.1 == .incomplete }
+                rows.sort { a, b in
+                    switch sort {
+                    case .name: (a.0.name.lowercased(), a.0.id) < (b.0.name.lowercased(), b.0.id)
+                    case .color: (a.0.color ?? "~", a.0.id) < (b.0.color ?? "~", b.0.id)
+                    case .created: a.0.id < b.0.id
+                    case .due: (dueToday(a) ? 0 : 1, a.0.id) < (dueToday(b) ? 0 : 1, b.0.id)
+                    case .flag: (a.0.flagged ? 0 : 1, a.0.id) < (b.0.flagged ? 0 : 1, b.0.id)
+                    case .priority: (a.0.priority.rank, b.0.id) > (b.0.priority.rank, a.0.id)
+                    case .reminder: (a.0.reminderMinute ?? .max, a.0.id) < (b.0.reminderMinute ?? .max, b.0.id)
+                    }
+                }
+                if rows.isEmpty { print("No habits yet. Add one with `vigil habit add NAME --every day`."); return }
+                print("   #  today       streak  strength  schedule            name")
+                for (h, status, p) in rows {
+                    let today = h.archived != nil ? "archived" : (h.schedule.isScheduled(today) ? (status == .incomplete ? "to do" : status.rawValue) : "–")
+                    let streak = "\(p.current) d".leftPadded(6)
+                    let flag = h.flagged ? "⚑ " : ""
+                    let extra = [h.reminder.map { "at \($0)" }, h.color, h.goal.map { "\(p.completed)/\($0)" }].compactMap { $0 }.joined(separator: " · ")
+                    print("\(String(h.id).leftPadded(4))  \(today.padding(toLength: 10, withPad: " ", startingAt: 0))  \(streak)  \(String(Int((p.strength * 100).rounded())).leftPadded(7)) %  \(h.schedule.description.padding(toLength: 18, withPad: " ", startingAt: 0))  \(flag)\(h.name)\(extra.isEmpty ? "" : "  (\(extra))")")
+                }
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "A habit's streak, badge, score, strength, success rate, goal and notes.",
+                                                        discussion: "Example:\n  vigil habit show 1")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The habit's number or name.") var habit: String
+
+        func run() async throws {
+            await guarded {
+                let ctx = try PlannerContext(common, lookingUp: true)
+                try ctx.housekeeping()
+                let h = try ctx.habit(habit)
+                let marks = try ctx.store.habitDays(id: h.id)
+                let p = HabitProgress(habit: h, statuses: marks, through: ctx.now.day)
+                print("#\(h.id)  \(h.name)\(h.flagged ? "  ⚑" : "")\(h.archived != nil ? "  (archived)" : "")")
+                print("schedule   \(h.schedule.description)" + (h.reminder.map { " · reminded at \($0)" } ?? "") + " · \(h.priority.rawValue) priority" + (h.color.map { " · \($0)" } ?? ""))
+                if let t = h.autoTask, let m = h.autoMinutes { print("automatic  completed by \(m) focused minutes on \(t)") }
+                print("streak     \(p.current) day\(p.current == 1 ? "" : "s") (\(p.badge.title)) · best \(p.best) · score \(p.score) (best \(p.bestScore))")
+                print("           \(p.messages.joined(separator: " · "))")
+                print("strength   \(Int((p.strength * 100).rounded())) %")
+                print("done       \(p.completed) completed · \(p.failed) failed · \(p.skipped) skipped" + (p.successRate.map { " · success \(Int(($0 * 100).rounded())) %" } ?? ""))
+                if let goal = h.goal { print("goal       \(min(p.completed, goal))/\(goal)" + (p.goalReached ? " reached" : "")) }
+                // The last four weeks, Monday first: ✓ completed, ✗ failed, – skipped, · to do.
+                let start = ctx.now.day - (HourSlot(day: ctx.now.day, hour: 0).weekday - 1) - 21
+                print("last weeks  M T W T F S S")
+                for w in 0..<4 {
+                    var line = "  " + Statistics.isoWeek(start + w * 7) + " "
+                    for d in 0..<7 {
+                        let day = start + w * 7 + d
+                        var mark = " "
+                        if day <= ctx.now.day, day >= h.createdDay {
+                            switch marks[day] ?? .incomplete {
+                            case .completed: mark = "✓"
+                            case .failed: mark = "✗"
+                            case .skipped: mark = "–"
+                            case .incomplete: mark = h.schedule.isScheduled(day) ? "·" : " "
+                            }
+                        }
+                        line += mark + " "
+                    }
+                    print(line)
+                }
+                for n in try ctx.store.habitNotes(id: h.id) { print("note \(n.week)  \(n.text)") }
+            }
+        }
+    }
+
+    /// check, fail and skip share this.
+    static func mark(_ common: CommonOptions, _ reference: String, date: String?, _ status: DayStatus) async {
+        await guarded {
+            let ctx = try PlannerContext(common, lookingUp: true)
+            try ctx.housekeeping()
+            let h = try ctx.habit(reference)
+            guard h.archived == nil else { throw Failure("habit #\(h.id) is archived. `vigil habit continue \(h.id)` brings it back.", code: .dataError) }
+            let day = try date.map { d in
+                guard let day = civilDay(d) ?? Deadline.parse(d, today: ctx.now.day).map(\.day) else {
+                    throw Failure("--date: '\(d)' is not a date; use YYYY-MM-DD, today or yesterday.", code: .dataError)
+                }
+                return day
+            } ?? ctx.now.day
+            guard day <= ctx.now.day else { throw Failure("\(civilDate(day)) is in the future: a day can be marked once it has come.", code: .dataError) }
+            guard day >= h.createdDay else { throw Failure("habit #\(h.id) was added on \(civilDate(h.createdDay)); \(civilDate(day)) is before it.", code: .dataError) }
+            let before = HabitProgress(habit: h, statuses: try ctx.store.habitDays(id: h.id), through: ctx.now.day)
+            try ctx.store.setHabitDay(id: h.id, day: day, status: status, source: "person")
+            let p = HabitProgress(habit: h, statuses: try ctx.store.habitDays(id: h.id), through: ctx.now.day)
+            let verb = switch status {
+            case .completed: "Completed"
+            case .failed: "Failed"
+            case .skipped: "Skipped"
+            case .incomplete: "Unmarked"
+            }
+            print("\(verb): \(h.name) on \(civilDate(day)). Streak \(p.current) (\(p.badge.title)) · score \(p.score) · strength \(Int((p.strength * 100).rounded())) %.")
+            if p.current > 0, p.current < StreakModel.lifestyleDays { print(p.messages.first ?? "") }
+            if let goal = h.goal, p.goalReached, !before.goalReached {
+                print("Goal reached: \(goal) times! Keep it going with `vigil habit continue \(h.id) --goal \(goal * 2)`, or finish it with `vigil habit finish \(h.id)` (archived with its history).")
+                if isatty(0) != 0, isatty(1) != 0 {
+                    print("Continue or finish? [c/f] ", terminator: "")
+                    fflush(nil)
+                    if let answer = readLine()?.lowercased() {
+                        var updated = h
+                        if answer.hasPrefix("f") {
+                            updated.archived = ctx.now.ms
+                            try ctx.store.updateHabit(updated)
+                            print("Finished and archived: \(h.name).")
+                        } else if answer.hasPrefix("c") {
+                            updated.goal = goal * 2
+                            try ctx.store.updateHabit(updated)
+                            print("Keep going: the new goal is \(goal * 2).")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    struct Check: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Mark a habit completed (today, or --date).",
+                                                        discussion: "Examples:\n  vigil habit check 1\n  vigil habit check Walk --date yesterday")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The habit's number or name.") var habit: String
+        @Option(help: ArgumentHelp("The day: YYYY-MM-DD, today (default) or yesterday.", valueName: "date")) var date: String?
+        func run() async throws { await HabitCommand.mark(common, habit, date: date, .completed) }
+    }
+
+    struct Fail: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Mark a habit failed (today, or --date).", discussion: "Example:\n  vigil habit fail 1")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The habit's number or name.") var habit: String
+        @Option(help: ArgumentHelp("The day: YYYY-MM-DD, today (default) or yesterday.", valueName: "date")) var date: String?
+        func run() async throws { await HabitCommand.mark(common, habit, date: date, .failed) }
+    }
+
+    struct Skip: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Skip a habit for a day: it neither extends nor breaks the streak.",
+                                                        discussion: "Example:\n  vigil habit skip 1 --date 2026-11-20")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The habit's number or name.") var habit: String
+        @Option(help: ArgumentHelp("The day: YYYY-MM-DD, today (default) or yesterday.", valueName: "date")) var date: String?
+        func run() async throws { await HabitCommand.mark(common, habit, date: date, .skipped) }
+    }
+
+    struct SetDay: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Set any past day's status: completed, failed, skipped or incomplete.",
+            discussion: "Examples:\n  vigil habit set 1 2026-11-18 completed\n  vigil habit set 1 2026-11-19 incomplete")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The habit's number or name.") var habit: String
+        @Argument(help: "The day, YYYY-MM-DD.") var date: String
+        @Argument(help: "completed, failed, skipped or incomplete.") var status: String
+
+        func validate() throws {
+            guard DayStatus(rawValue: status) != nil else { throw ValidationError("the status must be completed, failed, skipped or incomplete; got '\(status)'.") }
+        }
+        func run() async throws { await HabitCommand.mark(common, habit, date: date, DayStatus(rawValue: status)!) }
+    }
+
+    struct Edit: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change a habit.",
+            discussion: "Examples:\n  vigil habit edit 1 --reminder 07:30 --flag\n  vigil habit edit 1 --days mon,thu --goal none")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The habit's number or name.") var habit: String
+        @Option(help: "A new name.") var name: String?
+        @OptionGroup var scheduleOptions: ScheduleOptions
+        @Option(help: ArgumentHelp("A new goal, or none.", valueName: "n")) var goal: String?
+        @Option(help: ArgumentHelp("A colour, or none.", valueName: "color")) var color: String?
+        @Option(help: ArgumentHelp("Reminder time HH:MM, or none.", valueName: "time")) var reminder: String?
+        @Option(help: "high, medium or low.") var priority: Priority?
+        @Flag(inversion: .prefixedEnableDisable, help: "Flag or unflag it.") var flag: Bool?
+        @Option(help: ArgumentHelp("\"50m on thesis\", or none.", valueName: "rule")) var auto: String?
+
+        func validate() throws {
+            _ = try scheduleOptions.schedule()
+            if let goal, goal != "none", (Int(goal) ?? 0) < 1 { throw ValidationError("--goal takes a number of at least 1, or none.") }
+            if let reminder, reminder != "none" { _ = try clock(reminder, option: "--reminder") }
+            if let auto, auto != "none" { _ = try parseAuto(auto) }
+            if let name { _ = try nonBlank(name, what: "The habit's name") }
+        }
+
+        func run() async throws {
+            await guarded {
+                let ctx = try PlannerContext(common, lookingUp: true)
+                var h = try ctx.habit(habit)
+                if let name { h.name = try nonBlank(name, what: "The habit's name") }
+                if let s = try scheduleOptions.schedule() { h.schedule = s }
+                if let goal { h.goal = goal == "none" ? nil : Int(goal) }
+                if let color { h.color = color == "none" ? nil : color }
+                if let reminder { h.reminder = reminder == "none" ? nil : try clock(reminder, option: "--reminder") }
+                if let priority { h.priority = priority }
+                if let flag { h.flagged = flag }
+                if let auto {
+                    let rule = auto == "none" ? nil : try parseAuto(auto)
+                    h.autoTask = rule?.task
+                    h.autoMinutes = rule?.minutes
+                }
+                try ctx.store.updateHabit(h)
+                print("Updated habit #\(h.id): \(h.name), \(h.schedule.description).")
+            }
+        }
+    }
+
+    struct Note: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Write this week's note for a habit (or --week).",
+                                                        discussion: "Example:\n  vigil habit note 1 \"Mornings work better than evenings.\"")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The habit's number or name.") var habit: String
+        @Argument(help: "The note.") var text: String
+        @Option(help: ArgumentHelp("ISO week, like 2026-W47 (default: this week).", valueName: "week")) var week: String?
+
+        func run() async throws {
+            await guarded {
+                let ctx = try PlannerContext(common, lookingUp: true)
+                let h = try ctx.habit(habit)
+                let w = week ?? Statistics.isoWeek(ctx.now.day)
+                guard w.count == 8, w.dropFirst(4).hasPrefix("-W"), let n = Int(w.suffix(2)), (1...53).contains(n), Int(w.prefix(4)) != nil else {
+                    throw Failure("--week: '\(w)' is not an ISO week like 2026-W47.", code: .dataError)
+                }
+                try ctx.store.setHabitNote(id: h.id, week: w, text: try nonBlank(text, what: "The note"))
+                print("Noted for \(h.name), week \(w).")
+            }
+        }
+    }
+
+    struct Continue: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Keep going after the goal (optionally with a new one), or bring back an archived habit.",
+                                                        discussion: "Example:\n  vigil habit continue 1 --goal 180")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The habit's number.") var habit: String
+        @Option(help: "A new goal.") var goal: Int?
+
+        func run() async throws {
+            await guarded {
+                let ctx = try PlannerContext(common, lookingUp: true)
+                var h = try ctx.habit(habit)
+                h.archived = nil
+                if let goal { h.goal = goal }
+                try ctx.store.updateHabit(h)
+                print("Keep going: \(h.name)\(h.goal.map { ", goal \($0)" } ?? "").")
+            }
+        }
+    }
+
+    struct Finish: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Finish a habit: archived with its history.", discussion: "Example:\n  vigil habit finish 1")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The habit's number or name.") var habit: String
+
+        func run() async throws {
+            await guarded {
+                let ctx = try PlannerContext(common, lookingUp: true)
+                var h = try ctx.habit(habit)
+                h.archived = ctx.now.ms
+                try ctx.store.updateHabit(h)
+                print("Finished and archived: \(h.name). `vigil habit list --archived` still shows it.")
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a habit and its history.", discussion: "Example:\n  vigil habit delete 1")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The habit's number.") var habit: String
+
+        func run() async throws {
+            await guarded {
+                let ctx = try PlannerContext(common, lookingUp: true)
+                let h = try ctx.habit(habit)
+                try ctx.store.deleteHabit(id: h.id)
+                print("Deleted habit #\(h.id) \(h.name) and its history.")
+            }
+        }
+    }
+}

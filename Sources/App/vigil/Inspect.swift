@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import VigilCore
+import RecordingFormats
+import SessionViews
+import VigilRuntime
+import VigilRecording
+
+struct Inspect: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Summarise recordings without running a session.",
+        discussion: """
+            Reads Vigil recordings, `libinput record` YAML, gpsd JSON (`gpspipe -w`) and WAV audio, \
+            telling them apart by their content, and prints for each what it holds: for input, key \
+            presses (autorepeat excluded), clicks, scroll ticks, pointer travel, app-switch gestures \
+            and the longest idle gaps; for audio, integrated loudness (audio files), maximum \
+            momentary and short-term loudness and the sample peak; for location, fixes, fix losses, \
+            distance travelled and the largest distance from the first fix. Counts and levels only: \
+            no key, audio or coordinate is printed.
+
+            Examples:
+              vigil inspect Samples/coffee-break/session.jsonl
+              vigil inspect --json keyboard.yml office.wav drive.json
+            """
+    )
+
+    @OptionGroup var common: CommonOptions
+
+    @Argument(help: ArgumentHelp("Recordings in any supported format.", valueName: "file"))
+    var files: [String]
+
+    @Flag(help: "Print one JSON object per file (fields: docs/inspect-json.md).")
+    var json = false
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("Name at least one recording to inspect.") }
+    }
+
+    func run() async throws {
+        await guarded {
+            let config = try common.loadConfiguration()
+            // Every file is read before anything is printed, so a bad file stops the command
+            // without half a report.
+            var results: [RecordingInspection] = []
+            for f in files { results.append(try RecordingInspection.inspect(try RecordingFiles.open(path: f, configuration: config))) }
+            for (i, r) in results.enumerated() {
+                if json {
+                    print(r.json())
+                } else {
+                    if i > 0 { print() }
+                    print(r.text())
+                }
+            }
+        }
+    }
+}

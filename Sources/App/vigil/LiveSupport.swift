@@ -1,0 +1,223 @@
+import Foundation
+import Synchronization
+import VigilCore
+import RecordingFormats
+import SessionViews
+import VigilRuntime
+import VigilStats
+import VigilStore
+
+/// The live view, shared by the session's callbacks, the keys and the painter.
+final class SharedView: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: LiveView
+    init(_ value: LiveView) { self.value = value }
+    func withLock<T>(_ body: (inout LiveView) -> T) -> T { lock.withLock { body(&value) } }
+}
+
+/// The live screen as the terminal alarm channel: the state line turns red; this rings the bell.
+final class ScreenAlarmSink: AlarmSink, @unchecked Sendable {
+    let channel = AlarmChannel.terminal
+    private let terminal: LiveTerminal
+    init(terminal: LiveTerminal) { self.terminal = terminal }
+    func fire(_ alarm: AlarmNotice) throws(AlarmChannelUnavailable) { terminal.write("\u{7}") }
+    func clear(episode: Int, level: Int, recoverySeconds: Double) throws(AlarmChannelUnavailable) -> Bool { true }
+}
+
+/// Keys during a session. On the live screen single keys (p, b, s, q with a confirmation, ?);
+/// otherwise a letter and Enter.
+final class KeyReader: @unchecked Sendable {
+    private let view: SharedView
+    private let signals: SignalWatch<LiveCommand>
+    private let lock = NSLock()
+    private var confirming = false
+    private var help = false
+
+    init(view: SharedView, signals: SignalWatch<LiveCommand>) {
+        self.view = view
+        self.signals = signals
+    }
+
+    func start(singleKeys: Bool) {
+        let thread = Thread { [self] in
+            if singleKeys {
+                var byte: UInt8 = 0
+                while read(0, &byte, 1) == 1 { handle(Character(UnicodeScalar(byte))) }
+            } else {
+                while let line = readLine() {
+                    let key = line.trimmingCharacters(in: .whitespaces).lowercased()
+                    if key.count == 1 { handleLine(Character(key)) } else { note("keys: s snooze, p pause, b break, r resume, q end (then Enter)") }
+                }
+            }
+        }
+        thread.name = "vigil-keys"
+        thread.start()
+    }
+
+    private func handleLine(_ key: Character) {
+        switch key {
+        case "s": signals.inject(.control(.snooze))
+        case "p": signals.inject(.control(.pause))
+        case "b": signals.inject(.control(.breakTime))
+        case "r": signals.inject(.control(.resume))
+        case "q": signals.inject(.control(.end))
+        default: note("keys: s snooze, p pause, b break, r resume, q end (then Enter)")
+        }
+    }
+
+    private func handle(_ key: Character) {
+        let state = view.withLock { $0.state }
+        let asking = lock.withLock { confirming }
+        if asking {
+            lock.withLock { confirming = false }
+            if key == "y" || key == "Y" { signals.inject(.control(.end)) }
+            return
+        }
+        switch key {
+        case "p", "P":
+            if case .paused = state { signals.inject(.control(.resume)) } else { signals.inject(.control(.pause)) }
+        case "b", "B":
+            if case .paused(.breakTime) = state { signals.inject(.control(.resume)) } else { signals.inject(.control(.breakTime)) }
+        case "r", "R": signals.inject(.control(.resume))
+        case "s", "S": signals.inject(.control(.snooze))
+        case "q", "Q": lock.withLock { confirming = true }
+        case "?": lock.withLock { help.toggle() }
+        default: break
+        }
+    }
+
+    /// The screen's lines with the question or the help under them.
+    func decorate(_ lines: [String]) -> [String] {
+        let (asking, showHelp) = lock.withLock { (confirming, help) }
+        var out = lines
+        if asking { out += ["", "End the session now? y to end, any other key to go on."] }
+        if showHelp {
+            out += ["", "p  pause, or resume after a pause", "b  take a break, or end it", "s  snooze the alarms of this episode (a few times a session)",
+                    "q  end the session (asks first; saved as completed or, before its planned end, abandoned)", "?  this help",
+                    "Ctrl-C ends the session too; everything is saved."]
+        }
+        return out
+    }
+}
+
+/// Streak and achievements before a session, to say what it changed.
+struct Milestones {
+    let streak: Int
+    let achievements: Set<String>
+
+    init?(store: EventStore) {
+        guard let r = Self.report(store) else { return nil }
+        streak = r.streak.current
+        achievements = Set(r.achievements.map(\.id))
+    }
+
+    static func report(_ store: EventStore) -> Report? {
+        let now = LocalNow(ms: Int64(Date().timeIntervalSince1970 * 1000))
+        guard let facts = try? store.statisticsFacts(before: now.startOfDay(now.day + 1)) else { return nil }
+        return Statistics.report(facts, timeZone: now.zone, from: now.day, to: now.day)
+    }
+
+    func changes(store: EventStore) -> [String] {
+        guard let r = Self.report(store) else { return [] }
+        var out: [String] = []
+        if r.streak.current != streak {
+            out.append("Procrastination-free streak: \(streak) → \(r.streak.current) day\(r.streak.current == 1 ? "" : "s")" + (r.streak.messages.first.map { " · \($0)" } ?? ""))
+        } else if r.streak.current > 0 {
+            out.append("Procrastination-free streak: \(r.streak.current) day\(r.streak.current == 1 ? "" : "s")")
+        }
+        for a in r.achievements where !achievements.contains(a.id) { out.append("Achievement: \(a.title)!") }
+        return out
+    }
+}
+
+/// The running session as other commands see it: a small JSON file in the data directory,
+/// rewritten four times a second and removed at the end. `vigil status` reads it; `vigil stop`
+/// sends its process SIGINT (the person ending the session).
+struct RunningSession {
+    var pid: Int32
+    var task: String?
+    var started: String
+    var planned: Double?
+    var state: String
+    var score: Double
+    var elapsed: Double
+    var episodes: Int
+    var alarms: Int
+    var updated: Double
+
+    static func path(_ dataDirectory: String) -> String { dataDirectory + "/running-session.json" }
+
+    var isAlive: Bool { kill(pid, 0) == 0 || errno == EPERM }
+
+    static func read(dataDirectory: String) -> RunningSession? {
+        guard let data = FileManager.default.contents(atPath: path(dataDirectory)),
+              let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let pid = o["pid"] as? Int, let started = o["started"] as? String else { return nil }
+        return RunningSession(pid: Int32(pid), task: o["task"] as? String, started: started, planned: o["planned_s"] as? Double,
+                              state: o["state"] as? String ?? "?", score: o["score"] as? Double ?? 0, elapsed: o["elapsed_s"] as? Double ?? 0,
+                              episodes: o["episodes"] as? Int ?? 0, alarms: o["alarms"] as? Int ?? 0, updated: o["updated"] as? Double ?? 0)
+    }
+
+    final class Writer: Sendable {
+        let path: String
+        let task: String?
+        let started: Timestamp
+        let planned: Double?
+
+        init(path: String, task: String?, started: Timestamp, planned: Double?) {
+            self.path = path
+            self.task = task
+            self.started = started
+            self.planned = planned
+        }
+
+        func update(_ v: LiveView) {
+            let o: [String: Any] = [
+                "pid": Int(getpid()), "task": task as Any? ?? NSNull(), "started": started.description, "planned_s": planned as Any? ?? NSNull(),
+                "state": v.stateText, "score": (v.score * 100).rounded() / 100, "elapsed_s": v.elapsed.rounded(), "episodes": v.episodes,
+                "alarms": v.alarms, "updated": Date().timeIntervalSince1970,
+            ]
+            guard let data = try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys]) else { return }
+            // Written whole and renamed into place: a reader never sees half a file. Not synced:
+            // it is rewritten four times a second and means nothing after a crash.
+            guard let file = try? AtomicFile(path: path, what: "the session status") else { return }
+            try? file.write(data)
+            try? file.commit(sync: false)
+        }
+
+        func remove() { unlink(path) }
+    }
+
+    static func writer(dataDirectory: String, task: String?, started: Timestamp, planned: Double?) -> Writer {
+        Writer(path: path(dataDirectory), task: task, started: started, planned: planned)
+    }
+}
+
+/// The data directory's session lock (flock on `session.lock`): held by the running session, so a
+/// second `vigil start` is refused even when both start in the same instant.
+final class SessionLock: @unchecked Sendable {
+    private var fd: Int32
+
+    /// nil when another process holds the lock; throws when the lock file cannot be made.
+    init?(dataDirectory: String) throws {
+        let path = dataDirectory + "/session.lock"
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw Failure("\(path): cannot create the session lock: \(String(cString: strerror(errno))). Fix the data directory's permissions or choose another with --data-dir.",
+                          code: .cannotCreate)
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            return nil
+        }
+    }
+
+    func release() {
+        guard fd >= 0 else { return }
+        flock(fd, LOCK_UN)
+        close(fd)
+        fd = -1
+    }
+
+    deinit { release() }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import VigilCore
+import RecordingFormats
+import SessionViews
+import VigilRuntime
+import VigilRecording
+import VigilStore
+
+struct Log: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List past sessions and their distraction episodes.",
+        discussion: """
+            Times are shown in the local time zone.
+
+            Examples:
+              vigil log
+              vigil log --limit 5 --json
+            """
+    )
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: "How many sessions to list, newest first.")
+    var limit = 10
+
+    @Flag(help: "Print one JSON object per session, with its episodes.")
+    var json = false
+
+    func validate() throws {
+        if limit < 1 { throw ValidationError("--limit must be at least 1.") }
+    }
+
+    func run() async throws {
+        await guarded {
+            // Listing must not create anything: without a log there is nothing to list.
+            guard FileManager.default.fileExists(atPath: common.paths.databasePath) else {
+                if !json { print("No sessions yet. Start one with `vigil start`, or log a recording with `vigil replay --log FILE`.") }
+                return
+            }
+            let store = try common.openStore()
+            let sessions = try store.sessions(limit: limit)
+            let out = Output()
+            if sessions.isEmpty && !json {
+                out.line("No sessions yet. Start one with `vigil start`, or log a recording with `vigil replay --log FILE`.")
+            }
+            for s in sessions {
+                let episodes = try store.episodes(session: s.id)
+                if json {
+                    out.line(sessionJSON(s, episodes))
+                    continue
+                }
+                let task = s.task.map { "\"\($0)\"" } ?? "(no task)"
+                let outcome = s.outcome ?? "open"
+                var line = "#\(s.id)  \(localTime(s.startedMs))  \(task)  \(s.source)  \(outcome)"
+                if let f = s.focusedSeconds, let d = s.distractedSeconds {
+                    line += "  focused \(humanDuration(f)) · distracted \(humanDuration(d))"
+                }
+                out.line(line)
+                for e in episodes {
+                    let dur = e.endedMs.map { humanDuration(Double($0 - e.startedMs) / 1000) } ?? "open"
+                    out.line("      episode \(e.number)  \(localTime(e.startedMs))  \(dur)  \(e.cause)  \(e.reason)")
+                }
+            }
+            out.flush()
+        }
+    }
+
+    private func localTime(_ ms: Int64) -> String {
+        let f = DateFormatter()
+        f.dateFormat = "yyyy-MM-dd HH:mm"
+        return f.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+    }
+
+    private func sessionJSON(_ s: StoredSession, _ episodes: [StoredEpisode]) -> String {
+        func t(_ ms: Int64?) -> String { ms.map { jsonString(Timestamp(nanoseconds: $0 * 1_000_000).description) } ?? "null" }
+        func n(_ v: Double?) -> String { v.map(jsonNumber) ?? "null" }
+        let eps = episodes.map { e in
+            "{\"episode\":\(e.number),\"start\":\(t(e.startedMs)),\"end\":\(t(e.endedMs)),\"cause\":\(jsonString(e.cause)),\"peak\":\(jsonNumber(e.peakScore)),\"alarm_level\":\(e.alarmLevel),\"reason\":\(jsonString(e.reason))}"
+        }
+        return "{\"session\":\(s.id),\"task\":\(s.task.map(jsonString) ?? "null"),\"source\":\(jsonString(s.source)),\"start\":\(t(s.startedMs)),\"end\":\(t(s.endedMs)),\"outcome\":\(s.outcome.map(jsonString) ?? "null"),\"focused\":\(n(s.focusedSeconds)),\"distracted\":\(n(s.distractedSeconds)),\"episodes\":[\(eps.joined(separator: ","))]}"
+    }
+}

@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import VigilCore
+import RecordingFormats
+import SessionViews
+import VigilRuntime
+import VigilStore
+
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Everything Vigil stores about you, as one JSON document.",
+        discussion: """
+            Every row of every table of the event log: sessions and their events, episodes, alarms \\
+            and deliveries, snoozes, sensor status changes, gaps, tasks, habits and their days and \\
+            notes, reminders sent. The columns are described in docs/privacy.md.
+
+            Examples:
+              vigil export --all -o vigil-export.json
+              vigil export --all | jq '.tables.sessions | length'
+            """)
+    @OptionGroup var common: CommonOptions
+    @Flag(help: "Everything (the only export there is, for now; say it to mean it).") var all = false
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write to this file (0600) instead of standard output.", valueName: "file")) var output: String?
+
+    func validate() throws {
+        if !all { throw ValidationError("say --all: vigil export --all gives everything stored about you.") }
+    }
+
+    func run() async throws {
+        await guarded {
+            guard FileManager.default.fileExists(atPath: common.paths.databasePath) else {
+                throw Failure("no event log at \(common.paths.databasePath): Vigil has stored nothing about you here.", code: .dataError)
+            }
+            let store = try common.openStore()
+            let file = try output.map { try AtomicFile(path: $0, what: "the export") }
+            var failure: (any Error)?
+            try store.exportAll { text in
+                guard failure == nil else { return }
+                if let file {
+                    do { try file.write(text.utf8) } catch { failure = error }
+                } else if !writeAll(1, text.utf8) {
+                    failure = Failure("cannot write the export: \(String(cString: strerror(errno))).", code: .ioError)
+                }
+            }
+            if let failure { throw failure }
+            if let file {
+                try file.commit()
+                writeStandardError("vigil: exported to \(file.path)\n")
+            }
+        }
+    }
+}
+
+struct ForgetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "forget",
+        abstract: "Delete everything from a period: sessions, their events, habit days, reminders.",
+        discussion: """
+            Days are local and inclusive. The deleted content is overwritten in the file, not just \\
+            unlinked. In a terminal Vigil asks first; elsewhere give --yes.
+
+            Examples:
+              vigil forget --from 2026-11-01 --to 2026-11-07
+              vigil forget --from 2026-11-21 --to 2026-11-21 --yes
+            """)
+    @OptionGroup var common: CommonOptions
+    @Option(help: ArgumentHelp("First day to forget, YYYY-MM-DD (local).", valueName: "date")) var from: String
+    @Option(help: ArgumentHelp("Last day to forget, YYYY-MM-DD (local).", valueName: "date")) var to: String
+    @Flag(help: "Do not ask.") var yes = false
+
+    func validate() throws {
+        for (name, value) in [("--from", from), ("--to", to)] where civilDay(value) == nil {
+            throw ValidationError("\(name): '\(value)' is not a date; use YYYY-MM-DD, e.g. 2026-11-01.")
+        }
+        if civilDay(from)! > civilDay(to)! { throw ValidationError("--from \(from) is after --to \(to).") }
+    }
+
+    func run() async throws {
+        await guarded {
+            guard FileManager.default.fileExists(atPath: common.paths.databasePath) else {
+                print("Nothing to forget: there is no event log at \(common.paths.databasePath).")
+                return
+            }
+            let store = try common.openStore()
+            let now = LocalNow(ms: try common.nowMilliseconds())
+            let first = civilDay(from)!, last = civilDay(to)!
+            let range = (now.startOfDay(first), now.startOfDay(last + 1))
+            let sessions = try store.sessionCount(from: range.0, to: range.1)
+            if !yes {
+                guard isatty(0) != 0 else {
+                    throw Failure("forgetting cannot be undone: add --yes to delete \(sessions) session\(sessions == 1 ? "" : "s") and everything else from \(from) to \(to).", code: .failure)
+                }
+                print("Delete \(sessions) session\(sessions == 1 ? "" : "s") and everything else from \(from) to \(to)? This cannot be undone. [y/N] ", terminator: "")
+                fflush(nil)
+                guard readLine()?.lowercased().hasPrefix("y") == true else { print("Nothing deleted."); return }
+            }
+            if let running = RunningSession.read(dataDirectory: common.paths.dataDirectory), running.isAlive {
+                throw Failure("a session is running: end it (`vigil stop`) before forgetting.", code: .failure)
+            }
+            let counts = try store.forget(from: range.0, to: range.1, fromDay: first, toDay: last)
+            let events = counts.filter { $0.key != "sessions" && $0.key != "habit_days" && $0.key != "reminders_sent" }.values.reduce(0, +)
+            print("Forgot \(counts["sessions"] ?? 0) session\(counts["sessions"] == 1 ? "" : "s") with \(events) event\(events == 1 ? "" : "s"), \(counts["habit_days"] ?? 0) habit day\(counts["habit_days"] == 1 ? "" : "s") and \(counts["reminders_sent"] ?? 0) reminder\(counts["reminders_sent"] == 1 ? "" : "s") from \(from) to \(to).")
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import VigilCore
+import RecordingFormats
+import SessionViews
+import VigilRuntime
+import VigilStats
+import VigilStore
+
+struct ReportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Report when, how long and why you procrastinate.",
+        discussion: """
+            Focus by hour and weekday, procrastination-free days and streaks (the 21/90 model),
+            episodes by cause, task and hour, completion, alarms and recovery, achievements.
+            Days and hours are in the local time zone (TZ, or --time-zone), which the report names.
+
+            Formats: text (the terminal, with small charts; NO_COLOR is respected), json and csv
+            (stable fields, see docs/report-fields.md), markdown, html (one self-contained file
+            with SVG charts, no network needed).
+
+            Examples:
+              vigil report
+              vigil report --last 30d --task thesis
+              vigil report --from 2026-11-01 --to 2026-11-30 --format html -o november.html
+              vigil report --last all --format csv -o days.csv
+            """
+    )
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: ArgumentHelp("First day of the period, YYYY-MM-DD (local).", valueName: "date"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("Last day of the period, YYYY-MM-DD (default: today).", valueName: "date"))
+    var to: String?
+
+    @Option(help: ArgumentHelp("The period ending today: 7d, 30d, any number of days, or all (default: 7d).", valueName: "span"))
+    var last: String?
+
+    @Option(help: ArgumentHelp("Only the sessions of this task (as given to `vigil start --task`).", valueName: "name"))
+    var task: String?
+
+    @Option(help: ArgumentHelp("text, json, csv, markdown or html.", valueName: "format"), completion: .list(ReportFormat.allCases.map(\.rawValue)))
+    var format: String = "text"
+
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write the report to a file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @Option(name: .long, help: ArgumentHelp("IANA time zone for days and hours, e.g. Europe/Berlin (default: the system's).", valueName: "zone"))
+    var timeZone: String?
+
+    func validate() throws {
+        guard ReportFormat(rawValue: format) != nil else {
+            throw ValidationError("--format must be one of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(format)'.")
+        }
+        if last != nil, from != nil || to != nil {
+            throw ValidationError("use either --last or --from/--to, not both.")
+        }
+        if let last, last != "all", Self.days(in: last) == nil {
+            throw ValidationError("--last takes a number of days like 7d or 30d, or all; got '\(last)'.")
+        }
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, Statistics.day(from: value) == nil {
+                throw ValidationError("\(name): '\(value)' is not a date; use YYYY-MM-DD, e.g. 2026-11-01.")
+            }
+        }
+        if let a = from.flatMap(Statistics.day(from:)), let b = to.flatMap(Statistics.day(from:)), a > b {
+            throw ValidationError("--from \(from!) is after --to \(to!).")
+        }
+        if let timeZone, TimeZone(identifier: timeZone) == nil {
+            throw ValidationError("--time-zone: '\(timeZone)' is not an IANA time zone; use a name like Europe/Berlin or UTC.")
+        }
+    }
+
+    static func days(in span: String) -> Int? {
+        guard span.hasSuffix("d"), let n = Int(span.dropLast()), n >= 1, n <= 100_000 else { return nil }
+        return n
+    }
+
+    func run() async throws {
+        await guarded {
+            let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
+            let nowMs = try common.nowMilliseconds()
+            let today = LocalNow(ms: nowMs, zone: zone).day
+            let toDay = to.flatMap(Statistics.day(from:)) ?? today
+
+            // Reading must not create anything: without a log the report is empty.
+            var facts = StatisticsFacts()
+            if FileManager.default.fileExists(atPath: common.paths.databasePath) {
+                let store = try common.openStore()
+                if let task, try !store.taskNames().contains(task) {
+                    let known = try store.taskNames()
+                    throw Failure("no session has the task '\(task)'." + (known.isEmpty
+                        ? " No session has a task yet: give one with `vigil start --task NAME`."
+                        : " Known tasks: \(known.map { "'\($0)'" }.joined(separator: ", ")).") , code: .dataError)
+                }
+                let endClock = LocalClock(timeZone: zone, from: Timestamp(nanoseconds: Int64(toDay) * 86_400_000_000_000), to: Timestamp(nanoseconds: Int64(toDay + 1) * 86_400_000_000_000))
+                facts = try store.statisticsFacts(before: endClock.startOfDay(toDay + 1), task: task)
+            } else if let task {
+                throw Failure("no session has the task '\(task)': the event log is empty. Give a session a task with `vigil start --task NAME`.", code: .dataError)
+            }
+
+            var fromDay: Int?
+            if let from {
+                fromDay = Statistics.day(from: from)
+            } else if last == "all" {
+                fromDay = nil  // from the first session on
+            } else {
+                fromDay = toDay - (Self.days(in: last ?? "7d")! - 1)
+            }
+            let report = Statistics.report(facts, timeZone: zone, from: fromDay, to: toDay, task: task)
+            let kind = ReportFormat(rawValue: format)!
+            if let output {
+                let file = try AtomicFile(path: output, what: "the report", hint: "Choose another file with -o.")
+                try file.write(report.rendered(as: kind).utf8)
+                try file.commit()
+                if isatty(2) != 0 { writeStandardError("vigil: report written to \(output)\n") }
+            } else {
+                let env = ProcessInfo.processInfo.environment
+                let color = kind == .text && isatty(1) != 0 && (env["NO_COLOR"] ?? "").isEmpty && env["TERM"] != "dumb"
+                // As rendered, byte for byte: CSV lines end in CRLF.
+                writeStandardOutput(report.rendered(as: kind, color: color))
+            }
+        }
+    }
+
+}

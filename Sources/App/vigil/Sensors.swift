@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import VigilCore
+import RecordingFormats
+import SessionViews
+import VigilRuntime
+
+struct Sensors: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check each live sensor: is it there, and if not, what to do.",
+        discussion: """
+            Starts each enabled detector (libinput, PulseAudio, gpsd) for a moment, as `vigil start` \
+            would, and prints its state with the reason and the remedy when it cannot be used. \
+            Exits 0 when every enabled sensor is available, 1 otherwise.
+
+            Examples:
+              vigil sensors
+              vigil sensors --json
+            """
+    )
+
+    @OptionGroup var common: CommonOptions
+
+    @Flag(help: "Print one JSON object per sensor: sensor, source, state, detail.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Seconds to wait for each sensor's first answer.", valueName: "seconds"))
+    var timeout: Double = 5
+
+    func validate() throws {
+        if !(timeout > 0) { throw ValidationError("--timeout must be greater than 0.") }
+    }
+
+    func run() async throws {
+        await guarded {
+            let config = try common.loadConfiguration()
+            let clock = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
+            let sensors = DetectorCatalog.availability(configuration: config, now: clock.now)
+            let statuses = await DetectorCatalog.probe(sensors, timeout: timeout)
+            var allGood = true
+            for (s, status) in zip(sensors, statuses) {
+                if s.detector != nil, status.state != .available { allGood = false }
+                if json {
+                    let object: [String: String] = ["sensor": s.sensor.rawValue, "source": s.source, "state": status.state.rawValue, "detail": status.detail]
+                    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+                    print(String(decoding: data, as: UTF8.self))
+                } else {
+                    let name = s.sensor.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
+                    let state = status.state.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)
+                    print("\(name) \(state) \(s.source)")
+                    if !status.detail.isEmpty { print("          \(status.detail)") }
+                }
+            }
+            if !allGood { throw ExitCode(1) }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import VigilCore
+import RecordingFormats
+import SessionViews
+import VigilRuntime
+import VigilStats
+import VigilStore
+
+struct Simulate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Fill a new event log with a simulated person's history, to try reports.",
+        discussion: """
+            Days of focus sessions with typing, idle spells, app-switching storms, loud rooms, walks
+            away, pauses and sleeps are fed as sensor samples through the real state machine, and
+            the events logged. The same seed gives the same history. It refuses a log that already
+            has sessions: give it a new --data-dir.
+
+            Examples:
+              vigil simulate --data-dir /tmp/vigil-demo --days 90
+              vigil report --data-dir /tmp/vigil-demo --last 30d
+            """
+    )
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: "How many days of history, ending yesterday (or --until).")
+    var days = 90
+
+    @Option(help: ArgumentHelp("Last simulated day, YYYY-MM-DD (default: yesterday).", valueName: "date"))
+    var until: String?
+
+    @Option(help: "Seed of the simulation.")
+    var seed: UInt64 = 1
+
+    @Option(name: .long, help: ArgumentHelp("IANA time zone the person lives in (default: the system's).", valueName: "zone"))
+    var timeZone: String?
+
+    @Option(help: ArgumentHelp("Sessions on a working day, as MIN-MAX.", valueName: "range"))
+    var sessionsPerDay: String?
+
+    @Flag(help: "A load test instead of a person: sessions back to back every day, five times the distractions (the report benchmark).")
+    var stress = false
+
+    func validate() throws {
+        if days < 1 || days > 36_500 { throw ValidationError("--days must be between 1 and 36500.") }
+        if let until, Statistics.day(from: until) == nil { throw ValidationError("--until: '\(until)' is not a date; use YYYY-MM-DD.") }
+        if let timeZone, TimeZone(identifier: timeZone) == nil { throw ValidationError("--time-zone: '\(timeZone)' is not an IANA time zone.") }
+        if sessionsPerDay != nil, sessionRange == nil { throw ValidationError("--sessions-per-day takes MIN-MAX, like 3-7; got '\(sessionsPerDay ?? "")'.") }
+    }
+
+    var sessionRange: ClosedRange<Int>? {
+        guard let sessionsPerDay else { return nil }
+        let parts = sessionsPerDay.split(separator: "-")
+        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 1, b >= a, b <= 60 else { return nil }
+        return a...b
+    }
+
+    func run() async throws {
+        await guarded {
+            let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
+            let store = try common.openStore()
+            if let n = try store.counts()["sessions"], n > 0 {
+                throw Failure("\(store.path) already has \(n) sessions; a simulated history would mix with them. Give a new directory with --data-dir.", code: .dataError)
+            }
+            let nowMs = Int64(Date().timeIntervalSince1970 * 1000)
+            let today = LocalNow(ms: nowMs, zone: zone).day
+            let last = until.flatMap(Statistics.day(from:)) ?? today - 1
+            var profile = stress ? HistorySimulator.Profile.stress : HistorySimulator.Profile()
+            if let range = sessionRange { profile.sessionsPerDay = range }
+            var simulator = HistorySimulator(seed: seed, timeZone: zone, profile: profile)
+            var batch: [[SessionEvent]] = []
+            var sessions = 0, events = 0
+            let progress = isatty(2) != 0
+            var done = 0
+            // A month per transaction: a crash leaves whole months, never half a session.
+            for chunkStart in stride(from: last - days + 1, through: last, by: 30) {
+                let chunk = chunkStart...min(last, chunkStart + 29)
+                simulator.run(days: chunk) { batch.append($0) }
+                try store.appendSessions(batch, source: "simulated")
+                sessions += batch.count
+                events += batch.reduce(0) { $0 + $1.count }
+                batch.removeAll(keepingCapacity: true)
+                done += chunk.count
+                if progress { writeStandardError("\rvigil: simulated \(done) of \(days) days") }
+            }
+            if progress { writeStandardError("\r\u{1B}[K") }
+            print("Simulated \(days) days ending \(Statistics.dateString(last)) in \(zone.identifier): \(sessions) sessions, \(events) events, logged to \(store.path).")
+        }
+    }
+}

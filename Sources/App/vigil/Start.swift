@@ -1,0 +1,376 @@
+import ArgumentParser
+import Foundation
+import Synchronization
+import SoundAlarm
+import VigilConfig
+import VigilCore
+import RecordingFormats
+import SessionViews
+import VigilRuntime
+import VigilRecording
+import VigilStore
+
+struct Start: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Start a live focus session.",
+        discussion: """
+            Watches input activity (libinput), microphone loudness (PulseAudio) and location \
+            (gpsd) until the planned time is up, or until you end it. A sensor that cannot be used \
+            is reported with the reason and the remedy, and the session runs with the others \
+            (`vigil sensors` checks them beforehand).
+
+            In a terminal, one screen shows the task, the time, the state, the distraction score \
+            with its last minutes, and each sensor's reading; keys: p pause/resume, b break, \
+            s snooze an alarm, q end (asks first), ? help. Piped or under systemd it prints plain \
+            lines instead (--plain forces them). Ctrl-C ends the session (abandoned if early); \
+            SIGTERM or a closed terminal (SIGHUP) saves it as interrupted. `vigil status` shows \
+            the running session from another terminal, `vigil stop` ends it.
+
+            While you are distracted, alarms escalate through the channels alarms.channels gives \
+            each level: the terminal, desktop notifications, a sound.
+
+            --replay plays recordings as if they were the sensors (any format vigil replay reads), \
+            at --pace times real time: a rehearsal of a recorded scenario through the whole live \
+            session, logged with the source "rehearsal".
+
+            Examples:
+              vigil start --task "chapter 3" --minutes 50
+              vigil start --task 3 --minutes 25 --record today.jsonl
+              vigil start --replay Samples/coffee-break/session.jsonl --pace 60
+            """
+    )
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: ArgumentHelp("What you are focusing on: a task's number or title from `vigil task list` (the session is then linked to it), or any name.", valueName: "task"))
+    var task: String?
+
+    @Option(help: ArgumentHelp("Planned length in minutes (default: session.default_minutes; with --replay, to the recording's end).", valueName: "minutes"))
+    var minutes: Double?
+
+    @Flag(help: "Print one JSON object per event instead of text lines.")
+    var json = false
+
+    @Flag(help: "Plain lines even in a terminal, no live screen.")
+    var plain = false
+
+    @Option(help: ArgumentHelp("Also write every sample the session judged to this recording (replays to the same timeline).", valueName: "file"))
+    var record: String?
+
+    @Option(help: ArgumentHelp("Play this recording as the sensors (repeat for several).", valueName: "file"))
+    var replay: [String] = []
+
+    @Option(help: ArgumentHelp("With --replay: how many times faster than real time.", valueName: "factor"))
+    var pace: Double?
+
+    @Option(help: ArgumentHelp("Pomodoro cycles: work/short break/long break (minutes) x work periods per set, or classic (25/5/15x4). The detectors rest in the breaks; after one the session waits for you to come back.", valueName: "plan"))
+    var pomodoro: String?
+
+    var pomodoroPlan: PomodoroPlan? { pomodoro.flatMap(PomodoroPlan.parse) }
+
+    func validate() throws {
+        if let m = minutes, !(m > 0) { throw ValidationError("--minutes must be greater than 0.") }
+        if let t = task, t.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--task must not be blank.") }
+        if let p = pace, !(p > 0 && p <= 10_000) { throw ValidationError("--pace must be greater than 0 (and at most 10000).") }
+        if pace != nil, replay.isEmpty { throw ValidationError("--pace only goes with --replay FILE.") }
+        if let pomodoro, PomodoroPlan.parse(pomodoro) == nil {
+            throw ValidationError("--pomodoro: '\(pomodoro)' is not a plan like 25/5/15x4 (work/short break/long break in minutes, x work periods per set) or classic.")
+        }
+    }
+
+    func run() async throws {
+        await guarded { try await runSession() }
+    }
+
+    private func runSession() async throws {
+        let config = try common.loadConfiguration()
+        // A recording that cannot be made is said before anything is created or started.
+        if let path = record {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+                throw Failure("\(path): cannot create: \(directory) is not a directory; choose another file for --record", code: .cannotCreate)
+            }
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw Failure("\(path): cannot create: it is a directory; choose a file for --record", code: .cannotCreate)
+            }
+            if access(directory, W_OK) != 0 {
+                throw Failure("\(path): cannot create: \(directory) is not writable; choose another file for --record", code: .cannotCreate)
+            }
+        }
+        // A session outlives its readers: output to a pipe whose reader has gone fails (and is
+        // dropped) instead of killing the session with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        let store = try common.openStore()
+        // A task from the list, by number or exact title, links the session to it.
+        var task = self.task
+        var taskId: Int64?
+        if let reference = task {
+            if let id = Int64(reference) {
+                guard let t = try store.task(id: id) else {
+                    throw Failure("no task #\(id). `vigil task list` shows your tasks; or give the session a name that is not a number.", code: .dataError)
+                }
+                (task, taskId) = (t.title, t.id)
+            } else if let t = try store.tasks(titled: reference).first {
+                (task, taskId) = (t.title, t.id)
+            }
+        }
+        // One session at a time: an exclusive lock on the data directory, held until the end.
+        guard let lock = try SessionLock(dataDirectory: common.paths.dataDirectory) else {
+            let running = RunningSession.read(dataDirectory: common.paths.dataDirectory)
+            throw Failure("a session is already running" + (running.map { " (pid \($0.pid), task \($0.task.map { "\"\($0)\"" } ?? "none"))" } ?? "")
+                          + ". `vigil status` shows it; `vigil stop` ends it.", code: .failure)
+        }
+        defer { lock.release() }
+        // No session can be running now: one whose end was never logged was killed.
+        for id in try store.closeInterruptedSessions() {
+            note("session \(id) had not been saved as ended (Vigil was killed or the machine went down): closed as interrupted at its last sign of life")
+        }
+        let run = SessionRun(command: self, config: config, store: store, task: task, taskId: taskId)
+        if replay.isEmpty {
+            let clock = ContinuousClock()
+            let wall = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
+            let sensors = DetectorCatalog.availability(configuration: config, now: wall.now)
+            try await run.go(clock: clock, wallStart: wall.start, planned: minutes.map { $0 * 60 } ?? pomodoroPlan?.setLength ?? config.session.defaultMinutes * 60,
+                             detectors: sensors.compactMap(\.detector), statuses: sensors.compactMap(\.status), rehearsal: false)
+        } else {
+            var sources: [any SampleSource] = []
+            for f in replay { sources.append(try RecordingFiles.open(path: f, configuration: config).source) }
+            let merged = try MergedRecordings(sources)
+            if task == nil { task = merged.task }
+            let clock = ScaledClock(pace: pace ?? 1)
+            let feed = RecordingFeed(merged, clock: clock, start: clock.now)
+            let planned = minutes.map { $0 * 60 } ?? pomodoroPlan?.setLength ?? merged.plannedSeconds
+            try await SessionRun(command: self, config: config, store: store, task: task, taskId: taskId)
+                .go(clock: clock, wallStart: Timestamp(seconds: Date().timeIntervalSince1970), planned: planned, detectors: [feed], statuses: [],
+                    rehearsal: true)
+        }
+    }
+}
+
+/// One `vigil start`: the session, its screen or lines, keys, alarms, the log, the status file.
+struct SessionRun {
+    let command: Start
+    let config: VigilConfiguration
+    let store: EventStore
+    let task: String?
+    let taskId: Int64?
+
+    init(command: Start, config: VigilConfiguration, store: EventStore, task: String?, taskId: Int64?) {
+        self.command = command
+        self.config = config
+        self.store = store
+        self.task = task
+        self.taskId = taskId
+    }
+
+    func go<C: Clock>(clock: C, wallStart: Timestamp, planned: Double?, detectors: [any Detector], statuses: [SensorStatus], rehearsal: Bool) async throws
+    where C.Duration == Duration {
+        let out = Output()
+        let liveScreen = !command.json && !command.plain && isatty(0) != 0 && isatty(1) != 0
+        let view = SharedView(LiveView(task: task, planned: planned, workplace: config.location.workplace))
+        let logPath = store.path
+        // A log that cannot be written does not stop the session: its events wait in memory.
+        let writer = SessionLogWriter(store: store, taskId: taskId, source: rehearsal ? "rehearsal" : "live") { news in
+            let message: String
+            switch news {
+            case .failing(let error, let count):
+                message = "cannot write the event log (\(error.message)); the session goes on with its alarms, and its events "
+                    + "(\(count) so far) wait in memory until \(logPath) can be written: free some disk space or make its directory writable"
+            case .recovered(let count):
+                message = "the event log is written again" + (count > 0 ? ": the \(count) events that waited are in it" : "")
+            }
+            if liveScreen { view.withLock { $0.note(message) } } else { note(message) }
+        }
+        let terminal = LiveTerminal()
+        var recorder: SampleRecorder?
+        if let path = command.record {
+            recorder = try SampleRecorder(path: path, header: RecordingHeader(start: wallStart, source: "vigil start", task: task, plannedSeconds: planned))
+        }
+        var tap: (@Sendable (Sample) -> Void)?
+        if let r = recorder { tap = { sample in r.append(sample) } }
+        let renderer = TimelineRenderer(sessionStart: wallStart)
+        let asJSON = command.json
+        // On the live screen the screen is the terminal channel: a bell, and the state in red.
+        let terminalSink: any AlarmSink = liveScreen ? ScreenAlarmSink(terminal: terminal) : TerminalAlarmSink()
+        let sinks: [any AlarmSink] = [
+            terminalSink, DesktopAlarmSink(), SoundAlarmSink(configuration: config.alarms, player: TonePlayer(server: config.audio.server)),
+        ]
+        let lines = try command.common.loadMotivation()
+        let lastLine = Mutex<Motivation?>(nil)
+        let motivate: @Sendable () -> String? = {
+            lastLine.withLock { last in
+                var rng = SystemRandomNumberGenerator()
+                last = lines.pick(avoiding: last, using: &rng)
+                return last?.line
+            }
+        }
+        let alarms = AlarmDispatcher(configuration: config.alarms, task: task, sinks: sinks, onDelivery: { writer.write($0) },
+                                     motivation: motivate) { problem in
+            if liveScreen { view.withLock { $0.note(problem) } } else { note(problem) }
+        }
+        let before = liveScreen ? Milestones(store: store) : nil
+        let live = LiveSession(
+            configuration: config, task: task, plannedSeconds: planned, wallStart: wallStart, clock: clock, onSample: tap,
+            onTick: { t, score, reason in view.withLock { $0.tick(at: t, score: score, reason: reason) } }
+        ) { events in
+            writer.write(events)
+            alarms.handle(events)
+            for e in events {
+                let text = renderer.text(e)
+                view.withLock { $0.apply(e, line: text) }
+                if liveScreen { continue }
+                if asJSON { out.line(renderer.json(e)) } else if let text { out.line(text) }
+            }
+            out.flush()
+        }
+        // Ctrl-C is the person ending the session; `kill` and a closed terminal interrupt it.
+        // Either way it is closed cleanly and saved, not lost.
+        let signals = SignalWatch<LiveCommand>([(SIGINT, .control(.end)), (SIGTERM, .end(.interrupted)), (SIGHUP, .end(.interrupted))])
+        let status = RunningSession.writer(dataDirectory: command.common.paths.dataDirectory, task: task, started: wallStart, planned: planned)
+        let keys = KeyReader(view: view, signals: signals)
+        if liveScreen {
+            terminal.enter()
+            keys.start(singleKeys: true)
+        } else if isatty(0) != 0 {
+            note("type s + Enter to snooze an alarm, p to pause, b for a break, r to resume, q to end the session")
+            keys.start(singleKeys: false)
+        }
+        await live.begin(statuses: statuses)
+        // The screen and the status file, four times a second.
+        let painter = Task {
+            var lastMinute = 0
+            var lastTouch = wallStart
+            while !Task.isCancelled {
+                let snapshot = view.withLock { $0 }
+                if liveScreen { terminal.draw(keys.decorate(snapshot.lines(.init(color: terminal.color, width: terminal.width)))) }
+                // Plain lines carry the readings too: one status line a minute.
+                let minute = Int(snapshot.elapsed / 60)
+                if !liveScreen, !asJSON, minute > lastMinute, snapshot.summary == nil {
+                    lastMinute = minute
+                    out.line("\(clockDuration(Double(minute * 60)))  status        " + snapshot.statusLine())
+                    out.flush()
+                }
+                status.update(snapshot)
+                // A sign of life in the log every 10 s of session time: where a killed session ends.
+                if let now = snapshot.now, now - lastTouch >= 10 {
+                    writer.touch(now)
+                    lastTouch = now
+                }
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+        }
+        // Pomodoro: a break at the end of each work period; after it, wait for the person (the
+        // first input with activity resumes the session and starts the next work period).
+        let pomodoroTask = command.pomodoroPlan.map { plan in
+            Task {
+                var period = 0
+                while !Task.isCancelled {
+                    period += 1
+                    do { try await clock.sleep(for: .seconds(plan.work)) } catch { return }
+                    signals.inject(.control(.breakTime))
+                    do { try await clock.sleep(for: .seconds(plan.breakLength(after: period))) } catch { return }
+                    let elapsed = view.withLock { v in
+                        v.waiting = true
+                        return v.elapsed
+                    }
+                    if !liveScreen, !asJSON { out.line("\(clockDuration(elapsed))  waiting       the break is over: the session goes on when you are back") }
+                    out.flush()
+                    while view.withLock({ $0.waiting }) {
+                        do { try await clock.sleep(for: .milliseconds(200)) } catch { return }
+                    }
+                }
+            }
+        }
+        await live.observeReadings { sample in
+            view.withLock { v in
+                v.apply(sample)
+                if v.waiting, case .input(let a) = sample.payload, a.keyPresses > 0 || a.clicks > 0 || a.scrollTicks > 0 {
+                    v.waiting = false
+                    signals.inject(.control(.resume))
+                }
+            }
+        }
+        await live.run(detectors: detectors, commands: signals.stream, endWithDetectors: rehearsal)
+        pomodoroTask?.cancel()
+        signals.finish()
+        painter.cancel()
+        _ = await painter.result
+        status.remove()
+        alarms.drain()
+        if liveScreen {
+            terminal.restore()
+            let snapshot = view.withLock { $0 }
+            for line in snapshot.recent { print(line) }
+            print("")
+            for line in snapshot.summaryLines() { print(line) }
+            if let before { for line in before.changes(store: store) { print(line) } }
+        }
+        if let recorder {
+            if let problem = recorder.close() { note("the recording \(recorder.path) is incomplete: \(problem)") } else { note("recorded to \(recorder.path)") }
+        }
+        let (lost, reason) = writer.finish()
+        if lost > 0 {
+            throw Failure("the session ran, but \(lost) of its events could not be logged and are lost"
+                          + (reason.map { " (\($0))" } ?? "") + "; what reached the log before is intact (a session left unfinished there is closed as interrupted at the next start)", code: .ioError)
+        }
+        if let id = writer.session { note("saved as session \(id) in \(store.path)") }
+        // Habits that sessions complete by themselves.
+        if let done = try? PlannerHousekeeping.run(store: store, now: LocalNow(ms: Int64(Date().timeIntervalSince1970 * 1000))) {
+            for (h, _) in done.completedBySessions { note("habit #\(h.id) \(h.name) is done for today: your sessions reached it") }
+        }
+    }
+}
+
+/// A recording written from several tasks: appends under a lock, keeps the first error and
+/// stops writing after it (the session goes on; the error is reported at the end).
+final class SampleRecorder: @unchecked Sendable {
+    let path: String
+    private let writer: RecordingWriter
+    private let lock = NSLock()
+    private var failure: RecordingError?
+    private(set) var counts: [String: Int] = [:]
+
+    init(path: String, header: RecordingHeader) throws(RecordingError) {
+        self.path = path
+        writer = try RecordingWriter(path: path, header: header)
+    }
+
+    func append(_ sample: Sample) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard failure == nil else { return }
+        do {
+            try writer.append(sample)
+            let kind: String
+            switch sample.payload {
+            case .input, .audio, .location, .reading: kind = sample.sensor?.rawValue ?? "reading"
+            case .status: kind = "status"
+            case .control: kind = "control"
+            }
+            counts[kind, default: 0] += 1
+        } catch {
+            failure = error
+        }
+    }
+
+    var total: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts.values.reduce(0, +)
+    }
+
+    func snapshot() -> [String: Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts
+    }
+
+    /// Flushes and syncs; returns the first problem, if any.
+    func close() -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        do { try writer.close() } catch { if failure == nil { failure = error } }
+        return failure?.description
+    }
+}

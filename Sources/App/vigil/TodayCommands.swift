@@ -1,0 +1,168 @@
+import ArgumentParser
+import Foundation
+import VigilConfig
+import VigilCore
+import RecordingFormats
+import SessionViews
+import VigilRuntime
+import VigilPlanner
+import VigilStore
+
+struct TodayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "today",
+        abstract: "What is due today: habits to do and tasks due or overdue.",
+        discussion: """
+            --count prints only the number of things still to do, for a status bar.
+
+            Examples:
+              vigil today
+              vigil today --count
+            """)
+    @OptionGroup var common: CommonOptions
+    @Flag(help: "Print only how many things are still to do today.") var count = false
+
+    func run() async throws {
+        await guarded {
+            // Nothing to show without a log, and nothing is created to find that out.
+            guard FileManager.default.fileExists(atPath: common.paths.databasePath) else {
+                print(count ? "0" : "Nothing due today. Add a habit with `vigil habit add` or a task with `vigil task add`.")
+                return
+            }
+            let ctx = try PlannerContext(common)
+            _ = try PlannerHousekeeping.run(store: ctx.store, now: ctx.now)
+            let today = ctx.now.day
+            var lines: [String] = []
+            var todo = 0
+            for h in try ctx.store.habits() where h.schedule.isScheduled(today) {
+                let marks = try ctx.store.habitDays(id: h.id)
+                let status = marks[today] ?? .incomplete
+                let p = HabitProgress(habit: h, statuses: marks, through: today)
+                // A weekly quota already met is not listed on the days it was not done.
+                if status == .incomplete, !isStillDue(h, statuses: marks, today: today) { continue }
+                let box = status == .completed ? "[x]" : status == .incomplete ? "[ ]" : "[-]"
+                if status == .incomplete { todo += 1 }
+                lines.append("\(box) habit #\(h.id) \(h.name)" + (h.reminder.map { " · at \($0)" } ?? "") + " · streak \(p.current)" + (status == .incomplete || status == .completed ? "" : " · \(status.rawValue)"))
+            }
+            for t in try ctx.store.tasks(includeDone: false) {
+                guard let due = t.due, due.day <= today else { continue }
+                todo += 1
+                let when = due.day < today || due.localMinute < ctx.now.minute ? "overdue since \(due.text)" : (due.minute == nil ? "due today" : "due at \(String(due.text.suffix(5)))")
+                lines.append("[ ] task #\(t.id) \(t.title) · \(when)")
+            }
+            if count { print(todo); return }
+            if lines.isEmpty {
+                print("Nothing due today. `vigil next` suggests a task to focus on.")
+                return
+            }
+            print("Today, \(civilDate(today)): \(todo) to do")
+            for l in lines { print("  " + l) }
+        }
+    }
+}
+
+struct MotivateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "motivate",
+        abstract: "A motivating line: a tip in Vigil's words or a public-domain quote.",
+        discussion: """
+            From the offline collection in config/motivation.yaml, extended by your own
+            $XDG_CONFIG_HOME/vigil/motivation.yaml. Each call gives a different one from the last.
+
+            Examples:
+              vigil motivate
+              vigil motivate --category health
+            """)
+    @OptionGroup var common: CommonOptions
+    @Option(help: "focus, study or health.") var category: String?
+
+    func validate() throws {
+        if let category, Motivation.Category(rawValue: category) == nil {
+            throw ValidationError("--category must be one of \(Motivation.Category.allCases.map(\.rawValue).joined(separator: ", ")); got '\(category)'.")
+        }
+    }
+
+    func run() async throws {
+        await guarded {
+            let collection = try common.loadMotivation()
+            // The last line shown, so the next call differs; in the data directory, not the log.
+            let lastFile = (common.paths.databasePath as NSString).deletingLastPathComponent + "/last-motivation"
+            let last = (try? String(contentsOfFile: lastFile, encoding: .utf8)).flatMap { text in collection.entries.first { $0.text == text } }
+            var rng = SplitMix64(seed: UInt64(try common.nowMilliseconds()) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(getpid()))
+            guard let m = collection.pick(category: category.flatMap(Motivation.Category.init(rawValue:)), avoiding: last, using: &rng) else {
+                throw Failure("no motivation in the category '\(category ?? "")'. Add some to \((common.paths.configFile as NSString).deletingLastPathComponent)/motivation.yaml.", code: .dataError)
+            }
+            print(m.line)
+            let dir = (lastFile as NSString).deletingLastPathComponent
+            if mkdir(dir, 0o700) == 0 || errno == EEXIST { try? m.text.write(toFile: lastFile, atomically: true, encoding: .utf8) }
+        }
+    }
+}
+
+struct DaemonCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon",
+        abstract: "Send reminders for habits and tasks as desktop notifications.",
+        discussion: """
+            Runs until stopped (SIGTERM or Ctrl-C). It looks every `reminders.check` for what is due:
+            a habit at its reminder time (or `reminders.default_time`) and again every
+            `reminders.repeat_every` until it is done, a task `reminders.before_due` before its due
+            time and each morning while it is overdue; never in the quiet hours. Each reminder is
+            sent once, also across restarts. Run it as a systemd user service: see
+            config/vigil-daemon.service.
+
+            Examples:
+              vigil daemon
+              systemctl --user enable --now vigil-daemon.service
+            """)
+    @OptionGroup var common: CommonOptions
+    @Flag(help: "Look once, send what is due, and exit.") var once = false
+
+    func run() async throws {
+        await guarded {
+            let config = try common.loadConfiguration()
+            let store = try common.openStore()
+            let round = ReminderRound(store: store, configuration: config.reminders, sink: DesktopReminderSink())
+            let signals = SignalWatch<Int32>([(SIGINT, SIGINT), (SIGTERM, SIGTERM), (SIGHUP, SIGHUP)])
+            let stop = StopFlag()
+            Task {
+                for await _ in signals.stream {
+                    stop.set()
+                    break
+                }
+            }
+            log("vigil daemon: reminders from \(store.path), looking every \(humanDuration(config.reminders.check))")
+            var unavailable: String?
+            while true {
+                let outcome = try round.run(at: try common.nowMilliseconds())
+                for r in outcome.sent { log("reminded: \(r.title)") }
+                if let (r, why) = outcome.failed.first {
+                    if unavailable != why { log("cannot send reminders (\(why)); '\(r.title)' and any others wait until notifications work") }
+                    unavailable = why
+                } else if unavailable != nil, !outcome.sent.isEmpty {
+                    log("notifications work again")
+                    unavailable = nil
+                }
+                if once { return }
+                // Sleep until the next look, waking early for a signal.
+                let until = Date().addingTimeInterval(config.reminders.check)
+                while Date() < until, !stop.isSet { try? await Task.sleep(for: .milliseconds(200)) }
+                if stop.isSet {
+                    log("vigil daemon: stopped")
+                    return
+                }
+            }
+        }
+    }
+
+    private func log(_ line: String) {
+        writeStandardError((line + "\n"))
+    }
+}
+
+final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
+}

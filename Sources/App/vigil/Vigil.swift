@@ -1,0 +1,164 @@
+import ArgumentParser
+import Foundation
+import VigilConfig
+import VigilCore
+import RecordingFormats
+import SessionViews
+import VigilRuntime
+import VigilRecording
+import VigilStore
+
+@main
+struct Vigil: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vigil",
+        abstract: "Notice the moment you drift: focus sessions with procrastination detection.",
+        discussion: """
+            Vigil watches input activity, microphone loudness and location during a focus session, \
+            scores how distracted you are, and logs every episode for statistics.
+
+            Examples:
+              vigil start --task "thesis" --minutes 50
+              vigil sensors
+              vigil replay Samples/coffee-break/session.jsonl
+              vigil inspect keyboard.yml office.wav
+              vigil log
+              vigil report --last 30d
+              vigil task add "Write chapter 3" --due 2026-12-01 --priority high
+              vigil habit add "Thesis" --days mon,tue,wed,thu,fri --auto "50m on thesis"
+              vigil today
+
+            Exit codes: 0 success, 1 nothing to act on or refused (no session running, one \
+            already running) or another failure, 64 bad usage, 65 bad input data (a recording or \
+            config file, an unknown task or habit number), 73 cannot create the data directory, \
+            the log or an output file, 74 read or write error (or session events not logged).
+            """,
+        version: "0.1.0",
+        subcommands: [Start.self, Replay.self, Record.self, Inspect.self, Sensors.self, Log.self, StatusCommand.self, StopCommand.self, ReportCommand.self, TaskCommand.self, NextCommand.self, HabitCommand.self, TodayCommand.self, MotivateCommand.self, DaemonCommand.self, ExportCommand.self, ForgetCommand.self, Simulate.self, ConfigCommand.self]
+    )
+}
+
+/// Options every command takes, so scripts and tests can use a private store and config.
+struct CommonOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Directory for the event log (default: $XDG_DATA_HOME/vigil).", valueName: "dir"))
+    var dataDir: String?
+
+    @Option(name: .long, help: ArgumentHelp("Config file (default: $XDG_CONFIG_HOME/vigil/config.yaml).", valueName: "file"))
+    var config: String?
+
+    /// "Now", for reproducible runs (tests, benchmarks): an RFC 3339 time.
+    @Option(name: .long, help: .hidden)
+    var now: String?
+
+    var paths: VigilPaths { VigilPaths(dataDirectory: dataDir, configFile: config) }
+
+    /// Now in Unix milliseconds: `--now`, else the wall clock.
+    func nowMilliseconds() throws -> Int64 {
+        guard let now else { return Int64(Date().timeIntervalSince1970 * 1000) }
+        guard let t = parseRFC3339(now) else { throw Failure("--now: '\(now)' is not an RFC 3339 time such as 2026-11-22T09:00:00Z.", code: .dataError) }
+        return t.millisecondsSinceEpoch
+    }
+
+    func loadConfiguration() throws -> VigilConfiguration {
+        do {
+            return try paths.loadConfiguration()
+        } catch {
+            throw Failure(error.description + "\nRun `vigil config check` for details; the documented defaults are in config/vigil.yaml.", code: .dataError)
+        }
+    }
+
+    /// The motivation collection: the built-in lines and the person's own motivation.yaml next to
+    /// the config file.
+    func loadMotivation() throws -> MotivationCollection {
+        let file = (paths.configFile as NSString).deletingLastPathComponent + "/motivation.yaml"
+        do {
+            return try MotivationCollection.load(userFile: file)
+        } catch {
+            throw Failure(error.description, code: .dataError)
+        }
+    }
+
+    func openStore() throws -> EventStore {
+        do {
+            return try EventStore(path: paths.databasePath)
+        } catch {
+            throw Failure(error.description, code: .cannotCreate)
+        }
+    }
+}
+
+/// An error for the person, with a distinct exit code.
+struct Failure: Error, CustomStringConvertible {
+    enum Code: Int32 {
+        case failure = 1
+        case dataError = 65
+        case cannotCreate = 73
+        case ioError = 74
+    }
+    var message: String
+    var code: Code
+    init(_ message: String, code: Code = .failure) {
+        self.message = message
+        self.code = code
+    }
+    var description: String { message }
+}
+
+extension ParsableCommand {
+    /// Prints a failure as `vigil: error: ...` and exits with its code.
+    static func fail(_ error: Failure) -> Never {
+        writeStandardError("vigil: error: \(error.message)\n")
+        Foundation.exit(error.code.rawValue)
+    }
+}
+
+/// Runs `body`, turning our errors into messages and exit codes.
+func guarded<T>(_ body: () async throws -> T) async -> T {
+    // A file-size limit (`ulimit -f`) would kill the process with SIGXFSZ at the first write past
+    // it, and a session or a recording with it: ignored, the write fails with EFBIG and is
+    // reported (and, for the log, retried) like a full disk.
+    signal(SIGXFSZ, SIG_IGN)
+    do {
+        return try await body()
+    } catch let f as Failure {
+        Vigil.fail(f)
+    } catch let e as ExitCode {
+        Foundation.exit(e.rawValue)
+    } catch let e as RecordingError {
+        let code: Failure.Code = switch e.kind {
+        case .data: .dataError
+        case .io: .ioError
+        case .cannotCreate: .cannotCreate
+        }
+        Vigil.fail(Failure(e.description, code: code))
+    } catch let e as StoreError {
+        Vigil.fail(Failure(e.description, code: .ioError))
+    } catch let e as ConfigErrors {
+        Vigil.fail(Failure(e.description, code: .dataError))
+    } catch {
+        Vigil.fail(Failure("\(error)"))
+    }
+}
+
+/// Buffered standard output: a replay prints thousands of lines.
+final class Output: @unchecked Sendable {
+    private var buffer: [UInt8] = []
+    private let lock = NSLock()
+    func line(_ s: String) {
+        lock.lock()
+        buffer.append(contentsOf: s.utf8)
+        buffer.append(0x0A)
+        let full = buffer.count > 1 << 16
+        lock.unlock()
+        if full { flush() }
+    }
+    func flush() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !buffer.isEmpty else { return }
+        // A failed write (stdout on a full disk; a closed pipe in a session, which ignores
+        // SIGPIPE) drops the lines, never the session.
+        writeAll(1, buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,164 @@
+import VigilCore
+
+/// Renders session events for people (text) and for programs (JSON Lines).
+///
+/// Times in the text form are elapsed since the session started, so the output of a replay does not
+/// depend on the machine's time zone; the JSON form carries the absolute UTC time as well.
+/// The JSON field names are stable and documented in docs/timeline-json.md.
+public struct TimelineRenderer: Sendable {
+    public let sessionStart: Timestamp
+
+    public init(sessionStart: Timestamp) { self.sessionStart = sessionStart }
+
+    /// The text line for an event, or `nil` for events the text form folds into others
+    /// (entering `distracted`, an alarm level, or `ended` are told by their own lines).
+    public func text(_ e: SessionEvent) -> String? {
+        let at = clockDuration(e.time - sessionStart)
+        func line(_ label: String, _ detail: String) -> String {
+            let padded = label.count >= 13 ? label + " " : label + String(repeating: " ", count: 13 - label.count) + " "
+            return "\(at)  \(padded)\(detail)"
+        }
+        switch e.kind {
+        case .sessionStarted(let task, let planned):
+            let t = task.map { "task \"\($0)\"" } ?? "no task"
+            let p = planned.map { "planned \(humanDuration($0))" } ?? "runs to the end of the recording"
+            return line("started", "\(t) · \(p)")
+        case .stateChanged(let from, let to, let score, let reason):
+            switch to {
+            case .distracted, .alarm, .ended, .planned: return nil
+            case .focused where from == .planned: return nil
+            default: break
+            }
+            var detail = "score \(fixed2(score))"
+            if let r = reason { detail += " · \(r)" }
+            if case .paused = to { detail = reason ?? "" }
+            if case .paused = from, let r = reason { detail = r }
+            return line(to.description, detail)
+        case .episodeStarted(let ep):
+            return line("distracted", "episode \(ep.number) · \(ep.cause.rawValue) since \(clockDuration(ep.start - sessionStart)) · \(ep.reason) · score \(fixed2(ep.peakScore))")
+        case .episodeEnded(let ep):
+            let verb: String
+            switch ep.closedBy {
+            case "back": verb = "back to work"
+            case "paused": verb = "episode closed"
+            case "gap": verb = "episode closed"
+            default: verb = "episode closed"
+            }
+            let how = ep.closedBy.map { $0 == "back" ? "" : " (\($0))" } ?? ""
+            return line(verb, "episode \(ep.number) lasted \(humanDuration(ep.duration ?? 0))\(how) · \(ep.cause.rawValue) · peak \(fixed2(ep.peakScore))")
+        case .alarm(let level, let rep, _, _, let reason):
+            return line(rep == 0 ? "alarm \(level)" : "alarm \(level) again", rep == 0 ? reason : "\(reason) · repeat \(rep)")
+        case .alarmCleared(let level, _, let recovery):
+            return line("alarm cleared", "level \(level) · back after \(humanDuration(recovery))")
+        case .alarmSnoozed(let level, _, let until, let left):
+            return line("snoozed", "alarm \(level) quiet for \(humanDuration(until - e.time)) · \(left) snooze\(left == 1 ? "" : "s") left")
+        case .snoozeRefused(let reason):
+            return line("no snooze", reason)
+        case .sensorStatus(let s):
+            let d = s.detail.isEmpty ? "" : " · \(s.detail)"
+            return line("sensor", "\(s.sensor.rawValue) \(String(s.state.rawValue.map { $0 == "_" ? " " : $0 }))\(d)")
+        case .gap(_, let seconds):
+            return line("gap", "no samples for \(humanDuration(seconds)): the machine slept or Vigil was not running")
+        case .sessionEnded(let s):
+            var parts = [s.outcome.rawValue, "focused \(humanDuration(s.focusedSeconds))", "distracted \(humanDuration(s.distractedSeconds))"]
+            if s.pausedSeconds > 0 { parts.append("paused \(humanDuration(s.pausedSeconds))") }
+            if s.gapSeconds > 0 { parts.append("gaps \(humanDuration(s.gapSeconds))") }
+            parts.append(s.episodes == 1 ? "1 episode" : "\(s.episodes) episodes")
+            parts.append(s.alarms == 1 ? "1 alarm" : "\(s.alarms) alarms")
+            return line("ended", parts.joined(separator: " · "))
+        }
+    }
+
+    /// One JSON object for an event (no newline).
+    public func json(_ e: SessionEvent) -> String {
+        var f: [(String, String)] = [("time", jsonString(e.time.description)), ("elapsed", seconds(e.time - sessionStart))]
+        func add(_ k: String, _ v: String) { f.append((k, v)) }
+        func str(_ k: String, _ v: String?) { add(k, v.map(jsonString) ?? "null") }
+        switch e.kind {
+        case .sessionStarted(let task, let planned):
+            str("event", "session_started")
+            str("task", task)
+            add("planned", planned.map(seconds) ?? "null")
+        case .stateChanged(let from, let to, let score, let reason):
+            str("event", "state")
+            str("from", from.name)
+            str("to", to.name)
+            if case .alarm(let l) = to { add("level", String(l)) }
+            if case .ended(let o) = to { str("outcome", o.rawValue) }
+            add("score", score3(score))
+            str("reason", reason)
+        case .episodeStarted(let ep):
+            str("event", "episode_started")
+            add("episode", String(ep.number))
+            str("cause", ep.cause.rawValue)
+            str("since", ep.start.description)
+            add("since_elapsed", seconds(ep.start - sessionStart))
+            add("score", score3(ep.peakScore))
+            str("reason", ep.reason)
+        case .episodeEnded(let ep):
+            str("event", "episode_ended")
+            add("episode", String(ep.number))
+            str("cause", ep.cause.rawValue)
+            str("since", ep.start.description)
+            add("since_elapsed", seconds(ep.start - sessionStart))
+            add("duration", seconds(ep.duration ?? 0))
+            add("peak", score3(ep.peakScore))
+            add("alarm_level", String(ep.alarmLevel))
+            str("closed_by", ep.closedBy)
+            str("reason", ep.reason)
+        case .alarm(let level, let rep, let episode, let cause, let reason):
+            str("event", "alarm")
+            add("level", String(level))
+            add("repeat", String(rep))
+            add("episode", String(episode))
+            str("cause", cause.rawValue)
+            str("reason", reason)
+        case .alarmCleared(let level, let episode, let recovery):
+            str("event", "alarm_cleared")
+            add("level", String(level))
+            add("episode", String(episode))
+            add("recovery", seconds(recovery))
+        case .alarmSnoozed(let level, let episode, let until, let left):
+            str("event", "alarm_snoozed")
+            add("level", String(level))
+            add("episode", String(episode))
+            str("until", until.description)
+            add("left", String(left))
+        case .snoozeRefused(let reason):
+            str("event", "snooze_refused")
+            str("reason", reason)
+        case .sensorStatus(let s):
+            str("event", "sensor")
+            str("sensor", s.sensor.rawValue)
+            str("state", s.state.rawValue)
+            str("detail", s.detail)
+        case .gap(let from, let secs):
+            str("event", "gap")
+            str("from", from.description)
+            add("duration", seconds(secs))
+        case .sessionEnded(let s):
+            str("event", "session_ended")
+            str("outcome", s.outcome.rawValue)
+            add("active", seconds(s.activeSeconds))
+            add("focused", seconds(s.focusedSeconds))
+            add("distracted", seconds(s.distractedSeconds))
+            add("paused", seconds(s.pausedSeconds))
+            add("gaps", seconds(s.gapSeconds))
+            add("episodes", String(s.episodes))
+            add("alarms", String(s.alarms))
+        }
+        return "{" + f.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// Seconds with millisecond precision, as a JSON number.
+    private func seconds(_ s: Double) -> String { jsonNumber((s * 1000).rounded() / 1000) }
+    private func score3(_ s: Double) -> String { jsonNumber((s * 1000).rounded() / 1000) }
+}
+
+/// `0.34`: two decimals without Foundation's locale-dependent formatting.
+func fixed2(_ v: Double) -> String {
+    let hundredths = Int((v * 100).rounded())
+    let sign = hundredths < 0 ? "-" : ""
+    let a = abs(hundredths)
+    return "\(sign)\(a / 100).\(a % 100 < 10 ? "0" : "")\(a % 100)"
+}

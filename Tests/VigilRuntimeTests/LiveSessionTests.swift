@@ -1,0 +1,125 @@
+import Synchronization
+import Testing
+import VigilCore
+import RecordingFormats
+import SessionViews
+import VigilRuntime
+import VigilTesting
+import VigilRecording
+
+/// The live session on a manual clock: the same run loop `vigil start` uses, with time that moves
+/// only when the test says so. No sleeps.
+@Suite struct LiveSessionTests {
+    let wallStart = parseRFC3339("2026-03-02T09:00:00Z")!
+
+    final class Collected: Sendable {
+        let events = Mutex<[SessionEvent]>([])
+        func add(_ e: [SessionEvent]) { events.withLock { $0 += e } }
+        var all: [SessionEvent] { events.withLock { $0 } }
+    }
+
+    /// Waits (by yielding, never sleeping) until `condition` holds; fails the test after many tries.
+    func settle(_ condition: () async -> Bool) async {
+        for _ in 0..<100_000 {
+            if await condition() { return }
+            await Task.yield()
+        }
+        Issue.record("the session did not reach the expected point")
+    }
+
+    @Test func wallTimeIsTheStartPlusMonotonicElapsedTime() async {
+        let clock = ManualClock()
+        let live = LiveSession(configuration: .default, task: nil, plannedSeconds: nil, wallStart: wallStart, clock: clock) { _ in }
+        clock.advance(by: .seconds(90.25))
+        #expect(await live.now() == wallStart + 90.25)
+    }
+
+    @Test func theTickerRunsTheSessionToItsPlannedEnd() async {
+        let clock = ManualClock()
+        let collected = Collected()
+        let live = LiveSession(configuration: .default, task: "t", plannedSeconds: 5, wallStart: wallStart, clock: clock) { collected.add($0) }
+        let (commands, _) = AsyncStream<LiveCommand>.makeStream()
+        await live.begin(statuses: [SensorStatus(sensor: .input, state: .unavailable, detail: "none here")])
+        let run = Task { await live.run(detectors: [], commands: commands) }
+        for _ in 0..<6 {
+            await settle {
+                if clock.sleeperCount > 0 { return true }
+                return await live.isEnded
+            }
+            clock.advance(by: .seconds(1))
+        }
+        await run.value
+        let summary = collected.all.compactMap { if case .sessionEnded(let s) = $0.kind { s } else { nil } }.first
+        #expect(summary?.outcome == .completed)
+        #expect(summary?.ended == wallStart + 5)
+        #expect(summary?.activeSeconds == 5)
+        #expect(collected.all.contains { if case .sensorStatus(let s) = $0.kind { s.sensor == .input } else { false } })
+    }
+
+    @Test func anInterruptionEndsTheRunAndIsSaidSo() async {
+        let clock = ManualClock()
+        let collected = Collected()
+        let live = LiveSession(configuration: .default, task: nil, plannedSeconds: 600, wallStart: wallStart, clock: clock) { collected.add($0) }
+        let (commands, continuation) = AsyncStream<LiveCommand>.makeStream()
+        await live.begin(statuses: [])
+        let run = Task { await live.run(detectors: [], commands: commands) }
+        for _ in 0..<30 {
+            await settle { clock.sleeperCount > 0 }
+            clock.advance(by: .seconds(1))
+        }
+        continuation.yield(.end(.interrupted))
+        await run.value
+        let summary = collected.all.compactMap { if case .sessionEnded(let s) = $0.kind { s } else { nil } }.first
+        #expect(summary?.outcome == .interrupted)
+        #expect(summary.map { $0.ended - $0.started } == 30)
+    }
+
+    /// A sample that arrives after the planned end, before the ticker woke (a loaded machine),
+    /// ends the session itself; the recording stays in time order and replays to the same events.
+    @Test func aLateSampleAfterThePlannedEndKeepsTheRecordingInOrder() async throws {
+        let clock = ManualClock()
+        let collected = Collected()
+        let recorded = Mutex<[Sample]>([])
+        let live = LiveSession(configuration: .default, task: "t", plannedSeconds: 5, wallStart: wallStart, clock: clock,
+                               onSample: { s in recorded.withLock { $0.append(s) } }) { collected.add($0) }
+        await live.begin(statuses: [])
+        clock.advance(by: .seconds(3))
+        await live.receive(.audio(AudioLevel(rms: -50, peak: -40)))
+        clock.advance(by: .seconds(4))  // 7 s: past the plan, and no tick has run since the start
+        await live.receive(.audio(AudioLevel(rms: -50, peak: -40)))
+        await live.tick()
+        #expect(await live.isEnded)
+        let samples = recorded.withLock { $0 }
+        #expect(samples.map(\.time) == samples.map(\.time).sorted(), "\(samples.map(\.time))")
+
+        var replayed: [SessionEvent] = []
+        let source = SampleArray(path: "memory", start: wallStart, samples: samples)
+        _ = try Replayer(configuration: .default, task: "t", plannedSeconds: 5).run(MergedRecordings([source])) { replayed.append($0) }
+        #expect(replayed == collected.all)
+        #expect(collected.all.last.map { if case .sessionEnded(let s) = $0.kind { s.ended == wallStart + 5 } else { false } } == true)
+    }
+}
+
+/// The live screen's distance comes from what the detector hands over: a coarse fix's own distance,
+/// never a measurement of its cell's centre.
+@Suite struct LiveViewDistanceTests {
+    let t0 = parseRFC3339("2026-03-02T09:00:00Z")!
+
+    @Test func aCoarseFixShowsItsOwnDistance() {
+        let office = VigilConfiguration.Workplace(name: "office", latitude: 52.2053, longitude: 0.1218, radius: 75)
+        var config = VigilConfiguration.Location()
+        config.workplace = office
+        var privacy = LocationPrivacy(config: config)
+        var view = LiveView(task: nil, planned: nil, workplace: office)
+        // At the desk, 12 m from the workplace; the cell's centre is about 300 m away.
+        let desk = LocationFix(latitude: 52.2054, longitude: 0.1219, horizontalAccuracy: 5, mode: .threeD)
+        let coarse = privacy.protect(desk)
+        #expect(Geodesy.distance(latitude: 52.2053, longitude: 0.1218, latitude: coarse.latitude, longitude: coarse.longitude) > 200)
+        view.apply(Sample(time: t0, payload: .location(coarse)))
+        #expect(view.distance == coarse.distanceFromWorkplace)
+        #expect((view.distance ?? 999) < 20)
+        // An exact fix (a recording of the person's own) is still measured.
+        view.apply(Sample(time: t0 + 5, payload: .location(LocationFix(latitude: 52.2063, longitude: 0.1218, mode: .threeD))))
+        #expect(abs((view.distance ?? 0) - 111.3) < 1)
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import VigilCore
+import RecordingFormats
+import SessionViews
+import VigilRuntime
+import VigilRecording
+import VigilStats
+import VigilStore
+
+/// A signal added from outside, as a new module would add one: a phone that reports when it is
+/// unlocked and locked again. It is defined here, in the tests, with nothing in the state machine,
+/// the recording format, the store's schema, the statistics or the command line edited for it: one
+/// scorer, one definition, one registration line.
+struct PhoneScorer: SignalScorer {
+    var sensor: SensorKind { .phone }
+    var cause: Cause { .phone }
+    var weight: Double { 1 }
+    /// A glance at the phone scores nothing; two minutes in hand score 1.
+    let grace = 30.0, full = 90.0
+    private var unlockedSince: Timestamp?
+
+    struct InHand: ScoreDetail {
+        var seconds: Double
+        var reason: String { "phone in hand for \(humanMinutes(seconds))" }
+    }
+
+    mutating func observe(_ payload: SamplePayload, at t: Timestamp) {
+        guard case .reading(let r) = payload else { return }
+        if r.label == "unlocked" {
+            unlockedSince = unlockedSince ?? t
+        } else {
+            unlockedSince = nil
+        }
+    }
+
+    mutating func restart(at now: Timestamp) { unlockedSince = nil }
+
+    func assess(at now: Timestamp) -> Assessment? {
+        guard let since = unlockedSince else { return nil }
+        let held = now - since
+        let score = held <= grace ? 0 : min(1, (held - grace) / (full - grace))
+        return Assessment(cause: .phone, score: score, detail: InHand(seconds: held), since: since)
+    }
+}
+
+extension SensorKind { static let phone = SensorKind(rawValue: "phone") }
+extension Cause { static let phone = Cause(rawValue: "phone") }
+extension SignalDefinition {
+    static let phone = SignalDefinition(sensor: .phone, causes: [.phone]) { _ in [PhoneScorer()] }
+}
+
+extension Array where Element == SessionEvent {
+    var episodesStarted: [Episode] { compactMap { if case .episodeStarted(let e) = $0.kind { e } else { nil } } }
+}
+
+@Suite struct PluggableSignalTests {
+    /// The registration line.
+    static let signals = SignalCatalog.builtIn.adding(.phone)
+    static let start = parseRFC3339("2026-03-02T09:00:00Z")!
+
+    /// 30 minutes of typing; from minute 10 the phone is unlocked for three minutes and nobody types.
+    static func writeRecording(to path: String) throws -> Int {
+        let writer = try RecordingWriter(path: path, header: RecordingHeader(start: start, source: "PluggableSignalTests", task: "essay"))
+        var phoneLines = 0
+        var lastKey = 0.0
+        for t in stride(from: 5.0, through: 1800, by: 5) {
+            if t == 600 || t == 780 {
+                try writer.append(Sample(time: start + t, payload: .reading(SignalReading(sensor: .phone, label: t == 600 ? "unlocked" : "locked"))))
+                phoneLines += 1
+            }
+            let onPhone = t > 600 && t <= 780
+            if !onPhone { lastKey = t - 0.5 }
+            try writer.append(Sample(time: start + t, payload: .input(InputActivity(window: 5, keyPresses: onPhone ? 0 : 12, idle: t - lastKey))))
+        }
+        try writer.close()
+        return phoneLines
+    }
+
+    @Test func aSignalFromOutsideIsRecordedReplayedScoredLoggedAndReportedByItsCause() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-plug-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/phone.jsonl"
+        let phoneLines = try Self.writeRecording(to: path)
+        // Its lines are generic readings in Vigil's own format.
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains(#"{"t":600,"kind":"phone","label":"unlocked"}"#))
+
+        // Without the registration the phone's lines are skipped as lines of an unknown kind.
+        let plain = try MergedRecordings([RecordingReader(path: path)])
+        var plainEvents: [SessionEvent] = []
+        let plainResult = try Replayer(configuration: .default).run(plain) { plainEvents.append($0) }
+        #expect(plainResult.skippedLines == phoneLines)
+        #expect(!plainEvents.contains { if case .episodeStarted(let e) = $0.kind { e.cause == .phone } else { false } })
+
+        // Registered: read, scored, and the episode is dated back to the unlock.
+        let merged = try MergedRecordings([RecordingReader(path: path, signals: Self.signals)])
+        var events: [SessionEvent] = []
+        let result = try Replayer(configuration: .default, signals: Self.signals).run(merged) { events.append($0) }
+        #expect(result.skippedLines == 0)
+        let episodes = events.compactMap { e -> Episode? in if case .episodeEnded(let ep) = e.kind { ep } else { nil } }
+        #expect(episodes.count == 1)
+        let episode = try #require(episodes.first)
+        #expect(episode.cause == .phone)
+        #expect(episode.start == Self.start + 600)
+        #expect(episode.end == Self.start + 780)
+        #expect(events.episodesStarted.map(\.reason) == ["phone in hand for 1 min"])
+        let timeline = TimelineRenderer(sessionStart: Self.start)
+        #expect(events.compactMap(timeline.text).contains { $0.contains("episode 1 · phone since 00:10:00 · phone in hand for") })
+
+        // Logged and reported: the report lists the new cause after the built-in ones.
+        let store = try EventStore(path: dir + "/vigil.sqlite3")
+        _ = try store.appendSession(events, source: "replay", recording: path)
+        let facts = try store.statisticsFacts(before: (Self.start + 86_400).millisecondsSinceEpoch)
+        let report = Statistics.report(facts, timeZone: TimeZone(identifier: "UTC")!, from: nil, to: civilDay("2026-03-02")!)
+        #expect(report.episodes.byCause.map(\.key) == ["away", "switching", "noise", "location", "phone"])
+        #expect(report.episodes.byCause.map(\.count) == [0, 0, 0, 0, 1])
+        #expect(report.episodes.byCause.last?.minutes == 3)
+        #expect(report.rendered(as: .json).contains(#""key": "phone""#))
+    }
+
+    @Test func theLiveScreenShowsAPluggedInSignalsReading() {
+        var view = LiveView(task: "essay", planned: 1500, workplace: nil, signals: Self.signals)
+        view.apply(Sample(time: Self.start, payload: .reading(SignalReading(sensor: .phone, label: "unlocked"))))
+        let lines = view.lines(.init(color: false, width: 80))
+        #expect(lines.contains("Phone     unlocked"))
+        #expect(view.statusLine().contains("phone unlocked"))
+    }
+
+    @Test func aStatusLineOfAnUnregisteredSensorIsStillAnError() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-plug-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/status.jsonl"
+        try """
+        {"vigil":"recording","version":1,"start":"2026-03-02T09:00:00Z"}
+        {"t":1,"kind":"status","sensor":"phone","state":"available"}
+
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: RecordingError.self) { _ = try RecordingReader(path: path).readAll() }
+        let status = try RecordingReader(path: path, signals: Self.signals).readAll()
+        #expect(status == [Sample(time: Self.start + 1, payload: .status(SensorStatus(sensor: .phone, state: .available)))])
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import VigilCore
+import RecordingFormats
+import SessionViews
+import VigilRuntime
+import VigilRecording
+
+/// Every supported format is recognised by its content and replays through the same engine.
+@Suite struct RecordingFilesTests {
+    static let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
+    static let files: [(String, RecordingFileFormat)] = [
+        ("\(root)/Samples/coffee-break/session.jsonl", .vigil),
+        ("\(tests)/InputDetectorTests/Data/keyboard-alt-tab.yml", .libinputRecord),
+        ("\(tests)/InputDetectorTests/Data/mouse.yml", .libinputRecord),
+        ("\(tests)/LocationDetectorTests/Data/haicom-305N.log.chk", .gpsdJSON),
+        ("\(tests)/VigilAudioTests/Data/piano.wav", .wav),
+    ]
+
+    @Test func formatsAreToldApartByTheirContent() throws {
+        for (path, format) in Self.files {
+            #expect(try RecordingFiles.detect(path: path) == format, "\(path)")
+        }
+        // Not by the name: a WAV file called .jsonl is still audio.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-fmt-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.copyItem(atPath: "\(Self.tests)/VigilAudioTests/Data/piano.wav", toPath: dir + "/misnamed.jsonl")
+        #expect(try RecordingFiles.detect(path: dir + "/misnamed.jsonl") == .wav)
+    }
+
+    @Test func anUnknownOrEmptyFileIsAClearError() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-fmt-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for (name, text, message) in [("notes.txt", "dear diary\n", "not a recording Vigil reads"), ("empty.jsonl", "", "the file is empty"),
+                                      ("other.json", "{\"hello\":1}\n", "not a recording Vigil reads")] {
+            try text.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8)
+            do {
+                _ = try RecordingFiles.open(path: dir + "/" + name)
+                Issue.record("\(name) was accepted")
+            } catch {
+                #expect(error.message.contains(message), "\(error)")
+                #expect(error.file.hasSuffix(name))
+            }
+        }
+        #expect(throws: RecordingError.self) { try RecordingFiles.open(path: dir) }
+        #expect(throws: RecordingError.self) { try RecordingFiles.open(path: dir + "/missing.wav") }
+    }
+
+    /// A keyboard recording, an audio file and a gpsd log on one timeline: each placed at its own
+    /// start, merged in time order, judged by one session.
+    @Test func theSensorsOwnFormatsReplayTogether() throws {
+        let opened = try Self.files.dropFirst().map { try RecordingFiles.open(path: $0.0) }
+        let merged = try MergedRecordings(opened.map(\.source))
+        var previous: Timestamp?
+        var kinds = Set<String>()
+        let all = try MergedRecordings(try Self.files.dropFirst().map { try RecordingFiles.open(path: $0.0).source })
+        while let s = try all.next() {
+            if let p = previous { #expect(s.time >= p) }
+            previous = s.time
+            switch s.payload {
+            case .input: kinds.insert("input")
+            case .audio: kinds.insert("audio")
+            case .location: kinds.insert("location")
+            default: break
+            }
+        }
+        #expect(kinds == ["input", "audio", "location"])
+        var events: [SessionEvent] = []
+        let result = try Replayer(configuration: .default).run(merged) { events.append($0) }
+        #expect(result.samples > 250)
+        #expect(events.first.map { if case .sessionStarted = $0.kind { true } else { false } } == true)
+        #expect(events.last.map { if case .sessionEnded = $0.kind { true } else { false } } == true)
+    }
+
+    /// `vigil inspect`'s figures for a libinput recording are the reader's, which the input tests
+    /// check against the hand-worked scenario (Data/README.md there).
+    @Test func inspectionOfALibinputRecording() throws {
+        let i = try RecordingInspection.inspect(try RecordingFiles.open(path: "\(Self.tests)/InputDetectorTests/Data/keyboard-alt-tab.yml"))
+        let input = try #require(i.input)
+        #expect(input.keyPresses == 13)
+        #expect(input.altTab == 3 && input.superKey == 1 && input.ctrlTab == 1 && input.workspace == 1)
+        #expect(input.longestIdleGaps.first.map { $0.seconds > 6.9 && $0.seconds < 7.5 } == true)
+        #expect(i.audio == nil && i.location == nil)
+        #expect(!i.json().contains("KEY_"))
+    }
+
+    /// For a Vigil recording the figures are sums over its samples.
+    @Test func inspectionOfAVigilRecordingSumsItsSamples() throws {
+        let path = "\(root)/Samples/coffee-break/session.jsonl"
+        let samples = try RecordingReader(path: path).readAll()
+        var keys = 0, fixes = 0
+        for s in samples {
+            if case .input(let a) = s.payload { keys += a.keyPresses }
+            if case .location = s.payload { fixes += 1 }
+        }
+        let i = try RecordingInspection.inspect(try RecordingFiles.open(path: path))
+        #expect(i.samples == samples.count)
+        #expect(i.input?.keyPresses == keys)
+        #expect(i.location?.fixes == fixes)
+        #expect(i.audio?.integratedLUFS == nil)  // levels only: no audio to integrate
+        // The coffee break: away from 7 min 59 s to about 16 min 30 s (Samples/coffee-break/expect.json).
+        let longest = try #require(i.input?.longestIdleGaps.first)
+        #expect(longest.seconds > 240)
+    }
+
+    /// A WAV file cut short (a copy interrupted, a disk full) is measured as far as it goes, and
+    /// the summary says it is cut short.
+    @Test func aTruncatedWAVIsMeasuredAndSaidToBeCutShort() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-trunc-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: "\(Self.tests)/VigilAudioTests/Data/piano.wav"))
+        try whole.prefix(44 + 44_100 * 4 * 2).write(to: URL(fileURLWithPath: dir + "/cut.wav"))  // 2 s of 10
+        let i = try RecordingInspection.inspect(try RecordingFiles.open(path: dir + "/cut.wav"))
+        #expect(abs(i.duration - 2) < 0.01)
+        #expect(i.audio?.declaredDuration.map { abs($0 - 10) < 0.01 } == true)
+        #expect(i.text().contains("the file is cut short: its header announces 10 s, 2.00 s of audio are there"), "\(i.text())")
+        // The whole file is not cut short.
+        let full = try RecordingInspection.inspect(try RecordingFiles.open(path: "\(Self.tests)/VigilAudioTests/Data/piano.wav"))
+        #expect(full.audio?.declaredDuration == nil)
+    }
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Side-by-side comparison of this tree against an earlier revision, in one run (issue 14: a
+# refactoring must not make Vigil slower). See BENCHMARKS.md.
+#
+# Usage, from anywhere in the repository:
+#   scripts/bench-compare.sh BASE_REV [RUNS]     RUNS timed runs of each command (default 15)
+# Environment:
+#   TMPDIR   where the base build, the generated inputs and the results go (default /tmp)
+#
+# Builds `vigil` in release at BASE_REV (in a git worktree under $TMPDIR) and in this tree, then
+# times whole processes with hyperfine, alternating base and this tree for each workload:
+#   replay    `vigil replay` of 2,000,000 samples in Vigil's JSON Lines format (audio every second,
+#             input every 5 s, a fix every 2 s; scripts/bench-data.py, deterministic);
+#   report    `vigil report --last all --format json` on five years of the default simulated person
+#             (`vigil simulate --days 1826 --seed 1`, written once by the base build);
+#   loudness  `vigil inspect` of a 10-minute 48 kHz stereo WAV (sox, repeatable pink noise):
+#             K-weighting, momentary/short-term/integrated loudness.
+# Prints min / median / max of each and the ratio of the medians (this tree / base).
+set -euo pipefail
+
+base=${1:?usage: $0 BASE_REV [RUNS]}
+runs=${2:-15}
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "usage: $0 BASE_REV [RUNS]" >&2; exit 2; }
+cd "$(dirname "$0")/.."
+tmp=${TMPDIR:-/tmp}
+for tool in swift hyperfine sox python3 git; do
+    command -v "$tool" >/dev/null || { echo "$0: needs $tool (apt-get install hyperfine sox)" >&2; exit 1; }
+done
+
+rev=$(git rev-parse --short "$base")
+worktree=$tmp/vigil-bench-base-$rev
+if [[ ! -d $worktree ]]; then git worktree add --detach "$worktree" "$rev" >/dev/null; fi
+(cd "$worktree" && swift build -c release --product vigil >/dev/null)
+swift build -c release --product vigil >/dev/null
+old=$worktree/.build/release/vigil
+new=$PWD/.build/release/vigil
+
+recording=$tmp/vigil-bench-replay-2000000.jsonl
+[[ -s $recording ]] || python3 scripts/bench-data.py "$recording"
+history=$tmp/vigil-bench-person-5y
+[[ -s $history/vigil.sqlite3 ]] || "$old" simulate --data-dir "$history" --days 1826 --seed 1 --until 2026-11-21 --time-zone Europe/Berlin >/dev/null
+wav=$tmp/vigil-bench-10min.wav
+[[ -s $wav ]] || sox -R -n -r 48000 -c 2 -b 16 "$wav" synth 600 pinknoise vol 0.3
+
+compare() { # compare NAME ARGS...: hyperfine on base and this tree, then the summary
+    local name=$1; shift
+    local out=$tmp/vigil-bench-compare-$name.json
+    hyperfine -N --warmup 2 --runs "$runs" --export-json "$out" -n base "$old $*" -n this "$new $*" >/dev/null 2>&1
+    python3 - "$name" "$out" <<'PY'
+import json, statistics, sys
+name, path = sys.argv[1], sys.argv[2]
+r = {x["command"]: sorted(x["times"]) for x in json.load(open(path))["results"]}
+def row(k):
+    t = r[k]
+    return f"{min(t)*1000:8.1f} {statistics.median(t)*1000:8.1f} {max(t)*1000:8.1f}"
+ratio = statistics.median(r["this"]) / statistics.median(r["base"])
+print(f"{name:9} base {row('base')}  this {row('this')}  this/base {ratio:5.3f}")
+PY
+}
+
+echo "min / median / max in ms, $runs runs each; base = $rev"
+compare replay replay "$recording"
+compare report report --data-dir "$history" --last all --now 2026-11-22T12:00:00Z --time-zone Europe/Berlin --format json
+compare loudness inspect "$wav"
