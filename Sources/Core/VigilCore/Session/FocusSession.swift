@@ -35,11 +35,13 @@ public struct FocusSession: Sendable {
     /// The combined distraction score at the last evaluation, in [0, 1].
     public private(set) var score: Double = 0
     /// The assessment that dominates the combined score, if any scores above 0.
-    public private(set) var dominant: Assessment?
+    public var dominant: Assessment? { dominantScorer.flatMap { scorers.assess($0, at: evaluatedAt) } }
+    /// Which scorer dominated at the last evaluation, and when that was: the assessment itself is
+    /// made only when a reason or a cause is needed, not at every sample.
+    private var dominantScorer: Int?
+    private var evaluatedAt = Timestamp(nanoseconds: 0)
 
-    private var scorers: [any SignalScorer]
-    /// For each sensor, the scorers that read its samples.
-    private let routes: [(sensor: SensorKind, scorers: [Int])]
+    private var scorers: ScorerSet
 
     /// The last instant anything (a sample or a tick) was seen: gaps are measured from here.
     private var lastSeen: Timestamp?
@@ -52,16 +54,7 @@ public struct FocusSession: Sendable {
         self.configuration = configuration
         self.task = task
         self.plannedSeconds = plannedSeconds
-        scorers = signals.makeScorers(configuration)
-        var routes: [(sensor: SensorKind, scorers: [Int])] = []
-        for (i, scorer) in scorers.enumerated() {
-            if let r = routes.firstIndex(where: { $0.sensor == scorer.sensor }) {
-                routes[r].scorers.append(i)
-            } else {
-                routes.append((scorer.sensor, [i]))
-            }
-        }
-        self.routes = routes
+        scorers = ScorerSet(signals.makeScorers(configuration))
     }
 
     /// Starts the machine in any state, for tests: one line in, one event out, without stepping
@@ -103,12 +96,13 @@ public struct FocusSession: Sendable {
     // MARK: Inputs
 
     public mutating func start(at now: Timestamp) -> [SessionEvent] {
+        scorers.makeUnique()
         switch phase {
         case .planned:
             startedAt = now
             lastSeen = now
             datingFloor = now
-            for i in scorers.indices { scorers[i].restart(at: now) }
+            scorers.restart(at: now)
             var events = [SessionEvent(time: now, kind: .sessionStarted(task: task, plannedSeconds: plannedSeconds))]
             enter(.watching(Watch()), at: now, reason: nil, into: &events)
             return events
@@ -119,6 +113,7 @@ public struct FocusSession: Sendable {
 
     /// Feeds one sample. Samples must come in time order; a late one is judged at the current time.
     public mutating func receive(_ sample: Sample) -> [SessionEvent] {
+        scorers.makeUnique()
         var events: [SessionEvent] = []
         switch phase {
         case .ended: return events
@@ -134,7 +129,7 @@ public struct FocusSession: Sendable {
             if let sensor = sample.sensor { observe(sample.payload, of: sensor, at: now) }
         case .status(let status):
             events.append(SessionEvent(time: now, kind: .sensorStatus(status)))
-            for i in scorers(of: status.sensor) { scorers[i].sensorChanged(to: status.state, at: now) }
+            scorers.sensorChanged(status, at: now)
         case .control(let action):
             events += control(action, at: now)
             return events
@@ -145,6 +140,7 @@ public struct FocusSession: Sendable {
 
     /// Re-evaluates at `now` without a new sample: idle time grows, episodes escalate, the plan ends.
     public mutating func tick(at now: Timestamp) -> [SessionEvent] {
+        scorers.makeUnique()
         var events: [SessionEvent] = []
         switch phase {
         case .planned, .ended:
@@ -160,6 +156,7 @@ public struct FocusSession: Sendable {
 
     /// A control action from the person: pause, break, resume, end or snooze.
     public mutating func control(_ action: ControlAction, at now: Timestamp) -> [SessionEvent] {
+        scorers.makeUnique()
         var events: [SessionEvent] = []
         switch phase {
         case .ended: return events
@@ -215,6 +212,7 @@ public struct FocusSession: Sendable {
 
     /// Ends the session at `now`. The outcome follows from `cause` and the planned time.
     public mutating func end(_ cause: EndCause, at now: Timestamp) -> [SessionEvent] {
+        scorers.makeUnique()
         var events: [SessionEvent] = []
         switch phase {
         case .planned, .ended:
@@ -242,17 +240,10 @@ public struct FocusSession: Sendable {
 
     // MARK: Internals
 
-    /// The scorers that read `sensor`'s samples.
-    @inline(__always) private func scorers(of sensor: SensorKind) -> [Int] {
-        for r in routes where r.sensor == sensor { return r.scorers }
-        return []
-    }
-
+    /// Hands a sample to the scorers of its sensor: all of them while the session is judged, else
+    /// those that observe while paused.
     private mutating func observe(_ payload: SamplePayload, of sensor: SensorKind, at now: Timestamp) {
-        let judging = phase.state.isActive
-        for i in scorers(of: sensor) where judging || scorers[i].observesWhilePaused {
-            scorers[i].observe(payload, at: now)
-        }
+        scorers.observe(payload, of: sensor, at: now, judging: phase.isJudging)
     }
 
     /// Ends the session at its planned end if `now` is past it.
@@ -294,36 +285,37 @@ public struct FocusSession: Sendable {
 
     /// After a pause or a gap, nothing before `now` counts.
     private mutating func restartJudging(at now: Timestamp) {
-        for i in scorers.indices { scorers[i].restart(at: now) }
+        scorers.restart(at: now)
         datingFloor = now
         if case .watching(var w) = phase {
             w.highSince = nil
             phase = .watching(w)
         }
         score = 0
-        dominant = nil
+        dominantScorer = nil
     }
 
     private mutating func combine(at now: Timestamp) {
         var keep = 1.0
-        var best: Assessment?
+        var best: Int?
         var bestWeighted = 0.0
         for i in scorers.indices {
-            scorers[i].advance(to: now)
-            guard let a = scorers[i].assess(at: now), a.score > 0 else { continue }
-            let w = a.score * scorers[i].weight
+            let s = scorers.judge(i, at: now)
+            guard s > 0 else { continue }
+            let w = s * scorers.weights[i]
             keep *= 1 - w
             // Ties go to the scorer registered first, so the outcome never depends on timing.
             if w > bestWeighted {
                 bestWeighted = w
-                best = a
+                best = i
             }
         }
         // Probabilistic OR: two moderate signals together weigh more than either alone, never above 1.
         // Rounded to 1e-12 so that a single score of exactly a threshold (0.2) is not read as
         // 0.19999999999999996 after the 1 - (1 - x) round trip.
         score = min(1, max(0, ((1 - keep) * 1e12).rounded() / 1e12))
-        dominant = best
+        dominantScorer = best
+        evaluatedAt = now
     }
 
     private mutating func evaluate(at now: Timestamp, into events: inout [SessionEvent]) {
@@ -423,10 +415,19 @@ extension FocusSession {
         case planned
         /// Judged and not distracted: focused, or drifting.
         case watching(Watch)
-        /// A distraction episode is open, with its alarms.
-        case distracted(EpisodeMachine)
+        /// A distraction episode is open, with its alarms. Indirect: the other states are copied
+        /// for every sample, and a copy of this one's strings in place cost a tenth of the replay.
+        indirect case distracted(EpisodeMachine)
         case paused(PauseKind)
         case ended(SessionOutcome)
+
+        /// Whether the scorers are judging: focused, drifting, distracted or in an alarm.
+        var isJudging: Bool {
+            switch self {
+            case .watching, .distracted: true
+            case .planned, .paused, .ended: false
+            }
+        }
 
         /// The state people see (and the log keeps).
         var state: SessionState {

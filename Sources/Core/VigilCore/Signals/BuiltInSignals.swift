@@ -150,11 +150,15 @@ public struct InputScorer: SignalScorer {
         returningEvents = 0
     }
 
+    public func score(at now: Timestamp) -> Double {
+        guard config.enabled, enabled, let last = lastInput else { return 0 }
+        return ramp(now - (awaySince ?? last), config.idleGrace, config.idleFull)
+    }
+
     public func assess(at now: Timestamp) -> Assessment? {
         guard config.enabled, enabled, let last = lastInput else { return nil }
         let since = awaySince ?? last
-        let idle = now - since
-        return Assessment(cause: .away, score: ramp(idle, config.idleGrace, config.idleFull), detail: IdleDetail(seconds: idle), since: since)
+        return Assessment(cause: .away, score: score(at: now), detail: IdleDetail(seconds: now - since), since: since)
     }
 }
 
@@ -197,11 +201,14 @@ public struct SwitchingScorer: SignalScorer {
         total = 0
     }
 
+    public func score(at now: Timestamp) -> Double {
+        guard config.enabled, !recent.isEmpty else { return 0 }
+        return ramp(Double(total), Double(config.calm), Double(config.storm))
+    }
+
     public func assess(at now: Timestamp) -> Assessment? {
         guard config.enabled, let first = recent.first else { return nil }
-        return Assessment(
-            cause: .switching, score: ramp(Double(total), Double(config.calm), Double(config.storm)),
-            detail: SwitchDetail(count: total, window: config.window), since: first.time)
+        return Assessment(cause: .switching, score: score(at: now), detail: SwitchDetail(count: total, window: config.window), since: first.time)
     }
 }
 
@@ -257,13 +264,16 @@ public struct NoiseScorer: SignalScorer {
         lastLoud = nil
     }
 
+    public func score(at now: Timestamp) -> Double {
+        guard config.enabled, let since = loudSince, levelCount > 0 else { return 0 }
+        return ramp(now - since, config.grace, config.full)
+    }
+
     public func assess(at now: Timestamp) -> Assessment? {
         guard config.enabled, let since = loudSince, levelCount > 0 else { return nil }
-        let duration = now - since
         let mean = levelSum / Double(levelCount)
         return Assessment(
-            cause: .noise, score: ramp(duration, config.grace, config.full),
-            detail: NoiseDetail(level: mean, loudness: loudnessKnown, seconds: duration), since: since)
+            cause: .noise, score: score(at: now), detail: NoiseDetail(level: mean, loudness: loudnessKnown, seconds: now - since), since: since)
     }
 }
 
@@ -365,10 +375,13 @@ public struct LocationScorer: SignalScorer {
     /// After a pause or a gap, time outside must be earned again from fresh fixes.
     public mutating func restart(at now: Timestamp) { outsideSince = nil }
 
+    public func score(at now: Timestamp) -> Double {
+        guard config.enabled, let since = outsideSince, lastDistance != nil else { return 0 }
+        return ramp(now - since, config.grace, config.full)
+    }
+
     public func assess(at now: Timestamp) -> Assessment? {
         guard config.enabled, let since = outsideSince, let d = lastDistance else { return nil }
-        return Assessment(
-            cause: .location, score: ramp(now - since, config.grace, config.full),
-            detail: DistanceDetail(metres: d, place: placeName), since: since)
+        return Assessment(cause: .location, score: score(at: now), detail: DistanceDetail(metres: d, place: placeName), since: since)
     }
 }

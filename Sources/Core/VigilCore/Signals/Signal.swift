@@ -142,10 +142,34 @@ public protocol SignalScorer: Sendable {
     mutating func restart(at now: Timestamp)
     mutating func sensorChanged(to state: SensorState, at t: Timestamp)
     func assess(at now: Timestamp) -> Assessment?
+    /// `assess(at:)?.score ?? 0`. The session asks for the score at every sample and tick and for
+    /// the assessment only when it needs a reason or a cause, so a scorer may answer this faster.
+    func score(at now: Timestamp) -> Double
+
+    // What the session calls; implemented below for every scorer. Requirements rather than plain
+    // extension methods so that each scorer's witness is compiled for its own type: the session
+    // reaches a scorer through one call, in place, without copying it.
+
+    /// `observe`, unless the session is paused and the scorer does not observe then.
+    mutating func observe(_ payload: SamplePayload, at t: Timestamp, judging: Bool)
+    /// `advance`, then `score`.
+    mutating func judge(at now: Timestamp) -> Double
 }
 
 extension SignalScorer {
     public var observesWhilePaused: Bool { false }
+
+    public mutating func observe(_ payload: SamplePayload, at t: Timestamp, judging: Bool) {
+        if judging || observesWhilePaused { observe(payload, at: t) }
+    }
+
+    public mutating func judge(at now: Timestamp) -> Double {
+        advance(to: now)
+        return score(at: now)
+    }
+
+    public func score(at now: Timestamp) -> Double { assess(at: now)?.score ?? 0 }
+
     public mutating func advance(to now: Timestamp) {}
     public mutating func sensorChanged(to state: SensorState, at t: Timestamp) {}
 }
