@@ -3,6 +3,7 @@
 // Vigil: a procrastination-detection engine for Linux.
 //
 // Layering (each line depends only on the lines above it):
+//   SystemCalls         the one place where errno becomes an error: system calls made, EINTR retried, errno read at the call.
 //   VigilCore           samples, scorers, the focus-session state machine, events. C-free, no I/O, no clock.
 //   VigilAudio          BS.1770 loudness (K-weighting, momentary/short-term/integrated), a WAV reader. C-free.
 //   VigilRecording      our JSON Lines recording format (reader, writer, merge of any sample source).
@@ -48,31 +49,32 @@ let package = Package(
             name: "VigilCore",
             dependencies: [.product(name: "DequeModule", package: "swift-collections")]
         ),
-        .target(name: "VigilAudio"),
+        .target(name: "SystemCalls"),
+        .target(name: "VigilAudio", dependencies: ["SystemCalls"]),
         // C libraries, one system-library target each; each is imported by exactly one detector module.
         .target(name: "DetectorSupport", dependencies: ["VigilCore"]),
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
-        .target(name: "LocationDetector", dependencies: ["VigilCore", "DetectorSupport", "CGPS"]),
+        .target(name: "LocationDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CGPS"]),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
         .target(name: "MicrophoneDetector", dependencies: ["VigilCore", "DetectorSupport", "VigilAudio", "CPulse"]),
         .systemLibrary(name: "CLibinput", pkgConfig: "libinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
-        .target(name: "InputDetector", dependencies: ["VigilCore", "DetectorSupport", "CLibinput"]),
+        .target(name: "InputDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CLibinput"]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "DesktopNotifier", dependencies: ["CDBus"]),
         .systemLibrary(name: "CPulseSimple", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
         .target(name: "SoundAlarm", dependencies: ["CPulseSimple"]),
-        .target(name: "VigilRecording", dependencies: ["VigilCore"]),
+        .target(name: "VigilRecording", dependencies: ["VigilCore", "SystemCalls"]),
         .target(name: "VigilConfig", dependencies: ["VigilCore", "Yams"]),
         .target(name: "VigilStats", dependencies: ["VigilCore"]),
         .target(name: "VigilPlanner", dependencies: ["VigilCore", "VigilStats"]),
         .target(
             name: "VigilStore",
-            dependencies: ["VigilCore", "VigilStats", "VigilPlanner", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
+            dependencies: ["VigilCore", "VigilStats", "VigilPlanner", "SystemCalls", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         .target(
             name: "VigilEngine",
             dependencies: [
-                "VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilStats", "VigilPlanner",
+                "VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilStats", "VigilPlanner", "SystemCalls",
                 "InputDetector", "MicrophoneDetector", "LocationDetector", "VigilAudio", "DesktopNotifier", "SoundAlarm",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -80,11 +82,12 @@ let package = Package(
         .executableTarget(
             name: "vigil",
             dependencies: [
-                "VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilStats", "VigilPlanner", "VigilEngine", "SoundAlarm",
+                "VigilCore", "VigilRecording", "VigilConfig", "VigilStore", "VigilStats", "VigilPlanner", "VigilEngine", "SoundAlarm", "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
         // What the detector tests share: collecting a live stream, a free port, a wall clock.
         .target(name: "TestSupport", dependencies: ["VigilCore"], path: "Tests/Support"),

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import SystemCalls
 import VigilCore
 import VigilStats
 
@@ -80,16 +81,19 @@ public final class EventStore: Sendable {
             throw StoreError(path: failure.path, message: "cannot create the data directory: \(failure.reason). Choose another with --data-dir or XDG_DATA_HOME, or fix its permissions.")
         }
         if !FileManager.default.fileExists(atPath: path) {
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            // EEXIST: another vigil created it in the meantime, which is fine.
-            if fd < 0 && errno != EEXIST {
-                let reason = String(cString: strerror(errno))
-                throw StoreError(path: path, message: "cannot create the event log: \(reason). Choose another data directory with --data-dir, or fix the permissions of \(dir).")
+            do {
+                let fd = try syscall("open", path: path) { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+                close(fd)
+            } catch where error.errno == EEXIST {
+                // Another vigil created it in the meantime, which is fine.
+            } catch {
+                throw StoreError(path: path, message: "cannot create the event log: \(error.reason). Choose another data directory with --data-dir, or fix the permissions of \(dir).")
             }
-            if fd >= 0 { close(fd) }
         }
-        guard access(path, W_OK) == 0 else {
-            throw StoreError(path: path, message: "the event log is not writable: \(String(cString: strerror(errno))). Fix its permissions or choose another data directory with --data-dir.")
+        do {
+            try syscall("access", path: path) { access(path, W_OK) }
+        } catch {
+            throw StoreError(path: path, message: "the event log is not writable: \(error.reason). Fix its permissions or choose another data directory with --data-dir.")
         }
         var config = Configuration()
         config.prepareDatabase { db in
@@ -98,10 +102,12 @@ public final class EventStore: Sendable {
         config.busyMode = .timeout(5)
         // Two vigil processes opening a new or older log at once would both set it up and both
         // apply the same migration ("table already exists"): opening is serialised by a lock file.
-        let lockFD = open(path + ".open-lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        if lockFD >= 0 { flock(lockFD, LOCK_EX) }
+        // Best effort: without the lock file (a read-only directory) the log is opened unserialised.
+        let lockPath = path + ".open-lock"
+        let lockFD = try? syscall("open", path: lockPath) { open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+        if let lockFD { _ = try? syscall("flock", path: lockPath) { flock(lockFD, LOCK_EX) } }
         defer {
-            if lockFD >= 0 {
+            if let lockFD {
                 flock(lockFD, LOCK_UN)
                 close(lockFD)
             }
@@ -762,14 +768,19 @@ private func makeDirectories(_ path: String) -> (path: String, reason: String)? 
     }
     let parent = (path as NSString).deletingLastPathComponent
     if parent != path, let failure = makeDirectories(parent) { return failure }
-    if mkdir(path, 0o700) != 0 && errno != EEXIST { return (path, String(cString: strerror(errno))) }
+    do {
+        try makeDirectory(path, mode: 0o700)
+    } catch {
+        return (path, error.reason)
+    }
     return nil
 }
 
 private func reasonText(_ error: any Error) -> String {
     if let e = error as? DatabaseError { return e.message ?? "\(e.resultCode)" }
     if let e = error as? CocoaError, let u = e.userInfo[NSUnderlyingErrorKey] as? NSError {
-        return String(cString: strerror(Int32(u.code)))
+        // Foundation's file errors carry the errno of the call beneath; only its text is wanted.
+        return SystemError(call: "Foundation", errno: Int32(u.code)).reason
     }
     return "\(error)"
 }
