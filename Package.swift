@@ -5,6 +5,8 @@
 // The folders under Sources/ are the layers; a module imports only modules of its own layer or of
 // the layers above it in this list (scripts/check-layers.py checks every import in CI):
 //
+// System     SystemCalls     the one place where errno becomes an error: system calls made, EINTR
+//                            retried, errno read at the call (as NIOPosix's System.swift).
 // Core       VigilCore       samples, the pluggable-signal protocol and the four built-in signals, the
 //                            focus-session state machine, events, the configuration model. C-free, no
 //                            I/O, no clock.
@@ -46,6 +48,9 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
+        // System
+        .target(name: "SystemCalls", path: "Sources/System/SystemCalls"),
+
         // Core
         .target(
             name: "VigilCore", dependencies: [.product(name: "DequeModule", package: "swift-collections")],
@@ -53,7 +58,7 @@ let package = Package(
         .target(name: "VigilTesting", path: "Sources/Core/VigilTesting"),
 
         // Domain
-        .target(name: "VigilAudio", path: "Sources/Domain/VigilAudio"),
+        .target(name: "VigilAudio", dependencies: ["SystemCalls"], path: "Sources/Domain/VigilAudio"),
         .target(name: "VigilStats", dependencies: ["VigilCore"], path: "Sources/Domain/VigilStats"),
         .target(name: "VigilPlanner", dependencies: ["VigilCore", "VigilStats"], path: "Sources/Domain/VigilPlanner"),
         .target(name: "SessionViews", dependencies: ["VigilCore"], path: "Sources/Domain/SessionViews"),
@@ -67,23 +72,27 @@ let package = Package(
         .systemLibrary(
             name: "CPulseSimple", path: "Sources/Adapters/CPulseSimple", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
         .target(name: "DetectorSupport", dependencies: ["VigilCore"], path: "Sources/Adapters/DetectorSupport"),
-        .target(name: "LocationDetector", dependencies: ["VigilCore", "DetectorSupport", "CGPS"], path: "Sources/Adapters/LocationDetector"),
+        .target(
+            name: "LocationDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CGPS"], path: "Sources/Adapters/LocationDetector"),
         .target(
             name: "MicrophoneDetector", dependencies: ["VigilCore", "DetectorSupport", "VigilAudio", "CPulse"],
             path: "Sources/Adapters/MicrophoneDetector"),
-        .target(name: "InputDetector", dependencies: ["VigilCore", "DetectorSupport", "CLibinput"], path: "Sources/Adapters/InputDetector"),
+        .target(
+            name: "InputDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CLibinput"], path: "Sources/Adapters/InputDetector"),
         .target(name: "DesktopNotifier", dependencies: ["CDBus"], path: "Sources/Adapters/DesktopNotifier"),
         .target(name: "SoundAlarm", dependencies: ["CPulseSimple"], path: "Sources/Adapters/SoundAlarm"),
-        .target(name: "VigilRecording", dependencies: ["VigilCore"], path: "Sources/Adapters/VigilRecording"),
+        .target(name: "VigilRecording", dependencies: ["VigilCore", "SystemCalls"], path: "Sources/Adapters/VigilRecording"),
         .target(
             name: "RecordingFormats",
-            dependencies: ["VigilCore", "VigilAudio", "VigilRecording", "InputDetector", "MicrophoneDetector", "LocationDetector"],
+            dependencies: [
+                "VigilCore", "VigilAudio", "VigilRecording", "InputDetector", "MicrophoneDetector", "LocationDetector", "SystemCalls",
+            ],
             path: "Sources/Adapters/RecordingFormats"),
         .target(name: "VigilConfig", dependencies: ["VigilCore", "Yams"], path: "Sources/Adapters/VigilConfig"),
         .target(
             name: "VigilStore",
             dependencies: [
-                "VigilCore", "VigilStats", "VigilPlanner", .product(name: "GRDB", package: "GRDB.swift"),
+                "VigilCore", "VigilStats", "VigilPlanner", "SystemCalls", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             path: "Sources/Adapters/VigilStore"),
@@ -102,11 +111,12 @@ let package = Package(
             name: "vigil",
             dependencies: [
                 "VigilCore", "VigilStats", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig", "VigilStore",
-                "SoundAlarm", "VigilRuntime", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SoundAlarm", "VigilRuntime", "SystemCalls", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/App/vigil"),
 
         // Tests: one target per module, plus end-to-end tests of the command line.
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
         // What the detector tests share: collecting a live stream, a free port, a wall clock.
         .target(name: "TestSupport", dependencies: ["VigilCore"], path: "Tests/Support"),

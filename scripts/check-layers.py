@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Checks that every import in Sources/ respects the layers (the architecture in Package.swift).
 
-The folders under Sources/ are the layers, lowest first: Core, Domain, Adapters, Runtime, App.
+The folders under Sources/ are the layers, lowest first: System, Core, Domain, Adapters, Runtime, App.
 A module (Sources/LAYER/MODULE) may import modules of its own layer or of a lower one, never of
 a higher one. Besides:
-  - Core is C-free and has no I/O: no C module of ours, no Foundation.
+  - Core is C-free and has no I/O: no C module of ours, no Foundation, no system calls.
   - each C module (a folder with a module.modulemap) is imported by exactly one module.
 Every import of every .swift file is read, so the check sees the real graph, not Package.swift's.
 
@@ -17,7 +17,7 @@ import re
 import sys
 import tempfile
 
-LAYERS = ["Core", "Domain", "Adapters", "Runtime", "App"]
+LAYERS = ["System", "Core", "Domain", "Adapters", "Runtime", "App"]
 IMPORT = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|internal|package|private|fileprivate)\s+)?import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_]\w*)")
 # What the C-free core may import besides our own lower modules: the standard library's own.
 CORE_ALLOWED = {"Glibc", "Musl", "Darwin", "Synchronization", "DequeModule"}
@@ -67,6 +67,8 @@ def check(root):
                                 problems.append(f"{where}:{number}: {name} ({LAYERS[rank]}) imports {target} ({LAYERS[other]}), a higher layer")
                             if LAYERS[rank] == "Core" and is_c:
                                 problems.append(f"{where}:{number}: {name} is in the C-free core and imports the C module {target}")
+                            if LAYERS[rank] == "Core" and LAYERS[other] == "System":
+                                problems.append(f"{where}:{number}: {name} is in the core (no I/O) and imports {target}")
                         elif LAYERS[rank] == "Core" and target not in CORE_ALLOWED:
                             problems.append(f"{where}:{number}: {name} is in the core (no I/O, no Foundation) and imports {target}")
     for c, users in sorted(importers.items()):
@@ -84,7 +86,8 @@ def self_test():
             os.makedirs(os.path.dirname(full), exist_ok=True)
             with open(full, "w") as f:
                 f.write(text)
-        write("Sources/Core/Kernel/A.swift", "import Foundation\n")
+        write("Sources/System/Sys/F.swift", "import Glibc\n")
+        write("Sources/Core/Kernel/A.swift", "import Foundation\nimport Sys\n")
         write("Sources/Domain/Figures/B.swift", "import Kernel\n@testable import Store\n")
         write("Sources/Adapters/Store/C.swift", "import Kernel\nimport CThing\n")
         write("Sources/Adapters/CThing/module.modulemap", "")
@@ -92,6 +95,7 @@ def self_test():
         write("Sources/Stray/E.swift", "")
         problems, _ = check(root)
         expected = ["Sources/Stray: not in a layer", "Kernel is in the core (no I/O, no Foundation) and imports Foundation",
+                    "Kernel is in the core (no I/O) and imports Sys",
                     "Figures (Domain) imports Store (Adapters), a higher layer", "C module CThing must be imported by exactly one module"]
         missing = [e for e in expected if not any(e in p for p in problems)]
         if missing or len(problems) != len(expected):

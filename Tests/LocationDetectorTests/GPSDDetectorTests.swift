@@ -117,4 +117,13 @@ let logsDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().append
         #expect(status?.detail.contains("systemctl start gpsd") == true)
         #expect(collector.states.count == 1, "said once, not at every retry")
     }
+
+    /// The reason is taken at the failing libgps call: gps_open's own code (NL_NOCONNECT, -6),
+    /// not what the cleanup after it leaves in errno.
+    @Test func aConnectionThatFailsSaysWhyInLibgpsWords() {
+        #expect(throws: GPSDError(call: "gps_open", code: -6)) { try GPSConnection(host: "localhost", port: String(freePort())) }
+        #expect(GPSDError(call: "gps_open", code: -6).description == "gps_open: can't connect to host/port pair")
+        // An ordinary errno (gps_stream's write) in the C library's words, not gps_errstr's "unknown error".
+        #expect(GPSDError(call: "gps_stream", code: EPIPE).reason == "Broken pipe")
+    }
 }

@@ -2,6 +2,7 @@ import CLibinput
 import DetectorSupport
 import Foundation
 import Synchronization
+import SystemCalls
 import VigilCore
 
 /// Keyboard, mouse and touchpad activity from libinput, as one `InputActivity` sample per window.
@@ -161,9 +162,7 @@ public final class LibinputDetector: Detector, Sendable {
         if let seat, problems.isEmpty {
             parts.append("libinput found no keyboard, mouse or touchpad on seat \"\(seat)\" (no devices under /dev/input: a headless machine, or a container without them)")
         }
-        parts.append(contentsOf: access.failures.map {
-            $0.errno == ENODEV ? "\($0.path): not an input device libinput can use" : "\($0.path): \(String(cString: strerror($0.errno)))"
-        })
+        parts.append(contentsOf: access.failures.map(\.description))
         if parts.isEmpty { parts.append("no seat and no device paths are configured") }
         return "no input devices: " + parts.joined(separator: "; ") + ". Input activity will not be measured; the other sensors keep running."
     }
@@ -178,17 +177,16 @@ func monotonicSeconds() -> Double {
 
 /// What open_restricted saw: the evidence that tells "no permission" from "no device".
 final class DeviceAccess {
-    struct Failure { var path: String; var errno: Int32 }
     private(set) var opened = 0
-    private(set) var failures: [Failure] = []
+    private(set) var failures: [LibinputError] = []
 
     /// `result` is what open_restricted returns: a file descriptor, or minus errno.
     func record(path: String, result: Int32) {
-        if result >= 0 { opened += 1 } else { failures.append(Failure(path: path, errno: -result)) }
+        if result >= 0 { opened += 1 } else { failures.append(LibinputError(path: path, result: result)) }
     }
 
     /// Devices that exist but could not be opened for lack of permission.
-    var denied: [String] { failures.filter { $0.errno == EACCES || $0.errno == EPERM }.map(\.path) }
+    var denied: [String] { failures.filter(\.isPermissionDenied).map(\.path) }
 
     /// The permission-denied sentence, naming the remedy, when that is why nothing could be opened.
     var deniedDetail: String? {
@@ -250,8 +248,11 @@ final class LibinputContext {
 
     /// The udev backend on `seat`.
     static func udev(seat: String, access: DeviceAccess) -> Result<LibinputContext, SetupProblem> {
-        guard let udev = udev_new() else {
-            return .failure(SetupProblem(detail: "udev is not available (udev_new failed: \(String(cString: strerror(errno))))"))
+        let udev: OpaquePointer
+        do {
+            udev = try syscallPointer("udev_new", restartable: false) { udev_new() }
+        } catch {
+            return .failure(SetupProblem(detail: "udev is not available (udev_new failed: \(error.reason))"))
         }
         let interface = makeInterface()
         let box = Unmanaged.passRetained(access)

@@ -47,10 +47,12 @@ public final class GPSDDetector: Detector, Sendable {
         var privacy = LocationPrivacy(config: location)
         let where_ = "gpsd at \(host):\(port)"
         while !context.isStopped {
-            guard let connection = GPSConnection(host: host, port: port) else {
-                let reason = String(cString: vigil_gps_errstr(errno))
+            let connection: GPSConnection
+            do {
+                connection = try GPSConnection(host: host, port: port)
+            } catch {
                 context.reportFailure(
-                    "cannot reach \(where_) (\(reason)); is gpsd running? Start it with `sudo systemctl start gpsd`, or set location.gpsd in the config. Retrying.")
+                    "cannot reach \(where_) (\(error.reason)); is gpsd running? Start it with `sudo systemctl start gpsd`, or set location.gpsd in the config. Retrying.")
                 context.sleep(seconds: backoff.next())
                 continue
             }
@@ -84,16 +86,20 @@ public final class GPSDDetector: Detector, Sendable {
 final class GPSConnection {
     private let data: UnsafeMutablePointer<gps_data_t>
 
-    init?(host: String, port: String) {
-        guard let d = vigil_gps_new() else { return nil }
+    /// Connects and asks for reports. The error is taken at the call that failed, before the
+    /// cleanup after it can change errno.
+    init(host: String, port: String) throws(GPSDError) {
+        guard let d = vigil_gps_new() else { throw .current(call: "calloc") }
         guard vigil_gps_open(host, port, d) == 0 else {
+            let error = GPSDError.current(call: "gps_open")
             vigil_gps_free(d)
-            return nil
+            throw error
         }
         guard vigil_gps_watch(d) >= 0 else {
+            let error = GPSDError.current(call: "gps_stream")
             _ = vigil_gps_close(d)
             vigil_gps_free(d)
-            return nil
+            throw error
         }
         data = d
     }

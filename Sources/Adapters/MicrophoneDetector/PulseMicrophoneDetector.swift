@@ -116,14 +116,13 @@ final class PulseCapture: @unchecked Sendable {
         }
     }
 
+    /// libpulse's error, taken at the failing call.
+    private func fail(_ error: PulseError) { fail(error.description) }
+
     private var me: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
     private static func from(_ userdata: UnsafeMutableRawPointer?) -> PulseCapture {
         Unmanaged<PulseCapture>.fromOpaque(userdata!).takeUnretainedValue()
-    }
-
-    private static func errorText(_ context: OpaquePointer?) -> String {
-        String(cString: pa_strerror(pa_context_errno(context)))
     }
 
     func start() {
@@ -134,7 +133,7 @@ final class PulseCapture: @unchecked Sendable {
         }, me)
         // No autospawn: a detector must not start a sound server the person did not ask for.
         guard pa_context_connect(pulse, detector.server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
-            return fail(Self.errorText(pulse))
+            return fail(PulseError(context: pulse))
         }
         guard pa_threaded_mainloop_start(mainloop) >= 0 else { return fail("libpulse could not start its main loop") }
     }
@@ -145,13 +144,13 @@ final class PulseCapture: @unchecked Sendable {
         if s == PA_CONTEXT_READY {
             openStream(c)
         } else if s == PA_CONTEXT_FAILED || s == PA_CONTEXT_TERMINATED {
-            fail(Self.errorText(c))
+            fail(PulseError(context: c))
         }
     }
 
     private func openStream(_ c: OpaquePointer?) {
         var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(detector.sampleRate), channels: 1)
-        guard let s = pa_stream_new(c, "Vigil microphone level", &spec, nil) else { return fail(Self.errorText(c)) }
+        guard let s = pa_stream_new(c, "Vigil microphone level", &spec, nil) else { return fail(PulseError(context: c)) }
         stream = s
         pa_stream_set_state_callback(s, { s, userdata in PulseCapture.from(userdata).streamChanged(s) }, me)
         pa_stream_set_read_callback(s, { s, _, userdata in PulseCapture.from(userdata).read(s) }, me)
@@ -160,7 +159,7 @@ final class PulseCapture: @unchecked Sendable {
         let fragment = UInt32(detector.sampleRate / 10 * MemoryLayout<Float>.size)
         var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max, minreq: UInt32.max, fragsize: fragment)
         guard pa_stream_connect_record(s, detector.source, &attr, PA_STREAM_ADJUST_LATENCY) >= 0 else {
-            return fail(Self.errorText(c))
+            return fail(PulseError(context: c))
         }
     }
 
@@ -172,7 +171,7 @@ final class PulseCapture: @unchecked Sendable {
             context.report(.available, "recording levels of \(name) at \(detector.sampleRate / 1000) kHz mono (levels only, never audio)")
         } else if st == PA_STREAM_FAILED {
             let what = detector.source.map { "source \($0)" } ?? "the default source"
-            fail("cannot record \(what): \(Self.errorText(pa_stream_get_context(s)))")
+            fail("cannot record \(what): \(PulseError(context: pa_stream_get_context(s)))")
         } else if st == PA_STREAM_TERMINATED {
             fail("the source went away")
         }

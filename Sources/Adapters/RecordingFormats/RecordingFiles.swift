@@ -2,6 +2,7 @@ import Foundation
 import InputDetector
 import LocationDetector
 import MicrophoneDetector
+import SystemCalls
 import VigilAudio
 import VigilCore
 import VigilRecording
@@ -60,9 +61,14 @@ public enum RecordingFiles {
             throw RecordingError(file: path, line: 0, message: "is a directory, not a recording", kind: .io)
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            let fd = Foundation.open(path, O_RDONLY)
-            let reason = fd < 0 ? String(cString: strerror(errno)) : "unknown error"
-            if fd >= 0 { close(fd) }
+            // FileHandle does not say why; open(2) once more does.
+            let reason: String
+            do {
+                close(try syscall("open", path: path) { Foundation.open(path, O_RDONLY | O_CLOEXEC) })
+                reason = "unknown error"
+            } catch {
+                reason = error.reason
+            }
             throw RecordingError(file: path, line: 0, message: "cannot open: \(reason)", kind: .io)
         }
         defer { try? handle.close() }

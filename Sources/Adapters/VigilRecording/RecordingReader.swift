@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SystemCalls
 import VigilCore
 
 /// The keys of a sample line. Values are kept by slot so a line is decoded without allocating.
@@ -516,11 +517,11 @@ public final class RecordingReader {
     public init(path: String, signals: SignalCatalog = .builtIn) throws(RecordingError) {
         self.path = path
         self.signals = signals
-        guard let f = fopen(path, "rb") else {
-            let reason = String(cString: strerror(errno))
-            throw RecordingError(file: path, line: 0, message: "cannot open: \(reason)", kind: .io)
+        do {
+            file = try syscallPointer("fopen", path: path) { fopen(path, "rb") }
+        } catch {
+            throw RecordingError(file: path, line: 0, message: "cannot open: \(error.reason)", kind: .io)
         }
-        file = f
         capacity = 1 << 20
         buffer = .allocate(capacity: capacity)
         header = RecordingHeader(start: Timestamp(nanoseconds: 0))
@@ -621,8 +622,11 @@ public final class RecordingReader {
             let n = fread(buffer + end, 1, capacity - end, file)
             end += n
             if n == 0 {
+                // Taken first: a failed fread leaves the errno of the read beneath it, and ferror
+                // only tells a failure from the end of the file.
+                let failure = SystemError.current(call: "fread", path: path)
                 if ferror(file) != 0 {
-                    throw RecordingError(file: path, line: lineNumber + 1, message: "read error: \(String(cString: strerror(errno)))", kind: .io)
+                    throw RecordingError(file: path, line: lineNumber + 1, message: "read error: \(failure.reason)", kind: .io)
                 }
                 eof = true
             }

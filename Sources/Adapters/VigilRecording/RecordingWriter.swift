@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SystemCalls
 import VigilCore
 
 /// Formats samples as recording lines. Pure: `RecordingWriter` adds the file.
@@ -72,13 +73,11 @@ public final class RecordingWriter {
     public init(path: String, header: RecordingHeader) throws(RecordingError) {
         self.path = path
         encoder = RecordingEncoder(header: header)
-        // Recordings describe a person's behaviour: readable by the owner only.
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        // An existing file keeps its mode through O_TRUNC: make it private too.
-        guard fd >= 0, fchmod(fd, 0o600) == 0, let f = fdopen(fd, "wb") else {
-            throw RecordingError(file: path, line: 0, message: "cannot create: \(String(cString: strerror(errno))); choose another file", kind: .cannotCreate)
+        do {
+            file = try createPrivately(path)
+        } catch {
+            throw RecordingError(file: path, line: 0, message: "cannot create: \(error.reason); choose another file", kind: .cannotCreate)
         }
-        file = f
         try write(encoder.headerLine())
     }
 
@@ -92,17 +91,35 @@ public final class RecordingWriter {
         guard let f = file else { throw RecordingError(file: path, line: 0, message: "already closed") }
         var text = line
         text.append("\n")
-        let ok = text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, f) == $0.count }
-        if !ok { throw RecordingError(file: path, line: 0, message: "write failed: \(String(cString: strerror(errno)))", kind: .io) }
+        let failure = text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, f) == $0.count ? nil : SystemError.current(call: "fwrite", path: path) }
+        if let failure { throw RecordingError(file: path, line: 0, message: "write failed: \(failure.reason)", kind: .io) }
     }
 
     /// Flushes to disk. A recording is complete only after this returns.
     public func close() throws(RecordingError) {
         guard let f = file else { return }
         file = nil
-        let flushed = fflush(f) == 0 && fsync(fileno(f)) == 0
-        let reason = String(cString: strerror(errno))
+        var failure: SystemError?
+        if fflush(f) != 0 {
+            failure = .current(call: "fflush", path: path)
+        } else {
+            do { try syscall("fsync", path: path) { fsync(fileno(f)) } } catch { failure = error }
+        }
         fclose(f)
-        if !flushed { throw RecordingError(file: path, line: 0, message: "could not finish writing: \(reason)", kind: .io) }
+        if let failure { throw RecordingError(file: path, line: 0, message: "could not finish writing: \(failure.reason)", kind: .io) }
+    }
+}
+
+/// Creates (or truncates) `path` for writing, readable by its owner only: recordings describe a
+/// person's behaviour.
+private func createPrivately(_ path: String) throws(SystemError) -> UnsafeMutablePointer<FILE> {
+    let fd = try syscall("open", path: path) { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
+    do {
+        // An existing file keeps its mode through O_TRUNC: make it private too.
+        try syscall("fchmod", path: path) { fchmod(fd, 0o600) }
+        return try syscallPointer("fdopen", path: path) { fdopen(fd, "wb") }
+    } catch {
+        close(fd)
+        throw error
     }
 }

@@ -1,27 +1,28 @@
 import Foundation
+import SystemCalls
 
-/// Writes all of `bytes` to `fd`, however many write(2) calls that takes. False on an error
-/// (errno says which).
-@discardableResult
-func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>) -> Bool {
+/// Writes all of `bytes` to `fd`, however many write(2) calls that takes; an interrupted call is
+/// made again. Throws the errno of the write that failed.
+func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>) throws(SystemError) {
     let buffer = Array(bytes)
     var offset = 0
     while offset < buffer.count {
-        let n = buffer.withUnsafeBufferPointer { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-        if n < 0, errno == EINTR { continue }
-        if n <= 0 { return false }
+        let n = try buffer.withUnsafeBufferPointer { (b) throws(SystemError) in
+            try syscall("write") { Foundation.write(fd, b.baseAddress! + offset, b.count - offset) }
+        }
+        // write(2) returns 0 only for a count of 0; were it ever to, a retry would spin.
+        guard n > 0 else { throw SystemError(call: "write", errno: EIO) }
         offset += n
     }
-    return true
 }
 
 /// Text for standard error. A failed write (a full disk or a file-size limit where it is
 /// redirected; a closed pipe, where SIGPIPE is ignored as `vigil start` does) is dropped:
 /// Foundation's `FileHandle.write(_:)` would trap instead, and a message must never end a session.
-func writeStandardError(_ text: String) { writeAll(2, text.utf8) }
+func writeStandardError(_ text: String) { try? writeAll(2, text.utf8) }
 
 /// Text for standard output, with the same care.
-func writeStandardOutput(_ text: String) { writeAll(1, text.utf8) }
+func writeStandardOutput(_ text: String) { try? writeAll(1, text.utf8) }
 
 /// A file written through a temporary file next to it and renamed into place by `commit`: a
 /// reader never sees half of it, and a failure leaves no partial file. Created 0600: what Vigil
@@ -38,29 +39,38 @@ final class AtomicFile {
         self.what = what
         let dir = (path as NSString).deletingLastPathComponent
         tmp = (dir.isEmpty ? "." : dir) + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
-        fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw Failure("\(path): cannot write \(what): \(String(cString: strerror(errno))).\(hint.isEmpty ? "" : " " + hint)", code: .cannotCreate)
+        let tmp = tmp
+        do {
+            fd = try syscall("open", path: tmp) { open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
+        } catch {
+            throw Failure("\(path): cannot write \(what): \(error.reason).\(hint.isEmpty ? "" : " " + hint)", code: .cannotCreate)
         }
     }
 
     func write(_ bytes: some Collection<UInt8>) throws {
-        guard writeAll(fd, bytes) else { throw failure() }
+        do { try writeAll(fd, bytes) } catch { throw failure(error) }
     }
 
     /// Puts the file in place; `sync` first makes it durable (fsync).
     func commit(sync: Bool = true) throws {
-        guard !sync || fsync(fd) == 0, close(fd) == 0 else { throw failure() }
-        fd = -1
-        guard rename(tmp, path) == 0 else { throw failure() }
+        do {
+            if sync { try syscall("fsync", path: tmp) { fsync(fd) } }
+            let closing = fd
+            // Gone whatever close says (Linux frees the descriptor even on EINTR): never closed twice.
+            fd = -1
+            try syscall("close", path: tmp, restartable: false) { close(closing) }
+            try syscall("rename", path: tmp) { rename(tmp, path) }
+        } catch {
+            throw failure(error)
+        }
     }
 
-    private func failure() -> Failure {
-        let reason = String(cString: strerror(errno))
+    /// Gives up the file (closed and unlinked) after `error`.
+    private func failure(_ error: SystemError) -> Failure {
         if fd >= 0 { close(fd) }
         fd = -1
         unlink(tmp)
-        return Failure("\(path): cannot write \(what): \(reason).", code: .ioError)
+        return Failure("\(path): cannot write \(what): \(error.reason).", code: .ioError)
     }
 
     deinit {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemCalls
 import VigilCore
 import RecordingFormats
 import SessionViews
@@ -147,7 +148,15 @@ struct RunningSession {
 
     static func path(_ dataDirectory: String) -> String { dataDirectory + "/running-session.json" }
 
-    var isAlive: Bool { kill(pid, 0) == 0 || errno == EPERM }
+    /// The process exists; EPERM: it does, but is not ours to signal.
+    var isAlive: Bool {
+        do {
+            try syscall("kill") { kill(pid, 0) }
+            return true
+        } catch {
+            return error.errno == EPERM
+        }
+    }
 
     static func read(dataDirectory: String) -> RunningSession? {
         guard let data = FileManager.default.contents(atPath: path(dataDirectory)),
@@ -201,9 +210,10 @@ final class SessionLock: @unchecked Sendable {
     /// nil when another process holds the lock; throws when the lock file cannot be made.
     init?(dataDirectory: String) throws {
         let path = dataDirectory + "/session.lock"
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw Failure("\(path): cannot create the session lock: \(String(cString: strerror(errno))). Fix the data directory's permissions or choose another with --data-dir.",
+        do {
+            fd = try syscall("open", path: path) { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+        } catch {
+            throw Failure("\(path): cannot create the session lock: \(error.reason). Fix the data directory's permissions or choose another with --data-dir.",
                           code: .cannotCreate)
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {

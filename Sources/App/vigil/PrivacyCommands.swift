@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SystemCalls
 import VigilCore
 import RecordingFormats
 import SessionViews
@@ -39,8 +40,8 @@ struct ExportCommand: AsyncParsableCommand {
                 guard failure == nil else { return }
                 if let file {
                     do { try file.write(text.utf8) } catch { failure = error }
-                } else if !writeAll(1, text.utf8) {
-                    failure = Failure("cannot write the export: \(String(cString: strerror(errno))).", code: .ioError)
+                } else {
+                    do throws(SystemError) { try writeAll(1, text.utf8) } catch { failure = Failure("cannot write the export: \(error.reason).", code: .ioError) }
                 }
             }
             if let failure { throw failure }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SystemCalls
 import VigilCore
 
 struct StatusCommand: AsyncParsableCommand {
@@ -56,8 +57,10 @@ struct StopCommand: AsyncParsableCommand {
                 print("No focus session is running.")
                 throw ExitCode(1)
             }
-            guard kill(s.pid, SIGINT) == 0 else {
-                throw Failure("cannot signal the session's process \(s.pid): \(String(cString: strerror(errno))).", code: .failure)
+            do throws(SystemError) {
+                try syscall("kill") { kill(s.pid, SIGINT) }
+            } catch {
+                throw Failure("cannot signal the session's process \(s.pid): \(error.reason).", code: .failure)
             }
             // Wait for it to save and go (the status file goes with it).
             for _ in 0..<100 {

@@ -54,5 +54,5 @@ final class LiveTerminal: @unchecked Sendable {
         write(frame)
     }
 
-    func write(_ s: String) { writeAll(1, s.utf8) }
+    func write(_ s: String) { try? writeAll(1, s.utf8) }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SystemCalls
 import VigilConfig
 import VigilCore
 import RecordingFormats
@@ -94,7 +95,7 @@ struct MotivateCommand: AsyncParsableCommand {
             }
             print(m.line)
             let dir = (lastFile as NSString).deletingLastPathComponent
-            if mkdir(dir, 0o700) == 0 || errno == EEXIST { try? m.text.write(toFile: lastFile, atomically: true, encoding: .utf8) }
+            if (try? makeDirectory(dir, mode: 0o700)) != nil { try? m.text.write(toFile: lastFile, atomically: true, encoding: .utf8) }
         }
     }
 }

@@ -158,7 +158,7 @@ final class Output: @unchecked Sendable {
         guard !buffer.isEmpty else { return }
         // A failed write (stdout on a full disk; a closed pipe in a session, which ignores
         // SIGPIPE) drops the lines, never the session.
-        writeAll(1, buffer)
+        try? writeAll(1, buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SystemCalls
 
 /// A WAV file that cannot be read, with the reason and what to do.
 public struct WAVError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -42,8 +43,11 @@ public final class WAVReader {
 
     public init(path: String) throws(WAVError) {
         self.path = path
-        guard let f = fopen(path, "rb") else {
-            throw WAVError(file: path, message: "cannot open: \(String(cString: strerror(errno)))")
+        let f: UnsafeMutablePointer<FILE>
+        do {
+            f = try syscallPointer("fopen", path: path) { fopen(path, "rb") }
+        } catch {
+            throw WAVError(file: path, message: "cannot open: \(error.reason)")
         }
         file = f
         // Parse the chunks up to "data" with locals, then initialise every property.

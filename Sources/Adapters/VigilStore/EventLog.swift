@@ -1,0 +1,120 @@
+import GRDB
+import VigilCore
+
+/// The event log proper: a session's row, its events as rows of their tables, and what each alarm
+/// channel did.
+///
+/// Every call is one transaction, durable when it returns (`synchronous = FULL`, set where the file
+/// is opened): a batch is in the log completely or not at all.
+struct EventLog: Sendable {
+    let writer: any DatabaseWriter
+    /// The file, for messages.
+    let path: String
+
+    func beginSession(task: String?, taskId: Int64? = nil, source: String, recording: String?, startedAt: Timestamp, plannedSeconds: Double?) throws(StoreError) -> Int64 {
+        try writer.write(logAt: path) { db in
+            try db.execute(
+                sql: "INSERT INTO sessions (task, task_id, source, recording, started_ms, planned_s, last_event_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [task, taskId, source, recording, startedAt.millisecondsSinceEpoch, plannedSeconds, startedAt.millisecondsSinceEpoch])
+            return db.lastInsertedRowID
+        }
+    }
+
+    func append(_ events: [SessionEvent], session: Int64) throws(StoreError) {
+        guard let last = events.last else { return }
+        try writer.write(logAt: path) { db in
+            for e in events { try Self.insert(e, session: session, db: db) }
+            try db.execute(sql: "UPDATE sessions SET last_event_ms = max(last_event_ms, ?) WHERE id = ?",
+                           arguments: [last.time.millisecondsSinceEpoch, session])
+        }
+    }
+
+    func appendSession(_ events: [SessionEvent], source: String, recording: String?) throws(StoreError) -> Int64? {
+        try writer.write(logAt: path) { db in try Self.insertSession(events, source: source, recording: recording, db: db) }
+    }
+
+    func appendSessions(_ sessions: [[SessionEvent]], source: String) throws(StoreError) {
+        try writer.write(logAt: path) { db in
+            for events in sessions { try Self.insertSession(events, source: source, recording: nil, db: db) }
+        }
+    }
+
+    func appendDeliveries(_ deliveries: [AlarmDelivery], session: Int64) throws(StoreError) {
+        guard !deliveries.isEmpty else { return }
+        try writer.write(logAt: path) { db in
+            for d in deliveries {
+                try db.execute(
+                    sql: """
+                        INSERT INTO alarm_deliveries (session_id, episode_number, at_ms, level, repeat, channel, action, delivered, detail)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [session, d.episode, d.time.millisecondsSinceEpoch, d.level, d.repeatCount, d.channel.rawValue, d.action.rawValue,
+                                d.delivered, d.detail])
+            }
+        }
+    }
+
+    // MARK: Events to rows
+
+    private static func insertSession(_ events: [SessionEvent], source: String, recording: String?, db: Database) throws -> Int64? {
+        guard let first = events.first, case .sessionStarted(let task, let planned) = first.kind else { return nil }
+        try db.execute(
+            sql: "INSERT INTO sessions (task, source, recording, started_ms, planned_s, last_event_ms) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [task, source, recording, first.time.millisecondsSinceEpoch, planned, first.time.millisecondsSinceEpoch])
+        let id = db.lastInsertedRowID
+        for e in events.dropFirst() { try insert(e, session: id, db: db) }
+        try db.execute(sql: "UPDATE sessions SET last_event_ms = ? WHERE id = ?", arguments: [events.last!.time.millisecondsSinceEpoch, id])
+        return id
+    }
+
+    private static func insert(_ e: SessionEvent, session: Int64, db: Database) throws {
+        let at = e.time.millisecondsSinceEpoch
+        switch e.kind {
+        case .sessionStarted:
+            break
+        case .stateChanged(let from, let to, let score, let reason):
+            var level: Int?
+            if case .alarm(let l) = to { level = l }
+            try db.execute(
+                sql: "INSERT INTO state_changes (session_id, at_ms, from_state, to_state, alarm_level, score, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [session, at, from.name, to.name, level, score, reason])
+        case .episodeStarted(let ep):
+            try db.execute(
+                sql: "INSERT INTO episodes (session_id, number, started_ms, confirmed_ms, cause, peak_score, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [session, ep.number, ep.start.millisecondsSinceEpoch, ep.confirmedAt.millisecondsSinceEpoch, ep.cause.rawValue, ep.peakScore, ep.reason])
+        case .episodeEnded(let ep):
+            try db.execute(
+                sql: "UPDATE episodes SET ended_ms = ?, peak_score = ?, reason = ?, alarm_level = ?, closed_by = ? WHERE session_id = ? AND number = ?",
+                arguments: [ep.end?.millisecondsSinceEpoch, ep.peakScore, ep.reason, ep.alarmLevel, ep.closedBy, session, ep.number])
+        case .alarm(let level, let rep, let episode, let cause, let reason):
+            try db.execute(
+                sql: "INSERT INTO alarms (session_id, episode_number, at_ms, level, repeat, cause, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [session, episode, at, level, rep, cause.rawValue, reason])
+        case .alarmCleared(_, let episode, _):
+            try db.execute(
+                sql: "UPDATE alarms SET cleared_ms = ?, recovery_s = (? - at_ms) / 1000.0 WHERE session_id = ? AND episode_number = ? AND cleared_ms IS NULL",
+                arguments: [at, at, session, episode])
+        case .alarmSnoozed(let level, let episode, let until, let left):
+            try db.execute(
+                sql: "INSERT INTO snoozes (session_id, at_ms, episode_number, level, until_ms, snoozes_left) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [session, at, episode, level, until.millisecondsSinceEpoch, left])
+        case .snoozeRefused(let reason):
+            try db.execute(sql: "INSERT INTO snoozes (session_id, at_ms, refused) VALUES (?, ?, ?)", arguments: [session, at, reason])
+        case .sensorStatus(let s):
+            try db.execute(
+                sql: "INSERT INTO sensor_events (session_id, at_ms, sensor, state, detail) VALUES (?, ?, ?, ?, ?)",
+                arguments: [session, at, s.sensor.rawValue, s.state.rawValue, s.detail])
+        case .gap(let from, _):
+            try db.execute(sql: "INSERT INTO gaps (session_id, from_ms, to_ms) VALUES (?, ?, ?)",
+                           arguments: [session, from.millisecondsSinceEpoch, at])
+        case .sessionEnded(let s):
+            try db.execute(
+                sql: """
+                    UPDATE sessions SET ended_ms = ?, outcome = ?, active_s = ?, focused_s = ?, distracted_s = ?,
+                        paused_s = ?, gap_s = ?, episodes = ?, alarms = ? WHERE id = ?
+                    """,
+                arguments: [s.ended.millisecondsSinceEpoch, s.outcome.rawValue, s.activeSeconds, s.focusedSeconds, s.distractedSeconds,
+                            s.pausedSeconds, s.gapSeconds, s.episodes, s.alarms, session])
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import GRDB
+import VigilCore
+
+/// A session as the log keeps it.
+public struct StoredSession: Hashable, Sendable, Codable, FetchableRecord {
+    public var id: Int64
+    public var task: String?
+    /// `live` or `replay`.
+    public var source: String
+    public var recording: String?
+    public var startedMs: Int64
+    public var plannedSeconds: Double?
+    public var endedMs: Int64?
+    public var outcome: String?
+    public var activeSeconds: Double?
+    public var focusedSeconds: Double?
+    public var distractedSeconds: Double?
+    public var pausedSeconds: Double?
+    public var gapSeconds: Double?
+    public var episodes: Int?
+    public var alarms: Int?
+    /// The time of the last event written: where an interrupted session is closed.
+    public var lastEventMs: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case id, task, source, recording
+        case startedMs = "started_ms", plannedSeconds = "planned_s", endedMs = "ended_ms", outcome
+        case activeSeconds = "active_s", focusedSeconds = "focused_s", distractedSeconds = "distracted_s"
+        case pausedSeconds = "paused_s", gapSeconds = "gap_s", episodes, alarms, lastEventMs = "last_event_ms"
+    }
+}
+
+public struct StoredEpisode: Hashable, Sendable, Codable, FetchableRecord {
+    public var id: Int64
+    public var sessionId: Int64
+    public var number: Int
+    public var startedMs: Int64
+    public var confirmedMs: Int64
+    public var endedMs: Int64?
+    public var cause: String
+    public var peakScore: Double
+    public var reason: String
+    public var alarmLevel: Int
+    public var closedBy: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, sessionId = "session_id", number, startedMs = "started_ms", confirmedMs = "confirmed_ms", endedMs = "ended_ms"
+        case cause, peakScore = "peak_score", reason, alarmLevel = "alarm_level", closedBy = "closed_by"
+    }
+}
+
+/// What the commands look up in the log: sessions, their episodes and alarm deliveries, task
+/// names, row counts.
+struct LogQueries: Sendable {
+    let reader: any DatabaseReader
+    /// The file, for messages.
+    let path: String
+
+    func sessions(limit: Int = 20) throws(StoreError) -> [StoredSession] {
+        try reader.read(logAt: path) { try StoredSession.fetchAll($0, sql: "SELECT * FROM sessions ORDER BY started_ms DESC, id DESC LIMIT ?", arguments: [limit]) }
+    }
+
+    func episodes(session: Int64) throws(StoreError) -> [StoredEpisode] {
+        try reader.read(logAt: path) { try StoredEpisode.fetchAll($0, sql: "SELECT * FROM episodes WHERE session_id = ? ORDER BY number", arguments: [session]) }
+    }
+
+    func deliveries(session: Int64) throws(StoreError) -> [AlarmDelivery] {
+        do {
+            return try reader.read { db in
+                try Row.fetchAll(db, sql: "SELECT * FROM alarm_deliveries WHERE session_id = ? ORDER BY at_ms, id", arguments: [session]).compactMap { r in
+                    guard let channel = AlarmChannel(rawValue: r["channel"]), let action = AlarmDelivery.Action(rawValue: r["action"]) else { return nil }
+                    return AlarmDelivery(time: Timestamp(nanoseconds: (r["at_ms"] as Int64) * 1_000_000), episode: r["episode_number"], level: r["level"],
+                                         repeatCount: r["repeat"], channel: channel, action: action, delivered: r["delivered"], detail: r["detail"])
+                }
+            }
+        } catch {
+            throw StoreError(path: path, message: "cannot read the event log: \(error)")
+        }
+    }
+
+    func taskNames() throws(StoreError) -> [String] {
+        try reader.read(logAt: path) { try String.fetchAll($0, sql: "SELECT DISTINCT task FROM sessions WHERE task IS NOT NULL ORDER BY task") }
+    }
+
+    func counts() throws(StoreError) -> [String: Int] {
+        try reader.read(logAt: path) { db in
+            var out: [String: Int] = [:]
+            for t in ["sessions", "episodes", "alarms", "state_changes", "sensor_events", "gaps"] {
+                out[t] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(t)") ?? 0
+            }
+            return out
+        }
+    }
+}

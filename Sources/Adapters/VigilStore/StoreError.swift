@@ -1,0 +1,47 @@
+import Foundation
+import GRDB
+import SystemCalls
+
+/// The store cannot be opened or written, with the path and what to do.
+public struct StoreError: Error, CustomStringConvertible, Sendable {
+    public var path: String
+    public var message: String
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+    public var description: String { "\(path): \(message)" }
+}
+
+extension DatabaseReader {
+    /// Reads the log at `path`; a failure says so, with the file and why.
+    func read<T>(logAt path: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        try storeCall(path, failing: "cannot read the event log") { try read(body) }
+    }
+}
+
+extension DatabaseWriter {
+    /// Writes to the log at `path` in one transaction; a failure says so, with the file and why.
+    func write<T>(logAt path: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        try storeCall(path, failing: "cannot write to the event log") { try write(body) }
+    }
+}
+
+/// Runs `call` on the log at `path`; its failure becomes a `StoreError`: "`what`: why".
+func storeCall<T>(_ path: String, failing what: String, _ call: () throws -> T) throws(StoreError) -> T {
+    do {
+        return try call()
+    } catch {
+        throw StoreError(path: path, message: "\(what): \(reasonText(error))")
+    }
+}
+
+/// Why a database call failed, in words for a message: SQLite's own for its errors.
+func reasonText(_ error: any Error) -> String {
+    if let e = error as? DatabaseError { return e.message ?? "\(e.resultCode)" }
+    if let e = error as? CocoaError, let u = e.userInfo[NSUnderlyingErrorKey] as? NSError {
+        // Foundation's file errors carry the errno of the call beneath; only its text is wanted.
+        return SystemError(call: "Foundation", errno: Int32(u.code)).reason
+    }
+    return "\(error)"
+}

@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A failed system call or C library function: which call, the errno it set, and the file it was about.
+///
+/// Built where the call fails, with errno read before anything else runs: errno is one
+/// thread-local value that any later call (a `close` in cleanup, `free`, an allocation) may
+/// overwrite, so a message formatted from errno a few lines later can name the wrong error.
+/// This type and the `syscall` functions are the one place in Vigil where errno becomes text;
+/// each C library with its own codes has its own error type in the module that imports it
+/// (`LibinputError`, `PulseError`, `GPSDError`).
+public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The function that failed, as its manual page names it (`open`, `fsync`, `fopen`).
+    public var call: String
+    /// The errno the call left, e.g. `ENOENT`.
+    public var errno: Int32
+    /// The file the call was about, when there is one.
+    public var path: String?
+
+    public init(call: String, errno: Int32, path: String? = nil) {
+        self.call = call
+        self.errno = errno
+        self.path = path
+    }
+
+    /// The error of a C function that has just failed and set errno (stdio's `fwrite`, `fflush`;
+    /// `udev_new`). Call it first thing after the failing call, before any cleanup.
+    @inline(__always)
+    public static func current(call: String, path: String? = nil) -> SystemError {
+        SystemError(call: call, errno: currentErrno(), path: path)
+    }
+
+    /// What the C library says about the errno: "No such file or directory".
+    ///
+    /// Vigil's messages put this after their own words ("/x.jsonl: cannot open: No such file or
+    /// directory"), so it is separate from `description`.
+    public var reason: String { String(cString: strerror(errno)) }
+
+    /// "open: No such file or directory", or with the file "open /x.jsonl: No such file or directory".
+    public var description: String {
+        if let path { return "\(call) \(path): \(reason)" }
+        return "\(call): \(reason)"
+    }
+
+    /// The call was interrupted by a signal before it did anything (EINTR).
+    public var isInterrupted: Bool { errno == EINTR }
+}
+
+/// The calling thread's errno. A function of its own because `SystemError.errno` shadows the
+/// global inside the type.
+@inline(__always)
+func currentErrno() -> Int32 { errno }
+
+/// Runs a system call and returns its result; throws a `SystemError` with errno read at the call
+/// when it fails (returns -1).
+///
+/// A call a signal interrupted (EINTR) is made again when it is `restartable`, as `SA_RESTART`
+/// would: Vigil's own handlers ask for SA_RESTART, but a handler a library installs may not, and
+/// an interrupted `write` or `open` of a FIFO is not a failure. Pass `restartable: false` for `close` (Linux frees the descriptor even when
+/// close reports EINTR, so a retry could close another thread's new file) and for calls whose
+/// EINTR is the answer the caller waits for.
+///
+/// Modelled on swift-nio's `syscall` (`Sources/NIOPosix/System.swift`).
+///
+/// - Parameters:
+///   - name: the call's name for the message, as its manual page names it.
+///   - path: the file the call is about, kept in the error.
+@inline(__always)
+@discardableResult
+public func syscall<T: FixedWidthInteger>(
+    _ name: String, path: String? = nil, restartable: Bool = true, _ body: () -> T
+) throws(SystemError) -> T {
+    while true {
+        let result = body()
+        guard result < 0 else { return result }
+        let code = currentErrno()
+        if code == EINTR && restartable { continue }
+        throw SystemError(call: name, errno: code, path: path)
+    }
+}
+
+/// Runs a C function that returns a pointer, NULL with errno set on failure (`fopen`, `fdopen`),
+/// and returns the pointer; throws a `SystemError` with errno read at the call on NULL.
+///
+/// EINTR is retried as by `syscall(_:path:restartable:_:)`: `fopen` of a FIFO may be interrupted.
+@inline(__always)
+public func syscallPointer<P>(
+    _ name: String, path: String? = nil, restartable: Bool = true, _ body: () -> P?
+) throws(SystemError) -> P {
+    while true {
+        if let result = body() { return result }
+        let code = currentErrno()
+        if code == EINTR && restartable { continue }
+        throw SystemError(call: name, errno: code, path: path)
+    }
+}
+
+/// mkdir(2) where an entry already there counts as made (EEXIST), as when another process made
+/// the directory first. Whether the entry is a directory is the caller's to check.
+public func makeDirectory(_ path: String, mode: mode_t) throws(SystemError) {
+    do {
+        try syscall("mkdir", path: path) { mkdir(path, mode) }
+    } catch where error.errno == EEXIST {}
+}
