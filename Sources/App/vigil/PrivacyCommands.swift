@@ -96,7 +96,7 @@ struct ForgetCommand: AsyncParsableCommand {
                 fflush(nil)
                 guard readLine()?.lowercased().hasPrefix("y") == true else { print("Nothing deleted."); return }
             }
-            if let running = RunningSession.read(dataDirectory: common.paths.dataDirectory), running.isAlive {
+            if let running = SessionStatusFile(dataDirectory: common.paths.dataDirectory).running() {
                 throw Failure("a session is running: end it (`vigil stop`) before forgetting.", code: .failure)
             }
             let counts = try store.forget(from: range.0, to: range.1, fromDay: first, toDay: last)

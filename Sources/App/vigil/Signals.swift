@@ -1,3 +1,4 @@
+import VigilRuntime
 import Foundation
 
 /// The write end of the self-pipe the signal handler writes to (one per process: one command runs).

@@ -117,7 +117,7 @@ struct Start: AsyncParsableCommand {
         }
         // One session at a time: an exclusive lock on the data directory, held until the end.
         guard let lock = try SessionLock(dataDirectory: common.paths.dataDirectory) else {
-            let running = RunningSession.read(dataDirectory: common.paths.dataDirectory)
+            let running = SessionStatusFile(dataDirectory: common.paths.dataDirectory).read()
             throw Failure("a session is already running" + (running.map { " (pid \($0.pid), task \($0.task.map { "\"\($0)\"" } ?? "none"))" } ?? "")
                           + ". `vigil status` shows it; `vigil stop` ends it.", code: .failure)
         }
@@ -227,7 +227,9 @@ struct SessionRun {
         // Ctrl-C is the person ending the session; `kill` and a closed terminal interrupt it.
         // Either way it is closed cleanly and saved, not lost.
         let signals = SignalWatch<LiveCommand>([(SIGINT, .control(.end)), (SIGTERM, .end(.interrupted)), (SIGHUP, .end(.interrupted))])
-        let status = RunningSession.writer(dataDirectory: command.common.paths.dataDirectory, task: task, started: wallStart, planned: planned)
+        let status = SessionStatusFile(dataDirectory: command.common.paths.dataDirectory)
+        let pid = getpid()
+        let taskName = task
         let keys = KeyReader(view: view, signals: signals)
         if liveScreen {
             terminal.enter()
@@ -251,7 +253,10 @@ struct SessionRun {
                     out.line("\(clockDuration(Double(minute * 60)))  status        " + snapshot.statusLine())
                     out.flush()
                 }
-                status.update(snapshot)
+                status.write(SessionStatus(
+                    pid: pid, task: taskName, started: wallStart.description, planned: planned, state: snapshot.stateText,
+                    score: (snapshot.score * 100).rounded() / 100, elapsed: snapshot.elapsed.rounded(), episodes: snapshot.episodes,
+                    alarms: snapshot.alarms, updated: Date().timeIntervalSince1970))
                 // A sign of life in the log every 10 s of session time: where a killed session ends.
                 if let now = snapshot.now, now - lastTouch >= 10 {
                     writer.touch(now)
@@ -262,34 +267,27 @@ struct SessionRun {
         }
         // Pomodoro: a break at the end of each work period; after it, wait for the person (the
         // first input with activity resumes the session and starts the next work period).
-        let pomodoroTask = command.pomodoroPlan.map { plan in
-            Task {
-                var period = 0
-                while !Task.isCancelled {
-                    period += 1
-                    do { try await clock.sleep(for: .seconds(plan.work)) } catch { return }
-                    signals.inject(.control(.breakTime))
-                    do { try await clock.sleep(for: .seconds(plan.breakLength(after: period))) } catch { return }
+        let pomodoro = command.pomodoroPlan.map { plan in
+            PomodoroScheduler(plan: plan, clock: clock) { step in
+                switch step {
+                case .breakStarts: signals.inject(.control(.breakTime))
+                case .waiting:
                     let elapsed = view.withLock { v in
                         v.waiting = true
                         return v.elapsed
                     }
                     if !liveScreen, !asJSON { out.line("\(clockDuration(elapsed))  waiting       the break is over: the session goes on when you are back") }
                     out.flush()
-                    while view.withLock({ $0.waiting }) {
-                        do { try await clock.sleep(for: .milliseconds(200)) } catch { return }
-                    }
-                }
-            }
-        }
-        await live.observeReadings { sample in
-            view.withLock { v in
-                v.apply(sample)
-                if v.waiting, case .input(let a) = sample.payload, a.keyPresses > 0 || a.clicks > 0 || a.scrollTicks > 0 {
-                    v.waiting = false
+                case .resumed:
+                    view.withLock { $0.waiting = false }
                     signals.inject(.control(.resume))
                 }
             }
+        }
+        let pomodoroTask = pomodoro.map { p in Task { await p.run() } }
+        await live.observeReadings { sample in
+            view.withLock { $0.apply(sample) }
+            pomodoro?.observe(sample)
         }
         await live.run(detectors: detectors, commands: signals.stream, endWithDetectors: rehearsal)
         pomodoroTask?.cancel()

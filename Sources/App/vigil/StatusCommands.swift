@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SystemCalls
 import VigilCore
+import VigilRuntime
 
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,7 +20,7 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         await guarded {
-            guard let s = RunningSession.read(dataDirectory: common.paths.dataDirectory), s.isAlive else {
+            guard let s = SessionStatusFile(dataDirectory: common.paths.dataDirectory).running() else {
                 if json { print("{\"running\":false}") } else { print("No focus session is running. Start one with `vigil start`.") }
                 throw ExitCode(1)
             }
@@ -53,7 +54,8 @@ struct StopCommand: AsyncParsableCommand {
 
     func run() async throws {
         await guarded {
-            guard let s = RunningSession.read(dataDirectory: common.paths.dataDirectory), s.isAlive else {
+            let statusFile = SessionStatusFile(dataDirectory: common.paths.dataDirectory)
+            guard let s = statusFile.running() else {
                 print("No focus session is running.")
                 throw ExitCode(1)
             }
@@ -64,7 +66,7 @@ struct StopCommand: AsyncParsableCommand {
             }
             // Wait for it to save and go (the status file goes with it).
             for _ in 0..<100 {
-                if RunningSession.read(dataDirectory: common.paths.dataDirectory) == nil || kill(s.pid, 0) != 0 { break }
+                if statusFile.read() == nil || !SessionStatusFile.isAlive(s.pid) { break }
                 try await Task.sleep(for: .milliseconds(100))
             }
             print("Ended the focus session" + (s.task.map { " on \"\($0)\"" } ?? "") + ".")

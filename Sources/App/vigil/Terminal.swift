@@ -1,3 +1,4 @@
+import VigilRuntime
 import Foundation
 
 /// The terminal during the live view: single keys without Enter (no canonical mode, no echo; Ctrl-C

@@ -133,6 +133,10 @@ func guarded<T>(_ body: () async throws -> T) async -> T {
         Vigil.fail(Failure(e.description, code: code))
     } catch let e as StoreError {
         Vigil.fail(Failure(e.description, code: .ioError))
+    } catch let e as FileWriteError {
+        Vigil.fail(Failure(e.message, code: e.kind == .cannotCreate ? .cannotCreate : .ioError))
+    } catch let e as SessionLock.CannotCreate {
+        Vigil.fail(Failure(e.description, code: .cannotCreate))
     } catch let e as ConfigErrors {
         Vigil.fail(Failure(e.description, code: .dataError))
     } catch {

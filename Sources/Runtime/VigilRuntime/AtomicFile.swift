@@ -3,7 +3,7 @@ import SystemCalls
 
 /// Writes all of `bytes` to `fd`, however many write(2) calls that takes; an interrupted call is
 /// made again. Throws the errno of the write that failed.
-func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>) throws(SystemError) {
+public func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>) throws(SystemError) {
     let buffer = Array(bytes)
     var offset = 0
     while offset < buffer.count {
@@ -19,22 +19,35 @@ func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>) throws(SystemError) 
 /// Text for standard error. A failed write (a full disk or a file-size limit where it is
 /// redirected; a closed pipe, where SIGPIPE is ignored as `vigil start` does) is dropped:
 /// Foundation's `FileHandle.write(_:)` would trap instead, and a message must never end a session.
-func writeStandardError(_ text: String) { try? writeAll(2, text.utf8) }
+public func writeStandardError(_ text: String) { try? writeAll(2, text.utf8) }
 
 /// Text for standard output, with the same care.
-func writeStandardOutput(_ text: String) { try? writeAll(1, text.utf8) }
+public func writeStandardOutput(_ text: String) { try? writeAll(1, text.utf8) }
+
+/// A file that cannot be written, with the path, what was being written and why.
+public struct FileWriteError: Error, CustomStringConvertible, Sendable {
+    public enum Kind: Sendable {
+        /// The file (its temporary) could not be created: choose another path.
+        case cannotCreate
+        /// Writing, syncing or renaming it failed.
+        case io
+    }
+    public var message: String
+    public var kind: Kind
+    public var description: String { message }
+}
 
 /// A file written through a temporary file next to it and renamed into place by `commit`: a
 /// reader never sees half of it, and a failure leaves no partial file. Created 0600: what Vigil
 /// writes describes a person. Errors name the file, say what was being written (`what`) and why.
-final class AtomicFile {
-    let path: String
+public final class AtomicFile {
+    public let path: String
     private let tmp: String
     private let what: String
     private var fd: Int32
 
     /// - Parameter hint: what to do when the file cannot be made, appended to the message.
-    init(path: String, what: String, hint: String = "") throws {
+    public init(path: String, what: String, hint: String = "") throws(FileWriteError) {
         self.path = path
         self.what = what
         let dir = (path as NSString).deletingLastPathComponent
@@ -43,16 +56,16 @@ final class AtomicFile {
         do {
             fd = try syscall("open", path: tmp) { open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
         } catch {
-            throw Failure("\(path): cannot write \(what): \(error.reason).\(hint.isEmpty ? "" : " " + hint)", code: .cannotCreate)
+            throw FileWriteError(message: "\(path): cannot write \(what): \(error.reason).\(hint.isEmpty ? "" : " " + hint)", kind: .cannotCreate)
         }
     }
 
-    func write(_ bytes: some Collection<UInt8>) throws {
+    public func write(_ bytes: some Collection<UInt8>) throws(FileWriteError) {
         do { try writeAll(fd, bytes) } catch { throw failure(error) }
     }
 
     /// Puts the file in place; `sync` first makes it durable (fsync).
-    func commit(sync: Bool = true) throws {
+    public func commit(sync: Bool = true) throws(FileWriteError) {
         do {
             if sync { try syscall("fsync", path: tmp) { fsync(fd) } }
             let closing = fd
@@ -66,11 +79,11 @@ final class AtomicFile {
     }
 
     /// Gives up the file (closed and unlinked) after `error`.
-    private func failure(_ error: SystemError) -> Failure {
+    private func failure(_ error: SystemError) -> FileWriteError {
         if fd >= 0 { close(fd) }
         fd = -1
         unlink(tmp)
-        return Failure("\(path): cannot write \(what): \(error.reason).", code: .ioError)
+        return FileWriteError(message: "\(path): cannot write \(what): \(error.reason).", kind: .io)
     }
 
     deinit {

@@ -1,0 +1,131 @@
+import Foundation
+import SystemCalls
+import VigilCore
+
+/// What a running session tells other commands (`vigil status`, `vigil stop`, `vigil forget`)
+/// through its status file. The file's fields are these, in JSON, with `planned_s` and `elapsed_s`
+/// in seconds and `updated` in seconds since the epoch.
+public struct SessionStatus: Codable, Hashable, Sendable {
+    public var pid: Int32
+    public var task: String?
+    /// The session's start, RFC 3339.
+    public var started: String
+    public var planned: Double?
+    /// The state as the live screen says it: `focused`, `alarm 2`, `waiting for you to come back`.
+    public var state: String
+    public var score: Double
+    public var elapsed: Double
+    public var episodes: Int
+    public var alarms: Int
+    public var updated: Double
+
+    public init(
+        pid: Int32, task: String?, started: String, planned: Double?, state: String, score: Double, elapsed: Double, episodes: Int, alarms: Int,
+        updated: Double
+    ) {
+        self.pid = pid
+        self.task = task
+        self.started = started
+        self.planned = planned
+        self.state = state
+        self.score = score
+        self.elapsed = elapsed
+        self.episodes = episodes
+        self.alarms = alarms
+        self.updated = updated
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case pid, task, started, planned = "planned_s", state, score, elapsed = "elapsed_s", episodes, alarms, updated
+    }
+
+    /// The object as one JSON line, keys sorted, written by hand (this runs four times a second).
+    public var json: String {
+        var f: [String] = []
+        f.append("\"alarms\":\(alarms)")
+        f.append("\"elapsed_s\":\(jsonNumber(elapsed))")
+        f.append("\"episodes\":\(episodes)")
+        f.append("\"pid\":\(pid)")
+        f.append("\"planned_s\":\(planned.map(jsonNumber) ?? "null")")
+        f.append("\"score\":\(jsonNumber(score))")
+        f.append("\"started\":\(jsonString(started))")
+        f.append("\"state\":\(jsonString(state))")
+        f.append("\"task\":\(task.map(jsonString) ?? "null")")
+        f.append("\"updated\":\(jsonNumber(updated))")
+        return "{" + f.joined(separator: ",") + "}"
+    }
+}
+
+/// The running session's status file in a data directory: written whole and renamed into place,
+/// so a reader never sees half of it; removed when the session ends.
+public struct SessionStatusFile: Sendable {
+    public let path: String
+
+    public init(dataDirectory: String) { path = dataDirectory + "/running-session.json" }
+
+    /// The status a session left, or nil when there is none or it cannot be read.
+    public func read() -> SessionStatus? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? JSONDecoder().decode(SessionStatus.self, from: data)
+    }
+
+    /// Not synced: it is rewritten four times a second and means nothing after a crash.
+    public func write(_ status: SessionStatus) {
+        guard let file = try? AtomicFile(path: path, what: "the session status") else { return }
+        try? file.write(status.json.utf8)
+        try? file.commit(sync: false)
+    }
+
+    public func remove() { unlink(path) }
+
+    /// The session whose status is in the file, if its process is alive.
+    public func running() -> SessionStatus? {
+        guard let s = read(), Self.isAlive(s.pid) else { return nil }
+        return s
+    }
+
+    /// The process exists; EPERM: it does, but is not ours to signal.
+    public static func isAlive(_ pid: Int32) -> Bool {
+        do {
+            try syscall("kill") { kill(pid, 0) }
+            return true
+        } catch {
+            return error.errno == EPERM
+        }
+    }
+}
+
+/// The data directory's session lock (flock on `session.lock`): held by the running session, so a
+/// second `vigil start` is refused even when both start in the same instant.
+public final class SessionLock: @unchecked Sendable {
+    // @unchecked: `fd` changes only in `release`, which the owner calls once, at the end.
+    private var fd: Int32
+
+    /// The lock file cannot be made; the message says what to do.
+    public struct CannotCreate: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    /// nil when another process holds the lock; throws when the lock file cannot be made.
+    public init?(dataDirectory: String) throws(CannotCreate) {
+        let path = dataDirectory + "/session.lock"
+        do {
+            fd = try syscall("open", path: path) { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+        } catch {
+            throw CannotCreate(description: "\(path): cannot create the session lock: \(error.reason). Fix the data directory's permissions or choose another with --data-dir.")
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            return nil
+        }
+    }
+
+    public func release() {
+        guard fd >= 0 else { return }
+        flock(fd, LOCK_UN)
+        close(fd)
+        fd = -1
+    }
+
+    deinit { release() }
+}

@@ -1,0 +1,83 @@
+import Synchronization
+import Testing
+import VigilCore
+import VigilRuntime
+import VigilTesting
+
+/// The Pomodoro scheduler on a clock that moves only when told to: breaks at the end of each work
+/// period, a wait after each break that only activity ends, long breaks after every set.
+@Suite struct PomodoroSchedulerTests {
+    final class Steps: Sendable {
+        private let steps = Mutex<[PomodoroScheduler<ManualClock>.Step]>([])
+        func add(_ s: PomodoroScheduler<ManualClock>.Step) { steps.withLock { $0.append(s) } }
+        var all: [PomodoroScheduler<ManualClock>.Step] { steps.withLock { $0 } }
+    }
+
+    /// Waits until the scheduler sleeps on the clock (or `done` holds), yielding to it.
+    func settle(_ clock: ManualClock, until done: () -> Bool = { false }) async {
+        for _ in 0..<10_000 {
+            if clock.sleeperCount > 0 || done() { return }
+            await Task.yield()
+        }
+        Issue.record("the scheduler did not reach the expected point")
+    }
+
+    func input(keys: Int = 0, clicks: Int = 0) -> Sample {
+        Sample(time: Timestamp(nanoseconds: 0), payload: .input(InputActivity(window: 5, keyPresses: keys, clicks: clicks, idle: 1)))
+    }
+
+    @Test func breaksThenAWaitThatOnlyActivityEnds() async {
+        let clock = ManualClock()
+        let steps = Steps()
+        // 10 min work, 2 min short breaks, 5 min long break after every second period.
+        let scheduler = PomodoroScheduler(plan: PomodoroPlan(work: 600, shortBreak: 120, longBreak: 300, rounds: 2), clock: clock) { steps.add($0) }
+        let run = Task { await scheduler.run() }
+
+        await settle(clock)
+        clock.advance(by: .seconds(599))
+        await settle(clock)
+        #expect(steps.all.isEmpty)
+        clock.advance(by: .seconds(1))
+        await settle(clock) { steps.all.count == 1 }
+        #expect(steps.all == [.breakStarts(period: 1)])
+
+        clock.advance(by: .seconds(120))
+        await settle(clock) { scheduler.isWaiting }
+        #expect(steps.all == [.breakStarts(period: 1), .waiting(period: 1)])
+        // Time alone does not end the wait, nor does input without activity (a moved mouse).
+        clock.advance(by: .seconds(3600))
+        scheduler.observe(input())
+        #expect(scheduler.isWaiting)
+        scheduler.observe(input(keys: 3))
+        #expect(!scheduler.isWaiting)
+        #expect(steps.all.last == .resumed(period: 1))
+
+        // The second period ends in the long break.
+        await settle(clock)
+        clock.advance(by: .seconds(600))
+        await settle(clock) { steps.all.count == 4 }
+        clock.advance(by: .seconds(299))
+        await settle(clock)
+        #expect(!scheduler.isWaiting)
+        clock.advance(by: .seconds(1))
+        await settle(clock) { scheduler.isWaiting }
+        #expect(steps.all == [.breakStarts(period: 1), .waiting(period: 1), .resumed(period: 1), .breakStarts(period: 2), .waiting(period: 2)])
+
+        run.cancel()
+        await run.value
+    }
+
+    @Test func cancellingEndsAWait() async {
+        let clock = ManualClock()
+        let scheduler = PomodoroScheduler(plan: PomodoroPlan(work: 60, shortBreak: 60, longBreak: 60, rounds: 4), clock: clock) { _ in }
+        let run = Task { await scheduler.run() }
+        await settle(clock)
+        clock.advance(by: .seconds(60))
+        await settle(clock)
+        clock.advance(by: .seconds(60))
+        await settle(clock) { scheduler.isWaiting }
+        run.cancel()
+        await run.value
+        #expect(!scheduler.isWaiting)
+    }
+}

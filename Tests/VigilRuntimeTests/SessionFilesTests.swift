@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import VigilRuntime
+
+/// The files through which a running session speaks to other commands: its status and its lock.
+@Suite struct SessionFilesTests {
+    func directory() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-files-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    @Test func theStatusReadsBackAsWrittenPrivateAndWhole() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = SessionStatusFile(dataDirectory: dir)
+        #expect(file.read() == nil && file.running() == nil)
+        let status = SessionStatus(pid: getpid(), task: "chapter \"3\"\n", started: "2026-03-02T09:00:00Z", planned: 1500, state: "alarm 2",
+                                   score: 0.73, elapsed: 312, episodes: 1, alarms: 2, updated: 1_772_442_312.5)
+        file.write(status)
+        #expect(file.read() == status)
+        #expect(file.running() == status, "this process is alive")
+        let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        // The fields other programs read, by their documented names.
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file.path))) as? [String: Any]
+        #expect(object?["elapsed_s"] as? Double == 312 && object?["planned_s"] as? Double == 1500 && object?["task"] as? String == "chapter \"3\"\n")
+        // No temporary file is left beside it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["running-session.json"])
+        file.remove()
+        #expect(file.read() == nil)
+    }
+
+    @Test func aStatusLeftByADeadProcessIsNotARunningSession() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = SessionStatusFile(dataDirectory: dir)
+        // A child that has exited and been reaped: its pid names no process.
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        file.write(SessionStatus(pid: child.processIdentifier, task: nil, started: "2026-03-02T09:00:00Z", planned: nil, state: "focused",
+                                 score: 0, elapsed: 1, episodes: 0, alarms: 0, updated: 0))
+        #expect(file.read() != nil)
+        #expect(file.running() == nil)
+    }
+
+    @Test func theLockIsHeldByOneSessionAtATime() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let first = try #require(try SessionLock(dataDirectory: dir))
+        #expect(try SessionLock(dataDirectory: dir) == nil, "a second session is refused")
+        first.release()
+        let again = try SessionLock(dataDirectory: dir)
+        #expect(again != nil, "free again once released")
+        #expect(throws: SessionLock.CannotCreate.self) { _ = try SessionLock(dataDirectory: dir + "/missing") }
+    }
+}
