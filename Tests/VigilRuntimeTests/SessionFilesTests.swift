@@ -57,3 +57,13 @@ import VigilRuntime
         #expect(throws: SessionLock.CannotCreate.self) { _ = try SessionLock(dataDirectory: dir + "/missing") }
     }
 }
+
+/// Diagnostics: one format, with the journal's priority prefix only when standard error is the journal.
+@Suite struct DiagnosticsTests {
+    @Test func linesCarryTheirLevelForTheJournalOnly() {
+        #expect(Diagnostics.line("saved as session 3", level: .info, journal: false) == "vigil: saved as session 3\n")
+        #expect(Diagnostics.line("no such task", level: .error, journal: false) == "vigil: error: no such task\n")
+        #expect(Diagnostics.line("no such task", level: .error, journal: true) == "<3>vigil: error: no such task\n")
+        #expect(Diagnostics.line("the log is written again", level: .warning, journal: true) == "<4>vigil: the log is written again\n")
+    }
+}

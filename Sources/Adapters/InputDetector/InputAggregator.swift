@@ -57,9 +57,6 @@ struct InputAggregator {
     /// The end of the window that is being filled.
     var currentWindowEnd: Double { origin + Double(windowIndex + 1) * window }
 
-    /// The time of the last event seen (or `origin`).
-    var lastEventTime: Double { lastActivity }
-
     /// Adds one event. Emits (through `emit`) the windows that ended before it.
     mutating func add(_ e: TimedInputEvent, emit: (_ end: Double, _ activity: InputActivity) -> Void) {
         close(upTo: e.time, emit: emit)

@@ -13,7 +13,6 @@ import VigilCore
 /// `t` is seconds since the header's `start`. Readers ignore keys they do not know and skip lines of
 /// kinds they do not know, so newer writers stay readable. docs/recording-format.md has every field.
 public enum RecordingFormat {
-    public static let magic = "recording"
     public static let version = 1
 }
 

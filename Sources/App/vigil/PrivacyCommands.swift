@@ -47,7 +47,7 @@ struct ExportCommand: AsyncParsableCommand {
             if let failure { throw failure }
             if let file {
                 try file.commit()
-                writeStandardError("vigil: exported to \(file.path)\n")
+                note("exported to \(file.path)")
             }
         }
     }

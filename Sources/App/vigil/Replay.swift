@@ -81,14 +81,14 @@ struct Replay: AsyncParsableCommand {
             }
             out.flush()
             if result.skippedLines > 0 {
-                writeStandardError("vigil: note: skipped \(result.skippedLines) line(s) of kinds this version does not know (written by a newer Vigil?)\n")
+                note("note: skipped \(result.skippedLines) line(s) of kinds this version does not know (written by a newer Vigil?)")
             }
             if result.samples == 0 {
                 throw Failure("\(files.joined(separator: ", ")): no samples to replay", code: .dataError)
             }
             if let store {
                 let id = try store.appendSession(events, source: "replay", recording: files.joined(separator: " "))
-                if let id { writeStandardError("vigil: logged as session \(id) in \(store.path)\n") }
+                if let id { note("logged as session \(id) in \(store.path)") }
             }
         }
     }

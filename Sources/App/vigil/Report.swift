@@ -116,7 +116,7 @@ struct ReportCommand: AsyncParsableCommand {
                 let file = try AtomicFile(path: output, what: "the report", hint: "Choose another file with -o.")
                 try file.write(report.rendered(as: kind).utf8)
                 try file.commit()
-                if isatty(2) != 0 { writeStandardError("vigil: report written to \(output)\n") }
+                if isatty(2) != 0 { note("report written to \(output)") }
             } else {
                 let env = ProcessInfo.processInfo.environment
                 let color = kind == .text && isatty(1) != 0 && (env["NO_COLOR"] ?? "").isEmpty && env["TERM"] != "dumb"

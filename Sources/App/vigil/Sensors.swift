@@ -41,9 +41,8 @@ struct Sensors: AsyncParsableCommand {
             for (s, status) in zip(sensors, statuses) {
                 if s.detector != nil, status.state != .available { allGood = false }
                 if json {
-                    let object: [String: String] = ["sensor": s.sensor.rawValue, "source": s.source, "state": status.state.rawValue, "detail": status.detail]
-                    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-                    print(String(decoding: data, as: UTF8.self))
+                    print("{\"detail\":\(jsonString(status.detail)),\"sensor\":\(jsonString(s.sensor.rawValue)),"
+                          + "\"source\":\(jsonString(s.source)),\"state\":\(jsonString(status.state.rawValue))}")
                 } else {
                     let name = s.sensor.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
                     let state = status.state.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)

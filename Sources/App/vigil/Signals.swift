@@ -63,7 +63,5 @@ final class SignalWatch<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-/// Standard error, one line at a time.
-func note(_ text: String) {
-    writeStandardError("vigil: \(text)\n")
-}
+/// A message for the person on standard error (`Diagnostics`).
+func note(_ text: String) { Diagnostics.emit(text) }

@@ -25,10 +25,8 @@ struct StatusCommand: AsyncParsableCommand {
                 throw ExitCode(1)
             }
             if json {
-                let o: [String: Any] = ["running": true, "pid": Int(s.pid), "task": s.task as Any? ?? NSNull(), "started": s.started,
-                                        "planned_s": s.planned as Any? ?? NSNull(), "state": s.state, "score": s.score, "elapsed_s": s.elapsed,
-                                        "episodes": s.episodes, "alarms": s.alarms]
-                print(String(decoding: try JSONSerialization.data(withJSONObject: o, options: [.sortedKeys]), as: UTF8.self))
+                // The status file's object with "running" first.
+                print("{\"running\":true," + s.json.dropFirst())
                 return
             }
             var line = "Focus session" + (s.task.map { " on \"\($0)\"" } ?? "") + ": \(s.state) · \(clockDuration(s.elapsed))"

@@ -107,7 +107,7 @@ struct Failure: Error, CustomStringConvertible {
 extension ParsableCommand {
     /// Prints a failure as `vigil: error: ...` and exits with its code.
     static func fail(_ error: Failure) -> Never {
-        writeStandardError("vigil: error: \(error.message)\n")
+        Diagnostics.emit(error.message, level: .error)
         Foundation.exit(error.code.rawValue)
     }
 }

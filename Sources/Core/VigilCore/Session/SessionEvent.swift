@@ -36,14 +36,6 @@ public enum SessionState: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether the detectors are being judged (not planned, paused or ended).
-    public var isActive: Bool {
-        switch self {
-        case .focused, .drifting, .distracted, .alarm: true
-        default: false
-        }
-    }
-
     public var isDistracted: Bool {
         switch self {
         case .distracted, .alarm: true
