@@ -63,7 +63,11 @@ import Testing
         let episodes = first["episodes"] as? [[String: Any]] ?? []
         #expect(episodes.count == 1 && episodes[0]["end"] as? String != nil, "the open episode is closed too: \(episodes)")
 
-        let report = try await vigil(["report", "--last", "all", "--format", "json", "--time-zone", "UTC", "--data-dir", home + "/d"], home: home)
+        // A rehearsal is stamped at its wall-clock start plus session time (at 10x its 12 minutes end
+        // about 11 minutes in the future): the report's "now" is a day later, so that a test run
+        // shortly before midnight UTC still sees the whole session (it failed at 23:57 otherwise).
+        let tomorrow = ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400))
+        let report = try await vigil(["report", "--last", "all", "--format", "json", "--time-zone", "UTC", "--now", tomorrow, "--data-dir", home + "/d"], home: home)
         let totals = try #require((try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["totals"] as? [String: Any])
         #expect(totals["interrupted"] as? Int == 1 && totals["sessions"] as? Int == 2, "\(totals)")
         #expect((totals["focused_minutes"] as? Double ?? 0) >= 7)

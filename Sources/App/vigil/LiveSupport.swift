@@ -8,14 +8,6 @@ import VigilRuntime
 import VigilStats
 import VigilStore
 
-/// The live view, shared by the session's callbacks, the keys and the painter.
-final class SharedView: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: LiveView
-    init(_ value: LiveView) { self.value = value }
-    func withLock<T>(_ body: (inout LiveView) -> T) -> T { lock.withLock { body(&value) } }
-}
-
 /// The live screen as the terminal alarm channel: the state line turns red; this rings the bell.
 final class ScreenAlarmSink: AlarmSink, @unchecked Sendable {
     let channel = AlarmChannel.terminal
@@ -28,13 +20,13 @@ final class ScreenAlarmSink: AlarmSink, @unchecked Sendable {
 /// Keys during a session. On the live screen single keys (p, b, s, q with a confirmation, ?);
 /// otherwise a letter and Enter.
 final class KeyReader: @unchecked Sendable {
-    private let view: SharedView
+    private let view: LiveViewModel
     private let signals: SignalWatch<LiveCommand>
     private let lock = NSLock()
     private var confirming = false
     private var help = false
 
-    init(view: SharedView, signals: SignalWatch<LiveCommand>) {
+    init(view: LiveViewModel, signals: SignalWatch<LiveCommand>) {
         self.view = view
         self.signals = signals
     }

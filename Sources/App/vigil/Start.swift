@@ -168,29 +168,8 @@ struct SessionRun {
     where C.Duration == Duration {
         let out = Output()
         let liveScreen = !command.json && !command.plain && isatty(0) != 0 && isatty(1) != 0
-        let view = SharedView(LiveView(task: task, planned: planned, workplace: config.location.workplace))
-        let logPath = store.path
-        // A log that cannot be written does not stop the session: its events wait in memory.
-        let writer = SessionLogWriter(store: store, taskId: taskId, source: rehearsal ? "rehearsal" : "live") { news in
-            let message: String
-            switch news {
-            case .failing(let error, let count):
-                message = "cannot write the event log (\(error.message)); the session goes on with its alarms, and its events "
-                    + "(\(count) so far) wait in memory until \(logPath) can be written: free some disk space or make its directory writable"
-            case .recovered(let count):
-                message = "the event log is written again" + (count > 0 ? ": the \(count) events that waited are in it" : "")
-            }
-            if liveScreen { view.withLock { $0.note(message) } } else { note(message) }
-        }
-        let terminal = LiveTerminal()
-        var recorder: SampleRecorder?
-        if let path = command.record {
-            recorder = try SampleRecorder(path: path, header: RecordingHeader(start: wallStart, source: "vigil start", task: task, plannedSeconds: planned))
-        }
-        var tap: (@Sendable (Sample) -> Void)?
-        if let r = recorder { tap = { sample in r.append(sample) } }
-        let renderer = TimelineRenderer(sessionStart: wallStart)
         let asJSON = command.json
+        let terminal = LiveTerminal()
         // On the live screen the screen is the terminal channel: a bell, and the state in red.
         let terminalSink: any AlarmSink = liveScreen ? ScreenAlarmSink(terminal: terminal) : TerminalAlarmSink()
         let sinks: [any AlarmSink] = [
@@ -205,31 +184,34 @@ struct SessionRun {
                 return last?.line
             }
         }
-        let alarms = AlarmDispatcher(configuration: config.alarms, task: task, sinks: sinks, onDelivery: { writer.write($0) },
-                                     motivation: motivate) { problem in
-            if liveScreen { view.withLock { $0.note(problem) } } else { note(problem) }
-        }
+        // The runner's view exists once it does; messages before that go to standard error.
+        let viewBox = Mutex<LiveViewModel?>(nil)
+        let presenter = SessionRunner<C>.Presenter(
+            events: { rendered in
+                guard !liveScreen else { return }
+                for (e, text) in rendered {
+                    if asJSON { out.line(TimelineRenderer(sessionStart: wallStart).json(e)) } else if let text { out.line(text) }
+                }
+                out.flush()
+            },
+            note: { message in
+                if liveScreen, let view = viewBox.withLock({ $0 }) { view.withLock { $0.note(message) } } else { note(message) }
+            },
+            waiting: { elapsed in
+                if !liveScreen, !asJSON { out.line("\(clockDuration(elapsed))  waiting       the break is over: the session goes on when you are back") }
+                out.flush()
+            })
+        let runner = try SessionRunner(
+            configuration: config, store: store, dataDirectory: command.common.paths.dataDirectory,
+            plan: .init(task: task, taskId: taskId, planned: planned, wallStart: wallStart, rehearsal: rehearsal, pomodoro: command.pomodoroPlan,
+                        record: command.record),
+            clock: clock, sinks: sinks, motivation: motivate, presenter: presenter)
+        let view = runner.view
+        viewBox.withLock { $0 = view }
         let before = liveScreen ? Milestones(store: store) : nil
-        let live = LiveSession(
-            configuration: config, task: task, plannedSeconds: planned, wallStart: wallStart, clock: clock, onSample: tap,
-            onTick: { t, score, reason in view.withLock { $0.tick(at: t, score: score, reason: reason) } }
-        ) { events in
-            writer.write(events)
-            alarms.handle(events)
-            for e in events {
-                let text = renderer.text(e)
-                view.withLock { $0.apply(e, line: text) }
-                if liveScreen { continue }
-                if asJSON { out.line(renderer.json(e)) } else if let text { out.line(text) }
-            }
-            out.flush()
-        }
         // Ctrl-C is the person ending the session; `kill` and a closed terminal interrupt it.
         // Either way it is closed cleanly and saved, not lost.
         let signals = SignalWatch<LiveCommand>([(SIGINT, .control(.end)), (SIGTERM, .end(.interrupted)), (SIGHUP, .end(.interrupted))])
-        let status = SessionStatusFile(dataDirectory: command.common.paths.dataDirectory)
-        let pid = getpid()
-        let taskName = task
         let keys = KeyReader(view: view, signals: signals)
         if liveScreen {
             terminal.enter()
@@ -238,64 +220,25 @@ struct SessionRun {
             note("type s + Enter to snooze an alarm, p to pause, b for a break, r to resume, q to end the session")
             keys.start(singleKeys: false)
         }
-        await live.begin(statuses: statuses)
-        // The screen and the status file, four times a second.
+        // The screen four times a second; plain lines carry the readings too, one status line a minute.
         let painter = Task {
             var lastMinute = 0
-            var lastTouch = wallStart
             while !Task.isCancelled {
                 let snapshot = view.withLock { $0 }
                 if liveScreen { terminal.draw(keys.decorate(snapshot.lines(.init(color: terminal.color, width: terminal.width)))) }
-                // Plain lines carry the readings too: one status line a minute.
                 let minute = Int(snapshot.elapsed / 60)
                 if !liveScreen, !asJSON, minute > lastMinute, snapshot.summary == nil {
                     lastMinute = minute
                     out.line("\(clockDuration(Double(minute * 60)))  status        " + snapshot.statusLine())
                     out.flush()
                 }
-                status.write(SessionStatus(
-                    pid: pid, task: taskName, started: wallStart.description, planned: planned, state: snapshot.stateText,
-                    score: (snapshot.score * 100).rounded() / 100, elapsed: snapshot.elapsed.rounded(), episodes: snapshot.episodes,
-                    alarms: snapshot.alarms, updated: Date().timeIntervalSince1970))
-                // A sign of life in the log every 10 s of session time: where a killed session ends.
-                if let now = snapshot.now, now - lastTouch >= 10 {
-                    writer.touch(now)
-                    lastTouch = now
-                }
                 try? await Task.sleep(for: .milliseconds(250))
             }
         }
-        // Pomodoro: a break at the end of each work period; after it, wait for the person (the
-        // first input with activity resumes the session and starts the next work period).
-        let pomodoro = command.pomodoroPlan.map { plan in
-            PomodoroScheduler(plan: plan, clock: clock) { step in
-                switch step {
-                case .breakStarts: signals.inject(.control(.breakTime))
-                case .waiting:
-                    let elapsed = view.withLock { v in
-                        v.waiting = true
-                        return v.elapsed
-                    }
-                    if !liveScreen, !asJSON { out.line("\(clockDuration(elapsed))  waiting       the break is over: the session goes on when you are back") }
-                    out.flush()
-                case .resumed:
-                    view.withLock { $0.waiting = false }
-                    signals.inject(.control(.resume))
-                }
-            }
-        }
-        let pomodoroTask = pomodoro.map { p in Task { await p.run() } }
-        await live.observeReadings { sample in
-            view.withLock { $0.apply(sample) }
-            pomodoro?.observe(sample)
-        }
-        await live.run(detectors: detectors, commands: signals.stream, endWithDetectors: rehearsal)
-        pomodoroTask?.cancel()
+        let outcome = await runner.run(detectors: detectors, statuses: statuses, commands: signals.stream, inject: { signals.inject($0) })
         signals.finish()
         painter.cancel()
         _ = await painter.result
-        status.remove()
-        alarms.drain()
         if liveScreen {
             terminal.restore()
             let snapshot = view.withLock { $0 }
@@ -304,71 +247,17 @@ struct SessionRun {
             for line in snapshot.summaryLines() { print(line) }
             if let before { for line in before.changes(store: store) { print(line) } }
         }
-        if let recorder {
-            if let problem = recorder.close() { note("the recording \(recorder.path) is incomplete: \(problem)") } else { note("recorded to \(recorder.path)") }
+        if let path = outcome.recording {
+            if let problem = outcome.recordingProblem { note("the recording \(path) is incomplete: \(problem)") } else { note("recorded to \(path)") }
         }
-        let (lost, reason) = writer.finish()
-        if lost > 0 {
-            throw Failure("the session ran, but \(lost) of its events could not be logged and are lost"
-                          + (reason.map { " (\($0))" } ?? "") + "; what reached the log before is intact (a session left unfinished there is closed as interrupted at the next start)", code: .ioError)
+        if outcome.lostEvents > 0 {
+            throw Failure("the session ran, but \(outcome.lostEvents) of its events could not be logged and are lost"
+                          + (outcome.logProblem.map { " (\($0))" } ?? "") + "; what reached the log before is intact (a session left unfinished there is closed as interrupted at the next start)", code: .ioError)
         }
-        if let id = writer.session { note("saved as session \(id) in \(store.path)") }
+        if let id = outcome.session { note("saved as session \(id) in \(store.path)") }
         // Habits that sessions complete by themselves.
         if let done = try? PlannerHousekeeping.run(store: store, now: LocalNow(ms: Int64(Date().timeIntervalSince1970 * 1000))) {
             for (h, _) in done.completedBySessions { note("habit #\(h.id) \(h.name) is done for today: your sessions reached it") }
         }
-    }
-}
-
-/// A recording written from several tasks: appends under a lock, keeps the first error and
-/// stops writing after it (the session goes on; the error is reported at the end).
-final class SampleRecorder: @unchecked Sendable {
-    let path: String
-    private let writer: RecordingWriter
-    private let lock = NSLock()
-    private var failure: RecordingError?
-    private(set) var counts: [String: Int] = [:]
-
-    init(path: String, header: RecordingHeader) throws(RecordingError) {
-        self.path = path
-        writer = try RecordingWriter(path: path, header: header)
-    }
-
-    func append(_ sample: Sample) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard failure == nil else { return }
-        do {
-            try writer.append(sample)
-            let kind: String
-            switch sample.payload {
-            case .input, .audio, .location, .reading: kind = sample.sensor?.rawValue ?? "reading"
-            case .status: kind = "status"
-            case .control: kind = "control"
-            }
-            counts[kind, default: 0] += 1
-        } catch {
-            failure = error
-        }
-    }
-
-    var total: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return counts.values.reduce(0, +)
-    }
-
-    func snapshot() -> [String: Int] {
-        lock.lock()
-        defer { lock.unlock() }
-        return counts
-    }
-
-    /// Flushes and syncs; returns the first problem, if any.
-    func close() -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        do { try writer.close() } catch { if failure == nil { failure = error } }
-        return failure?.description
     }
 }

@@ -1,0 +1,88 @@
+import Foundation
+import InputDetector
+import LocationDetector
+import Synchronization
+import MicrophoneDetector
+import VigilCore
+
+/// What is known about each live sensor before a session starts.
+public struct SensorAvailability: Sendable {
+    public var sensor: SensorKind
+    /// The detector, or nil when the sensor is disabled in the config.
+    public var detector: (any Detector)?
+    /// Which library and where it looks (`libinput, seat "seat0"`).
+    public var source: String
+    /// Why there is no detector; a detector reports its own status when it runs.
+    public var status: SensorStatus?
+}
+
+/// The live detectors, built from the config: libinput for input, PulseAudio for the microphone,
+/// gpsd for location. A disabled sensor is reported with the reason, and the session runs with
+/// the others; an enabled one that cannot work says why in its first status sample.
+public enum DetectorCatalog {
+    public static func availability(configuration: VigilConfiguration, now: @escaping @Sendable () -> Timestamp) -> [SensorAvailability] {
+        [input(configuration.input, now: now), audio(configuration.audio, now: now), location(configuration.location, now: now)]
+    }
+
+    private static func input(_ c: VigilConfiguration.Input, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
+        var source = "libinput"
+        if let seat = c.seat { source += ", seat \"\(seat)\"" }
+        if !c.devices.isEmpty { source += ", " + c.devices.joined(separator: ", ") }
+        guard c.enabled else { return disabled(.input, source, key: "input.enabled") }
+        return SensorAvailability(sensor: .input, detector: LibinputDetector(seat: c.seat, devicePaths: c.devices, window: c.window, now: now), source: source)
+    }
+
+    private static func audio(_ c: VigilConfiguration.Audio, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
+        let source = "PulseAudio, " + (c.source.map { "source \"\($0)\"" } ?? "default source") + (c.server.map { " on \($0)" } ?? "")
+        guard c.enabled else { return disabled(.audio, source, key: "audio.enabled") }
+        return SensorAvailability(sensor: .audio, detector: PulseMicrophoneDetector(server: c.server, source: c.source, window: c.window, now: now),
+                                  source: source)
+    }
+
+    private static func location(_ c: VigilConfiguration.Location, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
+        let source = "gpsd at \(c.gpsdHost):\(c.gpsdPort)"
+        guard c.enabled else { return disabled(.location, source, key: "location.enabled") }
+        return SensorAvailability(sensor: .location, detector: GPSDDetector(host: c.gpsdHost, port: c.gpsdPort, location: c, now: now), source: source)
+    }
+
+    private static func disabled(_ sensor: SensorKind, _ source: String, key: String) -> SensorAvailability {
+        SensorAvailability(sensor: sensor, detector: nil, source: source,
+                           status: SensorStatus(sensor: sensor, state: .unavailable, detail: "disabled in the config (\(key): false)"))
+    }
+
+    /// Each sensor's state as its detector first reports it, waiting at most `timeout` seconds per
+    /// detector (they are asked at the same time). For `vigil sensors`.
+    public static func probe(_ sensors: [SensorAvailability], timeout: Double = 5) async -> [SensorStatus] {
+        await withTaskGroup(of: (Int, SensorStatus).self) { group in
+            for (i, s) in sensors.enumerated() {
+                group.addTask {
+                    if let status = s.status { return (i, status) }
+                    guard let detector = s.detector else { return (i, SensorStatus(sensor: s.sensor, state: .unavailable)) }
+                    // The first status is the answer, unless it is a passing one (gpsd connected but
+                    // no fix yet): then the latest within the timeout.
+                    let latest = Mutex<SensorStatus?>(nil)
+                    let first = Task { () -> Void in
+                        for await sample in detector.samples() {
+                            guard case .status(let st) = sample.payload else { continue }
+                            latest.withLock { $0 = st }
+                            if st.state != .noFix && st.state != .lost { return }
+                        }
+                    }
+                    let timer = Task {
+                        try? await Task.sleep(for: .seconds(timeout))
+                        first.cancel()
+                    }
+                    await first.value
+                    timer.cancel()
+                    let status = latest.withLock { $0 }
+                    return (i, status ?? SensorStatus(sensor: s.sensor, state: .unavailable,
+                                                      detail: "no answer from \(s.source) within \(Int(timeout)) s"))
+                }
+            }
+            var out = [SensorStatus?](repeating: nil, count: sensors.count)
+            for await (i, status) in group { out[i] = status }
+            return out.map { $0! }
+        }
+    }
+}
+

@@ -1,0 +1,249 @@
+import Foundation
+import SessionViews
+import Synchronization
+import VigilCore
+import VigilRecording
+import VigilStore
+
+/// The live view model, shared by the session's callbacks, the keys and whoever draws it.
+public final class LiveViewModel: @unchecked Sendable {
+    // @unchecked: every access goes through the lock.
+    private let lock = NSLock()
+    private var value: LiveView
+    public init(_ value: LiveView) { self.value = value }
+    public func withLock<T>(_ body: (inout LiveView) -> T) -> T { lock.withLock { body(&value) } }
+}
+
+/// One focus session as `vigil start` runs it, from the first event to the last: the log (which
+/// outlives a full disk), alarms through their channels, the live view model, the status file and
+/// a heartbeat in the log, a Pomodoro plan, and a recording of what was judged.
+///
+/// How the session is shown (a screen, plain lines, JSON) and read from the keyboard is the
+/// caller's: it gets each batch of events after the log and the alarms have them, the messages
+/// for the person, and `view`.
+public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
+    public struct Plan: Sendable {
+        public var task: String?
+        public var taskId: Int64?
+        public var planned: Double?
+        /// The wall time the session starts at (its clock's zero).
+        public var wallStart: Timestamp
+        /// A rehearsal of recordings (`--replay`): logged with the source "rehearsal", and it ends
+        /// when the recordings do.
+        public var rehearsal: Bool
+        public var pomodoro: PomodoroPlan?
+        /// Where to record what the session judged (`--record`).
+        public var record: String?
+
+        public init(task: String?, taskId: Int64?, planned: Double?, wallStart: Timestamp, rehearsal: Bool, pomodoro: PomodoroPlan? = nil,
+                    record: String? = nil) {
+            self.task = task
+            self.taskId = taskId
+            self.planned = planned
+            self.wallStart = wallStart
+            self.rehearsal = rehearsal
+            self.pomodoro = pomodoro
+            self.record = record
+        }
+    }
+
+    /// How the session ended for the log and the recording.
+    public struct Outcome: Sendable {
+        /// The session's id in the log, once its first events were written.
+        public var session: Int64?
+        /// Events that could not be logged before the end, and the last reason.
+        public var lostEvents: Int
+        public var logProblem: StoreError?
+        public var recording: String?
+        /// Why the recording is incomplete, if it is.
+        public var recordingProblem: String?
+    }
+
+    /// What the caller is told as the session goes.
+    public struct Presenter: Sendable {
+        /// A batch of events, in order, with the text line of each (nil for the events the text
+        /// timeline folds into others); called after the log and the alarms have them.
+        public var events: @Sendable ([(event: SessionEvent, text: String?)]) -> Void
+        /// A message for the person: the log failing or writing again, an alarm channel unavailable.
+        public var note: @Sendable (String) -> Void
+        /// A Pomodoro break is over and the session waits for the person; `elapsed` is session time.
+        public var waiting: @Sendable (_ elapsed: Double) -> Void
+
+        public init(events: @escaping @Sendable ([(event: SessionEvent, text: String?)]) -> Void, note: @escaping @Sendable (String) -> Void,
+                    waiting: @escaping @Sendable (Double) -> Void = { _ in }) {
+            self.events = events
+            self.note = note
+            self.waiting = waiting
+        }
+    }
+
+    public let plan: Plan
+    public let view: LiveViewModel
+    private let configuration: VigilConfiguration
+    private let store: EventStore
+    private let statusFile: SessionStatusFile
+    private let clock: C
+    private let presenter: Presenter
+    private let writer: SessionLogWriter
+    private let alarms: AlarmDispatcher
+    private let recorder: SampleRecorder?
+
+    /// - Parameters:
+    ///   - sinks: the alarm channels (the terminal's own depends on how the session is shown).
+    ///   - motivation: a motivating line for each alarm, or nil.
+    public init(
+        configuration: VigilConfiguration, store: EventStore, dataDirectory: String, plan: Plan, clock: C, sinks: [any AlarmSink],
+        motivation: @escaping @Sendable () -> String?, presenter: Presenter
+    ) throws(RecordingError) {
+        self.configuration = configuration
+        self.store = store
+        self.plan = plan
+        self.clock = clock
+        self.presenter = presenter
+        statusFile = SessionStatusFile(dataDirectory: dataDirectory)
+        let view = LiveViewModel(LiveView(task: plan.task, planned: plan.planned, workplace: configuration.location.workplace))
+        self.view = view
+        let logPath = store.path
+        // A log that cannot be written does not stop the session: its events wait in memory.
+        let writer = SessionLogWriter(store: store, taskId: plan.taskId, source: plan.rehearsal ? "rehearsal" : "live") { news in
+            switch news {
+            case .failing(let error, let count):
+                presenter.note("cannot write the event log (\(error.message)); the session goes on with its alarms, and its events "
+                    + "(\(count) so far) wait in memory until \(logPath) can be written: free some disk space or make its directory writable")
+            case .recovered(let count):
+                presenter.note("the event log is written again" + (count > 0 ? ": the \(count) events that waited are in it" : ""))
+            }
+        }
+        self.writer = writer
+        if let path = plan.record {
+            recorder = try SampleRecorder(
+                path: path, header: RecordingHeader(start: plan.wallStart, source: "vigil start", task: plan.task, plannedSeconds: plan.planned))
+        } else {
+            recorder = nil
+        }
+        alarms = AlarmDispatcher(configuration: configuration.alarms, task: plan.task, sinks: sinks, onDelivery: { writer.write($0) },
+                                 motivation: motivation) { problem in presenter.note(problem) }
+    }
+
+    /// Runs the session until it ends: its planned time is up, an `end` command arrives, or (a
+    /// rehearsal) the recordings end. `inject` reaches `commands`: the Pomodoro plan's breaks and
+    /// resumptions go through it, as the person's keys do.
+    public func run(detectors: [any Detector], statuses: [SensorStatus], commands: AsyncStream<LiveCommand>,
+                    inject: @escaping @Sendable (LiveCommand) -> Void) async -> Outcome {
+        let view = view, writer = writer, alarms = alarms, presenter = presenter, plan = plan
+        let renderer = TimelineRenderer(sessionStart: plan.wallStart)
+        var tap: (@Sendable (Sample) -> Void)?
+        if let r = recorder { tap = { sample in r.append(sample) } }
+        let live = LiveSession(
+            configuration: configuration, task: plan.task, plannedSeconds: plan.planned, wallStart: plan.wallStart, clock: clock, onSample: tap,
+            onTick: { t, score, reason in view.withLock { $0.tick(at: t, score: score, reason: reason) } }
+        ) { events in
+            writer.write(events)
+            alarms.handle(events)
+            let rendered = events.map { e in (event: e, text: renderer.text(e)) }
+            view.withLock { v in for r in rendered { v.apply(r.event, line: r.text) } }
+            presenter.events(rendered)
+        }
+        await live.begin(statuses: statuses)
+        let bookkeeping = Task { await keepBooks() }
+        // Pomodoro: a break at the end of each work period; after it, wait for the person (the
+        // first input with activity resumes the session and starts the next work period).
+        let pomodoro = plan.pomodoro.map { p in
+            PomodoroScheduler(plan: p, clock: clock) { step in
+                switch step {
+                case .breakStarts: inject(.control(.breakTime))
+                case .waiting:
+                    let elapsed = view.withLock { v in
+                        v.waiting = true
+                        return v.elapsed
+                    }
+                    presenter.waiting(elapsed)
+                case .resumed:
+                    view.withLock { $0.waiting = false }
+                    inject(.control(.resume))
+                }
+            }
+        }
+        let pomodoroTask = pomodoro.map { p in Task { await p.run() } }
+        await live.observeReadings { sample in
+            view.withLock { $0.apply(sample) }
+            pomodoro?.observe(sample)
+        }
+        await live.run(detectors: detectors, commands: commands, endWithDetectors: plan.rehearsal)
+        pomodoroTask?.cancel()
+        bookkeeping.cancel()
+        _ = await bookkeeping.result
+        statusFile.remove()
+        alarms.drain()
+        let recordingProblem = recorder?.close()
+        let (lost, reason) = writer.finish()
+        return Outcome(session: writer.session, lostEvents: lost, logProblem: reason, recording: recorder?.path, recordingProblem: recordingProblem)
+    }
+
+    /// Four times a second (real time, whatever the session's clock): the status file for `vigil
+    /// status`, and every 10 s of session time a sign of life in the log, where a killed session
+    /// is closed.
+    private func keepBooks() async {
+        let pid = getpid()
+        var lastTouch = plan.wallStart
+        while !Task.isCancelled {
+            let snapshot = view.withLock { $0 }
+            statusFile.write(SessionStatus(
+                pid: pid, task: plan.task, started: plan.wallStart.description, planned: plan.planned, state: snapshot.stateText,
+                score: (snapshot.score * 100).rounded() / 100, elapsed: snapshot.elapsed.rounded(), episodes: snapshot.episodes,
+                alarms: snapshot.alarms, updated: Date().timeIntervalSince1970))
+            if let now = snapshot.now, now - lastTouch >= 10 {
+                writer.touch(now)
+                lastTouch = now
+            }
+            try? await Task.sleep(for: .milliseconds(250))
+        }
+    }
+}
+
+/// A recording written from several tasks: appends under a lock, keeps the first error and
+/// stops writing after it (the session goes on; the error is reported at the end).
+public final class SampleRecorder: @unchecked Sendable {
+    // @unchecked: every access goes through the lock.
+    public let path: String
+    private let writer: RecordingWriter
+    private let lock = NSLock()
+    private var failure: RecordingError?
+    /// Samples written, by sensor (`status` and `control` for those lines).
+    private var counts: [String: Int] = [:]
+
+    public init(path: String, header: RecordingHeader) throws(RecordingError) {
+        self.path = path
+        writer = try RecordingWriter(path: path, header: header)
+    }
+
+    public func append(_ sample: Sample) {
+        lock.withLock {
+            guard failure == nil else { return }
+            do throws(RecordingError) {
+                try writer.append(sample)
+                let kind: String
+                switch sample.payload {
+                case .input, .audio, .location, .reading: kind = sample.sensor?.rawValue ?? "reading"
+                case .status: kind = "status"
+                case .control: kind = "control"
+                }
+                counts[kind, default: 0] += 1
+            } catch {
+                failure = error
+            }
+        }
+    }
+
+    public var total: Int { lock.withLock { counts.values.reduce(0, +) } }
+
+    public func snapshot() -> [String: Int] { lock.withLock { counts } }
+
+    /// Flushes and syncs; returns the first problem, if any.
+    public func close() -> String? {
+        lock.withLock {
+            do throws(RecordingError) { try writer.close() } catch { if failure == nil { failure = error } }
+            return failure?.description
+        }
+    }
+}
