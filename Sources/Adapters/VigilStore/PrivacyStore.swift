@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import VigilCore
 
 /// What the person can do with what Vigil stores about them: take it all, or forget a period.
 extension EventStore {
@@ -18,18 +19,22 @@ extension EventStore {
                 let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(table) ORDER BY rowid")
                 var first = true
                 while let row = try rows.next() {
-                    var object: [String: Any] = [:]
+                    // One object a row, keys sorted, written with the core's JSON text helpers as
+                    // every other line Vigil writes (a blob as base64, a non-finite real as null).
+                    var fields: [(String, String)] = []
                     for (column, value) in row {
+                        let text: String
                         switch value.storage {
-                        case .null: object[column] = NSNull()
-                        case .int64(let v): object[column] = v
-                        case .double(let v): object[column] = v
-                        case .string(let v): object[column] = v
-                        case .blob(let v): object[column] = v.base64EncodedString()
+                        case .null: text = "null"
+                        case .int64(let v): text = String(v)
+                        case .double(let v): text = v.isFinite ? jsonNumber(v) : "null"
+                        case .string(let v): text = jsonString(v)
+                        case .blob(let v): text = jsonString(v.base64EncodedString())
                         }
+                        fields.append((column, text))
                     }
-                    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-                    emit((first ? "\n" : ",\n") + String(decoding: data, as: UTF8.self))
+                    let object = "{" + fields.sorted { $0.0 < $1.0 }.map { "\(jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+                    emit((first ? "\n" : ",\n") + object)
                     first = false
                 }
                 emit("]")
