@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VigilConfig
 import VigilCore
+import VigilPlanner
 import RecordingFormats
 import SessionViews
 import VigilRuntime
@@ -133,6 +134,8 @@ func guarded<T>(_ body: () async throws -> T) async -> T {
         Vigil.fail(Failure(e.description, code: code))
     } catch let e as StoreError {
         Vigil.fail(Failure(e.description, code: .ioError))
+    } catch let e as PlannerError {
+        Vigil.fail(Failure(e.description, code: .dataError))
     } catch let e as ConfigErrors {
         Vigil.fail(Failure(e.description, code: .dataError))
     } catch {
