@@ -176,6 +176,8 @@ import VigilStats
         let wednesday = monday + 2
         let h = Habit(id: 4, name: "Read", schedule: .daily, createdDay: monday)
         #expect(try HabitMarking.day(nil, for: h, today: wednesday) == wednesday)
+        #expect(try HabitMarking.day("yesterday", for: h, today: wednesday) == monday + 1)
+        #expect(try HabitMarking.day("Yesterday", for: h, today: wednesday) == monday + 1)
         #expect(try HabitMarking.day("today", for: h, today: wednesday) == wednesday)
         #expect(try HabitMarking.day("2026-11-16", for: h, today: wednesday) == monday, "the day it was added")
         #expect(throws: PlannerError.futureDay(wednesday + 1)) { try HabitMarking.day("tomorrow", for: h, today: wednesday) }
@@ -183,6 +185,9 @@ import VigilStats
             try HabitMarking.day("2026-11-15", for: h, today: wednesday)
         }
         #expect(throws: PlannerError.notADay("someday")) { try HabitMarking.day("someday", for: h, today: wednesday) }
+        #expect(throws: PlannerError.beforeHabit(id: 4, createdDay: monday, day: monday - 1)) {
+            try HabitMarking.day("yesterday", for: h, today: monday)
+        }
         // Archived: refused before the date is even read.
         #expect(throws: PlannerError.archivedHabit(4)) { try HabitMarking.day("someday", for: h.finished(at: 1), today: wednesday) }
         #expect(PlannerError.futureDay(wednesday + 1).description == "2026-11-19 is in the future: a day can be marked once it has come.")

@@ -121,7 +121,7 @@ import VigilStore
         }
         #expect(try store.habitDays(id: read.id).isEmpty, "nothing written, Monday and Tuesday not failed yet")
 
-        let yesterday = try wednesday.mark("Read", on: "2026-11-17", .completed)
+        let yesterday = try wednesday.mark("Read", on: "yesterday", .completed)
         #expect(yesterday.mark.day == monday + 1)
         // The housekeeping ran first: Monday was failed, Tuesday is as marked.
         #expect(try store.habitDays(id: read.id) == [monday: .failed, monday + 1: .completed])

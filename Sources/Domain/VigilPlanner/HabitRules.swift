@@ -54,8 +54,8 @@ public struct AutoRule: Hashable, Sendable {
 public enum HabitMarking {
     /// The day `text` names for marking `habit` (nil: today), or why it cannot be marked.
     ///
-    /// `text` is `YYYY-MM-DD` or `today` (and what a deadline takes, such as `tomorrow`, which is
-    /// then refused as in the future).
+    /// `text` is `YYYY-MM-DD`, `today` or `yesterday` (and what a deadline takes, such as
+    /// `tomorrow`, which is then refused as in the future).
     public static func day(_ text: String?, for habit: Habit, today: Int) throws(PlannerError) -> Int {
         guard habit.archived == nil else { throw .archivedHabit(habit.id) }
         let day: Int
@@ -71,6 +71,7 @@ public enum HabitMarking {
     }
 
     static func parseDay(_ text: String, today: Int) -> Int? {
+        if text.trimmingCharacters(in: .whitespaces).lowercased() == "yesterday" { return today - 1 }
         return civilDay(text) ?? Deadline.parse(text, today: today).map(\.day)
     }
 }
