@@ -65,14 +65,14 @@ extension EventStore {
     }
 
     /// Per task: focused minutes, sessions and distraction episodes of the sessions linked to it.
-    public func taskEffort() throws(StoreError) -> [Int64: (focusedMinutes: Double, sessions: Int, episodes: Int)] {
+    public func taskEffort() throws(StoreError) -> [Int64: TaskEffort] {
         try read { db in
-            var out: [Int64: (Double, Int, Int)] = [:]
+            var out: [Int64: TaskEffort] = [:]
             for r in try Row.fetchAll(db, sql: """
                 SELECT s.task_id, coalesce(sum(s.focused_s), 0) / 60.0, count(*), coalesce(sum(s.episodes), 0)
                 FROM sessions s WHERE s.task_id IS NOT NULL GROUP BY s.task_id
                 """) {
-                out[r[0]] = (r[1], r[2], r[3])
+                out[r[0]] = TaskEffort(focusedMinutes: r[1], sessions: r[2], episodes: r[3])
             }
             return out
         }

@@ -8,27 +8,12 @@ import VigilPlanner
 import VigilStats
 import VigilStore
 
-extension PlannerContext {
-    /// A habit by number or exact name (archived ones too, by number).
-    func habit(_ reference: String) throws -> Habit {
-        if let id = Int64(reference) {
-            guard let h = try store.habit(id: id) else {
-                throw Failure("no habit #\(id). `vigil habit list --archived` shows every habit with its number.", code: .dataError)
-            }
-            return h
-        }
-        let matches = try store.habits().filter { $0.name.caseInsensitiveCompare(reference) == .orderedSame }
-        if matches.count == 1 { return matches[0] }
-        if matches.isEmpty { throw Failure("no habit is called '\(reference)'. `vigil habit list` shows them.", code: .dataError) }
-        throw Failure("\(matches.count) habits are called '\(reference)': \(matches.map { "#\($0.id)" }.joined(separator: ", ")). Give the number.", code: .dataError)
-    }
+extension HabitOrder: ExpressibleByArgument {}
 
-    /// Sessions' completions and yesterday's failures first, so what is shown is up to date.
-    func housekeeping() throws {
-        let done = try PlannerHousekeeping.run(store: store, now: now)
-        for (h, day) in done.completedBySessions {
-            print("Habit #\(h.id) \(h.name): \(civilDate(day)) completed by your focus sessions.")
-        }
+/// Says which habit days the focus sessions completed (the housekeeping before a habit command).
+func announce(_ completions: PlannerService.SessionCompletions) {
+    for (h, day) in completions {
+        print("Habit #\(h.id) \(h.name): \(civilDate(day)) completed by your focus sessions.")
     }
 }
 
@@ -60,17 +45,23 @@ struct ScheduleOptions: ParsableArguments {
 }
 
 /// `50m on thesis`: sessions of 50 focused minutes on a task titled or tagged thesis complete the day.
-func parseAuto(_ text: String) throws -> (task: String, minutes: Int) {
+func parseAuto(_ text: String) throws -> AutoRule {
     let parts = text.components(separatedBy: " on ")
     guard parts.count == 2, let m = parseMinutes(parts[0]), !parts[1].trimmingCharacters(in: .whitespaces).isEmpty else {
         throw ValidationError("--auto: '\(text)' is not like \"50m on thesis\" (focused minutes on a task's title or tag).")
     }
-    return (parts[1].trimmingCharacters(in: .whitespaces), m)
+    return AutoRule(task: parts[1].trimmingCharacters(in: .whitespaces), minutes: m)
 }
 
 func clock(_ text: String, option: String) throws -> String {
     guard let m = parseClock(text) else { throw ValidationError("\(option): '\(text)' is not a time like 07:30.") }
     return "\(m / 60 < 10 ? "0" : "")\(m / 60):\(m % 60 < 10 ? "0" : "")\(m % 60)"
+}
+
+/// What check, fail and skip are told: the habit, and the day.
+struct MarkTarget: ParsableArguments {
+    @Argument(help: "The habit's number or name.") var habit: String
+    @Option(help: ArgumentHelp("The day: YYYY-MM-DD, today (default) or yesterday.", valueName: "date")) var date: String?
 }
 
 struct HabitCommand: AsyncParsableCommand {
@@ -119,19 +110,12 @@ struct HabitCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common)
-                let rule = try auto.map(parseAuto)
-                let h = Habit(id: 0, name: try nonBlank(name, what: "The habit's name"), schedule: try scheduleOptions.schedule() ?? .daily, goal: goal,
-                              color: color, reminder: try reminder.map { try clock($0, option: "--reminder") }, priority: priority, flagged: flag,
-                              autoTask: rule?.task, autoMinutes: rule?.minutes, createdDay: ctx.now.day)
-                let id = try ctx.store.addHabit(h)
-                print("Added habit #\(id): \(h.name), \(h.schedule.description)\(h.reminder.map { ", reminded at \($0)" } ?? ""). Mark it with `vigil habit check \(id)`.")
+                let h = try openPlanner(common).addHabit(
+                    name: try nonBlank(name, what: "The habit's name"), schedule: try scheduleOptions.schedule() ?? .daily, goal: goal, color: color,
+                    reminder: try reminder.map { try clock($0, option: "--reminder") }, priority: priority, flagged: flag, auto: try auto.map(parseAuto))
+                print("Added habit #\(h.id): \(h.name), \(h.schedule.description)\(h.reminder.map { ", reminded at \($0)" } ?? ""). Mark it with `vigil habit check \(h.id)`.")
             }
         }
-    }
-
-    enum SortKey: String, ExpressibleByArgument, CaseIterable {
-        case name, color, created, due, flag, priority, reminder
     }
 
     struct List: AsyncParsableCommand {
@@ -143,35 +127,23 @@ struct HabitCommand: AsyncParsableCommand {
                   vigil habit list --sort reminder
                 """)
         @OptionGroup var common: CommonOptions
-        @Option(help: "name, color, created, due (due today first), flag, priority or reminder.") var sort: SortKey = .created
+        @Option(help: "name, color, created, due (due today first), flag, priority or reminder.") var sort: HabitOrder = .created
         @Flag(help: "Also finished and archived habits.") var archived = false
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common)
-                try ctx.housekeeping()
-                let today = ctx.now.day
-                var rows: [(Habit, DayStatus, HabitProgress)] = []
-                for h in try ctx.store.habits(includeArchived: archived) {
-                    let marks = try ctx.store.habitDays(id: h.id)
-                    rows.append((h, marks[today] ?? .incomplete, HabitProgress(habit: h, statuses: marks, through: today)))
-                }
-                func dueToday(_ r: (Habit, DayStatus, HabitProgress)) -> Bool { r.0.archived == nil && r.0.schedule.isScheduled(today) && r.1 == .incomplete }
-                rows.sort { a, b in
-                    switch sort {
-                    case .name: (a.0.name.lowercased(), a.0.id) < (b.0.name.lowercased(), b.0.id)
-                    case .color: (a.0.color ?? "~", a.0.id) < (b.0.color ?? "~", b.0.id)
-                    case .created: a.0.id < b.0.id
-                    case .due: (dueToday(a) ? 0 : 1, a.0.id) < (dueToday(b) ? 0 : 1, b.0.id)
-                    case .flag: (a.0.flagged ? 0 : 1, a.0.id) < (b.0.flagged ? 0 : 1, b.0.id)
-                    case .priority: (a.0.priority.rank, b.0.id) > (b.0.priority.rank, a.0.id)
-                    case .reminder: (a.0.reminderMinute ?? .max, a.0.id) < (b.0.reminderMinute ?? .max, b.0.id)
-                    }
-                }
-                if rows.isEmpty { print("No habits yet. Add one with `vigil habit add NAME --every day`."); return }
+                let listing = try openPlanner(common).habits(order: sort, includeArchived: archived)
+                announce(listing.completedBySessions)
+                if listing.rows.isEmpty { print("No habits yet. Add one with `vigil habit add NAME --every day`."); return }
                 print("   #  today       streak  strength  schedule            name")
-                for (h, status, p) in rows {
-                    let today = h.archived != nil ? "archived" : (h.schedule.isScheduled(today) ? (status == .incomplete ? "to do" : status.rawValue) : "–")
+                for r in listing.rows {
+                    let (h, p) = (r.habit, r.progress)
+                    let today = switch r.today {
+                    case .archived: "archived"
+                    case .unscheduled: "–"
+                    case .marked(.incomplete): "to do"
+                    case .marked(let status): status.rawValue
+                    }
                     let streak = "\(p.current) d".leftPadded(6)
                     let flag = h.flagged ? "⚑ " : ""
                     let extra = [h.reminder.map { "at \($0)" }, h.color, h.goal.map { "\(p.completed)/\($0)" }].compactMap { $0 }.joined(separator: " · ")
@@ -189,88 +161,62 @@ struct HabitCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common, lookingUp: true)
-                try ctx.housekeeping()
-                let h = try ctx.habit(habit)
-                let marks = try ctx.store.habitDays(id: h.id)
-                let p = HabitProgress(habit: h, statuses: marks, through: ctx.now.day)
+                let detail = try openPlanner(common, lookingUp: true).habitDetail(habit)
+                announce(detail.completedBySessions)
+                let (h, p) = (detail.habit, detail.progress)
                 print("#\(h.id)  \(h.name)\(h.flagged ? "  ⚑" : "")\(h.archived != nil ? "  (archived)" : "")")
                 print("schedule   \(h.schedule.description)" + (h.reminder.map { " · reminded at \($0)" } ?? "") + " · \(h.priority.rawValue) priority" + (h.color.map { " · \($0)" } ?? ""))
-                if let t = h.autoTask, let m = h.autoMinutes { print("automatic  completed by \(m) focused minutes on \(t)") }
+                if let rule = h.autoRule { print("automatic  completed by \(rule.minutes) focused minutes on \(rule.task)") }
                 print("streak     \(p.current) day\(p.current == 1 ? "" : "s") (\(p.badge.title)) · best \(p.best) · score \(p.score) (best \(p.bestScore))")
                 print("           \(p.messages.joined(separator: " · "))")
                 print("strength   \(Int((p.strength * 100).rounded())) %")
                 print("done       \(p.completed) completed · \(p.failed) failed · \(p.skipped) skipped" + (p.successRate.map { " · success \(Int(($0 * 100).rounded())) %" } ?? ""))
                 if let goal = h.goal { print("goal       \(min(p.completed, goal))/\(goal)" + (p.goalReached ? " reached" : "")) }
                 // The last four weeks, Monday first: ✓ completed, ✗ failed, – skipped, · to do.
-                let start = ctx.now.day - (HourSlot(day: ctx.now.day, hour: 0).weekday - 1) - 21
                 print("last weeks  M T W T F S S")
-                for w in 0..<4 {
-                    var line = "  " + Statistics.isoWeek(start + w * 7) + " "
-                    for d in 0..<7 {
-                        let day = start + w * 7 + d
-                        var mark = " "
-                        if day <= ctx.now.day, day >= h.createdDay {
-                            switch marks[day] ?? .incomplete {
-                            case .completed: mark = "✓"
-                            case .failed: mark = "✗"
-                            case .skipped: mark = "–"
-                            case .incomplete: mark = h.schedule.isScheduled(day) ? "·" : " "
-                            }
+                for week in detail.calendar.weeks {
+                    let marks = week.days.map { mark in
+                        switch mark {
+                        case .completed: "✓"
+                        case .failed: "✗"
+                        case .skipped: "–"
+                        case .toDo: "·"
+                        case .none: " "
                         }
-                        line += mark + " "
                     }
-                    print(line)
+                    print("  " + week.name + " " + marks.map { $0 + " " }.joined())
                 }
-                for n in try ctx.store.habitNotes(id: h.id) { print("note \(n.week)  \(n.text)") }
+                for n in detail.notes { print("note \(n.week)  \(n.text)") }
             }
         }
     }
 
-    /// check, fail and skip share this.
+    /// check, fail, skip and set share this; in a terminal, a goal reached asks whether to continue
+    /// or finish.
     static func mark(_ common: CommonOptions, _ reference: String, date: String?, _ status: DayStatus) async {
         await guarded {
-            let ctx = try PlannerContext(common, lookingUp: true)
-            try ctx.housekeeping()
-            let h = try ctx.habit(reference)
-            guard h.archived == nil else { throw Failure("habit #\(h.id) is archived. `vigil habit continue \(h.id)` brings it back.", code: .dataError) }
-            let day = try date.map { d in
-                guard let day = civilDay(d) ?? Deadline.parse(d, today: ctx.now.day).map(\.day) else {
-                    throw Failure("--date: '\(d)' is not a date; use YYYY-MM-DD, today or yesterday.", code: .dataError)
-                }
-                return day
-            } ?? ctx.now.day
-            guard day <= ctx.now.day else { throw Failure("\(civilDate(day)) is in the future: a day can be marked once it has come.", code: .dataError) }
-            guard day >= h.createdDay else { throw Failure("habit #\(h.id) was added on \(civilDate(h.createdDay)); \(civilDate(day)) is before it.", code: .dataError) }
-            let before = HabitProgress(habit: h, statuses: try ctx.store.habitDays(id: h.id), through: ctx.now.day)
-            try ctx.store.setHabitDay(id: h.id, day: day, status: status, source: "person")
-            let p = HabitProgress(habit: h, statuses: try ctx.store.habitDays(id: h.id), through: ctx.now.day)
+            let planner = try openPlanner(common, lookingUp: true)
+            let (completions, mark) = try planner.mark(reference, on: date, status)
+            announce(completions)
+            let (h, p) = (mark.habit, mark.progress)
             let verb = switch status {
             case .completed: "Completed"
             case .failed: "Failed"
             case .skipped: "Skipped"
             case .incomplete: "Unmarked"
             }
-            print("\(verb): \(h.name) on \(civilDate(day)). Streak \(p.current) (\(p.badge.title)) · score \(p.score) · strength \(Int((p.strength * 100).rounded())) %.")
-            if p.current > 0, p.current < StreakModel.lifestyleDays { print(p.messages.first ?? "") }
-            if let goal = h.goal, p.goalReached, !before.goalReached {
-                print("Goal reached: \(goal) times! Keep it going with `vigil habit continue \(h.id) --goal \(goal * 2)`, or finish it with `vigil habit finish \(h.id)` (archived with its history).")
-                if isatty(0) != 0, isatty(1) != 0 {
-                    print("Continue or finish? [c/f] ", terminator: "")
-                    fflush(nil)
-                    if let answer = readLine()?.lowercased() {
-                        var updated = h
-                        if answer.hasPrefix("f") {
-                            updated.archived = ctx.now.ms
-                            try ctx.store.updateHabit(updated)
-                            print("Finished and archived: \(h.name).")
-                        } else if answer.hasPrefix("c") {
-                            updated.goal = goal * 2
-                            try ctx.store.updateHabit(updated)
-                            print("Keep going: the new goal is \(goal * 2).")
-                        }
-                    }
-                }
+            print("\(verb): \(h.name) on \(civilDate(mark.day)). Streak \(p.current) (\(p.badge.title)) · score \(p.score) · strength \(Int((p.strength * 100).rounded())) %.")
+            if let line = mark.encouragement { print(line) }
+            guard let reached = mark.goalReached else { return }
+            print("Goal reached: \(reached.goal) times! Keep it going with `vigil habit continue \(h.id) --goal \(reached.nextGoal)`, or finish it with `vigil habit finish \(h.id)` (archived with its history).")
+            guard isatty(0) != 0, isatty(1) != 0 else { return }
+            print("Continue or finish? [c/f] ", terminator: "")
+            fflush(nil)
+            guard let answer = readLine(), let decision = GoalDecision(answer: answer, reached: reached) else { return }
+            let updated = try planner.decide(decision, for: reached)
+            switch decision {
+            case .finish: print("Finished and archived: \(updated.name).")
+            case .continueTo(let goal): print("Keep going: the new goal is \(goal).")
             }
         }
     }
@@ -279,26 +225,23 @@ struct HabitCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Mark a habit completed (today, or --date).",
                                                         discussion: "Examples:\n  vigil habit check 1\n  vigil habit check Walk --date yesterday")
         @OptionGroup var common: CommonOptions
-        @Argument(help: "The habit's number or name.") var habit: String
-        @Option(help: ArgumentHelp("The day: YYYY-MM-DD, today (default) or yesterday.", valueName: "date")) var date: String?
-        func run() async throws { await HabitCommand.mark(common, habit, date: date, .completed) }
+        @OptionGroup var target: MarkTarget
+        func run() async throws { await HabitCommand.mark(common, target.habit, date: target.date, .completed) }
     }
 
     struct Fail: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Mark a habit failed (today, or --date).", discussion: "Example:\n  vigil habit fail 1")
         @OptionGroup var common: CommonOptions
-        @Argument(help: "The habit's number or name.") var habit: String
-        @Option(help: ArgumentHelp("The day: YYYY-MM-DD, today (default) or yesterday.", valueName: "date")) var date: String?
-        func run() async throws { await HabitCommand.mark(common, habit, date: date, .failed) }
+        @OptionGroup var target: MarkTarget
+        func run() async throws { await HabitCommand.mark(common, target.habit, date: target.date, .failed) }
     }
 
     struct Skip: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Skip a habit for a day: it neither extends nor breaks the streak.",
                                                         discussion: "Example:\n  vigil habit skip 1 --date 2026-11-20")
         @OptionGroup var common: CommonOptions
-        @Argument(help: "The habit's number or name.") var habit: String
-        @Option(help: ArgumentHelp("The day: YYYY-MM-DD, today (default) or yesterday.", valueName: "date")) var date: String?
-        func run() async throws { await HabitCommand.mark(common, habit, date: date, .skipped) }
+        @OptionGroup var target: MarkTarget
+        func run() async throws { await HabitCommand.mark(common, target.habit, date: target.date, .skipped) }
     }
 
     struct SetDay: AsyncParsableCommand {
@@ -342,21 +285,17 @@ struct HabitCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common, lookingUp: true)
-                var h = try ctx.habit(habit)
-                if let name { h.name = try nonBlank(name, what: "The habit's name") }
-                if let s = try scheduleOptions.schedule() { h.schedule = s }
-                if let goal { h.goal = goal == "none" ? nil : Int(goal) }
-                if let color { h.color = color == "none" ? nil : color }
-                if let reminder { h.reminder = reminder == "none" ? nil : try clock(reminder, option: "--reminder") }
-                if let priority { h.priority = priority }
-                if let flag { h.flagged = flag }
-                if let auto {
-                    let rule = auto == "none" ? nil : try parseAuto(auto)
-                    h.autoTask = rule?.task
-                    h.autoMinutes = rule?.minutes
-                }
-                try ctx.store.updateHabit(h)
+                var changes = HabitChanges()
+                changes.name = try name.map { try nonBlank($0, what: "The habit's name") }
+                changes.schedule = try scheduleOptions.schedule()
+                // validate() let through a number of at least 1, or none.
+                if let goal { changes.goal = Int(goal).map { .set($0) } ?? .clear }
+                changes.color = change(color) { $0 }
+                changes.reminder = try change(reminder) { try clock($0, option: "--reminder") }
+                changes.priority = priority
+                changes.flagged = flag
+                changes.auto = try change(auto, parseAuto)
+                let h = try openPlanner(common, lookingUp: true).editHabit(habit, changes)
                 print("Updated habit #\(h.id): \(h.name), \(h.schedule.description).")
             }
         }
@@ -372,13 +311,8 @@ struct HabitCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common, lookingUp: true)
-                let h = try ctx.habit(habit)
-                let w = week ?? Statistics.isoWeek(ctx.now.day)
-                guard w.count == 8, w.dropFirst(4).hasPrefix("-W"), let n = Int(w.suffix(2)), (1...53).contains(n), Int(w.prefix(4)) != nil else {
-                    throw Failure("--week: '\(w)' is not an ISO week like 2026-W47.", code: .dataError)
-                }
-                try ctx.store.setHabitNote(id: h.id, week: w, text: try nonBlank(text, what: "The note"))
+                let planner = try openPlanner(common, lookingUp: true)
+                let (h, w) = try planner.noteHabit(habit, try nonBlank(text, what: "The note"), week: week)
                 print("Noted for \(h.name), week \(w).")
             }
         }
@@ -393,11 +327,7 @@ struct HabitCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common, lookingUp: true)
-                var h = try ctx.habit(habit)
-                h.archived = nil
-                if let goal { h.goal = goal }
-                try ctx.store.updateHabit(h)
+                let h = try openPlanner(common, lookingUp: true).continueHabit(habit, goal: goal)
                 print("Keep going: \(h.name)\(h.goal.map { ", goal \($0)" } ?? "").")
             }
         }
@@ -410,10 +340,7 @@ struct HabitCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common, lookingUp: true)
-                var h = try ctx.habit(habit)
-                h.archived = ctx.now.ms
-                try ctx.store.updateHabit(h)
+                let h = try openPlanner(common, lookingUp: true).finishHabit(habit)
                 print("Finished and archived: \(h.name). `vigil habit list --archived` still shows it.")
             }
         }
@@ -426,9 +353,7 @@ struct HabitCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common, lookingUp: true)
-                let h = try ctx.habit(habit)
-                try ctx.store.deleteHabit(id: h.id)
+                let h = try openPlanner(common, lookingUp: true).deleteHabit(habit)
                 print("Deleted habit #\(h.id) \(h.name) and its history.")
             }
         }

@@ -4,6 +4,7 @@ import Synchronization
 import SoundAlarm
 import VigilConfig
 import VigilCore
+import VigilPlanner
 import RecordingFormats
 import SessionViews
 import VigilRuntime
@@ -102,17 +103,16 @@ struct Start: AsyncParsableCommand {
         // dropped) instead of killing the session with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         let store = try common.openStore()
-        // A task from the list, by number or exact title, links the session to it.
+        // A task from the list, by number or exact title, links the session to it; another
+        // title names the session.
         var task = self.task
         var taskId: Int64?
         if let reference = task {
-            if let id = Int64(reference) {
-                guard let t = try store.task(id: id) else {
-                    throw Failure("no task #\(id). `vigil task list` shows your tasks; or give the session a name that is not a number.", code: .dataError)
-                }
-                (task, taskId) = (t.title, t.id)
-            } else if let t = try store.tasks(titled: reference).first {
-                (task, taskId) = (t.title, t.id)
+            do {
+                let subject = try TaskLookup(store: store).sessionSubject(reference)
+                (task, taskId) = (subject.name, subject.taskId)
+            } catch PlannerError.noTask(let id) {
+                throw Failure("no task #\(id). `vigil task list` shows your tasks; or give the session a name that is not a number.", code: .dataError)
             }
         }
         // One session at a time: an exclusive lock on the data directory, held until the end.

@@ -9,42 +9,19 @@ import VigilStore
 
 extension Priority: ExpressibleByArgument {}
 extension Term: ExpressibleByArgument {}
+extension TaskOrder: ExpressibleByArgument {}
 
-/// What the task and habit commands share: the store, "now" in local time.
-struct PlannerContext {
-    let store: EventStore
-    let now: LocalNow
-
-    /// - Parameter lookingUp: the command acts on a task or habit that must exist already: with
-    ///   no log yet there is none, which is said without creating an empty log.
-    init(_ common: CommonOptions, lookingUp: Bool = false) throws {
-        if lookingUp, !FileManager.default.fileExists(atPath: common.paths.databasePath) {
-            throw Failure("there are no tasks or habits yet (no event log at \(common.paths.databasePath)). "
-                          + "Add one with `vigil task add TITLE` or `vigil habit add NAME`.", code: .dataError)
-        }
-        store = try common.openStore()
-        now = LocalNow(ms: try common.nowMilliseconds())
+/// The planner the task, habit and today commands act on, at "now" (`--now` or the clock).
+///
+/// - Parameter lookingUp: the command acts on a task or habit that must exist already: with no
+///   log yet there is none, which is said without creating an empty log.
+func openPlanner(_ common: CommonOptions, lookingUp: Bool = false) throws -> PlannerService {
+    if lookingUp, !FileManager.default.fileExists(atPath: common.paths.databasePath) {
+        throw Failure("there are no tasks or habits yet (no event log at \(common.paths.databasePath)). "
+                      + "Add one with `vigil task add TITLE` or `vigil habit add NAME`.", code: .dataError)
     }
-
-    /// A task by id, or by its exact title among the open tasks.
-    func task(_ reference: String) throws -> TaskItem {
-        if let id = Int64(reference) {
-            guard let t = try store.task(id: id) else {
-                throw Failure("no task #\(id). `vigil task list --all` shows every task with its number.", code: .dataError)
-            }
-            return t
-        }
-        let matches = try store.tasks(titled: reference)
-        if matches.count == 1 { return matches[0] }
-        if matches.isEmpty {
-            throw Failure("no open task is called '\(reference)'. `vigil task list` shows them; give the number or the exact title.", code: .dataError)
-        }
-        throw Failure("\(matches.count) open tasks are called '\(reference)': \(matches.map { "#\($0.id)" }.joined(separator: ", ")). Give the number.", code: .dataError)
-    }
-
-    func urgency(_ t: TaskItem, effort: [Int64: (focusedMinutes: Double, sessions: Int, episodes: Int)]) -> Urgency {
-        Urgency(task: t, nowLocalMinute: now.minute, createdLocalMinute: now.localMinute(t.created), focusedMinutes: effort[t.id]?.focusedMinutes ?? 0)
-    }
+    let store = try common.openStore()
+    return PlannerService(store: store, now: LocalNow(ms: try common.nowMilliseconds()))
 }
 
 func deadline(_ text: String, today: Int, option: String) throws -> Deadline {
@@ -67,6 +44,12 @@ func nonBlank(_ text: String, what: String) throws -> String {
     return t
 }
 
+/// An edit's option: absent leaves the field as it is, `none` clears it, anything else is parsed.
+func change<Value>(_ text: String?, _ parse: (String) throws -> Value) rethrows -> FieldChange<Value> {
+    guard let text else { return .keep }
+    return text == "none" ? .clear : .set(try parse(text))
+}
+
 struct TaskCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "task",
@@ -83,14 +66,6 @@ struct TaskCommand: AsyncParsableCommand {
             """,
         subcommands: [Add.self, List.self, Show.self, Edit.self, Done.self, Reopen.self, Delete.self, Why.self]
     )
-
-    /// Runs `body` with the store and the task named on the command line.
-    static func with(_ common: CommonOptions, _ reference: String, _ body: (PlannerContext, TaskItem) throws -> Void) async {
-        await guarded {
-            let ctx = try PlannerContext(common, lookingUp: true)
-            try body(ctx, try ctx.task(reference))
-        }
-    }
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -113,19 +88,14 @@ struct TaskCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common)
-                let t = TaskItem(id: 0, title: try nonBlank(title, what: "The task's title"), note: note,
-                                 due: try due.map { try deadline($0, today: ctx.now.day, option: "--due") }, priority: priority, term: term,
-                                 estimateMinutes: try estimate.map { try minutes($0, option: "--estimate") },
-                                 tags: tags.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }, created: ctx.now.ms)
-                let id = try ctx.store.addTask(t)
-                print("Added task #\(id): \(t.title)\(t.due.map { " (due \($0.text))" } ?? ""). Start it with `vigil start --task \(id)`.")
+                let planner = try openPlanner(common)
+                let t = try planner.addTask(
+                    title: try nonBlank(title, what: "The task's title"), note: note,
+                    due: try due.map { try deadline($0, today: planner.now.day, option: "--due") }, priority: priority, term: term,
+                    estimateMinutes: try estimate.map { try minutes($0, option: "--estimate") }, tags: tags)
+                print("Added task #\(t.id): \(t.title)\(dueNote(t)). Start it with `vigil start --task \(t.id)`.")
             }
         }
-    }
-
-    enum SortKey: String, ExpressibleByArgument, CaseIterable {
-        case urgency, due, priority, term, created
     }
 
     struct List: AsyncParsableCommand {
@@ -144,39 +114,24 @@ struct TaskCommand: AsyncParsableCommand {
         @Option(help: "Only this term.") var term: Term?
         @Option(help: "Only tasks with this tag.") var tag: String?
         @Flag(help: "Only tasks that are overdue.") var overdue = false
-        @Option(help: "urgency, due, priority, term or created.") var sort: SortKey = .urgency
+        @Option(help: "urgency, due, priority, term or created.") var sort: TaskOrder = .urgency
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common)
-                let effort = try ctx.store.taskEffort()
-                var tasks = try ctx.store.tasks(includeDone: all || done)
-                if done { tasks = tasks.filter(\.isDone) }
-                if let priority { tasks = tasks.filter { $0.priority == priority } }
-                if let term { tasks = tasks.filter { $0.term == term } }
-                if let tag { tasks = tasks.filter { $0.tags.contains(tag.lowercased()) } }
-                if overdue { tasks = tasks.filter { !$0.isDone && ($0.due.map { $0.localMinute < ctx.now.minute } ?? false) } }
-                let urgency = Dictionary(uniqueKeysWithValues: tasks.map { ($0.id, ctx.urgency($0, effort: effort).total) })
-                tasks.sort { a, b in
-                    switch sort {
-                    case .urgency: (urgency[a.id]!, b.id) > (urgency[b.id]!, a.id)
-                    case .due: (a.due?.localMinute ?? .max, a.id) < (b.due?.localMinute ?? .max, b.id)
-                    case .priority: (a.priority.rank, b.id) > (b.priority.rank, a.id)
-                    case .term: (Term.allCases.firstIndex(of: a.term)!, a.id) < (Term.allCases.firstIndex(of: b.term)!, b.id)
-                    case .created: (a.created, a.id) < (b.created, b.id)
-                    }
-                }
+                let filter = TaskFilter(status: done ? .done : all ? .all : .open, priority: priority, term: term, tag: tag, overdueOnly: overdue)
+                let tasks = try openPlanner(common).tasks(filter, order: sort)
                 if tasks.isEmpty {
                     print(all || done ? "No tasks." : "No open tasks. Add one with `vigil task add TITLE`.")
                     return
                 }
                 print("   #  urgency  priority  due               term   focused  title")
-                for t in tasks {
+                for r in tasks {
+                    let t = r.task
                     let due = (t.due?.text ?? "–").padding(toLength: 16, withPad: " ", startingAt: 0)
-                    let focused = humanMinutesShort(effort[t.id]?.focusedMinutes ?? 0).leftPadded(7)
+                    let focused = humanMinutesShort(r.effort.focusedMinutes).leftPadded(7)
                     let mark = t.isDone ? "✓ " : ""
                     let tags = t.tags.isEmpty ? "" : "  [" + t.tags.joined(separator: ", ") + "]"
-                    print("\(String(t.id).leftPadded(4))  \(String(format: "%7.1f", urgency[t.id]!))  \(t.priority.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  \(due)  \(t.term.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(focused)  \(mark)\(t.title)\(tags)")
+                    print("\(String(t.id).leftPadded(4))  \(String(format: "%7.1f", r.urgency.total))  \(t.priority.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  \(due)  \(t.term.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(focused)  \(mark)\(t.title)\(tags)")
                 }
             }
         }
@@ -190,16 +145,15 @@ struct TaskCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common, lookingUp: true)
-                let t = try ctx.task(task)
-                let effort = try ctx.store.taskEffort()[t.id]
+                let r = try openPlanner(common, lookingUp: true).rankedTask(task)
+                let (t, effort) = (r.task, r.effort)
                 print("#\(t.id)  \(t.title)\(t.isDone ? "  (done)" : "")")
                 print("priority  \(t.priority.rawValue) · \(t.term.rawValue)-term" + (t.estimateMinutes.map { " · estimate \(humanMinutesShort(Double($0)))" } ?? ""))
                 print("due       \(t.due?.text ?? "–")")
                 if !t.tags.isEmpty { print("tags      \(t.tags.joined(separator: ", "))") }
                 if let note = t.note { print("note      \(note)") }
-                print("focused   \(humanMinutesShort(effort?.focusedMinutes ?? 0)) in \(effort?.sessions ?? 0) session\(effort?.sessions == 1 ? "" : "s") · \(effort?.episodes ?? 0) distraction episode\(effort?.episodes == 1 ? "" : "s")")
-                if !t.isDone { print("urgency   \(String(format: "%.1f", ctx.urgency(t, effort: try ctx.store.taskEffort()).total))  (`vigil task why \(t.id)`)") }
+                print("focused   \(humanMinutesShort(effort.focusedMinutes)) in \(effort.sessions) session\(effort.sessions == 1 ? "" : "s") · \(effort.episodes) distraction episode\(effort.episodes == 1 ? "" : "s")")
+                if !t.isDone { print("urgency   \(String(format: "%.1f", r.urgency.total))  (`vigil task why \(t.id)`)") }
             }
         }
     }
@@ -227,18 +181,17 @@ struct TaskCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common, lookingUp: true)
-                var t = try ctx.task(task)
-                if let title { t.title = try nonBlank(title, what: "The task's title") }
-                if let due { t.due = due == "none" ? nil : try deadline(due, today: ctx.now.day, option: "--due") }
-                if let priority { t.priority = priority }
-                if let term { t.term = term }
-                if let estimate { t.estimateMinutes = estimate == "none" ? nil : try minutes(estimate, option: "--estimate") }
-                if let note { t.note = note == "none" ? nil : note }
-                for tag in addTags.map({ $0.lowercased() }) where !t.tags.contains(tag) { t.tags.append(tag) }
-                t.tags.removeAll { removeTags.map { $0.lowercased() }.contains($0) }
-                try ctx.store.updateTask(t)
-                print("Updated task #\(t.id): \(t.title)\(t.due.map { " (due \($0.text))" } ?? "").")
+                let planner = try openPlanner(common, lookingUp: true)
+                var changes = TaskChanges()
+                changes.title = try title.map { try nonBlank($0, what: "The task's title") }
+                changes.due = try change(due) { try deadline($0, today: planner.now.day, option: "--due") }
+                changes.priority = priority
+                changes.term = term
+                changes.estimateMinutes = try change(estimate) { try minutes($0, option: "--estimate") }
+                changes.note = change(note) { $0 }
+                (changes.addTags, changes.removeTags) = (addTags, removeTags)
+                let t = try planner.editTask(task, changes)
+                print("Updated task #\(t.id): \(t.title)\(dueNote(t)).")
             }
         }
     }
@@ -249,12 +202,9 @@ struct TaskCommand: AsyncParsableCommand {
         @Argument(help: "The task's number or exact title.") var task: String
 
         func run() async throws {
-            await TaskCommand.with(common, task) { ctx, t in
-                if t.isDone { print("Task #\(t.id) was already done."); return }
-                var t = t
-                t.done = ctx.now.ms
-                try ctx.store.updateTask(t)
-                print("Done: #\(t.id) \(t.title).")
+            await guarded {
+                let (t, changed) = try openPlanner(common, lookingUp: true).completeTask(task)
+                print(changed ? "Done: #\(t.id) \(t.title)." : "Task #\(t.id) was already done.")
             }
         }
     }
@@ -265,12 +215,9 @@ struct TaskCommand: AsyncParsableCommand {
         @Argument(help: "The task's number.") var task: String
 
         func run() async throws {
-            await TaskCommand.with(common, task) { ctx, t in
-                guard t.isDone else { print("Task #\(t.id) is open already."); return }
-                var t = t
-                t.done = nil
-                try ctx.store.updateTask(t)
-                print("Reopened #\(t.id) \(t.title).")
+            await guarded {
+                let (t, changed) = try openPlanner(common, lookingUp: true).reopenTask(task)
+                print(changed ? "Reopened #\(t.id) \(t.title)." : "Task #\(t.id) is open already.")
             }
         }
     }
@@ -281,8 +228,8 @@ struct TaskCommand: AsyncParsableCommand {
         @Argument(help: "The task's number.") var task: String
 
         func run() async throws {
-            await TaskCommand.with(common, task) { ctx, t in
-                try ctx.store.deleteTask(id: t.id)
+            await guarded {
+                let t = try openPlanner(common, lookingUp: true).deleteTask(task)
                 print("Deleted task #\(t.id) \(t.title). Its sessions stay in the log under its title.")
             }
         }
@@ -295,11 +242,9 @@ struct TaskCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let ctx = try PlannerContext(common, lookingUp: true)
-                let t = try ctx.task(task)
-                let u = ctx.urgency(t, effort: try ctx.store.taskEffort())
-                print("#\(t.id) \(t.title): urgency \(String(format: "%.1f", u.total))")
-                for p in u.parts {
+                let r = try openPlanner(common, lookingUp: true).rankedTask(task)
+                print("#\(r.task.id) \(r.task.title): urgency \(String(format: "%.1f", r.urgency.total))")
+                for p in r.urgency.parts {
                     print("  \(String(format: "%+6.1f", p.points))  \(p.name.padding(toLength: 9, withPad: " ", startingAt: 0))  \(p.why)")
                 }
             }
@@ -323,21 +268,21 @@ struct NextCommand: AsyncParsableCommand {
 
     func run() async throws {
         await guarded {
-            let ctx = try PlannerContext(common)
-            let effort = try ctx.store.taskEffort()
-            let ranked = try ctx.store.tasks(includeDone: false).map { ($0, ctx.urgency($0, effort: effort)) }.sorted { ($0.1.total, $1.0.id) > ($1.1.total, $0.0.id) }
-            guard !ranked.isEmpty else {
+            let ranked = try openPlanner(common).next(count)
+            guard let first = ranked.first else {
                 print("Nothing on your list. Add a task with `vigil task add TITLE`, or start a free session with `vigil start`.")
                 return
             }
-            for (t, u) in ranked.prefix(count) {
-                let reasons = u.parts.filter { $0.points != 0 }.sorted { $0.points > $1.points }.prefix(3).map(\.why)
-                print("#\(t.id) \(t.title)  (urgency \(String(format: "%.1f", u.total)): \(reasons.joined(separator: ", ")))")
+            for r in ranked {
+                print("#\(r.task.id) \(r.task.title)  (urgency \(String(format: "%.1f", r.urgency.total)): \(r.urgency.leadingReasons().joined(separator: ", ")))")
             }
-            print("Start with `vigil start --task \(ranked[0].0.id)`.")
+            print("Start with `vigil start --task \(first.task.id)`.")
         }
     }
 }
+
+/// ` (due 2026-11-20)`, or nothing for a task without a deadline.
+func dueNote(_ t: TaskItem) -> String { t.due.map { " (due \($0.text))" } ?? "" }
 
 func humanMinutesShort(_ minutes: Double) -> String {
     let m = Int(minutes.rounded())

@@ -30,34 +30,29 @@ struct TodayCommand: AsyncParsableCommand {
                 print(count ? "0" : "Nothing due today. Add a habit with `vigil habit add` or a task with `vigil task add`.")
                 return
             }
-            let ctx = try PlannerContext(common)
-            _ = try PlannerHousekeeping.run(store: ctx.store, now: ctx.now)
-            let today = ctx.now.day
-            var lines: [String] = []
-            var todo = 0
-            for h in try ctx.store.habits() where h.schedule.isScheduled(today) {
-                let marks = try ctx.store.habitDays(id: h.id)
-                let status = marks[today] ?? .incomplete
-                let p = HabitProgress(habit: h, statuses: marks, through: today)
-                // A weekly quota already met is not listed on the days it was not done.
-                if status == .incomplete, !isStillDue(h, statuses: marks, today: today) { continue }
-                let box = status == .completed ? "[x]" : status == .incomplete ? "[ ]" : "[-]"
-                if status == .incomplete { todo += 1 }
-                lines.append("\(box) habit #\(h.id) \(h.name)" + (h.reminder.map { " · at \($0)" } ?? "") + " · streak \(p.current)" + (status == .incomplete || status == .completed ? "" : " · \(status.rawValue)"))
-            }
-            for t in try ctx.store.tasks(includeDone: false) {
-                guard let due = t.due, due.day <= today else { continue }
-                todo += 1
-                let when = due.day < today || due.localMinute < ctx.now.minute ? "overdue since \(due.text)" : (due.minute == nil ? "due today" : "due at \(String(due.text.suffix(5)))")
-                lines.append("[ ] task #\(t.id) \(t.title) · \(when)")
-            }
-            if count { print(todo); return }
-            if lines.isEmpty {
+            let agenda = try openPlanner(common).agenda()
+            if count { print(agenda.toDo); return }
+            if agenda.items.isEmpty {
                 print("Nothing due today. `vigil next` suggests a task to focus on.")
                 return
             }
-            print("Today, \(civilDate(today)): \(todo) to do")
-            for l in lines { print("  " + l) }
+            print("Today, \(civilDate(agenda.day)): \(agenda.toDo) to do")
+            for item in agenda.items {
+                switch item {
+                case .habit(let h, let status, let streak):
+                    let box = status == .completed ? "[x]" : status == .incomplete ? "[ ]" : "[-]"
+                    let mark = status == .incomplete || status == .completed ? "" : " · \(status.rawValue)"
+                    print("  \(box) habit #\(h.id) \(h.name)" + (h.reminder.map { " · at \($0)" } ?? "") + " · streak \(streak)" + mark)
+                case .task(let t, let when):
+                    let due = t.due?.text ?? ""
+                    let timing = switch when {
+                    case .overdue: "overdue since \(due)"
+                    case .dueToday: "due today"
+                    case .dueAt(let time): "due at \(time)"
+                    }
+                    print("  [ ] task #\(t.id) \(t.title) · \(timing)")
+                }
+            }
         }
     }
 }

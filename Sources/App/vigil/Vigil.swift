@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VigilConfig
 import VigilCore
+import VigilPlanner
 import RecordingFormats
 import SessionViews
 import VigilRuntime
@@ -137,6 +138,8 @@ func guarded<T>(_ body: () async throws -> T) async -> T {
         Vigil.fail(Failure(e.message, code: e.kind == .cannotCreate ? .cannotCreate : .ioError))
     } catch let e as SessionLock.CannotCreate {
         Vigil.fail(Failure(e.description, code: .cannotCreate))
+    } catch let e as PlannerError {
+        Vigil.fail(Failure(e.description, code: .dataError))
     } catch let e as ConfigErrors {
         Vigil.fail(Failure(e.description, code: .dataError))
     } catch {

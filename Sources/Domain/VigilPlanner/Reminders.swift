@@ -53,15 +53,15 @@ public enum ReminderPlanner {
         }
         for t in tasks where !t.isDone {
             guard let due = t.due else { continue }
-            let dueMinute = due.minute.map { due.day * 1440 + $0 }
-            let remindAt = dueMinute.map { $0 - settings.beforeDue } ?? (due.day * 1440 + settings.defaultMinute)
-            if now >= remindAt, now < (dueMinute ?? (due.day + 1) * 1440) {
+            // A time of day is reminded `beforeDue` ahead; a day without one at the default time.
+            let remindAt = due.minute == nil ? due.day * 1440 + settings.defaultMinute : due.localMinute - settings.beforeDue
+            if now >= remindAt, !t.isOverdue(atLocalMinute: now) {
                 let key = "task:\(t.id):due:\(due.text)"
                 if !sent.contains(key) {
-                    let when = due.minute.map { "at \(twoDigits($0 / 60)):\(twoDigits($0 % 60))" } ?? "today"
+                    let when = due.time.map { "at \($0)" } ?? "today"
                     out.append(Reminder(key: key, title: "Due \(when): \(t.title)", body: "Start it with `vigil start --task \(t.id)`."))
                 }
-            } else if now >= (dueMinute ?? (due.day + 1) * 1440), minuteOfDay >= settings.defaultMinute {
+            } else if t.isOverdue(atLocalMinute: now), minuteOfDay >= settings.defaultMinute {
                 // Overdue: once a day, at the default time.
                 let key = "task:\(t.id):overdue:\(civilDate(today))"
                 if !sent.contains(key) {

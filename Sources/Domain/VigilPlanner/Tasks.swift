@@ -54,11 +54,19 @@ public struct Deadline: Hashable, Sendable, Comparable {
     /// its end).
     public var localMinute: Int { day * 1440 + (minute ?? 1440) }
 
+    /// Whether it has passed at a local minute: from its due minute on (17:00 is past at 17:00,
+    /// a day without a time at the following midnight). The one definition of "overdue" for the
+    /// task list, the agenda, urgency and reminders.
+    public func hasPassed(atLocalMinute now: Int) -> Bool { now >= localMinute }
+
     public var text: String {
         let date = civilDate(day)
-        guard let minute else { return date }
-        return date + " " + twoDigits(minute / 60) + ":" + twoDigits(minute % 60)
+        guard let time else { return date }
+        return date + " " + time
     }
+
+    /// `HH:MM`, or nil for a day without a time.
+    public var time: String? { minute.map { twoDigits($0 / 60) + ":" + twoDigits($0 % 60) } }
 
     public static func < (a: Deadline, b: Deadline) -> Bool { a.localMinute < b.localMinute }
 }
@@ -92,6 +100,45 @@ public struct TaskItem: Sendable, Hashable {
     }
 
     public var isDone: Bool { done != nil }
+
+    /// Open and past its deadline at a local minute (see `Deadline.hasPassed(atLocalMinute:)`).
+    public func isOverdue(atLocalMinute now: Int) -> Bool { !isDone && (due?.hasPassed(atLocalMinute: now) ?? false) }
+
+    /// A tag as stored: trimmed and lowercased; nil for a blank one.
+    public static func normalizedTag(_ tag: String) -> String? {
+        let t = tag.trimmingCharacters(in: .whitespaces).lowercased()
+        return t.isEmpty ? nil : t
+    }
+
+    /// Marks it done at `ms`; false (and nothing changes) when it was done already.
+    public mutating func complete(at ms: Int64) -> Bool {
+        guard !isDone else { return false }
+        done = ms
+        return true
+    }
+
+    /// Opens it again; false (and nothing changes) when it was open.
+    public mutating func reopen() -> Bool {
+        guard isDone else { return false }
+        done = nil
+        return true
+    }
+}
+
+/// What the sessions linked to a task add up to.
+public struct TaskEffort: Hashable, Sendable {
+    public var focusedMinutes: Double
+    public var sessions: Int
+    public var episodes: Int
+
+    public init(focusedMinutes: Double, sessions: Int, episodes: Int) {
+        self.focusedMinutes = focusedMinutes
+        self.sessions = sessions
+        self.episodes = episodes
+    }
+
+    /// A task no session was linked to.
+    public static let none = TaskEffort(focusedMinutes: 0, sessions: 0, episodes: 0)
 }
 
 /// The urgency of a task: a sum of named parts, so `vigil task why` can show how it came about.
@@ -124,7 +171,7 @@ public struct Urgency: Sendable {
         if let due = task.due {
             let minutesLeft = Double(due.localMinute - now)
             let days = minutesLeft / 1440
-            if minutesLeft < 0 {
+            if due.hasPassed(atLocalMinute: now) {
                 let late = -days
                 parts.append(Part(name: "deadline", points: min(60, 40 + 2 * late.rounded(.down)),
                                   why: late < 1 ? "overdue since \(due.text)" : "overdue by \(Int(late)) day\(Int(late) == 1 ? "" : "s") (due \(due.text))"))
@@ -151,6 +198,11 @@ public struct Urgency: Sendable {
             parts.append(Part(name: "momentum", points: round1(min(10, focusedMinutes / 10)), why: "\(Int(focusedMinutes)) focused min so far\(estimate)"))
         }
         self.parts = parts
+    }
+
+    /// The parts that count most, largest first: what `vigil next` gives as the reasons.
+    public func leadingReasons(_ count: Int = 3) -> [String] {
+        parts.filter { $0.points != 0 }.sorted { $0.points > $1.points }.prefix(count).map(\.why)
     }
 }
 

@@ -1,0 +1,68 @@
+import VigilCore
+
+/// What the planner refuses, in words for the person: each message names what is wrong and what
+/// to do. The command line prints it with exit code 65 (data error).
+public enum PlannerError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No task has this number.
+    case noTask(Int64)
+    /// No open task has this exact title.
+    case noOpenTask(titled: String)
+    /// Several open tasks have this title; their numbers.
+    case ambiguousTask(titled: String, ids: [Int64])
+    /// No habit has this number.
+    case noHabit(Int64)
+    /// No habit (archived ones aside) has this name.
+    case noHabitNamed(String)
+    /// Several habits have this name; their numbers.
+    case ambiguousHabit(named: String, ids: [Int64])
+    /// The habit is archived: it takes no marks until it is continued.
+    case archivedHabit(Int64)
+    /// Not a day a habit can be marked on (`--date`).
+    case notADay(String)
+    /// A day that has not come yet.
+    case futureDay(Int)
+    /// A day before the habit was added.
+    case beforeHabit(id: Int64, createdDay: Int, day: Int)
+    /// Not an ISO week (`--week`).
+    case notAWeek(String)
+
+    public var description: String {
+        switch self {
+        case .noTask(let id):
+            "no task #\(id). `vigil task list --all` shows every task with its number."
+        case .noOpenTask(let title):
+            "no open task is called '\(title)'. `vigil task list` shows them; give the number or the exact title."
+        case .ambiguousTask(let title, let ids):
+            "\(ids.count) open tasks are called '\(title)': \(Self.numbers(ids)). Give the number."
+        case .noHabit(let id):
+            "no habit #\(id). `vigil habit list --archived` shows every habit with its number."
+        case .noHabitNamed(let name):
+            "no habit is called '\(name)'. `vigil habit list` shows them."
+        case .ambiguousHabit(let name, let ids):
+            "\(ids.count) habits are called '\(name)': \(Self.numbers(ids)). Give the number."
+        case .archivedHabit(let id):
+            "habit #\(id) is archived. `vigil habit continue \(id)` brings it back."
+        case .notADay(let text):
+            "--date: '\(text)' is not a date; use YYYY-MM-DD, today or yesterday."
+        case .futureDay(let day):
+            "\(civilDate(day)) is in the future: a day can be marked once it has come."
+        case .beforeHabit(let id, let createdDay, let day):
+            "habit #\(id) was added on \(civilDate(createdDay)); \(civilDate(day)) is before it."
+        case .notAWeek(let text):
+            "--week: '\(text)' is not an ISO week like 2026-W47."
+        }
+    }
+
+    private static func numbers(_ ids: [Int64]) -> String { ids.map { "#\($0)" }.joined(separator: ", ") }
+}
+
+/// How a person names a task or a habit: by its number, or else by its name.
+public enum PlannerReference: Hashable, Sendable {
+    case number(Int64)
+    case name(String)
+
+    /// A whole number is a number (`3`, `-1`); anything else (`3 pages`, ` 3`) is a name.
+    public init(_ text: String) {
+        if let n = Int64(text) { self = .number(n) } else { self = .name(text) }
+    }
+}
