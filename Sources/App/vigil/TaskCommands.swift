@@ -180,19 +180,23 @@ struct TaskCommand: AsyncParsableCommand {
         func validate() throws { if let title { _ = try nonBlank(title, what: "The task's title") } }
 
         func run() async throws {
-            await guarded {
-                let planner = try openPlanner(common, lookingUp: true)
-                var changes = TaskChanges()
-                changes.title = try title.map { try nonBlank($0, what: "The task's title") }
-                changes.due = try change(due) { try deadline($0, today: planner.now.day, option: "--due") }
-                changes.priority = priority
-                changes.term = term
-                changes.estimateMinutes = try change(estimate) { try minutes($0, option: "--estimate") }
-                changes.note = change(note) { $0 }
-                (changes.addTags, changes.removeTags) = (addTags, removeTags)
-                let t = try planner.editTask(task, changes)
-                print("Updated task #\(t.id): \(t.title)\(dueNote(t)).")
-            }
+            await guarded { try edit() }
+        }
+
+        // Synchronous, outside the async closure: in it, Swift 6.3's release build crashed
+        // (LLVM's coroutine splitting, signal 11) on these throwing closures.
+        private func edit() throws {
+            let planner = try openPlanner(common, lookingUp: true)
+            var changes = TaskChanges()
+            changes.title = try title.map { try nonBlank($0, what: "The task's title") }
+            changes.due = try change(due) { try deadline($0, today: planner.now.day, option: "--due") }
+            changes.priority = priority
+            changes.term = term
+            changes.estimateMinutes = try change(estimate) { try minutes($0, option: "--estimate") }
+            changes.note = change(note) { $0 }
+            (changes.addTags, changes.removeTags) = (addTags, removeTags)
+            let t = try planner.editTask(task, changes)
+            print("Updated task #\(t.id): \(t.title)\(dueNote(t)).")
         }
     }
 

@@ -126,7 +126,7 @@ public struct FocusSession: Sendable {
 
         switch sample.payload {
         case .input, .audio, .location, .reading:
-            if let sensor = sample.sensor { observe(sample.payload, of: sensor, at: now) }
+            scorers.observe(sample.payload, at: now, judging: phase.isJudging)
         case .status(let status):
             events.append(SessionEvent(time: now, kind: .sensorStatus(status)))
             scorers.sensorChanged(status, at: now)
@@ -239,12 +239,6 @@ public struct FocusSession: Sendable {
     }
 
     // MARK: Internals
-
-    /// Hands a sample to the scorers of its sensor: all of them while the session is judged, else
-    /// those that observe while paused.
-    private mutating func observe(_ payload: SamplePayload, of sensor: SensorKind, at now: Timestamp) {
-        scorers.observe(payload, of: sensor, at: now, judging: phase.isJudging)
-    }
 
     /// Ends the session at its planned end if `now` is past it.
     private mutating func finishIfPlanReached(before now: Timestamp, into events: inout [SessionEvent]) -> Bool {

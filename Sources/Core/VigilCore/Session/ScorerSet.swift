@@ -17,6 +17,8 @@ struct ScorerSet: @unchecked Sendable {
     let sensors: [SensorKind]
     let weights: [Double]
     private let routes: [Route]
+    /// Scorers that said they score 0 until their next sample (`SignalScorer.isQuiet`): skipped.
+    private var quiet: [Bool]
     private var owner = Owner()
 
     private final class Owner {}
@@ -26,6 +28,7 @@ struct ScorerSet: @unchecked Sendable {
         hot = cells.map { Unmanaged.passUnretained($0) }
         sensors = scorers.map(\.sensor)
         weights = scorers.map(\.weight)
+        quiet = Array(repeating: false, count: scorers.count)
         routes = scorers.map { s in
             switch s.sensor {
             case .input: .input
@@ -49,33 +52,49 @@ struct ScorerSet: @unchecked Sendable {
         }
     }
 
-    /// Hands a sample to the scorers of its sensor. The built-in sensors' scorers are found by the
-    /// payload's case, without comparing names for every sample.
-    mutating func observe(_ payload: SamplePayload, of sensor: SensorKind, at t: Timestamp, judging: Bool) {
+    /// Hands a sample to the scorers of its sensor (all of them while the session is judged, else
+    /// those that observe while paused). The built-in sensors' scorers are found by the payload's
+    /// case, without building or comparing names for every sample.
+    mutating func observe(_ payload: SamplePayload, at t: Timestamp, judging: Bool) {
         let route: Route
         switch payload {
         case .input: route = .input
         case .audio: route = .audio
         case .location: route = .location
-        case .reading, .status, .control: route = .other
+        case .reading(let r):
+            for i in hot.indices where routes[i] == .other && sensors[i] == r.sensor {
+                quiet[i] = hot[i]._withUnsafeGuaranteedRef { $0.observe(payload, at: t, judging: judging) }
+            }
+            return
+        case .status, .control: return
         }
-        for i in hot.indices where routes[i] == route && (route != .other || sensors[i] == sensor) {
-            hot[i]._withUnsafeGuaranteedRef { $0.observe(payload, at: t, judging: judging) }
+        for i in hot.indices where routes[i] == route {
+            quiet[i] = hot[i]._withUnsafeGuaranteedRef { $0.observe(payload, at: t, judging: judging) }
         }
     }
 
     private enum Route { case input, audio, location, other }
 
     mutating func sensorChanged(_ status: SensorStatus, at t: Timestamp) {
-        for i in cells.indices where sensors[i] == status.sensor { cells[i].sensorChanged(to: status.state, at: t) }
+        for i in cells.indices where sensors[i] == status.sensor {
+            cells[i].sensorChanged(to: status.state, at: t)
+            quiet[i] = false
+        }
     }
 
     mutating func restart(at now: Timestamp) {
         for cell in cells { cell.restart(at: now) }
+        for i in quiet.indices { quiet[i] = false }
     }
 
-    /// Scorer `i`'s score at `now`, after moving it forward to `now`.
-    mutating func judge(_ i: Int, at now: Timestamp) -> Double { hot[i]._withUnsafeGuaranteedRef { $0.judge(at: now) } }
+    /// Scorer `i`'s score at `now`, after moving it forward to `now`; 0 without asking it when it
+    /// is quiet.
+    mutating func judge(_ i: Int, at now: Timestamp) -> Double {
+        if quiet[i] { return 0 }
+        let (score, isQuiet) = hot[i]._withUnsafeGuaranteedRef { $0.judge(at: now) }
+        quiet[i] = isQuiet
+        return score
+    }
 
     /// Scorer `i`'s assessment at `now`, as it stands.
     func assess(_ i: Int, at now: Timestamp) -> Assessment? { hot[i]._withUnsafeGuaranteedRef { $0.assess(at: now) } }
@@ -85,10 +104,10 @@ struct ScorerSet: @unchecked Sendable {
 /// calls can go through `Unmanaged`; only `Cell` is ever made, and it overrides every method.
 class ScorerCell {
     fileprivate init() {}
-    func observe(_ payload: SamplePayload, at t: Timestamp, judging: Bool) {}
+    func observe(_ payload: SamplePayload, at t: Timestamp, judging: Bool) -> Bool { false }
     func sensorChanged(to state: SensorState, at t: Timestamp) {}
     func restart(at now: Timestamp) {}
-    func judge(at now: Timestamp) -> Double { 0 }
+    func judge(at now: Timestamp) -> (score: Double, quiet: Bool) { (0, false) }
     func assess(at now: Timestamp) -> Assessment? { nil }
     func copy() -> ScorerCell { self }
 }
@@ -102,10 +121,17 @@ private final class Cell<S: SignalScorer>: ScorerCell {
         super.init()
     }
 
-    override func observe(_ payload: SamplePayload, at t: Timestamp, judging: Bool) { scorer.observe(payload, at: t, judging: judging) }
+    /// Observes and says whether the scorer is quiet now.
+    override func observe(_ payload: SamplePayload, at t: Timestamp, judging: Bool) -> Bool {
+        scorer.observe(payload, at: t, judging: judging)
+        return scorer.isQuiet
+    }
     override func sensorChanged(to state: SensorState, at t: Timestamp) { scorer.sensorChanged(to: state, at: t) }
     override func restart(at now: Timestamp) { scorer.restart(at: now) }
-    override func judge(at now: Timestamp) -> Double { scorer.judge(at: now) }
+    override func judge(at now: Timestamp) -> (score: Double, quiet: Bool) {
+        let score = scorer.judge(at: now)
+        return (score, scorer.isQuiet)
+    }
     override func assess(at now: Timestamp) -> Assessment? { scorer.assess(at: now) }
     override func copy() -> ScorerCell { Cell(scorer) }
 }

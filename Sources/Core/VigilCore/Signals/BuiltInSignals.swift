@@ -150,6 +150,9 @@ public struct InputScorer: SignalScorer {
         returningEvents = 0
     }
 
+    /// No input detector, or no input seen yet: no evidence of absence until a sample comes.
+    public var isQuiet: Bool { !config.enabled || !enabled || lastInput == nil }
+
     public func score(at now: Timestamp) -> Double {
         guard config.enabled, enabled, let last = lastInput else { return 0 }
         return ramp(now - (awaySince ?? last), config.idleGrace, config.idleFull)
@@ -200,6 +203,9 @@ public struct SwitchingScorer: SignalScorer {
         recent.removeAll()
         total = 0
     }
+
+    /// No switch in the window: nothing to forget, nothing to score.
+    public var isQuiet: Bool { !config.enabled || recent.isEmpty }
 
     public func score(at now: Timestamp) -> Double {
         guard config.enabled, !recent.isEmpty else { return 0 }
@@ -263,6 +269,9 @@ public struct NoiseScorer: SignalScorer {
         loudSince = nil
         lastLoud = nil
     }
+
+    /// Not loud: quiet dips have nothing to end, and nothing scores, until a loud sample.
+    public var isQuiet: Bool { !config.enabled || loudSince == nil }
 
     public func score(at now: Timestamp) -> Double {
         guard config.enabled, let since = loudSince, levelCount > 0 else { return 0 }
@@ -374,6 +383,9 @@ public struct LocationScorer: SignalScorer {
 
     /// After a pause or a gap, time outside must be earned again from fresh fixes.
     public mutating func restart(at now: Timestamp) { outsideSince = nil }
+
+    /// Inside the fence (or not yet outside long enough to count): only a fix can change that.
+    public var isQuiet: Bool { !config.enabled || outsideSince == nil }
 
     public func score(at now: Timestamp) -> Double {
         guard config.enabled, let since = outsideSince, lastDistance != nil else { return 0 }

@@ -154,10 +154,16 @@ public protocol SignalScorer: Sendable {
     mutating func observe(_ payload: SamplePayload, at t: Timestamp, judging: Bool)
     /// `advance`, then `score`.
     mutating func judge(at now: Timestamp) -> Double
+
+    /// True when the scorer scores 0 and will go on doing so, whatever the time, until it observes
+    /// a sample (nothing loud heard, no switch in the window, inside the fence): the session then
+    /// skips it at the evaluations in between. False by default, which is always correct.
+    var isQuiet: Bool { get }
 }
 
 extension SignalScorer {
     public var observesWhilePaused: Bool { false }
+    public var isQuiet: Bool { false }
 
     public mutating func observe(_ payload: SamplePayload, at t: Timestamp, judging: Bool) {
         if judging || observesWhilePaused { observe(payload, at: t) }
