@@ -73,7 +73,8 @@ let package = Package(
             name: "CPulseSimple", path: "Sources/Adapters/CPulseSimple", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
         .target(name: "DetectorSupport", dependencies: ["VigilCore"], path: "Sources/Adapters/DetectorSupport"),
         .target(
-            name: "LocationDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CGPS"], path: "Sources/Adapters/LocationDetector"),
+            name: "LocationDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CGPS"], path: "Sources/Adapters/LocationDetector"
+        ),
         .target(
             name: "MicrophoneDetector", dependencies: ["VigilCore", "DetectorSupport", "VigilAudio", "CPulse"],
             path: "Sources/Adapters/MicrophoneDetector"),

@@ -18,6 +18,6 @@ let package = Package(
                 .product(name: "LocationDetector", package: "Vigil"),
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        ),
+        )
     ]
 )

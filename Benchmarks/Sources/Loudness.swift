@@ -38,9 +38,10 @@ enum LoudnessBenchmarks {
             if buffer.isEmpty { break }
             meter.process(buffer)
         }
-        return Analysis(integrated: meter.integrated, maxMomentary: meter.maxMomentary,
-                        maxShortTerm: meter.maxShortTerm, samplePeak: meter.samplePeak,
-                        frames: meter.framesProcessed)
+        return Analysis(
+            integrated: meter.integrated, maxMomentary: meter.maxMomentary,
+            maxShortTerm: meter.maxShortTerm, samplePeak: meter.samplePeak,
+            frames: meter.framesProcessed)
     }
 
     /// The reader alone (decoding to interleaved Float), to split the analyser's time.
@@ -53,7 +54,7 @@ enum LoudnessBenchmarks {
             reader.read(maxFrames: chunkFrames, into: &buffer)
             if buffer.isEmpty { break }
             samples += buffer.count
-            sum += buffer[buffer.count / 2] // keep the decoded samples observable
+            sum += buffer[buffer.count / 2]  // keep the decoded samples observable
         }
         precondition(sum.isFinite)
         return samples
@@ -78,8 +79,9 @@ enum LoudnessBenchmarks {
         }
         let (rate, channels, frames, duration) = (reader.sampleRate, reader.channels, reader.frameCount, reader.duration)
         let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        print("loudness file: \(path), \(rate) Hz, \(channels) ch, \(reader.encoding), \(frames) frames = "
-            + "\(String(format: "%.1f", duration)) s of audio, \(bytes / 1_000_000) MB")
+        print(
+            "loudness file: \(path), \(rate) Hz, \(channels) ch, \(reader.encoding), \(frames) frames = "
+                + "\(String(format: "%.1f", duration)) s of audio, \(bytes / 1_000_000) MB")
         let label = "\(String(format: "%.0f", duration)) s, \(rate) Hz, \(channels) ch"
 
         let printed = Once()
@@ -93,10 +95,11 @@ enum LoudnessBenchmarks {
                 printed.done = true
                 // One line the script parses; printed after the first (possibly warm-up) iteration,
                 // outside its timed section.
-                print("loudness result: integrated \(String(format: "%.4f", a.integrated!)) LUFS, "
-                    + "max momentary \(String(format: "%.2f", a.maxMomentary)) LUFS, "
-                    + "max short-term \(String(format: "%.2f", a.maxShortTerm)) LUFS, "
-                    + "sample peak \(String(format: "%.6f", a.samplePeak)), \(a.frames) frames")
+                print(
+                    "loudness result: integrated \(String(format: "%.4f", a.integrated!)) LUFS, "
+                        + "max momentary \(String(format: "%.2f", a.maxMomentary)) LUFS, "
+                        + "max short-term \(String(format: "%.2f", a.maxShortTerm)) LUFS, "
+                        + "sample peak \(String(format: "%.6f", a.samplePeak)), \(a.frames) frames")
             }
         }
 

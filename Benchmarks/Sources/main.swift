@@ -1,8 +1,8 @@
 import Benchmark
 import Foundation
 import VigilCore
-import VigilRuntime
 import VigilRecording
+import VigilRuntime
 
 /// A realistic day-long mix, as the live detectors would record it: microphone levels once a
 /// second, an input window every 5 s (typing with pauses), a GPS fix every 2 s. Deterministic
@@ -29,16 +29,24 @@ func makeRecording() throws {
             let typing = Double.random(in: 0..<1, using: &rng) < 0.85
             let keys = typing ? Int.random(in: 1...20, using: &rng) : 0
             if keys > 0 { lastInput = Double(second) - round(Double.random(in: 0.05..<1.5, using: &rng), 100) }
-            try writer.append(Sample(time: t, payload: .input(InputActivity(
-                window: 5, keyPresses: keys, pointerTravel: typing ? round(Double.random(in: 0..<600, using: &rng), 10) : 0,
-                clicks: Int.random(in: 0...2, using: &rng), idle: round(Double(second) - lastInput, 100)))))
+            try writer.append(
+                Sample(
+                    time: t,
+                    payload: .input(
+                        InputActivity(
+                            window: 5, keyPresses: keys, pointerTravel: typing ? round(Double.random(in: 0..<600, using: &rng), 10) : 0,
+                            clicks: Int.random(in: 0...2, using: &rng), idle: round(Double(second) - lastInput, 100)))))
             written += 1
         }
         if second % 2 == 0, written < sampleCount {
-            try writer.append(Sample(time: t, payload: .location(LocationFix(
-                latitude: round(52.2053 + Double.random(in: -1e-4..<1e-4, using: &rng), 1e7),
-                longitude: round(0.1218 + Double.random(in: -1e-4..<1e-4, using: &rng), 1e7),
-                horizontalAccuracy: round(Double.random(in: 8..<30, using: &rng), 10), speed: 0.1, mode: .threeD))))
+            try writer.append(
+                Sample(
+                    time: t,
+                    payload: .location(
+                        LocationFix(
+                            latitude: round(52.2053 + Double.random(in: -1e-4..<1e-4, using: &rng), 1e7),
+                            longitude: round(0.1218 + Double.random(in: -1e-4..<1e-4, using: &rng), 1e7),
+                            horizontalAccuracy: round(Double.random(in: 8..<30, using: &rng), 10), speed: 0.1, mode: .threeD))))
             written += 1
         }
     }

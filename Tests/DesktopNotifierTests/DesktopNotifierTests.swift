@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import DesktopNotifier
 
 /// Desktop notifications against a real D-Bus: a private `dbus-daemon --session` started for the

@@ -1,5 +1,6 @@
 import Testing
 import VigilCore
+
 @testable import InputDetector
 
 /// The aggregator and the app-switch classifier, stepped event by event. Key codes are written out
@@ -38,41 +39,45 @@ import VigilCore
 
     @Test func altTabCountsEachTabPressWhileAltIsHeld() {
         // Alt down, Tab ×3 (one with autorepeat), Shift+Tab once more, Alt up: four switches.
-        let out = run(keys([
-            (LEFTALT, .pressed), (TAB, .pressed), (TAB, .released), (TAB, .pressed), (TAB, .repeated), (TAB, .released),
-            (TAB, .pressed), (TAB, .released), (LEFTSHIFT, .pressed), (TAB, .pressed), (TAB, .released),
-            (LEFTSHIFT, .released), (LEFTALT, .released),
-        ]), until: 5)
+        let out = run(
+            keys([
+                (LEFTALT, .pressed), (TAB, .pressed), (TAB, .released), (TAB, .pressed), (TAB, .repeated), (TAB, .released),
+                (TAB, .pressed), (TAB, .released), (LEFTSHIFT, .pressed), (TAB, .pressed), (TAB, .released),
+                (LEFTSHIFT, .released), (LEFTALT, .released),
+            ]), until: 5)
         #expect(out[0].1.switches == AppSwitches(altTab: 4))
         #expect(out[0].1.keyPresses == 6)  // Alt, Tab, Tab, Tab, Shift, Tab
     }
 
     @Test func superAloneOpensTheOverviewButSuperAsModifierDoesNot() {
-        let out = run(keys([
-            (LEFTMETA, .pressed), (LEFTMETA, .repeated), (LEFTMETA, .released),            // alone: 1
-            (LEFTMETA, .pressed), (KEY_1, .pressed), (KEY_1, .released), (LEFTMETA, .released),  // Super+1: workspace
-            (LEFTMETA, .pressed), (PAGEDOWN, .pressed), (PAGEDOWN, .released), (LEFTMETA, .released),  // workspace
-        ]), until: 5)
+        let out = run(
+            keys([
+                (LEFTMETA, .pressed), (LEFTMETA, .repeated), (LEFTMETA, .released),  // alone: 1
+                (LEFTMETA, .pressed), (KEY_1, .pressed), (KEY_1, .released), (LEFTMETA, .released),  // Super+1: workspace
+                (LEFTMETA, .pressed), (PAGEDOWN, .pressed), (PAGEDOWN, .released), (LEFTMETA, .released),  // workspace
+            ]), until: 5)
         #expect(out[0].1.switches == AppSwitches(superKey: 1, workspace: 2))
     }
 
     @Test func ctrlTabAndCtrlAltArrows() {
-        let out = run(keys([
-            (LEFTCTRL, .pressed), (TAB, .pressed), (TAB, .released), (PAGEDOWN, .pressed), (PAGEDOWN, .released),
-            (LEFTALT, .pressed), (RIGHT, .pressed), (RIGHT, .released), (LEFTALT, .released), (LEFTCTRL, .released),
-            (TAB, .pressed), (TAB, .released),  // plain Tab: nothing
-        ]), until: 5)
+        let out = run(
+            keys([
+                (LEFTCTRL, .pressed), (TAB, .pressed), (TAB, .released), (PAGEDOWN, .pressed), (PAGEDOWN, .released),
+                (LEFTALT, .pressed), (RIGHT, .pressed), (RIGHT, .released), (LEFTALT, .released), (LEFTCTRL, .released),
+                (TAB, .pressed), (TAB, .released),  // plain Tab: nothing
+            ]), until: 5)
         #expect(out[0].1.switches == AppSwitches(ctrlTab: 2, workspace: 1))
     }
 
     @Test func pointerScrollClicksAndSwipes() {
-        let out = run([
-            (0.5, .motion(dx: 3, dy: 4)), (0.6, .motion(dx: -6, dy: 8)), (0.7, .click),
-            (1.0, .scroll(v120: 120, distance: 0)), (1.1, .scroll(v120: 60, distance: 0)), (1.2, .scroll(v120: 60, distance: 0)),
-            (1.3, .scroll(v120: 0, distance: 30)), (1.4, .scroll(v120: 0, distance: 30)),
-            (2.0, .swipe(fingers: 3)), (2.5, .swipe(fingers: 2)),
-            (6.0, .scroll(v120: 0, distance: 40)),  // carries the 10 left over from the first window
-        ], until: 10)
+        let out = run(
+            [
+                (0.5, .motion(dx: 3, dy: 4)), (0.6, .motion(dx: -6, dy: 8)), (0.7, .click),
+                (1.0, .scroll(v120: 120, distance: 0)), (1.1, .scroll(v120: 60, distance: 0)), (1.2, .scroll(v120: 60, distance: 0)),
+                (1.3, .scroll(v120: 0, distance: 30)), (1.4, .scroll(v120: 0, distance: 30)),
+                (2.0, .swipe(fingers: 3)), (2.5, .swipe(fingers: 2)),
+                (6.0, .scroll(v120: 0, distance: 40)),  // carries the 10 left over from the first window
+            ], until: 10)
         #expect(abs(out[0].1.pointerTravel - 15) < 1e-9)
         #expect(out[0].1.clicks == 1)
         #expect(out[0].1.scrollTicks == 3)  // 2 detents + 60 units of finger scrolling (1 tick, 10 over)

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import VigilCore
+
 @testable import InputDetector
 
 /// The live detector against the real libinput and udev. This build machine (like CI's containers)
@@ -85,8 +86,10 @@ import VigilCore
 
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        p.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--",
-                       CommandLine.arguments[0], "--testing-library", "swift-testing", "--filter", "childProbe"]
+        p.arguments = [
+            "--reuid=65534", "--regid=65534", "--clear-groups", "--",
+            CommandLine.arguments[0], "--testing-library", "swift-testing", "--filter", "childProbe",
+        ]
         p.environment = ProcessInfo.processInfo.environment.merging(["VIGIL_INPUT_PROBE_DEVICE": node, "VIGIL_INPUT_PROBE_OUT": out]) { $1 }
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VigilCore
 import VigilRecording
+
 @testable import InputDetector
 
 /// Replays hand-written `libinput record` files (see Data/README.md) through the reader and the same
@@ -199,8 +200,10 @@ import VigilRecording
         var text = "version: 1\nndevices: 1\ndevices:\n- node: /dev/input/event3\n  evdev:\n    name: \"kbd\"\n  events:\n"
         text.reserveCapacity(100_000 * 200)
         for i in 0..<100_000 {
-            let sec = i / 20, usec = (i % 20) * 50_000
-            text += "  - evdev:\n    - [\(sec), \(usec), 4, 4, 458756] # EV_MSC / MSC_SCAN\n    - [\(sec), \(usec), 1, 30, \(i % 2 == 0 ? 1 : 0)] # EV_KEY / KEY_A\n    - [\(sec), \(usec), 0, 0, 0] # SYN_REPORT\n"
+            let sec = i / 20
+            let usec = (i % 20) * 50_000
+            text +=
+                "  - evdev:\n    - [\(sec), \(usec), 4, 4, 458756] # EV_MSC / MSC_SCAN\n    - [\(sec), \(usec), 1, 30, \(i % 2 == 0 ? 1 : 0)] # EV_KEY / KEY_A\n    - [\(sec), \(usec), 0, 0, 0] # SYN_REPORT\n"
         }
         let r = try LibinputRecording.parse(text, window: 5, start: .at(t0))
         #expect(r.summary.keyPresses == 50_000)
@@ -248,4 +251,3 @@ import VigilRecording
         }
     }
 }
-

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VigilCore
 import VigilRecording
+
 @testable import InputDetector
 
 /// Key identities never leave the detector: not in samples, not in recordings, not in the summary.
@@ -29,7 +30,9 @@ import VigilRecording
     @Test func recordedLinesHoldOnlyCounts() throws {
         let r = try LibinputRecording.read(path: Self.data + "/keyboard-alt-tab.yml", window: 5, start: .at(t0))
         let encoder = RecordingEncoder(header: RecordingHeader(start: t0))
-        let allowed: Set<String> = ["t", "kind", "window", "keys", "travel", "clicks", "scroll", "alt_tab", "super", "ctrl_tab", "workspace", "swipes", "idle"]
+        let allowed: Set<String> = [
+            "t", "kind", "window", "keys", "travel", "clicks", "scroll", "alt_tab", "super", "ctrl_tab", "workspace", "swipes", "idle",
+        ]
         for sample in r.samples {
             let line = encoder.line(for: sample)
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])

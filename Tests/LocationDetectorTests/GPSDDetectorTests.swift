@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import VigilCore
+
 @testable import LocationDetector
 
 /// These tests run the real gpsd, fed by gpsfake from NMEA logs recorded by gpsd's own regression
@@ -51,13 +52,16 @@ let logsDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().append
         #expect(collector.states.contains(.available))
 
         var privacy = LocationPrivacy(config: defaultConfig)
-        let protected = Set(expected.map { privacy.protect(LocationFix(latitude: $0.lat, longitude: $0.lon, mode: $0.mode == 3 ? .threeD : .twoD)) }
-            .map { [$0.latitude, $0.longitude, $0.distanceFromWorkplace ?? -1] })
+        let protected = Set(
+            expected.map { privacy.protect(LocationFix(latitude: $0.lat, longitude: $0.lon, mode: $0.mode == 3 ? .threeD : .twoD)) }
+                .map { [$0.latitude, $0.longitude, $0.distanceFromWorkplace ?? -1] })
         let handedOver = privateCollector.fixes
         #expect(handedOver.count >= expected.count / 2, "received \(handedOver.count) of the \(expected.count) fixes gpsd reported")
         #expect(handedOver.allSatisfy { $0.cellSize == 0.01 && $0.distanceFromWorkplace != nil })
         #expect(handedOver.allSatisfy { protected.contains([$0.latitude, $0.longitude, $0.distanceFromWorkplace ?? -1]) })
-        #expect(!handedOver.contains { f in expected.contains { $0.lat == f.latitude || $0.lon == f.longitude } }, "an exact coordinate left the detector")
+        #expect(
+            !handedOver.contains { f in expected.contains { $0.lat == f.latitude || $0.lon == f.longitude } }, "an exact coordinate left the detector"
+        )
 
         // The same gpsd output read back as a `gpspipe -w` log gives the same fixes: the replay
         // path and the live path agree.

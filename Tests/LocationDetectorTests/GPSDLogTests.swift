@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VigilCore
+
 @testable import LocationDetector
 
 /// The gpsd JSON reader (what `vigil replay` and `vigil inspect` read a `gpspipe -w` log with),
@@ -16,8 +17,9 @@ import VigilCore
     static func derived(_ log: String) throws -> Derived {
         let csv = try String(contentsOfFile: logsDir + "/DERIVED_tpv_summary.csv", encoding: .utf8)
         let row = try #require(csv.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }.first { $0.first == log })
-        return Derived(reports: Int(row[1])!, noFix: Int(row[2])!, twoD: Int(row[3])!, threeD: Int(row[4])!, firstTime: row[6],
-                       maxDisplacement: Double(row[9])!, pathLength: Double(row[10])!)
+        return Derived(
+            reports: Int(row[1])!, noFix: Int(row[2])!, twoD: Int(row[3])!, threeD: Int(row[4])!, firstTime: row[6],
+            maxDisplacement: Double(row[9])!, pathLength: Double(row[10])!)
     }
 
     @Test(arguments: ["ch-4711.log", "haicom-305N.log"])
@@ -53,7 +55,9 @@ import VigilCore
         #expect(log.start == t0)
         #expect(log.samples.map(\.time) == [t0, t0, t0 + 1, t0 + 2, t0 + 4, t0 + 4])
         guard log.samples.count == 6 else { return }
-        #expect(log.samples[1].payload == .location(LocationFix(latitude: 52.2053, longitude: 0.1218, horizontalAccuracy: 6.5, speed: 0.2, mode: .threeD)))
+        #expect(
+            log.samples[1].payload == .location(LocationFix(latitude: 52.2053, longitude: 0.1218, horizontalAccuracy: 6.5, speed: 0.2, mode: .threeD))
+        )
         #expect(log.samples[2].payload == .location(LocationFix(latitude: 52.2054, longitude: 0.1218, horizontalAccuracy: 12, mode: .twoD)))
         let states = log.samples.compactMap { if case .status(let s) = $0.payload { s.state } else { nil } }
         #expect(states == [.available, .noFix, .available])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VigilCore
+
 @testable import MicrophoneDetector
 
 /// WAV files read into level samples by the code that measures the live microphone.

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import VigilCore
+
 @testable import MicrophoneDetector
 
 /// The independent measurements: ffmpeg's ebur128 filter for integrated loudness and sox's `stats`
@@ -11,7 +12,7 @@ func ffmpegIntegratedLoudness(_ wav: String) throws -> Double {
     let out = runTool("/usr/bin/ffmpeg", ["-nostats", "-hide_banner", "-i", wav, "-af", "ebur128", "-f", "null", "-"]).output
     // The summary's line "    I:         -23.0 LUFS".
     guard let line = out.split(separator: "\n").last(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("I:") }),
-          let value = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+        let value = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
     else { throw TestFailure("no integrated loudness in ffmpeg's output:\n\(out)") }
     return value
 }
@@ -19,7 +20,7 @@ func ffmpegIntegratedLoudness(_ wav: String) throws -> Double {
 func soxRMS(_ wav: String) throws -> Double {
     let out = runTool("/usr/bin/sox", [wav, "-n", "stats"]).output
     guard let line = out.split(separator: "\n").first(where: { $0.hasPrefix("RMS lev dB") }),
-          let value = line.split(separator: " ").last.flatMap({ Double($0) })
+        let value = line.split(separator: " ").last.flatMap({ Double($0) })
     else { throw TestFailure("no RMS level in sox's output:\n\(out)") }
     return value
 }
@@ -91,8 +92,9 @@ func median(_ values: [Double]) -> Double? {
 
         let before = collector.levels.count
         try server.start()
-        #expect(await collector.wait(timeout: 15) { $0.states.last == .available && $0.levels.count >= before + 2 },
-                "recovered: \(collector.statuses)")
+        #expect(
+            await collector.wait(timeout: 15) { $0.states.last == .available && $0.levels.count >= before + 2 },
+            "recovered: \(collector.statuses)")
         #expect(collector.states == [.available, .lost, .available], "each change said once: \(collector.statuses)")
     }
 

@@ -20,16 +20,17 @@ public final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for a in argv { free(a) } }
         let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { env.forEach { free($0) } }
+        defer { for e in env { free(e) } }
         // The child starts with no signal blocked and every signal at its default: the test's
         // threads (Swift concurrency, dispatch) block most signals, and a spawned process inherits
         // that mask, so `kill(SIGINT)` would otherwise never reach, say, parecord.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
+        var none = sigset_t()
+        var all = sigset_t()
         sigemptyset(&none)
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &none)
@@ -55,7 +56,12 @@ public final class ChildProcess: @unchecked Sendable {
     public var isRunning: Bool {
         guard status == nil else { return false }
         var raw: Int32 = 0
-        return waitpid(pid, &raw, WNOHANG) == 0 ? true : { status = (raw >> 8) & 0xff; return false }()
+        return waitpid(pid, &raw, WNOHANG) == 0
+            ? true
+            : {
+                status = (raw >> 8) & 0xff
+                return false
+            }()
     }
 
     public func kill(_ signal: Int32 = SIGKILL) {

@@ -24,9 +24,11 @@ public final class PulseServer {
         // -n: no default.pa, so only these modules load; no idle exit; its log goes to a file.
         process = try ChildProcess(
             "/usr/bin/pulseaudio",
-            ["-n", "--daemonize=no", "--use-pid-file=false", "--exit-idle-time=-1", "--log-target=stderr",
-             "-L", "module-null-sink sink_name=vigiltest rate=48000",
-             "-L", "module-native-protocol-unix socket=\(socket) auth-anonymous=1"],
+            [
+                "-n", "--daemonize=no", "--use-pid-file=false", "--exit-idle-time=-1", "--log-target=stderr",
+                "-L", "module-null-sink sink_name=vigiltest rate=48000",
+                "-L", "module-native-protocol-unix socket=\(socket) auth-anonymous=1",
+            ],
             environment: env, output: "\(directory)/server.log")
         for _ in 0..<200 {
             if runTool("/usr/bin/pactl", ["--server", address, "info"]).status == 0 { return }
@@ -62,7 +64,6 @@ public struct TestFailure: Error, CustomStringConvertible {
     public var description: String
     public init(_ d: String) { description = d }
 }
-
 
 /// gpsfake (which starts its own gpsd) playing one log once, in pipe mode: gpsfake is then itself a
 /// client of that gpsd and prints every report gpsd makes, which is what the detector is checked
@@ -101,8 +102,8 @@ public final class GPSFake {
         // gpsd ends its lines with CR LF, which Swift reads as one Character: split on any newline.
         return text.split(whereSeparator: \.isNewline).compactMap { line in
             guard line.hasPrefix("{\"class\":\"TPV\""),
-                  let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let mode = o["mode"] as? Int, mode >= 2, let lat = o["lat"] as? Double, let lon = o["lon"] as? Double
+                let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let mode = o["mode"] as? Int, mode >= 2, let lat = o["lat"] as? Double, let lon = o["lon"] as? Double
             else { return nil }
             return (lat, lon, mode)
         }
@@ -137,7 +138,6 @@ public final class GPSFake {
     deinit { stop() }
 }
 
-
 /// A private D-Bus session bus (`dbus-daemon --session`) in a temporary directory, for one test.
 public final class SessionBus {
     public let directory: String
@@ -150,9 +150,13 @@ public final class SessionBus {
         // --print-address prints once the daemon is listening. The socket file alone is not enough:
         // it appears at bind(), before listen(), and a connection in between is refused (a CI run
         // failed that way).
-        process = try ChildProcess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile", "--print-address=1",
-                                                             "--address=unix:path=\(directory)/bus"],
-                                   output: directory + "/daemon.log")
+        process = try ChildProcess(
+            "/usr/bin/dbus-daemon",
+            [
+                "--session", "--nofork", "--nopidfile", "--print-address=1",
+                "--address=unix:path=\(directory)/bus",
+            ],
+            output: directory + "/daemon.log")
         for _ in 0..<500 {
             if (try? String(contentsOfFile: directory + "/daemon.log", encoding: .utf8))?.contains("unix:path=") == true { return }
             usleep(20_000)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VigilAudio
 
 let dataDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Data").path

@@ -33,7 +33,8 @@ func vigil(_ args: [String], home: String? = nil, stdin: String? = nil, env: [St
     p.environment = e
     p.currentDirectoryURL = URL(fileURLWithPath: repo)
     // Files rather than pipes: a chatty child can never block on a full pipe.
-    let outPath = h + "/.stdout-\(UUID().uuidString)", errPath = h + "/.stderr-\(UUID().uuidString)"
+    let outPath = h + "/.stdout-\(UUID().uuidString)"
+    let errPath = h + "/.stderr-\(UUID().uuidString)"
     FileManager.default.createFile(atPath: outPath, contents: nil)
     FileManager.default.createFile(atPath: errPath, contents: nil)
     p.standardOutput = FileHandle(forWritingAtPath: outPath)
@@ -108,7 +109,8 @@ func background(_ executable: String, _ args: [String], home: String, env: [Stri
     p.arguments = args
     p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "TZ": "UTC"].merging(env) { $1 }
     let id = UUID().uuidString
-    let out = home + "/.out-\(id)", err = home + "/.err-\(id)"
+    let out = home + "/.out-\(id)"
+    let err = home + "/.err-\(id)"
     FileManager.default.createFile(atPath: out, contents: nil)
     FileManager.default.createFile(atPath: err, contents: nil)
     p.standardOutput = FileHandle(forWritingAtPath: out)
@@ -120,8 +122,13 @@ func background(_ executable: String, _ args: [String], home: String, env: [Stri
 
 /// SQLite's own check of a log, by Python's sqlite3 (not Vigil's code): "ok\n" when it is sound.
 func integrityCheck(_ database: String) async -> String {
-    await runProcess("/usr/bin/python3", ["-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA integrity_check').fetchone()[0])",
-                                          database]).output
+    await runProcess(
+        "/usr/bin/python3",
+        [
+            "-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA integrity_check').fetchone()[0])",
+            database,
+        ]
+    ).output
 }
 
 func freshHome() -> String {
@@ -180,7 +187,9 @@ func write(_ text: String, to path: String) {
     @Test func aCorruptRecordingNamesTheFileAndLineAndExits65() throws {
         let home = freshHome()
         let bad = home + "/bad.jsonl"
-        write(#"{"vigil":"recording","version":1,"start":"2026-03-02T09:00:00Z"}"# + "\n" + #"{"t":1,"kind":"input","window":5,"idle":1}"# + "\n" + #"{"t":2,"kind":"input","wind"#, to: bad)
+        write(
+            #"{"vigil":"recording","version":1,"start":"2026-03-02T09:00:00Z"}"# + "\n" + #"{"t":1,"kind":"input","window":5,"idle":1}"# + "\n"
+                + #"{"t":2,"kind":"input","wind"#, to: bad)
         let r = try vigil(["replay", "--log", "--data-dir", home + "/d", bad], home: home)
         #expect(r.status == 65)
         #expect(r.stderr.hasPrefix("vigil: error: \(bad):3: column"))
@@ -322,8 +331,9 @@ func write(_ text: String, to path: String) {
     @Test func keysTypedInTheTerminalReachTheSession() throws {
         let home = freshHome()
         write("s\nq\n", to: home + "/keys")
-        let (status, text) = try inPseudoTerminal("\(vigilBinary) start --minutes 5 --json --data-dir \(home)/d", home: home,
-                                                  env: ["TERM": "dumb"], stdin: home + "/keys")
+        let (status, text) = try inPseudoTerminal(
+            "\(vigilBinary) start --minutes 5 --json --data-dir \(home)/d", home: home,
+            env: ["TERM": "dumb"], stdin: home + "/keys")
         #expect(status == 0, "\(text)")
         #expect(text.contains("\"event\":\"snooze_refused\",\"reason\":\"no alarm to snooze\""), "\(text)")
         #expect(text.contains("\"event\":\"session_ended\",\"outcome\":\"abandoned\""), "\(text)")
@@ -341,12 +351,17 @@ func write(_ text: String, to path: String) {
         func complete(_ words: [String]) -> [String] {
             let line = words.joined(separator: " ")
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-            let r = runProcess("/bin/bash", ["-c", """
-                source '\(home)/vigil.bash'
-                COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMP_LINE='\(line)'; COMP_POINT=${#COMP_LINE}
-                _vigil vigil '\(words.last!)' '\(words[words.count - 2])'
-                printf '%s\\n' "${COMPREPLY[@]}"
-                """])
+            let r = runProcess(
+                "/bin/bash",
+                [
+                    "-c",
+                    """
+                    source '\(home)/vigil.bash'
+                    COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMP_LINE='\(line)'; COMP_POINT=${#COMP_LINE}
+                    _vigil vigil '\(words.last!)' '\(words[words.count - 2])'
+                    printf '%s\\n' "${COMPREPLY[@]}"
+                    """,
+                ])
             #expect(r.status == 0, "\(r.output)")
             return r.output.split(separator: "\n").map(String.init)
         }
@@ -371,11 +386,15 @@ func write(_ text: String, to path: String) {
     /// Every command's --help has an example.
     @Test func everyCommandsHelpHasAnExample() throws {
         let home = freshHome()
-        let commands = [["start"], ["status"], ["stop"], ["replay"], ["record"], ["inspect"], ["sensors"], ["log"], ["report"], ["simulate"], ["config", "check"],
-                        ["config", "paths"], ["task"], ["task", "add"], ["task", "list"], ["task", "show"], ["task", "edit"], ["task", "done"], ["task", "reopen"],
-                        ["task", "delete"], ["task", "why"], ["next"], ["habit"], ["habit", "add"], ["habit", "list"], ["habit", "show"], ["habit", "check"],
-                        ["habit", "fail"], ["habit", "skip"], ["habit", "set"], ["habit", "edit"], ["habit", "note"], ["habit", "continue"],
-                        ["habit", "finish"], ["habit", "delete"], ["today"], ["motivate"], ["daemon"], ["export"], ["forget"]]
+        let commands = [
+            ["start"], ["status"], ["stop"], ["replay"], ["record"], ["inspect"], ["sensors"], ["log"], ["report"], ["simulate"],
+            ["config", "check"],
+            ["config", "paths"], ["task"], ["task", "add"], ["task", "list"], ["task", "show"], ["task", "edit"], ["task", "done"],
+            ["task", "reopen"],
+            ["task", "delete"], ["task", "why"], ["next"], ["habit"], ["habit", "add"], ["habit", "list"], ["habit", "show"], ["habit", "check"],
+            ["habit", "fail"], ["habit", "skip"], ["habit", "set"], ["habit", "edit"], ["habit", "note"], ["habit", "continue"],
+            ["habit", "finish"], ["habit", "delete"], ["today"], ["motivate"], ["daemon"], ["export"], ["forget"],
+        ]
         for c in commands {
             let r = try vigil(c + ["--help"], home: home)
             #expect(r.status == 0)
@@ -387,10 +406,13 @@ func write(_ text: String, to path: String) {
     /// a message that names what is wrong (file, line, key, option or number) and what to do.
     @Test func everyCommandFailsWithItsDocumentedExitCode() throws {
         let home = freshHome()
-        let bad = home + "/bad.yaml", truncated = home + "/truncated.jsonl", notes = home + "/notes.txt"
+        let bad = home + "/bad.yaml"
+        let truncated = home + "/truncated.jsonl"
+        let notes = home + "/notes.txt"
         try "session:\n  tick: 1s\n  wibble: 3\n".write(toFile: bad, atomically: true, encoding: .utf8)
-        try (#"{"vigil":"recording","version":1,"start":"2026-03-02T09:00:00Z"}"# + "\n" + #"{"t":1,"kind":"input","window":5,"idle":1}"# + "\n"
-             + #"{"t":2,"kind":"input","wind"#).write(toFile: truncated, atomically: true, encoding: .utf8)
+        try
+            (#"{"vigil":"recording","version":1,"start":"2026-03-02T09:00:00Z"}"# + "\n" + #"{"t":1,"kind":"input","window":5,"idle":1}"# + "\n"
+            + #"{"t":2,"kind":"input","wind"#).write(toFile: truncated, atomically: true, encoding: .utf8)
         try "hello\n".write(toFile: notes, atomically: true, encoding: .utf8)
         let unwritable = "/proc/vigil-nowhere"
         // A second log with one task, for the failures that need a log to exist.
@@ -400,7 +422,10 @@ func write(_ text: String, to path: String) {
             (["start", "--minutes", "0"], 64, ["--minutes must be greater than 0"]),
             (["start", "--config", bad, "--minutes", "1"], 65, ["bad.yaml:3", "session.wibble", "vigil config check"]),
             (["start", "--data-dir", unwritable, "--minutes", "0.01"], 73, [unwritable, "cannot create the data directory", "--data-dir"]),
-            (["start", "--minutes", "0.01", "--record", unwritable + "/r.jsonl"], 73, [unwritable + "/r.jsonl", "cannot create", "choose another file"]),
+            (
+                ["start", "--minutes", "0.01", "--record", unwritable + "/r.jsonl"], 73,
+                [unwritable + "/r.jsonl", "cannot create", "choose another file"]
+            ),
             (["replay", home + "/missing.jsonl"], 74, ["missing.jsonl: cannot open"]),
             (["replay", truncated], 65, ["truncated.jsonl:3: column 28", "truncated"]),
             (["replay"], 64, ["Missing expected argument"]),

@@ -35,7 +35,8 @@ import Testing
         func ms(_ v: Any?) -> Int64? { (v as? NSNumber)?.int64Value }
         func seconds(_ v: Any?) -> Double { (v as? NSNumber)?.doubleValue ?? .nan }
         guard let session = tables["sessions"]?.first, tables["sessions"]?.count == 1,
-              let ended = events.last, ended["event"] as? String == "session_ended" else {
+            let ended = events.last, ended["event"] as? String == "session_ended"
+        else {
             Issue.record("one session, ended, expected: \(tables["sessions"] ?? [])", sourceLocation: sourceLocation)
             return
         }
@@ -51,10 +52,13 @@ import Testing
         }
         // Totals add up: judged time is focused plus distracted; the session is judged time,
         // pauses and gaps; distracted time is the episodes'.
-        let start = ms(session["started_ms"]) ?? 0, end = ms(session["ended_ms"]) ?? 0
+        let start = ms(session["started_ms"]) ?? 0
+        let end = ms(session["ended_ms"]) ?? 0
         let active = seconds(session["active_s"])
         #expect(abs(seconds(session["focused_s"]) + seconds(session["distracted_s"]) - active) < 0.01, sourceLocation: sourceLocation)
-        #expect(abs(active + seconds(session["paused_s"]) + seconds(session["gap_s"]) - Double(end - start) / 1000) < 0.01, sourceLocation: sourceLocation)
+        #expect(
+            abs(active + seconds(session["paused_s"]) + seconds(session["gap_s"]) - Double(end - start) / 1000) < 0.01, sourceLocation: sourceLocation
+        )
         let episodes = (tables["episodes"] ?? []).sorted { ms($0["started_ms"]) ?? 0 < ms($1["started_ms"]) ?? 0 }
         var distracted = 0.0
         for (i, e) in episodes.enumerated() {
@@ -98,16 +102,21 @@ import Testing
             expectConsistent(tables, with: events)
             // The faults reached the log as the detectors reported them.
             let sensors = (tables["sensor_events"] ?? []).map { "\($0["sensor"] ?? "") \($0["state"] ?? "")" }
-            #expect(sensors == ["input unavailable", "input available", "audio lost", "audio available", "location lost", "location available"], "\(dir)")
+            #expect(
+                sensors == ["input unavailable", "input available", "audio lost", "audio available", "location lost", "location available"], "\(dir)")
             #expect((tables["episodes"]?.count ?? 0) >= 6, "\(dir)")
             #expect((tables["episodes"] ?? []).last?["closed_by"] as? String == "ended", "\(dir): the last absence is closed by the session's end")
             #expect(tables["snoozes"]?.count == 1, "\(dir)")
             // The statistics, computed from the log's events rather than the session's totals, agree.
             // (--to well ahead: the live run is dated now, and its eight hours of session time at
             // 1200x can end tomorrow, which `--last all` would leave out.)
-            let report = try await vigil(["report", "--from", "2026-01-01", "--to", "2099-12-31", "--format", "json", "--time-zone", "UTC",
-                                          "--data-dir", home + dir], home: home)
-            let totals = try #require((try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["totals"] as? [String: Any])
+            let report = try await vigil(
+                [
+                    "report", "--from", "2026-01-01", "--to", "2099-12-31", "--format", "json", "--time-zone", "UTC",
+                    "--data-dir", home + dir,
+                ], home: home)
+            let totals = try #require(
+                (try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["totals"] as? [String: Any])
             let session = try #require(tables["sessions"]?.first)
             for key in ["focused", "distracted"] {
                 let fromReport = (totals["\(key)_minutes"] as? NSNumber)?.doubleValue ?? .nan
@@ -158,7 +167,9 @@ import Testing
         // Never lifted: reported, not a crash; the log is sound and still usable.
         #expect(full.process.terminationReason == .exit && full.process.terminationStatus == 74, "\(full.said)")
         #expect(full.said.contains("of its events could not be logged and are lost"), "\(full.said)")
-        #expect(full.printed.contains("\"event\":\"alarm\"") && full.printed.contains("\"event\":\"session_ended\""), "the session ran to its end with its alarms")
+        #expect(
+            full.printed.contains("\"event\":\"alarm\"") && full.printed.contains("\"event\":\"session_ended\""),
+            "the session ran to its end with its alarms")
         let check = await integrityCheck(home + "/full/vigil.sqlite3")
         #expect(check == "ok\n", "\(check)")
         let tasks = try await vigil(["task", "list", "--data-dir", home + "/full"], home: home)
@@ -195,18 +206,22 @@ import Testing
     /// real for the process: a task added under the same shifted clock is dated two hours back.
     @Test func wallClockJumpsDoNotBendTheSession() async throws {
         let home = freshHome()
-        let compilers = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").flatMap { ["\($0)/clang", "\($0)/cc"] } + ["/usr/bin/cc"]
-        let compiler = try #require(compilers.first { FileManager.default.isExecutableFile(atPath: $0) }, "no C compiler (the Swift toolchain has clang)")
+        let compilers =
+            (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").flatMap { ["\($0)/clang", "\($0)/cc"] } + ["/usr/bin/cc"]
+        let compiler = try #require(
+            compilers.first { FileManager.default.isExecutableFile(atPath: $0) }, "no C compiler (the Swift toolchain has clang)")
         let shim = home + "/wall_clock_shift.so"
-        let built = await runProcess(compiler, ["-shared", "-fPIC", "-O2", "-o", shim, repo + "/Tests/VigilCLITests/Data/wall_clock_shift.c", "-ldl"])
+        let built = await runProcess(
+            compiler, ["-shared", "-fPIC", "-O2", "-o", shim, repo + "/Tests/VigilCLITests/Data/wall_clock_shift.c", "-ldl"])
         try #require(built.status == 0, "\(built.output)")
         let shift = home + "/shift"
         func jump(_ seconds: Int) throws { try "\(seconds)\n".write(toFile: shift, atomically: true, encoding: .utf8) }
         try jump(0)
         let env = ["LD_PRELOAD": shim, "VIGIL_TEST_CLOCK_SHIFT": shift]
         let wallBefore = Date()
-        let session = try background(vigilBinary, ["start", "--replay", Self.scenario, "--pace", "30", "--minutes", "25", "--json", "--data-dir", home + "/d"],
-                                     home: home, env: env)
+        let session = try background(
+            vigilBinary, ["start", "--replay", Self.scenario, "--pace", "30", "--minutes", "25", "--json", "--data-dir", home + "/d"],
+            home: home, env: env)
         #expect(try await eventually(120) { session.printed.contains("\"event\":\"episode_started\"") }, "\(session.said)")
         try jump(3 * 86_400)
         #expect(try await eventually(120) { session.printed.contains("\"event\":\"alarm\"") }, "\(session.said)")
@@ -218,7 +233,8 @@ import Testing
         let tables = try await exported(home, home + "/d")
         expectConsistent(tables, with: events)
         let row = try #require(tables["sessions"]?.first)
-        let started = (row["started_ms"] as? NSNumber)?.int64Value ?? 0, ended = (row["ended_ms"] as? NSNumber)?.int64Value ?? 0
+        let started = (row["started_ms"] as? NSNumber)?.int64Value ?? 0
+        let ended = (row["ended_ms"] as? NSNumber)?.int64Value ?? 0
         // 25 minutes, whatever the wall clock did (a replayed session ends with its recording,
         // which a busy machine can deliver a few session seconds early at 30x).
         #expect(abs(ended - started - 1_500_000) < 5_000, "\(ended - started) ms")

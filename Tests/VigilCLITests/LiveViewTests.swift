@@ -31,20 +31,24 @@ import Testing
     @Test func keysStateChangesSummaryAndCtrlCOnARecordedScenario() async throws {
         let home = freshHome()
         let steps = [
-            Step(wait: "State +FOCUSED", send: "p"),          // pause ...
-            Step(wait: "State +PAUSED", send: "p"),           // ... and resume
-            Step(wait: "resumed|State +FOCUSED", send: "?"),   // help on
-            Step(wait: "this help", send: "?"),               // and off
+            Step(wait: "State +FOCUSED", send: "p"),  // pause ...
+            Step(wait: "State +PAUSED", send: "p"),  // ... and resume
+            Step(wait: "resumed|State +FOCUSED", send: "?"),  // help on
+            Step(wait: "this help", send: "?"),  // and off
             Step(wait: "State +(DISTRACTED|ALARM)", send: ""),
-            Step(wait: "State +ALARM 1", send: "s"),          // snooze the alarm
+            Step(wait: "State +ALARM 1", send: "s"),  // snooze the alarm
             Step(wait: "snoozed +alarm 1 quiet for 5 min", send: ""),
-            Step(wait: "back to work", send: "q"),             // end? ... no
+            Step(wait: "back to work", send: "q"),  // end? ... no
             Step(wait: "End the session now\\?", send: "n"),
-            Step(wait: "Episodes +1", send: "\u{3}"),         // Ctrl-C ends it, saved
+            Step(wait: "Episodes +1", send: "\u{3}"),  // Ctrl-C ends it, saved
             Step(wait: "Session abandoned", send: ""),
         ]
-        let (status, screen) = try await drive(steps, args: ["start", "--replay", Self.scenario, "--pace", "60", "--minutes", "25",
-                                                       "--data-dir", home + "/d"], home: home)
+        let (status, screen) = try await drive(
+            steps,
+            args: [
+                "start", "--replay", Self.scenario, "--pace", "60", "--minutes", "25",
+                "--data-dir", home + "/d",
+            ], home: home)
         let text = Self.plain(screen)
         #expect(status == 0, "\(text.suffix(3000))")
         // The screen: the task, the time against the plan, a progress bar, each sensor's reading.
@@ -72,18 +76,22 @@ import Testing
 
     @Test func qAsksAndYEnds() async throws {
         let home = freshHome()
-        let (status, screen) = try await drive([Step(wait: "State +FOCUSED", send: "q"), Step(wait: "End the session now\\?", send: "y"),
-                                          Step(wait: "Session abandoned", send: "")],
-                                         args: ["start", "--replay", Self.scenario, "--pace", "60", "--minutes", "25", "--data-dir", home + "/d"], home: home)
+        let (status, screen) = try await drive(
+            [
+                Step(wait: "State +FOCUSED", send: "q"), Step(wait: "End the session now\\?", send: "y"),
+                Step(wait: "Session abandoned", send: ""),
+            ],
+            args: ["start", "--replay", Self.scenario, "--pace", "60", "--minutes", "25", "--data-dir", home + "/d"], home: home)
         #expect(status == 0, "\(Self.plain(screen).suffix(2000))")
     }
 
     /// A narrow terminal: every line of the screen fits in 40 columns.
     @Test func narrowTerminalsDegradeGracefully() async throws {
         let home = freshHome()
-        let (status, screen) = try await drive([Step(wait: "State +FOCUSED", send: ""), Step(wait: "00:02:", send: "\u{3}"), Step(wait: "Session", send: "")],
-                                         cols: 40, args: ["start", "--replay", Self.scenario, "--pace", "60", "--minutes", "25", "--data-dir", home + "/d"],
-                                         home: home)
+        let (status, screen) = try await drive(
+            [Step(wait: "State +FOCUSED", send: ""), Step(wait: "00:02:", send: "\u{3}"), Step(wait: "Session", send: "")],
+            cols: 40, args: ["start", "--replay", Self.scenario, "--pace", "60", "--minutes", "25", "--data-dir", home + "/d"],
+            home: home)
         #expect(status == 0)
         // Frames start with cursor-home (the last one is followed by the summary, printed after
         // the screen was left).
@@ -100,10 +108,15 @@ import Testing
     /// until 16:30), then focused again when the typing comes back.
     @Test func pomodoroBreaksAndWaitsForYouToComeBack() async throws {
         let home = freshHome()
-        let (status, screen) = try await drive([Step(wait: "State +ON BREAK", send: ""), Step(wait: "State +WAITING FOR YOU TO COME BACK", send: ""),
-                                          Step(wait: "back from break", send: ""), Step(wait: "Session completed", send: "")],
-                                         args: ["start", "--replay", Self.scenario, "--pace", "60", "--minutes", "20", "--pomodoro", "7/2/5x2",
-                                                "--data-dir", home + "/d"], home: home)
+        let (status, screen) = try await drive(
+            [
+                Step(wait: "State +ON BREAK", send: ""), Step(wait: "State +WAITING FOR YOU TO COME BACK", send: ""),
+                Step(wait: "back from break", send: ""), Step(wait: "Session completed", send: ""),
+            ],
+            args: [
+                "start", "--replay", Self.scenario, "--pace", "60", "--minutes", "20", "--pomodoro", "7/2/5x2",
+                "--data-dir", home + "/d",
+            ], home: home)
         let text = Self.plain(screen)
         #expect(status == 0, "\(text.suffix(2000))")
         #expect(text.contains("on break      planned break"))
@@ -121,8 +134,10 @@ import Testing
         #expect(r.stdout.contains("distracted    episode 1"))
         #expect(r.stdout.contains("ended         completed"))
         // The readings too, a line a minute.
-        #expect(r.stdout.range(of: "00:14:00  status        alarm 2 · score 1.00 · input 0 keys/min · audio -[0-9]+ LUFS · location [0-9]+ m · 3D fix",
-                               options: .regularExpression) != nil, "\(r.stdout)")
+        #expect(
+            r.stdout.range(
+                of: "00:14:00  status        alarm 2 · score 1.00 · input 0 keys/min · audio -[0-9]+ LUFS · location [0-9]+ m · 3D fix",
+                options: .regularExpression) != nil, "\(r.stdout)")
     }
 
     /// `vigil status` from another terminal, then `vigil stop`.
@@ -143,8 +158,10 @@ import Testing
             status = try await vigil(["status", "--json", "--data-dir", home + "/d"], home: home)
         }
         #expect(status.status == 0, "\(status.stdout)")
-        #expect(status.stdout.contains("\"running\":true") && status.stdout.contains("\"task\":\"slides\"") && status.stdout.contains("\"state\":\"focused\""),
-                "\(status.stdout)")
+        #expect(
+            status.stdout.contains("\"running\":true") && status.stdout.contains("\"task\":\"slides\"")
+                && status.stdout.contains("\"state\":\"focused\""),
+            "\(status.stdout)")
         // A second session is refused while this one runs.
         let second = try await vigil(["start", "--minutes", "1", "--data-dir", home + "/d"], home: home)
         #expect(second.status == 1 && second.stderr.contains("a session is already running"), "\(second.stderr)")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Tasks, habits, today, motivate and the daemon from the terminal, on fixed dates (`--now`, in
 /// UTC as `vigil()` sets TZ).
@@ -12,8 +12,11 @@ import TestSupport
 
     @Test func tasksFromAddToDone() async throws {
         let home = freshHome()
-        #expect(try await run(["task", "add", "Write chapter 3", "--due", "2026-11-20", "--priority", "high", "--estimate", "6h", "--tag", "thesis"], home)
-                    .stdout == "Added task #1: Write chapter 3 (due 2026-11-20). Start it with `vigil start --task 1`.\n")
+        #expect(
+            try await run(
+                ["task", "add", "Write chapter 3", "--due", "2026-11-20", "--priority", "high", "--estimate", "6h", "--tag", "thesis"], home
+            )
+            .stdout == "Added task #1: Write chapter 3 (due 2026-11-20). Start it with `vigil start --task 1`.\n")
         #expect(try await run(["task", "add", "Send invoice", "--due", "2026-11-16 17:00", "--note", "to ACME"], home).status == 0)
         #expect(try await run(["task", "add", "Learn Rust", "--term", "long", "--priority", "low"], home).status == 0)
 
@@ -42,7 +45,9 @@ import TestSupport
 
         #expect(try await run(["task", "edit", "2", "--due", "none", "--priority", "low", "--tag", "admin"], home).status == 0)
         let show = try await run(["task", "show", "2"], home).stdout
-        #expect(show.contains("priority  low · short-term") && show.contains("due       –") && show.contains("tags      admin") && show.contains("note      to ACME"))
+        #expect(
+            show.contains("priority  low · short-term") && show.contains("due       –") && show.contains("tags      admin")
+                && show.contains("note      to ACME"))
         #expect(try await run(["task", "done", "2"], home).stdout == "Done: #2 Send invoice.\n")
         #expect(!(try await run(["task", "list"], home).stdout.contains("Send invoice")))
         #expect(try await run(["task", "list", "--done"], home).stdout.contains("✓ Send invoice"))
@@ -84,8 +89,9 @@ import TestSupport
 
     @Test func habitsStreaksAndTheNextDay() async throws {
         let home = freshHome()
-        #expect(try await run(["habit", "add", "Read", "--every", "day", "--goal", "3", "--reminder", "21:00", "--color", "blue"], home)
-                    .stdout == "Added habit #1: Read, every day, reminded at 21:00. Mark it with `vigil habit check 1`.\n")
+        #expect(
+            try await run(["habit", "add", "Read", "--every", "day", "--goal", "3", "--reminder", "21:00", "--color", "blue"], home)
+                .stdout == "Added habit #1: Read, every day, reminded at 21:00. Mark it with `vigil habit check 1`.\n")
         #expect(try await run(["habit", "add", "Gym", "--times", "3/week", "--flag", "--priority", "high"], home).status == 0)
         #expect(try await run(["habit", "add", "Thesis", "--days", "mon,tue,wed,thu,fri", "--auto", "50m on thesis"], home).status == 0)
 
@@ -103,7 +109,8 @@ import TestSupport
         #expect(try await run(["habit", "set", "1", "2026-11-17", "completed"], home, at: wednesday).status == 0)
         let done = try await run(["habit", "check", "Read"], home, at: wednesday).stdout
         #expect(done.contains("Streak 3 (new streak) · score 3"), "\(done)")
-        #expect(done.contains("Goal reached: 3 times! Keep it going with `vigil habit continue 1 --goal 6`, or finish it with `vigil habit finish 1`"))
+        #expect(
+            done.contains("Goal reached: 3 times! Keep it going with `vigil habit continue 1 --goal 6`, or finish it with `vigil habit finish 1`"))
         #expect(try await run(["habit", "skip", "2"], home, at: wednesday).status == 0)
         #expect(try await run(["habit", "note", "1", "Evenings work best."], home, at: wednesday).status == 0)
         let shown = try await run(["habit", "show", "Read"], home, at: wednesday).stdout
@@ -166,12 +173,13 @@ import TestSupport
         #expect(try await run(["task", "add", "Invoice", "--due", "2026-11-16 17:00"], home).status == 0)
         #expect(try await run(["task", "add", "Taxes", "--due", "2026-11-30"], home).status == 0)
         let today = try await run(["today"], home).stdout
-        #expect(today == """
-            Today, 2026-11-16: 2 to do
-              [ ] habit #1 Stretch · at 10:30 · streak 0
-              [ ] task #1 Invoice · due at 17:00
+        #expect(
+            today == """
+                Today, 2026-11-16: 2 to do
+                  [ ] habit #1 Stretch · at 10:30 · streak 0
+                  [ ] task #1 Invoice · due at 17:00
 
-            """, "\(today)")
+                """, "\(today)")
         #expect(try await run(["habit", "check", "1"], home).status == 0)
         #expect(try await run(["today", "--count"], home).stdout == "1\n")
     }
@@ -188,7 +196,9 @@ import TestSupport
         // Your own collection is read with the built-in one; a bad entry is named with its line.
         write("- text: Mine.\n  category: gardening\n", to: home + "/config/vigil/motivation.yaml")
         let bad = try await run(["motivate"], home)
-        #expect(bad.status == 65 && bad.stderr.contains("vigil/motivation.yaml:2: category: expected focus, study or health, got 'gardening'"), "\(bad.stderr)")
+        #expect(
+            bad.status == 65 && bad.stderr.contains("vigil/motivation.yaml:2: category: expected focus, study or health, got 'gardening'"),
+            "\(bad.stderr)")
         #expect(try await run(["motivate", "--category", "sleep"], home).status == 64)
     }
 
@@ -223,7 +233,9 @@ import TestSupport
         let p = Process()
         p.executableURL = URL(fileURLWithPath: vigilBinary)
         p.arguments = ["daemon", "--data-dir", home + "/d"]
-        p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"]
+        p.environment = [
+            "HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent",
+        ]
         let err = Pipe()
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice

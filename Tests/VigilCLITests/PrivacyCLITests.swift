@@ -1,13 +1,14 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `vigil export --all` gives everything stored; `vigil forget` deletes a period without a trace.
 @Suite struct PrivacyCLITests {
     func logged(_ home: String) async throws {
         // Two recorded sessions on two days, and a task and a habit.
         for (sample, task) in [("coffee-break", "secret-project-7"), ("loud-room", "public-work")] {
-            let r = try await vigil(["replay", "--log", "--task", task, "--data-dir", home + "/d", repo + "/Samples/\(sample)/session.jsonl"], home: home)
+            let r = try await vigil(
+                ["replay", "--log", "--task", task, "--data-dir", home + "/d", repo + "/Samples/\(sample)/session.jsonl"], home: home)
             #expect(r.status == 0, "\(r.stderr)")
         }
         #expect(try await vigil(["task", "add", "Slides", "--data-dir", home + "/d"], home: home).status == 0)
@@ -21,7 +22,8 @@ import TestSupport
         #expect(r.status == 0, "\(r.stderr)")
         let mode = (try FileManager.default.attributesOfItem(atPath: home + "/export.json")[.posixPermissions] as! NSNumber).intValue
         #expect(mode == 0o600)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: home + "/export.json"))) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: home + "/export.json"))) as? [String: Any])
         let tables = try #require(json["tables"] as? [String: [[String: Any]]])
         #expect(tables.keys.count == 13)
         #expect(tables["sessions"]?.count == 2)
@@ -71,7 +73,8 @@ import TestSupport
     @Test func aLiveSessionStoresNoPositionAudioOrKeys() async throws {
         let home = freshHome()
         let wav = home + "/noise.wav"
-        let made = await runProcess("/usr/bin/sox", ["-R", "-n", "-r", "48000", "-c", "1", "-b", "16", wav, "synth", "60", "pinknoise", "vol", "0.5"])
+        let made = await runProcess(
+            "/usr/bin/sox", ["-R", "-n", "-r", "48000", "-c", "1", "-b", "16", wav, "synth", "60", "pinknoise", "vol", "0.5"])
         try #require(made.status == 0, "sox: \(made.output)")
         let pulse = try PulseServer()
         try pulse.start()
@@ -99,15 +102,21 @@ import TestSupport
         }
         let (privateConfig, exactConfig) = (config(port: privatePort, exact: false), config(port: exactPort, exact: true))
         // The default, with the event log; and the opt-in, a recording only.
-        async let session = vigil(["start", "--minutes", "0.4", "--task", "privacy", "--record", home + "/session.jsonl",
-                                   "--config", privateConfig, "--data-dir", home + "/d"], home: home)
-        async let optIn = vigil(["record", "-o", home + "/exact.jsonl", "--minutes", "0.4", "--config", exactConfig, "--data-dir", home + "/d2"], home: home)
+        async let session = vigil(
+            [
+                "start", "--minutes", "0.4", "--task", "privacy", "--record", home + "/session.jsonl",
+                "--config", privateConfig, "--data-dir", home + "/d",
+            ], home: home)
+        async let optIn = vigil(
+            ["record", "-o", home + "/exact.jsonl", "--minutes", "0.4", "--config", exactConfig, "--data-dir", home + "/d2"], home: home)
         let (r, e) = try await (session, optIn)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(e.status == 0, "\(e.stderr)")
-        let replayKeys = try await vigil(["replay", "--log", "--data-dir", home + "/d", repo + "/Tests/InputDetectorTests/Data/keyboard-alt-tab.yml"], home: home)
+        let replayKeys = try await vigil(
+            ["replay", "--log", "--data-dir", home + "/d", repo + "/Tests/InputDetectorTests/Data/keyboard-alt-tab.yml"], home: home)
         #expect(replayKeys.status == 0, "\(replayKeys.stderr)")
-        let report = try await vigil(["report", "--last", "all", "--format", "json", "-o", home + "/report.json", "--data-dir", home + "/d"], home: home)
+        let report = try await vigil(
+            ["report", "--last", "all", "--format", "json", "-o", home + "/report.json", "--data-dir", home + "/d"], home: home)
         #expect(report.status == 0, "\(report.stderr)")
 
         // What the sensors really gave: gpsd's own reports and the audio file's samples.
@@ -130,7 +139,9 @@ import TestSupport
             let chunk = Data(pcm[offset..<offset + 8])
             audioNeedles.append(chunk)
             // The same two samples as 32-bit floats, as a capture in float format would hold them.
-            let floats = chunk.withUnsafeBytes { raw in (0..<2).map { Float(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self))) / 32768 } }
+            let floats = chunk.withUnsafeBytes { raw in
+                (0..<2).map { Float(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self))) / 32768 }
+            }
             audioNeedles.append(floats.withUnsafeBytes { Data($0) })
         }
         #expect(audioNeedles.count > 100)

@@ -19,12 +19,18 @@ import Testing
         let home = freshHome()
         // At 10x the alarm is on for about 70 s, and a machine too busy to run the session for
         // 9 s (a gap at 10x) is rare: the poll sees the alarm on a loaded machine too.
-        let p = try background(vigilBinary, ["start", "--replay", Self.scenario, "--pace", "10", "--minutes", "25", "--task", "slides", "--data-dir", home + "/d"], home: home).process
+        let p = try background(
+            vigilBinary, ["start", "--replay", Self.scenario, "--pace", "10", "--minutes", "25", "--task", "slides", "--data-dir", home + "/d"],
+            home: home
+        ).process
         var seen: [String: Any]?
         let deadline = ContinuousClock.now + .seconds(300)
         while p.isRunning, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(100))
-            if let s = statusJSON(home), (s["alarms"] as? Int ?? 0) >= 1 { seen = s; break }
+            if let s = statusJSON(home), (s["alarms"] as? Int ?? 0) >= 1 {
+                seen = s
+                break
+            }
         }
         let elapsedAtKill = seen?["elapsed_s"] as? Double ?? 0
         #expect(elapsedAtKill >= 12 * 60, "the episode and its first alarm were on screen: \(String(describing: seen))")
@@ -43,8 +49,9 @@ import Testing
         #expect(next.status == 0, "\(next.stderr)")
         #expect(next.stderr.contains("session 1 had not been saved as ended"), "\(next.stderr)")
         log = try await vigil(["log", "--json", "--limit", "5", "--data-dir", home + "/d"], home: home).stdout
-        let first = try #require(log.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-            .first { $0["session"] as? Int == 1 })
+        let first = try #require(
+            log.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                .first { $0["session"] as? Int == 1 })
         #expect(first["outcome"] as? String == "interrupted")
         // Closed at its last sign of life: within the 10 s heartbeat (and a screen refresh) of
         // what the status file showed, never later than the kill.
@@ -67,7 +74,8 @@ import Testing
         // about 11 minutes in the future): the report's "now" is a day later, so that a test run
         // shortly before midnight UTC still sees the whole session (it failed at 23:57 otherwise).
         let tomorrow = ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400))
-        let report = try await vigil(["report", "--last", "all", "--format", "json", "--time-zone", "UTC", "--now", tomorrow, "--data-dir", home + "/d"], home: home)
+        let report = try await vigil(
+            ["report", "--last", "all", "--format", "json", "--time-zone", "UTC", "--now", tomorrow, "--data-dir", home + "/d"], home: home)
         let totals = try #require((try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["totals"] as? [String: Any])
         #expect(totals["interrupted"] as? Int == 1 && totals["sessions"] as? Int == 2, "\(totals)")
         #expect((totals["focused_minutes"] as? Double ?? 0) >= 7)

@@ -19,17 +19,21 @@ import Testing
 
     static let fixtures: [Fixture] = [
         // Eleven weeks in Berlin; the period spans the night clocks went back (2026-10-25).
-        Fixture(zone: "Europe/Berlin", simulate: ["--days", "75", "--until", "2026-11-10", "--seed", "7"],
-                report: ["--from", "2026-10-01", "--to", "2026-11-10"], from: "2026-10-01", to: "2026-11-10"),
+        Fixture(
+            zone: "Europe/Berlin", simulate: ["--days", "75", "--until", "2026-11-10", "--seed", "7"],
+            report: ["--from", "2026-10-01", "--to", "2026-11-10"], from: "2026-10-01", to: "2026-11-10"),
         // New York's spring forward (2026-03-08), all history, busier days.
-        Fixture(zone: "America/New_York", simulate: ["--days", "40", "--until", "2026-03-20", "--seed", "3", "--sessions-per-day", "5-9"],
-                report: ["--last", "all", "--now", "2026-03-21T16:00:00Z"], from: "all", to: "2026-03-21"),
+        Fixture(
+            zone: "America/New_York", simulate: ["--days", "40", "--until", "2026-03-20", "--seed", "3", "--sessions-per-day", "5-9"],
+            report: ["--last", "all", "--now", "2026-03-21T16:00:00Z"], from: "all", to: "2026-03-21"),
         // Sessions around the clock, so some run through the repeated hour of the fall-back night.
-        Fixture(zone: "Europe/Berlin", simulate: ["--days", "4", "--until", "2026-10-26", "--seed", "11", "--stress", "--sessions-per-day", "46-48"],
-                report: ["--from", "2026-10-24", "--to", "2026-10-27"], from: "2026-10-24", to: "2026-10-27"),
+        Fixture(
+            zone: "Europe/Berlin", simulate: ["--days", "4", "--until", "2026-10-26", "--seed", "11", "--stress", "--sessions-per-day", "46-48"],
+            report: ["--from", "2026-10-24", "--to", "2026-10-27"], from: "2026-10-24", to: "2026-10-27"),
         // One task only, a week that includes the fall-back night.
-        Fixture(zone: "Europe/Berlin", simulate: ["--days", "75", "--until", "2026-11-10", "--seed", "7"],
-                report: ["--from", "2026-10-20", "--to", "2026-10-31", "--task", "thesis"], from: "2026-10-20", to: "2026-10-31", task: "thesis"),
+        Fixture(
+            zone: "Europe/Berlin", simulate: ["--days", "75", "--until", "2026-11-10", "--seed", "7"],
+            report: ["--from", "2026-10-20", "--to", "2026-10-31", "--task", "thesis"], from: "2026-10-20", to: "2026-10-31", task: "thesis"),
     ]
 
     func simulated(_ f: Fixture) async throws -> String {
@@ -42,14 +46,17 @@ import Testing
     @Test(arguments: fixtures)
     func everyFigureAgreesWithAnIndependentComputation(_ f: Fixture) async throws {
         let home = try await simulated(f)
-        let run = try await vigil(["report", "--data-dir", home + "/d", "--time-zone", f.zone, "--format", "json", "-o", home + "/r.json"] + f.report, home: home)
+        let run = try await vigil(
+            ["report", "--data-dir", home + "/d", "--time-zone", f.zone, "--format", "json", "-o", home + "/r.json"] + f.report, home: home)
         #expect(run.status == 0, "\(run.stderr)")
-        let check = await runProcess("/usr/bin/python3", [Self.reference, home + "/d/vigil.sqlite3", home + "/r.json", f.zone, f.from, f.to] + (f.task.map { [$0] } ?? []))
+        let check = await runProcess(
+            "/usr/bin/python3", [Self.reference, home + "/d/vigil.sqlite3", home + "/r.json", f.zone, f.from, f.to] + (f.task.map { [$0] } ?? []))
         #expect(check.status == 0, "\(check.output)")
         // The check must have compared something substantial: figures, sessions and episodes.
-        let counts = check.output.split(separator: "\n").last.map { line in
-            line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-        } ?? []
+        let counts =
+            check.output.split(separator: "\n").last.map { line in
+                line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+            } ?? []
         #expect(counts.count == 4 && counts[0] >= 500 && counts[1] == 0 && counts[2] >= 20 && counts[3] >= 5, "\(check.output)")
     }
 
@@ -57,7 +64,8 @@ import Testing
         let f = Self.fixtures[0]
         let home = try await simulated(f)
         func report(_ format: String, env: [String: String] = [:]) async throws -> String {
-            let run = try await vigil(["report", "--data-dir", home + "/d", "--time-zone", f.zone, "--format", format] + f.report, home: home, env: env)
+            let run = try await vigil(
+                ["report", "--data-dir", home + "/d", "--time-zone", f.zone, "--format", format] + f.report, home: home, env: env)
             #expect(run.status == 0, "\(run.stderr)")
             return run.stdout
         }
@@ -101,8 +109,9 @@ import Testing
         let f = Self.fixtures[0]
         let home = try await simulated(f)
         func onTerminal(_ env: [String: String]) async throws -> String {
-            let (status, text) = try await inPseudoTerminal("\(vigilBinary) report --data-dir \(home)/d --time-zone \(f.zone) \(f.report.joined(separator: " "))",
-                                                      home: home, env: ["TERM": "xterm-256color"].merging(env) { $1 })
+            let (status, text) = try await inPseudoTerminal(
+                "\(vigilBinary) report --data-dir \(home)/d --time-zone \(f.zone) \(f.report.joined(separator: " "))",
+                home: home, env: ["TERM": "xterm-256color"].merging(env) { $1 })
             #expect(status == 0, "\(text)")
             return text
         }
@@ -135,11 +144,17 @@ import Testing
     @Test func theHTMLReportRendersItsChartsInAHeadlessBrowser() async throws {
         let f = Self.fixtures[0]
         let home = try await simulated(f)
-        let html = home + "/report.html", png = home + "/shot.png"
-        let run = try await vigil(["report", "--data-dir", home + "/d", "--time-zone", f.zone, "--format", "html", "-o", html] + f.report, home: home)
+        let html = home + "/report.html"
+        let png = home + "/shot.png"
+        let run = try await vigil(
+            ["report", "--data-dir", home + "/d", "--time-zone", f.zone, "--format", "html", "-o", html] + f.report, home: home)
         #expect(run.status == 0, "\(run.stderr)")
-        let browser = await runProcess("/usr/bin/chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(home)/chromium",
-                                                       "--window-size=1100,2400", "--screenshot=\(png)", "file://\(html)"])
+        let browser = await runProcess(
+            "/usr/bin/chromium",
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(home)/chromium",
+                "--window-size=1100,2400", "--screenshot=\(png)", "file://\(html)",
+            ])
         #expect(FileManager.default.fileExists(atPath: png), "\(browser.output)")
         let counter = """
             import sys
@@ -186,9 +201,13 @@ import Testing
         run = try await vigil(["report", "--time-zone", "Mars/Olympus"] + d, home: home)
         #expect(run.status == 64 && run.stderr.contains("not an IANA time zone"), "\(run.stderr)")
         run = try await vigil(["report", "--task", "novel"] + d, home: home)
-        #expect(run.status == 65 && run.stderr.contains("no session has the task 'novel'. Known tasks: 'code review', 'email', 'reading', 'thesis'."), "\(run.stderr)")
+        #expect(
+            run.status == 65 && run.stderr.contains("no session has the task 'novel'. Known tasks: 'code review', 'email', 'reading', 'thesis'."),
+            "\(run.stderr)")
         run = try await vigil(["report", "--format", "html", "-o", home + "/no/such/dir/r.html"] + d, home: home)
-        #expect(run.status == 73 && run.stderr.contains(home + "/no/such/dir/r.html: cannot write the report: No such file or directory"), "\(run.stderr)")
+        #expect(
+            run.status == 73 && run.stderr.contains(home + "/no/such/dir/r.html: cannot write the report: No such file or directory"), "\(run.stderr)"
+        )
     }
 
     @Test func anEmptyLogGivesAnEmptyReportAndCreatesNothing() async throws {
@@ -207,7 +226,8 @@ import Testing
     @Test func simulateRefusesALogThatHasSessions() async throws {
         let home = try await simulated(Self.fixtures[2])
         let run = try await vigil(["simulate", "--data-dir", home + "/d", "--days", "2"], home: home)
-        #expect(run.status == 65 && run.stderr.contains("already has") && run.stderr.contains("Give a new directory with --data-dir"), "\(run.stderr)")
+        #expect(
+            run.status == 65 && run.stderr.contains("already has") && run.stderr.contains("Give a new directory with --data-dir"), "\(run.stderr)")
     }
 }
 

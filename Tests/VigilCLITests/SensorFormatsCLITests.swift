@@ -37,7 +37,9 @@ import Testing
     @Test func inspectSummarisesEachFormatWithoutKeysAudioOrCoordinates() throws {
         let r = try vigil(["inspect", "--json", Self.input, Self.gps, Self.wav])
         #expect(r.status == 0, "\(r.stderr)")
-        let objects = try r.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let objects = try r.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
         #expect(objects.count == 3)
         #expect(objects.map { $0["format"] as? String } == ["libinput-record", "gpsd-json", "wav"])
         let input = try #require(objects[0]["input"] as? [String: Any])

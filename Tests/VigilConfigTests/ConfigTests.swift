@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VigilCore
+
 @testable import VigilConfig
 
 let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
@@ -19,7 +20,8 @@ func problems(_ yaml: String) -> [ConfigError] {
         let c = try ConfigLoader.load(path: repoRoot + "/config/vigil.yaml", onto: VigilConfiguration())
         #expect(c == .default)
         // And it sets every key the loader knows, each under its section with a comment above it.
-        let lines = try String(contentsOfFile: repoRoot + "/config/vigil.yaml", encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = try String(contentsOfFile: repoRoot + "/config/vigil.yaml", encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
         var section = ""
         var documented: [String] = []
         for (i, line) in lines.enumerated() {
@@ -105,7 +107,8 @@ func problems(_ yaml: String) -> [ConfigError] {
     }
 
     @Test func aWorkplaceCanBeNamed() throws {
-        let c = try ConfigLoader.load(yaml: "location:\n  workplace:\n    name: the library\n    latitude: 52.2053\n    longitude: 0.1218\n    radius: 120\n", file: "w")
+        let c = try ConfigLoader.load(
+            yaml: "location:\n  workplace:\n    name: the library\n    latitude: 52.2053\n    longitude: 0.1218\n    radius: 120\n", file: "w")
         #expect(c.location.workplace == .init(name: "the library", latitude: 52.2053, longitude: 0.1218, radius: 120))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VigilConfig
 
 @Suite struct MotivationTests {
@@ -13,7 +14,8 @@ import Testing
     }
 
     @Test func aQuoteIsShownWithItsAttribution() {
-        let m = Motivation(text: "Lost time is never found again.", author: "Benjamin Franklin", source: "Poor Richard's Almanack, 1748", category: .focus)
+        let m = Motivation(
+            text: "Lost time is never found again.", author: "Benjamin Franklin", source: "Poor Richard's Almanack, 1748", category: .focus)
         #expect(m.line == "“Lost time is never found again.” — Benjamin Franklin, Poor Richard's Almanack, 1748")
         #expect(Motivation(text: "Open the file.", category: .focus).line == "Open the file.")
     }
@@ -27,7 +29,8 @@ import Testing
         #expect(c.entries.count == MotivationCollection.builtIn.count + 1)
         #expect(c.entries.last == Motivation(text: "One page, then coffee.", category: .study))
 
-        try "- text: fine\n  category: focus\n- text: no\n  categroy: study\n- category: health\n".write(toFile: dir + "/bad.yaml", atomically: true, encoding: .utf8)
+        try "- text: fine\n  category: focus\n- text: no\n  categroy: study\n- category: health\n".write(
+            toFile: dir + "/bad.yaml", atomically: true, encoding: .utf8)
         do {
             _ = try MotivationCollection.load(userFile: dir + "/bad.yaml")
             Issue.record("accepted a bad file")
@@ -39,8 +42,10 @@ import Testing
     }
 
     @Test func aPickAvoidsTheLineJustShown() {
-        let c = MotivationCollection(entries: [Motivation(text: "a", category: .focus), Motivation(text: "b", category: .focus),
-                                               Motivation(text: "c", category: .health)])
+        let c = MotivationCollection(entries: [
+            Motivation(text: "a", category: .focus), Motivation(text: "b", category: .focus),
+            Motivation(text: "c", category: .health),
+        ])
         var rng = SystemRandomNumberGenerator()
         var last: Motivation?
         for _ in 0..<50 {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import VigilCore
 
 /// The state machine is stepped with explicit instants: no sleeps, no clock.
@@ -346,7 +347,8 @@ import Testing
         var s = FocusSession(configuration: config)
         _ = s.start(at: epoch)
         _ = s.receive(Sample(time: at(5), payload: typing()))
-        let status = s.receive(Sample(time: at(6), payload: .status(SensorStatus(sensor: .input, state: .permissionDenied, detail: "no access to /dev/input"))))
+        let status = s.receive(
+            Sample(time: at(6), payload: .status(SensorStatus(sensor: .input, state: .permissionDenied, detail: "no access to /dev/input"))))
         #expect(status.contains { if case .sensorStatus = $0.kind { true } else { false } })
         #expect(ticks(&s, 7, 900).states.isEmpty)
         // The detector comes back: idle is measured from then.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import VigilCore
 
 /// Exact positions do not leave the location detector by default: a fix leaves as its distance
@@ -59,7 +60,8 @@ import Testing
         }
         var privacy = LocationPrivacy(config: config)
         let coarseFixes = exactFixes.map { ($0.0, privacy.protect($0.1)) }
-        var a = LocationScorer(config: config), b = LocationScorer(config: config)
+        var a = LocationScorer(config: config)
+        var b = LocationScorer(config: config)
         var outside = 0
         for (exact, coarse) in zip(exactFixes, coarseFixes) {
             #expect(coarse.1.latitude != exact.1.latitude)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import VigilCore
 
 /// A signal whose score is whatever its last reading says: the state machine's transitions can
@@ -52,16 +53,19 @@ extension SensorKind { static let dial = SensorKind(rawValue: "dial") }
     }
 
     func episode(level: Int = 0, confirmed: Double = 100) -> Episode {
-        Episode(number: 1, start: at(confirmed - 20), confirmedAt: at(confirmed), cause: Cause(rawValue: "dial"), peakScore: 0.9, reason: "dial at 0.9", alarmLevel: level)
+        Episode(
+            number: 1, start: at(confirmed - 20), confirmedAt: at(confirmed), cause: Cause(rawValue: "dial"), peakScore: 0.9, reason: "dial at 0.9",
+            alarmLevel: level)
     }
 
     @Test func theNextLevelFiresWhenItsTimeComes() {
         var s = session(.distracted(EpisodeMachine(episode: episode(level: 1), firstAlarmAt: at(130), lastAlarmAt: at(130))), lastSeen: 219)
         let events = s.receive(dial(0.9, 220))
-        #expect(events.map(\.kind) == [
-            .stateChanged(from: .alarm(level: 1), to: .alarm(level: 2), score: 0.9, reason: "dial at 0.9"),
-            .alarm(level: 2, repeat: 0, episode: 1, cause: Cause(rawValue: "dial"), reason: "dial at 0.9"),
-        ])
+        #expect(
+            events.map(\.kind) == [
+                .stateChanged(from: .alarm(level: 1), to: .alarm(level: 2), score: 0.9, reason: "dial at 0.9"),
+                .alarm(level: 2, repeat: 0, episode: 1, cause: Cause(rawValue: "dial"), reason: "dial at 0.9"),
+            ])
         #expect(s.state == .alarm(level: 2) && s.episode?.alarmLevel == 2)
     }
 
@@ -115,11 +119,13 @@ extension SensorKind { static let dial = SensorKind(rawValue: "dial") }
         #expect(s.control(.snooze, at: at(1)).map(\.kind) == [.snoozeRefused(reason: "no alarm to snooze")])
         var none = Self.dialOnly
         none.alarms.snoozes = 0
-        var t = FocusSession(configuration: none, signals: Self.signals,
-                             phase: .distracted(EpisodeMachine(episode: episode(level: 1))), startedAt: epoch, lastSeen: at(150))
-        #expect(t.control(.snooze, at: at(151)).map(\.kind) == [
-            .snoozeRefused(reason: "no snoozes left (0 per session, alarms.snoozes): back to work, or end the session"),
-        ])
+        var t = FocusSession(
+            configuration: none, signals: Self.signals,
+            phase: .distracted(EpisodeMachine(episode: episode(level: 1))), startedAt: epoch, lastSeen: at(150))
+        #expect(
+            t.control(.snooze, at: at(151)).map(\.kind) == [
+                .snoozeRefused(reason: "no snoozes left (0 per session, alarms.snoozes): back to work, or end the session")
+            ])
     }
 
     @Test func aGapClosesTheEpisodeWhenTheSamplesStopped() {

@@ -6,7 +6,9 @@ func at(_ s: Double) -> Timestamp { Timestamp(nanoseconds: 1_772_442_000_000_000
 let epoch = at(0)
 
 /// Input activity ending at `t`, with the last event `idle` seconds before.
-func typing(_ keys: Int = 10, idle: Double = 0.5, travel: Double = 0, clicks: Int = 0, scroll: Int = 0, switches: AppSwitches = AppSwitches()) -> SamplePayload {
+func typing(_ keys: Int = 10, idle: Double = 0.5, travel: Double = 0, clicks: Int = 0, scroll: Int = 0, switches: AppSwitches = AppSwitches())
+    -> SamplePayload
+{
     .input(InputActivity(window: 5, keyPresses: keys, pointerTravel: travel, clicks: clicks, scrollTicks: scroll, switches: switches, idle: idle))
 }
 

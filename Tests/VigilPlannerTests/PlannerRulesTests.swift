@@ -1,6 +1,7 @@
 import Testing
 import VigilCore
 import VigilStats
+
 @testable import VigilPlanner
 
 /// The rules the task, habit and today commands apply, without a store or a terminal: finding a
@@ -26,9 +27,11 @@ import VigilStats
         #expect(try TaskItem.only(titled: "slides", among: [a]).id == 4)
         #expect(throws: PlannerError.noOpenTask(titled: "Essay")) { try TaskItem.only(titled: "Essay", among: []) }
         #expect(throws: PlannerError.ambiguousTask(titled: "slides", ids: [4, 9])) { try TaskItem.only(titled: "slides", among: [a, b]) }
-        #expect(PlannerError.ambiguousTask(titled: "slides", ids: [4, 9]).description == "2 open tasks are called 'slides': #4, #9. Give the number.")
-        #expect(PlannerError.noOpenTask(titled: "Essay").description
-                    == "no open task is called 'Essay'. `vigil task list` shows them; give the number or the exact title.")
+        #expect(
+            PlannerError.ambiguousTask(titled: "slides", ids: [4, 9]).description == "2 open tasks are called 'slides': #4, #9. Give the number.")
+        #expect(
+            PlannerError.noOpenTask(titled: "Essay").description
+                == "no open task is called 'Essay'. `vigil task list` shows them; give the number or the exact title.")
         #expect(PlannerError.noTask(12).description == "no task #12. `vigil task list --all` shows every task with its number.")
     }
 
@@ -97,8 +100,9 @@ import VigilStats
     // MARK: Orders
 
     func ranked(_ t: TaskItem, focused: Double = 0) -> RankedTask {
-        RankedTask(task: t, effort: TaskEffort(focusedMinutes: focused, sessions: 0, episodes: 0), nowLocalMinute: at(monday, 12, 0),
-                   createdLocalMinute: at(monday, 12, 0))
+        RankedTask(
+            task: t, effort: TaskEffort(focusedMinutes: focused, sessions: 0, episodes: 0), nowLocalMinute: at(monday, 12, 0),
+            createdLocalMinute: at(monday, 12, 0))
     }
 
     /// Equal urgency: the older task (lower number) first, whatever order they come in.
@@ -191,8 +195,9 @@ import VigilStats
         // Archived: refused before the date is even read.
         #expect(throws: PlannerError.archivedHabit(4)) { try HabitMarking.day("someday", for: h.finished(at: 1), today: wednesday) }
         #expect(PlannerError.futureDay(wednesday + 1).description == "2026-11-19 is in the future: a day can be marked once it has come.")
-        #expect(PlannerError.beforeHabit(id: 4, createdDay: monday, day: monday - 1).description
-                    == "habit #4 was added on 2026-11-16; 2026-11-15 is before it.")
+        #expect(
+            PlannerError.beforeHabit(id: 4, createdDay: monday, day: monday - 1).description
+                == "habit #4 was added on 2026-11-16; 2026-11-15 is before it.")
     }
 
     // MARK: Habits: goals
@@ -213,8 +218,11 @@ import VigilStats
         // Unmarking removes the mark.
         let unmarked = HabitMark(habit: h, day: monday + 1, status: .incomplete, statuses: two, today: monday + 1)
         #expect(unmarked.statuses == [monday: .completed] && unmarked.progress.completed == 1)
-        #expect(HabitMark(habit: Habit(id: 2, name: "Open", schedule: .daily, createdDay: monday), day: monday, status: .completed,
-                          statuses: [:], today: monday).goalReached == nil, "no goal, nothing to reach")
+        #expect(
+            HabitMark(
+                habit: Habit(id: 2, name: "Open", schedule: .daily, createdDay: monday), day: monday, status: .completed,
+                statuses: [:], today: monday
+            ).goalReached == nil, "no goal, nothing to reach")
     }
 
     @Test func continueOrFinishOnceTheGoalIsReached() throws {
@@ -231,8 +239,9 @@ import VigilStats
     }
 
     @Test func aHabitEdit() {
-        let h = Habit(id: 1, name: "Read", schedule: .daily, goal: 3, color: "blue", reminder: "21:00", autoTask: "thesis", autoMinutes: 50,
-                      createdDay: monday)
+        let h = Habit(
+            id: 1, name: "Read", schedule: .daily, goal: 3, color: "blue", reminder: "21:00", autoTask: "thesis", autoMinutes: 50,
+            createdDay: monday)
         var c = HabitChanges()
         c.goal = .clear
         c.reminder = .set("07:30")
@@ -303,10 +312,11 @@ import VigilStats
             case .task(let t, let when): "task \(t.title) \(when)"
             }
         }
-        #expect(lines == [
-            "habit Stretch incomplete 2", "habit Read completed 1", "habit Swim skipped 0", "habit Gym incomplete 0",
-            "task Invoice dueAt(\"17:00\")", "task Bank dueToday", "task Taxes overdue",
-        ])
+        #expect(
+            lines == [
+                "habit Stretch incomplete 2", "habit Read completed 1", "habit Swim skipped 0", "habit Gym incomplete 0",
+                "task Invoice dueAt(\"17:00\")", "task Bank dueToday", "task Taxes overdue",
+            ])
         #expect(agenda.toDo == 5, "Stretch, Gym and the three tasks; marked habits are not counted")
         // A weekly quota met earlier in the week is not due again.
         let met = Agenda(today: monday + 2, nowLocalMinute: at(monday + 2, 12, 0), habits: [(gym, [monday: .completed])], tasks: [])

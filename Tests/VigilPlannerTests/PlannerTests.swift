@@ -1,6 +1,7 @@
 import Testing
 import VigilCore
 import VigilStats
+
 @testable import VigilPlanner
 
 /// Tasks, habits and reminders on fixed dates, worked by hand.
@@ -36,7 +37,8 @@ import VigilStats
 
     @Test func overdueAndOverEstimate() {
         let now = monday * 1440 + 12 * 60
-        let late = TaskItem(id: 2, title: "tax", due: Deadline(day: monday - 3, minute: 600), priority: .low, term: .long, estimateMinutes: 60, created: 0)
+        let late = TaskItem(
+            id: 2, title: "tax", due: Deadline(day: monday - 3, minute: 600), priority: .low, term: .long, estimateMinutes: 60, created: 0)
         let u = Urgency(task: late, nowLocalMinute: now, createdLocalMinute: now - 100 * 1440, focusedMinutes: 75)
         // 3 days and 2 hours late: 40 + 2 × 3; age capped at 10; long-term 0; over the estimate −5.
         #expect(u.parts.map(\.points) == [5, 46, 10, 0, -5])
@@ -98,8 +100,10 @@ import VigilStats
     /// are fine; a skipped day neither counts nor breaks.
     @Test func timesPerWeek() {
         let habit = Habit(id: 1, name: "Run", schedule: .timesPerWeek(3), createdDay: monday)
-        let marks: [Int: DayStatus] = [monday: .completed, monday + 2: .completed, monday + 3: .skipped,
-                                       monday + 7: .completed, monday + 8: .completed, monday + 9: .completed, monday + 11: .completed]
+        let marks: [Int: DayStatus] = [
+            monday: .completed, monday + 2: .completed, monday + 3: .skipped,
+            monday + 7: .completed, monday + 8: .completed, monday + 9: .completed, monday + 11: .completed,
+        ]
         let p = HabitProgress(habit: habit, statuses: marks, through: monday + 13)
         // Week 1: 2 done, then the Sunday failure breaks the streak; week 2: 4 done.
         #expect(p.completed == 6 && p.failed == 1 && p.skipped == 1)
@@ -123,8 +127,9 @@ import VigilStats
         // Late in the day only the current repetition, not a backlog.
         #expect(at(20, 45) == ["habit:3:2026-11-16:5"])
         #expect(at(22, 45).isEmpty, "quiet hours")
-        #expect(ReminderPlanner.due(now: monday * 1440 + 12 * 60 + 30, habits: [habit], tasks: [], settings: settings, sent: [])
-                    .first?.title == "Still to do today: Stretch")
+        #expect(
+            ReminderPlanner.due(now: monday * 1440 + 12 * 60 + 30, habits: [habit], tasks: [], settings: settings, sent: [])
+                .first?.title == "Still to do today: Stretch")
     }
 
     @Test func tasksAreRemindedBeforeTheyAreDueAndWhenOverdue() {
@@ -144,7 +149,10 @@ import VigilStats
         #expect(ReminderPlanner.due(now: monday * 1440 + 16 * 60, habits: [], tasks: [done], settings: settings, sent: []).isEmpty)
         // A task due on a day without a time: reminded at the default time that day.
         let dateOnly = TaskItem(id: 8, title: "Call the bank", due: Deadline(day: monday), created: 0)
-        #expect(ReminderPlanner.due(now: monday * 1440 + 9 * 60, habits: [], tasks: [dateOnly], settings: settings, sent: []).map(\.title) == ["Due today: Call the bank"])
+        #expect(
+            ReminderPlanner.due(now: monday * 1440 + 9 * 60, habits: [], tasks: [dateOnly], settings: settings, sent: []).map(\.title) == [
+                "Due today: Call the bank"
+            ])
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VigilCore
+
 @testable import VigilRecording
 
 /// A file in a fresh temporary directory.
@@ -29,15 +30,24 @@ func readError(_ text: String) -> RecordingError? {
 @Suite struct RecordingRoundTripTests {
     @Test func everyKindSurvivesAWriteAndARead() throws {
         let samples: [Sample] = [
-            Sample(time: start + 5, payload: .input(InputActivity(
-                window: 5, keyPresses: 12, pointerTravel: 340.5, clicks: 1, scrollTicks: 3,
-                switches: AppSwitches(altTab: 1, superKey: 2, ctrlTab: 3, workspace: 4, swipes: 5), idle: 0.8))),
+            Sample(
+                time: start + 5,
+                payload: .input(
+                    InputActivity(
+                        window: 5, keyPresses: 12, pointerTravel: 340.5, clicks: 1, scrollTicks: 3,
+                        switches: AppSwitches(altTab: 1, superKey: 2, ctrlTab: 3, workspace: 4, swipes: 5), idle: 0.8))),
             Sample(time: start + 5.25, payload: .audio(AudioLevel(rms: -52.1, peak: -40.25, shortTermLUFS: -48, momentaryLUFS: -47.3))),
             Sample(time: start + 6, payload: .audio(AudioLevel(rms: -30, peak: -12))),
-            Sample(time: start + 6.001, payload: .location(LocationFix(latitude: 48.8583701, longitude: 2.2944813, horizontalAccuracy: 8, speed: 0.1, mode: .threeD))),
+            Sample(
+                time: start + 6.001,
+                payload: .location(LocationFix(latitude: 48.8583701, longitude: 2.2944813, horizontalAccuracy: 8, speed: 0.1, mode: .threeD))),
             Sample(time: start + 7, payload: .location(LocationFix(latitude: -33.5, longitude: -70.25, mode: .twoD))),
-            Sample(time: start + 7.5, payload: .location(LocationFix(latitude: 48.855, longitude: 2.295, horizontalAccuracy: 8, mode: .threeD,
-                                                                     distanceFromWorkplace: 212.375, cellSize: 0.01))),
+            Sample(
+                time: start + 7.5,
+                payload: .location(
+                    LocationFix(
+                        latitude: 48.855, longitude: 2.295, horizontalAccuracy: 8, mode: .threeD,
+                        distanceFromWorkplace: 212.375, cellSize: 0.01))),
             Sample(time: start + 8, payload: .status(SensorStatus(sensor: .location, state: .noFix, detail: "no satellites \"in view\"\n"))),
             Sample(time: start + 900, payload: .control(.breakTime)),
             Sample(time: start + 1200, payload: .input(InputActivity(window: 5, idle: 300))),
@@ -55,12 +65,13 @@ func readError(_ text: String) -> RecordingError? {
     }
 
     @Test func unknownKeysAreIgnoredAndUnknownKindsSkipped() throws {
-        let text = header + "\n" + #"""
-            {"t":1,"kind":"input","window":5,"keys":3,"idle":1,"future":{"nested":[1,2,{"x":"y"}]},"flag":true,"n":null}
+        let text =
+            header + "\n" + #"""
+                {"t":1,"kind":"input","window":5,"keys":3,"idle":1,"future":{"nested":[1,2,{"x":"y"}]},"flag":true,"n":null}
 
-            {"t":2,"kind":"heart_rate","bpm":71}
-            {"t":3, "kind" : "audio" , "rms" : -40.5 , "peak": -20, "lufs": null}
-            """#
+                {"t":2,"kind":"heart_rate","bpm":71}
+                {"t":3, "kind" : "audio" , "rms" : -40.5 , "peak": -20, "lufs": null}
+                """#
         let path = tempFile("r.jsonl", text)
         let r = try RecordingReader(path: path)
         let all = try r.readAll()
@@ -71,7 +82,10 @@ func readError(_ text: String) -> RecordingError? {
 
     @Test func numbersParseExactlyAsTheStandardLibraryDoes() {
         var rng = SystemRandomNumberGenerator()
-        var texts = ["0", "-0", "1e3", "1.5E-3", "123456789012345678", "0.1", "-52.125", "3.141592653589793", "1e-320", "2.2250738585072014e-308", "9007199254740993"]
+        var texts = [
+            "0", "-0", "1e3", "1.5E-3", "123456789012345678", "0.1", "-52.125", "3.141592653589793", "1e-320", "2.2250738585072014e-308",
+            "9007199254740993",
+        ]
         for _ in 0..<2000 {
             let v = Double.random(in: -1e6...1e6, using: &rng)
             texts.append(v.description)
@@ -91,11 +105,15 @@ func readError(_ text: String) -> RecordingError? {
     }
 
     @Test func mergingOrdersByAbsoluteTimeAndKeepsFileOrderOnTies() throws {
-        let a = tempFile("a.jsonl", #"{"vigil":"recording","version":1,"start":"2026-03-02T09:00:00Z"}"# + "\n" +
-            #"{"t":0,"kind":"control","action":"pause"}"# + "\n" + #"{"t":10,"kind":"control","action":"resume"}"# + "\n")
+        let a = tempFile(
+            "a.jsonl",
+            #"{"vigil":"recording","version":1,"start":"2026-03-02T09:00:00Z"}"# + "\n" + #"{"t":0,"kind":"control","action":"pause"}"# + "\n"
+                + #"{"t":10,"kind":"control","action":"resume"}"# + "\n")
         // Starts 5 s later: its t=5 is 10 s after a's start.
-        let b = tempFile("b.jsonl", #"{"vigil":"recording","version":1,"start":"2026-03-02T09:00:05Z"}"# + "\n" +
-            #"{"t":1,"kind":"audio","rms":-40}"# + "\n" + #"{"t":5,"kind":"audio","rms":-41}"# + "\n")
+        let b = tempFile(
+            "b.jsonl",
+            #"{"vigil":"recording","version":1,"start":"2026-03-02T09:00:05Z"}"# + "\n" + #"{"t":1,"kind":"audio","rms":-40}"# + "\n"
+                + #"{"t":5,"kind":"audio","rms":-41}"# + "\n")
         let merged = try MergedRecordings([RecordingReader(path: a), RecordingReader(path: b)])
         var order: [Double] = []
         while let s = try merged.next() { order.append(s.time - start) }

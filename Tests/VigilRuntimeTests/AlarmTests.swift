@@ -1,14 +1,14 @@
 import DesktopNotifier
-import SoundAlarm
 import Foundation
-import Synchronization
-import Testing
-import TestSupport
-import VigilCore
 import RecordingFormats
 import SessionViews
-import VigilRuntime
+import SoundAlarm
+import Synchronization
+import TestSupport
+import Testing
+import VigilCore
 import VigilRecording
+import VigilRuntime
 import VigilStore
 
 /// Alarms delivered through real channels: desktop notifications to a real notification service
@@ -37,8 +37,12 @@ import VigilStore
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-sounds-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let split = runTool("/usr/bin/sox", [recording, dir + "/part.wav", "silence", "1", "0.01", "0.5%", "1", String(silence), "0.5%",
-                                             ":", "newfile", ":", "restart"])
+        let split = runTool(
+            "/usr/bin/sox",
+            [
+                recording, dir + "/part.wav", "silence", "1", "0.01", "0.5%", "1", String(silence), "0.5%",
+                ":", "newfile", ":", "restart",
+            ])
         guard split.status == 0 else { throw TestFailure("sox could not split \(recording): \(split.output)") }
         var out: [(peak: Double, frequency: Double)] = []
         for part in try FileManager.default.contentsOfDirectory(atPath: dir).sorted() {
@@ -48,7 +52,8 @@ import VigilStore
                     .flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
             }
             guard let length = value("Length (seconds)"), length >= shortest, let amplitude = value("Maximum amplitude"),
-                  let frequency = value("Rough   frequency") else { continue }
+                let frequency = value("Rough   frequency")
+            else { continue }
             out.append((20 * log10(amplitude), frequency))
         }
         return out
@@ -82,12 +87,14 @@ import VigilStore
         defer { service.kill(SIGKILL) }
         let reports = Reports()
         let deliveries = Deliveries()
-        let dispatcher = AlarmDispatcher(configuration: VigilConfiguration.default.alarms, task: "thesis",
-                                         sinks: [TerminalAlarmSink(fd: -1), DesktopAlarmSink(notifier: DesktopNotifier(busAddress: bus.address)),
-                                                 SoundAlarmSink(configuration: VigilConfiguration.default.alarms, player: TonePlayer(server: "unix:/nonexistent/pulse"))],
-                                         onDelivery: { deliveries.add($0) }, motivation: { "Five focused minutes beat an hour of meaning to." }) {
-            reports.add($0)
-        }
+        let dispatcher = AlarmDispatcher(
+            configuration: VigilConfiguration.default.alarms, task: "thesis",
+            sinks: [
+                TerminalAlarmSink(fd: -1), DesktopAlarmSink(notifier: DesktopNotifier(busAddress: bus.address)),
+                SoundAlarmSink(configuration: VigilConfiguration.default.alarms, player: TonePlayer(server: "unix:/nonexistent/pulse")),
+            ],
+            onDelivery: { deliveries.add($0) }, motivation: { "Five focused minutes beat an hour of meaning to." },
+            report: { reports.add($0) })
         dispatcher.handle(events)
         dispatcher.drain()
 
@@ -140,8 +147,10 @@ import VigilStore
         _ = try Replayer(configuration: .default).run(MergedRecordings([awaySession(awayMinutes: 15)])) { events.append($0) }
         let bus = try SessionBus()  // a bus with no notification daemon on it
         let reports = Reports()
-        let dispatcher = AlarmDispatcher(configuration: config, task: nil,
-                                         sinks: [DesktopAlarmSink(notifier: DesktopNotifier(busAddress: bus.address))]) { reports.add($0) }
+        let dispatcher = AlarmDispatcher(
+            configuration: config, task: nil,
+            sinks: [DesktopAlarmSink(notifier: DesktopNotifier(busAddress: bus.address))]
+        ) { reports.add($0) }
         dispatcher.handle(events)
         dispatcher.drain()
         let said = reports.all.withLock { $0 }
@@ -166,12 +175,18 @@ import VigilStore
 
         let dir = pulse.directory
         let recording = dir + "/monitor.wav"
-        let recorder = try ChildProcess("/usr/bin/parecord", ["--server", pulse.address, "-d", "vigiltest.monitor", "--file-format=wav",
-                                                              "--format=float32le", "--rate=48000", "--channels=1", recording])
+        let recorder = try ChildProcess(
+            "/usr/bin/parecord",
+            [
+                "--server", pulse.address, "-d", "vigiltest.monitor", "--file-format=wav",
+                "--format=float32le", "--rate=48000", "--channels=1", recording,
+            ])
         usleep(500_000)
         let reports = Reports()
-        let dispatcher = AlarmDispatcher(configuration: config, task: nil,
-                                         sinks: [SoundAlarmSink(configuration: config, player: TonePlayer(server: pulse.address))]) { reports.add($0) }
+        let dispatcher = AlarmDispatcher(
+            configuration: config, task: nil,
+            sinks: [SoundAlarmSink(configuration: config, player: TonePlayer(server: pulse.address))]
+        ) { reports.add($0) }
         dispatcher.handle(events)
         dispatcher.drain()
         usleep(300_000)
@@ -205,11 +220,16 @@ import VigilStore
         let sink = SoundAlarmSink(configuration: config, player: TonePlayer(server: pulse.address))
 
         let recording = dir + "/monitor.wav"
-        let recorder = try ChildProcess("/usr/bin/parecord", ["--server", pulse.address, "-d", "vigiltest.monitor", "--file-format=wav",
-                                                              "--format=float32le", "--rate=44100", "--channels=1", recording])
+        let recorder = try ChildProcess(
+            "/usr/bin/parecord",
+            [
+                "--server", pulse.address, "-d", "vigiltest.monitor", "--file-format=wav",
+                "--format=float32le", "--rate=44100", "--channels=1", recording,
+            ])
         usleep(500_000)
         for level in [3, 4] {
-            try sink.fire(AlarmNotice(time: t0, level: level, repeatCount: 0, episode: 1, cause: .away, reason: "away", task: nil, isPersistent: level == 4))
+            try sink.fire(
+                AlarmNotice(time: t0, level: level, repeatCount: 0, episode: 1, cause: .away, reason: "away", task: nil, isPersistent: level == 4))
             usleep(300_000)
         }
         recorder.kill(SIGINT)
@@ -232,14 +252,17 @@ import VigilStore
         defer { close(master) }
         // TIOCSPTLCK = _IOW('T', 0x31, int), TIOCGPTN = _IOR('T', 0x30, unsigned int) (asm-generic
         // ioctl numbering, x86_64 and arm64): macros Swift does not import.
-        var unlock: Int32 = 0, number: UInt32 = 0
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
         try #require(ioctl(master, 0x4004_5431, &unlock) == 0 && ioctl(master, 0x8004_5430, &number) == 0)
         let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
         try #require(slave >= 0)
         defer { close(slave) }
         let sink = TerminalAlarmSink(fd: slave, environment: ["NO_COLOR": "1"])
-        try sink.fire(AlarmNotice(time: t0, level: 2, repeatCount: 0, episode: 1, cause: .away, reason: "no input for 5 min", task: nil,
-                                  isPersistent: false, motivation: "Open the file."))
+        try sink.fire(
+            AlarmNotice(
+                time: t0, level: 2, repeatCount: 0, episode: 1, cause: .away, reason: "no input for 5 min", task: nil,
+                isPersistent: false, motivation: "Open the file."))
         #expect(try sink.clear(episode: 1, level: 2, recoverySeconds: 95))
         var buffer = [UInt8](repeating: 0, count: 4096)
         let n = read(master, &buffer, buffer.count)

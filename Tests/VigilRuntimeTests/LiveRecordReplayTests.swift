@@ -2,14 +2,14 @@ import Foundation
 import InputDetector
 import LocationDetector
 import MicrophoneDetector
-import Synchronization
-import Testing
-import TestSupport
-import VigilCore
 import RecordingFormats
 import SessionViews
-import VigilRuntime
+import Synchronization
+import TestSupport
+import Testing
+import VigilCore
 import VigilRecording
+import VigilRuntime
 
 /// A live session on the real detectors, against a real PulseAudio (a private server with a null
 /// sink, playing pink noise) and a real gpsd (fed by gpsfake from a receiver's log of a short
@@ -83,10 +83,12 @@ import VigilRecording
 
         let clock = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
         let file = dir + "/live.jsonl"
-        let tap = Tap(try RecordingWriter(path: file, header: RecordingHeader(start: clock.start, source: "test", task: "t", plannedSeconds: planned)))
+        let tap = Tap(
+            try RecordingWriter(path: file, header: RecordingHeader(start: clock.start, source: "test", task: "t", plannedSeconds: planned)))
         let live = Events()
-        let session = LiveSession(configuration: config, task: "t", plannedSeconds: planned, wallStart: clock.start, clock: ContinuousClock(),
-                                  onSample: { tap.append($0) }) { live.add($0) }
+        let session = LiveSession(
+            configuration: config, task: "t", plannedSeconds: planned, wallStart: clock.start, clock: ContinuousClock(),
+            onSample: { tap.append($0) }, onEvents: { live.add($0) })
         let detectors: [any Detector] = [
             PulseMicrophoneDetector(server: pulse.address, window: config.audio.window, retry: (0.05, 0.2), now: clock.now),
             GPSDDetector(port: String(port), retry: (0.05, 0.2), now: clock.now),
@@ -127,8 +129,10 @@ import VigilRecording
         // The live run saw the real sensors: levels, fixes, and the distraction they caused.
         let samples = try RecordingReader(path: file).readAll()
         #expect(samples.filter { if case .audio = $0.payload { true } else { false } }.count >= 30)
-        #expect(samples.filter { if case .location = $0.payload { true } else { false } }.count >= 5,
-                "gpsfake said: \(gps.log)\nit reported: \(gps.reportedFixes.count) fixes\nstatuses: \(samples.filter { if case .status = $0.payload { true } else { false } })")
+        #expect(
+            samples.filter { if case .location = $0.payload { true } else { false } }.count >= 5,
+            "gpsfake said: \(gps.log)\nit reported: \(gps.reportedFixes.count) fixes\nstatuses: \(samples.filter { if case .status = $0.payload { true } else { false } })"
+        )
         #expect(events.contains { if case .episodeStarted = $0.kind { true } else { false } }, "no episode in \(events.map(\.kind))")
         #expect(events.contains { if case .sessionEnded(let s) = $0.kind { s.outcome == .abandoned } else { false } })
         #expect(result.samples == tap.count)

@@ -1,11 +1,11 @@
+import RecordingFormats
+import SessionViews
 import Synchronization
 import Testing
 import VigilCore
-import RecordingFormats
-import SessionViews
+import VigilRecording
 import VigilRuntime
 import VigilTesting
-import VigilRecording
 
 /// The live session on a manual clock: the same run loop `vigil start` uses, with time that moves
 /// only when the test says so. No sleeps.
@@ -80,8 +80,9 @@ import VigilRecording
         let clock = ManualClock()
         let collected = Collected()
         let recorded = Mutex<[Sample]>([])
-        let live = LiveSession(configuration: .default, task: "t", plannedSeconds: 5, wallStart: wallStart, clock: clock,
-                               onSample: { s in recorded.withLock { $0.append(s) } }) { collected.add($0) }
+        let live = LiveSession(
+            configuration: .default, task: "t", plannedSeconds: 5, wallStart: wallStart, clock: clock,
+            onSample: { s in recorded.withLock { $0.append(s) } }, onEvents: { collected.add($0) })
         await live.begin(statuses: [])
         clock.advance(by: .seconds(3))
         await live.receive(.audio(AudioLevel(rms: -50, peak: -40)))

@@ -148,7 +148,9 @@ import VigilStore
         let start = Timestamp(nanoseconds: (noon - 2 * 3_600_000) * 1_000_000)
         var session = FocusSession(configuration: .default, task: "Chapter", plannedSeconds: 3600)
         var events = session.start(at: start)
-        for k in 1...720 { events += session.receive(Sample(time: start + Double(k * 5), payload: .input(InputActivity(window: 5, keyPresses: 10, idle: 0)))) }
+        for k in 1...720 {
+            events += session.receive(Sample(time: start + Double(k * 5), payload: .input(InputActivity(window: 5, keyPresses: 10, idle: 0))))
+        }
         let id = try store.beginSession(task: "Chapter", taskId: taskId, source: "live", recording: nil, startedAt: start, plannedSeconds: 3600)
         try store.append(Array(events.dropFirst()), session: id)
 

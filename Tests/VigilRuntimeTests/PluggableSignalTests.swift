@@ -1,10 +1,10 @@
 import Foundation
-import Testing
-import VigilCore
 import RecordingFormats
 import SessionViews
-import VigilRuntime
+import Testing
+import VigilCore
 import VigilRecording
+import VigilRuntime
 import VigilStats
 import VigilStore
 

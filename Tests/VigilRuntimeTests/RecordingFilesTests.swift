@@ -1,10 +1,10 @@
 import Foundation
-import Testing
-import VigilCore
 import RecordingFormats
 import SessionViews
-import VigilRuntime
+import Testing
+import VigilCore
 import VigilRecording
+import VigilRuntime
 
 /// Every supported format is recognised by its content and replays through the same engine.
 @Suite struct RecordingFilesTests {
@@ -33,8 +33,10 @@ import VigilRecording
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-fmt-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        for (name, text, message) in [("notes.txt", "dear diary\n", "not a recording Vigil reads"), ("empty.jsonl", "", "the file is empty"),
-                                      ("other.json", "{\"hello\":1}\n", "not a recording Vigil reads")] {
+        for (name, text, message) in [
+            ("notes.txt", "dear diary\n", "not a recording Vigil reads"), ("empty.jsonl", "", "the file is empty"),
+            ("other.json", "{\"hello\":1}\n", "not a recording Vigil reads"),
+        ] {
             try text.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8)
             do {
                 _ = try RecordingFiles.open(path: dir + "/" + name)
@@ -90,7 +92,8 @@ import VigilRecording
     @Test func inspectionOfAVigilRecordingSumsItsSamples() throws {
         let path = "\(root)/Samples/coffee-break/session.jsonl"
         let samples = try RecordingReader(path: path).readAll()
-        var keys = 0, fixes = 0
+        var keys = 0
+        var fixes = 0
         for s in samples {
             if case .input(let a) = s.payload { keys += a.keyPresses }
             if case .location = s.payload { fixes += 1 }

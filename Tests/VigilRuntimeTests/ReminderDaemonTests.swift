@@ -1,12 +1,12 @@
 import DesktopNotifier
 import Foundation
-import Testing
-import TestSupport
-import VigilCore
 import RecordingFormats
 import SessionViews
-import VigilRuntime
+import TestSupport
+import Testing
+import VigilCore
 import VigilPlanner
+import VigilRuntime
 import VigilStore
 
 /// A sink that keeps what it was sent, with the instant.
@@ -46,8 +46,11 @@ final class CollectingSink: ReminderSink, @unchecked Sendable {
             t += 30_000
         }
         #expect(log.map(\.0) == ["10:30:00", "12:30:00", "14:30:00", "16:00:00", "17:00:00"], "\(log)")
-        #expect(log.map(\.1) == ["Time for: Stretch", "Still to do today: Stretch", "Still to do today: Stretch",
-                                 "Due at 17:00: Send the report", "Overdue: Send the report"])
+        #expect(
+            log.map(\.1) == [
+                "Time for: Stretch", "Still to do today: Stretch", "Still to do today: Stretch",
+                "Due at 17:00: Send the report", "Overdue: Send the report",
+            ])
         // A restarted daemon (a new round on the same log) sends nothing twice.
         let again = CollectingSink()
         let restarted = ReminderRound(store: store, configuration: config, sink: again, zone: berlin)
@@ -63,14 +66,18 @@ final class CollectingSink: ReminderSink, @unchecked Sendable {
     @Test func unmarkedDaysFailAndSessionsCompleteHabits() throws {
         let store = EventStore()
         let read = try store.addHabit(Habit(id: 0, name: "Read", schedule: .daily, createdDay: monday))
-        let thesis = try store.addHabit(Habit(id: 0, name: "Thesis", schedule: .weekdays([1, 2, 3, 4, 5]), autoTask: "thesis", autoMinutes: 50,
-                                              createdDay: monday))
+        let thesis = try store.addHabit(
+            Habit(
+                id: 0, name: "Thesis", schedule: .weekdays([1, 2, 3, 4, 5]), autoTask: "thesis", autoMinutes: 50,
+                createdDay: monday))
         // A 60-minute focused session on Tuesday on a task tagged thesis.
         let taskId = try store.addTask(TaskItem(id: 0, title: "Chapter 3", tags: ["thesis"], created: at(8, 0)))
         let start = Timestamp(nanoseconds: at(24 + 9, 0) * 1_000_000)
         var session = FocusSession(configuration: .default, task: "Chapter 3", plannedSeconds: 3600)
         var events = session.start(at: start)
-        for k in 1...720 { events += session.receive(Sample(time: start + Double(k * 5), payload: .input(InputActivity(window: 5, keyPresses: 10, idle: 0)))) }
+        for k in 1...720 {
+            events += session.receive(Sample(time: start + Double(k * 5), payload: .input(InputActivity(window: 5, keyPresses: 10, idle: 0))))
+        }
         let id = try store.beginSession(task: "Chapter 3", taskId: taskId, source: "live", recording: nil, startedAt: start, plannedSeconds: 3600)
         try store.append(Array(events.dropFirst()), session: id)
         #expect(try store.taskEffort()[taskId]?.focusedMinutes == 60)
@@ -90,8 +97,9 @@ final class CollectingSink: ReminderSink, @unchecked Sendable {
         defer { service.kill(SIGKILL) }
         let store = EventStore()
         try store.addHabit(Habit(id: 0, name: "Stretch", schedule: .daily, reminder: "10:30", createdDay: monday))
-        let round = ReminderRound(store: store, configuration: .init(), sink: DesktopReminderSink(notifier: DesktopNotifier(busAddress: bus.address)),
-                                  zone: berlin)
+        let round = ReminderRound(
+            store: store, configuration: .init(), sink: DesktopReminderSink(notifier: DesktopNotifier(busAddress: bus.address)),
+            zone: berlin)
         let outcome = try round.run(at: at(10, 31))
         #expect(outcome.sent.count == 1 && outcome.failed.isEmpty, "\(outcome.failed)")
         let calls = SessionBus.notifications(log)
@@ -105,8 +113,9 @@ final class CollectingSink: ReminderSink, @unchecked Sendable {
         let bus = try SessionBus()
         let store = EventStore()
         try store.addHabit(Habit(id: 0, name: "Stretch", schedule: .daily, reminder: "10:30", createdDay: monday))
-        let round = ReminderRound(store: store, configuration: .init(), sink: DesktopReminderSink(notifier: DesktopNotifier(busAddress: bus.address)),
-                                  zone: berlin)
+        let round = ReminderRound(
+            store: store, configuration: .init(), sink: DesktopReminderSink(notifier: DesktopNotifier(busAddress: bus.address)),
+            zone: berlin)
         let first = try round.run(at: at(10, 31))
         #expect(first.sent.isEmpty && first.failed.count == 1)
         let (service, log) = try bus.startNotificationService()

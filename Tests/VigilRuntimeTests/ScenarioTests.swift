@@ -1,13 +1,15 @@
 import Foundation
-import Testing
-import VigilCore
 import RecordingFormats
 import SessionViews
-import VigilRuntime
+import Testing
+import VigilCore
 import VigilRecording
+import VigilRuntime
 
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-let scenarios = ["steady-focus", "coffee-break", "leaving-building", "loud-room", "app-switching-storm", "long-reading", "laptop-suspend", "pomodoro-break"]
+let scenarios = [
+    "steady-focus", "coffee-break", "leaving-building", "loud-room", "app-switching-storm", "long-reading", "laptop-suspend", "pomodoro-break",
+]
 
 /// Replays a scenario in-process and returns its events and the rendered timelines.
 func replay(_ scenario: String) throws -> (events: [SessionEvent], text: String, json: String) {
@@ -45,7 +47,8 @@ struct Expectation: Decodable {
 @Suite struct ScenarioTests {
     @Test(arguments: scenarios)
     func matchesItsGroundTruth(_ scenario: String) throws {
-        let truth = try JSONDecoder().decode(Expectation.self, from: Data(contentsOf: URL(fileURLWithPath: "\(root)/Samples/\(scenario)/expect.json")))
+        let truth = try JSONDecoder().decode(
+            Expectation.self, from: Data(contentsOf: URL(fileURLWithPath: "\(root)/Samples/\(scenario)/expect.json")))
         let (events, _, _) = try replay(scenario)
         let start = events[0].time
         let episodes = events.compactMap { if case .episodeEnded(let e) = $0.kind { e } else { nil } }
@@ -53,7 +56,9 @@ struct Expectation: Decodable {
         for (got, want) in zip(episodes, truth.episodes) {
             #expect(got.cause.rawValue == want.cause)
             #expect(abs((got.start - start) - want.start) <= want.start_tolerance, "episode start \(got.start - start) s, truth \(want.start) s")
-            #expect(abs(((got.end ?? start) - start) - want.end) <= want.end_tolerance, "episode end \((got.end ?? start) - start) s, truth \(want.end) s")
+            #expect(
+                abs(((got.end ?? start) - start) - want.end) <= want.end_tolerance, "episode end \((got.end ?? start) - start) s, truth \(want.end) s"
+            )
         }
         let states = Set(events.compactMap { if case .stateChanged(_, let to, _, _) = $0.kind { to.name } else { nil } })
         for forbidden in truth.never ?? [] {
@@ -94,7 +99,8 @@ struct Expectation: Decodable {
 
     @Test func replayIsDeterministic() throws {
         for scenario in scenarios {
-            let a = try replay(scenario), b = try replay(scenario)
+            let a = try replay(scenario)
+            let b = try replay(scenario)
             #expect(a.json == b.json)
             #expect(a.text == b.text)
         }

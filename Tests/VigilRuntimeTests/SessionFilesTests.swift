@@ -15,8 +15,9 @@ import VigilRuntime
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let file = SessionStatusFile(dataDirectory: dir)
         #expect(file.read() == nil && file.running() == nil)
-        let status = SessionStatus(pid: getpid(), task: "chapter \"3\"\n", started: "2026-03-02T09:00:00Z", planned: 1500, state: "alarm 2",
-                                   score: 0.73, elapsed: 312, episodes: 1, alarms: 2, updated: 1_772_442_312.5)
+        let status = SessionStatus(
+            pid: getpid(), task: "chapter \"3\"\n", started: "2026-03-02T09:00:00Z", planned: 1500, state: "alarm 2",
+            score: 0.73, elapsed: 312, episodes: 1, alarms: 2, updated: 1_772_442_312.5)
         file.write(status)
         #expect(file.read() == status)
         #expect(file.running() == status, "this process is alive")
@@ -40,8 +41,10 @@ import VigilRuntime
         child.executableURL = URL(fileURLWithPath: "/bin/true")
         try child.run()
         child.waitUntilExit()
-        file.write(SessionStatus(pid: child.processIdentifier, task: nil, started: "2026-03-02T09:00:00Z", planned: nil, state: "focused",
-                                 score: 0, elapsed: 1, episodes: 0, alarms: 0, updated: 0))
+        file.write(
+            SessionStatus(
+                pid: child.processIdentifier, task: nil, started: "2026-03-02T09:00:00Z", planned: nil, state: "focused",
+                score: 0, elapsed: 1, episodes: 0, alarms: 0, updated: 0))
         #expect(file.read() != nil)
         #expect(file.running() == nil)
     }

@@ -47,13 +47,16 @@ import VigilTesting
         let plan = SessionRunner<ManualClock>.Plan(
             task: "essay", taskId: nil, planned: 150, wallStart: wallStart, rehearsal: false,
             pomodoro: PomodoroPlan(work: 60, shortBreak: 30, longBreak: 30, rounds: 4), record: dir + "/session.jsonl")
-        let runner = try SessionRunner(configuration: .default, store: store, dataDirectory: dir, plan: plan, clock: clock, sinks: [],
-                                       motivation: { nil }, presenter: presenter)
+        let runner = try SessionRunner(
+            configuration: .default, store: store, dataDirectory: dir, plan: plan, clock: clock, sinks: [],
+            motivation: { nil }, presenter: presenter)
         let detector = HandDetector()
         let (commands, inject) = AsyncStream<LiveCommand>.makeStream()
         let run = Task { await runner.run(detectors: [detector], statuses: [], commands: commands, inject: { inject.yield($0) }) }
         let status = SessionStatusFile(dataDirectory: dir)
-        func typing(_ keys: Int) { detector.continuation.yield(Sample(time: wallStart, payload: .input(InputActivity(window: 5, keyPresses: keys, idle: 0.5)))) }
+        func typing(_ keys: Int) {
+            detector.continuation.yield(Sample(time: wallStart, payload: .input(InputActivity(window: 5, keyPresses: keys, idle: 0.5))))
+        }
 
         // Work: typing every 5 s for a minute, then the break.
         for second in 1...60 {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VigilCore
+
 @testable import VigilStats
 
 /// Splitting time into local hours, checked against hand-worked DST nights and, for many random
@@ -38,7 +39,9 @@ import VigilCore
         #expect(clock.slot(at: parseRFC3339("2026-03-29T10:00:00Z")!).weekday == 7)  // a Sunday
         #expect(clock.slot(at: parseRFC3339("2026-03-30T10:00:00Z")!).weekday == 1)  // a Monday
         // 23:30 UTC on Saturday the 28th is already Sunday 00:30 in Berlin.
-        #expect(clock.slot(at: parseRFC3339("2026-03-28T23:30:00Z")!) == HourSlot(day: clock.slot(at: parseRFC3339("2026-03-29T10:00:00Z")!).day, hour: 0))
+        #expect(
+            clock.slot(at: parseRFC3339("2026-03-28T23:30:00Z")!) == HourSlot(day: clock.slot(at: parseRFC3339("2026-03-29T10:00:00Z")!).day, hour: 0)
+        )
     }
 
     /// Random intervals in zones with DST on either hemisphere, a half-hour offset, a 45-minute one
@@ -49,7 +52,8 @@ import VigilCore
         let tz = TimeZone(identifier: zone)!
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = tz
-        let from = parseRFC3339("2026-01-01T00:00:00Z")!, to = parseRFC3339("2027-01-01T00:00:00Z")!
+        let from = parseRFC3339("2026-01-01T00:00:00Z")!
+        let to = parseRFC3339("2027-01-01T00:00:00Z")!
         let clock = LocalClock(timeZone: tz, from: from, to: to)
         var rng = SplitMix64(seed: UInt64(zone.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
         // The year's DST nights are in here for sure, plus random starts.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VigilCore
+
 @testable import VigilStats
 
 /// Figures worked out by hand for small logs: DST nights, midnight, the period's edges, ties, the
@@ -14,22 +15,28 @@ import VigilCore
     func day(_ text: String) -> Int { Statistics.day(from: text)! }
 
     /// A session judged throughout (no pauses, no gaps).
-    func session(_ facts: inout StatisticsFacts, id: Int64, _ from: String, _ to: String, task: String? = nil, outcome: SessionFacts.Outcome = .completed,
-                 episodes: [(String, String, Cause)] = [], alarms: [(episode: Int, at: String, cleared: String?)] = [], pauses: [(String, String)] = []) {
+    func session(
+        _ facts: inout StatisticsFacts, id: Int64, _ from: String, _ to: String, task: String? = nil, outcome: SessionFacts.Outcome = .completed,
+        episodes: [(String, String, Cause)] = [], alarms: [(episode: Int, at: String, cleared: String?)] = [], pauses: [(String, String)] = []
+    ) {
         let whole = [Span(ms(from), ms(to))]
         let active = subtract(pauses.map { Span(ms($0.0), ms($0.1)) }, from: whole)
-        facts.append(id: id, task: task, start: ms(from), end: ms(to), outcome: outcome, active: active,
-                     episodes: episodes.enumerated().map { EpisodeFacts(number: $0.offset + 1, span: Span(ms($0.element.0), ms($0.element.1)), cause: $0.element.2) },
-                     alarms: alarms.map { AlarmFacts(episode: $0.episode, at: ms($0.at), repeatCount: 0, cleared: $0.cleared.map(ms)) })
+        facts.append(
+            id: id, task: task, start: ms(from), end: ms(to), outcome: outcome, active: active,
+            episodes: episodes.enumerated().map {
+                EpisodeFacts(number: $0.offset + 1, span: Span(ms($0.element.0), ms($0.element.1)), cause: $0.element.2)
+            },
+            alarms: alarms.map { AlarmFacts(episode: $0.episode, at: ms($0.at), repeatCount: 0, cleared: $0.cleared.map(ms)) })
     }
 
     /// 2026-10-25 in Berlin: 01:30 CEST to 03:30 CET is three real hours, two of them in hour 2.
     /// An episode from 02:10 to 02:20 CET (the second 2 o'clock) with an alarm at 02:12.
     @Test func aSessionThroughTheFallBackNight() {
         var facts = StatisticsFacts()
-        session(&facts, id: 1, "2026-10-24T23:30:00Z", "2026-10-25T02:30:00Z",
-                episodes: [("2026-10-25T01:10:00Z", "2026-10-25T01:20:00Z", .noise)],
-                alarms: [(1, "2026-10-25T01:12:00Z", "2026-10-25T01:20:00Z")])
+        session(
+            &facts, id: 1, "2026-10-24T23:30:00Z", "2026-10-25T02:30:00Z",
+            episodes: [("2026-10-25T01:10:00Z", "2026-10-25T01:20:00Z", .noise)],
+            alarms: [(1, "2026-10-25T01:12:00Z", "2026-10-25T01:20:00Z")])
         let r = Statistics.report(facts, timeZone: berlin, from: day("2026-10-25"), to: day("2026-10-25"))
         #expect(r.hours[1].focusedMinutes == 30)
         #expect(r.hours[2].focusedMinutes == 110)
@@ -66,8 +73,9 @@ import VigilCore
     /// the second half, but counts the session on the day it started only if that is inside.
     @Test func midnightAndThePeriodsEdges() {
         var facts = StatisticsFacts()
-        session(&facts, id: 1, "2026-06-01T21:00:00Z", "2026-06-01T23:00:00Z", task: "thesis",
-                episodes: [("2026-06-01T21:50:00Z", "2026-06-01T22:20:00Z", .away)])  // 23:50-00:20 CEST
+        session(
+            &facts, id: 1, "2026-06-01T21:00:00Z", "2026-06-01T23:00:00Z", task: "thesis",
+            episodes: [("2026-06-01T21:50:00Z", "2026-06-01T22:20:00Z", .away)])  // 23:50-00:20 CEST
         let both = Statistics.report(facts, timeZone: berlin, from: day("2026-06-01"), to: day("2026-06-02"))
         #expect(both.days.map(\.focusedMinutes) == [50, 40])
         #expect(both.days.map(\.distractedMinutes) == [10, 20])
@@ -128,7 +136,9 @@ import VigilCore
         for d in 0..<90 { t.record(day: d, completed: true) }
         #expect(t.score == 276)
         #expect(t.badge == .lifestyle && StreakModel.multiplier(forLength: 90) == 5)
-        #expect(StreakModel.badge(forLength: 21) == .habit && StreakModel.badge(forLength: 20) == .week && StreakModel.badge(forLength: 60) == .strongHabit)
+        #expect(
+            StreakModel.badge(forLength: 21) == .habit && StreakModel.badge(forLength: 20) == .week
+                && StreakModel.badge(forLength: 60) == .strongHabit)
         #expect(t.messages == ["90 days: a lifestyle change"])
         // A long streak keeps its bonus when lost: 276 - 90.
         t.record(day: 90, completed: false)
@@ -156,9 +166,10 @@ import VigilCore
     @Test func achievementsAreDatedWhereTheyHappened() {
         var facts = StatisticsFacts()
         session(&facts, id: 1, "2026-06-01T21:00:00Z", "2026-06-01T23:00:00Z", alarms: [])  // 23:00-01:00 CEST
-        session(&facts, id: 2, "2026-06-03T08:00:00Z", "2026-06-03T09:00:00Z", outcome: .abandoned,
-                episodes: [("2026-06-03T08:10:00Z", "2026-06-03T08:11:00Z", .switching)],
-                alarms: [(1, "2026-06-03T08:10:10Z", "2026-06-03T08:11:00Z")])
+        session(
+            &facts, id: 2, "2026-06-03T08:00:00Z", "2026-06-03T09:00:00Z", outcome: .abandoned,
+            episodes: [("2026-06-03T08:10:00Z", "2026-06-03T08:11:00Z", .switching)],
+            alarms: [(1, "2026-06-03T08:10:10Z", "2026-06-03T08:11:00Z")])
         let r = Statistics.report(facts, timeZone: berlin, from: nil, to: day("2026-06-03"))
         let earned = Dictionary(uniqueKeysWithValues: r.achievements.map { ($0.id, $0.earned) })
         #expect(earned["first_session"] == "2026-06-01")
@@ -190,13 +201,17 @@ import VigilCore
     /// with nil as null.
     @Test func jsonWritesEveryFieldOfTheReport() throws {
         var facts = StatisticsFacts()
-        session(&facts, id: 1, "2026-06-01T08:00:00Z", "2026-06-01T09:00:00Z", episodes: [("2026-06-01T08:10:00Z", "2026-06-01T08:20:00Z", .away)],
-                alarms: [(1, "2026-06-01T08:11:00Z", "2026-06-01T08:20:00Z")])
+        session(
+            &facts, id: 1, "2026-06-01T08:00:00Z", "2026-06-01T09:00:00Z", episodes: [("2026-06-01T08:10:00Z", "2026-06-01T08:20:00Z", .away)],
+            alarms: [(1, "2026-06-01T08:11:00Z", "2026-06-01T08:20:00Z")])
         let r = Statistics.report(facts, timeZone: TimeZone(identifier: "UTC")!, from: day("2026-06-01"), to: day("2026-06-02"))
         let json = try JSONSerialization.jsonObject(with: Data(r.json().utf8))
         func keys(_ v: Any, _ path: String, into out: inout Set<String>) {
             if let d = v as? [String: Any] {
-                for (k, x) in d { out.insert(path + "." + k); keys(x, path + "." + k, into: &out) }
+                for (k, x) in d {
+                    out.insert(path + "." + k)
+                    keys(x, path + "." + k, into: &out)
+                }
             } else if let a = v as? [Any] {
                 for x in a { keys(x, path + "[]", into: &out) }
             }
@@ -207,7 +222,9 @@ import VigilCore
             case .struct:
                 for c in m.children {
                     guard let l = c.label else { continue }
-                    let k = l.unicodeScalars.reduce("") { $0 + (CharacterSet.uppercaseLetters.contains($1) ? "_" + String($1).lowercased() : String($1)) }
+                    let k = l.unicodeScalars.reduce("") {
+                        $0 + (CharacterSet.uppercaseLetters.contains($1) ? "_" + String($1).lowercased() : String($1))
+                    }
                     out.insert(path + "." + k)
                     labels(c.value, path + "." + k, into: &out)
                 }
@@ -216,7 +233,8 @@ import VigilCore
             default: break
             }
         }
-        var written = Set<String>(), declared = Set<String>()
+        var written = Set<String>()
+        var declared = Set<String>()
         keys(json, "", into: &written)
         labels(r, "", into: &declared)
         #expect(written == declared, "missing: \(declared.subtracting(written).sorted()); extra: \(written.subtracting(declared).sorted())")

@@ -3,6 +3,7 @@ import GRDB
 import Testing
 import VigilCore
 import VigilStats
+
 @testable import VigilStore
 
 /// The facts the statistics read are derived from the logged events: judged time is the session
@@ -45,10 +46,11 @@ import VigilStats
     @Test func onlyTheTaskAskedForAndOnlyBeforeTheEnd() throws {
         let store = try EventStore(path: tempDir() + "/vigil.sqlite3")
         try store.appendSession(sampleSessionEvents(), source: "replay", recording: nil)
-        try store.appendSession(pausedAndSleepingSession().map { e in
-            guard case .sessionStarted(_, let planned) = e.kind else { return e }
-            return SessionEvent(time: e.time, kind: .sessionStarted(task: "email", plannedSeconds: planned))
-        }, source: "replay", recording: nil)
+        try store.appendSession(
+            pausedAndSleepingSession().map { e in
+                guard case .sessionStarted(_, let planned) = e.kind else { return e }
+                return SessionEvent(time: e.time, kind: .sessionStarted(task: "email", plannedSeconds: planned))
+            }, source: "replay", recording: nil)
         let all = try store.statisticsFacts(before: .max)
         #expect(all.sessions.count == 2)
         #expect(all.episodes.count == 1 && all.alarms.count == 2)
@@ -67,10 +69,13 @@ import VigilStats
         let last = (t0 + 2010).millisecondsSinceEpoch
         try store.db.write { db in
             try db.execute(sql: "UPDATE alarms SET cleared_ms = ? WHERE session_id = ?", arguments: [last + 5000, id])
-            try db.execute(sql: "INSERT INTO episodes (session_id, number, started_ms, confirmed_ms, cause, peak_score, reason) VALUES (?, 2, ?, ?, 'noise', 0.9, 'loud')",
-                           arguments: [id, last + 1000, last + 1000])
-            try db.execute(sql: "INSERT INTO alarms (session_id, episode_number, at_ms, level, repeat, cause, reason) VALUES (?, 2, ?, 1, 0, 'noise', 'loud')",
-                           arguments: [id, last + 2000])
+            try db.execute(
+                sql:
+                    "INSERT INTO episodes (session_id, number, started_ms, confirmed_ms, cause, peak_score, reason) VALUES (?, 2, ?, ?, 'noise', 0.9, 'loud')",
+                arguments: [id, last + 1000, last + 1000])
+            try db.execute(
+                sql: "INSERT INTO alarms (session_id, episode_number, at_ms, level, repeat, cause, reason) VALUES (?, 2, ?, 1, 0, 'noise', 'loud')",
+                arguments: [id, last + 2000])
         }
         let facts = try store.statisticsFacts(before: .max)
         #expect(facts.episodes.count == 1)
@@ -82,11 +87,14 @@ import VigilStats
     @Test func pausesAreReadThroughTheirCoveringIndex() throws {
         let store = try EventStore(path: tempDir() + "/vigil.sqlite3")
         let detail = try store.db.read { db in
-            try Row.fetchAll(db, sql: """
-                EXPLAIN QUERY PLAN SELECT session_id, at_ms, from_state IN ('pause', 'break'), to_state IN ('pause', 'break')
-                FROM state_changes INDEXED BY state_changes_pauses
-                WHERE to_state IN ('pause', 'break') OR from_state IN ('pause', 'break') ORDER BY session_id, at_ms
-                """).map { $0["detail"] as String }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    EXPLAIN QUERY PLAN SELECT session_id, at_ms, from_state IN ('pause', 'break'), to_state IN ('pause', 'break')
+                    FROM state_changes INDEXED BY state_changes_pauses
+                    WHERE to_state IN ('pause', 'break') OR from_state IN ('pause', 'break') ORDER BY session_id, at_ms
+                    """
+            ).map { $0["detail"] as String }
         }
         #expect(detail.contains { $0.contains("COVERING INDEX state_changes_pauses") }, "\(detail)")
         #expect(!detail.contains { $0.contains("TEMP B-TREE") }, "no sort: the index gives the order")

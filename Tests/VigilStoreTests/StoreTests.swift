@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import VigilCore
+
 @testable import VigilStore
 
 func tempDir() -> String {
@@ -72,7 +73,11 @@ func sampleSessionEvents() -> [SessionEvent] {
         let s = try #require(try reopened.sessions().first)
         #expect(s.outcome == nil, "not ended: a later start can close it as interrupted")
         #expect(s.lastEventMs > t0.millisecondsSinceEpoch)
-        #expect(try reopened.appliedMigrations() == ["v1: sessions and events", "v2: alarm deliveries per channel, snoozes", "v3: index for the statistics' pauses", "v4: tasks, habits, reminders"])
+        #expect(
+            try reopened.appliedMigrations() == [
+                "v1: sessions and events", "v2: alarm deliveries per channel, snoozes", "v3: index for the statistics' pauses",
+                "v4: tasks, habits, reminders",
+            ])
         let mode = try reopened.db.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         let sync = try reopened.db.read { try Int.fetchOne($0, sql: "PRAGMA synchronous") }

@@ -45,8 +45,10 @@ public final class DesktopNotifier: @unchecked Sendable {
     /// Shows (or, with `replacing`, updates) a notification; returns its id.
     /// - Parameter timeout: milliseconds the notification stays; -1 the server's default, 0 until dismissed.
     @discardableResult
-    public func notify(summary: String, body: String, urgency: Urgency, replacing: UInt32 = 0, timeout: Int32 = -1,
-                       category: String = "im.received") throws(NotificationError) -> UInt32 {
+    public func notify(
+        summary: String, body: String, urgency: Urgency, replacing: UInt32 = 0, timeout: Int32 = -1,
+        category: String = "im.received"
+    ) throws(NotificationError) -> UInt32 {
         lock.lock()
         defer { lock.unlock() }
         if connection == nil {
@@ -70,8 +72,9 @@ public final class DesktopNotifier: @unchecked Sendable {
         var id: UInt32 = 0
         var name = [CChar](repeating: 0, count: 256)
         var message = [CChar](repeating: 0, count: 512)
-        let rc = vigil_dbus_notify(connection, appName, replacing, "dialog-warning", summary, body, urgency.rawValue, category,
-                                   timeout, 5000, &id, &name, name.count, &message, message.count)
+        let rc = vigil_dbus_notify(
+            connection, appName, replacing, "dialog-warning", summary, body, urgency.rawValue, category,
+            timeout, 5000, &id, &name, name.count, &message, message.count)
         guard rc == 0 else {
             let errorName = text(name)
             let text = text(message)

@@ -67,8 +67,10 @@ public final class DetectorContext: Sendable {
     /// Runs `body` on a new thread named `name` and returns its samples. The thread sees
     /// `isStopped` become true when the consumer stops listening, and the stream finishes when
     /// `body` returns.
-    public static func samples(sensor: SensorKind, threadName: String, now: @escaping @Sendable () -> Timestamp,
-                               body: @escaping @Sendable (DetectorContext) -> Void) -> AsyncStream<Sample> {
+    public static func samples(
+        sensor: SensorKind, threadName: String, now: @escaping @Sendable () -> Timestamp,
+        body: @escaping @Sendable (DetectorContext) -> Void
+    ) -> AsyncStream<Sample> {
         // Bounded, newest kept: a consumer that stalls for minutes must not make a detector grow
         // without limit; a reading every second, 4096 of them are over an hour.
         let (stream, continuation) = AsyncStream<Sample>.makeStream(bufferingPolicy: .bufferingNewest(4096))

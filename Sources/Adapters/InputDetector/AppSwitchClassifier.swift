@@ -76,7 +76,9 @@ struct AppSwitchClassifier {
         guard down else { return }
         superAlone = false
 
-        let alt = heldAlt > 0, ctrl = heldCtrl > 0, meta = heldMeta > 0
+        let alt = heldAlt > 0
+        let ctrl = heldCtrl > 0
+        let meta = heldMeta > 0
         switch code {
         case C.KEY_TAB:
             if (alt || heldObscured > 0) && !ctrl && !meta {

@@ -108,7 +108,12 @@ struct EvdevTranslator {
         if pending.isEmpty, touchActivity, !touchpadEvent { pending.append(.other) }
         for e in pending { out.append(TimedInputEvent(time: time, event: e)) }
         pending.removeAll(keepingCapacity: true)
-        relX = 0; relY = 0; wheel = 0; hiResWheel = 0; sawLowResWheel = false; touchActivity = false
+        relX = 0
+        relY = 0
+        wheel = 0
+        hiResWheel = 0
+        sawLowResWheel = false
+        touchActivity = false
     }
 
     /// Finger count and motion at the end of a frame. Returns whether it appended anything.
@@ -122,17 +127,21 @@ struct EvdevTranslator {
             }
             fingers = now
             swipeTravelMM = 0
-            lastX = absX; lastY = absY  // a new finger count starts a new baseline
+            lastX = absX
+            lastY = absY  // a new finger count starts a new baseline
             return true
         }
         guard fingers > 0, let x = absX, let y = absY, let lx = lastX, let ly = lastY else {
-            lastX = absX; lastY = absY
+            lastX = absX
+            lastY = absY
             return false
         }
-        lastX = x; lastY = y
+        lastX = x
+        lastY = y
         guard x != lx || y != ly else { return false }
         let (rx, ry) = resolution ?? (10, 10)
-        let dxMM = Double(x - lx) / rx, dyMM = Double(y - ly) / ry
+        let dxMM = Double(x - lx) / rx
+        let dyMM = Double(y - ly) / ry
         let unitsPerMM = 1000 / 25.4
         switch fingers {
         case 1:

@@ -92,10 +92,12 @@ struct InputAggregator {
     mutating func close(upTo time: Double, emit: (_ end: Double, _ activity: InputActivity) -> Void) {
         while currentWindowEnd <= time {
             let end = currentWindowEnd
-            emit(end, InputActivity(
-                window: window, keyPresses: current.keyPresses, pointerTravel: current.travel,
-                clicks: current.clicks, scrollTicks: current.scrollTicks, switches: current.switches,
-                idle: max(0, end - lastActivity)))
+            emit(
+                end,
+                InputActivity(
+                    window: window, keyPresses: current.keyPresses, pointerTravel: current.travel,
+                    clicks: current.clicks, scrollTicks: current.scrollTicks, switches: current.switches,
+                    idle: max(0, end - lastActivity)))
             current = Counts()
             windowIndex += 1
         }

@@ -48,8 +48,10 @@ public final class LibinputDetector: Detector, Sendable {
     ///   - window: seconds per `InputActivity` sample.
     ///   - now: the session's clock. Windows are timed on CLOCK_MONOTONIC (libinput's event clock) and
     ///     stamped on this clock, so samples share the session's timeline.
-    public init(seat: String? = "seat0", devicePaths: [String] = [], window: Double = 5,
-                now: @escaping @Sendable () -> Timestamp) {
+    public init(
+        seat: String? = "seat0", devicePaths: [String] = [], window: Double = 5,
+        now: @escaping @Sendable () -> Timestamp
+    ) {
         precondition(window > 0, "window must be positive")
         self.seat = seat
         self.devicePaths = devicePaths
@@ -97,7 +99,9 @@ public final class LibinputDetector: Detector, Sendable {
             for c in contexts {
                 c.drain { change in
                     switch change {
-                    case .added(let name): devices += 1; names.append(name)
+                    case .added(let name):
+                        devices += 1
+                        names.append(name)
                     case .removed(let name):
                         devices = max(0, devices - 1)
                         if let i = names.firstIndex(of: name) { names.remove(at: i) }
@@ -160,7 +164,9 @@ public final class LibinputDetector: Detector, Sendable {
     static func noDeviceDetail(seat: String?, paths: [String], access: DeviceAccess, problems: [String]) -> String {
         var parts: [String] = problems
         if let seat, problems.isEmpty {
-            parts.append("libinput found no keyboard, mouse or touchpad on seat \"\(seat)\" (no devices under /dev/input: a headless machine, or a container without them)")
+            parts.append(
+                "libinput found no keyboard, mouse or touchpad on seat \"\(seat)\" (no devices under /dev/input: a headless machine, or a container without them)"
+            )
         }
         parts.append(contentsOf: access.failures.map(\.description))
         if parts.isEmpty { parts.append("no seat and no device paths are configured") }
@@ -233,16 +239,17 @@ final class LibinputContext {
 
     private static func makeInterface() -> UnsafeMutablePointer<libinput_interface> {
         let interface = UnsafeMutablePointer<libinput_interface>.allocate(capacity: 1)
-        interface.initialize(to: libinput_interface(
-            open_restricted: { path, flags, userData in
-                guard let path else { return -EINVAL }
-                let result = vigil_open_device(path, flags)
-                if let userData {
-                    Unmanaged<DeviceAccess>.fromOpaque(userData).takeUnretainedValue().record(path: String(cString: path), result: result)
-                }
-                return result
-            },
-            close_restricted: { fd, _ in _ = close(fd) }))
+        interface.initialize(
+            to: libinput_interface(
+                open_restricted: { path, flags, userData in
+                    guard let path else { return -EINVAL }
+                    let result = vigil_open_device(path, flags)
+                    if let userData {
+                        Unmanaged<DeviceAccess>.fromOpaque(userData).takeUnretainedValue().record(path: String(cString: path), result: result)
+                    }
+                    return result
+                },
+                close_restricted: { fd, _ in _ = close(fd) }))
         return interface
     }
 
@@ -323,21 +330,27 @@ final class LibinputContext {
             let code = libinput_event_keyboard_get_key(k)
             guard code <= UInt32(UInt16.max) else { return nil }
             let state: KeyState = libinput_event_keyboard_get_key_state(k) == LIBINPUT_KEY_STATE_PRESSED ? .pressed : .released
-            return .event(TimedInputEvent(time: seconds(libinput_event_keyboard_get_time_usec(k)),
-                                          event: .key(code: UInt16(code), state: state)))
+            return .event(
+                TimedInputEvent(
+                    time: seconds(libinput_event_keyboard_get_time_usec(k)),
+                    event: .key(code: UInt16(code), state: state)))
         case LIBINPUT_EVENT_POINTER_MOTION:
             guard let p = libinput_event_get_pointer_event(e) else { return nil }
-            return .event(TimedInputEvent(time: seconds(libinput_event_pointer_get_time_usec(p)),
-                                          event: .motion(dx: libinput_event_pointer_get_dx_unaccelerated(p),
-                                                         dy: libinput_event_pointer_get_dy_unaccelerated(p))))
+            return .event(
+                TimedInputEvent(
+                    time: seconds(libinput_event_pointer_get_time_usec(p)),
+                    event: .motion(
+                        dx: libinput_event_pointer_get_dx_unaccelerated(p),
+                        dy: libinput_event_pointer_get_dy_unaccelerated(p))))
         case LIBINPUT_EVENT_POINTER_BUTTON:
             guard let p = libinput_event_get_pointer_event(e),
-                  libinput_event_pointer_get_button_state(p) == LIBINPUT_BUTTON_STATE_PRESSED
+                libinput_event_pointer_get_button_state(p) == LIBINPUT_BUTTON_STATE_PRESSED
             else { return nil }
             return .event(TimedInputEvent(time: seconds(libinput_event_pointer_get_time_usec(p)), event: .click))
         case LIBINPUT_EVENT_POINTER_SCROLL_WHEEL, LIBINPUT_EVENT_POINTER_SCROLL_FINGER, LIBINPUT_EVENT_POINTER_SCROLL_CONTINUOUS:
             guard let p = libinput_event_get_pointer_event(e) else { return nil }
-            var v120 = 0.0, distance = 0.0
+            var v120 = 0.0
+            var distance = 0.0
             for axis in [LIBINPUT_POINTER_AXIS_SCROLL_VERTICAL, LIBINPUT_POINTER_AXIS_SCROLL_HORIZONTAL]
             where libinput_event_pointer_has_axis(p, axis) != 0 {
                 if type == LIBINPUT_EVENT_POINTER_SCROLL_WHEEL {
@@ -346,8 +359,10 @@ final class LibinputContext {
                     distance += abs(libinput_event_pointer_get_scroll_value(p, axis))
                 }
             }
-            return .event(TimedInputEvent(time: seconds(libinput_event_pointer_get_time_usec(p)),
-                                          event: .scroll(v120: v120, distance: distance)))
+            return .event(
+                TimedInputEvent(
+                    time: seconds(libinput_event_pointer_get_time_usec(p)),
+                    event: .scroll(v120: v120, distance: distance)))
         case LIBINPUT_EVENT_GESTURE_SWIPE_END:
             guard let g = libinput_event_get_gesture_event(e) else { return nil }
             let time = seconds(libinput_event_gesture_get_time_usec(g))

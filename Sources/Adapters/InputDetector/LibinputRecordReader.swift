@@ -111,7 +111,9 @@ public struct LibinputRecording: Sendable {
 
     /// Parses recording text (for tests and for input that is not a file); `.fromFile` is not
     /// available here and falls back to the Unix epoch.
-    public static func parse(_ text: String, name: String = "<text>", window: Double = 5, start: Start) throws(LibinputRecordError) -> LibinputRecording {
+    public static func parse(_ text: String, name: String = "<text>", window: Double = 5, start: Start) throws(LibinputRecordError)
+        -> LibinputRecording
+    {
         let bytes = Array(text.utf8)
         let parsed = try bytes.withUnsafeBufferPointer { (buffer) throws(LibinputRecordError) -> ParsedRecording in
             try ParsedRecording.parse(buffer, file: name)
@@ -216,7 +218,9 @@ struct ParsedRecording {
                 }
                 continue
             }
-            if bytes[p] == UInt8(ascii: "%") || (lineEnd - p >= 3 && bytes[p] == UInt8(ascii: "-") && bytes[p + 1] == UInt8(ascii: "-") && bytes[p + 2] == UInt8(ascii: "-")) {
+            if bytes[p] == UInt8(ascii: "%")
+                || (lineEnd - p >= 3 && bytes[p] == UInt8(ascii: "-") && bytes[p + 1] == UInt8(ascii: "-") && bytes[p + 2] == UInt8(ascii: "-"))
+            {
                 continue  // YAML directives and document markers
             }
 
@@ -252,19 +256,24 @@ struct ParsedRecording {
                     q = next
                 }
                 guard q < lineEnd, count == 5 else {
-                    throw error(count == 5 ? "unterminated evdev event (missing ']')" : "an evdev event has 5 numbers [sec, usec, type, code, value], this one has \(count)")
+                    throw error(
+                        count == 5
+                            ? "unterminated evdev event (missing ']')"
+                            : "an evdev event has 5 numbers [sec, usec, type, code, value], this one has \(count)")
                 }
                 guard values.0 >= 0, (0..<1_000_000).contains(values.1), (0...0xffff).contains(values.2), (0...0xffff).contains(values.3),
-                      (Int64(Int32.min)...Int64(Int32.max)).contains(values.4)
+                    (Int64(Int32.min)...Int64(Int32.max)).contains(values.4)
                 else { throw error("evdev event values out of range") }
                 // Idle time becomes one sample per window, so a damaged timestamp years on would
                 // make millions of them (a fuzzer found 3.5 GB from a 12 KB file).
                 guard values.0 <= Int64(LibinputRecording.longestRecording) else {
-                    throw error("an event \(values.0) s after the recording started: Vigil reads libinput recordings of up to "
-                                + "\(Int(LibinputRecording.longestRecording / 86_400)) days; is this timestamp damaged? Split longer recordings")
+                    throw error(
+                        "an event \(values.0) s after the recording started: Vigil reads libinput recordings of up to "
+                            + "\(Int(LibinputRecording.longestRecording / 86_400)) days; is this timestamp damaged? Split longer recordings")
                 }
                 let t = Double(values.0) + Double(values.1) / 1e6
-                let type = UInt16(values.2), code = UInt16(values.3)
+                let type = UInt16(values.2)
+                let code = UInt16(values.3)
                 if type == EvdevCode.EV_KEY, !r.obfuscated, code == EvdevCode.KEY_A, Self.contains(bytes, q, lineEnd, "obfuscated") {
                     r.obfuscated = true
                 }
@@ -322,7 +331,7 @@ struct ParsedRecording {
                 r.devices[r.devices.count - 1].name = Self.unquote(value)
             case (3, "devices", _) where keyPath[1] == "evdev" && (keyPath[2] == "codes" || keyPath[2] == "absinfo"):
                 guard !r.devices.isEmpty, let code = Self.wholeInteger(UnsafeBufferPointer(rebasing: bytes[content..<colon])),
-                      (0...0xffff).contains(code)
+                    (0...0xffff).contains(code)
                 else { throw error("expected `number: [numbers]` in \(keyPath[2])") }
                 guard let list = Self.integerList(value) else { throw error("expected a list of numbers after `\(code):`") }
                 if keyPath[2] == "codes" {
@@ -392,7 +401,10 @@ struct ParsedRecording {
     static func integer(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ end: Int) -> (Int64, Int)? {
         var p = from
         var negative = false
-        if p < end, b[p] == UInt8(ascii: "-") { negative = true; p += 1 }
+        if p < end, b[p] == UInt8(ascii: "-") {
+            negative = true
+            p += 1
+        }
         let digits = p
         var v: Int64 = 0
         while p < end, b[p] >= 0x30, b[p] <= 0x39 {
@@ -405,7 +417,8 @@ struct ParsedRecording {
     }
 
     static func wholeInteger(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
-        var s = 0, e = b.count
+        var s = 0
+        var e = b.count
         while s < e, b[s] == 0x20 { s += 1 }
         while e > s, b[e - 1] == 0x20 { e -= 1 }
         guard let (v, next) = integer(b, s, e), next == e else { return nil }
@@ -455,7 +468,7 @@ struct ParsedRecording {
         guard text.hasPrefix(prefix) else { return nil }
         let parts = text.dropFirst(prefix.count).prefix(8).split(separator: ":")
         guard parts.count == 3, let h = Int(parts[0]), let m = Int(parts[1]), let s = Int(parts[2]),
-              (0..<24).contains(h), (0..<60).contains(m), (0...60).contains(s)
+            (0..<24).contains(h), (0..<60).contains(m), (0...60).contains(s)
         else { return nil }
         return h * 3600 + m * 60 + s
     }
@@ -480,8 +493,10 @@ struct ParsedRecording {
         // Every window becomes a sample: 7 days of 5 s windows is 121,000, but with the smallest
         // window the config allows (0.1 s) the same span would be 6 million.
         guard duration / window <= Double(LibinputRecording.mostWindows) else {
-            throw LibinputRecordError(file: file, line: 0, message: "\(humanDuration(duration)) of events in windows of \(window) s make more than "
-                                      + "\(LibinputRecording.mostWindows) samples; use a longer input.window or split the recording")
+            throw LibinputRecordError(
+                file: file, line: 0,
+                message: "\(humanDuration(duration)) of events in windows of \(window) s make more than "
+                    + "\(LibinputRecording.mostWindows) samples; use a longer input.window or split the recording")
         }
 
         let origin = startTimestamp(start, mtime: mtime, duration: duration)

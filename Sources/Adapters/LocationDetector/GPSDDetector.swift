@@ -1,6 +1,6 @@
 import CGPS
-import Foundation
 import DetectorSupport
+import Foundation
 import VigilCore
 
 /// Location from gpsd through libgps (`gps_open` / `gps_stream` / `gps_waiting` / `gps_read`).
@@ -25,8 +25,10 @@ public final class GPSDDetector: Detector, Sendable {
     ///   - retry: seconds before the first reconnection attempt, doubling up to `longest`.
     ///   - now: the session's clock; samples carry the time they were received, not the receiver's
     ///     own time, so a recording and the live session share one timeline.
-    public init(host: String = "localhost", port: String = "2947", location: VigilConfiguration.Location = .init(),
-                retry: (first: Double, longest: Double) = (0.5, 30), now: @escaping @Sendable () -> Timestamp) {
+    public init(
+        host: String = "localhost", port: String = "2947", location: VigilConfiguration.Location = .init(),
+        retry: (first: Double, longest: Double) = (0.5, 30), now: @escaping @Sendable () -> Timestamp
+    ) {
         self.host = host
         self.port = port
         self.location = location
@@ -52,7 +54,8 @@ public final class GPSDDetector: Detector, Sendable {
                 connection = try GPSConnection(host: host, port: port)
             } catch {
                 context.reportFailure(
-                    "cannot reach \(where_) (\(error.reason)); is gpsd running? Start it with `sudo systemctl start gpsd`, or set location.gpsd in the config. Retrying.")
+                    "cannot reach \(where_) (\(error.reason)); is gpsd running? Start it with `sudo systemctl start gpsd`, or set location.gpsd in the config. Retrying."
+                )
                 context.sleep(seconds: backoff.next())
                 continue
             }

@@ -63,17 +63,21 @@ public struct GPSDLog: Sendable {
             guard let first = line.first else { continue }
             // NMEA and AIS sentences, comments, and the progress lines gpsfake prints among the reports.
             if first == UInt8(ascii: "$") || first == UInt8(ascii: "!") || first == UInt8(ascii: "#")
-                || line.starts(with: "gpsfake".utf8) || line.starts(with: "gpsd:".utf8) {
+                || line.starts(with: "gpsfake".utf8) || line.starts(with: "gpsd:".utf8)
+            {
                 skipped += 1
                 continue
             }
             guard first == UInt8(ascii: "{"),
-                  let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
+                let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
             else {
-                throw GPSDLogError(file: name, line: lineNumber, message: "not a gpsd JSON report (expected a JSON object such as {\"class\":\"TPV\",...} on each line, as `gpspipe -w` writes)")
+                throw GPSDLogError(
+                    file: name, line: lineNumber,
+                    message: "not a gpsd JSON report (expected a JSON object such as {\"class\":\"TPV\",...} on each line, as `gpspipe -w` writes)")
             }
             guard let cls = object["class"] as? String else {
-                throw GPSDLogError(file: name, line: lineNumber, message: "a gpsd report has a \"class\" (TPV, SKY, VERSION...); this object has none")
+                throw GPSDLogError(
+                    file: name, line: lineNumber, message: "a gpsd report has a \"class\" (TPV, SKY, VERSION...); this object has none")
             }
             sawGPSD = true
             guard cls == "TPV" else { continue }
@@ -91,9 +95,12 @@ public struct GPSDLog: Sendable {
                     throw GPSDLogError(file: name, line: lineNumber, message: "TPV position out of range (lat \(lat), lon \(lon))")
                 }
                 var eph = (object["eph"] as? NSNumber)?.doubleValue
-                if eph == nil, let x = (object["epx"] as? NSNumber)?.doubleValue, let y = (object["epy"] as? NSNumber)?.doubleValue { eph = max(x, y) }
-                fix = LocationFix(latitude: lat, longitude: lon, horizontalAccuracy: eph,
-                                  speed: (object["speed"] as? NSNumber)?.doubleValue, mode: mode == 3 ? .threeD : .twoD)
+                if eph == nil, let x = (object["epx"] as? NSNumber)?.doubleValue, let y = (object["epy"] as? NSNumber)?.doubleValue {
+                    eph = max(x, y)
+                }
+                fix = LocationFix(
+                    latitude: lat, longitude: lon, horizontalAccuracy: eph,
+                    speed: (object["speed"] as? NSNumber)?.doubleValue, mode: mode == 3 ? .threeD : .twoD)
             }
             reports.append(Report(line: lineNumber, time: time, mode: mode, fix: fix))
         }
@@ -112,14 +119,18 @@ public struct GPSDLog: Sendable {
             // Some receivers repeat or reorder times by a few ms; a sample never goes back.
             if let t = r.time { clock = max(clock, t) }
             if let fix = r.fix {
-                if !hadFix { samples.append(Sample(time: clock, payload: .status(SensorStatus(sensor: .location, state: .available, detail: "fix from the gpsd log")))) }
+                if !hadFix {
+                    samples.append(
+                        Sample(time: clock, payload: .status(SensorStatus(sensor: .location, state: .available, detail: "fix from the gpsd log"))))
+                }
                 hadFix = true
                 samples.append(Sample(time: clock, payload: .location(fix)))
                 track.add(fix)
             } else if r.mode <= 1, hadFix {
                 hadFix = false
                 track.loseFix()
-                samples.append(Sample(time: clock, payload: .status(SensorStatus(sensor: .location, state: .noFix, detail: "the receiver lost its fix"))))
+                samples.append(
+                    Sample(time: clock, payload: .status(SensorStatus(sensor: .location, state: .noFix, detail: "the receiver lost its fix"))))
             }
         }
         return GPSDLog(samples: samples, reports: reports.count, track: track, start: start, skippedLines: skipped)

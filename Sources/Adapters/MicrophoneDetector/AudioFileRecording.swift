@@ -45,8 +45,12 @@ public struct AudioFileRecording: Sendable {
             if buffer.isEmpty { break }
             buffer.withUnsafeBufferPointer { chunk in
                 levels.process(chunk) { l in
-                    samples.append(Sample(time: origin + Double(l.endFrame) / rate, payload: .audio(AudioLevel(
-                        rms: l.rms, peak: l.peak, shortTermLUFS: l.shortTerm, momentaryLUFS: l.momentary))))
+                    samples.append(
+                        Sample(
+                            time: origin + Double(l.endFrame) / rate,
+                            payload: .audio(
+                                AudioLevel(
+                                    rms: l.rms, peak: l.peak, shortTermLUFS: l.shortTerm, momentaryLUFS: l.momentary))))
                 }
             }
         }
@@ -54,7 +58,8 @@ public struct AudioFileRecording: Sendable {
         func finite(_ v: Double) -> Double? { v.isFinite ? v : nil }
         let summary = AudioFileSummary(
             sampleRate: reader.sampleRate, channels: reader.channels, duration: Double(meter.framesProcessed) / rate,
-            declaredDuration: reader.duration, integrated: meter.integrated, maxMomentary: finite(meter.maxMomentary), maxShortTerm: finite(meter.maxShortTerm),
+            declaredDuration: reader.duration, integrated: meter.integrated, maxMomentary: finite(meter.maxMomentary),
+            maxShortTerm: finite(meter.maxShortTerm),
             samplePeak: meter.samplePeak > 0 ? 20 * log10(Double(meter.samplePeak)) : nil)
         return AudioFileRecording(samples: samples, summary: summary, start: origin)
     }

@@ -29,8 +29,10 @@ public final class PulseMicrophoneDetector: Detector, Sendable {
     private let retry: (first: Double, longest: Double)
     private let now: @Sendable () -> Timestamp
 
-    public init(server: String? = nil, source: String? = nil, sampleRate: Int = 16_000, window: Double = 1,
-                retry: (first: Double, longest: Double) = (0.5, 30), now: @escaping @Sendable () -> Timestamp) {
+    public init(
+        server: String? = nil, source: String? = nil, sampleRate: Int = 16_000, window: Double = 1,
+        retry: (first: Double, longest: Double) = (0.5, 30), now: @escaping @Sendable () -> Timestamp
+    ) {
         self.server = server
         self.source = source
         self.sampleRate = sampleRate
@@ -128,9 +130,11 @@ final class PulseCapture: @unchecked Sendable {
     func start() {
         pulse = pa_context_new(pa_threaded_mainloop_get_api(mainloop), "Vigil")
         guard let pulse else { return fail("libpulse could not create a context") }
-        pa_context_set_state_callback(pulse, { c, userdata in
-            PulseCapture.from(userdata).contextChanged(c)
-        }, me)
+        pa_context_set_state_callback(
+            pulse,
+            { c, userdata in
+                PulseCapture.from(userdata).contextChanged(c)
+            }, me)
         // No autospawn: a detector must not start a sound server the person did not ask for.
         guard pa_context_connect(pulse, detector.server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
             return fail(PulseError(context: pulse))

@@ -78,8 +78,9 @@ public struct RecordingInspection: Sendable, Encodable {
         let source = opened.source
         var count = 0
         var last: Timestamp?
-        var input = InputFigures(keyPresses: 0, clicks: 0, scrollTicks: 0, pointerTravel: 0, appSwitches: 0, altTab: 0, superKey: 0,
-                                 ctrlTab: 0, workspace: 0, swipes: 0, longestIdleGaps: [])
+        var input = InputFigures(
+            keyPresses: 0, clicks: 0, scrollTicks: 0, pointerTravel: 0, appSwitches: 0, altTab: 0, superKey: 0,
+            ctrlTab: 0, workspace: 0, swipes: 0, longestIdleGaps: [])
         var sawInput = false
         var gaps: [IdleGap] = []
         var runIdle: (after: Double, seconds: Double)?
@@ -160,18 +161,20 @@ public struct RecordingInspection: Sendable, Encodable {
             result.input = input
         }
         if let s = opened.audio {
-            result.audio = AudioFigures(integratedLUFS: s.integrated, maxMomentaryLUFS: s.maxMomentary, maxShortTermLUFS: s.maxShortTerm,
-                                        samplePeakDBFS: s.samplePeak, sampleRate: s.sampleRate, channels: s.channels,
-                                        declaredDuration: s.declaredDuration > s.duration + 0.001 ? s.declaredDuration : nil)
+            result.audio = AudioFigures(
+                integratedLUFS: s.integrated, maxMomentaryLUFS: s.maxMomentary, maxShortTermLUFS: s.maxShortTerm,
+                samplePeakDBFS: s.samplePeak, sampleRate: s.sampleRate, channels: s.channels,
+                declaredDuration: s.declaredDuration > s.duration + 0.001 ? s.declaredDuration : nil)
             result.duration = max(result.duration, s.duration)
         } else if sawAudio {
             result.audio = audio
         }
         if sawLocation || opened.gpsd != nil {
-            result.location = LocationFigures(fixes: track.fixes, fixLosses: track.fixLosses, distanceTravelled: track.distanceTravelled,
-                                              maxDistanceFromFirstFix: track.maxDistanceFromFirstFix, maxSpeed: track.maxSpeed,
-                                              coarseFixes: track.coarseFixes, maxDistanceFromWorkplace: track.maxDistanceFromWorkplace,
-                                              reports: opened.gpsd?.reports)
+            result.location = LocationFigures(
+                fixes: track.fixes, fixLosses: track.fixLosses, distanceTravelled: track.distanceTravelled,
+                maxDistanceFromFirstFix: track.maxDistanceFromFirstFix, maxSpeed: track.maxSpeed,
+                coarseFixes: track.coarseFixes, maxDistanceFromWorkplace: track.maxDistanceFromWorkplace,
+                reports: opened.gpsd?.reports)
         }
         return result
     }
@@ -188,24 +191,38 @@ public struct RecordingInspection: Sendable, Encodable {
     public func text() -> String {
         func f1(_ v: Double) -> String { String(format: "%.1f", v) }
         func level(_ v: Double?, _ unit: String) -> String { v.map { "\(f1($0)) \(unit)" } ?? "n/a" }
-        var lines = ["\(file): \(RecordingFileFormat(rawValue: format)?.description ?? format), starts \(start), \(humanDuration(duration)), \(samples) samples"]
+        var lines = [
+            "\(file): \(RecordingFileFormat(rawValue: format)?.description ?? format), starts \(start), \(humanDuration(duration)), \(samples) samples"
+        ]
         if let i = input {
-            lines.append("  input     \(i.keyPresses) key presses (autorepeat excluded), \(i.clicks) clicks, \(i.scrollTicks) scroll ticks, pointer travel \(Int(i.pointerTravel.rounded())) units")
-            lines.append("            \(i.appSwitches) app switches (Alt+Tab \(i.altTab), Super \(i.superKey), Ctrl+Tab \(i.ctrlTab), workspace \(i.workspace), swipes \(i.swipes))")
+            lines.append(
+                "  input     \(i.keyPresses) key presses (autorepeat excluded), \(i.clicks) clicks, \(i.scrollTicks) scroll ticks, pointer travel \(Int(i.pointerTravel.rounded())) units"
+            )
+            lines.append(
+                "            \(i.appSwitches) app switches (Alt+Tab \(i.altTab), Super \(i.superKey), Ctrl+Tab \(i.ctrlTab), workspace \(i.workspace), swipes \(i.swipes))"
+            )
             if !i.longestIdleGaps.isEmpty {
-                lines.append("            longest idle: " + i.longestIdleGaps.map { "\(humanDuration($0.seconds)) after \(humanDuration($0.after))" }.joined(separator: ", "))
+                lines.append(
+                    "            longest idle: "
+                        + i.longestIdleGaps.map { "\(humanDuration($0.seconds)) after \(humanDuration($0.after))" }.joined(separator: ", "))
             }
             if i.keysObfuscated == true {
-                lines.append("            keys were recorded obfuscated (no --show-keycodes): Alt+Tab is counted from a held key + Tab; Super+digit is not visible")
+                lines.append(
+                    "            keys were recorded obfuscated (no --show-keycodes): Alt+Tab is counted from a held key + Tab; Super+digit is not visible"
+                )
             }
         }
         if let a = audio {
-            var parts = ["integrated \(level(a.integratedLUFS, "LUFS"))", "max momentary \(level(a.maxMomentaryLUFS, "LUFS"))",
-                         "max short-term \(level(a.maxShortTermLUFS, "LUFS"))", "sample peak \(level(a.samplePeakDBFS, "dBFS"))"]
+            var parts = [
+                "integrated \(level(a.integratedLUFS, "LUFS"))", "max momentary \(level(a.maxMomentaryLUFS, "LUFS"))",
+                "max short-term \(level(a.maxShortTermLUFS, "LUFS"))", "sample peak \(level(a.samplePeakDBFS, "dBFS"))",
+            ]
             if a.integratedLUFS == nil, format == RecordingFileFormat.vigil.rawValue { parts[0] = "integrated n/a (levels only, no audio)" }
             lines.append("  audio     " + parts.joined(separator: ", ") + (a.sampleRate.map { ", \($0) Hz × \(a.channels ?? 1)" } ?? ""))
             if let promised = a.declaredDuration {
-                lines.append("            the file is cut short: its header announces \(humanDuration(promised)), \(String(format: "%.2f", duration)) s of audio are there (measured as far as it goes)")
+                lines.append(
+                    "            the file is cut short: its header announces \(humanDuration(promised)), \(String(format: "%.2f", duration)) s of audio are there (measured as far as it goes)"
+                )
             }
         }
         if let l = location {

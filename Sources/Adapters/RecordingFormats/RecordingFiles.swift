@@ -74,8 +74,9 @@ public enum RecordingFiles {
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 8192)) ?? Data()
         if let format = detect(head: [UInt8](head)) { return format }
-        throw RecordingError(file: path, line: 0,
-                             message: head.isEmpty ? "the file is empty" : "not a recording Vigil reads: expected \(supported)")
+        throw RecordingError(
+            file: path, line: 0,
+            message: head.isEmpty ? "the file is empty" : "not a recording Vigil reads: expected \(supported)")
     }
 
     /// The format of a file that starts with `head`, or nil.
@@ -120,8 +121,9 @@ public enum RecordingFiles {
         case .gpsdJSON:
             do {
                 let log = try GPSDLog.read(path: path)
-                return OpenedRecording(format: format, source: SampleArray(path: path, start: log.start, samples: log.samples, skippedLines: log.skippedLines),
-                                       gpsd: (log.reports, log.track))
+                return OpenedRecording(
+                    format: format, source: SampleArray(path: path, start: log.start, samples: log.samples, skippedLines: log.skippedLines),
+                    gpsd: (log.reports, log.track))
             } catch {
                 throw RecordingError(file: error.file, line: error.line, message: error.message)
             }
@@ -130,8 +132,10 @@ public enum RecordingFiles {
                 let a = try AudioFileRecording.read(path: path, window: configuration.audio.window)
                 return OpenedRecording(format: format, source: SampleArray(path: path, start: a.start, samples: a.samples), audio: a.summary)
             } catch {
-                throw RecordingError(file: error.file, line: 0, message: error.message.hasPrefix("cannot open") ? error.message : "not a WAV file Vigil reads: \(error.message)",
-                                     kind: error.message.hasPrefix("cannot open") ? .io : .data)
+                throw RecordingError(
+                    file: error.file, line: 0,
+                    message: error.message.hasPrefix("cannot open") ? error.message : "not a WAV file Vigil reads: \(error.message)",
+                    kind: error.message.hasPrefix("cannot open") ? .io : .data)
             }
         }
     }

@@ -28,7 +28,8 @@ public struct AlarmTone: Sendable, Equatable {
     /// The samples at `rate`, mono.
     public func samples(rate: Int) -> [Float] {
         let amplitude = pow(10, level / 20)
-        let beep = Int(beepSeconds * Double(rate)), gap = Int(gapSeconds * Double(rate))
+        let beep = Int(beepSeconds * Double(rate))
+        let gap = Int(gapSeconds * Double(rate))
         let fade = max(1, Int(0.005 * Double(rate)))
         var out = [Float](repeating: 0, count: beeps * beep + max(0, beeps - 1) * gap)
         for b in 0..<beeps {

@@ -49,7 +49,11 @@ public enum ConfigLoader {
         }
         if let root {
             guard case .mapping(let sections) = root else {
-                throw ConfigErrors(errors: [ConfigError(file: file, line: root.mark?.line ?? 1, key: "", message: "the top level must be a mapping of sections (session:, scoring:, input: ...)")])
+                throw ConfigErrors(errors: [
+                    ConfigError(
+                        file: file, line: root.mark?.line ?? 1, key: "",
+                        message: "the top level must be a mapping of sections (session:, scoring:, input: ...)")
+                ])
             }
             for (keyNode, value) in sections {
                 let name = keyNode.string ?? "?"
@@ -67,7 +71,9 @@ public enum ConfigLoader {
                     let keyName = k.string ?? "?"
                     let path = "\(name).\(keyName)"
                     guard let apply = section[keyName] else {
-                        errors.append(ConfigError(file: file, line: k.mark?.line ?? line, key: path, message: "unknown key\(suggestion(keyName, Array(section.keys)))"))
+                        errors.append(
+                            ConfigError(
+                                file: file, line: k.mark?.line ?? line, key: path, message: "unknown key\(suggestion(keyName, Array(section.keys)))"))
                         continue
                     }
                     do {
@@ -148,7 +154,8 @@ public enum ConfigLoader {
     }
 
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         var row = Array(0...b.count)
         for i in 1...max(a.count, 1) where !a.isEmpty {
             var previous = row[0]
@@ -210,7 +217,12 @@ func duration(_ node: Node) throws -> Double {
             var unit = String(c)
             if c == "m", chars[i + 1] == "i" || chars[i + 1] == "s" {
                 // "min" or "ms"
-                if chars[i + 1] == "s" { unit = "ms"; i += 1 } else if i + 2 < chars.count, chars[i + 2] == "n" { i += 2 }
+                if chars[i + 1] == "s" {
+                    unit = "ms"
+                    i += 1
+                } else if i + 2 < chars.count, chars[i + 2] == "n" {
+                    i += 2
+                }
             }
             guard let v = Double(numberText), v.isFinite else {
                 throw ValueError(message: "expected a duration such as 90s, 2m or 1h, got \(describe(node))")
@@ -251,7 +263,8 @@ private func workplace(_ node: Node) throws -> VigilConfiguration.Workplace? {
         throw ValueError(message: "expected session_start or a mapping with name, latitude, longitude and radius")
     }
     var name = "your workplace"
-    var lat: Double?, lon: Double?
+    var lat: Double?
+    var lon: Double?
     var radius = 75.0
     for (k, v) in m {
         switch k.string ?? "" {
@@ -259,7 +272,9 @@ private func workplace(_ node: Node) throws -> VigilConfiguration.Workplace? {
         case "latitude": lat = try number(v)
         case "longitude": lon = try number(v)
         case "radius": radius = try number(v)
-        case let other: throw ValueError(message: "unknown key '\(other)' in workplace\(ConfigLoader.suggestion(other, ["name", "latitude", "longitude", "radius"]))")
+        case let other:
+            throw ValueError(
+                message: "unknown key '\(other)' in workplace\(ConfigLoader.suggestion(other, ["name", "latitude", "longitude", "radius"]))")
         }
     }
     guard let lat, let lon else { throw ValueError(message: "a workplace needs latitude and longitude (degrees)") }
@@ -289,12 +304,17 @@ private func gpsdAddress(_ node: Node) throws -> (host: String, port: String) {
         throw ValueError(message: "expected host:port such as localhost:2947, got \(describe(node))")
     }
     var text = sc.string.trimmingCharacters(in: .whitespaces)
-    var host = text, port = "2947"
+    var host = text
+    var port = "2947"
     if text.hasPrefix("[") {
         guard let close = text.firstIndex(of: "]") else { throw ValueError(message: "unclosed '[' in \(describe(node))") }
         host = String(text[text.index(after: text.startIndex)..<close])
         text = String(text[text.index(after: close)...])
-        if text.hasPrefix(":") { port = String(text.dropFirst()) } else if !text.isEmpty { throw ValueError(message: "expected [address]:port, got \(describe(node))") }
+        if text.hasPrefix(":") {
+            port = String(text.dropFirst())
+        } else if !text.isEmpty {
+            throw ValueError(message: "expected [address]:port, got \(describe(node))")
+        }
     } else if let colon = text.lastIndex(of: ":"), text.firstIndex(of: ":") == colon {
         host = String(text[..<colon])
         port = String(text[text.index(after: colon)...])
@@ -310,11 +330,14 @@ private func alarmChannels(_ node: Node) throws -> [[AlarmChannel]] {
     let example = "a list with one list of channels per level, such as [[terminal], [terminal, desktop], [terminal, desktop, sound]]"
     guard case .sequence(let levels) = node, !levels.isEmpty else { throw ValueError(message: "expected \(example)") }
     return try levels.enumerated().map { i, level in
-        guard case .sequence(let names) = level else { throw ValueError(message: "level \(i + 1): expected a list of channels, got \(describe(level)); \(example)") }
+        guard case .sequence(let names) = level else {
+            throw ValueError(message: "level \(i + 1): expected a list of channels, got \(describe(level)); \(example)")
+        }
         return try names.map { name in
             guard case .scalar(let sc) = name, let c = AlarmChannel(rawValue: sc.string.trimmingCharacters(in: .whitespaces)) else {
                 let word = name.string ?? describe(name)
-                throw ValueError(message: "level \(i + 1): unknown channel '\(word)'\(ConfigLoader.suggestion(word, AlarmChannel.allCases.map(\.rawValue)))")
+                throw ValueError(
+                    message: "level \(i + 1): unknown channel '\(word)'\(ConfigLoader.suggestion(word, AlarmChannel.allCases.map(\.rawValue)))")
             }
             return c
         }
@@ -423,7 +446,9 @@ private func timeOfDay(_ node: Node) throws -> Int {
     guard case .scalar(let sc) = node else { throw ValueError(message: "expected a time of day in quotes, like \"07:30\", got \(describe(node))") }
     let text = sc.string.trimmingCharacters(in: .whitespaces)
     let hm = text.split(separator: ":")
-    guard hm.count == 2, (1...2).contains(hm[0].count), hm[1].count == 2, let h = Int(hm[0]), let m = Int(hm[1]), (0..<24).contains(h), (0..<60).contains(m) else {
+    guard hm.count == 2, (1...2).contains(hm[0].count), hm[1].count == 2, let h = Int(hm[0]), let m = Int(hm[1]), (0..<24).contains(h),
+        (0..<60).contains(m)
+    else {
         throw ValueError(message: "expected a time of day like \"07:30\", got '\(text)'")
     }
     return h * 60 + m

@@ -51,7 +51,9 @@ public struct MotivationCollection: Sendable {
         }
         guard let root else { return [] }
         guard case .sequence(let items) = root else {
-            throw ConfigErrors(errors: [ConfigError(file: file, line: root.mark?.line ?? 1, key: "", message: "expected a list of entries (- text: ...)")])
+            throw ConfigErrors(errors: [
+                ConfigError(file: file, line: root.mark?.line ?? 1, key: "", message: "expected a list of entries (- text: ...)")
+            ])
         }
         var out: [Motivation] = []
         var errors: [ConfigError] = []
@@ -61,7 +63,10 @@ public struct MotivationCollection: Sendable {
                 errors.append(ConfigError(file: file, line: line, key: "", message: "an entry is a mapping with text and category"))
                 continue
             }
-            var text: String?, author: String?, source: String?, category: Motivation.Category?
+            var text: String?
+            var author: String?
+            var source: String?
+            var category: Motivation.Category?
             for (k, v) in m {
                 let key = k.string ?? "?"
                 switch key {
@@ -71,12 +76,16 @@ public struct MotivationCollection: Sendable {
                 case "category":
                     category = v.string.flatMap(Motivation.Category.init(rawValue:))
                     if category == nil {
-                        errors.append(ConfigError(file: file, line: v.mark?.line ?? line, key: "category",
-                                                  message: "expected focus, study or health, got '\(v.string ?? "?")'"))
+                        errors.append(
+                            ConfigError(
+                                file: file, line: v.mark?.line ?? line, key: "category",
+                                message: "expected focus, study or health, got '\(v.string ?? "?")'"))
                     }
                 default:
-                    errors.append(ConfigError(file: file, line: k.mark?.line ?? line, key: key,
-                                              message: "unknown key\(ConfigLoader.suggestion(key, ["text", "author", "source", "category"]))"))
+                    errors.append(
+                        ConfigError(
+                            file: file, line: k.mark?.line ?? line, key: key,
+                            message: "unknown key\(ConfigLoader.suggestion(key, ["text", "author", "source", "category"]))"))
                 }
             }
             guard let t = text, !t.isEmpty else {
@@ -109,14 +118,18 @@ public struct MotivationCollection: Sendable {
         Motivation(text: "Tired eyes? Look at something far away for twenty seconds, then back to it.", category: .health),
         Motivation(text: "Stand up, drink some water, and come back to the same line you left.", category: .health),
         Motivation(text: "A walk is a fine break when you planned it. Plan the next one.", category: .health),
-        Motivation(text: "While we are postponing, life speeds by.", author: "Seneca",
-                   source: "Letters to Lucilius, I (tr. Richard M. Gummere, 1917)", category: .focus),
-        Motivation(text: "Nothing, Lucilius, is ours, except time.", author: "Seneca",
-                   source: "Letters to Lucilius, I (tr. Richard M. Gummere, 1917)", category: .focus),
-        Motivation(text: "Do every act of thy life as if it were the last.", author: "Marcus Aurelius",
-                   source: "Meditations, II.5 (tr. George Long, 1862)", category: .focus),
+        Motivation(
+            text: "While we are postponing, life speeds by.", author: "Seneca",
+            source: "Letters to Lucilius, I (tr. Richard M. Gummere, 1917)", category: .focus),
+        Motivation(
+            text: "Nothing, Lucilius, is ours, except time.", author: "Seneca",
+            source: "Letters to Lucilius, I (tr. Richard M. Gummere, 1917)", category: .focus),
+        Motivation(
+            text: "Do every act of thy life as if it were the last.", author: "Marcus Aurelius",
+            source: "Meditations, II.5 (tr. George Long, 1862)", category: .focus),
         Motivation(text: "Lost time is never found again.", author: "Benjamin Franklin", source: "Poor Richard's Almanack, 1748", category: .focus),
-        Motivation(text: "Either write something worth reading or do something worth writing.", author: "Benjamin Franklin",
-                   source: "Poor Richard's Almanack, 1738", category: .study),
+        Motivation(
+            text: "Either write something worth reading or do something worth writing.", author: "Benjamin Franklin",
+            source: "Poor Richard's Almanack, 1738", category: .study),
     ]
 }

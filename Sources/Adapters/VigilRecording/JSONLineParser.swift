@@ -53,8 +53,14 @@ struct JSONLineScanner {
                 pos = i + 1
                 return (start, i, nil)
             }
-            if c == 0x5C { pos = i; return (start, start, try decodeEscaped(from: start)) }
-            if c < 0x20 { pos = i; throw fail("control character inside a string") }
+            if c == 0x5C {
+                pos = i
+                return (start, start, try decodeEscaped(from: start))
+            }
+            if c < 0x20 {
+                pos = i
+                throw fail("control character inside a string")
+            }
             i += 1
         }
         pos = i
@@ -158,11 +164,15 @@ struct JSONLineScanner {
         skipSpace()
         // Work on locals: reads through `base` could alias `self.pos` as far as the optimiser knows,
         // which would send every step of the digit loops through memory.
-        let base = self.base, count = self.count
+        let base = self.base
+        let count = self.count
         var i = pos
         let start = i
         var negative = false
-        if i < count, base[i] == 0x2D { negative = true; i += 1 }
+        if i < count, base[i] == 0x2D {
+            negative = true
+            i += 1
+        }
         var mantissa: UInt64 = 0
         let intStart = i
         while i < count {
@@ -172,8 +182,14 @@ struct JSONLineScanner {
             i += 1
         }
         let intDigits = i - intStart
-        guard intDigits > 0 else { pos = i; throw fail(i < count ? "expected a number" : "line ends early: expected a number") }
-        if intDigits > 1, base[intStart] == 0x30 { pos = i; throw fail("numbers may not start with 0") }
+        guard intDigits > 0 else {
+            pos = i
+            throw fail(i < count ? "expected a number" : "line ends early: expected a number")
+        }
+        if intDigits > 1, base[intStart] == 0x30 {
+            pos = i
+            throw fail("numbers may not start with 0")
+        }
         var fractionDigits = 0
         if i < count, base[i] == 0x2E {
             i += 1
@@ -185,7 +201,10 @@ struct JSONLineScanner {
                 i += 1
             }
             fractionDigits = i - fracStart
-            guard fractionDigits > 0 else { pos = i; throw fail("expected digits after the decimal point") }
+            guard fractionDigits > 0 else {
+                pos = i
+                throw fail("expected digits after the decimal point")
+            }
         }
         let digits = intDigits + fractionDigits
         if i < count, base[i] | 0x20 == 0x65 {
@@ -194,7 +213,10 @@ struct JSONLineScanner {
             if i < count, base[i] == 0x2D || base[i] == 0x2B { i += 1 }
             let expStart = i
             while i < count, base[i] &- 0x30 < 10 { i += 1 }
-            guard i > expStart else { pos = i; throw fail("expected digits in the exponent") }
+            guard i > expStart else {
+                pos = i
+                throw fail("expected digits in the exponent")
+            }
         } else if digits <= 15 {
             pos = i
             let m = Double(mantissa)
@@ -218,7 +240,10 @@ struct JSONLineScanner {
             let close: UInt8 = c == 0x7B ? 0x7D : 0x5D
             pos += 1
             skipSpace()
-            if peek() == close { pos += 1; return }
+            if peek() == close {
+                pos += 1
+                return
+            }
             while true {
                 if c == 0x7B {
                     _ = try string()
@@ -229,7 +254,10 @@ struct JSONLineScanner {
                 guard let n = peek() else { throw fail("line ends early inside a nested value (is the file truncated?)") }
                 pos += 1
                 if n == close { return }
-                guard n == 0x2C else { pos -= 1; throw fail("expected ',' or the end of a nested value") }
+                guard n == 0x2C else {
+                    pos -= 1
+                    throw fail("expected ',' or the end of a nested value")
+                }
             }
         case 0x74: try literal("true")
         case 0x66: try literal("false")

@@ -29,8 +29,10 @@ public struct RecordingHeader: Hashable, Sendable {
     /// The planned length of the recorded session in seconds, if it had one.
     public var plannedSeconds: Double?
 
-    public init(version: Int = RecordingFormat.version, start: Timestamp, source: String? = nil, note: String? = nil, task: String? = nil,
-                plannedSeconds: Double? = nil) {
+    public init(
+        version: Int = RecordingFormat.version, start: Timestamp, source: String? = nil, note: String? = nil, task: String? = nil,
+        plannedSeconds: Double? = nil
+    ) {
         self.version = version
         self.start = start
         self.source = source

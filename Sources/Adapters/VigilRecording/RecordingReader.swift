@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import SystemCalls
 import VigilCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The keys of a sample line. Values are kept by slot so a line is decoded without allocating.
 private enum Key: Int {
@@ -56,29 +57,29 @@ private enum Key: Int {
         case 0x74616c: return .lat  // "lat"
         case 0x6e6f6c: return .lon  // "lon"
         case 0x736d72: return .rms  // "rms"
-        case 0x656c6469: return .idle  // "idle"
-        case 0x7379656b: return .keys  // "keys"
-        case 0x646e696b: return .kind  // "kind"
-        case 0x7366756c: return .lufs  // "lufs"
-        case 0x65646f6d: return .mode  // "mode"
-        case 0x74736964: return .dist  // "dist"
-        case 0x6c6c6563: return .cell  // "cell"
-        case 0x6b616570: return .peak  // "peak"
-        case 0x6465657073: return .speed  // "speed"
-        case 0x6574617473: return .state  // "state"
-        case 0x7265707573: return .superKey  // "super"
-        case 0x6e6f69746361: return .action  // "action"
-        case 0x736b63696c63: return .clicks  // "clicks"
-        case 0x6c6961746564: return .detail  // "detail"
-        case 0x6c6c6f726373: return .scroll  // "scroll"
-        case 0x726f736e6573: return .sensor  // "sensor"
-        case 0x736570697773: return .swipes  // "swipes"
-        case 0x65756c6176: return .value  // "value"
-        case 0x6c6562616c: return .label  // "label"
-        case 0x6c6576617274: return .travel  // "travel"
-        case 0x776f646e6977: return .window  // "window"
-        case 0x6261745f746c61: return .altTab  // "alt_tab"
-        case 0x6261745f6c727463: return .ctrlTab  // "ctrl_tab"
+        case 0x656c_6469: return .idle  // "idle"
+        case 0x7379_656b: return .keys  // "keys"
+        case 0x646e_696b: return .kind  // "kind"
+        case 0x7366_756c: return .lufs  // "lufs"
+        case 0x6564_6f6d: return .mode  // "mode"
+        case 0x7473_6964: return .dist  // "dist"
+        case 0x6c6c_6563: return .cell  // "cell"
+        case 0x6b61_6570: return .peak  // "peak"
+        case 0x64_6565_7073: return .speed  // "speed"
+        case 0x65_7461_7473: return .state  // "state"
+        case 0x72_6570_7573: return .superKey  // "super"
+        case 0x6e6f_6974_6361: return .action  // "action"
+        case 0x736b_6369_6c63: return .clicks  // "clicks"
+        case 0x6c69_6174_6564: return .detail  // "detail"
+        case 0x6c6c_6f72_6373: return .scroll  // "scroll"
+        case 0x726f_736e_6573: return .sensor  // "sensor"
+        case 0x7365_7069_7773: return .swipes  // "swipes"
+        case 0x65_756c_6176: return .value  // "value"
+        case 0x6c_6562_616c: return .label  // "label"
+        case 0x6c65_7661_7274: return .travel  // "travel"
+        case 0x776f_646e_6977: return .window  // "window"
+        case 0x62_6174_5f74_6c61: return .altTab  // "alt_tab"
+        case 0x6261_745f_6c72_7463: return .ctrlTab  // "ctrl_tab"
         default: return nil
         }
     }
@@ -88,7 +89,9 @@ private enum Kind { case input, audio, location, status, control, unknown }
 
 /// Decodes one sample line. Returns `nil` for a line of a kind that neither this version nor a
 /// signal in `signals` knows.
-func decodeSampleLine(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp, signals: SignalCatalog = .builtIn) throws(JSONLineScanner.Failure) -> Sample? {
+func decodeSampleLine(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp, signals: SignalCatalog = .builtIn) throws(JSONLineScanner.Failure)
+    -> Sample?
+{
     // Numeric slots on the stack, NaN meaning "absent".
     try withUnsafeTemporaryAllocation(of: Double.self, capacity: Key.count) { (slots) throws(JSONLineScanner.Failure) -> Sample? in
         slots.initialize(repeating: .nan)
@@ -189,11 +192,11 @@ private func scanCanonical(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMuta
                 var w: UInt64 = 0
                 if valueLength <= 8 { for j in 0..<valueLength { w |= UInt64(p[valueStart + j]) << (8 * UInt64(j)) } }
                 switch w {
-                case 0x7475706e69: f.kind = .input  // "input"
-                case 0x6f69647561: f.kind = .audio  // "audio"
-                case 0x6e6f697461636f6c: f.kind = .location  // "location"
-                case 0x737574617473: f.kind = .status  // "status"
-                case 0x6c6f72746e6f63: f.kind = .control  // "control"
+                case 0x74_7570_6e69: f.kind = .input  // "input"
+                case 0x6f_6964_7561: f.kind = .audio  // "audio"
+                case 0x6e6f_6974_6163_6f6c: f.kind = .location  // "location"
+                case 0x7375_7461_7473: f.kind = .status  // "status"
+                case 0x6c_6f72_746e_6f63: f.kind = .control  // "control"
                 default:
                     f.kind = .unknown
                     f.more.kindName = String(decoding: UnsafeBufferPointer(start: p + valueStart, count: valueLength), as: UTF8.self)
@@ -232,7 +235,10 @@ private func scanCanonical(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMuta
 private func canonicalNumber(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ n: Int) -> Double? {
     var j = i
     var negative = false
-    if j < n, p[j] == 0x2D { negative = true; j += 1 }
+    if j < n, p[j] == 0x2D {
+        negative = true
+        j += 1
+    }
     let intStart = j
     var mantissa: UInt64 = 0
     while j < n {
@@ -264,7 +270,9 @@ private func canonicalNumber(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ n: Int
 }
 
 /// The general scanner: any valid JSON object, with a column and a reason for anything else.
-private func scanGeneral(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMutablePointer<Double>, into f: inout LineFields) throws(JSONLineScanner.Failure) {
+private func scanGeneral(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMutablePointer<Double>, into f: inout LineFields) throws(JSONLineScanner
+    .Failure)
+{
     var s = JSONLineScanner(line)
     try s.expect(0x7B, "'{' at the start of the line")
     s.skipSpace()
@@ -291,7 +299,8 @@ private func scanGeneral(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMutabl
                 let wantsString = known.isText
                 if isString != wantsString {
                     if f.deferred == nil {
-                        f.more.deferred = s.fail(wantsString ? "\"\(known.jsonName)\" must be a string" : "expected a number for \"\(known.jsonName)\"")
+                        f.more.deferred = s.fail(
+                            wantsString ? "\"\(known.jsonName)\" must be a string" : "expected a number for \"\(known.jsonName)\"")
                     }
                     try s.skipValue()
                     key = .none
@@ -300,7 +309,10 @@ private func scanGeneral(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMutabl
                     guard let c = s.peek() else { throw s.fail("line ends early: expected ',' or '}' (is the file truncated?)") }
                     s.pos += 1
                     if c == 0x7D { break }
-                    guard c == 0x2C else { s.pos -= 1; throw s.fail("expected ',' or '}'") }
+                    guard c == 0x2C else {
+                        s.pos -= 1
+                        throw s.fail("expected ',' or '}'")
+                    }
                     continue
                 }
             }
@@ -340,7 +352,10 @@ private func scanGeneral(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMutabl
             guard let c = s.peek() else { throw s.fail("line ends early: expected ',' or '}' (is the file truncated?)") }
             s.pos += 1
             if c == 0x7D { break }
-            guard c == 0x2C else { s.pos -= 1; throw s.fail("expected ',' or '}'") }
+            guard c == 0x2C else {
+                s.pos -= 1
+                throw s.fail("expected ',' or '}'")
+            }
         }
     }
     s.skipSpace()
@@ -348,7 +363,9 @@ private func scanGeneral(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMutabl
 
 }
 
-private func buildSample(_ f: LineFields, slots: UnsafeMutablePointer<Double>, start: Timestamp, signals: SignalCatalog) throws(JSONLineScanner.Failure) -> Sample? {
+private func buildSample(_ f: LineFields, slots: UnsafeMutablePointer<Double>, start: Timestamp, signals: SignalCatalog) throws(JSONLineScanner
+    .Failure) -> Sample?
+{
     @inline(__always) func value(_ k: Key) -> Double? {
         let v = slots[k.rawValue]
         return v.isNaN ? nil : v
@@ -395,34 +412,48 @@ private func buildSample(_ f: LineFields, slots: UnsafeMutablePointer<Double>, s
         let switches = AppSwitches(
             altTab: try count(.altTab, "alt_tab"), superKey: try count(.superKey, "super"), ctrlTab: try count(.ctrlTab, "ctrl_tab"),
             workspace: try count(.workspace, "workspace"), swipes: try count(.swipes, "swipes"))
-        return Sample(time: time, payload: .input(InputActivity(
-            window: window, keyPresses: try count(.keys, "keys"), pointerTravel: travel, clicks: try count(.clicks, "clicks"),
-            scrollTicks: try count(.scroll, "scroll"), switches: switches, idle: idle)))
+        return Sample(
+            time: time,
+            payload: .input(
+                InputActivity(
+                    window: window, keyPresses: try count(.keys, "keys"), pointerTravel: travel, clicks: try count(.clicks, "clicks"),
+                    scrollTicks: try count(.scroll, "scroll"), switches: switches, idle: idle)))
     case .audio:
         let rms = try required(.rms, "rms")
-        return Sample(time: time, payload: .audio(AudioLevel(
-            rms: rms, peak: value(.peak) ?? rms, shortTermLUFS: value(.lufs), momentaryLUFS: value(.momentary))))
+        return Sample(
+            time: time,
+            payload: .audio(
+                AudioLevel(
+                    rms: rms, peak: value(.peak) ?? rms, shortTermLUFS: value(.lufs), momentaryLUFS: value(.momentary))))
     case .location:
-        let lat = try required(.lat, "lat"), lon = try required(.lon, "lon")
+        let lat = try required(.lat, "lat")
+        let lon = try required(.lon, "lon")
         guard (-90...90).contains(lat) else { throw JSONLineScanner.Failure(column: 1, message: "\"lat\" must be between -90 and 90, got \(lat)") }
-        guard (-180...180).contains(lon) else { throw JSONLineScanner.Failure(column: 1, message: "\"lon\" must be between -180 and 180, got \(lon)") }
+        guard (-180...180).contains(lon) else {
+            throw JSONLineScanner.Failure(column: 1, message: "\"lon\" must be between -180 and 180, got \(lon)")
+        }
         let modeValue = value(.mode) ?? 3
         guard (0...3).contains(modeValue), let mode = FixMode(rawValue: Int(modeValue)), Double(mode.rawValue) == modeValue else {
             throw JSONLineScanner.Failure(column: 1, message: "\"mode\" must be 0, 1, 2 or 3 as in gpsd's TPV, got \(modeValue)")
         }
-        let distance = value(.dist), cell = value(.cell)
+        let distance = value(.dist)
+        let cell = value(.cell)
         if let d = distance, !(d >= 0) { throw JSONLineScanner.Failure(column: 1, message: "\"dist\" must not be negative, got \(d)") }
         if let c = cell, !(c > 0 && c <= 180) {
             throw JSONLineScanner.Failure(column: 1, message: "\"cell\" must be greater than 0 and at most 180 degrees, got \(c)")
         }
-        return Sample(time: time, payload: .location(LocationFix(
-            latitude: lat, longitude: lon, horizontalAccuracy: value(.acc), speed: value(.speed), mode: mode,
-            distanceFromWorkplace: distance, cellSize: cell)))
+        return Sample(
+            time: time,
+            payload: .location(
+                LocationFix(
+                    latitude: lat, longitude: lon, horizontalAccuracy: value(.acc), speed: value(.speed), mode: mode,
+                    distanceFromWorkplace: distance, cellSize: cell)))
     case .status:
         guard let sensorName = f.sensor else { throw JSONLineScanner.Failure(column: 1, message: "missing \"sensor\"") }
         let sensorKind = SensorKind(rawValue: sensorName)
         guard signals.knows(sensorKind) else {
-            throw JSONLineScanner.Failure(column: 1, message: "unknown sensor \"\(sensorName)\" (expected \(orList(signals.sensors.map(\.rawValue))))")
+            throw JSONLineScanner.Failure(
+                column: 1, message: "unknown sensor \"\(sensorName)\" (expected \(orList(signals.sensors.map(\.rawValue))))")
         }
         guard let stateName = f.state else { throw JSONLineScanner.Failure(column: 1, message: "missing \"state\"") }
         guard let st = SensorState(rawValue: stateName) else {
@@ -445,7 +476,10 @@ func decodeHeaderLine(_ line: UnsafeBufferPointer<UInt8>) throws(JSONLineScanner
     var s = JSONLineScanner(line)
     var isRecording = false
     var version: Double?
-    var start: String?, source: String?, note: String?, task: String?
+    var start: String?
+    var source: String?
+    var note: String?
+    var task: String?
     var planned: Double?
     try s.expect(0x7B, "'{' at the start of the line")
     s.skipSpace()
@@ -473,7 +507,10 @@ func decodeHeaderLine(_ line: UnsafeBufferPointer<UInt8>) throws(JSONLineScanner
         guard let c = s.peek() else { throw s.fail("line ends early: expected ',' or '}' (is the file truncated?)") }
         s.pos += 1
         if c == 0x7D { break }
-        guard c == 0x2C else { s.pos -= 1; throw s.fail("expected ',' or '}'") }
+        guard c == 0x2C else {
+            s.pos -= 1
+            throw s.fail("expected ',' or '}'")
+        }
     }
     guard isRecording else { return nil }
     guard let v = version else { throw JSONLineScanner.Failure(column: 1, message: "header has no \"version\"") }
@@ -481,9 +518,12 @@ func decodeHeaderLine(_ line: UnsafeBufferPointer<UInt8>) throws(JSONLineScanner
         throw JSONLineScanner.Failure(column: 1, message: "header \"version\" must be a whole number from 1, got \(v)")
     }
     guard Int(v) <= RecordingFormat.version else {
-        throw JSONLineScanner.Failure(column: 1, message: "recording format version \(Int(v)) is newer than this Vigil reads (\(RecordingFormat.version)); update Vigil")
+        throw JSONLineScanner.Failure(
+            column: 1, message: "recording format version \(Int(v)) is newer than this Vigil reads (\(RecordingFormat.version)); update Vigil")
     }
-    guard let startText = start else { throw JSONLineScanner.Failure(column: 1, message: "header has no \"start\" (an RFC 3339 time such as 2026-03-02T09:00:00Z)") }
+    guard let startText = start else {
+        throw JSONLineScanner.Failure(column: 1, message: "header has no \"start\" (an RFC 3339 time such as 2026-03-02T09:00:00Z)")
+    }
     guard let startTime = parseRFC3339(startText) else {
         throw JSONLineScanner.Failure(column: 1, message: "header \"start\" is not an RFC 3339 time such as 2026-03-02T09:00:00Z: \(startText)")
     }
@@ -539,7 +579,9 @@ public final class RecordingReader {
         guard let h = found else {
             throw RecordingError(
                 file: path, line: max(lineNumber, 1),
-                message: "not a Vigil recording: the first line must be a header such as {\"vigil\":\"recording\",\"version\":1,\"start\":\"2026-03-02T09:00:00Z\"}")
+                message:
+                    "not a Vigil recording: the first line must be a header such as {\"vigil\":\"recording\",\"version\":1,\"start\":\"2026-03-02T09:00:00Z\"}"
+            )
         }
         header = h
     }
@@ -566,7 +608,8 @@ public final class RecordingReader {
             if let last = lastTime, sample.time < last {
                 throw RecordingError(
                     file: path, line: lineNumber,
-                    message: "\"t\" goes back in time (\(sample.time - header.start) s after \(last - header.start) s); samples must be in time order")
+                    message: "\"t\" goes back in time (\(sample.time - header.start) s after \(last - header.start) s); samples must be in time order"
+                )
             }
             lastTime = sample.time
             return sample

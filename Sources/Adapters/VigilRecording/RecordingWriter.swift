@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import SystemCalls
 import VigilCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Formats samples as recording lines. Pure: `RecordingWriter` adds the file.
 public struct RecordingEncoder: Sendable {

@@ -14,13 +14,16 @@ struct CrashRecovery: Sendable {
 
     func touch(session: Int64, at: Timestamp) throws(StoreError) {
         try writer.write(logAt: path) { db in
-            try db.execute(sql: "UPDATE sessions SET last_event_ms = max(last_event_ms, ?) WHERE id = ? AND ended_ms IS NULL",
-                           arguments: [at.millisecondsSinceEpoch, session])
+            try db.execute(
+                sql: "UPDATE sessions SET last_event_ms = max(last_event_ms, ?) WHERE id = ? AND ended_ms IS NULL",
+                arguments: [at.millisecondsSinceEpoch, session])
         }
     }
 
     func closeInterruptedSessions() throws(StoreError) -> [Int64] {
-        let open: [Int64] = try writer.read(logAt: path) { db in try Int64.fetchAll(db, sql: "SELECT id FROM sessions WHERE ended_ms IS NULL ORDER BY id") }
+        let open: [Int64] = try writer.read(logAt: path) { db in
+            try Int64.fetchAll(db, sql: "SELECT id FROM sessions WHERE ended_ms IS NULL ORDER BY id")
+        }
         guard !open.isEmpty else { return [] }
         let facts = try StatisticsReader(reader: writer, path: path).facts(before: .max)
         try writer.write(logAt: path) { db in
@@ -28,16 +31,22 @@ struct CrashRecovery: Sendable {
                 let active = facts.active[Int(s.active.lowerBound)..<Int(s.active.upperBound)].reduce(0) { $0 + $1.milliseconds }
                 let episodes = facts.episodes[Int(s.episodes.lowerBound)..<Int(s.episodes.upperBound)]
                 let distracted = episodes.reduce(0) { $0 + $1.span.milliseconds }
-                let gaps = try Int64.fetchOne(db, sql: "SELECT coalesce(sum(to_ms - from_ms), 0) FROM gaps WHERE session_id = ?", arguments: [s.id]) ?? 0
+                let gaps =
+                    try Int64.fetchOne(db, sql: "SELECT coalesce(sum(to_ms - from_ms), 0) FROM gaps WHERE session_id = ?", arguments: [s.id]) ?? 0
                 let whole = s.end - s.start
-                try db.execute(sql: "UPDATE episodes SET ended_ms = ?, closed_by = 'interrupted' WHERE session_id = ? AND ended_ms IS NULL",
-                               arguments: [s.end, s.id])
-                try db.execute(sql: """
-                    UPDATE sessions SET ended_ms = ?, outcome = 'interrupted', active_s = ?, focused_s = ?, distracted_s = ?, paused_s = ?,
-                        gap_s = ?, episodes = (SELECT count(*) FROM episodes WHERE session_id = ?), alarms = (SELECT count(*) FROM alarms WHERE session_id = ?)
-                    WHERE id = ?
-                    """, arguments: [s.end, Double(active) / 1000, Double(max(0, active - distracted)) / 1000, Double(distracted) / 1000,
-                                     Double(max(0, whole - active - gaps)) / 1000, Double(gaps) / 1000, s.id, s.id, s.id])
+                try db.execute(
+                    sql: "UPDATE episodes SET ended_ms = ?, closed_by = 'interrupted' WHERE session_id = ? AND ended_ms IS NULL",
+                    arguments: [s.end, s.id])
+                try db.execute(
+                    sql: """
+                        UPDATE sessions SET ended_ms = ?, outcome = 'interrupted', active_s = ?, focused_s = ?, distracted_s = ?, paused_s = ?,
+                            gap_s = ?, episodes = (SELECT count(*) FROM episodes WHERE session_id = ?), alarms = (SELECT count(*) FROM alarms WHERE session_id = ?)
+                        WHERE id = ?
+                        """,
+                    arguments: [
+                        s.end, Double(active) / 1000, Double(max(0, active - distracted)) / 1000, Double(distracted) / 1000,
+                        Double(max(0, whole - active - gaps)) / 1000, Double(gaps) / 1000, s.id, s.id, s.id,
+                    ])
             }
         }
         return open

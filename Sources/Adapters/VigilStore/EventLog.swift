@@ -11,7 +11,9 @@ struct EventLog: Sendable {
     /// The file, for messages.
     let path: String
 
-    func beginSession(task: String?, taskId: Int64? = nil, source: String, recording: String?, startedAt: Timestamp, plannedSeconds: Double?) throws(StoreError) -> Int64 {
+    func beginSession(task: String?, taskId: Int64? = nil, source: String, recording: String?, startedAt: Timestamp, plannedSeconds: Double?)
+        throws(StoreError) -> Int64
+    {
         try writer.write(logAt: path) { db in
             try db.execute(
                 sql: "INSERT INTO sessions (task, task_id, source, recording, started_ms, planned_s, last_event_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -24,8 +26,9 @@ struct EventLog: Sendable {
         guard let last = events.last else { return }
         try writer.write(logAt: path) { db in
             for e in events { try Self.insert(e, session: session, db: db) }
-            try db.execute(sql: "UPDATE sessions SET last_event_ms = max(last_event_ms, ?) WHERE id = ?",
-                           arguments: [last.time.millisecondsSinceEpoch, session])
+            try db.execute(
+                sql: "UPDATE sessions SET last_event_ms = max(last_event_ms, ?) WHERE id = ?",
+                arguments: [last.time.millisecondsSinceEpoch, session])
         }
     }
 
@@ -48,8 +51,10 @@ struct EventLog: Sendable {
                         INSERT INTO alarm_deliveries (session_id, episode_number, at_ms, level, repeat, channel, action, delivered, detail)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
-                    arguments: [session, d.episode, d.time.millisecondsSinceEpoch, d.level, d.repeatCount, d.channel.rawValue, d.action.rawValue,
-                                d.delivered, d.detail])
+                    arguments: [
+                        session, d.episode, d.time.millisecondsSinceEpoch, d.level, d.repeatCount, d.channel.rawValue, d.action.rawValue,
+                        d.delivered, d.detail,
+                    ])
             }
         }
     }
@@ -81,10 +86,14 @@ struct EventLog: Sendable {
         case .episodeStarted(let ep):
             try db.execute(
                 sql: "INSERT INTO episodes (session_id, number, started_ms, confirmed_ms, cause, peak_score, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                arguments: [session, ep.number, ep.start.millisecondsSinceEpoch, ep.confirmedAt.millisecondsSinceEpoch, ep.cause.rawValue, ep.peakScore, ep.reason])
+                arguments: [
+                    session, ep.number, ep.start.millisecondsSinceEpoch, ep.confirmedAt.millisecondsSinceEpoch, ep.cause.rawValue, ep.peakScore,
+                    ep.reason,
+                ])
         case .episodeEnded(let ep):
             try db.execute(
-                sql: "UPDATE episodes SET ended_ms = ?, peak_score = ?, reason = ?, alarm_level = ?, closed_by = ? WHERE session_id = ? AND number = ?",
+                sql:
+                    "UPDATE episodes SET ended_ms = ?, peak_score = ?, reason = ?, alarm_level = ?, closed_by = ? WHERE session_id = ? AND number = ?",
                 arguments: [ep.end?.millisecondsSinceEpoch, ep.peakScore, ep.reason, ep.alarmLevel, ep.closedBy, session, ep.number])
         case .alarm(let level, let rep, let episode, let cause, let reason):
             try db.execute(
@@ -92,7 +101,8 @@ struct EventLog: Sendable {
                 arguments: [session, episode, at, level, rep, cause.rawValue, reason])
         case .alarmCleared(_, let episode, _):
             try db.execute(
-                sql: "UPDATE alarms SET cleared_ms = ?, recovery_s = (? - at_ms) / 1000.0 WHERE session_id = ? AND episode_number = ? AND cleared_ms IS NULL",
+                sql:
+                    "UPDATE alarms SET cleared_ms = ?, recovery_s = (? - at_ms) / 1000.0 WHERE session_id = ? AND episode_number = ? AND cleared_ms IS NULL",
                 arguments: [at, at, session, episode])
         case .alarmSnoozed(let level, let episode, let until, let left):
             try db.execute(
@@ -105,16 +115,19 @@ struct EventLog: Sendable {
                 sql: "INSERT INTO sensor_events (session_id, at_ms, sensor, state, detail) VALUES (?, ?, ?, ?, ?)",
                 arguments: [session, at, s.sensor.rawValue, s.state.rawValue, s.detail])
         case .gap(let from, _):
-            try db.execute(sql: "INSERT INTO gaps (session_id, from_ms, to_ms) VALUES (?, ?, ?)",
-                           arguments: [session, from.millisecondsSinceEpoch, at])
+            try db.execute(
+                sql: "INSERT INTO gaps (session_id, from_ms, to_ms) VALUES (?, ?, ?)",
+                arguments: [session, from.millisecondsSinceEpoch, at])
         case .sessionEnded(let s):
             try db.execute(
                 sql: """
                     UPDATE sessions SET ended_ms = ?, outcome = ?, active_s = ?, focused_s = ?, distracted_s = ?,
                         paused_s = ?, gap_s = ?, episodes = ?, alarms = ? WHERE id = ?
                     """,
-                arguments: [s.ended.millisecondsSinceEpoch, s.outcome.rawValue, s.activeSeconds, s.focusedSeconds, s.distractedSeconds,
-                            s.pausedSeconds, s.gapSeconds, s.episodes, s.alarms, session])
+                arguments: [
+                    s.ended.millisecondsSinceEpoch, s.outcome.rawValue, s.activeSeconds, s.focusedSeconds, s.distractedSeconds,
+                    s.pausedSeconds, s.gapSeconds, s.episodes, s.alarms, session,
+                ])
         }
     }
 }

@@ -50,7 +50,9 @@ public final class EventStore: Sendable {
     // MARK: Writing (EventLog)
 
     /// Opens a session row. Returns its id, which `append` needs.
-    public func beginSession(task: String?, taskId: Int64? = nil, source: String, recording: String?, startedAt: Timestamp, plannedSeconds: Double?) throws(StoreError) -> Int64 {
+    public func beginSession(task: String?, taskId: Int64? = nil, source: String, recording: String?, startedAt: Timestamp, plannedSeconds: Double?)
+        throws(StoreError) -> Int64
+    {
         try log.beginSession(task: task, taskId: taskId, source: source, recording: recording, startedAt: startedAt, plannedSeconds: plannedSeconds)
     }
 
@@ -59,13 +61,17 @@ public final class EventStore: Sendable {
 
     /// Writes a whole session (a replay) in one transaction: it is in the log completely or not at all.
     @discardableResult
-    public func appendSession(_ events: [SessionEvent], source: String, recording: String?) throws(StoreError) -> Int64? { try log.appendSession(events, source: source, recording: recording) }
+    public func appendSession(_ events: [SessionEvent], source: String, recording: String?) throws(StoreError) -> Int64? {
+        try log.appendSession(events, source: source, recording: recording)
+    }
 
     /// Writes many whole sessions in one transaction (a simulated history): all or none.
     public func appendSessions(_ sessions: [[SessionEvent]], source: String) throws(StoreError) { try log.appendSessions(sessions, source: source) }
 
     /// Records what each alarm channel did, in one durable transaction.
-    public func appendDeliveries(_ deliveries: [AlarmDelivery], session: Int64) throws(StoreError) { try log.appendDeliveries(deliveries, session: session) }
+    public func appendDeliveries(_ deliveries: [AlarmDelivery], session: Int64) throws(StoreError) {
+        try log.appendDeliveries(deliveries, session: session)
+    }
 
     // MARK: Crash recovery (CrashRecovery)
 
@@ -84,7 +90,9 @@ public final class EventStore: Sendable {
     /// What the statistics need about every session that started before `before` (Unix ms),
     /// optionally of one task: judged spans (pauses, breaks and gaps taken out), episodes, alarms.
     /// How it is read fast and consistently: `StatisticsReader`.
-    public func statisticsFacts(before: Int64, task: String? = nil) throws(StoreError) -> StatisticsFacts { try statistics.facts(before: before, task: task) }
+    public func statisticsFacts(before: Int64, task: String? = nil) throws(StoreError) -> StatisticsFacts {
+        try statistics.facts(before: before, task: task)
+    }
 
     /// Sessions, newest first.
     public func sessions(limit: Int = 20) throws(StoreError) -> [StoredSession] { try queries.sessions(limit: limit) }

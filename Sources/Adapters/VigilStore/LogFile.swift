@@ -14,22 +14,31 @@ enum LogFile {
     static func pool(at path: String) throws(StoreError) -> DatabasePool {
         let dir = (path as NSString).deletingLastPathComponent
         if let failure = makeDirectories(dir) {
-            throw StoreError(path: failure.path, message: "cannot create the data directory: \(failure.reason). Choose another with --data-dir or XDG_DATA_HOME, or fix its permissions.")
+            throw StoreError(
+                path: failure.path,
+                message:
+                    "cannot create the data directory: \(failure.reason). Choose another with --data-dir or XDG_DATA_HOME, or fix its permissions.")
         }
         if !FileManager.default.fileExists(atPath: path) {
             do {
                 let fd = try syscall("open", path: path) { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
                 close(fd)
-            } catch where error.errno == EEXIST {
+            } catch  where error.errno == EEXIST {
                 // Another vigil created it in the meantime, which is fine.
             } catch {
-                throw StoreError(path: path, message: "cannot create the event log: \(error.reason). Choose another data directory with --data-dir, or fix the permissions of \(dir).")
+                throw StoreError(
+                    path: path,
+                    message:
+                        "cannot create the event log: \(error.reason). Choose another data directory with --data-dir, or fix the permissions of \(dir)."
+                )
             }
         }
         do {
             try syscall("access", path: path) { access(path, W_OK) }
         } catch {
-            throw StoreError(path: path, message: "the event log is not writable: \(error.reason). Fix its permissions or choose another data directory with --data-dir.")
+            throw StoreError(
+                path: path,
+                message: "the event log is not writable: \(error.reason). Fix its permissions or choose another data directory with --data-dir.")
         }
         var config = Configuration()
         config.prepareDatabase { db in
@@ -70,161 +79,165 @@ enum LogFile {
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
         m.registerMigration("v1: sessions and events") { db in
-            try db.execute(sql: """
-                CREATE TABLE sessions (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    task TEXT,
-                    source TEXT NOT NULL,
-                    recording TEXT,
-                    started_ms INTEGER NOT NULL,
-                    planned_s REAL,
-                    ended_ms INTEGER,
-                    outcome TEXT,
-                    active_s REAL, focused_s REAL, distracted_s REAL, paused_s REAL, gap_s REAL,
-                    episodes INTEGER, alarms INTEGER,
-                    last_event_ms INTEGER NOT NULL
-                );
-                CREATE INDEX sessions_started ON sessions(started_ms);
-                CREATE TABLE episodes (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-                    number INTEGER NOT NULL,
-                    started_ms INTEGER NOT NULL,
-                    confirmed_ms INTEGER NOT NULL,
-                    ended_ms INTEGER,
-                    cause TEXT NOT NULL,
-                    peak_score REAL NOT NULL,
-                    reason TEXT NOT NULL,
-                    alarm_level INTEGER NOT NULL DEFAULT 0,
-                    closed_by TEXT,
-                    UNIQUE(session_id, number)
-                );
-                CREATE INDEX episodes_started ON episodes(started_ms);
-                CREATE TABLE alarms (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-                    episode_number INTEGER NOT NULL,
-                    at_ms INTEGER NOT NULL,
-                    level INTEGER NOT NULL,
-                    repeat INTEGER NOT NULL,
-                    cause TEXT NOT NULL,
-                    reason TEXT NOT NULL,
-                    cleared_ms INTEGER,
-                    recovery_s REAL
-                );
-                CREATE INDEX alarms_session ON alarms(session_id, at_ms);
-                CREATE TABLE state_changes (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-                    at_ms INTEGER NOT NULL,
-                    from_state TEXT NOT NULL,
-                    to_state TEXT NOT NULL,
-                    alarm_level INTEGER,
-                    score REAL NOT NULL,
-                    reason TEXT
-                );
-                CREATE INDEX state_changes_session ON state_changes(session_id, at_ms);
-                CREATE TABLE sensor_events (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-                    at_ms INTEGER NOT NULL,
-                    sensor TEXT NOT NULL,
-                    state TEXT NOT NULL,
-                    detail TEXT NOT NULL
-                );
-                CREATE TABLE gaps (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-                    from_ms INTEGER NOT NULL,
-                    to_ms INTEGER NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE sessions (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        task TEXT,
+                        source TEXT NOT NULL,
+                        recording TEXT,
+                        started_ms INTEGER NOT NULL,
+                        planned_s REAL,
+                        ended_ms INTEGER,
+                        outcome TEXT,
+                        active_s REAL, focused_s REAL, distracted_s REAL, paused_s REAL, gap_s REAL,
+                        episodes INTEGER, alarms INTEGER,
+                        last_event_ms INTEGER NOT NULL
+                    );
+                    CREATE INDEX sessions_started ON sessions(started_ms);
+                    CREATE TABLE episodes (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                        number INTEGER NOT NULL,
+                        started_ms INTEGER NOT NULL,
+                        confirmed_ms INTEGER NOT NULL,
+                        ended_ms INTEGER,
+                        cause TEXT NOT NULL,
+                        peak_score REAL NOT NULL,
+                        reason TEXT NOT NULL,
+                        alarm_level INTEGER NOT NULL DEFAULT 0,
+                        closed_by TEXT,
+                        UNIQUE(session_id, number)
+                    );
+                    CREATE INDEX episodes_started ON episodes(started_ms);
+                    CREATE TABLE alarms (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                        episode_number INTEGER NOT NULL,
+                        at_ms INTEGER NOT NULL,
+                        level INTEGER NOT NULL,
+                        repeat INTEGER NOT NULL,
+                        cause TEXT NOT NULL,
+                        reason TEXT NOT NULL,
+                        cleared_ms INTEGER,
+                        recovery_s REAL
+                    );
+                    CREATE INDEX alarms_session ON alarms(session_id, at_ms);
+                    CREATE TABLE state_changes (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                        at_ms INTEGER NOT NULL,
+                        from_state TEXT NOT NULL,
+                        to_state TEXT NOT NULL,
+                        alarm_level INTEGER,
+                        score REAL NOT NULL,
+                        reason TEXT
+                    );
+                    CREATE INDEX state_changes_session ON state_changes(session_id, at_ms);
+                    CREATE TABLE sensor_events (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                        at_ms INTEGER NOT NULL,
+                        sensor TEXT NOT NULL,
+                        state TEXT NOT NULL,
+                        detail TEXT NOT NULL
+                    );
+                    CREATE TABLE gaps (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                        from_ms INTEGER NOT NULL,
+                        to_ms INTEGER NOT NULL
+                    );
+                    """)
         }
         m.registerMigration("v2: alarm deliveries per channel, snoozes") { db in
-            try db.execute(sql: """
-                CREATE TABLE alarm_deliveries (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-                    episode_number INTEGER NOT NULL,
-                    at_ms INTEGER NOT NULL,
-                    level INTEGER NOT NULL,
-                    repeat INTEGER NOT NULL,
-                    channel TEXT NOT NULL,
-                    action TEXT NOT NULL,
-                    delivered INTEGER NOT NULL,
-                    detail TEXT NOT NULL
-                );
-                CREATE INDEX alarm_deliveries_session ON alarm_deliveries(session_id, at_ms);
-                CREATE TABLE snoozes (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-                    at_ms INTEGER NOT NULL,
-                    episode_number INTEGER,
-                    level INTEGER,
-                    until_ms INTEGER,
-                    snoozes_left INTEGER,
-                    refused TEXT
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE alarm_deliveries (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                        episode_number INTEGER NOT NULL,
+                        at_ms INTEGER NOT NULL,
+                        level INTEGER NOT NULL,
+                        repeat INTEGER NOT NULL,
+                        channel TEXT NOT NULL,
+                        action TEXT NOT NULL,
+                        delivered INTEGER NOT NULL,
+                        detail TEXT NOT NULL
+                    );
+                    CREATE INDEX alarm_deliveries_session ON alarm_deliveries(session_id, at_ms);
+                    CREATE TABLE snoozes (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                        at_ms INTEGER NOT NULL,
+                        episode_number INTEGER,
+                        level INTEGER,
+                        until_ms INTEGER,
+                        snoozes_left INTEGER,
+                        refused TEXT
+                    );
+                    """)
         }
         m.registerMigration("v3: index for the statistics' pauses") { db in
             // The statistics need only the state changes into and out of pauses and breaks, a
             // tiny share of them: a partial index lets the report skip the rest, and covering the
             // states it needs spares a lookup in the table for each.
-            try db.execute(sql: """
-                CREATE INDEX state_changes_pauses ON state_changes(session_id, at_ms, from_state, to_state)
-                    WHERE to_state IN ('pause', 'break') OR from_state IN ('pause', 'break');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE INDEX state_changes_pauses ON state_changes(session_id, at_ms, from_state, to_state)
+                        WHERE to_state IN ('pause', 'break') OR from_state IN ('pause', 'break');
+                    """)
         }
         m.registerMigration("v4: tasks, habits, reminders") { db in
-            try db.execute(sql: """
-                CREATE TABLE tasks (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    title TEXT NOT NULL,
-                    note TEXT,
-                    due_day INTEGER,
-                    due_minute INTEGER,
-                    priority TEXT NOT NULL,
-                    term TEXT NOT NULL,
-                    estimate_min INTEGER,
-                    tags TEXT NOT NULL DEFAULT '',
-                    created_ms INTEGER NOT NULL,
-                    done_ms INTEGER
-                );
-                ALTER TABLE sessions ADD COLUMN task_id INTEGER REFERENCES tasks(id) ON DELETE SET NULL;
-                CREATE INDEX sessions_task ON sessions(task_id);
-                CREATE TABLE habits (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    name TEXT NOT NULL,
-                    schedule TEXT NOT NULL,
-                    goal INTEGER,
-                    color TEXT,
-                    reminder TEXT,
-                    priority TEXT NOT NULL,
-                    flagged INTEGER NOT NULL DEFAULT 0,
-                    auto_task TEXT,
-                    auto_minutes INTEGER,
-                    created_day INTEGER NOT NULL,
-                    archived_ms INTEGER
-                );
-                CREATE TABLE habit_days (
-                    habit_id INTEGER NOT NULL REFERENCES habits(id) ON DELETE CASCADE,
-                    day INTEGER NOT NULL,
-                    status TEXT NOT NULL,
-                    source TEXT NOT NULL,
-                    PRIMARY KEY (habit_id, day)
-                );
-                CREATE TABLE habit_notes (
-                    habit_id INTEGER NOT NULL REFERENCES habits(id) ON DELETE CASCADE,
-                    week TEXT NOT NULL,
-                    text TEXT NOT NULL,
-                    PRIMARY KEY (habit_id, week)
-                );
-                CREATE TABLE reminders_sent (
-                    key TEXT PRIMARY KEY,
-                    at_ms INTEGER NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE tasks (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        title TEXT NOT NULL,
+                        note TEXT,
+                        due_day INTEGER,
+                        due_minute INTEGER,
+                        priority TEXT NOT NULL,
+                        term TEXT NOT NULL,
+                        estimate_min INTEGER,
+                        tags TEXT NOT NULL DEFAULT '',
+                        created_ms INTEGER NOT NULL,
+                        done_ms INTEGER
+                    );
+                    ALTER TABLE sessions ADD COLUMN task_id INTEGER REFERENCES tasks(id) ON DELETE SET NULL;
+                    CREATE INDEX sessions_task ON sessions(task_id);
+                    CREATE TABLE habits (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        name TEXT NOT NULL,
+                        schedule TEXT NOT NULL,
+                        goal INTEGER,
+                        color TEXT,
+                        reminder TEXT,
+                        priority TEXT NOT NULL,
+                        flagged INTEGER NOT NULL DEFAULT 0,
+                        auto_task TEXT,
+                        auto_minutes INTEGER,
+                        created_day INTEGER NOT NULL,
+                        archived_ms INTEGER
+                    );
+                    CREATE TABLE habit_days (
+                        habit_id INTEGER NOT NULL REFERENCES habits(id) ON DELETE CASCADE,
+                        day INTEGER NOT NULL,
+                        status TEXT NOT NULL,
+                        source TEXT NOT NULL,
+                        PRIMARY KEY (habit_id, day)
+                    );
+                    CREATE TABLE habit_notes (
+                        habit_id INTEGER NOT NULL REFERENCES habits(id) ON DELETE CASCADE,
+                        week TEXT NOT NULL,
+                        text TEXT NOT NULL,
+                        PRIMARY KEY (habit_id, week)
+                    );
+                    CREATE TABLE reminders_sent (
+                        key TEXT PRIMARY KEY,
+                        at_ms INTEGER NOT NULL
+                    );
+                    """)
         }
         return m
     }

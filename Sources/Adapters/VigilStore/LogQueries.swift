@@ -24,9 +24,17 @@ public struct StoredSession: Hashable, Sendable, Codable, FetchableRecord {
 
     enum CodingKeys: String, CodingKey {
         case id, task, source, recording
-        case startedMs = "started_ms", plannedSeconds = "planned_s", endedMs = "ended_ms", outcome
-        case activeSeconds = "active_s", focusedSeconds = "focused_s", distractedSeconds = "distracted_s"
-        case pausedSeconds = "paused_s", gapSeconds = "gap_s", episodes, alarms, lastEventMs = "last_event_ms"
+        case startedMs = "started_ms"
+        case plannedSeconds = "planned_s"
+        case endedMs = "ended_ms"
+        case outcome
+        case activeSeconds = "active_s"
+        case focusedSeconds = "focused_s"
+        case distractedSeconds = "distracted_s"
+        case pausedSeconds = "paused_s"
+        case gapSeconds = "gap_s"
+        case episodes, alarms
+        case lastEventMs = "last_event_ms"
     }
 }
 
@@ -44,8 +52,17 @@ public struct StoredEpisode: Hashable, Sendable, Codable, FetchableRecord {
     public var closedBy: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, sessionId = "session_id", number, startedMs = "started_ms", confirmedMs = "confirmed_ms", endedMs = "ended_ms"
-        case cause, peakScore = "peak_score", reason, alarmLevel = "alarm_level", closedBy = "closed_by"
+        case id
+        case sessionId = "session_id"
+        case number
+        case startedMs = "started_ms"
+        case confirmedMs = "confirmed_ms"
+        case endedMs = "ended_ms"
+        case cause
+        case peakScore = "peak_score"
+        case reason
+        case alarmLevel = "alarm_level"
+        case closedBy = "closed_by"
     }
 }
 
@@ -57,20 +74,28 @@ struct LogQueries: Sendable {
     let path: String
 
     func sessions(limit: Int = 20) throws(StoreError) -> [StoredSession] {
-        try reader.read(logAt: path) { try StoredSession.fetchAll($0, sql: "SELECT * FROM sessions ORDER BY started_ms DESC, id DESC LIMIT ?", arguments: [limit]) }
+        try reader.read(logAt: path) {
+            try StoredSession.fetchAll($0, sql: "SELECT * FROM sessions ORDER BY started_ms DESC, id DESC LIMIT ?", arguments: [limit])
+        }
     }
 
     func episodes(session: Int64) throws(StoreError) -> [StoredEpisode] {
-        try reader.read(logAt: path) { try StoredEpisode.fetchAll($0, sql: "SELECT * FROM episodes WHERE session_id = ? ORDER BY number", arguments: [session]) }
+        try reader.read(logAt: path) {
+            try StoredEpisode.fetchAll($0, sql: "SELECT * FROM episodes WHERE session_id = ? ORDER BY number", arguments: [session])
+        }
     }
 
     func deliveries(session: Int64) throws(StoreError) -> [AlarmDelivery] {
         do {
             return try reader.read { db in
-                try Row.fetchAll(db, sql: "SELECT * FROM alarm_deliveries WHERE session_id = ? ORDER BY at_ms, id", arguments: [session]).compactMap { r in
-                    guard let channel = AlarmChannel(rawValue: r["channel"]), let action = AlarmDelivery.Action(rawValue: r["action"]) else { return nil }
-                    return AlarmDelivery(time: Timestamp(nanoseconds: (r["at_ms"] as Int64) * 1_000_000), episode: r["episode_number"], level: r["level"],
-                                         repeatCount: r["repeat"], channel: channel, action: action, delivered: r["delivered"], detail: r["detail"])
+                try Row.fetchAll(db, sql: "SELECT * FROM alarm_deliveries WHERE session_id = ? ORDER BY at_ms, id", arguments: [session]).compactMap {
+                    r in
+                    guard let channel = AlarmChannel(rawValue: r["channel"]), let action = AlarmDelivery.Action(rawValue: r["action"]) else {
+                        return nil
+                    }
+                    return AlarmDelivery(
+                        time: Timestamp(nanoseconds: (r["at_ms"] as Int64) * 1_000_000), episode: r["episode_number"], level: r["level"],
+                        repeatCount: r["repeat"], channel: channel, action: action, delivered: r["delivered"], detail: r["detail"])
                 }
             }
         } catch {

@@ -15,8 +15,10 @@ extension EventStore {
                     INSERT INTO tasks (title, note, due_day, due_minute, priority, term, estimate_min, tags, created_ms, done_ms)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [t.title, t.note, t.due?.day, t.due?.minute, t.priority.rawValue, t.term.rawValue, t.estimateMinutes,
-                            t.tags.joined(separator: ","), t.created, t.done])
+                arguments: [
+                    t.title, t.note, t.due?.day, t.due?.minute, t.priority.rawValue, t.term.rawValue, t.estimateMinutes,
+                    t.tags.joined(separator: ","), t.created, t.done,
+                ])
             return db.lastInsertedRowID
         }
     }
@@ -28,8 +30,10 @@ extension EventStore {
                     UPDATE tasks SET title = ?, note = ?, due_day = ?, due_minute = ?, priority = ?, term = ?, estimate_min = ?, tags = ?, done_ms = ?
                     WHERE id = ?
                     """,
-                arguments: [t.title, t.note, t.due?.day, t.due?.minute, t.priority.rawValue, t.term.rawValue, t.estimateMinutes,
-                            t.tags.joined(separator: ","), t.done, t.id])
+                arguments: [
+                    t.title, t.note, t.due?.day, t.due?.minute, t.priority.rawValue, t.term.rawValue, t.estimateMinutes,
+                    t.tags.joined(separator: ","), t.done, t.id,
+                ])
         }
     }
 
@@ -51,7 +55,8 @@ extension EventStore {
     /// Open tasks with exactly this title (case-insensitive), oldest first.
     public func tasks(titled title: String) throws(StoreError) -> [TaskItem] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM tasks WHERE title = ? COLLATE NOCASE AND done_ms IS NULL ORDER BY id", arguments: [title]).map(Self.task)
+            try Row.fetchAll(db, sql: "SELECT * FROM tasks WHERE title = ? COLLATE NOCASE AND done_ms IS NULL ORDER BY id", arguments: [title]).map(
+                Self.task)
         }
     }
 
@@ -68,10 +73,13 @@ extension EventStore {
     public func taskEffort() throws(StoreError) -> [Int64: TaskEffort] {
         try read { db in
             var out: [Int64: TaskEffort] = [:]
-            for r in try Row.fetchAll(db, sql: """
-                SELECT s.task_id, coalesce(sum(s.focused_s), 0) / 60.0, count(*), coalesce(sum(s.episodes), 0)
-                FROM sessions s WHERE s.task_id IS NOT NULL GROUP BY s.task_id
-                """) {
+            for r in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT s.task_id, coalesce(sum(s.focused_s), 0) / 60.0, count(*), coalesce(sum(s.episodes), 0)
+                    FROM sessions s WHERE s.task_id IS NOT NULL GROUP BY s.task_id
+                    """)
+            {
                 out[r[0]] = TaskEffort(focusedMinutes: r[1], sessions: r[2], episodes: r[3])
             }
             return out
@@ -88,8 +96,10 @@ extension EventStore {
                     INSERT INTO habits (name, schedule, goal, color, reminder, priority, flagged, auto_task, auto_minutes, created_day, archived_ms)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [h.name, h.schedule.text, h.goal, h.color, h.reminder, h.priority.rawValue, h.flagged, h.autoTask, h.autoMinutes,
-                            h.createdDay, h.archived])
+                arguments: [
+                    h.name, h.schedule.text, h.goal, h.color, h.reminder, h.priority.rawValue, h.flagged, h.autoTask, h.autoMinutes,
+                    h.createdDay, h.archived,
+                ])
             return db.lastInsertedRowID
         }
     }
@@ -101,8 +111,10 @@ extension EventStore {
                     UPDATE habits SET name = ?, schedule = ?, goal = ?, color = ?, reminder = ?, priority = ?, flagged = ?, auto_task = ?,
                         auto_minutes = ?, archived_ms = ? WHERE id = ?
                     """,
-                arguments: [h.name, h.schedule.text, h.goal, h.color, h.reminder, h.priority.rawValue, h.flagged, h.autoTask, h.autoMinutes,
-                            h.archived, h.id])
+                arguments: [
+                    h.name, h.schedule.text, h.goal, h.color, h.reminder, h.priority.rawValue, h.flagged, h.autoTask, h.autoMinutes,
+                    h.archived, h.id,
+                ])
         }
     }
 
@@ -121,9 +133,10 @@ extension EventStore {
     }
 
     private static func habit(_ r: Row) -> Habit {
-        Habit(id: r["id"], name: r["name"], schedule: Schedule.parse(r["schedule"]) ?? .daily, goal: r["goal"], color: r["color"],
-              reminder: r["reminder"], priority: Priority(rawValue: r["priority"]) ?? .medium, flagged: r["flagged"],
-              autoTask: r["auto_task"], autoMinutes: r["auto_minutes"], createdDay: r["created_day"], archived: r["archived_ms"])
+        Habit(
+            id: r["id"], name: r["name"], schedule: Schedule.parse(r["schedule"]) ?? .daily, goal: r["goal"], color: r["color"],
+            reminder: r["reminder"], priority: Priority(rawValue: r["priority"]) ?? .medium, flagged: r["flagged"],
+            autoTask: r["auto_task"], autoMinutes: r["auto_minutes"], createdDay: r["created_day"], archived: r["archived_ms"])
     }
 
     /// Each marked day of a habit and how it was marked.
@@ -144,8 +157,9 @@ extension EventStore {
             if status == .incomplete {
                 try db.execute(sql: "DELETE FROM habit_days WHERE habit_id = ? AND day = ?", arguments: [id, day])
             } else {
-                try db.execute(sql: "INSERT OR REPLACE INTO habit_days (habit_id, day, status, source) VALUES (?, ?, ?, ?)",
-                               arguments: [id, day, status.rawValue, source])
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO habit_days (habit_id, day, status, source) VALUES (?, ?, ?, ?)",
+                    arguments: [id, day, status.rawValue, source])
             }
         }
     }
@@ -163,7 +177,8 @@ extension EventStore {
                     marks[r["day"]] = DayStatus(rawValue: r["status"])
                 }
                 for day in daysToFail(h, statuses: marks, today: today) {
-                    try db.execute(sql: "INSERT INTO habit_days (habit_id, day, status, source) VALUES (?, ?, 'failed', 'auto')", arguments: [h.id, day])
+                    try db.execute(
+                        sql: "INSERT INTO habit_days (habit_id, day, status, source) VALUES (?, ?, 'failed', 'auto')", arguments: [h.id, day])
                     failed += 1
                 }
             }
@@ -173,7 +188,9 @@ extension EventStore {
 
     public func habitNotes(id: Int64) throws(StoreError) -> [(week: String, text: String)] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT week, text FROM habit_notes WHERE habit_id = ? ORDER BY week", arguments: [id]).map { ($0["week"], $0["text"]) }
+            try Row.fetchAll(db, sql: "SELECT week, text FROM habit_notes WHERE habit_id = ? ORDER BY week", arguments: [id]).map {
+                ($0["week"], $0["text"])
+            }
         }
     }
 
@@ -187,11 +204,13 @@ extension EventStore {
     /// title, or linked to a task with this tag.
     public func focusedMinutes(from: Int64, to: Int64, task: String) throws(StoreError) -> Double {
         try read { db in
-            try Double.fetchOne(db, sql: """
-                SELECT coalesce(sum(s.focused_s), 0) / 60.0 FROM sessions s LEFT JOIN tasks t ON t.id = s.task_id
-                WHERE s.started_ms >= ? AND s.started_ms < ?
-                  AND (s.task = ? COLLATE NOCASE OR (',' || t.tags || ',') LIKE ('%,' || ? || ',%'))
-                """, arguments: [from, to, task, task]) ?? 0
+            try Double.fetchOne(
+                db,
+                sql: """
+                    SELECT coalesce(sum(s.focused_s), 0) / 60.0 FROM sessions s LEFT JOIN tasks t ON t.id = s.task_id
+                    WHERE s.started_ms >= ? AND s.started_ms < ?
+                      AND (s.task = ? COLLATE NOCASE OR (',' || t.tags || ',') LIKE ('%,' || ? || ',%'))
+                    """, arguments: [from, to, task, task]) ?? 0
         }
     }
 

@@ -5,8 +5,10 @@ import VigilCore
 /// What the person can do with what Vigil stores about them: take it all, or forget a period.
 extension EventStore {
     /// Every table of the log, in the order they are written out.
-    public static let exportedTables = ["sessions", "state_changes", "episodes", "alarms", "alarm_deliveries", "snoozes", "sensor_events", "gaps",
-                                        "tasks", "habits", "habit_days", "habit_notes", "reminders_sent"]
+    public static let exportedTables = [
+        "sessions", "state_changes", "episodes", "alarms", "alarm_deliveries", "snoozes", "sensor_events", "gaps",
+        "tasks", "habits", "habit_days", "habit_notes", "reminders_sent",
+    ]
 
     /// Streams every row of every table as JSON, one table after the other:
     /// `{"vigil":"export","version":1,"tables":{"sessions":[{...},...],...}}`. Columns keep their
@@ -45,7 +47,9 @@ extension EventStore {
 
     /// Sessions that started in [from, to) (Unix ms).
     public func sessionCount(from: Int64, to: Int64) throws(StoreError) -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions WHERE started_ms >= ? AND started_ms < ?", arguments: [from, to]) ?? 0 }
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions WHERE started_ms >= ? AND started_ms < ?", arguments: [from, to]) ?? 0
+        }
     }
 
     /// Deletes what happened in [from, to) (Unix ms): the sessions that started then, with all

@@ -31,7 +31,9 @@ struct StatisticsReader: Sendable {
                 DispatchQueue.concurrentPerform(iterations: 2) { i in
                     do {
                         if i == 0 {
-                            let rows = try pool.read { try Self.readSessions($0, before: before, task: task, snapshotTaken: { sessionsReading.signal() }) }
+                            let rows = try pool.read {
+                                try Self.readSessions($0, before: before, task: task, snapshotTaken: { sessionsReading.signal() })
+                            }
                             results.withLock { $0.sessions = rows }
                         } else {
                             sessionsReading.wait()
@@ -43,8 +45,13 @@ struct StatisticsReader: Sendable {
                     }
                 }
             } else {
-                let rows = try reader.read { ($0, try Self.readSessions($0, before: before, task: task, snapshotTaken: {}), try Self.readChildren($0)) }
-                results.withLock { $0.sessions = rows.1; $0.children = rows.2 }
+                let rows = try reader.read {
+                    ($0, try Self.readSessions($0, before: before, task: task, snapshotTaken: {}), try Self.readChildren($0))
+                }
+                results.withLock {
+                    $0.sessions = rows.1
+                    $0.children = rows.2
+                }
             }
             if let error = results.withLock({ $0.error }) { throw error }
         } catch {
@@ -87,12 +94,15 @@ struct StatisticsReader: Sendable {
         // Any read fixes the snapshot; this one is tiny.
         _ = try Int64.fetchOne(db, sql: "SELECT max(id) FROM sessions")
         snapshotTaken()
-        let sql = "SELECT id, task, started_ms, coalesce(ended_ms, last_event_ms), outcome, last_event_ms FROM sessions WHERE started_ms < ?"
+        let sql =
+            "SELECT id, task, started_ms, coalesce(ended_ms, last_event_ms), outcome, last_event_ms FROM sessions WHERE started_ms < ?"
             + (task == nil ? "" : " AND task = ?") + " ORDER BY id"
         try stepRows(db, sql, task == nil ? [before] : [before, task]) { p in
             let start = sqlite3_column_int64(p, 2)
-            out.sessions.append(SessionFacts(id: sqlite3_column_int64(p, 0), task: out.facts.internTask(text(p, 1)), start: start,
-                                             end: max(start, sqlite3_column_int64(p, 3)), outcome: .init(text(p, 4))))
+            out.sessions.append(
+                SessionFacts(
+                    id: sqlite3_column_int64(p, 0), task: out.facts.internTask(text(p, 1)), start: start,
+                    end: max(start, sqlite3_column_int64(p, 3)), outcome: .init(text(p, 4))))
             out.lastEvents.append(sqlite3_column_int64(p, 5))
         }
         // Pauses and breaks from the state changes into and out of them (in session, then time order).
@@ -102,18 +112,22 @@ struct StatisticsReader: Sendable {
             if ends.isEmpty { for s in out.sessions { ends[s.id] = s.end } }
             return ends[session] ?? .max
         }
-        try stepRows(db, """
+        try stepRows(
+            db,
+            """
             SELECT session_id, at_ms, from_state IN ('pause', 'break'), to_state IN ('pause', 'break')
             FROM state_changes INDEXED BY state_changes_pauses
             WHERE to_state IN ('pause', 'break') OR from_state IN ('pause', 'break') ORDER BY session_id, at_ms
-            """) { p in
+            """
+        ) { p in
             let session = sqlite3_column_int64(p, 0)
             if let open = pausedSince, open.session != session {  // never resumed: paused to its end
                 out.holes.append((open.session, Span(open.at, end(of: open.session))))
                 pausedSince = nil
             }
             let at = sqlite3_column_int64(p, 1)
-            let pausedBefore = sqlite3_column_int(p, 2) != 0, pausedAfter = sqlite3_column_int(p, 3) != 0
+            let pausedBefore = sqlite3_column_int(p, 2) != 0
+            let pausedAfter = sqlite3_column_int(p, 3) != 0
             if pausedAfter, !pausedBefore, pausedSince == nil { pausedSince = (session, at) }
             if !pausedAfter, let open = pausedSince {
                 out.holes.append((session, Span(open.at, at)))
@@ -134,12 +148,17 @@ struct StatisticsReader: Sendable {
             let start = sqlite3_column_int64(p, 2)
             // An episode never closed ends with its session (Int64.max until assembled).
             let end = sqlite3_column_type(p, 3) == SQLITE_NULL ? Int64.max : max(start, sqlite3_column_int64(p, 3))
-            out.episodes.append((sqlite3_column_int64(p, 0), EpisodeFacts(number: Int(sqlite3_column_int64(p, 1)), span: Span(start, end), cause: cause)))
+            out.episodes.append(
+                (sqlite3_column_int64(p, 0), EpisodeFacts(number: Int(sqlite3_column_int64(p, 1)), span: Span(start, end), cause: cause)))
         }
         try stepRows(db, "SELECT session_id, episode_number, at_ms, repeat, cleared_ms FROM alarms") { p in
-            out.alarms.append((sqlite3_column_int64(p, 0), AlarmFacts(
-                episode: Int(sqlite3_column_int64(p, 1)), at: sqlite3_column_int64(p, 2), repeatCount: Int(sqlite3_column_int64(p, 3)),
-                cleared: sqlite3_column_type(p, 4) == SQLITE_NULL ? nil : sqlite3_column_int64(p, 4))))
+            out.alarms.append(
+                (
+                    sqlite3_column_int64(p, 0),
+                    AlarmFacts(
+                        episode: Int(sqlite3_column_int64(p, 1)), at: sqlite3_column_int64(p, 2), repeatCount: Int(sqlite3_column_int64(p, 3)),
+                        cleared: sqlite3_column_type(p, 4) == SQLITE_NULL ? nil : sqlite3_column_int64(p, 4))
+                ))
         }
         return out
     }

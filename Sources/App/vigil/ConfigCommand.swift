@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import VigilConfig
-import VigilCore
 import RecordingFormats
 import SessionViews
+import VigilConfig
+import VigilCore
 import VigilRuntime
 
 struct ConfigCommand: AsyncParsableCommand {
@@ -43,8 +43,9 @@ struct ConfigCommand: AsyncParsableCommand {
     }
 
     struct Paths: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the config file and data paths in use.",
-                                                        discussion: "Examples:\n  vigil config paths\n  vigil config paths --data-dir /tmp/vigil")
+        static let configuration = CommandConfiguration(
+            abstract: "Print the config file and data paths in use.",
+            discussion: "Examples:\n  vigil config paths\n  vigil config paths --data-dir /tmp/vigil")
         @OptionGroup var common: CommonOptions
 
         func run() async throws {

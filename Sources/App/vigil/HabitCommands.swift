@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-import VigilCore
 import RecordingFormats
 import SessionViews
-import VigilRuntime
+import VigilCore
 import VigilPlanner
+import VigilRuntime
 import VigilStats
 import VigilStore
 
@@ -31,14 +31,20 @@ struct ScheduleOptions: ParsableArguments {
         guard let (option, text) = given.first else { return nil }
         switch option {
         case "--every":
-            guard text == "day" || text == "daily" else { throw ValidationError("--every takes day; for some days use --days mon,wed,fri, for a number a week --times 3/week.") }
+            guard text == "day" || text == "daily" else {
+                throw ValidationError("--every takes day; for some days use --days mon,wed,fri, for a number a week --times 3/week.")
+            }
             return .daily
         case "--days":
-            guard let s = Schedule.parse(text), case .weekdays = s else { throw ValidationError("--days: '\(text)' is not a list of weekdays like mon,wed,fri.") }
+            guard let s = Schedule.parse(text), case .weekdays = s else {
+                throw ValidationError("--days: '\(text)' is not a list of weekdays like mon,wed,fri.")
+            }
             return s
         default:
             let t = text.hasSuffix("/week") ? text : text + "/week"
-            guard let s = Schedule.parse(t), case .timesPerWeek = s else { throw ValidationError("--times: '\(text)' is not like 3/week (1 to 7 a week).") }
+            guard let s = Schedule.parse(t), case .timesPerWeek = s else {
+                throw ValidationError("--times: '\(text)' is not like 3/week (1 to 7 a week).")
+            }
             return s
         }
     }
@@ -79,7 +85,10 @@ struct HabitCommand: AsyncParsableCommand {
               vigil habit set 1 2026-11-20 failed
               vigil habit show 1
             """,
-        subcommands: [Add.self, List.self, Show.self, Check.self, Fail.self, Skip.self, SetDay.self, Edit.self, Note.self, Continue.self, Finish.self, Delete.self]
+        subcommands: [
+            Add.self, List.self, Show.self, Check.self, Fail.self, Skip.self, SetDay.self, Edit.self, Note.self, Continue.self, Finish.self,
+            Delete.self,
+        ]
     )
 
     struct Add: AsyncParsableCommand {
@@ -112,8 +121,11 @@ struct HabitCommand: AsyncParsableCommand {
             await guarded {
                 let h = try openPlanner(common).addHabit(
                     name: try nonBlank(name, what: "The habit's name"), schedule: try scheduleOptions.schedule() ?? .daily, goal: goal, color: color,
-                    reminder: try reminder.map { try clock($0, option: "--reminder") }, priority: priority, flagged: flag, auto: try auto.map(parseAuto))
-                print("Added habit #\(h.id): \(h.name), \(h.schedule.description)\(h.reminder.map { ", reminded at \($0)" } ?? ""). Mark it with `vigil habit check \(h.id)`.")
+                    reminder: try reminder.map { try clock($0, option: "--reminder") }, priority: priority, flagged: flag,
+                    auto: try auto.map(parseAuto))
+                print(
+                    "Added habit #\(h.id): \(h.name), \(h.schedule.description)\(h.reminder.map { ", reminded at \($0)" } ?? ""). Mark it with `vigil habit check \(h.id)`."
+                )
             }
         }
     }
@@ -134,28 +146,36 @@ struct HabitCommand: AsyncParsableCommand {
             await guarded {
                 let listing = try openPlanner(common).habits(order: sort, includeArchived: archived)
                 announce(listing.completedBySessions)
-                if listing.rows.isEmpty { print("No habits yet. Add one with `vigil habit add NAME --every day`."); return }
+                if listing.rows.isEmpty {
+                    print("No habits yet. Add one with `vigil habit add NAME --every day`.")
+                    return
+                }
                 print("   #  today       streak  strength  schedule            name")
                 for r in listing.rows {
                     let (h, p) = (r.habit, r.progress)
-                    let today = switch r.today {
-                    case .archived: "archived"
-                    case .unscheduled: "–"
-                    case .marked(.incomplete): "to do"
-                    case .marked(let status): status.rawValue
-                    }
+                    let today =
+                        switch r.today {
+                        case .archived: "archived"
+                        case .unscheduled: "–"
+                        case .marked(.incomplete): "to do"
+                        case .marked(let status): status.rawValue
+                        }
                     let streak = "\(p.current) d".leftPadded(6)
                     let flag = h.flagged ? "⚑ " : ""
-                    let extra = [h.reminder.map { "at \($0)" }, h.color, h.goal.map { "\(p.completed)/\($0)" }].compactMap { $0 }.joined(separator: " · ")
-                    print("\(String(h.id).leftPadded(4))  \(today.padding(toLength: 10, withPad: " ", startingAt: 0))  \(streak)  \(String(Int((p.strength * 100).rounded())).leftPadded(7)) %  \(h.schedule.description.padding(toLength: 18, withPad: " ", startingAt: 0))  \(flag)\(h.name)\(extra.isEmpty ? "" : "  (\(extra))")")
+                    let extra = [h.reminder.map { "at \($0)" }, h.color, h.goal.map { "\(p.completed)/\($0)" }].compactMap { $0 }.joined(
+                        separator: " · ")
+                    print(
+                        "\(String(h.id).leftPadded(4))  \(today.padding(toLength: 10, withPad: " ", startingAt: 0))  \(streak)  \(String(Int((p.strength * 100).rounded())).leftPadded(7)) %  \(h.schedule.description.padding(toLength: 18, withPad: " ", startingAt: 0))  \(flag)\(h.name)\(extra.isEmpty ? "" : "  (\(extra))")"
+                    )
                 }
             }
         }
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "A habit's streak, badge, score, strength, success rate, goal and notes.",
-                                                        discussion: "Example:\n  vigil habit show 1")
+        static let configuration = CommandConfiguration(
+            abstract: "A habit's streak, badge, score, strength, success rate, goal and notes.",
+            discussion: "Example:\n  vigil habit show 1")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The habit's number or name.") var habit: String
 
@@ -165,12 +185,18 @@ struct HabitCommand: AsyncParsableCommand {
                 announce(detail.completedBySessions)
                 let (h, p) = (detail.habit, detail.progress)
                 print("#\(h.id)  \(h.name)\(h.flagged ? "  ⚑" : "")\(h.archived != nil ? "  (archived)" : "")")
-                print("schedule   \(h.schedule.description)" + (h.reminder.map { " · reminded at \($0)" } ?? "") + " · \(h.priority.rawValue) priority" + (h.color.map { " · \($0)" } ?? ""))
+                print(
+                    "schedule   \(h.schedule.description)" + (h.reminder.map { " · reminded at \($0)" } ?? "") + " · \(h.priority.rawValue) priority"
+                        + (h.color.map { " · \($0)" } ?? ""))
                 if let rule = h.autoRule { print("automatic  completed by \(rule.minutes) focused minutes on \(rule.task)") }
-                print("streak     \(p.current) day\(p.current == 1 ? "" : "s") (\(p.badge.title)) · best \(p.best) · score \(p.score) (best \(p.bestScore))")
+                print(
+                    "streak     \(p.current) day\(p.current == 1 ? "" : "s") (\(p.badge.title)) · best \(p.best) · score \(p.score) (best \(p.bestScore))"
+                )
                 print("           \(p.messages.joined(separator: " · "))")
                 print("strength   \(Int((p.strength * 100).rounded())) %")
-                print("done       \(p.completed) completed · \(p.failed) failed · \(p.skipped) skipped" + (p.successRate.map { " · success \(Int(($0 * 100).rounded())) %" } ?? ""))
+                print(
+                    "done       \(p.completed) completed · \(p.failed) failed · \(p.skipped) skipped"
+                        + (p.successRate.map { " · success \(Int(($0 * 100).rounded())) %" } ?? ""))
                 if let goal = h.goal { print("goal       \(min(p.completed, goal))/\(goal)" + (p.goalReached ? " reached" : "")) }
                 // The last four weeks, Monday first: ✓ completed, ✗ failed, – skipped, · to do.
                 print("last weeks  M T W T F S S")
@@ -199,16 +225,21 @@ struct HabitCommand: AsyncParsableCommand {
             let (completions, mark) = try planner.mark(reference, on: date, status)
             announce(completions)
             let (h, p) = (mark.habit, mark.progress)
-            let verb = switch status {
-            case .completed: "Completed"
-            case .failed: "Failed"
-            case .skipped: "Skipped"
-            case .incomplete: "Unmarked"
-            }
-            print("\(verb): \(h.name) on \(civilDate(mark.day)). Streak \(p.current) (\(p.badge.title)) · score \(p.score) · strength \(Int((p.strength * 100).rounded())) %.")
+            let verb =
+                switch status {
+                case .completed: "Completed"
+                case .failed: "Failed"
+                case .skipped: "Skipped"
+                case .incomplete: "Unmarked"
+                }
+            print(
+                "\(verb): \(h.name) on \(civilDate(mark.day)). Streak \(p.current) (\(p.badge.title)) · score \(p.score) · strength \(Int((p.strength * 100).rounded())) %."
+            )
             if let line = mark.encouragement { print(line) }
             guard let reached = mark.goalReached else { return }
-            print("Goal reached: \(reached.goal) times! Keep it going with `vigil habit continue \(h.id) --goal \(reached.nextGoal)`, or finish it with `vigil habit finish \(h.id)` (archived with its history).")
+            print(
+                "Goal reached: \(reached.goal) times! Keep it going with `vigil habit continue \(h.id) --goal \(reached.nextGoal)`, or finish it with `vigil habit finish \(h.id)` (archived with its history)."
+            )
             guard isatty(0) != 0, isatty(1) != 0 else { return }
             print("Continue or finish? [c/f] ", terminator: "")
             fflush(nil)
@@ -222,23 +253,26 @@ struct HabitCommand: AsyncParsableCommand {
     }
 
     struct Check: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Mark a habit completed (today, or --date).",
-                                                        discussion: "Examples:\n  vigil habit check 1\n  vigil habit check Walk --date yesterday")
+        static let configuration = CommandConfiguration(
+            abstract: "Mark a habit completed (today, or --date).",
+            discussion: "Examples:\n  vigil habit check 1\n  vigil habit check Walk --date yesterday")
         @OptionGroup var common: CommonOptions
         @OptionGroup var target: MarkTarget
         func run() async throws { await HabitCommand.mark(common, target.habit, date: target.date, .completed) }
     }
 
     struct Fail: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Mark a habit failed (today, or --date).", discussion: "Example:\n  vigil habit fail 1")
+        static let configuration = CommandConfiguration(
+            abstract: "Mark a habit failed (today, or --date).", discussion: "Example:\n  vigil habit fail 1")
         @OptionGroup var common: CommonOptions
         @OptionGroup var target: MarkTarget
         func run() async throws { await HabitCommand.mark(common, target.habit, date: target.date, .failed) }
     }
 
     struct Skip: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Skip a habit for a day: it neither extends nor breaks the streak.",
-                                                        discussion: "Example:\n  vigil habit skip 1 --date 2026-11-20")
+        static let configuration = CommandConfiguration(
+            abstract: "Skip a habit for a day: it neither extends nor breaks the streak.",
+            discussion: "Example:\n  vigil habit skip 1 --date 2026-11-20")
         @OptionGroup var common: CommonOptions
         @OptionGroup var target: MarkTarget
         func run() async throws { await HabitCommand.mark(common, target.habit, date: target.date, .skipped) }
@@ -255,7 +289,9 @@ struct HabitCommand: AsyncParsableCommand {
         @Argument(help: "completed, failed, skipped or incomplete.") var status: String
 
         func validate() throws {
-            guard DayStatus(rawValue: status) != nil else { throw ValidationError("the status must be completed, failed, skipped or incomplete; got '\(status)'.") }
+            guard DayStatus(rawValue: status) != nil else {
+                throw ValidationError("the status must be completed, failed, skipped or incomplete; got '\(status)'.")
+            }
         }
         func run() async throws { await HabitCommand.mark(common, habit, date: date, DayStatus(rawValue: status)!) }
     }
@@ -302,8 +338,9 @@ struct HabitCommand: AsyncParsableCommand {
     }
 
     struct Note: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Write this week's note for a habit (or --week).",
-                                                        discussion: "Example:\n  vigil habit note 1 \"Mornings work better than evenings.\"")
+        static let configuration = CommandConfiguration(
+            abstract: "Write this week's note for a habit (or --week).",
+            discussion: "Example:\n  vigil habit note 1 \"Mornings work better than evenings.\"")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The habit's number or name.") var habit: String
         @Argument(help: "The note.") var text: String
@@ -319,8 +356,9 @@ struct HabitCommand: AsyncParsableCommand {
     }
 
     struct Continue: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Keep going after the goal (optionally with a new one), or bring back an archived habit.",
-                                                        discussion: "Example:\n  vigil habit continue 1 --goal 180")
+        static let configuration = CommandConfiguration(
+            abstract: "Keep going after the goal (optionally with a new one), or bring back an archived habit.",
+            discussion: "Example:\n  vigil habit continue 1 --goal 180")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The habit's number.") var habit: String
         @Option(help: "A new goal.") var goal: Int?
@@ -334,7 +372,8 @@ struct HabitCommand: AsyncParsableCommand {
     }
 
     struct Finish: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Finish a habit: archived with its history.", discussion: "Example:\n  vigil habit finish 1")
+        static let configuration = CommandConfiguration(
+            abstract: "Finish a habit: archived with its history.", discussion: "Example:\n  vigil habit finish 1")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The habit's number or name.") var habit: String
 

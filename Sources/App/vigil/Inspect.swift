@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-import VigilCore
 import RecordingFormats
 import SessionViews
-import VigilRuntime
+import VigilCore
 import VigilRecording
+import VigilRuntime
 
 struct Inspect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

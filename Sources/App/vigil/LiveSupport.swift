@@ -1,9 +1,9 @@
 import Foundation
+import RecordingFormats
+import SessionViews
 import Synchronization
 import SystemCalls
 import VigilCore
-import RecordingFormats
-import SessionViews
 import VigilRuntime
 import VigilStats
 import VigilStore
@@ -85,9 +85,11 @@ final class KeyReader: @unchecked Sendable {
         var out = lines
         if asking { out += ["", "End the session now? y to end, any other key to go on."] }
         if showHelp {
-            out += ["", "p  pause, or resume after a pause", "b  take a break, or end it", "s  snooze the alarms of this episode (a few times a session)",
-                    "q  end the session (asks first; saved as completed or, before its planned end, abandoned)", "?  this help",
-                    "Ctrl-C ends the session too; everything is saved."]
+            out += [
+                "", "p  pause, or resume after a pause", "b  take a break, or end it", "s  snooze the alarms of this episode (a few times a session)",
+                "q  end the session (asks first; saved as completed or, before its planned end, abandoned)", "?  this help",
+                "Ctrl-C ends the session too; everything is saved.",
+            ]
         }
         return out
     }
@@ -114,7 +116,9 @@ struct Milestones {
         guard let r = Self.report(store) else { return [] }
         var out: [String] = []
         if r.streak.current != streak {
-            out.append("Procrastination-free streak: \(streak) → \(r.streak.current) day\(r.streak.current == 1 ? "" : "s")" + (r.streak.messages.first.map { " · \($0)" } ?? ""))
+            out.append(
+                "Procrastination-free streak: \(streak) → \(r.streak.current) day\(r.streak.current == 1 ? "" : "s")"
+                    + (r.streak.messages.first.map { " · \($0)" } ?? ""))
         } else if r.streak.current > 0 {
             out.append("Procrastination-free streak: \(r.streak.current) day\(r.streak.current == 1 ? "" : "s")")
         }

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-import VigilCore
 import RecordingFormats
 import SessionViews
-import VigilRuntime
+import VigilCore
 import VigilRecording
+import VigilRuntime
 import VigilStore
 
 struct Log: AsyncParsableCommand {
@@ -78,6 +78,7 @@ struct Log: AsyncParsableCommand {
         let eps = episodes.map { e in
             "{\"episode\":\(e.number),\"start\":\(t(e.startedMs)),\"end\":\(t(e.endedMs)),\"cause\":\(jsonString(e.cause)),\"peak\":\(jsonNumber(e.peakScore)),\"alarm_level\":\(e.alarmLevel),\"reason\":\(jsonString(e.reason))}"
         }
-        return "{\"session\":\(s.id),\"task\":\(s.task.map(jsonString) ?? "null"),\"source\":\(jsonString(s.source)),\"start\":\(t(s.startedMs)),\"end\":\(t(s.endedMs)),\"outcome\":\(s.outcome.map(jsonString) ?? "null"),\"focused\":\(n(s.focusedSeconds)),\"distracted\":\(n(s.distractedSeconds)),\"episodes\":[\(eps.joined(separator: ","))]}"
+        return
+            "{\"session\":\(s.id),\"task\":\(s.task.map(jsonString) ?? "null"),\"source\":\(jsonString(s.source)),\"start\":\(t(s.startedMs)),\"end\":\(t(s.endedMs)),\"outcome\":\(s.outcome.map(jsonString) ?? "null"),\"focused\":\(n(s.focusedSeconds)),\"distracted\":\(n(s.distractedSeconds)),\"episodes\":[\(eps.joined(separator: ","))]}"
     }
 }

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import SystemCalls
-import VigilCore
 import RecordingFormats
 import SessionViews
+import SystemCalls
+import VigilCore
 import VigilRuntime
 import VigilStore
 
@@ -22,7 +22,8 @@ struct ExportCommand: AsyncParsableCommand {
             """)
     @OptionGroup var common: CommonOptions
     @Flag(help: "Everything (the only export there is, for now; say it to mean it).") var all = false
-    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write to this file (0600) instead of standard output.", valueName: "file")) var output: String?
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write to this file (0600) instead of standard output.", valueName: "file"))
+    var output: String?
 
     func validate() throws {
         if !all { throw ValidationError("say --all: vigil export --all gives everything stored about you.") }
@@ -41,7 +42,9 @@ struct ExportCommand: AsyncParsableCommand {
                 if let file {
                     do { try file.write(text.utf8) } catch { failure = error }
                 } else {
-                    do throws(SystemError) { try writeAll(1, text.utf8) } catch { failure = Failure("cannot write the export: \(error.reason).", code: .ioError) }
+                    do throws(SystemError) { try writeAll(1, text.utf8) } catch {
+                        failure = Failure("cannot write the export: \(error.reason).", code: .ioError)
+                    }
                 }
             }
             if let failure { throw failure }
@@ -85,23 +88,33 @@ struct ForgetCommand: AsyncParsableCommand {
             }
             let store = try common.openStore()
             let now = LocalNow(ms: try common.nowMilliseconds())
-            let first = civilDay(from)!, last = civilDay(to)!
+            let first = civilDay(from)!
+            let last = civilDay(to)!
             let range = (now.startOfDay(first), now.startOfDay(last + 1))
             let sessions = try store.sessionCount(from: range.0, to: range.1)
             if !yes {
                 guard isatty(0) != 0 else {
-                    throw Failure("forgetting cannot be undone: add --yes to delete \(sessions) session\(sessions == 1 ? "" : "s") and everything else from \(from) to \(to).", code: .failure)
+                    throw Failure(
+                        "forgetting cannot be undone: add --yes to delete \(sessions) session\(sessions == 1 ? "" : "s") and everything else from \(from) to \(to).",
+                        code: .failure)
                 }
-                print("Delete \(sessions) session\(sessions == 1 ? "" : "s") and everything else from \(from) to \(to)? This cannot be undone. [y/N] ", terminator: "")
+                print(
+                    "Delete \(sessions) session\(sessions == 1 ? "" : "s") and everything else from \(from) to \(to)? This cannot be undone. [y/N] ",
+                    terminator: "")
                 fflush(nil)
-                guard readLine()?.lowercased().hasPrefix("y") == true else { print("Nothing deleted."); return }
+                guard readLine()?.lowercased().hasPrefix("y") == true else {
+                    print("Nothing deleted.")
+                    return
+                }
             }
             if let running = SessionStatusFile(dataDirectory: common.paths.dataDirectory).running() {
                 throw Failure("a session is running: end it (`vigil stop`) before forgetting.", code: .failure)
             }
             let counts = try store.forget(from: range.0, to: range.1, fromDay: first, toDay: last)
             let events = counts.filter { $0.key != "sessions" && $0.key != "habit_days" && $0.key != "reminders_sent" }.values.reduce(0, +)
-            print("Forgot \(counts["sessions"] ?? 0) session\(counts["sessions"] == 1 ? "" : "s") with \(events) event\(events == 1 ? "" : "s"), \(counts["habit_days"] ?? 0) habit day\(counts["habit_days"] == 1 ? "" : "s") and \(counts["reminders_sent"] ?? 0) reminder\(counts["reminders_sent"] == 1 ? "" : "s") from \(from) to \(to).")
+            print(
+                "Forgot \(counts["sessions"] ?? 0) session\(counts["sessions"] == 1 ? "" : "s") with \(events) event\(events == 1 ? "" : "s"), \(counts["habit_days"] ?? 0) habit day\(counts["habit_days"] == 1 ? "" : "s") and \(counts["reminders_sent"] ?? 0) reminder\(counts["reminders_sent"] == 1 ? "" : "s") from \(from) to \(to)."
+            )
         }
     }
 }

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-import VigilCore
 import RecordingFormats
 import SessionViews
-import VigilRuntime
+import VigilCore
 import VigilRecording
+import VigilRuntime
 
 struct Record: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -76,7 +76,8 @@ struct Record: AsyncParsableCommand {
                         if let limit, elapsed >= limit { return }
                         if progress {
                             let c = recorder.snapshot()
-                            let line = "\r\u{1B}[Krecording \(clockDuration(elapsed)) · \(c["input"] ?? 0) input, \(c["audio"] ?? 0) audio, \(c["location"] ?? 0) location samples"
+                            let line =
+                                "\r\u{1B}[Krecording \(clockDuration(elapsed)) · \(c["input"] ?? 0) input, \(c["audio"] ?? 0) audio, \(c["location"] ?? 0) location samples"
                             writeStandardError(line)
                         }
                         try? await Task.sleep(for: .milliseconds(limit.map { min(1000, max(10, Int(($0 - elapsed) * 1000))) } ?? 1000))

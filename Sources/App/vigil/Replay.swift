@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-import VigilCore
 import RecordingFormats
 import SessionViews
-import VigilRuntime
+import VigilCore
 import VigilRecording
+import VigilRuntime
 import VigilStore
 
 struct Replay: AsyncParsableCommand {
@@ -70,7 +70,11 @@ struct Replay: AsyncParsableCommand {
                 if let pace, let r = renderer {
                     out.flush()
                     let due = wallStart + .seconds((e.time - r.sessionStart) / pace)
-                    Thread.sleep(forTimeInterval: max(0, Double((due - ContinuousClock.now).components.attoseconds) / 1e18 + Double((due - ContinuousClock.now).components.seconds)))
+                    Thread.sleep(
+                        forTimeInterval: max(
+                            0,
+                            Double((due - ContinuousClock.now).components.attoseconds) / 1e18 + Double((due - ContinuousClock.now).components.seconds)
+                        ))
                 }
                 if json {
                     out.line(renderer!.json(e))

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import VigilCore
 import RecordingFormats
 import SessionViews
+import VigilCore
 import VigilRuntime
 import VigilStats
 import VigilStore
@@ -92,14 +92,21 @@ struct ReportCommand: AsyncParsableCommand {
                 let store = try common.openStore()
                 if let task, try !store.taskNames().contains(task) {
                     let known = try store.taskNames()
-                    throw Failure("no session has the task '\(task)'." + (known.isEmpty
-                        ? " No session has a task yet: give one with `vigil start --task NAME`."
-                        : " Known tasks: \(known.map { "'\($0)'" }.joined(separator: ", ")).") , code: .dataError)
+                    throw Failure(
+                        "no session has the task '\(task)'."
+                            + (known.isEmpty
+                                ? " No session has a task yet: give one with `vigil start --task NAME`."
+                                : " Known tasks: \(known.map { "'\($0)'" }.joined(separator: ", "))."),
+                        code: .dataError)
                 }
-                let endClock = LocalClock(timeZone: zone, from: Timestamp(nanoseconds: Int64(toDay) * 86_400_000_000_000), to: Timestamp(nanoseconds: Int64(toDay + 1) * 86_400_000_000_000))
+                let endClock = LocalClock(
+                    timeZone: zone, from: Timestamp(nanoseconds: Int64(toDay) * 86_400_000_000_000),
+                    to: Timestamp(nanoseconds: Int64(toDay + 1) * 86_400_000_000_000))
                 facts = try store.statisticsFacts(before: endClock.startOfDay(toDay + 1), task: task)
             } else if let task {
-                throw Failure("no session has the task '\(task)': the event log is empty. Give a session a task with `vigil start --task NAME`.", code: .dataError)
+                throw Failure(
+                    "no session has the task '\(task)': the event log is empty. Give a session a task with `vigil start --task NAME`.",
+                    code: .dataError)
             }
 
             var fromDay: Int?

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import VigilCore
 import RecordingFormats
 import SessionViews
+import VigilCore
 import VigilRuntime
 
 struct Sensors: AsyncParsableCommand {
@@ -41,8 +41,9 @@ struct Sensors: AsyncParsableCommand {
             for (s, status) in zip(sensors, statuses) {
                 if s.detector != nil, status.state != .available { allGood = false }
                 if json {
-                    print("{\"detail\":\(jsonString(status.detail)),\"sensor\":\(jsonString(s.sensor.rawValue)),"
-                          + "\"source\":\(jsonString(s.source)),\"state\":\(jsonString(status.state.rawValue))}")
+                    print(
+                        "{\"detail\":\(jsonString(status.detail)),\"sensor\":\(jsonString(s.sensor.rawValue)),"
+                            + "\"source\":\(jsonString(s.source)),\"state\":\(jsonString(status.state.rawValue))}")
                 } else {
                     let name = s.sensor.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
                     let state = status.state.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)

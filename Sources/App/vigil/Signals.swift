@@ -1,5 +1,5 @@
-import VigilRuntime
 import Foundation
+import VigilRuntime
 
 /// The write end of the self-pipe the signal handler writes to (one per process: one command runs).
 nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1

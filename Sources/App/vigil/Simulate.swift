@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import VigilCore
 import RecordingFormats
 import SessionViews
+import VigilCore
 import VigilRuntime
 import VigilStats
 import VigilStore
@@ -46,7 +46,9 @@ struct Simulate: AsyncParsableCommand {
         if days < 1 || days > 36_500 { throw ValidationError("--days must be between 1 and 36500.") }
         if let until, Statistics.day(from: until) == nil { throw ValidationError("--until: '\(until)' is not a date; use YYYY-MM-DD.") }
         if let timeZone, TimeZone(identifier: timeZone) == nil { throw ValidationError("--time-zone: '\(timeZone)' is not an IANA time zone.") }
-        if sessionsPerDay != nil, sessionRange == nil { throw ValidationError("--sessions-per-day takes MIN-MAX, like 3-7; got '\(sessionsPerDay ?? "")'.") }
+        if sessionsPerDay != nil, sessionRange == nil {
+            throw ValidationError("--sessions-per-day takes MIN-MAX, like 3-7; got '\(sessionsPerDay ?? "")'.")
+        }
     }
 
     var sessionRange: ClosedRange<Int>? {
@@ -61,7 +63,9 @@ struct Simulate: AsyncParsableCommand {
             let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
             let store = try common.openStore()
             if let n = try store.counts()["sessions"], n > 0 {
-                throw Failure("\(store.path) already has \(n) sessions; a simulated history would mix with them. Give a new directory with --data-dir.", code: .dataError)
+                throw Failure(
+                    "\(store.path) already has \(n) sessions; a simulated history would mix with them. Give a new directory with --data-dir.",
+                    code: .dataError)
             }
             let nowMs = Int64(Date().timeIntervalSince1970 * 1000)
             let today = LocalNow(ms: nowMs, zone: zone).day
@@ -70,7 +74,8 @@ struct Simulate: AsyncParsableCommand {
             if let range = sessionRange { profile.sessionsPerDay = range }
             var simulator = HistorySimulator(seed: seed, timeZone: zone, profile: profile)
             var batch: [[SessionEvent]] = []
-            var sessions = 0, events = 0
+            var sessions = 0
+            var events = 0
             let progress = isatty(2) != 0
             var done = 0
             // A month per transaction: a crash leaves whole months, never half a session.
@@ -85,7 +90,9 @@ struct Simulate: AsyncParsableCommand {
                 if progress { writeStandardError("\rvigil: simulated \(done) of \(days) days") }
             }
             if progress { writeStandardError("\r\u{1B}[K") }
-            print("Simulated \(days) days ending \(Statistics.dateString(last)) in \(zone.identifier): \(sessions) sessions, \(events) events, logged to \(store.path).")
+            print(
+                "Simulated \(days) days ending \(Statistics.dateString(last)) in \(zone.identifier): \(sessions) sessions, \(events) events, logged to \(store.path)."
+            )
         }
     }
 }

@@ -1,14 +1,14 @@
 import ArgumentParser
 import Foundation
-import Synchronization
+import RecordingFormats
+import SessionViews
 import SoundAlarm
+import Synchronization
 import VigilConfig
 import VigilCore
 import VigilPlanner
-import RecordingFormats
-import SessionViews
-import VigilRuntime
 import VigilRecording
+import VigilRuntime
 import VigilStore
 
 struct Start: AsyncParsableCommand {
@@ -43,10 +43,15 @@ struct Start: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    @Option(help: ArgumentHelp("What you are focusing on: a task's number or title from `vigil task list` (the session is then linked to it), or any name.", valueName: "task"))
+    @Option(
+        help: ArgumentHelp(
+            "What you are focusing on: a task's number or title from `vigil task list` (the session is then linked to it), or any name.",
+            valueName: "task"))
     var task: String?
 
-    @Option(help: ArgumentHelp("Planned length in minutes (default: session.default_minutes; with --replay, to the recording's end).", valueName: "minutes"))
+    @Option(
+        help: ArgumentHelp(
+            "Planned length in minutes (default: session.default_minutes; with --replay, to the recording's end).", valueName: "minutes"))
     var minutes: Double?
 
     @Flag(help: "Print one JSON object per event instead of text lines.")
@@ -64,7 +69,10 @@ struct Start: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --replay: how many times faster than real time.", valueName: "factor"))
     var pace: Double?
 
-    @Option(help: ArgumentHelp("Pomodoro cycles: work/short break/long break (minutes) x work periods per set, or classic (25/5/15x4). The detectors rest in the breaks; after one the session waits for you to come back.", valueName: "plan"))
+    @Option(
+        help: ArgumentHelp(
+            "Pomodoro cycles: work/short break/long break (minutes) x work periods per set, or classic (25/5/15x4). The detectors rest in the breaks; after one the session waits for you to come back.",
+            valueName: "plan"))
     var pomodoro: String?
 
     var pomodoroPlan: PomodoroPlan? { pomodoro.flatMap(PomodoroPlan.parse) }
@@ -75,7 +83,8 @@ struct Start: AsyncParsableCommand {
         if let p = pace, !(p > 0 && p <= 10_000) { throw ValidationError("--pace must be greater than 0 (and at most 10000).") }
         if pace != nil, replay.isEmpty { throw ValidationError("--pace only goes with --replay FILE.") }
         if let pomodoro, PomodoroPlan.parse(pomodoro) == nil {
-            throw ValidationError("--pomodoro: '\(pomodoro)' is not a plan like 25/5/15x4 (work/short break/long break in minutes, x work periods per set) or classic.")
+            throw ValidationError(
+                "--pomodoro: '\(pomodoro)' is not a plan like 25/5/15x4 (work/short break/long break in minutes, x work periods per set) or classic.")
         }
     }
 
@@ -112,27 +121,33 @@ struct Start: AsyncParsableCommand {
                 let subject = try TaskLookup(store: store).sessionSubject(reference)
                 (task, taskId) = (subject.name, subject.taskId)
             } catch PlannerError.noTask(let id) {
-                throw Failure("no task #\(id). `vigil task list` shows your tasks; or give the session a name that is not a number.", code: .dataError)
+                throw Failure(
+                    "no task #\(id). `vigil task list` shows your tasks; or give the session a name that is not a number.", code: .dataError)
             }
         }
         // One session at a time: an exclusive lock on the data directory, held until the end.
         guard let lock = try SessionLock(dataDirectory: common.paths.dataDirectory) else {
             let running = SessionStatusFile(dataDirectory: common.paths.dataDirectory).read()
-            throw Failure("a session is already running" + (running.map { " (pid \($0.pid), task \($0.task.map { "\"\($0)\"" } ?? "none"))" } ?? "")
-                          + ". `vigil status` shows it; `vigil stop` ends it.", code: .failure)
+            throw Failure(
+                "a session is already running" + (running.map { " (pid \($0.pid), task \($0.task.map { "\"\($0)\"" } ?? "none"))" } ?? "")
+                    + ". `vigil status` shows it; `vigil stop` ends it.", code: .failure)
         }
         defer { lock.release() }
         // No session can be running now: one whose end was never logged was killed.
         for id in try store.closeInterruptedSessions() {
-            note("session \(id) had not been saved as ended (Vigil was killed or the machine went down): closed as interrupted at its last sign of life")
+            note(
+                "session \(id) had not been saved as ended (Vigil was killed or the machine went down): closed as interrupted at its last sign of life"
+            )
         }
         let run = SessionRun(command: self, config: config, store: store, task: task, taskId: taskId)
         if replay.isEmpty {
             let clock = ContinuousClock()
             let wall = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
             let sensors = DetectorCatalog.availability(configuration: config, now: wall.now)
-            try await run.go(clock: clock, wallStart: wall.start, planned: minutes.map { $0 * 60 } ?? pomodoroPlan?.setLength ?? config.session.defaultMinutes * 60,
-                             detectors: sensors.compactMap(\.detector), statuses: sensors.compactMap(\.status), rehearsal: false)
+            try await run.go(
+                clock: clock, wallStart: wall.start,
+                planned: minutes.map { $0 * 60 } ?? pomodoroPlan?.setLength ?? config.session.defaultMinutes * 60,
+                detectors: sensors.compactMap(\.detector), statuses: sensors.compactMap(\.status), rehearsal: false)
         } else {
             var sources: [any SampleSource] = []
             for f in replay { sources.append(try RecordingFiles.open(path: f, configuration: config).source) }
@@ -142,7 +157,8 @@ struct Start: AsyncParsableCommand {
             let feed = RecordingFeed(merged, clock: clock, start: clock.now)
             let planned = minutes.map { $0 * 60 } ?? pomodoroPlan?.setLength ?? merged.plannedSeconds
             try await SessionRun(command: self, config: config, store: store, task: task, taskId: taskId)
-                .go(clock: clock, wallStart: Timestamp(seconds: Date().timeIntervalSince1970), planned: planned, detectors: [feed], statuses: [],
+                .go(
+                    clock: clock, wallStart: Timestamp(seconds: Date().timeIntervalSince1970), planned: planned, detectors: [feed], statuses: [],
                     rehearsal: true)
         }
     }
@@ -156,15 +172,8 @@ struct SessionRun {
     let task: String?
     let taskId: Int64?
 
-    init(command: Start, config: VigilConfiguration, store: EventStore, task: String?, taskId: Int64?) {
-        self.command = command
-        self.config = config
-        self.store = store
-        self.task = task
-        self.taskId = taskId
-    }
-
-    func go<C: Clock>(clock: C, wallStart: Timestamp, planned: Double?, detectors: [any Detector], statuses: [SensorStatus], rehearsal: Bool) async throws
+    func go<C: Clock>(clock: C, wallStart: Timestamp, planned: Double?, detectors: [any Detector], statuses: [SensorStatus], rehearsal: Bool)
+        async throws
     where C.Duration == Duration {
         let out = Output()
         let liveScreen = !command.json && !command.plain && isatty(0) != 0 && isatty(1) != 0
@@ -198,13 +207,16 @@ struct SessionRun {
                 if liveScreen, let view = viewBox.withLock({ $0 }) { view.withLock { $0.note(message) } } else { note(message) }
             },
             waiting: { elapsed in
-                if !liveScreen, !asJSON { out.line("\(clockDuration(elapsed))  waiting       the break is over: the session goes on when you are back") }
+                if !liveScreen, !asJSON {
+                    out.line("\(clockDuration(elapsed))  waiting       the break is over: the session goes on when you are back")
+                }
                 out.flush()
             })
         let runner = try SessionRunner(
             configuration: config, store: store, dataDirectory: command.common.paths.dataDirectory,
-            plan: .init(task: task, taskId: taskId, planned: planned, wallStart: wallStart, rehearsal: rehearsal, pomodoro: command.pomodoroPlan,
-                        record: command.record),
+            plan: .init(
+                task: task, taskId: taskId, planned: planned, wallStart: wallStart, rehearsal: rehearsal, pomodoro: command.pomodoroPlan,
+                record: command.record),
             clock: clock, sinks: sinks, motivation: motivate, presenter: presenter)
         let view = runner.view
         viewBox.withLock { $0 = view }
@@ -251,8 +263,11 @@ struct SessionRun {
             if let problem = outcome.recordingProblem { note("the recording \(path) is incomplete: \(problem)") } else { note("recorded to \(path)") }
         }
         if outcome.lostEvents > 0 {
-            throw Failure("the session ran, but \(outcome.lostEvents) of its events could not be logged and are lost"
-                          + (outcome.logProblem.map { " (\($0))" } ?? "") + "; what reached the log before is intact (a session left unfinished there is closed as interrupted at the next start)", code: .ioError)
+            throw Failure(
+                "the session ran, but \(outcome.lostEvents) of its events could not be logged and are lost"
+                    + (outcome.logProblem.map { " (\($0))" } ?? "")
+                    + "; what reached the log before is intact (a session left unfinished there is closed as interrupted at the next start)",
+                code: .ioError)
         }
         if let id = outcome.session { note("saved as session \(id) in \(store.path)") }
         // Habits that sessions complete by themselves.

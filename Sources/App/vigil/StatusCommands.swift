@@ -31,7 +31,8 @@ struct StatusCommand: AsyncParsableCommand {
             }
             var line = "Focus session" + (s.task.map { " on \"\($0)\"" } ?? "") + ": \(s.state) · \(clockDuration(s.elapsed))"
             if let p = s.planned { line += " of \(clockDuration(p))" }
-            line += " · score \(String(format: "%.2f", s.score)) · \(s.episodes) episode\(s.episodes == 1 ? "" : "s") · \(s.alarms) alarm\(s.alarms == 1 ? "" : "s")"
+            line +=
+                " · score \(String(format: "%.2f", s.score)) · \(s.episodes) episode\(s.episodes == 1 ? "" : "s") · \(s.alarms) alarm\(s.alarms == 1 ? "" : "s")"
             print(line)
             print("pid \(s.pid), started \(s.started). `vigil stop` ends it.")
         }

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-import VigilCore
 import RecordingFormats
 import SessionViews
-import VigilRuntime
+import VigilCore
 import VigilPlanner
+import VigilRuntime
 import VigilStore
 
 extension Priority: ExpressibleByArgument {}
@@ -17,8 +17,9 @@ extension TaskOrder: ExpressibleByArgument {}
 ///   log yet there is none, which is said without creating an empty log.
 func openPlanner(_ common: CommonOptions, lookingUp: Bool = false) throws -> PlannerService {
     if lookingUp, !FileManager.default.fileExists(atPath: common.paths.databasePath) {
-        throw Failure("there are no tasks or habits yet (no event log at \(common.paths.databasePath)). "
-                      + "Add one with `vigil task add TITLE` or `vigil habit add NAME`.", code: .dataError)
+        throw Failure(
+            "there are no tasks or habits yet (no event log at \(common.paths.databasePath)). "
+                + "Add one with `vigil task add TITLE` or `vigil habit add NAME`.", code: .dataError)
     }
     let store = try common.openStore()
     return PlannerService(store: store, now: LocalNow(ms: try common.nowMilliseconds()))
@@ -82,7 +83,9 @@ struct TaskCommand: AsyncParsableCommand {
         @Option(help: "short, mid or long: over what horizon it pays off.") var term: Term = .short
         @Option(help: ArgumentHelp("How long you think it takes: 90m, 1h30m, 2h.", valueName: "duration")) var estimate: String?
         @Option(help: "A note.") var note: String?
-        @Option(name: .customLong("tag"), help: ArgumentHelp("A tag (repeat for several); habits can count sessions on tagged tasks.", valueName: "tag")) var tags: [String] = []
+        @Option(
+            name: .customLong("tag"), help: ArgumentHelp("A tag (repeat for several); habits can count sessions on tagged tasks.", valueName: "tag"))
+        var tags: [String] = []
 
         func validate() throws { _ = try nonBlank(title, what: "The task's title") }
 
@@ -131,15 +134,18 @@ struct TaskCommand: AsyncParsableCommand {
                     let focused = humanMinutesShort(r.effort.focusedMinutes).leftPadded(7)
                     let mark = t.isDone ? "✓ " : ""
                     let tags = t.tags.isEmpty ? "" : "  [" + t.tags.joined(separator: ", ") + "]"
-                    print("\(String(t.id).leftPadded(4))  \(String(format: "%7.1f", r.urgency.total))  \(t.priority.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  \(due)  \(t.term.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(focused)  \(mark)\(t.title)\(tags)")
+                    print(
+                        "\(String(t.id).leftPadded(4))  \(String(format: "%7.1f", r.urgency.total))  \(t.priority.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  \(due)  \(t.term.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(focused)  \(mark)\(t.title)\(tags)"
+                    )
                 }
             }
         }
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a task with its focused time and distraction episodes.",
-                                                        discussion: "Example:\n  vigil task show 3")
+        static let configuration = CommandConfiguration(
+            abstract: "Show a task with its focused time and distraction episodes.",
+            discussion: "Example:\n  vigil task show 3")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The task's number or exact title.") var task: String
 
@@ -148,11 +154,15 @@ struct TaskCommand: AsyncParsableCommand {
                 let r = try openPlanner(common, lookingUp: true).rankedTask(task)
                 let (t, effort) = (r.task, r.effort)
                 print("#\(t.id)  \(t.title)\(t.isDone ? "  (done)" : "")")
-                print("priority  \(t.priority.rawValue) · \(t.term.rawValue)-term" + (t.estimateMinutes.map { " · estimate \(humanMinutesShort(Double($0)))" } ?? ""))
+                print(
+                    "priority  \(t.priority.rawValue) · \(t.term.rawValue)-term"
+                        + (t.estimateMinutes.map { " · estimate \(humanMinutesShort(Double($0)))" } ?? ""))
                 print("due       \(t.due?.text ?? "–")")
                 if !t.tags.isEmpty { print("tags      \(t.tags.joined(separator: ", "))") }
                 if let note = t.note { print("note      \(note)") }
-                print("focused   \(humanMinutesShort(effort.focusedMinutes)) in \(effort.sessions) session\(effort.sessions == 1 ? "" : "s") · \(effort.episodes) distraction episode\(effort.episodes == 1 ? "" : "s")")
+                print(
+                    "focused   \(humanMinutesShort(effort.focusedMinutes)) in \(effort.sessions) session\(effort.sessions == 1 ? "" : "s") · \(effort.episodes) distraction episode\(effort.episodes == 1 ? "" : "s")"
+                )
                 if !t.isDone { print("urgency   \(String(format: "%.1f", r.urgency.total))  (`vigil task why \(t.id)`)") }
             }
         }
@@ -227,7 +237,8 @@ struct TaskCommand: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a task (its sessions stay in the log).", discussion: "Example:\n  vigil task delete 3")
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a task (its sessions stay in the log).", discussion: "Example:\n  vigil task delete 3")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The task's number.") var task: String
 
@@ -240,7 +251,8 @@ struct TaskCommand: AsyncParsableCommand {
     }
 
     struct Why: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Explain a task's urgency, part by part.", discussion: "Example:\n  vigil task why 3")
+        static let configuration = CommandConfiguration(
+            abstract: "Explain a task's urgency, part by part.", discussion: "Example:\n  vigil task why 3")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The task's number or exact title.") var task: String
 
@@ -278,7 +290,9 @@ struct NextCommand: AsyncParsableCommand {
                 return
             }
             for r in ranked {
-                print("#\(r.task.id) \(r.task.title)  (urgency \(String(format: "%.1f", r.urgency.total)): \(r.urgency.leadingReasons().joined(separator: ", ")))")
+                print(
+                    "#\(r.task.id) \(r.task.title)  (urgency \(String(format: "%.1f", r.urgency.total)): \(r.urgency.leadingReasons().joined(separator: ", ")))"
+                )
             }
             print("Start with `vigil start --task \(first.task.id)`.")
         }

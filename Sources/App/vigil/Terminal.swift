@@ -1,5 +1,5 @@
-import VigilRuntime
 import Foundation
+import VigilRuntime
 
 /// The terminal during the live view: single keys without Enter (no canonical mode, no echo; Ctrl-C
 /// still raises SIGINT), the alternate screen so the shell's scrollback is left as it was, and a

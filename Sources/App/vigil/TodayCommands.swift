@@ -1,12 +1,12 @@
 import ArgumentParser
 import Foundation
+import RecordingFormats
+import SessionViews
 import SystemCalls
 import VigilConfig
 import VigilCore
-import RecordingFormats
-import SessionViews
-import VigilRuntime
 import VigilPlanner
+import VigilRuntime
 import VigilStore
 
 struct TodayCommand: AsyncParsableCommand {
@@ -31,7 +31,10 @@ struct TodayCommand: AsyncParsableCommand {
                 return
             }
             let agenda = try openPlanner(common).agenda()
-            if count { print(agenda.toDo); return }
+            if count {
+                print(agenda.toDo)
+                return
+            }
             if agenda.items.isEmpty {
                 print("Nothing due today. `vigil next` suggests a task to focus on.")
                 return
@@ -45,11 +48,12 @@ struct TodayCommand: AsyncParsableCommand {
                     print("  \(box) habit #\(h.id) \(h.name)" + (h.reminder.map { " · at \($0)" } ?? "") + " · streak \(streak)" + mark)
                 case .task(let t, let when):
                     let due = t.due?.text ?? ""
-                    let timing = switch when {
-                    case .overdue: "overdue since \(due)"
-                    case .dueToday: "due today"
-                    case .dueAt(let time): "due at \(time)"
-                    }
+                    let timing =
+                        switch when {
+                        case .overdue: "overdue since \(due)"
+                        case .dueToday: "due today"
+                        case .dueAt(let time): "due at \(time)"
+                        }
                     print("  [ ] task #\(t.id) \(t.title) · \(timing)")
                 }
             }
@@ -74,7 +78,8 @@ struct MotivateCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let category, Motivation.Category(rawValue: category) == nil {
-            throw ValidationError("--category must be one of \(Motivation.Category.allCases.map(\.rawValue).joined(separator: ", ")); got '\(category)'.")
+            throw ValidationError(
+                "--category must be one of \(Motivation.Category.allCases.map(\.rawValue).joined(separator: ", ")); got '\(category)'.")
         }
     }
 
@@ -86,7 +91,9 @@ struct MotivateCommand: AsyncParsableCommand {
             let last = (try? String(contentsOfFile: lastFile, encoding: .utf8)).flatMap { text in collection.entries.first { $0.text == text } }
             var rng = SplitMix64(seed: UInt64(try common.nowMilliseconds()) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(getpid()))
             guard let m = collection.pick(category: category.flatMap(Motivation.Category.init(rawValue:)), avoiding: last, using: &rng) else {
-                throw Failure("no motivation in the category '\(category ?? "")'. Add some to \((common.paths.configFile as NSString).deletingLastPathComponent)/motivation.yaml.", code: .dataError)
+                throw Failure(
+                    "no motivation in the category '\(category ?? "")'. Add some to \((common.paths.configFile as NSString).deletingLastPathComponent)/motivation.yaml.",
+                    code: .dataError)
             }
             print(m.line)
             let dir = (lastFile as NSString).deletingLastPathComponent

@@ -1,12 +1,12 @@
 import ArgumentParser
 import Foundation
+import RecordingFormats
+import SessionViews
 import VigilConfig
 import VigilCore
 import VigilPlanner
-import RecordingFormats
-import SessionViews
-import VigilRuntime
 import VigilRecording
+import VigilRuntime
 import VigilStore
 
 @main
@@ -35,7 +35,11 @@ struct Vigil: AsyncParsableCommand {
             the log or an output file, 74 read or write error (or session events not logged).
             """,
         version: "0.1.0",
-        subcommands: [Start.self, Replay.self, Record.self, Inspect.self, Sensors.self, Log.self, StatusCommand.self, StopCommand.self, ReportCommand.self, TaskCommand.self, NextCommand.self, HabitCommand.self, TodayCommand.self, MotivateCommand.self, DaemonCommand.self, ExportCommand.self, ForgetCommand.self, Simulate.self, ConfigCommand.self]
+        subcommands: [
+            Start.self, Replay.self, Record.self, Inspect.self, Sensors.self, Log.self, StatusCommand.self, StopCommand.self, ReportCommand.self,
+            TaskCommand.self, NextCommand.self, HabitCommand.self, TodayCommand.self, MotivateCommand.self, DaemonCommand.self, ExportCommand.self,
+            ForgetCommand.self, Simulate.self, ConfigCommand.self,
+        ]
     )
 }
 
@@ -56,7 +60,9 @@ struct CommonOptions: ParsableArguments {
     /// Now in Unix milliseconds: `--now`, else the wall clock.
     func nowMilliseconds() throws -> Int64 {
         guard let now else { return Int64(Date().timeIntervalSince1970 * 1000) }
-        guard let t = parseRFC3339(now) else { throw Failure("--now: '\(now)' is not an RFC 3339 time such as 2026-11-22T09:00:00Z.", code: .dataError) }
+        guard let t = parseRFC3339(now) else {
+            throw Failure("--now: '\(now)' is not an RFC 3339 time such as 2026-11-22T09:00:00Z.", code: .dataError)
+        }
         return t.millisecondsSinceEpoch
     }
 
@@ -64,7 +70,8 @@ struct CommonOptions: ParsableArguments {
         do {
             return try paths.loadConfiguration()
         } catch {
-            throw Failure(error.description + "\nRun `vigil config check` for details; the documented defaults are in config/vigil.yaml.", code: .dataError)
+            throw Failure(
+                error.description + "\nRun `vigil config check` for details; the documented defaults are in config/vigil.yaml.", code: .dataError)
         }
     }
 
@@ -126,11 +133,12 @@ func guarded<T>(_ body: () async throws -> T) async -> T {
     } catch let e as ExitCode {
         Foundation.exit(e.rawValue)
     } catch let e as RecordingError {
-        let code: Failure.Code = switch e.kind {
-        case .data: .dataError
-        case .io: .ioError
-        case .cannotCreate: .cannotCreate
-        }
+        let code: Failure.Code =
+            switch e.kind {
+            case .data: .dataError
+            case .io: .ioError
+            case .cannotCreate: .cannotCreate
+            }
         Vigil.fail(Failure(e.description, code: code))
     } catch let e as StoreError {
         Vigil.fail(Failure(e.description, code: .ioError))

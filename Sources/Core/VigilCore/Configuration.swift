@@ -220,12 +220,15 @@ extension VigilConfiguration {
         unit(scoring.driftExit, "scoring.drift_exit")
         unit(scoring.distractEnter, "scoring.distract_enter")
         unit(scoring.distractExit, "scoring.distract_exit")
-        check(scoring.driftExit < scoring.driftEnter, "scoring.drift_exit",
-              "must be lower than scoring.drift_enter (\(scoring.driftEnter)) so the state cannot flicker")
-        check(scoring.distractExit < scoring.distractEnter, "scoring.distract_exit",
-              "must be lower than scoring.distract_enter (\(scoring.distractEnter)) so the state cannot flicker")
-        check(scoring.driftEnter <= scoring.distractEnter, "scoring.drift_enter",
-              "must not be higher than scoring.distract_enter (\(scoring.distractEnter))")
+        check(
+            scoring.driftExit < scoring.driftEnter, "scoring.drift_exit",
+            "must be lower than scoring.drift_enter (\(scoring.driftEnter)) so the state cannot flicker")
+        check(
+            scoring.distractExit < scoring.distractEnter, "scoring.distract_exit",
+            "must be lower than scoring.distract_enter (\(scoring.distractEnter)) so the state cannot flicker")
+        check(
+            scoring.driftEnter <= scoring.distractEnter, "scoring.drift_enter",
+            "must not be higher than scoring.distract_enter (\(scoring.distractEnter))")
         nonNegative(scoring.distractConfirm, "scoring.distract_confirm")
 
         nonNegative(input.idleGrace, "input.idle_grace")
@@ -234,10 +237,12 @@ extension VigilConfiguration {
         check(input.resumeEvents >= 1, "input.resume_events", "must be at least 1, got \(input.resumeEvents)")
         positive(input.resumeWithin, "input.resume_within")
         unit(input.weight, "input.weight")
-        check(input.window >= 0.1 && input.window <= session.gap / 2, "input.window",
-              "must be between 0.1 s and half of session.gap (\(session.gap / 2) s), got \(input.window)")
-        check(input.seat != nil || !input.devices.isEmpty || !input.enabled, "input.seat",
-              "is none and input.devices is empty: there is nothing to read (set input.enabled: false instead)")
+        check(
+            input.window >= 0.1 && input.window <= session.gap / 2, "input.window",
+            "must be between 0.1 s and half of session.gap (\(session.gap / 2) s), got \(input.window)")
+        check(
+            input.seat != nil || !input.devices.isEmpty || !input.enabled, "input.seat",
+            "is none and input.devices is empty: there is nothing to read (set input.enabled: false instead)")
 
         positive(switching.window, "switching.window")
         check(switching.calm >= 0, "switching.calm", "must not be negative, got \(switching.calm)")
@@ -249,8 +254,9 @@ extension VigilConfiguration {
         nonNegative(audio.grace, "audio.grace")
         check(audio.full > audio.grace, "audio.full", "must be longer than audio.grace (\(audio.grace) s)")
         unit(audio.weight, "audio.weight")
-        check(audio.window >= 0.1 && audio.window <= session.gap / 2, "audio.window",
-              "must be between 0.1 s and half of session.gap (\(session.gap / 2) s), got \(audio.window)")
+        check(
+            audio.window >= 0.1 && audio.window <= session.gap / 2, "audio.window",
+            "must be between 0.1 s and half of session.gap (\(session.gap / 2) s), got \(audio.window)")
 
         if let w = location.workplace {
             check((-90...90).contains(w.latitude), "location.workplace.latitude", "must be between -90 and 90, got \(w.latitude)")
@@ -266,14 +272,19 @@ extension VigilConfiguration {
         check(!alarms.escalation.isEmpty, "alarms.escalation", "needs at least one level")
         for (i, v) in alarms.escalation.enumerated() {
             nonNegative(v, "alarms.escalation")
-            if i > 0 { check(v > alarms.escalation[i - 1], "alarms.escalation", "must grow from level to level (level \(i + 1) at \(v) s is not after level \(i) at \(alarms.escalation[i - 1]) s)") }
+            if i > 0 {
+                check(
+                    v > alarms.escalation[i - 1], "alarms.escalation",
+                    "must grow from level to level (level \(i + 1) at \(v) s is not after level \(i) at \(alarms.escalation[i - 1]) s)")
+            }
         }
         positive(alarms.repeatEvery, "alarms.repeat_every")
         check(alarms.snoozes >= 0, "alarms.snoozes", "must not be negative, got \(alarms.snoozes)")
         positive(alarms.snooze, "alarms.snooze")
         check((100...8000).contains(alarms.tone), "alarms.tone", "must be between 100 and 8000 Hz, got \(alarms.tone)")
-        check(!alarms.toneLevels.isEmpty && alarms.toneLevels.allSatisfy { (-60...0).contains($0) }, "alarms.tone_levels",
-              "must be levels between -60 and 0 dBFS, one per alarm level, got \(alarms.toneLevels)")
+        check(
+            !alarms.toneLevels.isEmpty && alarms.toneLevels.allSatisfy { (-60...0).contains($0) }, "alarms.tone_levels",
+            "must be levels between -60 and 0 dBFS, one per alarm level, got \(alarms.toneLevels)")
         return out
     }
 }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Distances on the WGS 84 ellipsoid.
@@ -23,11 +23,16 @@ public enum Geodesy {
         let L = (lon2 - lon1) * rad
         let U1 = atan((1 - f) * tan(lat1 * rad))
         let U2 = atan((1 - f) * tan(lat2 * rad))
-        let sinU1 = sin(U1), cosU1 = cos(U1), sinU2 = sin(U2), cosU2 = cos(U2)
+        let sinU1 = sin(U1)
+        let cosU1 = cos(U1)
+        let sinU2 = sin(U2)
+        let cosU2 = cos(U2)
         var lambda = L
         for _ in 0..<200 {
-            let sinLambda = sin(lambda), cosLambda = cos(lambda)
-            let sinSigma = ((cosU2 * sinLambda) * (cosU2 * sinLambda)
+            let sinLambda = sin(lambda)
+            let cosLambda = cos(lambda)
+            let sinSigma =
+                ((cosU2 * sinLambda) * (cosU2 * sinLambda)
                 + (cosU1 * sinU2 - sinU1 * cosU2 * cosLambda) * (cosU1 * sinU2 - sinU1 * cosU2 * cosLambda)).squareRoot()
             if sinSigma == 0 { return 0 }
             let cosSigma = sinU1 * sinU2 + cosU1 * cosU2 * cosLambda
@@ -37,14 +42,18 @@ public enum Geodesy {
             let cos2SigmaM = cos2Alpha != 0 ? cosSigma - 2 * sinU1 * sinU2 / cos2Alpha : 0
             let C = f / 16 * cos2Alpha * (4 + f * (4 - 3 * cos2Alpha))
             let previous = lambda
-            lambda = L + (1 - C) * f * sinAlpha
+            lambda =
+                L + (1 - C) * f * sinAlpha
                 * (sigma + C * sinSigma * (cos2SigmaM + C * cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)))
             if abs(lambda - previous) < 1e-12 {
                 let u2 = cos2Alpha * (a * a - b * b) / (b * b)
                 let A = 1 + u2 / 16384 * (4096 + u2 * (-768 + u2 * (320 - 175 * u2)))
                 let B = u2 / 1024 * (256 + u2 * (-128 + u2 * (74 - 47 * u2)))
-                let deltaSigma = B * sinSigma * (cos2SigmaM + B / 4 * (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)
-                    - B / 6 * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)))
+                let deltaSigma =
+                    B * sinSigma
+                    * (cos2SigmaM + B / 4
+                        * (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)
+                            - B / 6 * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)))
                 return b * A * (sigma - deltaSigma)
             }
         }
@@ -85,7 +94,8 @@ public enum Geodesy {
     /// Great-circle distance on a sphere of the mean Earth radius; the fallback above.
     public static func haversine(latitude lat1: Double, longitude lon1: Double, latitude lat2: Double, longitude lon2: Double) -> Double {
         let rad = Double.pi / 180
-        let dLat = (lat2 - lat1) * rad, dLon = (lon2 - lon1) * rad
+        let dLat = (lat2 - lat1) * rad
+        let dLon = (lon2 - lon1) * rad
         let h = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * rad) * cos(lat2 * rad) * sin(dLon / 2) * sin(dLon / 2)
         return 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
     }

@@ -104,8 +104,10 @@ public struct LocationFix: Hashable, Sendable {
     /// The coordinates are the centre of a cell this many degrees square; `nil` means exact.
     public var cellSize: Double?
 
-    public init(latitude: Double, longitude: Double, horizontalAccuracy: Double? = nil, speed: Double? = nil, mode: FixMode,
-                distanceFromWorkplace: Double? = nil, cellSize: Double? = nil) {
+    public init(
+        latitude: Double, longitude: Double, horizontalAccuracy: Double? = nil, speed: Double? = nil, mode: FixMode,
+        distanceFromWorkplace: Double? = nil, cellSize: Double? = nil
+    ) {
         self.latitude = latitude
         self.longitude = longitude
         self.horizontalAccuracy = horizontalAccuracy

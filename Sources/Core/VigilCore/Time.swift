@@ -37,10 +37,16 @@ public struct CivilTime: Sendable, Equatable {
     public init(_ t: Timestamp) {
         var secs = t.nanoseconds / 1_000_000_000
         var nanos = t.nanoseconds % 1_000_000_000
-        if nanos < 0 { nanos += 1_000_000_000; secs -= 1 }
+        if nanos < 0 {
+            nanos += 1_000_000_000
+            secs -= 1
+        }
         var days = secs / 86_400
         var secOfDay = secs % 86_400
-        if secOfDay < 0 { secOfDay += 86_400; days -= 1 }
+        if secOfDay < 0 {
+            secOfDay += 86_400
+            days -= 1
+        }
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -92,7 +98,7 @@ public func civilDate(_ day: Int) -> String {
 public func civilDay(_ text: String) -> Int? {
     let parts = text.split(separator: "-", omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-          let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), d >= 1
+        let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), d >= 1
     else { return nil }
     let lengths = [31, (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
     guard d <= lengths[m - 1] else { return nil }
@@ -162,10 +168,12 @@ public func humanDuration(_ seconds: Double) -> String {
     let total = Int(seconds.rounded())
     if total < 60 { return "\(max(total, 0)) s" }
     if total < 3600 {
-        let m = total / 60, s = total % 60
+        let m = total / 60
+        let s = total % 60
         return s == 0 ? "\(m) min" : "\(m) min \(s) s"
     }
-    let h = total / 3600, m = (total % 3600) / 60
+    let h = total / 3600
+    let m = (total % 3600) / 60
     return "\(h) h \(pad(m)) min"
 }
 

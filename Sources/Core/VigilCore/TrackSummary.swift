@@ -36,8 +36,9 @@ public struct TrackSummary: Hashable, Sendable {
             distanceTravelled += Geodesy.distance(latitude: p.lat, longitude: p.lon, latitude: fix.latitude, longitude: fix.longitude)
         }
         if let f = first {
-            maxDistanceFromFirstFix = max(maxDistanceFromFirstFix,
-                                          Geodesy.distance(latitude: f.lat, longitude: f.lon, latitude: fix.latitude, longitude: fix.longitude))
+            maxDistanceFromFirstFix = max(
+                maxDistanceFromFirstFix,
+                Geodesy.distance(latitude: f.lat, longitude: f.lon, latitude: fix.latitude, longitude: fix.longitude))
         } else {
             first = (fix.latitude, fix.longitude)
         }

@@ -160,33 +160,45 @@ public struct LiveView: Sendable {
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
             out.append(paint(bar, "32") + " \(Int(fraction * 100))%" + (w >= barWidth + 22 ? " · \(clockDuration(left)) left" : ""))
         }
-        let stateColor = switch state {
-        case .focused: "32"
-        case .drifting: "33"
-        case .distracted, .alarm: "31;1"
-        default: "36"
-        }
+        let stateColor =
+            switch state {
+            case .focused: "32"
+            case .drifting: "33"
+            case .distracted, .alarm: "31;1"
+            default: "36"
+            }
         var stateLine = "State     " + paint(stateText.uppercased(), stateColor)
         if let ep = currentEpisode { stateLine += " · episode \(ep.number) · \(ep.cause.rawValue)" }
         out.append(stateLine)
         if let reason, state != .focused, !(state.isDistracted == false && score == 0) { out.append("          " + truncate(reason, w - 10)) }
         let spark = sparkline(history, width: max(5, min(30, w - 22)))
         out.append("Score     \(String(format: "%.2f", score))  \(paint(spark, "35"))" + (w >= 50 ? "  last 5 min" : ""))
-        out.append(truncate("Input     " + sensorLine(.input) {
-            guard let rate = inputRate else { return nil }
-            return "\(Int(rate.rounded())) keys/min" + (idle.map { $0 >= 60 ? " · idle \(humanMinutes($0))" : "" } ?? "")
-        }, w))
-        out.append(truncate("Audio     " + sensorLine(.audio) {
-            guard let a = audio else { return nil }
-            let level = a.level
-            let unit = a.shortTermLUFS != nil ? "LUFS" : "dBFS"
-            let meter = String(repeating: "▮", count: max(0, min(10, Int((level + 70) / 6)))) + String(repeating: "▯", count: 10 - max(0, min(10, Int((level + 70) / 6))))
-            return "\(Int(level.rounded())) \(unit) \(meter)"
-        }, w))
-        out.append(truncate("Location  " + sensorLine(.location) {
-            guard let quality = fixText else { return nil }
-            return distance.map { "\(Int($0.rounded())) m from \(workplace?.name ?? "where you started") · \(quality)" } ?? quality
-        }, w))
+        out.append(
+            truncate(
+                "Input     "
+                    + sensorLine(.input) {
+                        guard let rate = inputRate else { return nil }
+                        return "\(Int(rate.rounded())) keys/min" + (idle.map { $0 >= 60 ? " · idle \(humanMinutes($0))" : "" } ?? "")
+                    }, w))
+        out.append(
+            truncate(
+                "Audio     "
+                    + sensorLine(.audio) {
+                        guard let a = audio else { return nil }
+                        let level = a.level
+                        let unit = a.shortTermLUFS != nil ? "LUFS" : "dBFS"
+                        let meter =
+                            String(repeating: "▮", count: max(0, min(10, Int((level + 70) / 6))))
+                            + String(repeating: "▯", count: 10 - max(0, min(10, Int((level + 70) / 6))))
+                        return "\(Int(level.rounded())) \(unit) \(meter)"
+                    }, w))
+        out.append(
+            truncate(
+                "Location  "
+                    + sensorLine(.location) {
+                        guard let quality = fixText else { return nil }
+                        return distance.map { "\(Int($0.rounded())) m from \(workplace?.name ?? "where you started") · \(quality)" } ?? quality
+                    }, w))
         for signal in pluggedIn {
             out.append(truncate(label(signal.sensor) + sensorLine(signal.sensor) { readings[signal.sensor].map(signal.describe) }, w))
         }
@@ -224,10 +236,12 @@ public struct LiveView: Sendable {
         var parts = [stateText, "score \(String(format: "%.2f", score))"]
         parts.append("input " + sensorLine(.input) { inputRate.map { "\(Int($0.rounded())) keys/min" } })
         parts.append("audio " + sensorLine(.audio) { audio.map { "\(Int($0.level.rounded())) \($0.shortTermLUFS != nil ? "LUFS" : "dBFS")" } })
-        parts.append("location " + sensorLine(.location) {
-            guard let quality = fixText else { return nil }
-            return (distance.map { "\(Int($0.rounded())) m · " } ?? "") + quality
-        })
+        parts.append(
+            "location "
+                + sensorLine(.location) {
+                    guard let quality = fixText else { return nil }
+                    return (distance.map { "\(Int($0.rounded())) m · " } ?? "") + quality
+                })
         for signal in pluggedIn {
             parts.append("\(signal.sensor.rawValue) " + sensorLine(signal.sensor) { readings[signal.sensor].map(signal.describe) })
         }
@@ -237,8 +251,10 @@ public struct LiveView: Sendable {
     /// The end of session summary: focused time, episodes with their causes, alarms.
     public func summaryLines() -> [String] {
         guard let s = summary else { return [] }
-        var out = ["Session \(s.outcome.rawValue): \(humanDuration(s.focusedSeconds)) focused, \(humanDuration(s.distractedSeconds)) distracted"
-                   + (s.pausedSeconds > 0 ? ", \(humanDuration(s.pausedSeconds)) paused" : "")]
+        var out = [
+            "Session \(s.outcome.rawValue): \(humanDuration(s.focusedSeconds)) focused, \(humanDuration(s.distractedSeconds)) distracted"
+                + (s.pausedSeconds > 0 ? ", \(humanDuration(s.pausedSeconds)) paused" : "")
+        ]
         if s.episodes == 0 {
             out.append("No distraction episodes.")
         } else {

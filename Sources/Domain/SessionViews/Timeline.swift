@@ -35,7 +35,10 @@ public struct TimelineRenderer: Sendable {
             if case .paused = from, let r = reason { detail = r }
             return line(to.description, detail)
         case .episodeStarted(let ep):
-            return line("distracted", "episode \(ep.number) · \(ep.cause.rawValue) since \(clockDuration(ep.start - sessionStart)) · \(ep.reason) · score \(fixed2(ep.peakScore))")
+            return line(
+                "distracted",
+                "episode \(ep.number) · \(ep.cause.rawValue) since \(clockDuration(ep.start - sessionStart)) · \(ep.reason) · score \(fixed2(ep.peakScore))"
+            )
         case .episodeEnded(let ep):
             let verb: String
             switch ep.closedBy {
@@ -45,7 +48,8 @@ public struct TimelineRenderer: Sendable {
             default: verb = "episode closed"
             }
             let how = ep.closedBy.map { $0 == "back" ? "" : " (\($0))" } ?? ""
-            return line(verb, "episode \(ep.number) lasted \(humanDuration(ep.duration ?? 0))\(how) · \(ep.cause.rawValue) · peak \(fixed2(ep.peakScore))")
+            return line(
+                verb, "episode \(ep.number) lasted \(humanDuration(ep.duration ?? 0))\(how) · \(ep.cause.rawValue) · peak \(fixed2(ep.peakScore))")
         case .alarm(let level, let rep, _, _, let reason):
             return line(rep == 0 ? "alarm \(level)" : "alarm \(level) again", rep == 0 ? reason : "\(reason) · repeat \(rep)")
         case .alarmCleared(let level, _, let recovery):

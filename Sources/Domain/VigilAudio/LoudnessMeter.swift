@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// ITU-R BS.1770 / EBU R 128 loudness of a stream of audio frames, in constant memory per window.
@@ -66,7 +66,8 @@ public struct LoudnessMeter: Sendable {
         var inBlock = framesInSubBlock
         // Take the filter state out of `self` for the loop (no copy: the arrays are moved), so the
         // loop can call mutating methods on `self` while it holds the filters.
-        var shelfState = shelf, highPassState = highPass
+        var shelfState = shelf
+        var highPassState = highPass
         shelf = []
         highPass = []
         defer {
@@ -77,12 +78,16 @@ public struct LoudnessMeter: Sendable {
             // Stereo: the four filters in locals (registers) for the whole call, not loaded and
             // stored through the arrays every sample; the loop runs to the end of the sub-block
             // without testing it every frame. Same operations in the same order: same results.
-            var s0 = shelfState[0], s1 = shelfState[1], h0 = highPassState[0], h1 = highPassState[1]
+            var s0 = shelfState[0]
+            var s1 = shelfState[1]
+            var h0 = highPassState[0]
+            var h1 = highPassState[1]
             var left = frames
             while left > 0 {
                 let n = min(left, subBlockFrames - inBlock)
                 for _ in 0..<n {
-                    let x0 = p[i], x1 = p[i + 1]
+                    let x0 = p[i]
+                    let x1 = p[i + 1]
                     let m0 = abs(x0)
                     if m0 > peak { peak = m0 }
                     let d0 = Double(x0)

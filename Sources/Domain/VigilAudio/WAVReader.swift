@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A WAV file that cannot be read, with the reason and what to do.
 public struct WAVError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -71,7 +72,9 @@ public final class WAVReader {
         var bext: String?
         var dataSize: Int?
         while dataSize == nil {
-            guard let header = read(8) else { throw fail(format == nil ? "no \"fmt \" chunk before the end of the file" : "no \"data\" chunk before the end of the file") }
+            guard let header = read(8) else {
+                throw fail(format == nil ? "no \"fmt \" chunk before the end of the file" : "no \"data\" chunk before the end of the file")
+            }
             let id = String(decoding: header[0..<4], as: UTF8.self)
             let size = u32(header, 4)
             switch id {
@@ -111,7 +114,9 @@ public final class WAVReader {
         case (1, 8), (1, 16), (1, 24), (1, 32): encoding = .pcm(bits: fmt.bits)
         case (3, 32), (3, 64): encoding = .float(bits: fmt.bits)
         default:
-            throw fail("unsupported encoding (format \(fmt.tag), \(fmt.bits) bits): use PCM 8/16/24/32-bit or float 32/64-bit, e.g. `sox in.wav -b 16 out.wav`")
+            throw fail(
+                "unsupported encoding (format \(fmt.tag), \(fmt.bits) bits): use PCM 8/16/24/32-bit or float 32/64-bit, e.g. `sox in.wav -b 16 out.wav`"
+            )
         }
         let bytes = fmt.bits / 8
         self.sampleRate = fmt.rate

@@ -40,8 +40,10 @@ public struct WindowedLevels: Sendable {
             if framesInWindow == framesPerWindow {
                 framesInWindow = 0
                 let (rms, peak) = meter.takeLevels() ?? (-.infinity, -.infinity)
-                report(Levels(rms: Self.clamp(rms), peak: Self.clamp(peak), shortTerm: meter.shortTerm.map(Self.clamp),
-                              momentary: meter.momentary.map(Self.clamp), endFrame: meter.framesProcessed))
+                report(
+                    Levels(
+                        rms: Self.clamp(rms), peak: Self.clamp(peak), shortTerm: meter.shortTerm.map(Self.clamp),
+                        momentary: meter.momentary.map(Self.clamp), endFrame: meter.framesProcessed))
             }
         }
     }

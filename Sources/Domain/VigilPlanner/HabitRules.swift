@@ -251,16 +251,18 @@ public struct HabitCalendar: Sendable {
         let start = today - (HourSlot(day: today, hour: 0).weekday - 1) - 7 * (count - 1)
         weeks = (0..<count).map { w in
             let monday = start + w * 7
-            return Week(name: Statistics.isoWeek(monday), days: (0..<7).map { d in
-                let day = monday + d
-                guard day <= today, day >= habit.createdDay else { return .none }
-                return switch statuses[day] ?? .incomplete {
-                case .completed: .completed
-                case .failed: .failed
-                case .skipped: .skipped
-                case .incomplete: habit.schedule.isScheduled(day) ? .toDo : .none
-                }
-            })
+            return Week(
+                name: Statistics.isoWeek(monday),
+                days: (0..<7).map { d in
+                    let day = monday + d
+                    guard day <= today, day >= habit.createdDay else { return .none }
+                    return switch statuses[day] ?? .incomplete {
+                    case .completed: .completed
+                    case .failed: .failed
+                    case .skipped: .skipped
+                    case .incomplete: habit.schedule.isScheduled(day) ? .toDo : .none
+                    }
+                })
         }
     }
 }

@@ -82,9 +82,11 @@ public struct Habit: Sendable, Hashable {
     /// Unix ms when archived (finished or put away), else nil.
     public var archived: Int64?
 
-    public init(id: Int64, name: String, schedule: Schedule, goal: Int? = nil, color: String? = nil, reminder: String? = nil,
-                priority: Priority = .medium, flagged: Bool = false, autoTask: String? = nil, autoMinutes: Int? = nil,
-                createdDay: Int, archived: Int64? = nil) {
+    public init(
+        id: Int64, name: String, schedule: Schedule, goal: Int? = nil, color: String? = nil, reminder: String? = nil,
+        priority: Priority = .medium, flagged: Bool = false, autoTask: String? = nil, autoMinutes: Int? = nil,
+        createdDay: Int, archived: Int64? = nil
+    ) {
         self.id = id
         self.name = name
         self.schedule = schedule
@@ -107,7 +109,8 @@ public struct Habit: Sendable, Hashable {
 public func parseClock(_ text: String) -> Int? {
     let hm = text.split(separator: ":")
     guard hm.count == 2, (1...2).contains(hm[0].count), hm[1].count == 2, let h = Int(hm[0]), let m = Int(hm[1]),
-          (0..<24).contains(h), (0..<60).contains(m) else { return nil }
+        (0..<24).contains(h), (0..<60).contains(m)
+    else { return nil }
     return h * 60 + m
 }
 
@@ -146,7 +149,10 @@ public struct HabitProgress: Sendable {
     public init(habit: Habit, statuses: [Int: DayStatus], through today: Int) {
         var tracker = StreakTracker()
         var strength = 0.0
-        var completed = 0, failed = 0, skipped = 0, incomplete = 0
+        var completed = 0
+        var failed = 0
+        var skipped = 0
+        var incomplete = 0
         var weekDone = 0
         func book(_ day: Int, done: Bool) {
             tracker.record(day: day, completed: done)

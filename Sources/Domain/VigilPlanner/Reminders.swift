@@ -48,8 +48,10 @@ public enum ReminderPlanner {
             let slot = (minuteOfDay - first) / max(1, settings.repeatEvery)
             let key = "habit:\(h.id):\(civilDate(today)):\(slot)"
             guard !sent.contains(key) else { continue }
-            out.append(Reminder(key: key, title: slot == 0 ? "Time for: \(h.name)" : "Still to do today: \(h.name)",
-                                body: "\(h.schedule.description.capitalizedFirst). Mark it with `vigil habit check \(h.id)`."))
+            out.append(
+                Reminder(
+                    key: key, title: slot == 0 ? "Time for: \(h.name)" : "Still to do today: \(h.name)",
+                    body: "\(h.schedule.description.capitalizedFirst). Mark it with `vigil habit check \(h.id)`."))
         }
         for t in tasks where !t.isDone {
             guard let due = t.due else { continue }

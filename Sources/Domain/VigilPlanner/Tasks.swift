@@ -85,8 +85,10 @@ public struct TaskItem: Sendable, Hashable {
     public var created: Int64
     public var done: Int64?
 
-    public init(id: Int64, title: String, note: String? = nil, due: Deadline? = nil, priority: Priority = .medium, term: Term = .short,
-                estimateMinutes: Int? = nil, tags: [String] = [], created: Int64, done: Int64? = nil) {
+    public init(
+        id: Int64, title: String, note: String? = nil, due: Deadline? = nil, priority: Priority = .medium, term: Term = .short,
+        estimateMinutes: Int? = nil, tags: [String] = [], created: Int64, done: Int64? = nil
+    ) {
         self.id = id
         self.title = title
         self.note = note
@@ -162,19 +164,22 @@ public struct Urgency: Sendable {
     /// - Parameters: now: local minutes since 1970-01-01; focusedMinutes: already spent on it.
     public init(task: TaskItem, nowLocalMinute now: Int, createdLocalMinute created: Int, focusedMinutes: Double) {
         var parts: [Part] = []
-        let p: Double = switch task.priority {
-        case .high: 30
-        case .medium: 15
-        case .low: 5
-        }
+        let p: Double =
+            switch task.priority {
+            case .high: 30
+            case .medium: 15
+            case .low: 5
+            }
         parts.append(Part(name: "priority", points: p, why: "\(task.priority.rawValue) priority"))
         if let due = task.due {
             let minutesLeft = Double(due.localMinute - now)
             let days = minutesLeft / 1440
             if due.hasPassed(atLocalMinute: now) {
                 let late = -days
-                parts.append(Part(name: "deadline", points: min(60, 40 + 2 * late.rounded(.down)),
-                                  why: late < 1 ? "overdue since \(due.text)" : "overdue by \(Int(late)) day\(Int(late) == 1 ? "" : "s") (due \(due.text))"))
+                parts.append(
+                    Part(
+                        name: "deadline", points: min(60, 40 + 2 * late.rounded(.down)),
+                        why: late < 1 ? "overdue since \(due.text)" : "overdue by \(Int(late)) day\(Int(late) == 1 ? "" : "s") (due \(due.text))"))
             } else if days < 14 {
                 parts.append(Part(name: "deadline", points: round1(35 * (1 - days / 14)), why: "due \(due.text), in \(dueIn(minutesLeft))"))
             } else {
@@ -185,17 +190,19 @@ public struct Urgency: Sendable {
         }
         let ageDays = max(0, Double(now - created) / 1440)
         parts.append(Part(name: "age", points: round1(min(10, ageDays / 2)), why: "added \(Int(ageDays)) day\(Int(ageDays) == 1 ? "" : "s") ago"))
-        let t: Double = switch task.term {
-        case .short: 10
-        case .mid: 5
-        case .long: 0
-        }
+        let t: Double =
+            switch task.term {
+            case .short: 10
+            case .mid: 5
+            case .long: 0
+            }
         parts.append(Part(name: "term", points: t, why: "\(task.term.rawValue)-term"))
         if let estimate = task.estimateMinutes, focusedMinutes > Double(estimate) {
             parts.append(Part(name: "momentum", points: -5, why: "\(Int(focusedMinutes)) focused min, over the \(estimate) min estimate: rethink it"))
         } else {
             let estimate = task.estimateMinutes.map { " of \($0) estimated" } ?? ""
-            parts.append(Part(name: "momentum", points: round1(min(10, focusedMinutes / 10)), why: "\(Int(focusedMinutes)) focused min so far\(estimate)"))
+            parts.append(
+                Part(name: "momentum", points: round1(min(10, focusedMinutes / 10)), why: "\(Int(focusedMinutes)) focused min so far\(estimate)"))
         }
         self.parts = parts
     }
@@ -220,9 +227,14 @@ func twoDigits(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
 public func parseMinutes(_ text: String) -> Int? {
     let t = text.trimmingCharacters(in: .whitespaces).lowercased()
     if let n = Int(t), n > 0 { return n }
-    var total = 0, number = "", sawUnit = false
+    var total = 0
+    var number = ""
+    var sawUnit = false
     for c in t {
-        if c.isNumber { number.append(c); continue }
+        if c.isNumber {
+            number.append(c)
+            continue
+        }
         guard let n = Int(number) else { return nil }
         switch c {
         case "h": total += n * 60

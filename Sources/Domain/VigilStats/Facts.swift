@@ -33,8 +33,10 @@ public struct StatisticsFacts: Sendable {
 
     /// Adds a session with its judged spans (ascending, disjoint), episodes and alarms (each in
     /// time order). Sessions must be added in order of start.
-    public mutating func append(id: Int64, task: String?, start: Int64, end: Int64, outcome: SessionFacts.Outcome,
-                                active spans: [Span], episodes eps: [EpisodeFacts], alarms alarmList: [AlarmFacts]) {
+    public mutating func append(
+        id: Int64, task: String?, start: Int64, end: Int64, outcome: SessionFacts.Outcome,
+        active spans: [Span], episodes eps: [EpisodeFacts], alarms alarmList: [AlarmFacts]
+    ) {
         var session = SessionFacts(id: id, task: internTask(task), start: start, end: end, outcome: outcome)
         session.active = range(active.count, spans.count)
         active += spans

@@ -41,10 +41,12 @@ struct HTMLReport {
         out += "</table>\n"
         out += "<h2>Focused minutes, weekday × hour</h2>\n<div class=\"chart\">\(heatmap())</div>\n"
         out += "<h2>Focus per day</h2>\n<div class=\"chart\">\(dailyBars())</div>\n"
-        out += "<p class=\"legend\"><span style=\"background:\(Self.focusColor)\"></span>focused<span style=\"background:\(Self.distractedColor)\"></span>distracted</p>\n"
+        out +=
+            "<p class=\"legend\"><span style=\"background:\(Self.focusColor)\"></span>focused<span style=\"background:\(Self.distractedColor)\"></span>distracted</p>\n"
         out += "<h2>Why: episodes by cause</h2>\n<div class=\"chart\">\(causes())</div>\n"
         out += "<h2>Procrastination-free streak</h2>\n<div class=\"chart\">\(streakCalendar())</div>\n"
-        out += "<p class=\"legend\"><span style=\"background:\(Self.freeColor)\"></span>procrastination-free<span style=\"background:\(Self.procrastinatedColor)\"></span>procrastinated<span style=\"background:\(Self.emptyColor)\"></span>no session</p>\n"
+        out +=
+            "<p class=\"legend\"><span style=\"background:\(Self.freeColor)\"></span>procrastination-free<span style=\"background:\(Self.procrastinatedColor)\"></span>procrastinated<span style=\"background:\(Self.emptyColor)\"></span>no session</p>\n"
         if !r.achievements.isEmpty {
             out += "<h2>Achievements</h2>\n<ul class=\"achievements\">\n"
             for a in r.achievements { out += "<li><time datetime=\"\(a.earned)\">\(a.earned)</time>: \(escape(a.title))</li>\n" }
@@ -54,7 +56,10 @@ struct HTMLReport {
     }
 
     func heatmap() -> String {
-        let cell = 30.0, rowH = 24.0, left = 40.0, top = 18.0
+        let cell = 30.0
+        let rowH = 24.0
+        let left = 40.0
+        let top = 18.0
         let peak = report.heatmap.flatMap { $0 }.max() ?? 0
         var s = svgOpen(id: "heatmap", width: left + 24 * cell, height: top + 7 * rowH, label: "Focused minutes by weekday and hour")
         for h in stride(from: 0, to: 24, by: 3) { s += "<text x=\"\(left + Double(h) * cell + 2)\" y=\"12\">\(h):00</text>" }
@@ -63,8 +68,10 @@ struct HTMLReport {
             s += "<text x=\"0\" y=\"\(y + 16)\">\(Statistics.weekdayNames[w].prefix(3))</text>"
             for (h, v) in row.enumerated() {
                 let x = left + Double(h) * cell
-                let fill = v > 0 && peak > 0 ? "fill=\"\(Self.heatColor)\" fill-opacity=\(quoted(0.15 + 0.85 * v / peak))" : "fill=\"\(Self.emptyColor)\""
-                s += "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(cell - 2)\" height=\"\(rowH - 2)\" rx=\"3\" \(fill)><title>\(Statistics.weekdayNames[w]) \(hourLabel(h)): \(number(v)) focused min</title></rect>"
+                let fill =
+                    v > 0 && peak > 0 ? "fill=\"\(Self.heatColor)\" fill-opacity=\(quoted(0.15 + 0.85 * v / peak))" : "fill=\"\(Self.emptyColor)\""
+                s +=
+                    "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(cell - 2)\" height=\"\(rowH - 2)\" rx=\"3\" \(fill)><title>\(Statistics.weekdayNames[w]) \(hourLabel(h)): \(number(v)) focused min</title></rect>"
             }
         }
         return s + "</svg>"
@@ -73,18 +80,22 @@ struct HTMLReport {
     func dailyBars() -> String {
         let days = report.days
         guard !days.isEmpty else { return "<p>No days in the period.</p>" }
-        let height = 160.0, bottom = 18.0
+        let height = 160.0
+        let bottom = 18.0
         let step = max(2.0, min(24.0, 940.0 / Double(days.count)))
         let width = max(300, step * Double(days.count) + 50)
         let top = days.map { $0.focusedMinutes + $0.distractedMinutes }.max() ?? 0
         var s = svgOpen(id: "daily", width: width, height: height + bottom, label: "Focused and distracted minutes per day")
         for (i, d) in days.enumerated() where top > 0 {
             let x = 40 + Double(i) * step
-            let fh = d.focusedMinutes / top * (height - 10), dh = d.distractedMinutes / top * (height - 10)
+            let fh = d.focusedMinutes / top * (height - 10)
+            let dh = d.distractedMinutes / top * (height - 10)
             let w = max(1, step - (step > 4 ? 1 : 0))
             let tip = "<title>\(d.date): \(number(d.focusedMinutes)) min focused, \(number(d.distractedMinutes)) min distracted</title>"
             if fh > 0 { s += "<rect x=\"\(x)\" y=\"\(height - fh)\" width=\"\(w)\" height=\"\(fh)\" fill=\"\(Self.focusColor)\">\(tip)</rect>" }
-            if dh > 0 { s += "<rect x=\"\(x)\" y=\"\(height - fh - dh)\" width=\"\(w)\" height=\"\(dh)\" fill=\"\(Self.distractedColor)\">\(tip)</rect>" }
+            if dh > 0 {
+                s += "<rect x=\"\(x)\" y=\"\(height - fh - dh)\" width=\"\(w)\" height=\"\(dh)\" fill=\"\(Self.distractedColor)\">\(tip)</rect>"
+            }
         }
         s += "<text x=\"0\" y=\"12\">\(Int(top.rounded())) min</text><text x=\"0\" y=\"\(height)\">0</text>"
         s += "<text x=\"40\" y=\"\(height + 14)\">\(days.first!.date)</text>"
@@ -95,7 +106,9 @@ struct HTMLReport {
     func causes() -> String {
         let groups = report.episodes.byCause
         let top = groups.map(\.minutes).max() ?? 0
-        let rowH = 28.0, left = 110.0, barMax = 600.0
+        let rowH = 28.0
+        let left = 110.0
+        let barMax = 600.0
         var s = svgOpen(id: "causes", width: left + barMax + 200, height: rowH * Double(groups.count), label: "Distracted minutes by cause")
         for (i, g) in groups.enumerated() {
             let y = Double(i) * rowH
@@ -111,17 +124,22 @@ struct HTMLReport {
     func streakCalendar() -> String {
         let days = report.days
         guard let first = days.first else { return "<p>No days in the period.</p>" }
-        let cell = 14.0, top = 4.0, left = 34.0
+        let cell = 14.0
+        let top = 4.0
+        let left = 34.0
         let offset = first.weekday - 1
         let columns = (offset + days.count + 6) / 7
         var s = svgOpen(id: "streak", width: left + Double(columns) * cell + 4, height: top + 7 * cell + 4, label: "Procrastination-free days")
         for w in [0, 2, 4] { s += "<text x=\"0\" y=\"\(top + Double(w) * cell + 11)\">\(Statistics.weekdayNames[w].prefix(3))</text>" }
         for (i, d) in days.enumerated() {
             let k = offset + i
-            let x = left + Double(k / 7) * cell, y = top + Double(k % 7) * cell
+            let x = left + Double(k / 7) * cell
+            let y = top + Double(k % 7) * cell
             let fill = d.procrastinationFree.map { $0 ? Self.freeColor : Self.procrastinatedColor } ?? Self.emptyColor
-            let what = d.procrastinationFree.map { $0 ? "procrastination-free" : "\(d.episodes) episode\(d.episodes == 1 ? "" : "s")" } ?? "no session"
-            s += "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(cell - 2)\" height=\"\(cell - 2)\" rx=\"2\" fill=\"\(fill)\"><title>\(d.date): \(what)</title></rect>"
+            let what =
+                d.procrastinationFree.map { $0 ? "procrastination-free" : "\(d.episodes) episode\(d.episodes == 1 ? "" : "s")" } ?? "no session"
+            s +=
+                "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(cell - 2)\" height=\"\(cell - 2)\" rx=\"2\" fill=\"\(fill)\"><title>\(d.date): \(what)</title></rect>"
         }
         return s + "</svg>"
     }

@@ -51,7 +51,8 @@ public struct LocalClock: Sendable {
 
     /// The index of the offset in force at Unix second `t`.
     private func index(at t: Int64) -> Int {
-        var lo = 0, hi = changes.count - 1
+        var lo = 0
+        var hi = changes.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
             if changes[mid].at <= t { lo = mid } else { hi = mid - 1 }
@@ -107,7 +108,8 @@ public struct LocalClock: Sendable {
     /// The first instant (Unix milliseconds) of local day `day`: usually local midnight; where a
     /// clock change skips midnight, the change itself.
     public func startOfDay(_ day: Int) -> Int64 {
-        var lo = Int64(day) * 86_400 - 3 * 86_400, hi = Int64(day) * 86_400 + 3 * 86_400
+        var lo = Int64(day) * 86_400 - 3 * 86_400
+        var hi = Int64(day) * 86_400 + 3 * 86_400
         while lo < hi {
             let mid = floorDiv(lo + hi, 2)
             if localDay(mid) >= day { hi = mid } else { lo = mid + 1 }

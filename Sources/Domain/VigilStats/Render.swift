@@ -30,7 +30,8 @@ extension Report {
         var out = "date,weekday,sessions,focused_minutes,distracted_minutes,episodes,alarms,procrastination_free\r\n"
         for d in days {
             let free = d.procrastinationFree.map { $0 ? "true" : "false" } ?? ""
-            out += "\(d.date),\(d.weekday),\(d.sessions),\(number(d.focusedMinutes)),\(number(d.distractedMinutes)),\(d.episodes),\(d.alarms),\(free)\r\n"
+            out +=
+                "\(d.date),\(d.weekday),\(d.sessions),\(number(d.focusedMinutes)),\(number(d.distractedMinutes)),\(d.episodes),\(d.alarms),\(free)\r\n"
         }
         return out
     }
@@ -89,7 +90,9 @@ struct Summary {
         out.append(("Episodes", episodes))
         var alarms = "\(t.alarms)"
         if let rate = t.alarmsPerFocusedHour { alarms += " · \(number((rate * 100).rounded() / 100)) per focused hour" }
-        if t.recovery.count > 0 { alarms += " · back \(seconds(t.recovery.meanS)) after the first alarm on average (median \(seconds(t.recovery.medianS)))" }
+        if t.recovery.count > 0 {
+            alarms += " · back \(seconds(t.recovery.meanS)) after the first alarm on average (median \(seconds(t.recovery.medianS)))"
+        }
         out.append(("Alarms", alarms))
         let h = r.highlights
         if h.mostProductiveHour != nil {
@@ -188,13 +191,17 @@ struct MarkdownReport {
         out += "\n## Focus by weekday\n\n| Weekday | Focused min | Distracted min | Episodes |\n|---|---:|---:|---:|\n"
         for w in r.weekdays { out += "| \(w.name) | \(number(w.focusedMinutes)) | \(number(w.distractedMinutes)) | \(w.episodes) |\n" }
         out += "\n## Episodes by cause\n\n| Cause | Episodes | Minutes | Average | Longest |\n|---|---:|---:|---:|---:|\n"
-        for c in r.episodes.byCause { out += "| \(causeLabel(c.key)) | \(c.count) | \(number(c.minutes)) | \(seconds(c.meanS)) | \(seconds(c.longestS)) |\n" }
+        for c in r.episodes.byCause {
+            out += "| \(causeLabel(c.key)) | \(c.count) | \(number(c.minutes)) | \(seconds(c.meanS)) | \(seconds(c.longestS)) |\n"
+        }
         if !r.episodes.byTask.isEmpty {
             out += "\n## Episodes by task\n\n| Task | Episodes | Minutes |\n|---|---:|---:|\n"
             for t in r.episodes.byTask { out += "| \(t.key.isEmpty ? "(no task)" : escape(t.key)) | \(t.count) | \(number(t.minutes)) |\n" }
         }
         out += "\n## Weeks\n\n| Week | Focused | Distracted | Sessions | Episodes |\n|---|---:|---:|---:|---:|\n"
-        for w in r.weeks { out += "| \(w.week) | \(hoursMinutes(w.focusedMinutes)) | \(hoursMinutes(w.distractedMinutes)) | \(w.sessions) | \(w.episodes) |\n" }
+        for w in r.weeks {
+            out += "| \(w.week) | \(hoursMinutes(w.focusedMinutes)) | \(hoursMinutes(w.distractedMinutes)) | \(w.sessions) | \(w.episodes) |\n"
+        }
         if !r.achievements.isEmpty {
             out += "\n## Achievements\n\n"
             for a in r.achievements { out += "- \(a.earned): \(a.title)\n" }

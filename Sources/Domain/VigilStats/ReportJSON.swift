@@ -180,12 +180,19 @@ struct JSONWriter {
     init(capacity: Int = 1 << 16) { bytes.reserveCapacity(capacity) }
 
     mutating func field(_ key: StaticString, _ value: some JSONValue) {
-        if first { bytes.append(0x0A) } else { bytes.append(0x2C); bytes.append(0x0A) }
+        if first {
+            bytes.append(0x0A)
+        } else {
+            bytes.append(0x2C)
+            bytes.append(0x0A)
+        }
         first = false
         indent()
         bytes.append(0x22)
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(0x22); bytes.append(0x3A); bytes.append(0x20)
+        bytes.append(0x22)
+        bytes.append(0x3A)
+        bytes.append(0x20)
         value.write(&self)
     }
 
@@ -204,12 +211,18 @@ struct JSONWriter {
     }
 
     mutating func array<C: Collection>(_ items: C) where C.Element: JSONValue {
-        if items.isEmpty { raw("[]"); return }
+        if items.isEmpty {
+            raw("[]")
+            return
+        }
         bytes.append(0x5B)
         if C.Element.self == Double.self || C.Element.self == Int.self {
             var separate = false
             for item in items {
-                if separate { bytes.append(0x2C); bytes.append(0x20) }
+                if separate {
+                    bytes.append(0x2C)
+                    bytes.append(0x20)
+                }
                 item.write(&self)
                 separate = true
             }
@@ -235,8 +248,11 @@ struct JSONWriter {
     mutating func integer(_ v: Int64) {
         if v < 0 { bytes.append(0x2D) }
         var m = v.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var n = 0
         withUnsafeMutableBytes(of: &digits) { d in
             repeat {
@@ -250,7 +266,10 @@ struct JSONWriter {
 
     /// At most four decimals, no trailing zeros, never exponent notation.
     mutating func decimal(_ v: Double) {
-        guard v.isFinite else { raw("null"); return }
+        guard v.isFinite else {
+            raw("null")
+            return
+        }
         guard abs(v) < 1e14 else {
             bytes.append(contentsOf: String(format: "%.0f", v).utf8)
             return
@@ -278,11 +297,21 @@ struct JSONWriter {
         bytes.append(0x22)
         for u in s.utf8 {
             switch u {
-            case 0x22: bytes.append(0x5C); bytes.append(0x22)
-            case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
-            case 0x0A: bytes.append(0x5C); bytes.append(0x6E)
-            case 0x0D: bytes.append(0x5C); bytes.append(0x72)
-            case 0x09: bytes.append(0x5C); bytes.append(0x74)
+            case 0x22:
+                bytes.append(0x5C)
+                bytes.append(0x22)
+            case 0x5C:
+                bytes.append(0x5C)
+                bytes.append(0x5C)
+            case 0x0A:
+                bytes.append(0x5C)
+                bytes.append(0x6E)
+            case 0x0D:
+                bytes.append(0x5C)
+                bytes.append(0x72)
+            case 0x09:
+                bytes.append(0x5C)
+                bytes.append(0x74)
             case ..<0x20:
                 let hex: [UInt8] = Array("0123456789abcdef".utf8)
                 bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(u >> 4)], hex[Int(u & 15)]])
@@ -293,7 +322,10 @@ struct JSONWriter {
     }
 
     private mutating func indent() {
-        for _ in 0..<depth { bytes.append(0x20); bytes.append(0x20) }
+        for _ in 0..<depth {
+            bytes.append(0x20)
+            bytes.append(0x20)
+        }
     }
 }
 

@@ -18,8 +18,9 @@ public enum Statistics {
     public static func report(_ facts: StatisticsFacts, timeZone: TimeZone, from: Int?, to: Int, task: String? = nil) -> Report {
         let sessions = facts.sessions
         let earliest = sessions.first?.start ?? Int64(to) * 86_400_000
-        let clock = LocalClock(timeZone: timeZone, from: Timestamp(nanoseconds: min(earliest, Int64(from ?? to) * 86_400_000) * 1_000_000),
-                               to: Timestamp(nanoseconds: (Int64(to) + 1) * 86_400_000 * 1_000_000))
+        let clock = LocalClock(
+            timeZone: timeZone, from: Timestamp(nanoseconds: min(earliest, Int64(from ?? to) * 86_400_000) * 1_000_000),
+            to: Timestamp(nanoseconds: (Int64(to) + 1) * 86_400_000 * 1_000_000))
         let historyFirst = sessions.first.map { clock.slot(ms: $0.start).day } ?? (from ?? to)
         let periodFirst = from ?? min(historyFirst, to)
         let base = min(historyFirst, periodFirst)
@@ -39,9 +40,10 @@ public enum Statistics {
             return d >= 0 && d < dayCount ? d * 24 + slot.hour : nil
         }
 
-        var totals = Report.Totals(sessions: 0, completed: 0, abandoned: 0, interrupted: 0, open: 0, completionRate: nil,
-                                   activeMinutes: 0, focusedMinutes: 0, distractedMinutes: 0, alarms: 0, alarmsPerFocusedHour: nil,
-                                   recovery: Report.Durations(count: 0))
+        var totals = Report.Totals(
+            sessions: 0, completed: 0, abandoned: 0, interrupted: 0, open: 0, completionRate: nil,
+            activeMinutes: 0, focusedMinutes: 0, distractedMinutes: 0, alarms: 0, alarmsPerFocusedHour: nil,
+            recovery: Report.Durations(count: 0))
         var episodesInPeriod: [(span: Span, cause: Cause, task: Int32, hour: Int)] = []
         var recoveries: [Double] = []
         var earned = Earned(clock: clock)
@@ -113,16 +115,23 @@ public enum Statistics {
         var periodRun = StreakTracker()
         var days: [Report.DayFigure] = []
         var calendar: [Report.StreakFigures.CalendarDay] = []
-        var hourFocus = [Int64](repeating: 0, count: 24), hourDistracted = [Int64](repeating: 0, count: 24)
-        var hourActive = [Bool](repeating: false, count: 24), hourEpisodes = [Int](repeating: 0, count: 24)
-        var dayFocus = [Int64](repeating: 0, count: 7), dayDistracted = [Int64](repeating: 0, count: 7)
-        var dayActive = [Bool](repeating: false, count: 7), dayEpisodes = [Int](repeating: 0, count: 7)
+        var hourFocus = [Int64](repeating: 0, count: 24)
+        var hourDistracted = [Int64](repeating: 0, count: 24)
+        var hourActive = [Bool](repeating: false, count: 24)
+        var hourEpisodes = [Int](repeating: 0, count: 24)
+        var dayFocus = [Int64](repeating: 0, count: 7)
+        var dayDistracted = [Int64](repeating: 0, count: 7)
+        var dayActive = [Bool](repeating: false, count: 7)
+        var dayEpisodes = [Int](repeating: 0, count: 7)
         var heat = [[Int64]](repeating: [Int64](repeating: 0, count: 24), count: 7)
         var weeks: [String: (order: Int, f: Int64, d: Int64, s: Int, e: Int)] = [:]
-        var freeDays = 0, sessionDays = 0
+        var freeDays = 0
+        var sessionDays = 0
         for d in 0..<dayCount {
             let day = base + d
-            var f: Int64 = 0, x: Int64 = 0, eps = 0
+            var f: Int64 = 0
+            var x: Int64 = 0
+            var eps = 0
             for h in 0..<24 {
                 f += focused[d * 24 + h]
                 x += distracted[d * 24 + h]
@@ -148,14 +157,19 @@ public enum Statistics {
                 periodRun.record(day: day, completed: free)
                 calendar.append(.init(date: dateString(day), free: free, streak: tracker.current))
             }
-            days.append(Report.DayFigure(date: dateString(day), weekday: weekday, sessions: sessionStarts[d], focusedMinutes: minutes(f),
-                                         distractedMinutes: minutes(x), episodes: eps, alarms: alarmsByDay[d], procrastinationFree: active ? free : nil))
+            days.append(
+                Report.DayFigure(
+                    date: dateString(day), weekday: weekday, sessions: sessionStarts[d], focusedMinutes: minutes(f),
+                    distractedMinutes: minutes(x), episodes: eps, alarms: alarmsByDay[d], procrastinationFree: active ? free : nil))
             for h in 0..<24 {
                 let i = d * 24 + h
                 hourFocus[h] += focused[i]
                 hourDistracted[h] += distracted[i]
                 hourEpisodes[h] += episodeStarts[i]
-                if focused[i] + distracted[i] > 0 { hourActive[h] = true; dayActive[weekday - 1] = true }
+                if focused[i] + distracted[i] > 0 {
+                    hourActive[h] = true
+                    dayActive[weekday - 1] = true
+                }
                 heat[weekday - 1][h] += focused[i]
             }
             dayFocus[weekday - 1] += f
@@ -170,7 +184,8 @@ public enum Statistics {
             weeks[w] = entry
         }
 
-        let focusedMs = hourFocus.reduce(0, +), distractedMs = hourDistracted.reduce(0, +)
+        let focusedMs = hourFocus.reduce(0, +)
+        let distractedMs = hourDistracted.reduce(0, +)
         totals.focusedMinutes = minutes(focusedMs)
         totals.distractedMinutes = minutes(distractedMs)
         totals.activeMinutes = minutes(focusedMs + distractedMs)
@@ -187,14 +202,16 @@ public enum Statistics {
 
         // Groups need no median: one pass each, no sorting.
         func group(_ key: String, _ list: [(span: Span, cause: Cause, task: Int32, hour: Int)]) -> Report.EpisodeFigures.Group {
-            var total: Int64 = 0, longest: Int64 = 0
+            var total: Int64 = 0
+            var longest: Int64 = 0
             for e in list {
                 total += e.span.milliseconds
                 longest = max(longest, e.span.milliseconds)
             }
             let n = list.count
-            return .init(key: key, count: n, minutes: minutes(total), meanS: n > 0 ? tenths(Double(total) / 1000 / Double(n)) : nil,
-                         longestS: n > 0 ? tenths(Double(longest) / 1000) : nil)
+            return .init(
+                key: key, count: n, minutes: minutes(total), meanS: n > 0 ? tenths(Double(total) / 1000 / Double(n)) : nil,
+                longestS: n > 0 ? tenths(Double(longest) / 1000) : nil)
         }
         let all = group("", episodesInPeriod)
         // The built-in causes are always listed (a stable shape for JSON and CSV readers); a plug-in
@@ -223,15 +240,26 @@ public enum Statistics {
             timeZone: timeZone.identifier,
             from: dayCount > 0 ? dateString(periodFirst) : nil, to: dayCount > 0 ? dateString(to) : nil, task: task,
             totals: totals,
-            hours: (0..<24).map { .init(hour: $0, focusedMinutes: minutes(hourFocus[$0]), distractedMinutes: minutes(hourDistracted[$0]), episodes: hourEpisodes[$0]) },
-            weekdays: (0..<7).map { .init(weekday: $0 + 1, name: weekdayNames[$0], focusedMinutes: minutes(dayFocus[$0]), distractedMinutes: minutes(dayDistracted[$0]), episodes: dayEpisodes[$0]) },
+            hours: (0..<24).map {
+                .init(hour: $0, focusedMinutes: minutes(hourFocus[$0]), distractedMinutes: minutes(hourDistracted[$0]), episodes: hourEpisodes[$0])
+            },
+            weekdays: (0..<7).map {
+                .init(
+                    weekday: $0 + 1, name: weekdayNames[$0], focusedMinutes: minutes(dayFocus[$0]), distractedMinutes: minutes(dayDistracted[$0]),
+                    episodes: dayEpisodes[$0])
+            },
             heatmap: heat.map { $0.map(minutes) },
             highlights: highlights,
             days: days,
-            weeks: weeks.sorted { $0.value.order < $1.value.order }.map { .init(week: $0.key, focusedMinutes: minutes($0.value.f), distractedMinutes: minutes($0.value.d), sessions: $0.value.s, episodes: $0.value.e) },
-            procrastinationFree: .init(daysWithSessions: sessionDays, freeDays: freeDays, share: sessionDays > 0 ? ratio(Double(freeDays) / Double(sessionDays)) : nil,
-                                       longestStreak: periodRun.best, longestStreakFrom: periodRun.bestSpan.map { dateString($0.from) },
-                                       longestStreakTo: periodRun.bestSpan.map { dateString($0.to) }, currentStreak: tracker.current),
+            weeks: weeks.sorted { $0.value.order < $1.value.order }.map {
+                .init(
+                    week: $0.key, focusedMinutes: minutes($0.value.f), distractedMinutes: minutes($0.value.d), sessions: $0.value.s,
+                    episodes: $0.value.e)
+            },
+            procrastinationFree: .init(
+                daysWithSessions: sessionDays, freeDays: freeDays, share: sessionDays > 0 ? ratio(Double(freeDays) / Double(sessionDays)) : nil,
+                longestStreak: periodRun.best, longestStreakFrom: periodRun.bestSpan.map { dateString($0.from) },
+                longestStreakTo: periodRun.bestSpan.map { dateString($0.to) }, currentStreak: tracker.current),
             episodes: episodes,
             streak: streak,
             achievements: earned.list())
@@ -241,7 +269,10 @@ public enum Statistics {
     static func best(_ values: [Int64], among flags: [Bool], highest: Bool) -> Int? {
         var pick: Int?
         for i in values.indices where flags[i] {
-            guard let p = pick else { pick = i; continue }
+            guard let p = pick else {
+                pick = i
+                continue
+            }
             if highest ? values[i] > values[p] : values[i] < values[p] { pick = i }
         }
         return pick

@@ -1,7 +1,7 @@
 import DesktopNotifier
-import VigilAudio
-import SoundAlarm
 import Foundation
+import SoundAlarm
+import VigilAudio
 import VigilCore
 
 /// An alarm as the channels deliver it.
@@ -19,8 +19,10 @@ public struct AlarmNotice: Sendable, Equatable {
     /// A motivating line to go with the nudge.
     public var motivation: String? = nil
 
-    public init(time: Timestamp, level: Int, repeatCount: Int, episode: Int, cause: Cause, reason: String, task: String?,
-                isPersistent: Bool, motivation: String? = nil) {
+    public init(
+        time: Timestamp, level: Int, repeatCount: Int, episode: Int, cause: Cause, reason: String, task: String?,
+        isPersistent: Bool, motivation: String? = nil
+    ) {
         self.time = time
         self.level = level
         self.repeatCount = repeatCount
@@ -70,9 +72,11 @@ public final class AlarmDispatcher: @unchecked Sendable {
     ///   - onDelivery: what each channel did with each alarm, for the log.
     ///   - motivation: a motivating line for each new alarm level (nil for none).
     ///   - report: how a channel problem is told to the person (once per problem).
-    public init(configuration: VigilConfiguration.Alarms, task: String?, sinks: [any AlarmSink],
-                onDelivery: @escaping @Sendable (AlarmDelivery) -> Void = { _ in }, motivation: @escaping @Sendable () -> String? = { nil },
-                report: @escaping @Sendable (String) -> Void) {
+    public init(
+        configuration: VigilConfiguration.Alarms, task: String?, sinks: [any AlarmSink],
+        onDelivery: @escaping @Sendable (AlarmDelivery) -> Void = { _ in }, motivation: @escaping @Sendable () -> String? = { nil },
+        report: @escaping @Sendable (String) -> Void
+    ) {
         self.motivation = motivation
         self.configuration = configuration
         self.task = task
@@ -87,12 +91,14 @@ public final class AlarmDispatcher: @unchecked Sendable {
         for e in events {
             switch e.kind {
             case .alarm(let level, let rep, let episode, let cause, let reason):
-                let notice = AlarmNotice(time: e.time, level: level, repeatCount: rep, episode: episode, cause: cause, reason: reason,
-                                         task: task, isPersistent: level >= ladder, motivation: rep == 0 ? motivation() : nil)
+                let notice = AlarmNotice(
+                    time: e.time, level: level, repeatCount: rep, episode: episode, cause: cause, reason: reason,
+                    task: task, isPersistent: level >= ladder, motivation: rep == 0 ? motivation() : nil)
                 let channels = configuration.channels(level: level)
                 queue.async {
                     for c in channels {
-                        let delivery = AlarmDelivery(time: e.time, episode: episode, level: level, repeatCount: rep, channel: c, action: .fired, delivered: true)
+                        let delivery = AlarmDelivery(
+                            time: e.time, episode: episode, level: level, repeatCount: rep, channel: c, action: .fired, delivered: true)
                         self.attempt(c, delivery) { sink throws(AlarmChannelUnavailable) in
                             try sink.fire(notice)
                             return true
@@ -104,7 +110,8 @@ public final class AlarmDispatcher: @unchecked Sendable {
                 let channels = Set((1...max(level, 1)).flatMap { configuration.channels(level: $0) })
                 queue.async {
                     for c in AlarmChannel.allCases where channels.contains(c) {
-                        let delivery = AlarmDelivery(time: e.time, episode: episode, level: level, repeatCount: 0, channel: c, action: .cleared, delivered: true)
+                        let delivery = AlarmDelivery(
+                            time: e.time, episode: episode, level: level, repeatCount: 0, channel: c, action: .cleared, delivered: true)
                         self.attempt(c, delivery) { sink throws(AlarmChannelUnavailable) in
                             try sink.clear(episode: episode, level: level, recoverySeconds: recovery)
                         }
@@ -194,7 +201,9 @@ public final class DesktopAlarmSink: AlarmSink, @unchecked Sendable {
     }
 
     public static func summary(_ alarm: AlarmNotice) -> String {
-        let what = alarm.level <= 1 ? "Drifting?" : alarm.level == 2 ? "Back to work?" : alarm.isPersistent ? "Still away from your work" : "You have been away a while"
+        let what =
+            alarm.level <= 1
+            ? "Drifting?" : alarm.level == 2 ? "Back to work?" : alarm.isPersistent ? "Still away from your work" : "You have been away a while"
         return "\(what) (alarm \(alarm.level))"
     }
 
@@ -204,8 +213,9 @@ public final class DesktopAlarmSink: AlarmSink, @unchecked Sendable {
         if alarm.isPersistent { body += "\nThis comes back every minute until you are back at work." }
         if let m = alarm.motivation { body += "\n\n\(m)" }
         do {
-            shown[alarm.episode] = try notifier.notify(summary: Self.summary(alarm), body: body, urgency: Self.urgency(level: alarm.level),
-                                                       replacing: shown[alarm.episode] ?? 0, timeout: alarm.isPersistent ? 0 : -1)
+            shown[alarm.episode] = try notifier.notify(
+                summary: Self.summary(alarm), body: body, urgency: Self.urgency(level: alarm.level),
+                replacing: shown[alarm.episode] ?? 0, timeout: alarm.isPersistent ? 0 : -1)
         } catch {
             throw AlarmChannelUnavailable(error.detail)
         }
@@ -214,8 +224,9 @@ public final class DesktopAlarmSink: AlarmSink, @unchecked Sendable {
     public func clear(episode: Int, level: Int, recoverySeconds: Double) throws(AlarmChannelUnavailable) -> Bool {
         guard let id = shown.removeValue(forKey: episode) else { return false }
         do {
-            try notifier.notify(summary: "Back at work", body: "Back after \(humanDuration(recoverySeconds)). Keep going.", urgency: .low,
-                                replacing: id, timeout: 5000)
+            try notifier.notify(
+                summary: "Back at work", body: "Back after \(humanDuration(recoverySeconds)). Keep going.", urgency: .low,
+                replacing: id, timeout: 5000)
             return true
         } catch {
             throw AlarmChannelUnavailable(error.detail)
@@ -265,7 +276,9 @@ public final class SoundAlarmSink: AlarmSink, @unchecked Sendable {
         if let l = loaded, l.path == path { return (l.samples, l.rate) }
         let reader: WAVReader
         do { reader = try WAVReader(path: path) } catch { throw SoundError(detail: "cannot play \(path): \(error.message)") }
-        guard reader.duration <= 60 else { throw SoundError(detail: "\(path) is \(Int(reader.duration)) s long; an alarm sound may last a minute at most") }
+        guard reader.duration <= 60 else {
+            throw SoundError(detail: "\(path) is \(Int(reader.duration)) s long; an alarm sound may last a minute at most")
+        }
         var mono: [Float] = []
         var chunk: [Float] = []
         let c = reader.channels

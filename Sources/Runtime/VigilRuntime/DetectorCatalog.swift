@@ -1,8 +1,8 @@
 import Foundation
 import InputDetector
 import LocationDetector
-import Synchronization
 import MicrophoneDetector
+import Synchronization
 import VigilCore
 
 /// What is known about each live sensor before a session starts.
@@ -29,25 +29,29 @@ public enum DetectorCatalog {
         if let seat = c.seat { source += ", seat \"\(seat)\"" }
         if !c.devices.isEmpty { source += ", " + c.devices.joined(separator: ", ") }
         guard c.enabled else { return disabled(.input, source, key: "input.enabled") }
-        return SensorAvailability(sensor: .input, detector: LibinputDetector(seat: c.seat, devicePaths: c.devices, window: c.window, now: now), source: source)
+        return SensorAvailability(
+            sensor: .input, detector: LibinputDetector(seat: c.seat, devicePaths: c.devices, window: c.window, now: now), source: source)
     }
 
     private static func audio(_ c: VigilConfiguration.Audio, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
         let source = "PulseAudio, " + (c.source.map { "source \"\($0)\"" } ?? "default source") + (c.server.map { " on \($0)" } ?? "")
         guard c.enabled else { return disabled(.audio, source, key: "audio.enabled") }
-        return SensorAvailability(sensor: .audio, detector: PulseMicrophoneDetector(server: c.server, source: c.source, window: c.window, now: now),
-                                  source: source)
+        return SensorAvailability(
+            sensor: .audio, detector: PulseMicrophoneDetector(server: c.server, source: c.source, window: c.window, now: now),
+            source: source)
     }
 
     private static func location(_ c: VigilConfiguration.Location, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
         let source = "gpsd at \(c.gpsdHost):\(c.gpsdPort)"
         guard c.enabled else { return disabled(.location, source, key: "location.enabled") }
-        return SensorAvailability(sensor: .location, detector: GPSDDetector(host: c.gpsdHost, port: c.gpsdPort, location: c, now: now), source: source)
+        return SensorAvailability(
+            sensor: .location, detector: GPSDDetector(host: c.gpsdHost, port: c.gpsdPort, location: c, now: now), source: source)
     }
 
     private static func disabled(_ sensor: SensorKind, _ source: String, key: String) -> SensorAvailability {
-        SensorAvailability(sensor: sensor, detector: nil, source: source,
-                           status: SensorStatus(sensor: sensor, state: .unavailable, detail: "disabled in the config (\(key): false)"))
+        SensorAvailability(
+            sensor: sensor, detector: nil, source: source,
+            status: SensorStatus(sensor: sensor, state: .unavailable, detail: "disabled in the config (\(key): false)"))
     }
 
     /// Each sensor's state as its detector first reports it, waiting at most `timeout` seconds per
@@ -75,8 +79,13 @@ public enum DetectorCatalog {
                     await first.value
                     timer.cancel()
                     let status = latest.withLock { $0 }
-                    return (i, status ?? SensorStatus(sensor: s.sensor, state: .unavailable,
-                                                      detail: "no answer from \(s.source) within \(Int(timeout)) s"))
+                    return (
+                        i,
+                        status
+                            ?? SensorStatus(
+                                sensor: s.sensor, state: .unavailable,
+                                detail: "no answer from \(s.source) within \(Int(timeout)) s")
+                    )
                 }
             }
             var out = [SensorStatus?](repeating: nil, count: sensors.count)
@@ -85,4 +94,3 @@ public enum DetectorCatalog {
         }
     }
 }
-

@@ -58,8 +58,9 @@ public struct HistorySimulator {
     /// Simulates the local days `firstDay...lastDay` (days since 1970-01-01), handing each session's
     /// events (the first is `sessionStarted`) in time order.
     public mutating func run(days: ClosedRange<Int>, emit: ([SessionEvent]) throws -> Void) rethrows {
-        let clock = LocalClock(timeZone: timeZone, from: Timestamp(nanoseconds: Int64(days.lowerBound) * 86_400_000_000_000),
-                               to: Timestamp(nanoseconds: Int64(days.upperBound + 1) * 86_400_000_000_000))
+        let clock = LocalClock(
+            timeZone: timeZone, from: Timestamp(nanoseconds: Int64(days.lowerBound) * 86_400_000_000_000),
+            to: Timestamp(nanoseconds: Int64(days.upperBound + 1) * 86_400_000_000_000))
         for day in days {
             let weekday = HourSlot(day: day, hour: 0).weekday
             guard random.chance(profile.workdayChance[weekday - 1]) else { continue }
@@ -69,7 +70,9 @@ public struct HistorySimulator {
             let midnight = clock.startOfDay(day)
             // Sessions spread over the day from about 8:00, with breaks between them; the last may
             // run past midnight.
-            var t = midnight + Int64(random.uniform(profile.sessionsPerDay.upperBound > 16 ? 5 : 7.5, profile.sessionsPerDay.upperBound > 16 ? 6 : 10) * 3_600_000)
+            var t =
+                midnight
+                + Int64(random.uniform(profile.sessionsPerDay.upperBound > 16 ? 5 : 7.5, profile.sessionsPerDay.upperBound > 16 ? 6 : 10) * 3_600_000)
             for _ in 0..<count {
                 let planned = profile.plannedMinutes[random.int(in: 0...(profile.plannedMinutes.count - 1))] * 60
                 // Whole minutes: every logged time is then a whole second (samples every 5 s, ticks
@@ -133,13 +136,14 @@ public struct HistorySimulator {
             if spell == nil, n % 12 == 0, random.chance(profile.distractionPerMinute * hourFactor) {
                 let r = random.uniform(0, 1)
                 let kind: Spell = r < 0.5 ? .away : r < 0.72 ? .switching : r < 0.92 ? .noise : .location
-                let minutes = switch kind {
-                case .away: random.uniform(2, 20)
-                case .switching: random.uniform(2, 7)
-                case .noise: random.uniform(2, 12)
-                case .location: random.uniform(4, 25)
-                case .thinking: random.uniform(1, 3.8)
-                }
+                let minutes =
+                    switch kind {
+                    case .away: random.uniform(2, 20)
+                    case .switching: random.uniform(2, 7)
+                    case .noise: random.uniform(2, 12)
+                    case .location: random.uniform(4, 25)
+                    case .thinking: random.uniform(1, 3.8)
+                    }
                 spell = (kind, now + minutes * 60)
             } else if spell == nil, n % 12 == 6, random.chance(profile.thinkingPerMinute) {
                 spell = (.thinking, now + random.uniform(profile.thinkingMinutes.lowerBound, profile.thinkingMinutes.upperBound) * 60)
@@ -153,18 +157,29 @@ public struct HistorySimulator {
                 var switches = AppSwitches()
                 if spell?.kind == .switching { switches.altTab = random.int(in: 0...2) } else if random.chance(0.02) { switches.altTab = 1 }
                 let keys = idle >= step ? 0 : random.int(in: 2...30)
-                stepper.receive(Sample(time: now, payload: .input(InputActivity(
-                    window: step, keyPresses: keys, pointerTravel: random.uniform(0, 400), clicks: random.int(in: 0...2),
-                    scrollTicks: random.int(in: 0...3), switches: switches, idle: idle))), into: &events)
+                stepper.receive(
+                    Sample(
+                        time: now,
+                        payload: .input(
+                            InputActivity(
+                                window: step, keyPresses: keys, pointerTravel: random.uniform(0, 400), clicks: random.int(in: 0...2),
+                                scrollTicks: random.int(in: 0...3), switches: switches, idle: idle))), into: &events)
             }
             let loud = spell?.kind == .noise
             let level = loud ? random.uniform(-24, -16) : random.uniform(-55, -40)
-            stepper.receive(Sample(time: now, payload: .audio(AudioLevel(rms: level, peak: level + 12, shortTermLUFS: level, momentaryLUFS: level))), into: &events)
+            stepper.receive(
+                Sample(time: now, payload: .audio(AudioLevel(rms: level, peak: level + 12, shortTermLUFS: level, momentaryLUFS: level))),
+                into: &events)
             if n % 6 == 0 {
                 let away = spell?.kind == .location
                 let north = away ? 0.005 : random.uniform(-0.0001, 0.0001)
-                stepper.receive(Sample(time: now, payload: .location(LocationFix(
-                    latitude: Self.workplace.latitude + north, longitude: Self.workplace.longitude, horizontalAccuracy: 8, mode: .threeD))), into: &events)
+                stepper.receive(
+                    Sample(
+                        time: now,
+                        payload: .location(
+                            LocationFix(
+                                latitude: Self.workplace.latitude + north, longitude: Self.workplace.longitude, horizontalAccuracy: 8, mode: .threeD))
+                    ), into: &events)
             }
             // Now and then the person asks for quiet.
             if !snoozed, stepper.session.state == .alarm(level: 2), random.chance(0.05) {

@@ -31,10 +31,12 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
     /// After each tick: the instant, the combined score and the reason behind it (the live view).
     private let onTick: (@Sendable (Timestamp, Double, String?) -> Void)?
 
-    public init(configuration: VigilConfiguration, task: String?, plannedSeconds: Double?, wallStart: Timestamp, clock: C,
-                onSample: (@Sendable (Sample) -> Void)? = nil,
-                onTick: (@Sendable (Timestamp, Double, String?) -> Void)? = nil,
-                onEvents: @escaping @Sendable ([SessionEvent]) -> Void) {
+    public init(
+        configuration: VigilConfiguration, task: String?, plannedSeconds: Double?, wallStart: Timestamp, clock: C,
+        onSample: (@Sendable (Sample) -> Void)? = nil,
+        onTick: (@Sendable (Timestamp, Double, String?) -> Void)? = nil,
+        onEvents: @escaping @Sendable ([SessionEvent]) -> Void
+    ) {
         self.onTick = onTick
         stepper = SessionStepper(session: FocusSession(configuration: configuration, task: task, plannedSeconds: plannedSeconds))
         self.clock = clock
@@ -151,4 +153,3 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
         }
     }
 }
-

@@ -13,8 +13,9 @@ public struct LocalNow: Sendable {
     public init(ms: Int64, zone: TimeZone = .current) {
         self.ms = ms
         self.zone = zone
-        clock = LocalClock(timeZone: zone, from: Timestamp(nanoseconds: (ms - 40 * 86_400_000) * 1_000_000),
-                           to: Timestamp(nanoseconds: (ms + 40 * 86_400_000) * 1_000_000))
+        clock = LocalClock(
+            timeZone: zone, from: Timestamp(nanoseconds: (ms - 40 * 86_400_000) * 1_000_000),
+            to: Timestamp(nanoseconds: (ms + 40 * 86_400_000) * 1_000_000))
     }
 
     /// Local day, days since 1970-01-01.

@@ -60,10 +60,13 @@ public struct PlannerService: Sendable {
     public func task(_ reference: String) throws -> TaskItem { try TaskLookup(store: store).task(reference) }
 
     /// Adds a task created now, with its tags normalized.
-    public func addTask(title: String, note: String? = nil, due: Deadline? = nil, priority: Priority = .medium, term: Term = .short,
-                        estimateMinutes: Int? = nil, tags: [String] = []) throws -> TaskItem {
-        var t = TaskItem(id: 0, title: title, note: note, due: due, priority: priority, term: term, estimateMinutes: estimateMinutes,
-                         tags: tags.compactMap(TaskItem.normalizedTag), created: now.ms)
+    public func addTask(
+        title: String, note: String? = nil, due: Deadline? = nil, priority: Priority = .medium, term: Term = .short,
+        estimateMinutes: Int? = nil, tags: [String] = []
+    ) throws -> TaskItem {
+        var t = TaskItem(
+            id: 0, title: title, note: note, due: due, priority: priority, term: term, estimateMinutes: estimateMinutes,
+            tags: tags.compactMap(TaskItem.normalizedTag), created: now.ms)
         t.id = try store.addTask(t)
         return t
     }
@@ -131,10 +134,13 @@ public struct PlannerService: Sendable {
     }
 
     /// Adds a habit that starts today.
-    public func addHabit(name: String, schedule: Schedule = .daily, goal: Int? = nil, color: String? = nil, reminder: String? = nil,
-                         priority: Priority = .medium, flagged: Bool = false, auto: AutoRule? = nil) throws -> Habit {
-        var h = Habit(id: 0, name: name, schedule: schedule, goal: goal, color: color, reminder: reminder, priority: priority, flagged: flagged,
-                      createdDay: now.day)
+    public func addHabit(
+        name: String, schedule: Schedule = .daily, goal: Int? = nil, color: String? = nil, reminder: String? = nil,
+        priority: Priority = .medium, flagged: Bool = false, auto: AutoRule? = nil
+    ) throws -> Habit {
+        var h = Habit(
+            id: 0, name: name, schedule: schedule, goal: goal, color: color, reminder: reminder, priority: priority, flagged: flagged,
+            createdDay: now.day)
         h.autoRule = auto
         h.id = try store.addHabit(h)
         return h
@@ -168,13 +174,15 @@ public struct PlannerService: Sendable {
         let h = try habit(reference)
         let done = try housekeeping()
         let marks = try store.habitDays(id: h.id)
-        return HabitDetail(completedBySessions: done, habit: h, progress: HabitProgress(habit: h, statuses: marks, through: now.day),
-                           calendar: HabitCalendar(habit: h, statuses: marks, today: now.day), notes: try store.habitNotes(id: h.id))
+        return HabitDetail(
+            completedBySessions: done, habit: h, progress: HabitProgress(habit: h, statuses: marks, through: now.day),
+            calendar: HabitCalendar(habit: h, statuses: marks, today: now.day), notes: try store.habitNotes(id: h.id))
     }
 
     /// Marks a habit's day (`date`: nil for today; see `HabitMarking.day`) as the person says.
     /// Nothing is written, housekeeping included, when the day cannot be marked.
-    public func mark(_ reference: String, on date: String?, _ status: DayStatus) throws -> (completedBySessions: SessionCompletions, mark: HabitMark) {
+    public func mark(_ reference: String, on date: String?, _ status: DayStatus) throws -> (completedBySessions: SessionCompletions, mark: HabitMark)
+    {
         let h = try habit(reference)
         let day = try HabitMarking.day(date, for: h, today: now.day)
         let done = try housekeeping()

@@ -49,7 +49,9 @@ public struct RecordingFeed<C: Clock>: Detector where C.Duration == Duration {
 
     public func samples() -> AsyncStream<Sample> {
         let (stream, continuation) = AsyncStream<Sample>.makeStream()
-        let recording = self.recording, clock = self.clock, start = self.start
+        let recording = self.recording
+        let clock = self.clock
+        let start = self.start
         let task = Task {
             var origin: Timestamp?
             while !Task.isCancelled, let sample = try? recording.value.next() {

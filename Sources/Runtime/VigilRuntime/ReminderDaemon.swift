@@ -58,8 +58,9 @@ public struct ReminderRound {
         for h in try store.habits() where isStillDue(h, statuses: try store.habitDays(id: h.id), today: now.day) {
             dueHabits.append(h)
         }
-        let reminders = ReminderPlanner.due(now: now.minute, habits: dueHabits, tasks: try store.tasks(includeDone: false),
-                                            settings: settings, sent: try store.sentReminders())
+        let reminders = ReminderPlanner.due(
+            now: now.minute, habits: dueHabits, tasks: try store.tasks(includeDone: false),
+            settings: settings, sent: try store.sentReminders())
         var outcome = Outcome()
         for r in reminders {
             do {

@@ -30,9 +30,10 @@ public struct Replayer {
     /// Replays `recordings`, handing every event to `emit` in order. The task and planned length
     /// come from this replayer, or else from the first recording.
     public func run(_ recordings: MergedRecordings, emit: (SessionEvent) throws -> Void) throws -> Result {
-        var stepper = SessionStepper(session: FocusSession(
-            configuration: configuration, task: task ?? recordings.task, plannedSeconds: plannedSeconds ?? recordings.plannedSeconds,
-            signals: signals))
+        var stepper = SessionStepper(
+            session: FocusSession(
+                configuration: configuration, task: task ?? recordings.task, plannedSeconds: plannedSeconds ?? recordings.plannedSeconds,
+                signals: signals))
         var count = 0
         var last: Timestamp?
         var start: Timestamp?

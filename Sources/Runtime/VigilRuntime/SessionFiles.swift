@@ -36,7 +36,11 @@ public struct SessionStatus: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case pid, task, started, planned = "planned_s", state, score, elapsed = "elapsed_s", episodes, alarms, updated
+        case pid, task, started
+        case planned = "planned_s"
+        case state, score
+        case elapsed = "elapsed_s"
+        case episodes, alarms, updated
     }
 
     /// The object as one JSON line, keys sorted, written by hand (this runs four times a second).
@@ -112,7 +116,10 @@ public final class SessionLock: @unchecked Sendable {
         do {
             fd = try syscall("open", path: path) { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
         } catch {
-            throw CannotCreate(description: "\(path): cannot create the session lock: \(error.reason). Fix the data directory's permissions or choose another with --data-dir.")
+            throw CannotCreate(
+                description:
+                    "\(path): cannot create the session lock: \(error.reason). Fix the data directory's permissions or choose another with --data-dir."
+            )
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)

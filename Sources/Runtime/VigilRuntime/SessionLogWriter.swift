@@ -97,7 +97,8 @@ public final class SessionLogWriter: @unchecked Sendable {
         let count = waiting.count + waitingDeliveries.count
         do {
             if sessionId == nil, let first = waiting.first, case .sessionStarted(let task, let planned) = first.kind {
-                sessionId = try store.beginSession(task: task, taskId: taskId, source: source, recording: nil, startedAt: first.time, plannedSeconds: planned)
+                sessionId = try store.beginSession(
+                    task: task, taskId: taskId, source: source, recording: nil, startedAt: first.time, plannedSeconds: planned)
                 waiting.removeFirst()
             }
             guard let id = sessionId else { return }

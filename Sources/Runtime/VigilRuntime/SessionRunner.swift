@@ -35,8 +35,10 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         /// Where to record what the session judged (`--record`).
         public var record: String?
 
-        public init(task: String?, taskId: Int64?, planned: Double?, wallStart: Timestamp, rehearsal: Bool, pomodoro: PomodoroPlan? = nil,
-                    record: String? = nil) {
+        public init(
+            task: String?, taskId: Int64?, planned: Double?, wallStart: Timestamp, rehearsal: Bool, pomodoro: PomodoroPlan? = nil,
+            record: String? = nil
+        ) {
             self.task = task
             self.taskId = taskId
             self.planned = planned
@@ -69,8 +71,10 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         /// A Pomodoro break is over and the session waits for the person; `elapsed` is session time.
         public var waiting: @Sendable (_ elapsed: Double) -> Void
 
-        public init(events: @escaping @Sendable ([(event: SessionEvent, text: String?)]) -> Void, note: @escaping @Sendable (String) -> Void,
-                    waiting: @escaping @Sendable (Double) -> Void = { _ in }) {
+        public init(
+            events: @escaping @Sendable ([(event: SessionEvent, text: String?)]) -> Void, note: @escaping @Sendable (String) -> Void,
+            waiting: @escaping @Sendable (Double) -> Void = { _ in }
+        ) {
             self.events = events
             self.note = note
             self.waiting = waiting
@@ -108,8 +112,9 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         let writer = SessionLogWriter(store: store, taskId: plan.taskId, source: plan.rehearsal ? "rehearsal" : "live") { news in
             switch news {
             case .failing(let error, let count):
-                presenter.note("cannot write the event log (\(error.message)); the session goes on with its alarms, and its events "
-                    + "(\(count) so far) wait in memory until \(logPath) can be written: free some disk space or make its directory writable")
+                presenter.note(
+                    "cannot write the event log (\(error.message)); the session goes on with its alarms, and its events "
+                        + "(\(count) so far) wait in memory until \(logPath) can be written: free some disk space or make its directory writable")
             case .recovered(let count):
                 presenter.note("the event log is written again" + (count > 0 ? ": the \(count) events that waited are in it" : ""))
             }
@@ -121,29 +126,36 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         } else {
             recorder = nil
         }
-        alarms = AlarmDispatcher(configuration: configuration.alarms, task: plan.task, sinks: sinks, onDelivery: { writer.write($0) },
-                                 motivation: motivation) { problem in presenter.note(problem) }
+        alarms = AlarmDispatcher(
+            configuration: configuration.alarms, task: plan.task, sinks: sinks, onDelivery: { writer.write($0) },
+            motivation: motivation, report: { problem in presenter.note(problem) })
     }
 
     /// Runs the session until it ends: its planned time is up, an `end` command arrives, or (a
     /// rehearsal) the recordings end. `inject` reaches `commands`: the Pomodoro plan's breaks and
     /// resumptions go through it, as the person's keys do.
-    public func run(detectors: [any Detector], statuses: [SensorStatus], commands: AsyncStream<LiveCommand>,
-                    inject: @escaping @Sendable (LiveCommand) -> Void) async -> Outcome {
-        let view = view, writer = writer, alarms = alarms, presenter = presenter, plan = plan
+    public func run(
+        detectors: [any Detector], statuses: [SensorStatus], commands: AsyncStream<LiveCommand>,
+        inject: @escaping @Sendable (LiveCommand) -> Void
+    ) async -> Outcome {
+        let view = view
+        let writer = writer
+        let alarms = alarms
+        let presenter = presenter
+        let plan = plan
         let renderer = TimelineRenderer(sessionStart: plan.wallStart)
         var tap: (@Sendable (Sample) -> Void)?
         if let r = recorder { tap = { sample in r.append(sample) } }
         let live = LiveSession(
             configuration: configuration, task: plan.task, plannedSeconds: plan.planned, wallStart: plan.wallStart, clock: clock, onSample: tap,
-            onTick: { t, score, reason in view.withLock { $0.tick(at: t, score: score, reason: reason) } }
-        ) { events in
-            writer.write(events)
-            alarms.handle(events)
-            let rendered = events.map { e in (event: e, text: renderer.text(e)) }
-            view.withLock { v in for r in rendered { v.apply(r.event, line: r.text) } }
-            presenter.events(rendered)
-        }
+            onTick: { t, score, reason in view.withLock { $0.tick(at: t, score: score, reason: reason) } },
+            onEvents: { events in
+                writer.write(events)
+                alarms.handle(events)
+                let rendered = events.map { e in (event: e, text: renderer.text(e)) }
+                view.withLock { v in for r in rendered { v.apply(r.event, line: r.text) } }
+                presenter.events(rendered)
+            })
         await live.begin(statuses: statuses)
         let bookkeeping = Task { await keepBooks() }
         // Pomodoro: a break at the end of each work period; after it, wait for the person (the
@@ -188,10 +200,11 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         var lastTouch = plan.wallStart
         while !Task.isCancelled {
             let snapshot = view.withLock { $0 }
-            statusFile.write(SessionStatus(
-                pid: pid, task: plan.task, started: plan.wallStart.description, planned: plan.planned, state: snapshot.stateText,
-                score: (snapshot.score * 100).rounded() / 100, elapsed: snapshot.elapsed.rounded(), episodes: snapshot.episodes,
-                alarms: snapshot.alarms, updated: Date().timeIntervalSince1970))
+            statusFile.write(
+                SessionStatus(
+                    pid: pid, task: plan.task, started: plan.wallStart.description, planned: plan.planned, state: snapshot.stateText,
+                    score: (snapshot.score * 100).rounded() / 100, elapsed: snapshot.elapsed.rounded(), episodes: snapshot.episodes,
+                    alarms: snapshot.alarms, updated: Date().timeIntervalSince1970))
             if let now = snapshot.now, now - lastTouch >= 10 {
                 writer.touch(now)
                 lastTouch = now

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A failed system call or C library function: which call, the errno it set, and the file it was about.
@@ -103,5 +103,5 @@ public func syscallPointer<P>(
 public func makeDirectory(_ path: String, mode: mode_t) throws(SystemError) {
     do {
         try syscall("mkdir", path: path) { mkdir(path, mode) }
-    } catch where error.errno == EEXIST {}
+    } catch  where error.errno == EEXIST {}
 }

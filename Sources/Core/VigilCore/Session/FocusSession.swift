@@ -198,8 +198,11 @@ public struct FocusSession: Sendable {
                 let until = now + configuration.alarms.snooze
                 m.snoozedUntil = until
                 phase = .distracted(m)
-                events.append(SessionEvent(time: now, kind: .alarmSnoozed(
-                    level: m.episode.alarmLevel, episode: m.episode.number, until: until, left: allowed - snoozesUsed)))
+                events.append(
+                    SessionEvent(
+                        time: now,
+                        kind: .alarmSnoozed(
+                            level: m.episode.alarmLevel, episode: m.episode.number, until: until, left: allowed - snoozesUsed)))
             case .distracted(let m) where m.episode.alarmLevel > 0:
                 let why = "no snoozes left (\(allowed) per session, alarms.snoozes): back to work, or end the session"
                 events.append(SessionEvent(time: now, kind: .snoozeRefused(reason: why)))
@@ -371,12 +374,18 @@ public struct FocusSession: Sendable {
         while let level = m.raise(at: now, ladder: configuration.alarms.escalation) {
             ledger.alarms += 1
             enter(.distracted(m), at: now, reason: m.episode.reason, into: &events)
-            events.append(SessionEvent(time: now, kind: .alarm(level: level, repeat: 0, episode: m.episode.number, cause: m.episode.cause, reason: m.episode.reason)))
+            events.append(
+                SessionEvent(
+                    time: now, kind: .alarm(level: level, repeat: 0, episode: m.episode.number, cause: m.episode.cause, reason: m.episode.reason)))
         }
         if let n = m.repeatLast(at: now, levels: configuration.alarms.escalation.count, every: configuration.alarms.repeatEvery) {
             ledger.alarms += 1
             phase = .distracted(m)
-            events.append(SessionEvent(time: now, kind: .alarm(level: m.episode.alarmLevel, repeat: n, episode: m.episode.number, cause: m.episode.cause, reason: m.episode.reason)))
+            events.append(
+                SessionEvent(
+                    time: now,
+                    kind: .alarm(level: m.episode.alarmLevel, repeat: n, episode: m.episode.number, cause: m.episode.cause, reason: m.episode.reason))
+            )
         }
     }
 

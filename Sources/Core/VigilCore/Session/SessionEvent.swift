@@ -86,7 +86,10 @@ public struct Episode: Hashable, Sendable {
 
     public var duration: Double? { end.map { $0 - start } }
 
-    public init(number: Int, start: Timestamp, confirmedAt: Timestamp, end: Timestamp? = nil, cause: Cause, peakScore: Double, reason: String, alarmLevel: Int = 0, closedBy: String? = nil) {
+    public init(
+        number: Int, start: Timestamp, confirmedAt: Timestamp, end: Timestamp? = nil, cause: Cause, peakScore: Double, reason: String,
+        alarmLevel: Int = 0, closedBy: String? = nil
+    ) {
         self.number = number
         self.start = start
         self.confirmedAt = confirmedAt
@@ -164,7 +167,9 @@ public struct AlarmDelivery: Hashable, Sendable {
     public var delivered: Bool
     public var detail: String
 
-    public init(time: Timestamp, episode: Int, level: Int, repeatCount: Int, channel: AlarmChannel, action: Action, delivered: Bool, detail: String = "") {
+    public init(
+        time: Timestamp, episode: Int, level: Int, repeatCount: Int, channel: AlarmChannel, action: Action, delivered: Bool, detail: String = ""
+    ) {
         self.time = time
         self.episode = episode
         self.level = level

@@ -55,7 +55,7 @@ public struct Cause: RawRepresentable, Hashable, Comparable, Sendable, CustomStr
 /// Orders names so that the listed ones come first, in list order, and the others after them by name.
 private func builtInOrder(_ a: String, _ b: String, _ list: [String]) -> Bool {
     switch (list.firstIndex(of: a), list.firstIndex(of: b)) {
-    case let (i?, j?): i < j
+    case (let i?, let j?): i < j
     case (_?, nil): true
     case (nil, _?): false
     case (nil, nil): a < b
@@ -206,9 +206,9 @@ public struct SignalDefinition: Sendable {
     public static let plainReading: @Sendable (SignalReading) -> String = { r in
         let value = r.value.map { $0 == $0.rounded() && abs($0) < 1e15 ? String(Int64($0)) : String($0) }
         switch (r.label, value) {
-        case let (label?, value?): return "\(label) (\(value))"
-        case let (label?, nil): return label
-        case let (nil, value?): return value
+        case (let label?, let value?): return "\(label) (\(value))"
+        case (let label?, nil): return label
+        case (nil, let value?): return value
         case (nil, nil): return "—"
         }
     }
