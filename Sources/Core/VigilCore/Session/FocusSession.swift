@@ -82,10 +82,9 @@ public struct FocusSession: Sendable {
         return nil
     }
 
-    public var isEnded: Bool {
-        if case .ended = phase { return true }
-        return false
-    }
+    /// Whether the session has ended. Kept by `enter`, the one place the state changes: the
+    /// stepper asks for every sample and tick, and matching the phase there copied the session.
+    public private(set) var isEnded = false
 
     /// The instant the planned time is up, if there is a plan.
     public var plannedEnd: Timestamp? {
@@ -408,6 +407,7 @@ public struct FocusSession: Sendable {
         let from = phase.state
         phase = next
         let to = next.state
+        if case .ended = to { isEnded = true }
         if from != to { events.append(SessionEvent(time: now, kind: .stateChanged(from: from, to: to, score: score, reason: reason))) }
     }
 }

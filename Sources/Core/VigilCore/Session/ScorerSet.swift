@@ -124,14 +124,12 @@ private final class Cell<S: SignalScorer>: ScorerCell {
     /// Observes and says whether the scorer is quiet now.
     override func observe(_ payload: SamplePayload, at t: Timestamp, judging: Bool) -> Bool {
         scorer.observe(payload, at: t, judging: judging)
-        return scorer.isQuiet
     }
     override func sensorChanged(to state: SensorState, at t: Timestamp) { scorer.sensorChanged(to: state, at: t) }
     override func restart(at now: Timestamp) { scorer.restart(at: now) }
-    override func judge(at now: Timestamp) -> (score: Double, quiet: Bool) {
-        let score = scorer.judge(at: now)
-        return (score, scorer.isQuiet)
-    }
+    // Only the scorer's mutating requirements are called here: they run on it in place, where a
+    // getter called from this generic code copied the whole scorer (a third of the replay's time).
+    override func judge(at now: Timestamp) -> (score: Double, quiet: Bool) { scorer.judge(at: now) }
     override func assess(at now: Timestamp) -> Assessment? { scorer.assess(at: now) }
     override func copy() -> ScorerCell { Cell(scorer) }
 }

@@ -150,10 +150,11 @@ public protocol SignalScorer: Sendable {
     // extension methods so that each scorer's witness is compiled for its own type: the session
     // reaches a scorer through one call, in place, without copying it.
 
-    /// `observe`, unless the session is paused and the scorer does not observe then.
-    mutating func observe(_ payload: SamplePayload, at t: Timestamp, judging: Bool)
-    /// `advance`, then `score`.
-    mutating func judge(at now: Timestamp) -> Double
+    /// `observe`, unless the session is paused and the scorer does not observe then; returns
+    /// `isQuiet` after it.
+    mutating func observe(_ payload: SamplePayload, at t: Timestamp, judging: Bool) -> Bool
+    /// `advance`, then `score`, and `isQuiet` after them.
+    mutating func judge(at now: Timestamp) -> (score: Double, quiet: Bool)
 
     /// True when the scorer scores 0 and will go on doing so, whatever the time, until it observes
     /// a sample (nothing loud heard, no switch in the window, inside the fence): the session then
@@ -165,13 +166,14 @@ extension SignalScorer {
     public var observesWhilePaused: Bool { false }
     public var isQuiet: Bool { false }
 
-    public mutating func observe(_ payload: SamplePayload, at t: Timestamp, judging: Bool) {
+    public mutating func observe(_ payload: SamplePayload, at t: Timestamp, judging: Bool) -> Bool {
         if judging || observesWhilePaused { observe(payload, at: t) }
+        return isQuiet
     }
 
-    public mutating func judge(at now: Timestamp) -> Double {
+    public mutating func judge(at now: Timestamp) -> (score: Double, quiet: Bool) {
         advance(to: now)
-        return score(at: now)
+        return (score(at: now), isQuiet)
     }
 
     public func score(at now: Timestamp) -> Double { assess(at: now)?.score ?? 0 }
