@@ -22,8 +22,9 @@
 //            status and backoff); VigilRecording (Vigil's JSON Lines recordings); RecordingFormats
 //            (every recording format, told apart by content, and inspect); VigilConfig (the YAML
 //            config file); VigilStore (the SQLite event log, GRDB).
-// Runtime    VigilRuntime    live sessions and replay through one stepper, alarm dispatch, the
-//                            Pomodoro scheduler, rehearsals, the reminder daemon, the history simulator.
+// Runtime    VigilRuntime    SessionRunner (a live session: log, alarms, status file, Pomodoro, recording),
+//                            replay through the same stepper, PlannerService (tasks, habits, agenda),
+//                            ReminderDaemon, the session lock and status file, the history simulator.
 // App        vigil           the command line (swift-argument-parser): parse, call the runtime, render.
 import PackageDescription
 

@@ -2,12 +2,14 @@ import DesktopNotifier
 import Foundation
 import RecordingFormats
 import SessionViews
+import Synchronization
 import TestSupport
 import Testing
 import VigilCore
 import VigilPlanner
 import VigilRuntime
 import VigilStore
+import VigilTesting
 
 /// A sink that keeps what it was sent, with the instant.
 final class CollectingSink: ReminderSink, @unchecked Sendable {
@@ -135,5 +137,73 @@ final class CollectingSink: ReminderSink, @unchecked Sendable {
         #expect(PomodoroPlan.classic.setLength == 115 * 60)
         #expect((1...8).map { PomodoroPlan.classic.breakLength(after: $0) / 60 } == [5, 5, 5, 15, 5, 5, 5, 15])
         #expect(PomodoroPlan.classic.text == "25/5/15x4")
+    }
+}
+
+/// The daemon's loop on a clock that moves only when told to: a round every `reminders.check`,
+/// failures and recovery said once each, and a cancellation (SIGTERM) that ends the wait at once.
+@Suite struct ReminderDaemonLoopTests {
+    /// A sink that fails while `broken` is set.
+    final class FlakySink: ReminderSink, @unchecked Sendable {
+        private let lock = NSLock()
+        private var isBroken = true
+        private var list: [String] = []
+        var broken: Bool {
+            get { lock.withLock { isBroken } }
+            set { lock.withLock { isBroken = newValue } }
+        }
+        var sent: [String] { lock.withLock { list } }
+        func send(_ reminder: Reminder) throws(AlarmChannelUnavailable) {
+            lock.lock()
+            defer { lock.unlock() }
+            if isBroken { throw AlarmChannelUnavailable("no notification daemon") }
+            list.append(reminder.title)
+        }
+    }
+
+    final class Lines: Sendable {
+        let lines = Mutex<[String]>([])
+        func add(_ s: String) { lines.withLock { $0.append(s) } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    @Test func roundsEveryCheckSayingFailureAndRecoveryOnce() async throws {
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let monday = civilDay("2026-11-16")!
+        let tenThirty = parseRFC3339("2026-11-16T09:30:00Z")!.millisecondsSinceEpoch
+        let store = EventStore()
+        try store.addHabit(Habit(id: 0, name: "Stretch", schedule: .daily, reminder: "10:30", createdDay: monday))
+        try store.addHabit(Habit(id: 0, name: "Read", schedule: .daily, reminder: "10:31", createdDay: monday))
+        let sink = FlakySink()
+        let clock = ManualClock()
+        let lines = Lines()
+        let daemon = ReminderDaemon(
+            round: ReminderRound(store: store, configuration: .init(), sink: sink, zone: berlin), every: 30, clock: clock,
+            now: { tenThirty + Int64(clock.now.offset.components.seconds) * 1000 }, report: { lines.add($0) })
+        let run = Task { try await daemon.run() }
+        func settle() async {
+            for _ in 0..<100_000 where clock.sleeperCount == 0 { await Task.yield() }
+        }
+        await settle()
+        // 10:30: Stretch is due, notifications do not work: said once.
+        #expect(lines.all == ["cannot send reminders (no notification daemon); 'Time for: Stretch' and any others wait until notifications work"])
+        clock.advance(by: .seconds(30))
+        await settle()
+        #expect(lines.all.count == 1, "the same failure is not said again: \(lines.all)")
+        // 10:31: notifications work again: both reminders go, each said, and the recovery.
+        sink.broken = false
+        clock.advance(by: .seconds(30))
+        await settle()
+        #expect(Set(sink.sent) == ["Time for: Stretch", "Time for: Read"])
+        #expect(Set(lines.all.dropFirst().dropLast()) == ["reminded: Time for: Stretch", "reminded: Time for: Read"])
+        #expect(lines.all.last == "notifications work again")
+        // No round before the next check is due.
+        clock.advance(by: .seconds(29))
+        await Task.yield()
+        #expect(lines.all.count == 4)
+        // Stopping wakes the wait at once: no clock time has to pass.
+        run.cancel()
+        try await run.value
+        #expect(sink.sent.count == 2)
     }
 }

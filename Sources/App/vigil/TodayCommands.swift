@@ -126,46 +126,33 @@ struct DaemonCommand: AsyncParsableCommand {
             let config = try common.loadConfiguration()
             let store = try common.openStore()
             let round = ReminderRound(store: store, configuration: config.reminders, sink: DesktopReminderSink())
+            // --now (for tests) fixes the instant of every round; else each round reads the wall clock.
+            let fixed = common.now == nil ? nil : try common.nowMilliseconds()
+            let daemon = ReminderDaemon(
+                round: round, every: config.reminders.check, clock: ContinuousClock(),
+                now: { fixed ?? Int64(Date().timeIntervalSince1970 * 1000) }, report: { log($0) })
+            if once { return try daemon.runOnce() }
+            log("vigil daemon: reminders from \(store.path), looking every \(humanDuration(config.reminders.check))")
+            // SIGTERM (systemd stopping it), Ctrl-C or SIGHUP cancel the rounds, which wakes the
+            // wait between them at once.
             let signals = SignalWatch<Int32>([(SIGINT, SIGINT), (SIGTERM, SIGTERM), (SIGHUP, SIGHUP)])
-            let stop = StopFlag()
-            Task {
+            let rounds = Task { try await daemon.run() }
+            let watcher = Task {
                 for await _ in signals.stream {
-                    stop.set()
+                    rounds.cancel()
                     break
                 }
             }
-            log("vigil daemon: reminders from \(store.path), looking every \(humanDuration(config.reminders.check))")
-            var unavailable: String?
-            while true {
-                let outcome = try round.run(at: try common.nowMilliseconds())
-                for r in outcome.sent { log("reminded: \(r.title)") }
-                if let (r, why) = outcome.failed.first {
-                    if unavailable != why { log("cannot send reminders (\(why)); '\(r.title)' and any others wait until notifications work") }
-                    unavailable = why
-                } else if unavailable != nil, !outcome.sent.isEmpty {
-                    log("notifications work again")
-                    unavailable = nil
-                }
-                if once { return }
-                // Sleep until the next look, waking early for a signal.
-                let until = Date().addingTimeInterval(config.reminders.check)
-                while Date() < until, !stop.isSet { try? await Task.sleep(for: .milliseconds(200)) }
-                if stop.isSet {
-                    log("vigil daemon: stopped")
-                    return
-                }
-            }
+            let result = await rounds.result
+            watcher.cancel()
+            signals.finish()
+            try result.get()
+            log("vigil daemon: stopped")
         }
     }
 
+    /// The daemon's log lines, through `Diagnostics` (with the journal's priorities under systemd).
     private func log(_ line: String) {
-        writeStandardError((line + "\n"))
+        Diagnostics.emit(line, level: line.hasPrefix("cannot") ? .warning : .info, prefixed: false)
     }
-}
-
-final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
 }

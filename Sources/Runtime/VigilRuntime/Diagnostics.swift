@@ -23,14 +23,14 @@ public enum Diagnostics {
         return value == "\(st.st_dev):\(st.st_ino)"
     }()
 
-    /// The line as printed: `vigil: text` (`vigil: error: text` for errors), with the priority
-    /// prefix for the journal.
-    public static func line(_ text: String, level: Level, journal: Bool) -> String {
-        let body = level == .error ? "vigil: error: \(text)" : "vigil: \(text)"
+    /// The line as printed: `vigil: text` (`vigil: error: text` for errors; the text alone when
+    /// not `prefixed`, as the daemon's log lines), with the priority prefix for the journal.
+    public static func line(_ text: String, level: Level, journal: Bool, prefixed: Bool = true) -> String {
+        let body = !prefixed ? text : level == .error ? "vigil: error: \(text)" : "vigil: \(text)"
         return (journal ? "<\(level.rawValue)>" : "") + body + "\n"
     }
 
-    public static func emit(_ text: String, level: Level = .info) {
-        writeStandardError(line(text, level: level, journal: toJournal))
+    public static func emit(_ text: String, level: Level = .info, prefixed: Bool = true) {
+        writeStandardError(line(text, level: level, journal: toJournal, prefixed: prefixed))
     }
 }

@@ -1,5 +1,6 @@
 import DesktopNotifier
 import Foundation
+import Synchronization
 import VigilCore
 import VigilPlanner
 import VigilStore
@@ -26,7 +27,7 @@ public struct DesktopReminderSink: ReminderSink {
 /// reminders `ReminderPlanner` finds, each sent once and recorded as sent (so a restart does not
 /// repeat them). The daemon calls it every `reminders.check` seconds with its clock's time; tests
 /// call it with chosen instants.
-public struct ReminderRound {
+public struct ReminderRound: Sendable {
     public let store: EventStore
     public let settings: ReminderSettings
     public let sink: any ReminderSink
@@ -76,5 +77,53 @@ public struct ReminderRound {
             }
         }
         return outcome
+    }
+}
+
+/// `vigil daemon`: a reminder round every `reminders.check` seconds on a clock until the task
+/// running it is cancelled (a signal), saying what it sent, and saying once when reminders cannot
+/// be delivered and once when they can again. The wait between rounds is a sleep on the clock that
+/// cancellation ends at once, not a poll; tests run it on a `ManualClock`.
+public final class ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
+    private let round: ReminderRound
+    private let every: Double
+    private let clock: C
+    private let now: @Sendable () -> Int64
+    private let report: @Sendable (String) -> Void
+    private let failing = Mutex<String?>(nil)
+
+    /// - Parameters:
+    ///   - every: seconds between rounds (`reminders.check`).
+    ///   - now: the wall time of a round, in milliseconds since the epoch.
+    ///   - report: a line for the person (the journal, under systemd).
+    public init(round: ReminderRound, every: Double, clock: C, now: @escaping @Sendable () -> Int64, report: @escaping @Sendable (String) -> Void) {
+        self.round = round
+        self.every = every
+        self.clock = clock
+        self.now = now
+        self.report = report
+    }
+
+    /// One round, and what it has to say.
+    public func runOnce() throws(StoreError) {
+        let outcome = try round.run(at: now())
+        for r in outcome.sent { report("reminded: \(r.title)") }
+        failing.withLock { unavailable in
+            if let (r, why) = outcome.failed.first {
+                if unavailable != why { report("cannot send reminders (\(why)); '\(r.title)' and any others wait until notifications work") }
+                unavailable = why
+            } else if unavailable != nil, !outcome.sent.isEmpty {
+                report("notifications work again")
+                unavailable = nil
+            }
+        }
+    }
+
+    /// Rounds until cancelled; a store that cannot be read ends it with the error.
+    public func run() async throws(StoreError) {
+        while !Task.isCancelled {
+            try runOnce()
+            do { try await clock.sleep(for: .seconds(every)) } catch { return }
+        }
     }
 }
