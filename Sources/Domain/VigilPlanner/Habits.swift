@@ -158,6 +158,21 @@ public struct HabitProgress: Sendable {
             tracker.record(day: day, completed: done)
             strength = strength * (1 - Self.strengthAlpha) + Self.strengthAlpha * (done ? 1 : 0)
         }
+        /// Counts a day's mark; an unmarked day is the caller's to judge.
+        func count(_ status: DayStatus, on day: Int) {
+            switch status {
+            case .completed:
+                completed += 1
+                book(day, done: true)
+            case .failed:
+                failed += 1
+                book(day, done: false)
+            case .skipped:
+                skipped += 1
+            case .incomplete:
+                break
+            }
+        }
         var day = habit.createdDay
         while day <= today {
             let status = statuses[day] ?? .incomplete
@@ -165,19 +180,8 @@ public struct HabitProgress: Sendable {
             if weekday == 1 { weekDone = 0 }
             switch habit.schedule {
             case .timesPerWeek(let n):
-                switch status {
-                case .completed:
-                    completed += 1
-                    weekDone += 1
-                    book(day, done: true)
-                case .failed:
-                    failed += 1
-                    book(day, done: false)
-                case .skipped:
-                    skipped += 1
-                case .incomplete:
-                    break
-                }
+                count(status, on: day)
+                if status == .completed { weekDone += 1 }
                 // The week is judged on its last day (once it is over).
                 if weekday == 7, day < today, weekDone < n, status != .failed {
                     failed += 1
@@ -185,18 +189,8 @@ public struct HabitProgress: Sendable {
                 }
             case .daily, .weekdays:
                 guard habit.schedule.isScheduled(day) || statuses[day] != nil else { break }
-                switch status {
-                case .completed:
-                    completed += 1
-                    book(day, done: true)
-                case .failed:
-                    failed += 1
-                    book(day, done: false)
-                case .skipped:
-                    skipped += 1
-                case .incomplete:
-                    if day < today { incomplete += 1 }
-                }
+                count(status, on: day)
+                if status == .incomplete, day < today { incomplete += 1 }
             }
             day += 1
         }
