@@ -46,7 +46,7 @@ public final class PulseServer {
 
     /// Plays a WAV file into the null sink; returns when it has been played.
     public func play(_ wav: String) {
-        runTool("/usr/bin/paplay", ["--server", address, "-d", "vigiltest", wav])
+        _ = runTool("/usr/bin/paplay", ["--server", address, "-d", "vigiltest", wav])
     }
 
     /// Starts playing a WAV file into the null sink and returns at once.
@@ -77,7 +77,7 @@ public final class GPSFake {
     ///   test that needs fixes for longer than the log lasts (about 8 s for haicom-305N at `-S`).
     public init(log: String, port: Int, once: Bool = true) throws {
         output = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfake-\(UUID().uuidString).json").path
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         // Foundation starts it in a process group of its own, so stopping the group also stops the
         // gpsd it started.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
@@ -88,7 +88,7 @@ public final class GPSFake {
         env["PYTHONUNBUFFERED"] = "1"
         process.environment = env
         process.standardOutput = FileHandle(forWritingAtPath: output)
-        FileManager.default.createFile(atPath: output + ".log", contents: nil)
+        _ = FileManager.default.createFile(atPath: output + ".log", contents: nil)
         process.standardError = FileHandle(forWritingAtPath: output + ".log")
         try process.run()
     }

@@ -97,7 +97,7 @@ func sampleSessionEvents() -> [SessionEvent] {
         // Root ignores permissions, so use a path under a regular file: it can never be a directory.
         let blocker = tempDir()
         try FileManager.default.createDirectory(atPath: (blocker as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8))
         do {
             _ = try EventStore(path: blocker + "/data/vigil.sqlite3")
             Issue.record("expected an error")

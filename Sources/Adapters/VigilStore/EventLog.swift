@@ -61,6 +61,7 @@ struct EventLog: Sendable {
 
     // MARK: Events to rows
 
+    @discardableResult
     private static func insertSession(_ events: [SessionEvent], source: String, recording: String?, db: Database) throws -> Int64? {
         guard let first = events.first, case .sessionStarted(let task, let planned) = first.kind else { return nil }
         try db.execute(

@@ -107,7 +107,7 @@ struct ForgetCommand: AsyncParsableCommand {
                     return
                 }
             }
-            if let running = SessionStatusFile(dataDirectory: common.paths.dataDirectory).running() {
+            if SessionStatusFile(dataDirectory: common.paths.dataDirectory).running() != nil {
                 throw Failure("a session is running: end it (`vigil stop`) before forgetting.", code: .failure)
             }
             let counts = try store.forget(from: range.0, to: range.1, fromDay: first, toDay: last)
