@@ -193,19 +193,17 @@ struct SessionRun {
                 return last?.line
             }
         }
-        // The runner's view exists once it does; messages before that go to standard error.
-        let viewBox = Mutex<LiveViewModel?>(nil)
+        let renderer = TimelineRenderer(sessionStart: wallStart)
         let presenter = SessionRunner<C>.Presenter(
             events: { rendered in
                 guard !liveScreen else { return }
                 for (e, text) in rendered {
-                    if asJSON { out.line(TimelineRenderer(sessionStart: wallStart).json(e)) } else if let text { out.line(text) }
+                    if asJSON { out.line(renderer.json(e)) } else if let text { out.line(text) }
                 }
                 out.flush()
             },
-            note: { message in
-                if liveScreen, let view = viewBox.withLock({ $0 }) { view.withLock { $0.note(message) } } else { note(message) }
-            },
+            // On the live screen the runner's view shows it among the recent lines.
+            note: { message in if !liveScreen { note(message) } },
             waiting: { elapsed in
                 if !liveScreen, !asJSON {
                     out.line("\(clockDuration(elapsed))  waiting       the break is over: the session goes on when you are back")
@@ -219,7 +217,6 @@ struct SessionRun {
                 record: command.record),
             clock: clock, sinks: sinks, motivation: motivate, presenter: presenter)
         let view = runner.view
-        viewBox.withLock { $0 = view }
         let before = liveScreen ? Milestones(store: store) : nil
         // Ctrl-C is the person ending the session; `kill` and a closed terminal interrupt it.
         // Either way it is closed cleanly and saved, not lost.

@@ -67,6 +67,7 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         /// timeline folds into others); called after the log and the alarms have them.
         public var events: @Sendable ([(event: SessionEvent, text: String?)]) -> Void
         /// A message for the person: the log failing or writing again, an alarm channel unavailable.
+        /// It is also among the view's recent lines, where the live screen shows it.
         public var note: @Sendable (String) -> Void
         /// A Pomodoro break is over and the session waits for the person; `elapsed` is session time.
         public var waiting: @Sendable (_ elapsed: Double) -> Void
@@ -108,15 +109,19 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         let view = LiveViewModel(LiveView(task: plan.task, planned: plan.planned, workplace: configuration.location.workplace))
         self.view = view
         let logPath = store.path
+        let tell: @Sendable (String) -> Void = { message in
+            view.withLock { $0.note(message) }
+            presenter.note(message)
+        }
         // A log that cannot be written does not stop the session: its events wait in memory.
         let writer = SessionLogWriter(store: store, taskId: plan.taskId, source: plan.rehearsal ? "rehearsal" : "live") { news in
             switch news {
             case .failing(let error, let count):
-                presenter.note(
+                tell(
                     "cannot write the event log (\(error.message)); the session goes on with its alarms, and its events "
                         + "(\(count) so far) wait in memory until \(logPath) can be written: free some disk space or make its directory writable")
             case .recovered(let count):
-                presenter.note("the event log is written again" + (count > 0 ? ": the \(count) events that waited are in it" : ""))
+                tell("the event log is written again" + (count > 0 ? ": the \(count) events that waited are in it" : ""))
             }
         }
         self.writer = writer
@@ -128,7 +133,7 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         }
         alarms = AlarmDispatcher(
             configuration: configuration.alarms, task: plan.task, sinks: sinks, onDelivery: { writer.write($0) },
-            motivation: motivation, report: { problem in presenter.note(problem) })
+            motivation: motivation, report: tell)
     }
 
     /// Runs the session until it ends: its planned time is up, an `end` command arrives, or (a

@@ -186,7 +186,7 @@ extension SignalScorer {
 /// from the configuration, and how the live screen shows its latest reading.
 public struct SignalDefinition: Sendable {
     public var sensor: SensorKind
-    /// The causes its scorers name, in the order ties between them go.
+    /// The causes its scorers name (ties between equal scores go to the scorer made first).
     public var causes: [Cause]
     /// The scorers for a session with this configuration (none when the signal is switched off).
     public var makeScorers: @Sendable (VigilConfiguration) -> [any SignalScorer]
@@ -238,9 +238,6 @@ public struct SignalCatalog: Sendable {
     }
 
     public var sensors: [SensorKind] { signals.map(\.sensor) }
-    /// Every cause a registered signal can name, in registration order.
-    public var causes: [Cause] { signals.flatMap(\.causes) }
-    public func definition(of sensor: SensorKind) -> SignalDefinition? { signals.first { $0.sensor == sensor } }
     public func knows(_ sensor: SensorKind) -> Bool { signals.contains { $0.sensor == sensor } }
 
     /// The scorers for a session with this configuration, in combination order.
