@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func inputWithoutAnyInputSampleScoresNothing() {
-        let s = InputScorer(config: .init())
+        let s = PresenceScorer(config: .init())
         #expect(s.assess(at: at(1000)) == nil)
     }
 

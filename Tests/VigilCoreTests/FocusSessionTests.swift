@@ -228,8 +228,9 @@ import Testing
         #expect(e?.cause == .location)
         #expect(e?.start == at(100))
         #expect(e?.reason == "212 m from the office")
-        // Location score (t - 100 - 60) / 120 reaches 0.6 at 232, confirmed at 242.
-        #expect(e?.confirmedAt == at(242))
+        // Location score (t - 100 - 20) / 40 reaches 0.6 at 144, confirmed at 154: within a minute
+        // of crossing the fence.
+        #expect(e?.confirmedAt == at(154))
         // A lost fix outside holds the judgement: still outside.
         events = s.receive(Sample(time: at(601), payload: fix(0, mode: .noFix)))
         #expect(s.state.isDistracted)

@@ -114,8 +114,8 @@ extension Array where Element == SessionEvent {
         _ = try store.appendSession(events, source: "replay", recording: path)
         let facts = try store.statisticsFacts(before: (Self.start + 86_400).millisecondsSinceEpoch)
         let report = Statistics.report(facts, timeZone: TimeZone(identifier: "UTC")!, from: nil, to: civilDay("2026-03-02")!)
-        #expect(report.episodes.byCause.map(\.key) == ["away", "switching", "noise", "location", "phone"])
-        #expect(report.episodes.byCause.map(\.count) == [0, 0, 0, 0, 1])
+        #expect(report.episodes.byCause.map(\.key) == ["away", "switching", "noise", "location", "app", "phone"])
+        #expect(report.episodes.byCause.map(\.count) == [0, 0, 0, 0, 0, 1])
         #expect(report.episodes.byCause.last?.minutes == 3)
         #expect(report.rendered(as: .json).contains(#""key": "phone""#))
     }

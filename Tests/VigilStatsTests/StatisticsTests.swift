@@ -52,7 +52,7 @@ import VigilCore
         #expect(r.totals.alarmsPerFocusedHour == (1 / (170.0 / 60) * 10_000).rounded() / 10_000)
         #expect(r.totals.recovery.count == 1 && r.totals.recovery.meanS == 480 && r.totals.recovery.medianS == 480)
         #expect(r.highlights.mostProductiveHour == 2 && r.highlights.leastProductiveHour == 1 && r.highlights.mostProcrastinatedHour == 2)
-        #expect(r.episodes.byCause.map(\.count) == [0, 0, 1, 0])
+        #expect(r.episodes.byCause.map(\.count) == [0, 0, 1, 0, 0])
         #expect(r.episodes.byHour[2].count == 1 && r.episodes.byHour[2].meanS == 600)
         #expect(r.timeZone == "Europe/Berlin")
     }

@@ -138,7 +138,7 @@ public struct RecordingInspection: Sendable, Encodable {
             case .status(let s):
                 statuses.append("\(s.sensor.rawValue): \(s.state.rawValue)")
                 if measureTrack, s.sensor == .location, s.state != .available { track.loseFix() }
-            case .reading, .control:
+            case .reading, .control, .desktop, .app, .media:
                 break
             }
         }

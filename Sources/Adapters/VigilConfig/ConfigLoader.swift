@@ -421,6 +421,27 @@ private let schema: [String: [String: Apply]] = [
         "full": { $0.location.full = try duration($1) },
         "weight": { $0.location.weight = try number($1) },
     ],
+    "desktop": [
+        "enabled": { $0.desktop.enabled = try boolean($1) },
+        "backend": { $0.desktop.backend = try desktopBackend($1) },
+        "poll": { $0.desktop.poll = try duration($1) },
+        "lock_is_away": { $0.desktop.lockIsAway = try boolean($1) },
+    ],
+    "apps": [
+        "enabled": { $0.apps.enabled = try boolean($1) },
+        "grace": { $0.apps.grace = try duration($1) },
+        "full": { $0.apps.full = try duration($1) },
+        "weight": { $0.apps.weight = try number($1) },
+        "store_titles": { $0.apps.storeTitles = try boolean($1) },
+        "count_switches": { $0.apps.countSwitches = try boolean($1) },
+        "fallback": { $0.apps.fallback = try appCategory($1) },
+        "rules": { $0.apps.rules = try appRules($1) },
+    ],
+    "media": [
+        "enabled": { $0.media.enabled = try boolean($1) },
+        "calls_are_presence": { $0.media.callsArePresence = try boolean($1) },
+        "playback_is_presence": { $0.media.playbackIsPresence = try boolean($1) },
+    ],
     "alarms": [
         "escalation": { $0.alarms.escalation = try durations($1) },
         "repeat_every": { $0.alarms.repeatEvery = try duration($1) },
@@ -440,6 +461,53 @@ private let schema: [String: [String: Apply]] = [
         "check": { $0.reminders.check = try duration($1) },
     ],
 ]
+
+/// `auto` (nil: the first that answers) or a backend's name.
+private func desktopBackend(_ node: Node) throws -> DesktopBackend? {
+    guard let name = try optionalString(node, nothing: "auto") else { return nil }
+    guard let b = DesktopBackend(rawValue: name) else {
+        let names = (["auto"] + DesktopBackend.allCases.map(\.rawValue)).joined(separator: ", ")
+        throw ValueError(message: "unknown backend '\(name)': expected one of \(names)")
+    }
+    return b
+}
+
+private func appCategory(_ node: Node) throws -> AppCategory {
+    guard case .scalar(let sc) = node, let c = AppCategory(rawValue: sc.string.trimmingCharacters(in: .whitespaces)) else {
+        throw ValueError(message: "expected work, neutral or distracting, got \(describe(node))")
+    }
+    return c
+}
+
+/// `rules:` — a list of `{name, class: x | [x, y], title: piece, category}`.
+private func appRules(_ node: Node) throws -> [AppRule] {
+    if case .scalar(let sc) = node, sc.string.isEmpty || sc.string == "~" || sc.string == "null" { return [] }
+    guard case .sequence(let seq) = node else {
+        throw ValueError(message: "expected a list of rules such as [{name: youtube, title: youtube, category: distracting}]")
+    }
+    let keys = ["name", "class", "title", "category"]
+    return try seq.enumerated().map { (i, item) in
+        guard case .mapping(let m) = item else { throw ValueError(message: "rule \(i + 1): expected a mapping with name, class, title and category") }
+        var name: String?
+        var classes: [String] = []
+        var title: String?
+        var category: AppCategory?
+        for (k, v) in m {
+            switch k.string ?? "" {
+            case "name": name = v.string
+            case "class":
+                if case .scalar(let sc) = v { classes = [sc.string] } else { classes = try strings(v) }
+            case "title": title = v.string
+            case "category": category = try appCategory(v)
+            case let other:
+                throw ValueError(message: "rule \(i + 1): unknown key '\(other)'\(ConfigLoader.suggestion(other, keys))")
+            }
+        }
+        guard let category else { throw ValueError(message: "rule \(i + 1): needs a category (work, neutral or distracting)") }
+        guard !classes.isEmpty || title != nil else { throw ValueError(message: "rule \(i + 1): needs a class or a title to match") }
+        return AppRule(name: name ?? classes.first ?? title ?? "rule \(i + 1)", classes: classes, title: title, category: category)
+    }
+}
 
 /// `"07:30"`: minutes after local midnight.
 private func timeOfDay(_ node: Node) throws -> Int {

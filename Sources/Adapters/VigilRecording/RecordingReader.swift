@@ -13,13 +13,15 @@ private enum Key: Int {
     case rms, peak, lufs, momentary, lat, lon, acc, speed, mode, dist, cell, sensor, state, detail, action
     /// A plug-in signal's reading (`SignalReading`).
     case value, label
+    /// The application in front (`AppFocus`) and calls and playback (`MediaActivity`).
+    case appClass, category, rule, title, calls, playing
 
-    static let count = 30
+    static let count = 36
 
     /// Keys whose values are strings.
     var isText: Bool {
         switch self {
-        case .kind, .sensor, .state, .detail, .action, .label: true
+        case .kind, .sensor, .state, .detail, .action, .label, .appClass, .category, .rule, .title: true
         default: false
         }
     }
@@ -30,6 +32,7 @@ private enum Key: Int {
         case .altTab: "alt_tab"
         case .superKey: "super"
         case .ctrlTab: "ctrl_tab"
+        case .appClass: "class"
         default: "\(self)"
         }
     }
@@ -76,6 +79,12 @@ private enum Key: Int {
         case 0x7365_7069_7773: return .swipes  // "swipes"
         case 0x65_756c_6176: return .value  // "value"
         case 0x6c_6562_616c: return .label  // "label"
+        case 0x73_7361_6c63: return .appClass  // "class"
+        case 0x7972_6f67_6574_6163: return .category  // "category"
+        case 0x656c_7572: return .rule  // "rule"
+        case 0x65_6c74_6974: return .title  // "title"
+        case 0x73_6c6c_6163: return .calls  // "calls"
+        case 0x676e_6979_616c_70: return .playing  // "playing"
         case 0x6c65_7661_7274: return .travel  // "travel"
         case 0x776f_646e_6977: return .window  // "window"
         case 0x62_6174_5f74_6c61: return .altTab  // "alt_tab"
@@ -85,7 +94,7 @@ private enum Key: Int {
     }
 }
 
-private enum Kind { case input, audio, location, status, control, unknown }
+private enum Kind { case input, audio, location, desktop, app, media, status, control, unknown }
 
 /// Decodes one sample line. Returns `nil` for a line of a kind that neither this version nor a
 /// signal in `signals` knows.
@@ -103,10 +112,26 @@ func decodeSampleLine(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp, sign
 /// reference so that the common line (numbers only) creates and destroys no strings at all.
 private final class LineExtras {
     var sensor: String?, state: String?, detail: String?, action: String?, label: String?
+    var appClass: String?, category: String?, rule: String?, title: String?
     /// The `kind` of a line whose kind is not built in: perhaps a plug-in signal's reading.
     var kindName: String?
     /// A value of the wrong type for a key we know: an error only if the line's kind is one we know.
     var deferred: JSONLineScanner.Failure?
+
+    /// Keeps a text key's value.
+    func set(_ key: Key, _ text: String) {
+        switch key {
+        case .sensor: sensor = text
+        case .state: state = text
+        case .detail: detail = text
+        case .label: label = text
+        case .appClass: appClass = text
+        case .category: category = text
+        case .rule: rule = text
+        case .title: title = text
+        default: action = text
+        }
+    }
 }
 
 /// What a line's keys said, before the sample is built from it.
@@ -128,6 +153,10 @@ private struct LineFields {
     var detail: String? { extras?.detail }
     var action: String? { extras?.action }
     var label: String? { extras?.label }
+    var appClass: String? { extras?.appClass }
+    var category: String? { extras?.category }
+    var rule: String? { extras?.rule }
+    var title: String? { extras?.title }
     var kindName: String? { extras?.kindName }
     var deferred: JSONLineScanner.Failure? { extras?.deferred }
 }
@@ -197,19 +226,16 @@ private func scanCanonical(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMuta
                 case 0x6e6f_6974_6163_6f6c: f.kind = .location  // "location"
                 case 0x7375_7461_7473: f.kind = .status  // "status"
                 case 0x6c_6f72_746e_6f63: f.kind = .control  // "control"
+                case 0x70_6f74_6b73_6564: f.kind = .desktop  // "desktop"
+                case 0x707061: f.kind = .app  // "app"
+                case 0x61_6964_656d: f.kind = .media  // "media"
                 default:
                     f.kind = .unknown
                     f.more.kindName = String(decoding: UnsafeBufferPointer(start: p + valueStart, count: valueLength), as: UTF8.self)
                 }
-            case .sensor?, .state?, .detail?, .action?, .label?:
+            case .sensor?, .state?, .detail?, .action?, .label?, .appClass?, .category?, .rule?, .title?:
                 let text = String(decoding: UnsafeBufferPointer(start: p + valueStart, count: valueLength), as: UTF8.self)
-                switch key! {
-                case .sensor: f.more.sensor = text
-                case .state: f.more.state = text
-                case .detail: f.more.detail = text
-                case .label: f.more.label = text
-                default: f.more.action = text
-                }
+                f.more.set(key!, text)
             default:
                 return false  // a number expected: let the general scanner decide what that means
             }
@@ -331,15 +357,15 @@ private func scanGeneral(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMutabl
                 case (8, 0x6C) where s.equals(v, "location"): f.kind = .location
                 case (6, 0x73) where s.equals(v, "status"): f.kind = .status
                 case (7, 0x63) where s.equals(v, "control"): f.kind = .control
+                case (7, 0x64) where s.equals(v, "desktop"): f.kind = .desktop
+                case (3, 0x61) where s.equals(v, "app"): f.kind = .app
+                case (5, 0x6D) where s.equals(v, "media"): f.kind = .media
                 default:
                     f.kind = .unknown
                     f.more.kindName = s.text(v)
                 }
-            case .sensor?: f.more.sensor = s.text(try s.string())
-            case .state?: f.more.state = s.text(try s.string())
-            case .detail?: f.more.detail = s.text(try s.string())
-            case .action?: f.more.action = s.text(try s.string())
-            case .label?: f.more.label = s.text(try s.string())
+            case .sensor?, .state?, .detail?, .action?, .label?, .appClass?, .category?, .rule?, .title?:
+                f.more.set(key!, s.text(try s.string()))
             case let key?:
                 if !s.takeNull() {
                     let column = s.pos + 1
@@ -448,6 +474,31 @@ private func buildSample(_ f: LineFields, slots: UnsafeMutablePointer<Double>, s
                 LocationFix(
                     latitude: lat, longitude: lon, horizontalAccuracy: value(.acc), speed: value(.speed), mode: mode,
                     distanceFromWorkplace: distance, cellSize: cell)))
+    case .desktop:
+        if let name = f.state {
+            guard let event = DesktopEvent(stateName: name) else {
+                throw JSONLineScanner.Failure(
+                    column: 1, message: "unknown desktop state \"\(name)\" (expected \(orList(DesktopEvent.stateNames)))")
+            }
+            return Sample(time: time, payload: .desktop(event))
+        }
+        guard let idle = value(.idle) else {
+            throw JSONLineScanner.Failure(column: 1, message: "a desktop line needs \"idle\" (seconds) or \"state\"")
+        }
+        guard idle >= 0, idle < 3.15e9 else {
+            throw JSONLineScanner.Failure(column: 1, message: "\"idle\" must be from 0 to 100 years in seconds, got \(idle)")
+        }
+        return Sample(time: time, payload: .desktop(.idle(idle)))
+    case .app:
+        guard let appClass = f.appClass else { throw JSONLineScanner.Failure(column: 1, message: "missing \"class\"") }
+        guard let name = f.category else { throw JSONLineScanner.Failure(column: 1, message: "missing \"category\"") }
+        guard let category = AppCategory(rawValue: name) else {
+            throw JSONLineScanner.Failure(
+                column: 1, message: "unknown category \"\(name)\" (expected \(orList(AppCategory.allCases.map(\.rawValue))))")
+        }
+        return Sample(time: time, payload: .app(AppFocus(appClass: appClass, category: category, rule: f.rule, title: f.title)))
+    case .media:
+        return Sample(time: time, payload: .media(MediaActivity(calls: try count(.calls, "calls"), playing: try count(.playing, "playing"))))
     case .status:
         guard let sensorName = f.sensor else { throw JSONLineScanner.Failure(column: 1, message: "missing \"sensor\"") }
         let sensorKind = SensorKind(rawValue: sensorName)

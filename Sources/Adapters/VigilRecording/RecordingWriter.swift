@@ -51,6 +51,16 @@ public struct RecordingEncoder: Sendable {
             out += ",\"mode\":\(f.mode.rawValue)"
             if let v = f.distanceFromWorkplace { out += ",\"dist\":\(jsonNumber(v))" }
             if let v = f.cellSize { out += ",\"cell\":\(jsonNumber(v))" }
+        case .desktop(let e):
+            out += "\"kind\":\"desktop\""
+            if case .idle(let seconds) = e { out += ",\"idle\":\(jsonNumber(seconds))" }
+            if let state = e.stateName { out += ",\"state\":\"\(state)\"" }
+        case .app(let f):
+            out += "\"kind\":\"app\",\"class\":\(jsonString(f.appClass)),\"category\":\"\(f.category.rawValue)\""
+            if let r = f.rule { out += ",\"rule\":\(jsonString(r))" }
+            if let title = f.title { out += ",\"title\":\(jsonString(title))" }
+        case .media(let m):
+            out += "\"kind\":\"media\",\"calls\":\(m.calls),\"playing\":\(m.playing)"
         case .reading(let r):
             out += "\"kind\":\(jsonString(r.sensor.rawValue))"
             if let v = r.value { out += ",\"value\":\(jsonNumber(v))" }

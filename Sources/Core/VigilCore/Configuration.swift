@@ -8,6 +8,9 @@ public struct VigilConfiguration: Hashable, Sendable {
     public var switching = Switching()
     public var audio = Audio()
     public var location = Location()
+    public var desktop = Desktop()
+    public var apps = Apps()
+    public var media = Media()
     public var alarms = Alarms()
     public var reminders = Reminders()
 
@@ -121,11 +124,74 @@ public struct VigilConfiguration: Hashable, Sendable {
         /// recordings they make); by default only the distance from the workplace and a coarse cell
         /// leave it (`LocationPrivacy`).
         public var exactCoordinates = false
-        /// Time outside the geofence that scores nothing (stepping out to the car park and back).
-        public var grace: Double = 60
+        /// Time outside the geofence that scores nothing (a GPS fix wandering over the fence).
+        /// Short: leaving the workplace is judged within a minute of crossing the fence.
+        public var grace: Double = 20
         /// Time outside the geofence at which the location score reaches 1.
-        public var full: Double = 180
+        public var full: Double = 60
         public var weight: Double = 1.0
+        public init() {}
+    }
+
+    /// The desktop session: idle time and screen lock without special permissions, and sleep.
+    public struct Desktop: Hashable, Sendable {
+        public var enabled = true
+        /// Which interface to ask; nil picks the first that answers (see `DesktopBackend`).
+        public var backend: DesktopBackend? = nil
+        /// How often the idle time is asked for where the desktop cannot announce it (X11,
+        /// org.freedesktop.ScreenSaver).
+        public var poll: Double = 1
+        /// A locked screen counts as away at once.
+        public var lockIsAway = true
+        public init() {}
+    }
+
+    /// The application in front and how time in it counts.
+    public struct Apps: Hashable, Sendable {
+        public var enabled = true
+        /// Time in distracting applications that scores nothing (a glance at the chat).
+        public var grace: Double = 60
+        /// Time in distracting applications at which the score reaches 1.
+        public var full: Double = 180
+        public var weight: Double = 0.9
+        /// Keep window titles in recordings (they are used for matching rules either way, inside
+        /// the detector). Titles carry what people read and write: off unless the person opts in.
+        public var storeTitles = false
+        /// Count each change of the application in front as an app switch (instead of the
+        /// Alt+Tab and Super gestures libinput sees, which would count the same switch twice).
+        public var countSwitches = true
+        /// The category of an application no rule matches.
+        public var fallback: AppCategory = .neutral
+        /// First match wins.
+        public var rules: [AppRule] = AppRule.defaults
+        public init() {}
+
+        /// The category of an application, and the rule that said so. Classes match without
+        /// regard to case (a trailing `*` matches any end); titles by case-insensitive substring.
+        public func categorize(appClass: String, title: String?) -> (category: AppCategory, rule: String?) {
+            let cls = appClass.lowercased()
+            var lowerTitle: String?
+            for rule in rules {
+                guard rule.classes.isEmpty || rule.classes.contains(where: { AppRule.matches(pattern: $0, cls) }) else { continue }
+                if let pattern = rule.title {
+                    if lowerTitle == nil { lowerTitle = title?.lowercased() ?? "" }
+                    guard lowerTitle!.contains(pattern.lowercased()) else { continue }
+                }
+                return (rule.category, rule.name)
+            }
+            return (fallback, nil)
+        }
+    }
+
+    /// Calls and playback on the sound server.
+    public struct Media: Hashable, Sendable {
+        public var enabled = true
+        /// Another program recording from a microphone (a call) means the person is there and
+        /// busy: no away and no noise score during it.
+        public var callsArePresence = true
+        /// Sound playing while there is no input: presence (a lecture) when true; when false it is
+        /// judged as no input, with its own reason ("watching/listening, no input for 6 min").
+        public var playbackIsPresence = false
         public init() {}
     }
 
@@ -177,6 +243,62 @@ public struct VigilConfiguration: Hashable, Sendable {
             return channels[min(max(level, 1), channels.count) - 1]
         }
     }
+}
+
+/// Where the desktop's idle time and lock come from.
+public enum DesktopBackend: String, Hashable, Sendable, CaseIterable {
+    /// GNOME (X11 and Wayland): org.gnome.Mutter.IdleMonitor and org.gnome.ScreenSaver.
+    case gnome
+    /// KDE and others: org.freedesktop.ScreenSaver.
+    case freedesktop
+    /// Any X11 desktop: the MIT-SCREEN-SAVER extension.
+    case x11
+}
+
+/// One line of `apps:`: applications (and optionally windows, by title) and their category.
+public struct AppRule: Hashable, Sendable {
+    public var name: String
+    /// WM_CLASS classes or app_ids, any case; `jetbrains-*` matches a prefix; empty matches any.
+    public var classes: [String]
+    /// A case-insensitive piece of the window title; nil matches any title.
+    public var title: String?
+    public var category: AppCategory
+
+    public init(name: String, classes: [String] = [], title: String? = nil, category: AppCategory) {
+        self.name = name
+        self.classes = classes
+        self.title = title
+        self.category = category
+    }
+
+    static func matches(pattern: String, _ lowercasedClass: String) -> Bool {
+        let p = pattern.lowercased()
+        if p.hasSuffix("*") { return lowercasedClass.hasPrefix(p.dropLast()) }
+        return p == lowercasedClass
+    }
+
+    /// Video sites, social media and games are distracting; editors, terminals and office
+    /// programs are work; everything else is neutral. `config/vigil.yaml` lists the same.
+    public static let defaults: [AppRule] = [
+        AppRule(name: "youtube", title: "youtube", category: .distracting),
+        AppRule(name: "netflix", title: "netflix", category: .distracting),
+        AppRule(name: "twitch", title: "twitch", category: .distracting),
+        AppRule(name: "reddit", title: "reddit", category: .distracting),
+        AppRule(name: "social", title: "facebook", category: .distracting),
+        AppRule(name: "instagram", title: "instagram", category: .distracting),
+        AppRule(name: "tiktok", title: "tiktok", category: .distracting),
+        AppRule(name: "games", classes: ["steam", "lutris", "minecraft*", "heroic"], category: .distracting),
+        AppRule(name: "chat", classes: ["discord"], category: .distracting),
+        AppRule(
+            name: "editors",
+            classes: ["code", "code-oss", "vscodium", "emacs", "gvim", "jetbrains-*", "org.gnome.texteditor", "kate", "sublime_text"],
+            category: .work),
+        AppRule(
+            name: "terminals",
+            classes: ["xterm", "gnome-terminal-server", "org.gnome.terminal", "konsole", "kitty", "alacritty", "foot", "tilix", "urxvt"],
+            category: .work),
+        AppRule(name: "office", classes: ["libreoffice*", "soffice", "evince", "okular", "zotero"], category: .work),
+    ]
 }
 
 /// A way an alarm reaches the person.
@@ -268,6 +390,17 @@ extension VigilConfiguration {
         nonNegative(location.grace, "location.grace")
         check(location.full > location.grace, "location.full", "must be longer than location.grace (\(location.grace) s)")
         unit(location.weight, "location.weight")
+
+        check(
+            desktop.poll >= 0.1 && desktop.poll <= session.gap / 2, "desktop.poll",
+            "must be between 0.1 s and half of session.gap (\(session.gap / 2) s), got \(desktop.poll)")
+        nonNegative(apps.grace, "apps.grace")
+        check(apps.full > apps.grace, "apps.full", "must be longer than apps.grace (\(apps.grace) s)")
+        unit(apps.weight, "apps.weight")
+        for (i, rule) in apps.rules.enumerated() {
+            check(!rule.name.isEmpty, "apps.rules[\(i)].name", "must not be empty")
+            check(!(rule.title?.isEmpty ?? false), "apps.rules[\(i)].title", "must not be empty (leave it out to match any title)")
+        }
 
         check(!alarms.escalation.isEmpty, "alarms.escalation", "needs at least one level")
         for (i, v) in alarms.escalation.enumerated() {

@@ -121,6 +121,88 @@ public struct LocationFix: Hashable, Sendable {
     public var isExact: Bool { cellSize == nil }
 }
 
+/// What the desktop session says about the person: idle time and the screen lock from the X11
+/// screen saver, GNOME's idle monitor or org.freedesktop.ScreenSaver, and lock and sleep from
+/// logind. Unlike reading /dev/input it needs no special group, and it says nothing about which
+/// keys were pressed.
+public enum DesktopEvent: Hashable, Sendable {
+    /// Seconds since the desktop last saw input from any keyboard or pointer, at the sample's instant.
+    case idle(Double)
+    /// The screen was locked: the person is away from this instant.
+    case locked
+    case unlocked
+    /// The machine is about to sleep (logind's PrepareForSleep): a gap starts at this instant.
+    case sleeping
+    /// The machine woke up: the gap ends.
+    case woke
+
+    /// The word recordings use for the events (`{"kind":"desktop","state":"locked"}`).
+    public var stateName: String? {
+        switch self {
+        case .idle: nil
+        case .locked: "locked"
+        case .unlocked: "unlocked"
+        case .sleeping: "sleeping"
+        case .woke: "woke"
+        }
+    }
+
+    public init?(stateName: String) {
+        switch stateName {
+        case "locked": self = .locked
+        case "unlocked": self = .unlocked
+        case "sleeping": self = .sleeping
+        case "woke": self = .woke
+        default: return nil
+        }
+    }
+
+    public static let stateNames = ["locked", "unlocked", "sleeping", "woke"]
+}
+
+/// How time in an application counts (`apps:` in the config).
+public enum AppCategory: String, Hashable, Sendable, CaseIterable {
+    case work, neutral, distracting
+}
+
+/// The application in front, each time it changes. Only the class and its category leave the
+/// detector; the window title only when the person opted in (`apps.store_titles`), because titles
+/// carry what people read and write.
+public struct AppFocus: Hashable, Sendable {
+    /// The application's class: X11's WM_CLASS class, a Wayland app_id; empty when no window has
+    /// the focus (the desktop itself, a locked screen).
+    public var appClass: String
+    public var category: AppCategory
+    /// The name of the `apps` rule that matched (`youtube`); nil when none did.
+    public var rule: String?
+    /// The window title: only with `apps.store_titles: true`.
+    public var title: String?
+
+    public init(appClass: String, category: AppCategory, rule: String? = nil, title: String? = nil) {
+        self.appClass = appClass
+        self.category = category
+        self.rule = rule
+        self.title = title
+    }
+}
+
+/// Who uses the sound server besides Vigil: another program recording from a microphone is a
+/// call or a meeting (the person is there and busy); a stream playing is media.
+public struct MediaActivity: Hashable, Sendable {
+    /// Streams recording from a source (not Vigil's own, not level meters).
+    public var calls: Int
+    /// Streams playing (not paused).
+    public var playing: Int
+
+    public init(calls: Int = 0, playing: Int = 0) {
+        self.calls = calls
+        self.playing = playing
+    }
+
+    public var onCall: Bool { calls > 0 }
+    public var isPlaying: Bool { playing > 0 }
+}
+
 /// What a detector can say about itself.
 public enum SensorState: String, Sendable, CaseIterable {
     case available
@@ -161,6 +243,9 @@ public enum SamplePayload: Hashable, Sendable {
     case input(InputActivity)
     case audio(AudioLevel)
     case location(LocationFix)
+    case desktop(DesktopEvent)
+    case app(AppFocus)
+    case media(MediaActivity)
     /// A reading of any other signal (see `SignalReading`).
     case reading(SignalReading)
     case status(SensorStatus)
@@ -178,6 +263,9 @@ public struct Sample: Hashable, Sendable {
         case .input: .input
         case .audio: .audio
         case .location: .location
+        case .desktop: .desktop
+        case .app: .app
+        case .media: .media
         case .reading(let r): r.sensor
         case .status(let s): s.sensor
         case .control: nil

@@ -20,6 +20,12 @@ public struct LiveView: Sendable {
     public var audio: AudioLevel?
     public var distance: Double?
     public var fix: FixMode?
+    /// The desktop's idle time and lock, the application in front, calls and playback.
+    public var desktopIdle: Double?
+    public var locked = false
+    public var asleep = false
+    public var app: AppFocus?
+    public var media: MediaActivity?
     public var sensors: [SensorKind: SensorStatus] = [:]
     /// The latest reading of each plug-in signal (built-in sensors have their own fields).
     public var readings: [SensorKind: SignalReading] = [:]
@@ -98,6 +104,16 @@ public struct LiveView: Sendable {
             let origin = workplace.map { ($0.latitude, $0.longitude) } ?? firstFix ?? (f.latitude, f.longitude)
             if workplace == nil, firstFix == nil { firstFix = origin }
             distance = Geodesy.distance(latitude: origin.0, longitude: origin.1, latitude: f.latitude, longitude: f.longitude)
+        case .desktop(let e):
+            switch e {
+            case .idle(let seconds): desktopIdle = seconds
+            case .locked: locked = true
+            case .unlocked: locked = false
+            case .sleeping: asleep = true
+            case .woke: asleep = false
+            }
+        case .app(let f): app = f
+        case .media(let m): media = m
         case .reading(let r): readings[r.sensor] = r
         case .status(let s): sensors[s.sensor] = s
         case .control: break
@@ -199,6 +215,11 @@ public struct LiveView: Sendable {
                         guard let quality = fixText else { return nil }
                         return distance.map { "\(Int($0.rounded())) m from \(workplace?.name ?? "where you started") · \(quality)" } ?? quality
                     }, w))
+        // The desktop signals, once their sensors have said anything (replays of older recordings
+        // have none).
+        if heard(.desktop) { out.append(truncate("Desktop   " + sensorLine(.desktop) { desktopText }, w)) }
+        if heard(.app) { out.append(truncate("App       " + sensorLine(.app) { appText }, w)) }
+        if heard(.media) { out.append(truncate("Media     " + sensorLine(.media) { mediaText }, w)) }
         for signal in pluggedIn {
             out.append(truncate(label(signal.sensor) + sensorLine(signal.sensor) { readings[signal.sensor].map(signal.describe) }, w))
         }
@@ -211,7 +232,31 @@ public struct LiveView: Sendable {
         return out
     }
 
-    /// The registered signals beyond the built-in three, each shown as a line of its own.
+    private func heard(_ sensor: SensorKind) -> Bool {
+        sensors[sensor] != nil
+            || (sensor == .desktop && (desktopIdle != nil || locked || asleep))
+            || (sensor == .app && app != nil) || (sensor == .media && media != nil)
+    }
+
+    private var desktopText: String? {
+        if asleep { return "going to sleep" }
+        if locked { return "screen locked" }
+        return desktopIdle.map { $0 >= 60 ? "idle \(humanMinutes($0))" : "active" }
+    }
+
+    private var appText: String? {
+        guard let app else { return nil }
+        guard !app.appClass.isEmpty else { return "no window in front" }
+        return app.appClass + (app.rule.map { " — \($0)" } ?? "") + " (\(app.category.rawValue))"
+    }
+
+    private var mediaText: String? {
+        guard let m = media else { return nil }
+        if m.onCall { return "on a call" + (m.isPlaying ? " · playing" : "") }
+        return m.isPlaying ? "playing" : "quiet"
+    }
+
+    /// The registered signals beyond the built-in ones, each shown as a line of its own.
     private var pluggedIn: [SignalDefinition] { signals.signals.filter { !SensorKind.builtIn.contains($0.sensor) } }
 
     /// `Door      `: the sensor's name as a line label.
@@ -242,6 +287,9 @@ public struct LiveView: Sendable {
                     guard let quality = fixText else { return nil }
                     return (distance.map { "\(Int($0.rounded())) m · " } ?? "") + quality
                 })
+        if heard(.desktop) { parts.append("desktop " + sensorLine(.desktop) { desktopText }) }
+        if heard(.app) { parts.append("app " + sensorLine(.app) { appText }) }
+        if heard(.media) { parts.append("media " + sensorLine(.media) { mediaText }) }
         for signal in pluggedIn {
             parts.append("\(signal.sensor.rawValue) " + sensorLine(signal.sensor) { readings[signal.sensor].map(signal.describe) })
         }

@@ -242,7 +242,7 @@ public final class SampleRecorder: @unchecked Sendable {
                 try writer.append(sample)
                 let kind: String
                 switch sample.payload {
-                case .input, .audio, .location, .reading: kind = sample.sensor?.rawValue ?? "reading"
+                case .input, .audio, .location, .desktop, .app, .media, .reading: kind = sample.sensor?.rawValue ?? "reading"
                 case .status: kind = "status"
                 case .control: kind = "control"
                 }

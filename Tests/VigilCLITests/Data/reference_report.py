@@ -21,7 +21,7 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 ACTIVE = {"focused", "drifting", "distracted", "alarm"}
-CAUSES = ["away", "switching", "noise", "location"]
+CAUSES = ["away", "switching", "noise", "location", "app"]
 
 
 def main():

@@ -49,6 +49,8 @@ public struct FocusSession: Sendable {
     private var datingFloor: Timestamp?
     private var snoozesUsed = 0
     private var ledger = Ledger()
+    /// Set from "the computer is going to sleep" to the wake-up.
+    private var asleepSince: Timestamp?
 
     public init(configuration: VigilConfiguration, task: String? = nil, plannedSeconds: Double? = nil, signals: SignalCatalog = .builtIn) {
         self.configuration = configuration
@@ -124,7 +126,15 @@ public struct FocusSession: Sendable {
         account(until: now, into: &events)
 
         switch sample.payload {
-        case .input, .audio, .location, .reading:
+        case .desktop(.sleeping):
+            fallAsleep(at: now, into: &events)
+            return events
+        case .desktop(.woke):
+            wake(at: now, into: &events)
+            return events
+        case .input, .audio, .location, .desktop, .app, .media, .reading:
+            // Between "going to sleep" and the wake-up, samples describe nobody.
+            guard asleepSince == nil else { return events }
             scorers.observe(sample.payload, at: now, judging: phase.isJudging)
         case .status(let status):
             events.append(SessionEvent(time: now, kind: .sensorStatus(status)))
@@ -133,6 +143,7 @@ public struct FocusSession: Sendable {
             events += control(action, at: now)
             return events
         }
+        guard asleepSince == nil else { return events }
         evaluate(at: now, into: &events)
         return events
     }
@@ -148,7 +159,7 @@ public struct FocusSession: Sendable {
             guard let seen = lastSeen, now > seen else { return events }
             if finishIfPlanReached(before: now, into: &events) { return events }
             account(until: now, into: &events)
-            evaluate(at: now, into: &events)
+            if asleepSince == nil { evaluate(at: now, into: &events) }
             return events
         }
     }
@@ -164,6 +175,8 @@ public struct FocusSession: Sendable {
         }
         if finishIfPlanReached(before: now, into: &events) { return events }
         account(until: now, into: &events)
+        // Someone pressing keys in the live view is awake, whether or not the wake-up was told.
+        wake(at: now, into: &events)
         switch action {
         case .pause, .breakTime:
             let kind: PauseKind = action == .pause ? .pause : .breakTime
@@ -223,6 +236,10 @@ public struct FocusSession: Sendable {
             guard let started = startedAt else { return events }
             let at = max(now, lastSeen ?? now)
             account(until: at, into: &events)
+            if let asleep = asleepSince {
+                asleepSince = nil
+                recordGap(from: asleep, to: at, into: &events)
+            }
             if case .distracted(let m) = phase { closeEpisode(m, at: at, by: "ended", into: &events) }
             let outcome: SessionOutcome
             switch cause {
@@ -253,11 +270,44 @@ public struct FocusSession: Sendable {
         return true
     }
 
+    /// The machine is going to sleep: the gap starts now, not when the samples stop. An open
+    /// episode ends here; nothing is judged until the wake-up.
+    private mutating func fallAsleep(at now: Timestamp, into events: inout [SessionEvent]) {
+        guard asleepSince == nil else { return }
+        asleepSince = now
+        if case .distracted(let m) = phase {
+            closeEpisode(m, at: now, by: "sleep", into: &events)
+            enter(.watching(Watch()), at: now, reason: "the computer is going to sleep", into: &events)
+        }
+    }
+
+    /// The machine woke up: the time asleep is a gap, and judging starts again from now.
+    private mutating func wake(at now: Timestamp, into events: inout [SessionEvent]) {
+        guard let asleep = asleepSince else { return }
+        asleepSince = nil
+        recordGap(from: asleep, to: now, into: &events)
+        switch phase {
+        case .watching, .distracted:
+            restartJudging(at: now)
+            enter(.watching(Watch()), at: now, reason: "woke up after \(humanDuration(now - asleep))", into: &events)
+        case .planned, .paused, .ended:
+            break
+        }
+    }
+
+    private mutating func recordGap(from start: Timestamp, to end: Timestamp, into events: inout [SessionEvent]) {
+        let seconds = max(0, end - start)
+        ledger.gaps += seconds
+        events.append(SessionEvent(time: end, kind: .gap(from: start, seconds: seconds)))
+    }
+
     /// Books the time since the last instant seen, or records a gap if nothing was seen for too long.
     private mutating func account(until now: Timestamp, into events: inout [SessionEvent]) {
         guard let seen = lastSeen, now > seen else { return }
         let elapsed = now - seen
         lastSeen = now
+        // Asleep: the whole time is one gap, recorded at the wake-up.
+        guard asleepSince == nil else { return }
         guard elapsed > configuration.session.gap else {
             switch phase {
             case .watching, .distracted: ledger.active += elapsed
@@ -291,17 +341,22 @@ public struct FocusSession: Sendable {
         dominantScorer = nil
     }
 
+    /// The combined score, and which scorer explains it: the most specific cause among those
+    /// scoring (see `Specificity`), then the higher weighted score, then the scorer registered first
+    /// (so the outcome never depends on timing).
     private mutating func combine(at now: Timestamp) {
         var keep = 1.0
         var best: Int?
         var bestWeighted = 0.0
+        var bestSpecificity = Int.min
         for i in scorers.indices {
             let s = scorers.judge(i, at: now)
             guard s > 0 else { continue }
             let w = s * scorers.weights[i]
             keep *= 1 - w
-            // Ties go to the scorer registered first, so the outcome never depends on timing.
-            if w > bestWeighted {
+            let specificity = scorers.specificity(i, at: now)
+            if specificity > bestSpecificity || (specificity == bestSpecificity && w > bestWeighted) {
+                bestSpecificity = specificity
                 bestWeighted = w
                 best = i
             }
@@ -325,7 +380,7 @@ public struct FocusSession: Sendable {
                 let since = w.highSince ?? now
                 w.highSince = since
                 phase = .watching(w)
-                if now - since >= s.distractConfirm {
+                if now - since >= s.distractConfirm || dominant?.decisive == true {
                     openEpisode(at: now, into: &events)
                     return
                 }

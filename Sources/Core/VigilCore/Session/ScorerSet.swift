@@ -13,10 +13,13 @@ struct ScorerSet: @unchecked Sendable {
     /// The same cells, unretained, for the calls made for every sample: the loop then retains and
     /// releases nothing (`cells` keeps them alive).
     private var hot: [Unmanaged<ScorerCell>]
-    /// Each scorer's sensor and weight, read once.
+    /// Each scorer's sensor (whose status it follows) and weight, read once.
     let sensors: [SensorKind]
     let weights: [Double]
-    private let routes: [Route]
+    /// Each scorer's sensors: for plug-in readings, matched by name.
+    private let reads: [[SensorKind]]
+    /// Each scorer's built-in sensors as bits of `Route`: one AND per scorer and sample.
+    private let routes: [UInt8]
     /// Scorers that said they score 0 until their next sample (`SignalScorer.isQuiet`): skipped.
     private var quiet: [Bool]
     private var owner = Owner()
@@ -29,14 +32,8 @@ struct ScorerSet: @unchecked Sendable {
         sensors = scorers.map(\.sensor)
         weights = scorers.map(\.weight)
         quiet = Array(repeating: false, count: scorers.count)
-        routes = scorers.map { s in
-            switch s.sensor {
-            case .input: .input
-            case .audio: .audio
-            case .location: .location
-            default: .other
-            }
-        }
+        reads = scorers.map(\.sensors)
+        routes = scorers.map { s in s.sensors.reduce(0) { $0 | Route($1).rawValue } }
     }
 
     private static func cell<S: SignalScorer>(_ scorer: S) -> ScorerCell { Cell(scorer) }
@@ -61,23 +58,48 @@ struct ScorerSet: @unchecked Sendable {
         case .input: route = .input
         case .audio: route = .audio
         case .location: route = .location
+        case .desktop: route = .desktop
+        case .app: route = .app
+        case .media: route = .media
         case .reading(let r):
-            for i in hot.indices where routes[i] == .other && sensors[i] == r.sensor {
+            for i in hot.indices where reads[i].contains(r.sensor) {
                 quiet[i] = hot[i]._withUnsafeGuaranteedRef { $0.observe(payload, at: t, judging: judging) }
             }
             return
         case .status, .control: return
         }
-        for i in hot.indices where routes[i] == route {
+        for i in hot.indices where routes[i] & route.rawValue != 0 {
             quiet[i] = hot[i]._withUnsafeGuaranteedRef { $0.observe(payload, at: t, judging: judging) }
         }
     }
 
-    private enum Route { case input, audio, location, other }
+    /// The built-in sensors, one bit each; a plug-in sensor has none.
+    private struct Route: OptionSet {
+        let rawValue: UInt8
+        static let input = Route(rawValue: 1)
+        static let audio = Route(rawValue: 2)
+        static let location = Route(rawValue: 4)
+        static let desktop = Route(rawValue: 8)
+        static let app = Route(rawValue: 16)
+        static let media = Route(rawValue: 32)
+
+        init(rawValue: UInt8) { self.rawValue = rawValue }
+        init(_ sensor: SensorKind) {
+            switch sensor {
+            case .input: self = .input
+            case .audio: self = .audio
+            case .location: self = .location
+            case .desktop: self = .desktop
+            case .app: self = .app
+            case .media: self = .media
+            default: self = []
+            }
+        }
+    }
 
     mutating func sensorChanged(_ status: SensorStatus, at t: Timestamp) {
-        for i in cells.indices where sensors[i] == status.sensor {
-            cells[i].sensorChanged(to: status.state, at: t)
+        for i in cells.indices where reads[i].contains(status.sensor) {
+            cells[i].sensorChanged(status, at: t)
             quiet[i] = false
         }
     }
@@ -96,6 +118,9 @@ struct ScorerSet: @unchecked Sendable {
         return score
     }
 
+    /// Scorer `i`'s cause's specificity at `now` (see `Specificity`).
+    func specificity(_ i: Int, at now: Timestamp) -> Int { hot[i]._withUnsafeGuaranteedRef { $0.specificity(at: now) } }
+
     /// Scorer `i`'s assessment at `now`, as it stands.
     func assess(_ i: Int, at now: Timestamp) -> Assessment? { hot[i]._withUnsafeGuaranteedRef { $0.assess(at: now) } }
 }
@@ -105,10 +130,11 @@ struct ScorerSet: @unchecked Sendable {
 class ScorerCell {
     fileprivate init() {}
     func observe(_ payload: SamplePayload, at t: Timestamp, judging: Bool) -> Bool { false }
-    func sensorChanged(to state: SensorState, at t: Timestamp) {}
+    func sensorChanged(_ status: SensorStatus, at t: Timestamp) {}
     func restart(at now: Timestamp) {}
     func judge(at now: Timestamp) -> (score: Double, quiet: Bool) { (0, false) }
     func assess(at now: Timestamp) -> Assessment? { nil }
+    func specificity(at now: Timestamp) -> Int { 0 }
     func copy() -> ScorerCell { self }
 }
 
@@ -125,11 +151,12 @@ private final class Cell<S: SignalScorer>: ScorerCell {
     override func observe(_ payload: SamplePayload, at t: Timestamp, judging: Bool) -> Bool {
         scorer.observe(payload, at: t, judging: judging)
     }
-    override func sensorChanged(to state: SensorState, at t: Timestamp) { scorer.sensorChanged(to: state, at: t) }
+    override func sensorChanged(_ status: SensorStatus, at t: Timestamp) { scorer.sensorChanged(status, at: t) }
     override func restart(at now: Timestamp) { scorer.restart(at: now) }
     // Only the scorer's mutating requirements are called here: they run on it in place, where a
     // getter called from this generic code copied the whole scorer (a third of the replay's time).
     override func judge(at now: Timestamp) -> (score: Double, quiet: Bool) { scorer.judge(at: now) }
     override func assess(at now: Timestamp) -> Assessment? { scorer.assess(at: now) }
+    override func specificity(at now: Timestamp) -> Int { scorer.specificity(at: now) }
     override func copy() -> ScorerCell { Cell(scorer) }
 }

@@ -5,27 +5,38 @@ import DequeModule
 // `SignalCatalog.builtIn` registers.
 
 extension SignalDefinition {
-    /// Keyboards, mice and touchpads: presence (cause `away`) and app switching (`switching`).
+    /// Keyboards, mice and touchpads: presence (cause `away`, also fed by the desktop and calls)
+    /// and app switching (`switching`, also fed by the application in front).
     public static let input = SignalDefinition(sensor: .input, causes: [.away, .switching]) { c in
         var scorers: [any SignalScorer] = []
-        if c.input.enabled { scorers.append(InputScorer(config: c.input)) }
-        if c.switching.enabled { scorers.append(SwitchingScorer(config: c.switching)) }
+        if c.input.enabled || c.desktop.enabled { scorers.append(PresenceScorer(config: c.input, desktop: c.desktop, media: c.media)) }
+        if c.switching.enabled { scorers.append(SwitchingScorer(config: c.switching, countsFocus: c.apps.enabled && c.apps.countSwitches)) }
         return scorers
+    }
+    /// The desktop's idle time, lock and sleep: read by the presence scorer (`input`) and, for
+    /// sleep, by the session itself.
+    public static let desktop = SignalDefinition(sensor: .desktop, causes: []) { _ in [] }
+    /// The application in front: time in distracting applications (`app`).
+    public static let app = SignalDefinition(sensor: .app, causes: [.app]) { c in
+        c.apps.enabled ? [AppScorer(config: c.apps)] : []
     }
     /// The microphone's level: a loud room (`noise`).
     public static let audio = SignalDefinition(sensor: .audio, causes: [.noise]) { c in
-        c.audio.enabled ? [NoiseScorer(config: c.audio)] : []
+        c.audio.enabled ? [NoiseScorer(config: c.audio, media: c.media)] : []
     }
+    /// Calls and playback: read by the presence and noise scorers.
+    public static let media = SignalDefinition(sensor: .media, causes: []) { _ in [] }
     /// Position fixes: outside the workplace (`location`).
     public static let location = SignalDefinition(sensor: .location, causes: [.location]) { c in
         c.location.enabled ? [LocationScorer(config: c.location)] : []
     }
 }
 
-/// Idle time: "no input for 4 min".
+/// Idle time: "no input for 4 min", or "watching/listening, no input for 6 min" while sound plays.
 public struct IdleDetail: ScoreDetail {
     public var seconds: Double
-    public var reason: String { "no input for \(humanMinutes(seconds))" }
+    public var playing = false
+    public var reason: String { (playing ? "watching/listening, " : "") + "no input for \(humanMinutes(seconds))" }
 }
 
 /// App switches in the scorer's window: "14 app switches in 2 min".
@@ -57,28 +68,55 @@ public struct DistanceDetail: ScoreDetail {
     return (x - low) / (high - low)
 }
 
-// MARK: - Input: idle and away
+// MARK: - Presence: idle, lock and calls
 
-/// Scores time without input, with a noise filter on the way back.
+/// Scores the person's absence from every source of presence at once: libinput's input windows,
+/// the desktop's idle time and screen lock, and calls on the sound server.
+///
+/// The rule when sources disagree: activity seen by any source is presence (a keyboard libinput
+/// does not follow, input the desktop did not see), so the last input is the latest any source
+/// reports; a locked screen is absence whatever the idle times say, from the instant of the lock,
+/// without a grace period; a call is presence whatever the idle times say.
 ///
 /// While present, any activity resets the idle clock. Once the idle time passes the grace period the
 /// person counts as away *since their last input*, and from then on a single key or a nudge of the
 /// mouse does not bring them back: it takes `resumeEvents` activity events within `resumeWithin`,
-/// as break timers do.
-public struct InputScorer: SignalScorer {
+/// as break timers do. Unlocking the screen (typing a password) brings them back at once.
+public struct PresenceScorer: SignalScorer {
     public var sensor: SensorKind { .input }
+    public var sensors: [SensorKind] { [.input, .desktop, .media] }
     public var cause: Cause { .away }
     public var weight: Double { config.weight }
     public let config: VigilConfiguration.Input
-    /// The last input that counted. `nil` until the first input sample: no input detector, no score.
+    public let desktop: VigilConfiguration.Desktop
+    public let media: VigilConfiguration.Media
+    /// The last input that counted. `nil` until the first sample: no presence source, no score.
     public private(set) var lastInput: Timestamp?
     /// Set once idle passes the grace period: the instant of the last input before it.
     public private(set) var awaySince: Timestamp?
+    /// When the screen was locked, while it is.
+    public private(set) var lockedSince: Timestamp?
     private var returning = Deque<(time: Timestamp, events: Int)>()
     private var returningEvents = 0
-    private var enabled = true
+    /// Whether libinput and the desktop can tell; the scorer judges while either can. libinput is
+    /// assumed until it says otherwise (as before the desktop was a source); the desktop from its
+    /// first sample or status.
+    private var inputAlive = true
+    private var desktopAlive = false
+    private var onCall = false
+    private var playing = false
 
-    public init(config: VigilConfiguration.Input) { self.config = config }
+    public init(
+        config: VigilConfiguration.Input, desktop: VigilConfiguration.Desktop = .init(), media: VigilConfiguration.Media = .init()
+    ) {
+        self.config = config
+        self.desktop = desktop
+        self.media = media
+    }
+
+    private var enabled: Bool { inputAlive || desktopAlive }
+    /// Present and busy whatever the idle time says.
+    private var busy: Bool { onCall || (playing && media.playbackIsPresence) }
 
     /// Activity events in a window: what the noise filter counts.
     @inlinable static func events(in a: InputActivity, minTravel: Double) -> Int {
@@ -86,18 +124,58 @@ public struct InputScorer: SignalScorer {
     }
 
     public mutating func observe(_ payload: SamplePayload, at t: Timestamp) {
-        if case .input(let a) = payload { observe(a, at: t) }
+        switch payload {
+        case .input(let a): observe(a, at: t)
+        case .desktop(let e): observe(e, at: t)
+        case .media(let m): observe(m, at: t)
+        default: break
+        }
     }
 
     public mutating func observe(_ a: InputActivity, at t: Timestamp) {
         guard config.enabled else { return }
-        enabled = true
-        let events = Self.events(in: a, minTravel: config.minPointerTravel)
+        inputAlive = true
         // The window's end minus its idle time is when its last event happened.
-        let lastEvent = t - max(a.idle, 0)
+        noteActivity(lastEvent: t - max(a.idle, 0), events: Self.events(in: a, minTravel: config.minPointerTravel), at: t)
+    }
+
+    public mutating func observe(_ e: DesktopEvent, at t: Timestamp) {
+        guard desktop.enabled else { return }
+        desktopAlive = true
+        switch e {
+        case .idle(let seconds):
+            let lastEvent = t - max(seconds, 0)
+            // The desktop reports a time, not events: input since the last input that counted is one
+            // event (a quarter of a second tells fresh input from rounding).
+            let fresh = lastInput.map { lastEvent - $0 > 0.25 } ?? false
+            noteActivity(lastEvent: lastEvent, events: fresh ? 1 : 0, at: t)
+        case .locked:
+            guard desktop.lockIsAway, lockedSince == nil else { return }
+            lockedSince = t
+            lastInput = lastInput ?? t
+        case .unlocked:
+            guard lockedSince != nil else { return }
+            // Unlocking takes a password: the person is back, now.
+            lockedSince = nil
+            back(at: t)
+        case .sleeping, .woke:
+            break
+        }
+    }
+
+    public mutating func observe(_ m: MediaActivity, at t: Timestamp) {
+        guard media.enabled else { return }
+        let wasBusy = busy
+        onCall = media.callsArePresence && m.onCall
+        playing = m.isPlaying
+        // The end of a call starts the idle clock: the person was there until then.
+        if wasBusy && !busy && lastInput != nil { back(at: t) }
+    }
+
+    private mutating func noteActivity(lastEvent: Timestamp, events: Int, at t: Timestamp) {
         guard let last = lastInput else {
             // First sample: the idle it reports tells when the last input was.
-            lastInput = t - max(a.idle, 0)
+            lastInput = lastEvent
             advance(to: t)
             return
         }
@@ -111,80 +189,143 @@ public struct InputScorer: SignalScorer {
                     returningEvents -= first.events
                     returning.removeFirst()
                 }
-                if returningEvents >= config.resumeEvents {
-                    awaySince = nil
-                    lastInput = lastEvent
-                    returning.removeAll()
-                    returningEvents = 0
-                }
+                if returningEvents >= config.resumeEvents { back(at: lastEvent) }
             }
         }
         advance(to: t)
     }
 
+    private mutating func back(at t: Timestamp) {
+        awaySince = nil
+        lastInput = max(t, lastInput ?? t)
+        returning.removeAll()
+        returningEvents = 0
+    }
+
     /// Moves the away decision forward to `now`.
     public mutating func advance(to now: Timestamp) {
+        if busy, lastInput != nil {
+            // On a call the idle clock does not run.
+            lastInput = now
+            return
+        }
         guard enabled, awaySince == nil, let last = lastInput, now - last >= config.idleGrace else { return }
         awaySince = last
     }
 
-    /// The sensor came back (the idle clock starts again) or went away (no evidence any more).
-    public mutating func sensorChanged(to state: SensorState, at t: Timestamp) {
-        if state == .available { restart(at: t) } else { disable() }
+    /// A source came back (the idle clock starts again) or went away (its silence is no evidence
+    /// any more; with no source left, nothing is judged).
+    public mutating func sensorChanged(_ status: SensorStatus, at t: Timestamp) {
+        let available = status.state == .available
+        switch status.sensor {
+        case .input: inputAlive = available
+        case .desktop:
+            desktopAlive = available
+            if !available { lockedSince = nil }
+        case .media:
+            if !available { (onCall, playing) = (false, false) }
+            return
+        default: return
+        }
+        if available { restart(at: t) } else if !enabled { disable() }
     }
 
     /// Forget the past: after a pause, a break or a gap the idle clock starts again at `now`.
     public mutating func restart(at now: Timestamp) {
         if lastInput != nil { lastInput = now }
+        if lockedSince != nil { lockedSince = now }
         awaySince = nil
         returning.removeAll()
         returningEvents = 0
     }
 
-    /// The input detector is gone: no input is not evidence of absence any more.
+    /// No source left: no input is not evidence of absence any more.
     public mutating func disable() {
-        enabled = false
         lastInput = nil
         awaySince = nil
+        lockedSince = nil
         returning.removeAll()
         returningEvents = 0
     }
 
-    /// No input detector, or no input seen yet: no evidence of absence until a sample comes.
-    public var isQuiet: Bool { !config.enabled || !enabled || lastInput == nil }
+    /// No source, or no sample seen yet, or on a call: nothing scores until a sample comes.
+    public var isQuiet: Bool { lockedSince == nil && (!enabled || lastInput == nil || busy) }
+
+    public mutating func specificity(at now: Timestamp) -> Int { lockedSince == nil ? Specificity.idle : Specificity.locked }
 
     public func score(at now: Timestamp) -> Double {
-        guard config.enabled, enabled, let last = lastInput else { return 0 }
+        if lockedSince != nil { return 1 }
+        guard enabled, !busy, let last = lastInput else { return 0 }
         return ramp(now - (awaySince ?? last), config.idleGrace, config.idleFull)
     }
 
     public func assess(at now: Timestamp) -> Assessment? {
-        guard config.enabled, enabled, let last = lastInput else { return nil }
+        if let locked = lockedSince {
+            return Assessment(cause: .away, score: 1, detail: LockDetail(seconds: now - locked), since: locked, decisive: true)
+        }
+        guard enabled, let last = lastInput else { return nil }
         let since = awaySince ?? last
-        return Assessment(cause: .away, score: score(at: now), detail: IdleDetail(seconds: now - since), since: since)
+        return Assessment(
+            cause: .away, score: score(at: now), detail: IdleDetail(seconds: now - since, playing: playing && !busy), since: since)
     }
+}
+
+/// A locked screen: "screen locked for 3 min".
+public struct LockDetail: ScoreDetail {
+    public var seconds: Double
+    public var reason: String { "screen locked for \(humanMinutes(seconds))" }
 }
 
 // MARK: - App switching
 
 /// Scores the number of app switches in a sliding window.
+///
+/// Where the application in front is known (`app` samples), each change of it is a switch, and
+/// libinput's Alt+Tab, Super, workspace and swipe gestures no longer count: they are the same
+/// switches seen twice. Ctrl+Tab (tabs inside one application) still counts.
 public struct SwitchingScorer: SignalScorer {
     public var sensor: SensorKind { .input }
+    public var sensors: [SensorKind] { countsFocus ? [.input, .app] : [.input] }
     public var cause: Cause { .switching }
     public var weight: Double { config.weight }
     public let config: VigilConfiguration.Switching
+    /// `apps.count_switches` with the app signal on.
+    public let countsFocus: Bool
     private var recent = Deque<(time: Timestamp, count: Int)>()
     private var total = 0
+    /// The application in front, once an app sample said.
+    private var focused: String?
 
-    public init(config: VigilConfiguration.Switching) { self.config = config }
+    public init(config: VigilConfiguration.Switching, countsFocus: Bool = false) {
+        self.config = config
+        self.countsFocus = countsFocus
+    }
+
+    public mutating func specificity(at now: Timestamp) -> Int { Specificity.switching }
 
     public mutating func observe(_ payload: SamplePayload, at t: Timestamp) {
-        if case .input(let a) = payload { observe(a, at: t) }
+        switch payload {
+        case .input(let a): observe(a, at: t)
+        case .app(let f): observe(f, at: t)
+        default: break
+        }
     }
 
     public mutating func observe(_ a: InputActivity, at t: Timestamp) {
         guard config.enabled else { return }
-        let n = a.switches.total
+        note(focused == nil ? a.switches.total : a.switches.ctrlTab, at: t)
+    }
+
+    public mutating func observe(_ f: AppFocus, at t: Timestamp) {
+        guard config.enabled, countsFocus else { return }
+        // No window in front (the desktop, a lock screen) is not an application to switch to.
+        guard !f.appClass.isEmpty else { return }
+        let previous = focused
+        focused = f.appClass
+        note(previous != nil && previous != f.appClass ? 1 : 0, at: t)
+    }
+
+    private mutating func note(_ n: Int, at t: Timestamp) {
         if n > 0 {
             recent.append((t, n))
             total += n
@@ -221,25 +362,42 @@ public struct SwitchingScorer: SignalScorer {
 // MARK: - Noise
 
 /// Scores how long the room has been loud, tolerating short quiet dips (pauses between sentences).
+///
+/// During a call (another program recording from a microphone) the room is the person's own
+/// meeting: nothing scores until it ends.
 public struct NoiseScorer: SignalScorer {
     public var sensor: SensorKind { .audio }
+    public var sensors: [SensorKind] { [.audio, .media] }
     public var cause: Cause { .noise }
     public var weight: Double { config.weight }
     public let config: VigilConfiguration.Audio
+    public let media: VigilConfiguration.Media
+    private var onCall = false
     private var loudSince: Timestamp?
     private var lastLoud: Timestamp?
     private var levelSum = 0.0
     private var levelCount = 0
     private var loudnessKnown = true
 
-    public init(config: VigilConfiguration.Audio) { self.config = config }
+    public init(config: VigilConfiguration.Audio, media: VigilConfiguration.Media = .init()) {
+        self.config = config
+        self.media = media
+    }
+
+    public mutating func specificity(at now: Timestamp) -> Int { Specificity.noise }
 
     public mutating func observe(_ payload: SamplePayload, at t: Timestamp) {
-        if case .audio(let level) = payload { observe(level, at: t) }
+        switch payload {
+        case .audio(let level): observe(level, at: t)
+        case .media(let m):
+            onCall = media.enabled && media.callsArePresence && m.onCall
+            if onCall { forget() }
+        default: break
+        }
     }
 
     public mutating func observe(_ level: AudioLevel, at t: Timestamp) {
-        guard config.enabled else { return }
+        guard config.enabled, !onCall else { return }
         advance(to: t)
         let value = level.level
         guard value >= config.loud else { return }
@@ -261,8 +419,10 @@ public struct NoiseScorer: SignalScorer {
     public mutating func restart(at now: Timestamp) { forget() }
 
     /// A microphone that stopped working says nothing about the room any more.
-    public mutating func sensorChanged(to state: SensorState, at t: Timestamp) {
-        if state != .available { forget() }
+    public mutating func sensorChanged(_ status: SensorStatus, at t: Timestamp) {
+        guard status.state != .available else { return }
+        if status.sensor == .audio { forget() }
+        if status.sensor == .media { onCall = false }
     }
 
     private mutating func forget() {
@@ -381,6 +541,8 @@ public struct LocationScorer: SignalScorer {
         }
     }
 
+    public mutating func specificity(at now: Timestamp) -> Int { Specificity.location }
+
     /// After a pause or a gap, time outside must be earned again from fresh fixes.
     public mutating func restart(at now: Timestamp) { outsideSince = nil }
 
@@ -395,5 +557,73 @@ public struct LocationScorer: SignalScorer {
     public func assess(at now: Timestamp) -> Assessment? {
         guard config.enabled, let since = outsideSince, let d = lastDistance else { return nil }
         return Assessment(cause: .location, score: score(at: now), detail: DistanceDetail(metres: d, place: placeName), since: since)
+    }
+}
+
+// MARK: - The application in front
+
+/// Time in distracting applications: "9 min in Firefox — youtube (distracting)".
+public struct AppDetail: ScoreDetail {
+    public var appClass: String
+    public var rule: String?
+    public var seconds: Double
+    public var reason: String {
+        "\(humanMinutes(seconds)) in \(appClass)\(rule.map { " — \($0)" } ?? "") (distracting)"
+    }
+}
+
+/// Scores time spent in applications the person classed as distracting (`apps:` rules). Moving
+/// between two distracting applications is one stretch; any other application in front ends it.
+public struct AppScorer: SignalScorer {
+    public var sensor: SensorKind { .app }
+    public var cause: Cause { .app }
+    public var weight: Double { config.weight }
+    public let config: VigilConfiguration.Apps
+    /// The distracting application in front, and since when distracting ones have been.
+    public private(set) var current: AppFocus?
+    public private(set) var distractingSince: Timestamp?
+
+    public init(config: VigilConfiguration.Apps) { self.config = config }
+
+    public mutating func observe(_ payload: SamplePayload, at t: Timestamp) {
+        if case .app(let f) = payload { observe(f, at: t) }
+    }
+
+    public mutating func observe(_ f: AppFocus, at t: Timestamp) {
+        guard config.enabled else { return }
+        if f.category == .distracting {
+            current = f
+            if distractingSince == nil { distractingSince = t }
+        } else {
+            current = nil
+            distractingSince = nil
+        }
+    }
+
+    /// Still in the distracting application: the stretch starts again from `now`.
+    public mutating func restart(at now: Timestamp) {
+        if distractingSince != nil { distractingSince = now }
+    }
+
+    public mutating func sensorChanged(to state: SensorState, at t: Timestamp) {
+        if state != .available {
+            current = nil
+            distractingSince = nil
+        }
+    }
+
+    public var isQuiet: Bool { distractingSince == nil }
+
+    public mutating func specificity(at now: Timestamp) -> Int { Specificity.app }
+
+    public func score(at now: Timestamp) -> Double {
+        guard let since = distractingSince else { return 0 }
+        return ramp(now - since, config.grace, config.full)
+    }
+
+    public func assess(at now: Timestamp) -> Assessment? {
+        guard let since = distractingSince, let f = current else { return nil }
+        return Assessment(
+            cause: .app, score: score(at: now), detail: AppDetail(appClass: f.appClass, rule: f.rule, seconds: now - since), since: since)
     }
 }

@@ -20,8 +20,14 @@ public struct SensorKind: RawRepresentable, Hashable, Comparable, Sendable, Coda
     public static let audio = SensorKind(rawValue: "audio")
     /// Position fixes (gpsd).
     public static let location = SensorKind(rawValue: "location")
+    /// The desktop session's idle time, screen lock and sleep (X11, D-Bus, logind).
+    public static let desktop = SensorKind(rawValue: "desktop")
+    /// The application in front (X11 EWMH, i3/sway IPC).
+    public static let app = SensorKind(rawValue: "app")
+    /// Calls and playback on the sound server (PulseAudio).
+    public static let media = SensorKind(rawValue: "media")
     /// The built-in sensors, in the order Vigil checks and lists them.
-    public static let builtIn: [SensorKind] = [.input, .audio, .location]
+    public static let builtIn: [SensorKind] = [.desktop, .input, .app, .audio, .media, .location]
 
     /// Built-in sensors first, in their order; others after them by name.
     public static func < (a: SensorKind, b: SensorKind) -> Bool {
@@ -44,8 +50,10 @@ public struct Cause: RawRepresentable, Hashable, Comparable, Sendable, CustomStr
     public static let noise = Cause(rawValue: "noise")
     /// Outside the workplace geofence.
     public static let location = Cause(rawValue: "location")
+    /// Time in an application the person classed as distracting.
+    public static let app = Cause(rawValue: "app")
     /// The built-in signals' causes, in the order reports list them.
-    public static let builtIn: [Cause] = [.away, .switching, .noise, .location]
+    public static let builtIn: [Cause] = [.away, .switching, .noise, .location, .app]
 
     /// Built-in causes first, in their order; others after them by name.
     public static func < (a: Cause, b: Cause) -> Bool { builtInOrder(a.rawValue, b.rawValue, builtIn.map(\.rawValue)) }
@@ -97,25 +105,51 @@ public struct Assessment: Hashable, Sendable {
     /// When the condition behind the score began (the last input, the first loud sample, the first
     /// fix outside). Episodes are dated back to this instant, not to when a threshold fired.
     public var since: Timestamp
+    /// Evidence that needs no confirmation: the episode opens at once, without waiting
+    /// `scoring.distract_confirm` (a locked screen is not a thinking pause).
+    public var decisive: Bool
 
-    public init(cause: Cause, score: Double, detail: any ScoreDetail, since: Timestamp) {
+    public init(cause: Cause, score: Double, detail: any ScoreDetail, since: Timestamp, decisive: Bool = false) {
         self.cause = cause
         self.score = score
         self.detail = detail
         self.since = since
+        self.decisive = decisive
     }
 
     public var reason: String { detail.reason }
 
     public static func == (a: Assessment, b: Assessment) -> Bool {
-        a.cause == b.cause && a.score == b.score && a.since == b.since && AnyHashable(a.detail) == AnyHashable(b.detail)
+        a.cause == b.cause && a.score == b.score && a.since == b.since && a.decisive == b.decisive
+            && AnyHashable(a.detail) == AnyHashable(b.detail)
     }
     public func hash(into h: inout Hasher) {
         h.combine(cause)
         h.combine(score)
         h.combine(since)
+        h.combine(decisive)
         h.combine(AnyHashable(detail))
     }
+}
+
+/// How specific a cause is: when several scorers hold at once, the episode is explained by the
+/// most specific one (then by the higher weighted score, then by the scorer registered first). A
+/// person who walks out of the building is "outside the workplace", not "no input".
+public enum Specificity {
+    /// The screen is locked: nothing explains absence better.
+    public static let locked = 60
+    /// Outside the workplace geofence.
+    public static let location = 50
+    /// In an application classed as distracting.
+    public static let app = 40
+    /// Scattered app switching.
+    public static let switching = 30
+    /// A plug-in signal that says nothing else.
+    public static let plugIn = 25
+    /// No input (or media playing without input).
+    public static let idle = 20
+    /// A loud room.
+    public static let noise = 10
 }
 
 /// Turns one sensor's samples into a distraction score. A plain value: the state machine owns its
@@ -126,8 +160,11 @@ public struct Assessment: Hashable, Sendable {
 /// `assess`; `restart` at the start, after a pause and after a gap (nothing before counts); and
 /// `sensorChanged` when the sensor's status changes.
 public protocol SignalScorer: Sendable {
-    /// The sensor whose samples this scorer reads.
+    /// The sensor whose status this scorer follows and whose samples it reads.
     var sensor: SensorKind { get }
+    /// Every sensor whose samples it reads: `[sensor]` unless it combines evidence (presence reads
+    /// libinput, the desktop's idle and lock, and calls).
+    var sensors: [SensorKind] { get }
     /// The cause its assessments name.
     var cause: Cause { get }
     /// How much a full score of this scorer weighs in the combined score, in [0, 1].
@@ -141,6 +178,8 @@ public protocol SignalScorer: Sendable {
     /// Forgets the past: nothing before `now` counts.
     mutating func restart(at now: Timestamp)
     mutating func sensorChanged(to state: SensorState, at t: Timestamp)
+    /// The status of one of `sensors` changed. By default, `sensorChanged(to:at:)` for `sensor`'s own.
+    mutating func sensorChanged(_ status: SensorStatus, at t: Timestamp)
     func assess(at now: Timestamp) -> Assessment?
     /// `assess(at:)?.score ?? 0`. The session asks for the score at every sample and tick and for
     /// the assessment only when it needs a reason or a cause, so a scorer may answer this faster.
@@ -156,6 +195,10 @@ public protocol SignalScorer: Sendable {
     /// `advance`, then `score`, and `isQuiet` after them.
     mutating func judge(at now: Timestamp) -> (score: Double, quiet: Bool)
 
+    /// Its cause's `Specificity` as things stand (presence is more specific while the screen is
+    /// locked). Asked only of scorers scoring above 0.
+    mutating func specificity(at now: Timestamp) -> Int
+
     /// True when the scorer scores 0 and will go on doing so, whatever the time, until it observes
     /// a sample (nothing loud heard, no switch in the window, inside the fence): the session then
     /// skips it at the evaluations in between. False by default, which is always correct.
@@ -163,6 +206,8 @@ public protocol SignalScorer: Sendable {
 }
 
 extension SignalScorer {
+    public var sensors: [SensorKind] { [sensor] }
+    public mutating func specificity(at now: Timestamp) -> Int { Specificity.plugIn }
     public var observesWhilePaused: Bool { false }
     public var isQuiet: Bool { false }
 
@@ -180,6 +225,9 @@ extension SignalScorer {
 
     public mutating func advance(to now: Timestamp) {}
     public mutating func sensorChanged(to state: SensorState, at t: Timestamp) {}
+    public mutating func sensorChanged(_ status: SensorStatus, at t: Timestamp) {
+        if status.sensor == sensor { sensorChanged(to: status.state, at: t) }
+    }
 }
 
 /// A signal as Vigil registers it: its sensor, the causes it can name, how it makes its scorers
@@ -223,8 +271,8 @@ public struct SignalCatalog: Sendable {
 
     public init(_ signals: [SignalDefinition]) { self.signals = signals }
 
-    /// Input presence and app switching, noise, location.
-    public static let builtIn = SignalCatalog([.input, .audio, .location])
+    /// Presence and app switching, the desktop, the application in front, noise, calls, location.
+    public static let builtIn = SignalCatalog([.input, .desktop, .app, .audio, .media, .location])
 
     /// This catalog with one more signal; a signal of a sensor already registered replaces it.
     public func adding(_ signal: SignalDefinition) -> SignalCatalog {
