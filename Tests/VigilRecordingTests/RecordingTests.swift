@@ -49,6 +49,16 @@ func readError(_ text: String) -> RecordingError? {
                         latitude: 48.855, longitude: 2.295, horizontalAccuracy: 8, mode: .threeD,
                         distanceFromWorkplace: 212.375, cellSize: 0.01))),
             Sample(time: start + 8, payload: .status(SensorStatus(sensor: .location, state: .noFix, detail: "no satellites \"in view\"\n"))),
+            Sample(time: start + 8.5, payload: .desktop(.idle(12.25))),
+            Sample(time: start + 9, payload: .desktop(.locked)),
+            Sample(time: start + 9.5, payload: .desktop(.unlocked)),
+            Sample(time: start + 10, payload: .desktop(.sleeping)),
+            Sample(time: start + 600, payload: .desktop(.woke)),
+            Sample(time: start + 601, payload: .app(AppFocus(appClass: "firefox", category: .distracting, rule: "youtube"))),
+            Sample(time: start + 602, payload: .app(AppFocus(appClass: "Code", category: .work, rule: "editors", title: "main.swift — «Vigil»"))),
+            Sample(time: start + 603, payload: .app(AppFocus(appClass: "", category: .neutral))),
+            Sample(time: start + 604, payload: .media(MediaActivity(calls: 1, playing: 2))),
+            Sample(time: start + 605, payload: .media(MediaActivity())),
             Sample(time: start + 900, payload: .control(.breakTime)),
             Sample(time: start + 1200, payload: .input(InputActivity(window: 5, idle: 300))),
         ]
@@ -167,6 +177,14 @@ func readError(_ text: String) -> RecordingError? {
         (#"{"t":1,"kind":"audio","rms":1e999}"#, "out of range"),
         (#"{"t":01,"kind":"audio","rms":-20}"#, "may not start with 0"),
         (#"[1,2]"#, "expected '{'"),
+        (#"{"t":1,"kind":"desktop"}"#, "a desktop line needs \"idle\" (seconds) or \"state\""),
+        (#"{"t":1,"kind":"desktop","state":"dozing"}"#, "unknown desktop state \"dozing\""),
+        (#"{"t":1,"kind":"desktop","idle":-2}"#, "\"idle\" must be from 0 to 100 years"),
+        (#"{"t":1,"kind":"app","category":"work"}"#, "missing \"class\""),
+        (#"{"t":1,"kind":"app","class":"x"}"#, "missing \"category\""),
+        (#"{"t":1,"kind":"app","class":"x","category":"fun"}"#, "unknown category \"fun\""),
+        (#"{"t":1,"kind":"app","class":5,"category":"work"}"#, "\"class\" must be a string"),
+        (#"{"t":1,"kind":"media","calls":-1}"#, "\"calls\" must be a whole number"),
     ])
     func badLinesAreExplained(line: String, message: String) {
         let e = readError(header + "\n" + line + "\n")

@@ -1,0 +1,69 @@
+import Synchronization
+import VigilCore
+
+/// Several detectors of one sensor as one: the desktop's idle backend (X11, GNOME, KDE) and logind
+/// (lock and sleep) both speak for the `desktop` sensor.
+///
+/// Readings pass through as they come. The status is the parts' together: available while any part
+/// is, otherwise the first part's state; the detail names every part, so `vigil sensors` says what
+/// works and what does not ("idle from X11 :0; logind: no system bus").
+public struct CombinedDetector: Detector {
+    public let sensor: SensorKind
+    public let parts: [any Detector]
+
+    public init(sensor: SensorKind, parts: [any Detector]) {
+        self.sensor = sensor
+        self.parts = parts
+    }
+
+    public func samples() -> AsyncStream<Sample> {
+        let (stream, continuation) = AsyncStream<Sample>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let state = CombinedState(parts: parts.count)
+        let sensor = self.sensor
+        let parts = self.parts
+        let task = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for (i, part) in parts.enumerated() {
+                    group.addTask {
+                        for await sample in part.samples() {
+                            guard case .status(let status) = sample.payload else {
+                                continuation.yield(sample)
+                                continue
+                            }
+                            let all = state.statuses.withLock { s in
+                                s[i] = status
+                                return s
+                            }
+                            // Until every part has said something, only an available part speaks.
+                            guard all.allSatisfy({ $0 != nil }) || status.state == .available else { continue }
+                            let combined = Self.combine(all.compactMap { $0 }, sensor: sensor)
+                            let changed = state.reported.withLock { last in
+                                guard last != combined else { return false }
+                                last = combined
+                                return true
+                            }
+                            if changed { continuation.yield(Sample(time: sample.time, payload: .status(combined))) }
+                        }
+                    }
+                }
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// Available if any part is; otherwise the first part's state. Every part's detail, in order.
+    static func combine(_ statuses: [SensorStatus], sensor: SensorKind) -> SensorStatus {
+        let state = statuses.contains { $0.state == .available } ? SensorState.available : (statuses.first?.state ?? .unavailable)
+        let detail = statuses.map(\.detail).filter { !$0.isEmpty }.joined(separator: "; ")
+        return SensorStatus(sensor: sensor, state: state, detail: detail)
+    }
+}
+
+/// What the parts said last, and what was reported.
+private final class CombinedState: Sendable {
+    let statuses: Mutex<[SensorStatus?]>
+    let reported = Mutex<SensorStatus?>(nil)
+    init(parts: Int) { statuses = Mutex(Array(repeating: nil, count: parts)) }
+}
