@@ -22,8 +22,8 @@ import VigilStats
     }
 
     @Test func oneOpenTaskByTitleOrWhyNot() throws {
-        let a = TaskItem(id: 4, title: "Slides", created: 0)
-        let b = TaskItem(id: 9, title: "slides", created: 0)
+        let a = TaskItem(id: 4, title: "Slides", created: ms(0))
+        let b = TaskItem(id: 9, title: "slides", created: ms(0))
         #expect(try TaskItem.only(titled: "slides", among: [a]).id == 4)
         #expect(throws: PlannerError.noOpenTask(titled: "Essay")) { try TaskItem.only(titled: "Essay", among: []) }
         #expect(throws: PlannerError.ambiguousTask(titled: "slides", ids: [4, 9])) { try TaskItem.only(titled: "slides", among: [a, b]) }
@@ -37,7 +37,7 @@ import VigilStats
 
     @Test func oneHabitByNameWithoutRegardToCaseAndNotArchived() throws {
         let read = Habit(id: 1, name: "Read", schedule: .daily, createdDay: monday)
-        let oldRead = Habit(id: 2, name: "read", schedule: .daily, createdDay: monday, archived: 5)
+        let oldRead = Habit(id: 2, name: "read", schedule: .daily, createdDay: monday, archived: ms(5))
         let walk = Habit(id: 3, name: "Walk", schedule: .daily, createdDay: monday)
         #expect(try Habit.only(named: "READ", among: [read, oldRead, walk]).id == 1, "the archived one is not a candidate")
         #expect(throws: PlannerError.noHabitNamed("Swim")) { try Habit.only(named: "Swim", among: [read, walk]) }
@@ -50,13 +50,13 @@ import VigilStats
 
     /// Due at 17:00: still due at 16:59, overdue from 17:00 on, for every part of the planner.
     @Test func overdueFromTheDueMinuteOn() {
-        let report = TaskItem(id: 7, title: "Report", due: Deadline(day: monday, minute: 17 * 60), created: 0)
+        let report = TaskItem(id: 7, title: "Report", due: Deadline(day: monday, minute: 17 * 60), created: ms(0))
         #expect(!report.isOverdue(atLocalMinute: at(monday, 16, 59)))
         #expect(report.isOverdue(atLocalMinute: at(monday, 17, 0)))
         var done = report
-        done.done = 1
+        done.done = ms(1)
         #expect(!done.isOverdue(atLocalMinute: at(monday, 18, 0)), "a done task is never overdue")
-        #expect(!TaskItem(id: 8, title: "Someday", created: 0).isOverdue(atLocalMinute: at(monday + 99, 0, 0)))
+        #expect(!TaskItem(id: 8, title: "Someday", created: ms(0)).isOverdue(atLocalMinute: at(monday + 99, 0, 0)))
 
         // Urgency, the list filter, the agenda and the reminders agree at 16:59 and at 17:00.
         let before = Urgency(task: report, nowLocalMinute: at(monday, 16, 59), createdLocalMinute: at(monday, 8, 0), focusedMinutes: 0)
@@ -80,7 +80,7 @@ import VigilStats
 
     /// Due on a day without a time: due all that day, overdue at the next midnight.
     @Test func overdueFromTheNextMidnightForADayWithoutATime() {
-        let bank = TaskItem(id: 3, title: "Call the bank", due: Deadline(day: monday), created: 0)
+        let bank = TaskItem(id: 3, title: "Call the bank", due: Deadline(day: monday), created: ms(0))
         #expect(!bank.isOverdue(atLocalMinute: at(monday, 23, 59)))
         #expect(bank.isOverdue(atLocalMinute: at(monday + 1, 0, 0)))
         #expect(Deadline(day: monday).hasPassed(atLocalMinute: at(monday + 1, 0, 0)))
@@ -107,21 +107,21 @@ import VigilStats
 
     /// Equal urgency: the older task (lower number) first, whatever order they come in.
     @Test func equallyUrgentTasksRankByTheirNumber() {
-        let a = ranked(TaskItem(id: 2, title: "a", created: 0))
-        let b = ranked(TaskItem(id: 5, title: "b", created: 0))
-        let urgent = ranked(TaskItem(id: 9, title: "c", priority: .high, created: 0))
+        let a = ranked(TaskItem(id: 2, title: "a", created: ms(0)))
+        let b = ranked(TaskItem(id: 5, title: "b", created: ms(0)))
+        let urgent = ranked(TaskItem(id: 9, title: "c", priority: .high, created: ms(0)))
         #expect(a.urgency.total == b.urgency.total)
         #expect(TaskOrder.urgency.sorted([b, a, urgent]).map(\.task.id) == [9, 2, 5])
         #expect(TaskOrder.urgency.sorted([urgent, a, b]).map(\.task.id) == [9, 2, 5])
         // Ten focused minutes are one point: enough to rank a later task first.
-        let started = ranked(TaskItem(id: 6, title: "d", created: 0), focused: 10)
+        let started = ranked(TaskItem(id: 6, title: "d", created: ms(0)), focused: 10)
         #expect(TaskOrder.urgency.sorted([a, started]).map(\.task.id) == [6, 2])
     }
 
     @Test func theOtherOrdersAndTheirTies() {
-        let noDue = ranked(TaskItem(id: 1, title: "a", priority: .high, term: .long, created: 30))
-        let friday = ranked(TaskItem(id: 2, title: "b", due: Deadline(day: monday + 4), priority: .low, term: .short, created: 20))
-        let today = ranked(TaskItem(id: 3, title: "c", due: Deadline(day: monday, minute: 600), priority: .high, term: .mid, created: 20))
+        let noDue = ranked(TaskItem(id: 1, title: "a", priority: .high, term: .long, created: ms(30)))
+        let friday = ranked(TaskItem(id: 2, title: "b", due: Deadline(day: monday + 4), priority: .low, term: .short, created: ms(20)))
+        let today = ranked(TaskItem(id: 3, title: "c", due: Deadline(day: monday, minute: 600), priority: .high, term: .mid, created: ms(20)))
         let all = [noDue, friday, today]
         #expect(TaskOrder.due.sorted(all).map(\.task.id) == [3, 2, 1], "no deadline last")
         #expect(TaskOrder.priority.sorted(all).map(\.task.id) == [1, 3, 2], "equal priority: lower number first")
@@ -130,8 +130,8 @@ import VigilStats
     }
 
     @Test func theListFilter() {
-        let open = TaskItem(id: 1, title: "a", priority: .high, term: .mid, tags: ["thesis"], created: 0)
-        let closed = TaskItem(id: 2, title: "b", tags: ["thesis"], created: 0, done: 5)
+        let open = TaskItem(id: 1, title: "a", priority: .high, term: .mid, tags: ["thesis"], created: ms(0))
+        let closed = TaskItem(id: 2, title: "b", tags: ["thesis"], created: ms(0), done: ms(5))
         let now = at(monday, 12, 0)
         #expect(TaskFilter().matches(open, atLocalMinute: now) && !TaskFilter().matches(closed, atLocalMinute: now))
         #expect(!TaskFilter(status: .done).matches(open, atLocalMinute: now) && TaskFilter(status: .done).matches(closed, atLocalMinute: now))
@@ -141,7 +141,7 @@ import VigilStats
     }
 
     @Test func nextGivesTheThreeLargestPartsAsReasons() {
-        let t = TaskItem(id: 1, title: "a", due: Deadline(day: monday + 1), priority: .high, term: .long, created: 0)
+        let t = TaskItem(id: 1, title: "a", due: Deadline(day: monday + 1), priority: .high, term: .long, created: ms(0))
         let u = Urgency(task: t, nowLocalMinute: at(monday, 12, 0), createdLocalMinute: at(monday, 12, 0), focusedMinutes: 0)
         // priority 30, deadline 31.3, age 0, term 0, momentum 0.
         #expect(u.leadingReasons() == ["due 2026-11-17, in 36 h", "high priority"])
@@ -150,7 +150,7 @@ import VigilStats
     // MARK: Edits and state changes
 
     @Test func aTaskEdit() {
-        let t = TaskItem(id: 1, title: "Essay", note: "draft", due: Deadline(day: monday), estimateMinutes: 60, tags: ["uni", "old"], created: 0)
+        let t = TaskItem(id: 1, title: "Essay", note: "draft", due: Deadline(day: monday), estimateMinutes: 60, tags: ["uni", "old"], created: ms(0))
         var c = TaskChanges()
         c.due = .clear
         c.estimateMinutes = .set(90)
@@ -163,11 +163,11 @@ import VigilStats
     }
 
     @Test func doneAndReopenedOnce() {
-        var t = TaskItem(id: 1, title: "a", created: 0)
-        var changed = t.complete(at: 100)
-        #expect(changed && t.done == 100)
-        changed = t.complete(at: 200)
-        #expect(!changed && t.done == 100, "done already: the first time stays")
+        var t = TaskItem(id: 1, title: "a", created: ms(0))
+        var changed = t.complete(at: ms(100))
+        #expect(changed && t.done == ms(100))
+        changed = t.complete(at: ms(200))
+        #expect(!changed && t.done == ms(100), "done already: the first time stays")
         changed = t.reopen()
         #expect(changed && !t.isDone)
         changed = t.reopen()
@@ -193,7 +193,7 @@ import VigilStats
             try HabitMarking.day("yesterday", for: h, today: monday)
         }
         // Archived: refused before the date is even read.
-        #expect(throws: PlannerError.archivedHabit(4)) { try HabitMarking.day("someday", for: h.finished(at: 1), today: wednesday) }
+        #expect(throws: PlannerError.archivedHabit(4)) { try HabitMarking.day("someday", for: h.finished(at: ms(1)), today: wednesday) }
         #expect(PlannerError.futureDay(wednesday + 1).description == "2026-11-19 is in the future: a day can be marked once it has come.")
         #expect(
             PlannerError.beforeHabit(id: 4, createdDay: monday, day: monday - 1).description
@@ -231,9 +231,9 @@ import VigilStats
         #expect(GoalDecision(answer: "F", reached: reached) == .finish)
         #expect(GoalDecision(answer: "continue", reached: reached) == .continueTo(6))
         #expect(GoalDecision(answer: "", reached: reached) == nil && GoalDecision(answer: "maybe", reached: reached) == nil)
-        let finished = GoalDecision.finish.applied(to: h, at: 1234)
-        #expect(finished.archived == 1234 && finished.goal == 3)
-        let goingOn = GoalDecision.continueTo(6).applied(to: finished, at: 5678)
+        let finished = GoalDecision.finish.applied(to: h, at: ms(1234))
+        #expect(finished.archived == ms(1234) && finished.goal == 3)
+        let goingOn = GoalDecision.continueTo(6).applied(to: finished, at: ms(5678))
         #expect(goingOn.archived == nil && goingOn.goal == 6)
         #expect(h.continued(goal: nil).goal == 3, "continue without a goal keeps the old one")
     }
@@ -261,7 +261,7 @@ import VigilStats
         let read = HabitRow(habit: Habit(id: 1, name: "Read", schedule: .daily, createdDay: monday), statuses: [tuesday: .completed], today: tuesday)
         let piano = HabitRow(habit: Habit(id: 2, name: "Piano", schedule: .weekdays([1, 3]), createdDay: monday), statuses: [:], today: tuesday)
         let walk = HabitRow(habit: Habit(id: 3, name: "walk", schedule: .daily, createdDay: monday), statuses: [:], today: tuesday)
-        let gone = HabitRow(habit: Habit(id: 4, name: "Gym", schedule: .daily, createdDay: monday, archived: 1), statuses: [:], today: tuesday)
+        let gone = HabitRow(habit: Habit(id: 4, name: "Gym", schedule: .daily, createdDay: monday, archived: ms(1)), statuses: [:], today: tuesday)
         #expect(read.today == .marked(.completed) && piano.today == .unscheduled && walk.today == .marked(.incomplete) && gone.today == .archived)
         #expect(HabitOrder.due.sorted([read, piano, walk, gone]).map(\.habit.id) == [3, 1, 2, 4], "to do first, then by number")
         #expect(HabitOrder.name.sorted([read, piano, walk, gone]).map(\.habit.id) == [4, 2, 1, 3], "without regard to case")
@@ -298,12 +298,12 @@ import VigilStats
             (gym, [:]),
         ]
         let tasks = [
-            TaskItem(id: 1, title: "Invoice", due: Deadline(day: monday, minute: 17 * 60), created: 0),
-            TaskItem(id: 2, title: "Bank", due: Deadline(day: monday), created: 0),
-            TaskItem(id: 3, title: "Taxes", due: Deadline(day: monday - 3), created: 0),
-            TaskItem(id: 4, title: "Slides", due: Deadline(day: monday + 1), created: 0),
-            TaskItem(id: 5, title: "Free", created: 0),
-            TaskItem(id: 6, title: "Done", due: Deadline(day: monday - 1), created: 0, done: 1),
+            TaskItem(id: 1, title: "Invoice", due: Deadline(day: monday, minute: 17 * 60), created: ms(0)),
+            TaskItem(id: 2, title: "Bank", due: Deadline(day: monday), created: ms(0)),
+            TaskItem(id: 3, title: "Taxes", due: Deadline(day: monday - 3), created: ms(0)),
+            TaskItem(id: 4, title: "Slides", due: Deadline(day: monday + 1), created: ms(0)),
+            TaskItem(id: 5, title: "Free", created: ms(0)),
+            TaskItem(id: 6, title: "Done", due: Deadline(day: monday - 1), created: ms(0), done: ms(1)),
         ]
         let agenda = Agenda(today: monday, nowLocalMinute: at(monday, 12, 0), habits: habits, tasks: tasks)
         let lines = agenda.items.map { item -> String in

@@ -27,7 +27,8 @@ import VigilStats
     /// minutes of a 120-minute estimate (3): 68.8.
     @Test func urgencyIsASumOfNamedParts() {
         let now = monday * 1440 + 12 * 60
-        let task = TaskItem(id: 1, title: "slides", due: Deadline(day: monday + 4), priority: .high, term: .short, estimateMinutes: 120, created: 0)
+        let task = TaskItem(
+            id: 1, title: "slides", due: Deadline(day: monday + 4), priority: .high, term: .short, estimateMinutes: 120, created: ms(0))
         let u = Urgency(task: task, nowLocalMinute: now, createdLocalMinute: now - 4 * 1440, focusedMinutes: 30)
         #expect(u.parts.map(\.name) == ["priority", "deadline", "age", "term", "momentum"])
         #expect(u.parts.map(\.points) == [30, 23.8, 2, 10, 3])
@@ -38,7 +39,7 @@ import VigilStats
     @Test func overdueAndOverEstimate() {
         let now = monday * 1440 + 12 * 60
         let late = TaskItem(
-            id: 2, title: "tax", due: Deadline(day: monday - 3, minute: 600), priority: .low, term: .long, estimateMinutes: 60, created: 0)
+            id: 2, title: "tax", due: Deadline(day: monday - 3, minute: 600), priority: .low, term: .long, estimateMinutes: 60, created: ms(0))
         let u = Urgency(task: late, nowLocalMinute: now, createdLocalMinute: now - 100 * 1440, focusedMinutes: 75)
         // 3 days and 2 hours late: 40 + 2 × 3; age capped at 10; long-term 0; over the estimate −5.
         #expect(u.parts.map(\.points) == [5, 46, 10, 0, -5])
@@ -134,7 +135,7 @@ import VigilStats
 
     @Test func tasksAreRemindedBeforeTheyAreDueAndWhenOverdue() {
         let settings = ReminderSettings()  // 60 min before, default 09:00
-        let task = TaskItem(id: 7, title: "Send the report", due: Deadline(day: monday, minute: 17 * 60), created: 0)
+        let task = TaskItem(id: 7, title: "Send the report", due: Deadline(day: monday, minute: 17 * 60), created: ms(0))
         func at(_ day: Int, _ h: Int, _ m: Int) -> [Reminder] {
             ReminderPlanner.due(now: day * 1440 + h * 60 + m, habits: [], tasks: [task], settings: settings, sent: [])
         }
@@ -145,10 +146,10 @@ import VigilStats
         #expect(at(monday + 1, 8, 59).isEmpty)
         #expect(at(monday + 1, 9, 0).map(\.key) == ["task:7:overdue:2026-11-17"])
         var done = task
-        done.done = 1
+        done.done = ms(1)
         #expect(ReminderPlanner.due(now: monday * 1440 + 16 * 60, habits: [], tasks: [done], settings: settings, sent: []).isEmpty)
         // A task due on a day without a time: reminded at the default time that day.
-        let dateOnly = TaskItem(id: 8, title: "Call the bank", due: Deadline(day: monday), created: 0)
+        let dateOnly = TaskItem(id: 8, title: "Call the bank", due: Deadline(day: monday), created: ms(0))
         #expect(
             ReminderPlanner.due(now: monday * 1440 + 9 * 60, habits: [], tasks: [dateOnly], settings: settings, sent: []).map(\.title) == [
                 "Due today: Call the bank"

@@ -9,12 +9,12 @@ import VigilStore
 /// them: what is found, what is written, and what is refused (with nothing written).
 @Suite struct PlannerServiceTests {
     /// Monday 2026-11-16 at 12:00 UTC.
-    let noon = parseRFC3339("2026-11-16T12:00:00Z")!.millisecondsSinceEpoch
+    let noon = parseRFC3339("2026-11-16T12:00:00Z")!
     var monday: Int { civilDay("2026-11-16")! }
     let utc = TimeZone(identifier: "UTC")!
 
     func planner(_ store: EventStore, plusDays days: Int = 0, minutes: Int = 0) -> PlannerService {
-        PlannerService(store: store, now: LocalNow(ms: noon + Int64(days * 86_400_000 + minutes * 60_000), zone: utc))
+        PlannerService(store: store, now: LocalNow(at: noon + Double(days * 86_400 + minutes * 60), zone: utc))
     }
 
     // MARK: The one task resolver
@@ -145,7 +145,7 @@ import VigilStore
         let p = planner(store)
         let thesis = try p.addHabit(name: "Thesis", auto: AutoRule(task: "thesis", minutes: 50))
         let taskId = try store.addTask(TaskItem(id: 0, title: "Chapter", tags: ["thesis"], created: noon))
-        let start = Timestamp(nanoseconds: (noon - 2 * 3_600_000) * 1_000_000)
+        let start = noon - 2 * 3600
         var session = FocusSession(configuration: .default, task: "Chapter", plannedSeconds: 3600)
         var events = session.start(at: start)
         for k in 1...720 {

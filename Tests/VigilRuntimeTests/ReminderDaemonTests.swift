@@ -23,10 +23,10 @@ final class CollectingSink: ReminderSink, @unchecked Sendable {
 @Suite struct ReminderDaemonTests {
     let berlin = TimeZone(identifier: "Europe/Berlin")!
     /// Monday 2026-11-16, local midnight in Berlin (CET, UTC+1).
-    let midnight = parseRFC3339("2026-11-15T23:00:00Z")!.millisecondsSinceEpoch
+    let midnight = parseRFC3339("2026-11-15T23:00:00Z")!
     var monday: Int { civilDay("2026-11-16")! }
 
-    func at(_ h: Int, _ m: Int, _ s: Int = 0) -> Int64 { midnight + Int64((h * 3600 + m * 60 + s) * 1000) }
+    func at(_ h: Int, _ m: Int, _ s: Int = 0) -> Timestamp { midnight + Double(h * 3600 + m * 60 + s) }
 
     @Test func aDayOfRemindersOnAnInjectedClock() throws {
         let store = EventStore()
@@ -42,10 +42,10 @@ final class CollectingSink: ReminderSink, @unchecked Sendable {
         while t < at(23, 59) {
             if t == at(15, 0) { try store.setHabitDay(id: stretch, day: monday, status: .completed, source: "person") }
             for r in try round.run(at: t).sent {
-                let s = Int((t - midnight) / 1000)
+                let s = Int(t - midnight)
                 log.append((String(format: "%02d:%02d:%02d", s / 3600, s / 60 % 60, s % 60), r.title))
             }
-            t += 30_000
+            t = t + 30
         }
         #expect(log.map(\.0) == ["10:30:00", "12:30:00", "14:30:00", "16:00:00", "17:00:00"], "\(log)")
         #expect(
@@ -74,7 +74,7 @@ final class CollectingSink: ReminderSink, @unchecked Sendable {
                 createdDay: monday))
         // A 60-minute focused session on Tuesday on a task tagged thesis.
         let taskId = try store.addTask(TaskItem(id: 0, title: "Chapter 3", tags: ["thesis"], created: at(8, 0)))
-        let start = Timestamp(nanoseconds: at(24 + 9, 0) * 1_000_000)
+        let start = at(24 + 9, 0)
         var session = FocusSession(configuration: .default, task: "Chapter 3", plannedSeconds: 3600)
         var events = session.start(at: start)
         for k in 1...720 {
@@ -170,7 +170,7 @@ final class CollectingSink: ReminderSink, @unchecked Sendable {
     @Test func roundsEveryCheckSayingFailureAndRecoveryOnce() async throws {
         let berlin = TimeZone(identifier: "Europe/Berlin")!
         let monday = civilDay("2026-11-16")!
-        let tenThirty = parseRFC3339("2026-11-16T09:30:00Z")!.millisecondsSinceEpoch
+        let tenThirty = parseRFC3339("2026-11-16T09:30:00Z")!
         let store = EventStore()
         try store.addHabit(Habit(id: 0, name: "Stretch", schedule: .daily, reminder: "10:30", createdDay: monday))
         try store.addHabit(Habit(id: 0, name: "Read", schedule: .daily, reminder: "10:31", createdDay: monday))
@@ -179,7 +179,7 @@ final class CollectingSink: ReminderSink, @unchecked Sendable {
         let lines = Lines()
         let daemon = ReminderDaemon(
             round: ReminderRound(store: store, configuration: .init(), sink: sink, zone: berlin), every: 30, clock: clock,
-            now: { tenThirty + Int64(clock.now.offset.components.seconds) * 1000 }, report: { lines.add($0) })
+            now: { tenThirty + Double(clock.now.offset.components.seconds) }, report: { lines.add($0) })
         let run = Task { try await daemon.run() }
         func settle() async {
             for _ in 0..<100_000 where clock.sleeperCount == 0 { await Task.yield() }

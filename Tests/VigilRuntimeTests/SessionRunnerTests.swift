@@ -91,7 +91,7 @@ import VigilTesting
         let id = try #require(outcome.session)
         let session = try #require(try store.sessions().first { $0.id == id })
         #expect(session.outcome == "completed" && session.source == "live" && session.task == "essay")
-        #expect(session.plannedSeconds == 150 && session.endedMs.map { $0 - session.startedMs } == 150_000)
+        #expect(session.plannedSeconds == 150 && session.endedAt.map { $0 - session.startedAt } == 150)
         let lines = seen.lines.withLock { $0 }
         #expect(lines.contains { $0.contains("on break") } && lines.contains { $0.contains("back from break") })
         #expect(status.read() == nil, "the status file is removed at the end")

@@ -10,6 +10,9 @@ import VigilStats
 /// minus its pauses and gaps, read through both store paths (the in-memory queue and the file's
 /// pool, which reads sessions and their episodes on two connections at once).
 @Suite struct StatisticsFactsTests {
+    /// The last instant a `Timestamp` holds: every session started before it.
+    let allTime = Timestamp(nanoseconds: .max)
+
     /// Typing every 5 s for 10 min, a 5-minute pause, typing to 20 min, the laptop asleep from
     /// 20:00 to 23:20, typing to 30 min, then ended.
     func pausedAndSleepingSession() -> [SessionEvent] {
@@ -34,7 +37,7 @@ import VigilStats
     func judgedTimeIsTheSessionWithoutPausesAndGaps(onDisk: Bool) throws {
         let store = onDisk ? try EventStore(path: tempDir() + "/vigil.sqlite3") : EventStore()
         try store.appendSession(pausedAndSleepingSession(), source: "replay", recording: nil)
-        let facts = try store.statisticsFacts(before: .max)
+        let facts = try store.statisticsFacts(before: allTime)
         let s = try #require(facts.sessions.first)
         let base = t0.millisecondsSinceEpoch
         #expect(spans(facts, s) == [Span(base, base + 600_000), Span(base + 900_000, base + 1_200_000), Span(base + 1_400_000, base + 1_800_000)])
@@ -51,12 +54,12 @@ import VigilStats
                 guard case .sessionStarted(_, let planned) = e.kind else { return e }
                 return SessionEvent(time: e.time, kind: .sessionStarted(task: "email", plannedSeconds: planned))
             }, source: "replay", recording: nil)
-        let all = try store.statisticsFacts(before: .max)
+        let all = try store.statisticsFacts(before: allTime)
         #expect(all.sessions.count == 2)
         #expect(all.episodes.count == 1 && all.alarms.count == 2)
-        let email = try store.statisticsFacts(before: .max, task: "email")
+        let email = try store.statisticsFacts(before: allTime, task: "email")
         #expect(email.sessions.count == 1 && email.episodes.isEmpty && email.alarms.isEmpty)
-        #expect(try store.statisticsFacts(before: t0.millisecondsSinceEpoch).sessions.isEmpty)
+        #expect(try store.statisticsFacts(before: t0).sessions.isEmpty)
         #expect(try store.taskNames() == ["email", "thesis"])
     }
 
@@ -77,7 +80,7 @@ import VigilStats
                 sql: "INSERT INTO alarms (session_id, episode_number, at_ms, level, repeat, cause, reason) VALUES (?, 2, ?, 1, 0, 'noise', 'loud')",
                 arguments: [id, last + 2000])
         }
-        let facts = try store.statisticsFacts(before: .max)
+        let facts = try store.statisticsFacts(before: allTime)
         #expect(facts.episodes.count == 1)
         #expect(facts.alarms.count == 2)
         #expect(facts.alarms.allSatisfy { $0.cleared == nil })

@@ -40,15 +40,15 @@ func sampleSessionEvents() -> [SessionEvent] {
         #expect(s.id == id)
         #expect(s.task == "thesis")
         #expect(s.outcome == "abandoned")
-        #expect(s.startedMs == t0.millisecondsSinceEpoch)
-        #expect(s.endedMs == (t0 + 2010).millisecondsSinceEpoch)
+        #expect(s.startedAt == t0)
+        #expect(s.endedAt == t0 + 2010)
         #expect(s.episodes == 1)
         #expect(s.alarms == 2)
         let episodes = try store.episodes(session: id)
         #expect(episodes.count == 1)
         #expect(episodes.first?.cause == "away")
-        #expect(episodes.first?.startedMs == (t0 + 4.5).millisecondsSinceEpoch)
-        #expect(episodes.first?.endedMs == (t0 + 505).millisecondsSinceEpoch)
+        #expect(episodes.first?.startedAt == t0 + 4.5)
+        #expect(episodes.first?.endedAt == t0 + 505)
         #expect(episodes.first?.alarmLevel == 2)
         let counts = try store.counts()
         #expect(counts["alarms"] == 2)
@@ -72,7 +72,7 @@ func sampleSessionEvents() -> [SessionEvent] {
         let reopened = try EventStore(path: path)
         let s = try #require(try reopened.sessions().first)
         #expect(s.outcome == nil, "not ended: a later start can close it as interrupted")
-        #expect(s.lastEventMs > t0.millisecondsSinceEpoch)
+        #expect(s.lastEventAt > t0)
         #expect(
             try reopened.appliedMigrations() == [
                 "v1: sessions and events", "v2: alarm deliveries per channel, snoozes", "v3: index for the statistics' pauses",

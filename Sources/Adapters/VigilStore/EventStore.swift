@@ -15,6 +15,7 @@ import VigilStats
 /// - `CrashRecovery`: marking a running session alive; closing the sessions a crash left open.
 /// - `StatisticsReader`: the facts the statistics read, the report's hot path, on raw SQLite.
 /// - `LogQueries`: sessions, episodes, deliveries, task names, row counts.
+/// - TimeColumns.swift: times as the rows keep them (Unix ms) read and written as `Timestamp`s.
 /// - PlannerStore.swift (tasks, habits, reminders) and PrivacyStore.swift (export, forget).
 public final class EventStore: Sendable {
     public let path: String
@@ -87,11 +88,12 @@ public final class EventStore: Sendable {
 
     // MARK: Reading (StatisticsReader, LogQueries)
 
-    /// What the statistics need about every session that started before `before` (Unix ms),
-    /// optionally of one task: judged spans (pauses, breaks and gaps taken out), episodes, alarms.
-    /// How it is read fast and consistently: `StatisticsReader`.
-    public func statisticsFacts(before: Int64, task: String? = nil) throws(StoreError) -> StatisticsFacts {
-        try statistics.facts(before: before, task: task)
+    /// What the statistics need about every session that started before `before`, optionally of
+    /// one task: judged spans (pauses, breaks and gaps taken out), episodes, alarms, in the
+    /// statistics' columnar form (Unix ms, as the rows hold them). How it is read fast and
+    /// consistently: `StatisticsReader`.
+    public func statisticsFacts(before: Timestamp, task: String? = nil) throws(StoreError) -> StatisticsFacts {
+        try statistics.facts(before: before.millisecondBound, task: task)
     }
 
     /// Sessions, newest first.

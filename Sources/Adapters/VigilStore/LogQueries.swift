@@ -2,15 +2,15 @@ import GRDB
 import VigilCore
 
 /// A session as the log keeps it.
-public struct StoredSession: Hashable, Sendable, Codable, FetchableRecord {
+public struct StoredSession: Hashable, Sendable, FetchableRecord {
     public var id: Int64
     public var task: String?
     /// `live` or `replay`.
     public var source: String
     public var recording: String?
-    public var startedMs: Int64
+    public var startedAt: Timestamp
     public var plannedSeconds: Double?
-    public var endedMs: Int64?
+    public var endedAt: Timestamp?
     public var outcome: String?
     public var activeSeconds: Double?
     public var focusedSeconds: Double?
@@ -20,49 +20,56 @@ public struct StoredSession: Hashable, Sendable, Codable, FetchableRecord {
     public var episodes: Int?
     public var alarms: Int?
     /// The time of the last event written: where an interrupted session is closed.
-    public var lastEventMs: Int64
+    public var lastEventAt: Timestamp
 
-    enum CodingKeys: String, CodingKey {
-        case id, task, source, recording
-        case startedMs = "started_ms"
-        case plannedSeconds = "planned_s"
-        case endedMs = "ended_ms"
-        case outcome
-        case activeSeconds = "active_s"
-        case focusedSeconds = "focused_s"
-        case distractedSeconds = "distracted_s"
-        case pausedSeconds = "paused_s"
-        case gapSeconds = "gap_s"
-        case episodes, alarms
-        case lastEventMs = "last_event_ms"
+    public init(row r: Row) {
+        id = r["id"]
+        task = r["task"]
+        source = r["source"]
+        recording = r["recording"]
+        startedAt = r.time("started_ms")
+        plannedSeconds = r["planned_s"]
+        endedAt = r.optionalTime("ended_ms")
+        outcome = r["outcome"]
+        activeSeconds = r["active_s"]
+        focusedSeconds = r["focused_s"]
+        distractedSeconds = r["distracted_s"]
+        pausedSeconds = r["paused_s"]
+        gapSeconds = r["gap_s"]
+        episodes = r["episodes"]
+        alarms = r["alarms"]
+        lastEventAt = r.time("last_event_ms")
     }
 }
 
-public struct StoredEpisode: Hashable, Sendable, Codable, FetchableRecord {
+public struct StoredEpisode: Hashable, Sendable, FetchableRecord {
     public var id: Int64
     public var sessionId: Int64
     public var number: Int
-    public var startedMs: Int64
-    public var confirmedMs: Int64
-    public var endedMs: Int64?
+    /// From the cause's start (dated back).
+    public var startedAt: Timestamp
+    /// When it was confirmed (the session entered `distracted`); its alarms count from here.
+    public var confirmedAt: Timestamp
+    /// When the person was back; nil while open.
+    public var endedAt: Timestamp?
     public var cause: String
     public var peakScore: Double
     public var reason: String
     public var alarmLevel: Int
     public var closedBy: String?
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case sessionId = "session_id"
-        case number
-        case startedMs = "started_ms"
-        case confirmedMs = "confirmed_ms"
-        case endedMs = "ended_ms"
-        case cause
-        case peakScore = "peak_score"
-        case reason
-        case alarmLevel = "alarm_level"
-        case closedBy = "closed_by"
+    public init(row r: Row) {
+        id = r["id"]
+        sessionId = r["session_id"]
+        number = r["number"]
+        startedAt = r.time("started_ms")
+        confirmedAt = r.time("confirmed_ms")
+        endedAt = r.optionalTime("ended_ms")
+        cause = r["cause"]
+        peakScore = r["peak_score"]
+        reason = r["reason"]
+        alarmLevel = r["alarm_level"]
+        closedBy = r["closed_by"]
     }
 }
 
@@ -94,7 +101,7 @@ struct LogQueries: Sendable {
                         return nil
                     }
                     return AlarmDelivery(
-                        time: Timestamp(nanoseconds: (r["at_ms"] as Int64) * 1_000_000), episode: r["episode_number"], level: r["level"],
+                        time: r.time("at_ms"), episode: r["episode_number"], level: r["level"],
                         repeatCount: r["repeat"], channel: channel, action: action, delivered: r["delivered"], detail: r["detail"])
                 }
             }

@@ -17,7 +17,7 @@ extension EventStore {
                     """,
                 arguments: [
                     t.title, t.note, t.due?.day, t.due?.minute, t.priority.rawValue, t.term.rawValue, t.estimateMinutes,
-                    t.tags.joined(separator: ","), t.created, t.done,
+                    t.tags.joined(separator: ","), t.created.millisecondsSinceEpoch, t.done?.millisecondsSinceEpoch,
                 ])
             return db.lastInsertedRowID
         }
@@ -32,7 +32,7 @@ extension EventStore {
                     """,
                 arguments: [
                     t.title, t.note, t.due?.day, t.due?.minute, t.priority.rawValue, t.term.rawValue, t.estimateMinutes,
-                    t.tags.joined(separator: ","), t.done, t.id,
+                    t.tags.joined(separator: ","), t.done?.millisecondsSinceEpoch, t.id,
                 ])
         }
     }
@@ -66,7 +66,8 @@ extension EventStore {
         return TaskItem(
             id: r["id"], title: r["title"], note: r["note"], due: day.map { Deadline(day: $0, minute: r["due_minute"]) },
             priority: Priority(rawValue: r["priority"]) ?? .medium, term: Term(rawValue: r["term"]) ?? .short,
-            estimateMinutes: r["estimate_min"], tags: tags.split(separator: ",").map(String.init), created: r["created_ms"], done: r["done_ms"])
+            estimateMinutes: r["estimate_min"], tags: tags.split(separator: ",").map(String.init), created: r.time("created_ms"),
+            done: r.optionalTime("done_ms"))
     }
 
     /// Per task: focused minutes, sessions and distraction episodes of the sessions linked to it.
@@ -98,7 +99,7 @@ extension EventStore {
                     """,
                 arguments: [
                     h.name, h.schedule.text, h.goal, h.color, h.reminder, h.priority.rawValue, h.flagged, h.autoTask, h.autoMinutes,
-                    h.createdDay, h.archived,
+                    h.createdDay, h.archived?.millisecondsSinceEpoch,
                 ])
             return db.lastInsertedRowID
         }
@@ -113,7 +114,7 @@ extension EventStore {
                     """,
                 arguments: [
                     h.name, h.schedule.text, h.goal, h.color, h.reminder, h.priority.rawValue, h.flagged, h.autoTask, h.autoMinutes,
-                    h.archived, h.id,
+                    h.archived?.millisecondsSinceEpoch, h.id,
                 ])
         }
     }
@@ -136,7 +137,7 @@ extension EventStore {
         Habit(
             id: r["id"], name: r["name"], schedule: Schedule.parse(r["schedule"]) ?? .daily, goal: r["goal"], color: r["color"],
             reminder: r["reminder"], priority: Priority(rawValue: r["priority"]) ?? .medium, flagged: r["flagged"],
-            autoTask: r["auto_task"], autoMinutes: r["auto_minutes"], createdDay: r["created_day"], archived: r["archived_ms"])
+            autoTask: r["auto_task"], autoMinutes: r["auto_minutes"], createdDay: r["created_day"], archived: r.optionalTime("archived_ms"))
     }
 
     /// Each marked day of a habit and how it was marked.
@@ -200,9 +201,9 @@ extension EventStore {
         }
     }
 
-    /// Focused minutes of the sessions that started in [from, to) (Unix ms) on a task with this
-    /// title, or linked to a task with this tag.
-    public func focusedMinutes(from: Int64, to: Int64, task: String) throws(StoreError) -> Double {
+    /// Focused minutes of the sessions that started in [from, to) on a task with this title, or
+    /// linked to a task with this tag.
+    public func focusedMinutes(from: Timestamp, to: Timestamp, task: String) throws(StoreError) -> Double {
         try read { db in
             try Double.fetchOne(
                 db,
@@ -210,7 +211,7 @@ extension EventStore {
                     SELECT coalesce(sum(s.focused_s), 0) / 60.0 FROM sessions s LEFT JOIN tasks t ON t.id = s.task_id
                     WHERE s.started_ms >= ? AND s.started_ms < ?
                       AND (s.task = ? COLLATE NOCASE OR (',' || t.tags || ',') LIKE ('%,' || ? || ',%'))
-                    """, arguments: [from, to, task, task]) ?? 0
+                    """, arguments: [from.millisecondBound, to.millisecondBound, task, task]) ?? 0
         }
     }
 
@@ -220,9 +221,9 @@ extension EventStore {
         try read { db in Set(try String.fetchAll(db, sql: "SELECT key FROM reminders_sent")) }
     }
 
-    public func markReminderSent(_ key: String, at ms: Int64) throws(StoreError) {
+    public func markReminderSent(_ key: String, at time: Timestamp) throws(StoreError) {
         try write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO reminders_sent (key, at_ms) VALUES (?, ?)", arguments: [key, ms])
+            try db.execute(sql: "INSERT OR IGNORE INTO reminders_sent (key, at_ms) VALUES (?, ?)", arguments: [key, time.millisecondsSinceEpoch])
         }
     }
 }

@@ -45,19 +45,23 @@ extension EventStore {
         }
     }
 
-    /// Sessions that started in [from, to) (Unix ms).
-    public func sessionCount(from: Int64, to: Int64) throws(StoreError) -> Int {
+    /// Sessions that started in [from, to).
+    public func sessionCount(from: Timestamp, to: Timestamp) throws(StoreError) -> Int {
         try read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions WHERE started_ms >= ? AND started_ms < ?", arguments: [from, to]) ?? 0
+            try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM sessions WHERE started_ms >= ? AND started_ms < ?",
+                arguments: [from.millisecondBound, to.millisecondBound])
+                ?? 0
         }
     }
 
-    /// Deletes what happened in [from, to) (Unix ms): the sessions that started then, with all
+    /// Deletes what happened in [from, to): the sessions that started then, with all
     /// their events, the habit days then and the reminders sent then. Deleted content is
     /// overwritten (secure_delete) and the write-ahead log truncated, so it does not linger in the
     /// file. Returns the rows deleted per table.
     @discardableResult
-    public func forget(from: Int64, to: Int64, fromDay: Int, toDay: Int) throws(StoreError) -> [String: Int] {
+    public func forget(from: Timestamp, to: Timestamp, fromDay: Int, toDay: Int) throws(StoreError) -> [String: Int] {
+        let (from, to) = (from.millisecondBound, to.millisecondBound)
         var counts: [String: Int] = [:]
         try write { db in
             try db.execute(sql: "PRAGMA secure_delete = ON")

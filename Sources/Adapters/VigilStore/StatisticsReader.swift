@@ -10,8 +10,9 @@ struct StatisticsReader: Sendable {
     /// The file, for messages.
     let path: String
 
-    /// What the statistics need about every session that started before `before` (Unix ms),
-    /// optionally of one task: judged spans (pauses, breaks and gaps taken out), episodes, alarms.
+    /// What the statistics need about every session that started before `before` (Unix ms: the
+    /// rows go straight into the statistics' columns), optionally of one task: judged spans
+    /// (pauses, breaks and gaps taken out), episodes, alarms.
     ///
     /// This is the report's hot path (years of a heavy user are hundreds of thousands of rows), so
     /// rows are stepped with SQLite's own column functions rather than GRDB's `Row`, tables are

@@ -107,7 +107,7 @@ struct Milestones {
     }
 
     static func report(_ store: EventStore) -> Report? {
-        let now = LocalNow(ms: Int64(Date().timeIntervalSince1970 * 1000))
+        let now = LocalNow(at: WallClock.now())
         guard let facts = try? store.statisticsFacts(before: now.startOfDay(now.day + 1)) else { return nil }
         return Statistics.report(facts, timeZone: now.zone, from: now.day, to: now.day)
     }

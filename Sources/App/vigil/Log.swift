@@ -52,33 +52,33 @@ struct Log: AsyncParsableCommand {
                 }
                 let task = s.task.map { "\"\($0)\"" } ?? "(no task)"
                 let outcome = s.outcome ?? "open"
-                var line = "#\(s.id)  \(localTime(s.startedMs))  \(task)  \(s.source)  \(outcome)"
+                var line = "#\(s.id)  \(localTime(s.startedAt))  \(task)  \(s.source)  \(outcome)"
                 if let f = s.focusedSeconds, let d = s.distractedSeconds {
                     line += "  focused \(humanDuration(f)) · distracted \(humanDuration(d))"
                 }
                 out.line(line)
                 for e in episodes {
-                    let dur = e.endedMs.map { humanDuration(Double($0 - e.startedMs) / 1000) } ?? "open"
-                    out.line("      episode \(e.number)  \(localTime(e.startedMs))  \(dur)  \(e.cause)  \(e.reason)")
+                    let dur = e.endedAt.map { humanDuration($0 - e.startedAt) } ?? "open"
+                    out.line("      episode \(e.number)  \(localTime(e.startedAt))  \(dur)  \(e.cause)  \(e.reason)")
                 }
             }
             out.flush()
         }
     }
 
-    private func localTime(_ ms: Int64) -> String {
+    private func localTime(_ t: Timestamp) -> String {
         let f = DateFormatter()
         f.dateFormat = "yyyy-MM-dd HH:mm"
-        return f.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+        return f.string(from: Date(timeIntervalSince1970: t.secondsSinceEpoch))
     }
 
     private func sessionJSON(_ s: StoredSession, _ episodes: [StoredEpisode]) -> String {
-        func t(_ ms: Int64?) -> String { ms.map { jsonString(Timestamp(nanoseconds: $0 * 1_000_000).description) } ?? "null" }
+        func t(_ time: Timestamp?) -> String { time.map { jsonString($0.description) } ?? "null" }
         func n(_ v: Double?) -> String { v.map(jsonNumber) ?? "null" }
         let eps = episodes.map { e in
-            "{\"episode\":\(e.number),\"start\":\(t(e.startedMs)),\"end\":\(t(e.endedMs)),\"cause\":\(jsonString(e.cause)),\"peak\":\(jsonNumber(e.peakScore)),\"alarm_level\":\(e.alarmLevel),\"reason\":\(jsonString(e.reason))}"
+            "{\"episode\":\(e.number),\"start\":\(t(e.startedAt)),\"end\":\(t(e.endedAt)),\"cause\":\(jsonString(e.cause)),\"peak\":\(jsonNumber(e.peakScore)),\"alarm_level\":\(e.alarmLevel),\"reason\":\(jsonString(e.reason))}"
         }
         return
-            "{\"session\":\(s.id),\"task\":\(s.task.map(jsonString) ?? "null"),\"source\":\(jsonString(s.source)),\"start\":\(t(s.startedMs)),\"end\":\(t(s.endedMs)),\"outcome\":\(s.outcome.map(jsonString) ?? "null"),\"focused\":\(n(s.focusedSeconds)),\"distracted\":\(n(s.distractedSeconds)),\"episodes\":[\(eps.joined(separator: ","))]}"
+            "{\"session\":\(s.id),\"task\":\(s.task.map(jsonString) ?? "null"),\"source\":\(jsonString(s.source)),\"start\":\(t(s.startedAt)),\"end\":\(t(s.endedAt)),\"outcome\":\(s.outcome.map(jsonString) ?? "null"),\"focused\":\(n(s.focusedSeconds)),\"distracted\":\(n(s.distractedSeconds)),\"episodes\":[\(eps.joined(separator: ","))]}"
     }
 }

@@ -87,7 +87,7 @@ struct ForgetCommand: AsyncParsableCommand {
                 return
             }
             let store = try common.openStore()
-            let now = LocalNow(ms: try common.nowMilliseconds())
+            let now = LocalNow(at: try common.currentTime())
             let first = civilDay(from)!
             let last = civilDay(to)!
             let range = (now.startOfDay(first), now.startOfDay(last + 1))

@@ -82,8 +82,7 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         await guarded {
             let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
-            let nowMs = try common.nowMilliseconds()
-            let today = LocalNow(ms: nowMs, zone: zone).day
+            let today = LocalNow(at: try common.currentTime(), zone: zone).day
             let toDay = to.flatMap(Statistics.day(from:)) ?? today
 
             // Reading must not create anything: without a log the report is empty.

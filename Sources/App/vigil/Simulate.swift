@@ -67,8 +67,7 @@ struct Simulate: AsyncParsableCommand {
                     "\(store.path) already has \(n) sessions; a simulated history would mix with them. Give a new directory with --data-dir.",
                     code: .dataError)
             }
-            let nowMs = Int64(Date().timeIntervalSince1970 * 1000)
-            let today = LocalNow(ms: nowMs, zone: zone).day
+            let today = LocalNow(at: WallClock.now(), zone: zone).day
             let last = until.flatMap(Statistics.day(from:)) ?? today - 1
             var profile = stress ? HistorySimulator.Profile.stress : HistorySimulator.Profile()
             if let range = sessionRange { profile.sessionsPerDay = range }

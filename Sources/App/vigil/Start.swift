@@ -268,7 +268,7 @@ struct SessionRun {
         }
         if let id = outcome.session { note("saved as session \(id) in \(store.path)") }
         // Habits that sessions complete by themselves.
-        if let done = try? PlannerHousekeeping.run(store: store, now: LocalNow(ms: Int64(Date().timeIntervalSince1970 * 1000))) {
+        if let done = try? PlannerHousekeeping.run(store: store, now: LocalNow(at: WallClock.now())) {
             for (h, _) in done.completedBySessions { note("habit #\(h.id) \(h.name) is done for today: your sessions reached it") }
         }
     }

@@ -22,7 +22,7 @@ func openPlanner(_ common: CommonOptions, lookingUp: Bool = false) throws -> Pla
                 + "Add one with `vigil task add TITLE` or `vigil habit add NAME`.", code: .dataError)
     }
     let store = try common.openStore()
-    return PlannerService(store: store, now: LocalNow(ms: try common.nowMilliseconds()))
+    return PlannerService(store: store, now: LocalNow(at: try common.currentTime()))
 }
 
 func deadline(_ text: String, today: Int, option: String) throws -> Deadline {

@@ -89,7 +89,7 @@ struct MotivateCommand: AsyncParsableCommand {
             // The last line shown, so the next call differs; in the data directory, not the log.
             let lastFile = (common.paths.databasePath as NSString).deletingLastPathComponent + "/last-motivation"
             let last = (try? String(contentsOfFile: lastFile, encoding: .utf8)).flatMap { text in collection.entries.first { $0.text == text } }
-            var rng = SplitMix64(seed: UInt64(try common.nowMilliseconds()) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(getpid()))
+            var rng = SplitMix64(seed: UInt64(try common.currentTime().millisecondsSinceEpoch) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(getpid()))
             guard let m = collection.pick(category: category.flatMap(Motivation.Category.init(rawValue:)), avoiding: last, using: &rng) else {
                 throw Failure(
                     "no motivation in the category '\(category ?? "")'. Add some to \((common.paths.configFile as NSString).deletingLastPathComponent)/motivation.yaml.",
@@ -127,10 +127,10 @@ struct DaemonCommand: AsyncParsableCommand {
             let store = try common.openStore()
             let round = ReminderRound(store: store, configuration: config.reminders, sink: DesktopReminderSink())
             // --now (for tests) fixes the instant of every round; else each round reads the wall clock.
-            let fixed = common.now == nil ? nil : try common.nowMilliseconds()
+            let fixed = common.now == nil ? nil : try common.currentTime()
             let daemon = ReminderDaemon(
                 round: round, every: config.reminders.check, clock: ContinuousClock(),
-                now: { fixed ?? Int64(Date().timeIntervalSince1970 * 1000) }, report: { log($0) })
+                now: { fixed ?? WallClock.now() }, report: { log($0) })
             if once { return try daemon.runOnce() }
             log("vigil daemon: reminders from \(store.path), looking every \(humanDuration(config.reminders.check))")
             // SIGTERM (systemd stopping it), Ctrl-C or SIGHUP cancel the rounds, which wakes the

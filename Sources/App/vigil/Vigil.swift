@@ -57,13 +57,13 @@ struct CommonOptions: ParsableArguments {
 
     var paths: VigilPaths { VigilPaths(dataDirectory: dataDir, configFile: config) }
 
-    /// Now in Unix milliseconds: `--now`, else the wall clock.
-    func nowMilliseconds() throws -> Int64 {
-        guard let now else { return Int64(Date().timeIntervalSince1970 * 1000) }
+    /// Now: `--now`, else the wall clock; to the whole millisecond either way (`WallClock`).
+    func currentTime() throws -> Timestamp {
+        guard let now else { return WallClock.now() }
         guard let t = parseRFC3339(now) else {
             throw Failure("--now: '\(now)' is not an RFC 3339 time such as 2026-11-22T09:00:00Z.", code: .dataError)
         }
-        return t.millisecondsSinceEpoch
+        return Timestamp(milliseconds: t.millisecondsSinceEpoch)
     }
 
     func loadConfiguration() throws -> VigilConfiguration {

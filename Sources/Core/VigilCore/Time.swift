@@ -8,8 +8,12 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     @inlinable public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
     @inlinable public init(seconds: Double) { self.nanoseconds = Int64((seconds * 1e9).rounded()) }
+    /// Exact: whole milliseconds, the log's unit, read back as the instant they were written from
+    /// (`millisecondsSinceEpoch` of the result is `milliseconds` again).
+    @inlinable public init(milliseconds: Int64) { self.nanoseconds = milliseconds * 1_000_000 }
 
     @inlinable public var secondsSinceEpoch: Double { Double(nanoseconds) / 1e9 }
+    /// Whole milliseconds, rounded toward zero: what the log stores of an instant.
     @inlinable public var millisecondsSinceEpoch: Int64 { nanoseconds / 1_000_000 }
 
     @inlinable public static func < (a: Timestamp, b: Timestamp) -> Bool { a.nanoseconds < b.nanoseconds }

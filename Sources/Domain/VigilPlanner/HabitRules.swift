@@ -30,10 +30,10 @@ extension Habit {
         return h
     }
 
-    /// Finished: archived at `ms` (Unix), with its history.
-    public func finished(at ms: Int64) -> Habit {
+    /// Finished: archived at `time`, with its history.
+    public func finished(at time: Timestamp) -> Habit {
         var h = self
-        h.archived = ms
+        h.archived = time
         return h
     }
 }
@@ -136,11 +136,11 @@ public enum GoalDecision: Hashable, Sendable {
         }
     }
 
-    /// The habit after the decision, taken at `ms` (Unix).
-    public func applied(to habit: Habit, at ms: Int64) -> Habit {
+    /// The habit after the decision, taken at `time`.
+    public func applied(to habit: Habit, at time: Timestamp) -> Habit {
         switch self {
         case .continueTo(let goal): habit.continued(goal: goal)
-        case .finish: habit.finished(at: ms)
+        case .finish: habit.finished(at: time)
         }
     }
 }

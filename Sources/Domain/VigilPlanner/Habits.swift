@@ -79,13 +79,13 @@ public struct Habit: Sendable, Hashable {
     public var autoMinutes: Int?
     /// Local day it was added.
     public var createdDay: Int
-    /// Unix ms when archived (finished or put away), else nil.
-    public var archived: Int64?
+    /// When it was archived (finished or put away), else nil.
+    public var archived: Timestamp?
 
     public init(
         id: Int64, name: String, schedule: Schedule, goal: Int? = nil, color: String? = nil, reminder: String? = nil,
         priority: Priority = .medium, flagged: Bool = false, autoTask: String? = nil, autoMinutes: Int? = nil,
-        createdDay: Int, archived: Int64? = nil
+        createdDay: Int, archived: Timestamp? = nil
     ) {
         self.id = id
         self.name = name

@@ -81,13 +81,14 @@ public struct TaskItem: Sendable, Hashable {
     public var term: Term
     public var estimateMinutes: Int?
     public var tags: [String]
-    /// Unix milliseconds.
-    public var created: Int64
-    public var done: Int64?
+    /// When it was added.
+    public var created: Timestamp
+    /// When it was done, else nil.
+    public var done: Timestamp?
 
     public init(
         id: Int64, title: String, note: String? = nil, due: Deadline? = nil, priority: Priority = .medium, term: Term = .short,
-        estimateMinutes: Int? = nil, tags: [String] = [], created: Int64, done: Int64? = nil
+        estimateMinutes: Int? = nil, tags: [String] = [], created: Timestamp, done: Timestamp? = nil
     ) {
         self.id = id
         self.title = title
@@ -112,10 +113,10 @@ public struct TaskItem: Sendable, Hashable {
         return t.isEmpty ? nil : t
     }
 
-    /// Marks it done at `ms`; false (and nothing changes) when it was done already.
-    public mutating func complete(at ms: Int64) -> Bool {
+    /// Marks it done at `time`; false (and nothing changes) when it was done already.
+    public mutating func complete(at time: Timestamp) -> Bool {
         guard !isDone else { return false }
-        done = ms
+        done = time
         return true
     }
 

@@ -1,7 +1,12 @@
 import VigilCore
 
-/// A half-open span of time [start, end) in Unix milliseconds: the store's unit, and integer
-/// arithmetic keeps the sums exact.
+/// A half-open span of time [start, end) in Unix milliseconds: the statistics' columnar form.
+///
+/// Everywhere else a time is a `Timestamp`; the statistics' columns (`Span`, `SessionFacts`,
+/// `EpisodeFacts`, `AlarmFacts`) keep plain Unix milliseconds, the store's unit, because they are the
+/// report's hot path: five years of events are millions of spans, read from the store's rows as
+/// they are and summed with integer arithmetic, which keeps the sums exact and spares a conversion
+/// per row.
 public struct Span: Hashable, Sendable {
     public var start: Int64
     public var end: Int64
@@ -17,7 +22,8 @@ public struct Span: Hashable, Sendable {
 ///
 /// Flat arrays, each session naming its ranges in them: a heavy user's years of history are
 /// hundreds of thousands of sessions, and one array per session and kind cost more in allocation
-/// and page faults than the statistics themselves.
+/// and page faults than the statistics themselves. Its times are the statistics' columnar form,
+/// Unix milliseconds as the store keeps them (see `Span`), not `Timestamp`s.
 public struct StatisticsFacts: Sendable {
     /// In order of start (then id).
     public private(set) var sessions: [SessionFacts] = []
@@ -32,7 +38,7 @@ public struct StatisticsFacts: Sendable {
     public init() {}
 
     /// Adds a session with its judged spans (ascending, disjoint), episodes and alarms (each in
-    /// time order). Sessions must be added in order of start.
+    /// time order). Sessions must be added in order of start. `start` and `end`: Unix ms.
     public mutating func append(
         id: Int64, task: String?, start: Int64, end: Int64, outcome: SessionFacts.Outcome,
         active spans: [Span], episodes eps: [EpisodeFacts], alarms alarmList: [AlarmFacts]
@@ -70,6 +76,7 @@ public struct StatisticsFacts: Sendable {
     private func range(_ start: Int, _ count: Int) -> Range<Int32> { Int32(start)..<Int32(start + count) }
 }
 
+/// A session in the statistics' columns; its times are Unix ms (see `Span`).
 public struct SessionFacts: Sendable {
     public enum Outcome: UInt8, Sendable {
         /// Its end was never logged (killed); it ends at its last event.
@@ -88,8 +95,9 @@ public struct SessionFacts: Sendable {
     public var id: Int64
     /// Index into `StatisticsFacts.tasks`, -1 for none.
     public var task: Int32
+    /// When it started, Unix ms.
     public var start: Int64
-    /// When it ended; for a session that never logged its end, its last event.
+    /// When it ended, Unix ms; for a session that never logged its end, its last event.
     public var end: Int64
     public var outcome: Outcome
     public var active: Range<Int32> = 0..<0
@@ -105,6 +113,7 @@ public struct SessionFacts: Sendable {
     }
 }
 
+/// A distraction episode in the statistics' columns; its span is Unix ms (see `Span`).
 public struct EpisodeFacts: Sendable {
     /// From the cause's start (dated back) to when the person was back; an episode never closed
     /// ends with its session.
@@ -118,9 +127,11 @@ public struct EpisodeFacts: Sendable {
     }
 }
 
+/// An alarm in the statistics' columns; its times are Unix ms (see `Span`).
 public struct AlarmFacts: Sendable {
+    /// When it fired, Unix ms.
     public var at: Int64
-    /// When the person was back (the episode closed); `Int64.min` if never.
+    /// When the person was back (the episode closed), Unix ms; `Int64.min` if never.
     public var clearedAt: Int64
     public var episode: Int32
     /// 0 for a level's first firing, 1, 2 ... for the persistent level's repeats.

@@ -69,8 +69,8 @@ public struct LocalClock: Sendable {
         return HourSlot(day: Int(floorDiv(local, 86_400)), hour: Int(floorDiv(local, 3600) - floorDiv(local, 86_400) * 24))
     }
 
-    /// The local hour of a Unix millisecond.
-    public func slot(ms: Int64) -> HourSlot { slot(at: Timestamp(nanoseconds: ms * 1_000_000)) }
+    /// The local hour of a Unix millisecond: `slot(at:)` for the statistics' columns (`Span`).
+    func slot(ms: Int64) -> HourSlot { slot(at: Timestamp(milliseconds: ms)) }
 
     /// Cuts [start, end) into pieces that each lie in one local hour, and hands each with its
     /// length in seconds, in time order.
@@ -78,8 +78,9 @@ public struct LocalClock: Sendable {
         split(start.nanoseconds, end.nanoseconds, unitsPerSecond: 1_000_000_000) { body($0, Double($1) / 1e9) }
     }
 
-    /// Cuts a span of Unix milliseconds into local hours, handing each piece's milliseconds.
-    public func split(_ span: Span, _ body: (HourSlot, Int64) -> Void) {
+    /// `split(from:to:)` for the statistics' columns: cuts a span of Unix milliseconds into local
+    /// hours, handing each piece's milliseconds.
+    func split(_ span: Span, _ body: (HourSlot, Int64) -> Void) {
         split(span.start, span.end, unitsPerSecond: 1000, body)
     }
 
@@ -105,16 +106,16 @@ public struct LocalClock: Sendable {
     /// The local day the Unix second `t` falls on.
     private func localDay(_ t: Int64) -> Int64 { floorDiv(t + changes[index(at: t)].offset, 86_400) }
 
-    /// The first instant (Unix milliseconds) of local day `day`: usually local midnight; where a
-    /// clock change skips midnight, the change itself.
-    public func startOfDay(_ day: Int) -> Int64 {
+    /// The first instant of local day `day`: usually local midnight; where a clock change skips
+    /// midnight, the change itself.
+    public func startOfDay(_ day: Int) -> Timestamp {
         var lo = Int64(day) * 86_400 - 3 * 86_400
         var hi = Int64(day) * 86_400 + 3 * 86_400
         while lo < hi {
             let mid = floorDiv(lo + hi, 2)
             if localDay(mid) >= day { hi = mid } else { lo = mid + 1 }
         }
-        return lo * 1000
+        return Timestamp(nanoseconds: lo * 1_000_000_000)
     }
 
     private func floorSeconds(_ t: Timestamp) -> Int64 { floorDiv(t.nanoseconds, 1_000_000_000) }

@@ -19,14 +19,14 @@ public enum Statistics {
         let sessions = facts.sessions
         let earliest = sessions.first?.start ?? Int64(to) * 86_400_000
         let clock = LocalClock(
-            timeZone: timeZone, from: Timestamp(nanoseconds: min(earliest, Int64(from ?? to) * 86_400_000) * 1_000_000),
-            to: Timestamp(nanoseconds: (Int64(to) + 1) * 86_400_000 * 1_000_000))
+            timeZone: timeZone, from: Timestamp(milliseconds: min(earliest, Int64(from ?? to) * 86_400_000)),
+            to: Timestamp(milliseconds: (Int64(to) + 1) * 86_400_000))
         let historyFirst = sessions.first.map { clock.slot(ms: $0.start).day } ?? (from ?? to)
         let periodFirst = from ?? min(historyFirst, to)
         let base = min(historyFirst, periodFirst)
         let dayCount = max(0, to - base + 1)
-        let periodStart = clock.startOfDay(periodFirst)
-        let periodEnd = clock.startOfDay(to + 1)
+        let periodStart = clock.startOfDay(periodFirst).millisecondsSinceEpoch
+        let periodEnd = clock.startOfDay(to + 1).millisecondsSinceEpoch
         let inPeriod = { (t: Int64) in t >= periodStart && t < periodEnd }
 
         // Per local day and hour: milliseconds focused and distracted, episodes started.

@@ -70,20 +70,24 @@ public struct HistorySimulator {
             let midnight = clock.startOfDay(day)
             // Sessions spread over the day from about 8:00, with breaks between them; the last may
             // run past midnight.
-            var t =
-                midnight
-                + Int64(random.uniform(profile.sessionsPerDay.upperBound > 16 ? 5 : 7.5, profile.sessionsPerDay.upperBound > 16 ? 6 : 10) * 3_600_000)
+            let firstHour = random.uniform(profile.sessionsPerDay.upperBound > 16 ? 5 : 7.5, profile.sessionsPerDay.upperBound > 16 ? 6 : 10)
+            var t = Self.later(midnight, milliseconds: firstHour * 3_600_000)
             for _ in 0..<count {
                 let planned = profile.plannedMinutes[random.int(in: 0...(profile.plannedMinutes.count - 1))] * 60
                 // Whole minutes: every logged time is then a whole second (samples every 5 s, ticks
                 // every second), which lets tests check the statistics second by second.
-                t = (t / 60_000 + 1) * 60_000
-                let start = Timestamp(nanoseconds: t * 1_000_000)
-                let hour = clock.slot(ms: t).hour
-                try emit(session(start: start, planned: planned, hourFactor: Self.hourFactor(hour) * dayFactor))
-                t += Int64(planned * 1000) + Int64(random.uniform(profile.breakMinutes.lowerBound, profile.breakMinutes.upperBound) * 60_000)
+                t = Timestamp(milliseconds: (t.millisecondsSinceEpoch / 60_000 + 1) * 60_000)
+                let hour = clock.slot(at: t).hour
+                try emit(session(start: t, planned: planned, hourFactor: Self.hourFactor(hour) * dayFactor))
+                t = Self.later(t, milliseconds: planned * 1000)
+                t = Self.later(t, milliseconds: random.uniform(profile.breakMinutes.lowerBound, profile.breakMinutes.upperBound) * 60_000)
             }
         }
+    }
+
+    /// `t` plus a number of milliseconds cut to whole ones: the days' times stay whole milliseconds.
+    static func later(_ t: Timestamp, milliseconds: Double) -> Timestamp {
+        Timestamp(milliseconds: t.millisecondsSinceEpoch + Int64(milliseconds))
     }
 
     /// After lunch and late in the evening people drift more.

@@ -6,30 +6,29 @@ import VigilStore
 
 /// "Now" in the person's time zone: the instant, the local day and the local minute.
 public struct LocalNow: Sendable {
-    public let ms: Int64
+    public let now: Timestamp
     public let zone: TimeZone
     public let clock: LocalClock
 
-    public init(ms: Int64, zone: TimeZone = .current) {
-        self.ms = ms
+    public init(at now: Timestamp, zone: TimeZone = .current) {
+        self.now = now
         self.zone = zone
-        clock = LocalClock(
-            timeZone: zone, from: Timestamp(nanoseconds: (ms - 40 * 86_400_000) * 1_000_000),
-            to: Timestamp(nanoseconds: (ms + 40 * 86_400_000) * 1_000_000))
+        clock = LocalClock(timeZone: zone, from: now - 40 * 86_400, to: now + 40 * 86_400)
     }
 
     /// Local day, days since 1970-01-01.
-    public var day: Int { clock.slot(ms: ms).day }
+    public var day: Int { clock.slot(at: now).day }
     /// Local minutes since 1970-01-01.
-    public var minute: Int { localMinute(ms) }
+    public var minute: Int { localMinute(now) }
 
-    public func localMinute(_ t: Int64) -> Int {
-        let local = t / 1000 + Int64(clock.offset(at: Timestamp(nanoseconds: t * 1_000_000)))
+    /// The local minute (since 1970-01-01) `t` falls in.
+    public func localMinute(_ t: Timestamp) -> Int {
+        let local = t.nanoseconds / 1_000_000_000 + Int64(clock.offset(at: t))
         return Int(local >= 0 ? local / 60 : (local - 59) / 60)
     }
 
-    /// The first instant (Unix ms) of a local day.
-    public func startOfDay(_ day: Int) -> Int64 { clock.startOfDay(day) }
+    /// The first instant of a local day.
+    public func startOfDay(_ day: Int) -> Timestamp { clock.startOfDay(day) }
 }
 
 /// What has to happen before habits are shown or reminded: days that sessions completed are

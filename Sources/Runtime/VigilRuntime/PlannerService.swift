@@ -66,7 +66,7 @@ public struct PlannerService: Sendable {
     ) throws -> TaskItem {
         var t = TaskItem(
             id: 0, title: title, note: note, due: due, priority: priority, term: term, estimateMinutes: estimateMinutes,
-            tags: tags.compactMap(TaskItem.normalizedTag), created: now.ms)
+            tags: tags.compactMap(TaskItem.normalizedTag), created: now.now)
         t.id = try store.addTask(t)
         return t
     }
@@ -96,7 +96,7 @@ public struct PlannerService: Sendable {
     /// Marks a task done now; `changed` is false when it was done already.
     public func completeTask(_ reference: String) throws -> (task: TaskItem, changed: Bool) {
         var t = try task(reference)
-        let changed = t.complete(at: now.ms)
+        let changed = t.complete(at: now.now)
         if changed { try store.updateTask(t) }
         return (t, changed)
     }
@@ -193,7 +193,7 @@ public struct PlannerService: Sendable {
 
     /// Carries out what the person decided once a goal was reached.
     public func decide(_ decision: GoalDecision, for reached: GoalReached) throws -> Habit {
-        let h = decision.applied(to: reached.habit, at: now.ms)
+        let h = decision.applied(to: reached.habit, at: now.now)
         try store.updateHabit(h)
         return h
     }
@@ -222,7 +222,7 @@ public struct PlannerService: Sendable {
 
     /// Finishes a habit: archived now, with its history.
     public func finishHabit(_ reference: String) throws -> Habit {
-        let h = try habit(reference).finished(at: now.ms)
+        let h = try habit(reference).finished(at: now.now)
         try store.updateHabit(h)
         return h
     }

@@ -52,8 +52,8 @@ public struct ReminderRound: Sendable {
         public var failed: [(Reminder, String)] = []
     }
 
-    public func run(at ms: Int64) throws(StoreError) -> Outcome {
-        let now = LocalNow(ms: ms, zone: zone)
+    public func run(at time: Timestamp) throws(StoreError) -> Outcome {
+        let now = LocalNow(at: time, zone: zone)
         try PlannerHousekeeping.run(store: store, now: now)
         var dueHabits: [Habit] = []
         for h in try store.habits() where isStillDue(h, statuses: try store.habitDays(id: h.id), today: now.day) {
@@ -66,7 +66,7 @@ public struct ReminderRound: Sendable {
         for r in reminders {
             do {
                 try sink.send(r)
-                try store.markReminderSent(r.key, at: ms)
+                try store.markReminderSent(r.key, at: time)
                 outcome.sent.append(r)
             } catch let e as AlarmChannelUnavailable {
                 outcome.failed.append((r, e.detail))
@@ -88,15 +88,16 @@ public final class ReminderDaemon<C: Clock>: Sendable where C.Duration == Durati
     private let round: ReminderRound
     private let every: Double
     private let clock: C
-    private let now: @Sendable () -> Int64
+    private let now: @Sendable () -> Timestamp
     private let report: @Sendable (String) -> Void
     private let failing = Mutex<String?>(nil)
 
     /// - Parameters:
     ///   - every: seconds between rounds (`reminders.check`).
-    ///   - now: the wall time of a round, in milliseconds since the epoch.
+    ///   - now: the wall time of a round.
     ///   - report: a line for the person (the journal, under systemd).
-    public init(round: ReminderRound, every: Double, clock: C, now: @escaping @Sendable () -> Int64, report: @escaping @Sendable (String) -> Void) {
+    public init(round: ReminderRound, every: Double, clock: C, now: @escaping @Sendable () -> Timestamp, report: @escaping @Sendable (String) -> Void)
+    {
         self.round = round
         self.every = every
         self.clock = clock

@@ -1,4 +1,12 @@
+import Foundation
 import VigilCore
+
+/// The wall clock, for what steps no samples (the planner, the reports, the daemon's rounds): the
+/// time now to the whole millisecond, the log's unit, so an instant written to the log reads back
+/// equal.
+public enum WallClock {
+    public static func now() -> Timestamp { Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)) }
+}
 
 /// A wall clock that cannot jump: the wall time at `start` plus monotonic elapsed time since. What
 /// live sessions and `vigil record` stamp samples with, so an NTP step or a manual change of the
