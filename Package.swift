@@ -17,7 +17,8 @@
 //            VigilPlanner    tasks (urgency), habits (schedules, streaks, strength), reminder planning.
 //            SessionViews    a session for people: the timeline (text and JSON Lines) and the live screen.
 // Adapters   one module per C library or protocol, each the only importer of its C module:
-//            InputDetector (CLibinput), MicrophoneDetector (CPulse), LocationDetector (CGPS),
+//            InputDetector (CLibinput), MicrophoneDetector (CPulse: microphone levels, and calls and
+//            playback counted from other programs' streams), LocationDetector (CGPS),
 //            DesktopNotifier (CDBus), SoundAlarm (CPulseSimple); DetectorSupport (a detector's thread,
 //            status and backoff); VigilRecording (Vigil's JSON Lines recordings); RecordingFormats
 //            (every recording format, told apart by content, and inspect); VigilConfig (the YAML
@@ -122,7 +123,9 @@ let package = Package(
         .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
         // What the detector tests share: collecting a live stream, a free port, a wall clock.
         .target(name: "TestSupport", dependencies: ["VigilCore"], path: "Tests/Support"),
-        .testTarget(name: "MicrophoneDetectorTests", dependencies: ["MicrophoneDetector", "TestSupport", "VigilAudio", "VigilCore"]),
+        // SoundAlarm: the media detector must not count Vigil's own alarm tone as playback.
+        .testTarget(
+            name: "MicrophoneDetectorTests", dependencies: ["MicrophoneDetector", "TestSupport", "VigilAudio", "VigilCore", "SoundAlarm"]),
         .testTarget(name: "LocationDetectorTests", dependencies: ["LocationDetector", "TestSupport", "VigilCore"], exclude: ["Data"]),
         .testTarget(
             name: "InputDetectorTests", dependencies: ["InputDetector", "TestSupport", "VigilCore", "VigilRecording"], exclude: ["Data"]),

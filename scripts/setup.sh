@@ -6,7 +6,7 @@ set -euo pipefail
 # System packages: SQLite for the event log (GRDB links the system library), pkg-config for the
 # C libraries, python3 for regenerating the sample recordings, and the detectors' C libraries:
 # libgps, libpulse, libinput with libudev. Their tests run the real servers: gpsd with gpsfake
-# (gpsd-clients), PulseAudio with pactl/paplay (pulseaudio-utils); sox makes test signals and, with
+# (gpsd-clients), PulseAudio with pactl/paplay/parec (pulseaudio-utils); sox makes test signals and, with
 # ffmpeg, independently measures their levels. The input tests also use setpriv, and the fault
 # tests prlimit (util-linux, always there on Debian); the wall-clock test builds a small C shim
 # with the Swift toolchain's own clang. Desktop notifications go through libdbus; their tests start a private

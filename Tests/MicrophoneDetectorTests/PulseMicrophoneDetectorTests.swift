@@ -33,6 +33,22 @@ func synthesize(_ name: String, seconds: Int, _ effects: [String]) throws -> Str
     return path
 }
 
+/// A detector pointed at a server that does not exist, after several retries: it said once that the
+/// server is unavailable, with the address and the remedy. Returns what it emitted.
+func soleStatusWithoutServer(_ make: (String) -> any Detector) async throws -> Collector {
+    let missing = "unix:" + FileManager.default.temporaryDirectory.appendingPathComponent("no-such-pulse-\(UUID().uuidString)").path
+    let collector = Collector(make(missing).samples())
+    defer { collector.stop() }
+    #expect(await collector.wait(timeout: 20) { !$0.states.isEmpty })
+    // Several retries: each is a failed connect, tens of milliseconds apart.
+    try await Task.sleep(for: .milliseconds(500))
+    let status = try #require(collector.statuses.first)
+    #expect(status.state == .unavailable)
+    #expect(status.detail.contains(missing) && status.detail.contains("pactl info"), "\(status.detail)")
+    #expect(collector.statuses.count == 1, "said once, not at every retry: \(collector.statuses)")
+    return collector
+}
+
 func median(_ values: [Double]) -> Double? {
     guard !values.isEmpty else { return nil }
     let s = values.sorted()
@@ -99,17 +115,7 @@ func median(_ values: [Double]) -> Double? {
     }
 
     @Test func noServerIsReportedOnceWithTheRemedy() async throws {
-        let missing = "unix:" + FileManager.default.temporaryDirectory.appendingPathComponent("no-such-pulse-\(UUID().uuidString)").path
-        let detector = PulseMicrophoneDetector(server: missing, retry: (0.05, 0.1), now: wallClock)
-        let collector = Collector(detector.samples())
-        defer { collector.stop() }
-        #expect(await collector.wait(timeout: 10) { !$0.states.isEmpty })
-        try await Task.sleep(for: .milliseconds(500))  // several retries
-        let status = try #require(collector.statuses.first)
-        #expect(status.state == .unavailable)
-        #expect(status.detail.contains(missing), "\(status.detail)")
-        #expect(status.detail.contains("pactl info"), "\(status.detail)")
-        #expect(collector.statuses.count == 1, "said once, not at every retry: \(collector.statuses)")
+        let collector = try await soleStatusWithoutServer { PulseMicrophoneDetector(server: $0, retry: (0.05, 0.1), now: wallClock) }
         #expect(collector.levels.isEmpty)
     }
 }

@@ -3,11 +3,16 @@ import Foundation
 /// A private PulseAudio server for one test: its own runtime directory and socket, one null sink
 /// whose monitor is the default source, so what `paplay` plays into the sink is what the detector
 /// records. Nothing touches the machine's own sound server.
+///
+/// With `microphone`, a null source `vigilmic` stands for a microphone and is the default source
+/// instead (the server prefers a source that is not a monitor): what a call records.
 public final class PulseServer {
     public let directory: String
     public var process: ChildProcess?
+    public let microphone: Bool
 
-    public init() throws {
+    public init(microphone: Bool = false) throws {
+        self.microphone = microphone
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-pulse-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
@@ -27,6 +32,7 @@ public final class PulseServer {
             [
                 "-n", "--daemonize=no", "--use-pid-file=false", "--exit-idle-time=-1", "--log-target=stderr",
                 "-L", "module-null-sink sink_name=vigiltest rate=48000",
+            ] + (microphone ? ["-L", "module-null-source source_name=vigilmic"] : []) + [
                 "-L", "module-native-protocol-unix socket=\(socket) auth-anonymous=1",
             ],
             environment: env, output: "\(directory)/server.log")
@@ -47,6 +53,12 @@ public final class PulseServer {
     /// Plays a WAV file into the null sink; returns when it has been played.
     public func play(_ wav: String) {
         _ = runTool("/usr/bin/paplay", ["--server", address, "-d", "vigiltest", wav])
+    }
+
+    /// Starts `parec` recording from a source (the default one when nil), its audio thrown away, as
+    /// a call or a meeting would; `arguments` are added (`--client-name`, `--property=…`).
+    public func startRecording(source: String? = nil, _ arguments: [String] = []) throws -> ChildProcess {
+        try ChildProcess("/usr/bin/parec", ["--server", address, "--raw"] + (source.map { ["-d", $0] } ?? []) + arguments)
     }
 
     /// Starts playing a WAV file into the null sink and returns at once.

@@ -47,110 +47,29 @@ public final class PulseMicrophoneDetector: Detector, Sendable {
         }
     }
 
-    /// The controller: one capture per connection; watches it, and starts a new one after a loss.
     func run(_ context: DetectorContext) {
-        var backoff = Backoff(first: retry.first, longest: retry.longest)
-        let serverName = server.map { "the PulseAudio server at \($0)" } ?? "the PulseAudio server"
-        while !context.isStopped {
-            let capture = PulseCapture(detector: self, context: context)
-            capture.start()
-            // The capture reports `.available` itself, from the stream's ready callback, so the status
-            // comes before the first level on the one thread that emits levels.
-            var waited = 0.0
-            while !context.isStopped, capture.state == .connecting, waited < 10 {
-                context.sleep(seconds: 0.05)
-                waited += 0.05
-            }
-            if case .recording = capture.state { backoff.reset() }
-            while !context.isStopped, case .recording = capture.state { context.sleep(seconds: 0.1) }
-            capture.close()
-            if context.isStopped { break }
-            let reason: String
-            switch capture.state {
-            case .failed(let why): reason = why
-            default: reason = "no answer within 10 s"
-            }
-            context.reportFailure(
-                context.lastReported == .available
-                    ? "lost \(serverName) (\(reason)); reconnecting"
-                    : "cannot record from \(serverName) (\(reason)). Is PulseAudio or pipewire-pulse running (`pactl info`)? "
-                        + "Set audio.server or audio.source in the config to use another. Retrying.")
-            context.sleep(seconds: backoff.next())
+        PulseConnection.run(context, server: server, retry: retry, doing: "record from", settings: "audio.server or audio.source") {
+            PulseCapture(detector: self, context: context)
         }
     }
 }
 
-/// One connection to the server and one record stream. Owns the main loop, context and stream and
-/// frees them in `close()`.
+/// One connection to the server and one record stream. Frees the stream in `release()`; the
+/// connection frees the rest.
 ///
-/// Threading: libpulse calls the callbacks on the main loop's thread; `levels` is only touched there.
-/// `state` is read by the controller under a mutex. After `pa_threaded_mainloop_stop` no callback
-/// runs, so `close()` can free everything.
-final class PulseCapture: @unchecked Sendable {
-    enum State: Equatable {
-        case connecting
-        case recording(source: String)
-        case failed(String)
-    }
-
+/// `levels` and `stream` are only touched on the main loop's thread.
+final class PulseCapture: PulseConnection, @unchecked Sendable {
     private let detector: PulseMicrophoneDetector
-    private let context: DetectorContext
-    private let mainloop: OpaquePointer
-    private var pulse: OpaquePointer?
     private var stream: OpaquePointer?
     private var levels: WindowedLevels
-    private let stateLock = Mutex<State>(.connecting)
-    private var closed = false
 
     init(detector: PulseMicrophoneDetector, context: DetectorContext) {
         self.detector = detector
-        self.context = context
-        mainloop = pa_threaded_mainloop_new()
         levels = WindowedLevels(sampleRate: Double(detector.sampleRate), channels: 1, window: detector.window)
+        super.init(server: detector.server, context: context)
     }
 
-    var state: State { stateLock.withLock { $0 } }
-
-    private func fail(_ reason: String) {
-        stateLock.withLock { state in
-            if case .failed = state { return }
-            state = .failed(reason)
-        }
-    }
-
-    /// libpulse's error, taken at the failing call.
-    private func fail(_ error: PulseError) { fail(error.description) }
-
-    private var me: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
-
-    private static func from(_ userdata: UnsafeMutableRawPointer?) -> PulseCapture {
-        Unmanaged<PulseCapture>.fromOpaque(userdata!).takeUnretainedValue()
-    }
-
-    func start() {
-        pulse = pa_context_new(pa_threaded_mainloop_get_api(mainloop), "Vigil")
-        guard let pulse else { return fail("libpulse could not create a context") }
-        pa_context_set_state_callback(
-            pulse,
-            { c, userdata in
-                PulseCapture.from(userdata).contextChanged(c)
-            }, me)
-        // No autospawn: a detector must not start a sound server the person did not ask for.
-        guard pa_context_connect(pulse, detector.server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
-            return fail(PulseError(context: pulse))
-        }
-        guard pa_threaded_mainloop_start(mainloop) >= 0 else { return fail("libpulse could not start its main loop") }
-    }
-
-    /// On the main loop's thread.
-    private func contextChanged(_ c: OpaquePointer?) {
-        let s = pa_context_get_state(c)
-        if s == PA_CONTEXT_READY {
-            openStream(c)
-        } else if s == PA_CONTEXT_FAILED || s == PA_CONTEXT_TERMINATED {
-            fail(PulseError(context: c))
-        }
-    }
+    override func ready(_ c: OpaquePointer?) { openStream(c) }
 
     private func openStream(_ c: OpaquePointer?) {
         var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(detector.sampleRate), channels: 1)
@@ -171,7 +90,7 @@ final class PulseCapture: @unchecked Sendable {
         let st = pa_stream_get_state(s)
         if st == PA_STREAM_READY {
             let name = pa_stream_get_device_name(s).map { String(cString: $0) } ?? detector.source ?? "the default source"
-            stateLock.withLock { $0 = .recording(source: name) }
+            markWorking()
             context.report(.available, "recording levels of \(name) at \(detector.sampleRate / 1000) kHz mono (levels only, never audio)")
         } else if st == PA_STREAM_FAILED {
             let what = detector.source.map { "source \($0)" } ?? "the default source"
@@ -198,24 +117,11 @@ final class PulseCapture: @unchecked Sendable {
         }
     }
 
-    /// Stops the loop (no callback runs after this) and frees the stream, context and loop.
-    func close() {
-        guard !closed else { return }
-        closed = true
-        pa_threaded_mainloop_stop(mainloop)
-        if let stream {
-            pa_stream_set_state_callback(stream, nil, nil)
-            pa_stream_set_read_callback(stream, nil, nil)
-            pa_stream_disconnect(stream)
-            pa_stream_unref(stream)
-        }
-        if let pulse {
-            pa_context_set_state_callback(pulse, nil, nil)
-            pa_context_disconnect(pulse)
-            pa_context_unref(pulse)
-        }
-        pa_threaded_mainloop_free(mainloop)
+    override func release() {
+        guard let stream else { return }
+        pa_stream_set_state_callback(stream, nil, nil)
+        pa_stream_set_read_callback(stream, nil, nil)
+        pa_stream_disconnect(stream)
+        pa_stream_unref(stream)
     }
-
-    deinit { close() }
 }

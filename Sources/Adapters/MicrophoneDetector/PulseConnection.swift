@@ -1,0 +1,143 @@
+import CPulse
+import DetectorSupport
+import Synchronization
+import VigilCore
+
+/// One connection to a PulseAudio server (or PipeWire's pulse server) on libpulse's threaded main
+/// loop: what the microphone capture and the stream watch share. Owns the main loop and the context
+/// and frees them in `close()`; a subclass adds what it does once the context is ready (`ready`) and
+/// frees what it made (`release`).
+///
+/// Threading: libpulse calls the callbacks on the main loop's thread, and a subclass touches its own
+/// state only there. `state` is read by the controller (`run`) under a mutex. After
+/// `pa_threaded_mainloop_stop` no callback runs, so `close()` can free everything.
+class PulseConnection: @unchecked Sendable {
+    enum State: Equatable {
+        case connecting
+        /// Doing its work: recording, or watching the streams.
+        case working
+        case failed(String)
+    }
+
+    let server: String?
+    let context: DetectorContext
+    private let mainloop: OpaquePointer
+    /// The context, from `start()` on.
+    private(set) var pulse: OpaquePointer?
+    private let stateLock = Mutex<State>(.connecting)
+    private var closed = false
+
+    init(server: String?, context: DetectorContext) {
+        self.server = server
+        self.context = context
+        mainloop = pa_threaded_mainloop_new()
+    }
+
+    var state: State { stateLock.withLock { $0 } }
+
+    /// The first failure is the one reported; what follows from it (a stream failing because its
+    /// context did) says nothing new.
+    func fail(_ reason: String) {
+        stateLock.withLock { state in
+            if case .failed = state { return }
+            state = .failed(reason)
+        }
+    }
+
+    /// libpulse's error, taken at the failing call.
+    func fail(_ error: PulseError) { fail(error.description) }
+
+    /// Tells the controller the connection works (called on the main loop's thread).
+    func markWorking() { stateLock.withLock { $0 = .working } }
+
+    /// The pointer C callbacks get back as their `userdata`.
+    var me: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// The connection a C callback's `userdata` points to, as the subclass that registered it.
+    static func from(_ userdata: UnsafeMutableRawPointer?) -> Self {
+        unsafeDowncast(Unmanaged<PulseConnection>.fromOpaque(userdata!).takeUnretainedValue(), to: self)
+    }
+
+    func start() {
+        pulse = pa_context_new(pa_threaded_mainloop_get_api(mainloop), "Vigil")
+        guard let pulse else { return fail("libpulse could not create a context") }
+        pa_context_set_state_callback(pulse, { c, userdata in PulseConnection.from(userdata).contextChanged(c) }, me)
+        // No autospawn: a detector must not start a sound server the person did not ask for.
+        guard pa_context_connect(pulse, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
+            return fail(PulseError(context: pulse))
+        }
+        guard pa_threaded_mainloop_start(mainloop) >= 0 else { return fail("libpulse could not start its main loop") }
+    }
+
+    /// On the main loop's thread.
+    private func contextChanged(_ c: OpaquePointer?) {
+        let s = pa_context_get_state(c)
+        if s == PA_CONTEXT_READY {
+            ready(c)
+        } else if s == PA_CONTEXT_FAILED || s == PA_CONTEXT_TERMINATED {
+            fail(PulseError(context: c))
+        }
+    }
+
+    /// The context is connected: start the work. On the main loop's thread.
+    func ready(_ c: OpaquePointer?) {}
+
+    /// Frees what `ready` made. The loop is stopped and the context not yet disconnected.
+    func release() {}
+
+    /// Stops the loop (no callback runs after this) and frees what the subclass made, the context
+    /// and the loop.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        pa_threaded_mainloop_stop(mainloop)
+        release()
+        if let pulse {
+            pa_context_set_state_callback(pulse, nil, nil)
+            pa_context_disconnect(pulse)
+            pa_context_unref(pulse)
+        }
+        pa_threaded_mainloop_free(mainloop)
+    }
+
+    deinit { close() }
+
+    /// The controller both PulseAudio detectors run on their own thread: one connection at a time,
+    /// made by `connect`; it watches the connection, and after a loss reports it and makes a new one
+    /// with a growing delay, so a server that comes back is picked up without restarting the session.
+    ///
+    /// The connection reports `.available` itself, on the main loop's thread, before its first
+    /// sample, so the status always comes first. `doing` says what the detector does with the server
+    /// ("record from"), `settings` which config keys choose another.
+    static func run(
+        _ context: DetectorContext, server: String?, retry: (first: Double, longest: Double), doing: String, settings: String,
+        connect: () -> PulseConnection
+    ) {
+        var backoff = Backoff(first: retry.first, longest: retry.longest)
+        let serverName = server.map { "the PulseAudio server at \($0)" } ?? "the PulseAudio server"
+        while !context.isStopped {
+            let connection = connect()
+            connection.start()
+            var waited = 0.0
+            while !context.isStopped, connection.state == .connecting, waited < 10 {
+                context.sleep(seconds: 0.05)
+                waited += 0.05
+            }
+            if connection.state == .working { backoff.reset() }
+            while !context.isStopped, connection.state == .working { context.sleep(seconds: 0.1) }
+            connection.close()
+            if context.isStopped { break }
+            let reason: String
+            switch connection.state {
+            case .failed(let why): reason = why
+            default: reason = "no answer within 10 s"
+            }
+            context.reportFailure(
+                context.lastReported == .available
+                    ? "lost \(serverName) (\(reason)); reconnecting"
+                    : "cannot \(doing) \(serverName) (\(reason)). Is PulseAudio or pipewire-pulse running (`pactl info`)? "
+                        + "Set \(settings) in the config to use another. Retrying.")
+            context.sleep(seconds: backoff.next())
+        }
+    }
+}
