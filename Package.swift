@@ -132,6 +132,7 @@ let package = Package(
         .testTarget(
             name: "InputDetectorTests", dependencies: ["InputDetector", "TestSupport", "VigilCore", "VigilRecording"], exclude: ["Data"]),
         .testTarget(name: "DesktopNotifierTests", dependencies: ["DesktopNotifier", "TestSupport"], exclude: ["Data"]),
+        .testTarget(name: "DBusSupportTests", dependencies: ["DBusSupport", "TestSupport"]),
         .testTarget(name: "DesktopPresenceTests", dependencies: ["DesktopPresence", "DBusSupport", "TestSupport", "VigilCore"]),
         .testTarget(name: "VigilAudioTests", dependencies: ["VigilAudio"], exclude: ["Data"]),
         .testTarget(name: "VigilRecordingTests", dependencies: ["VigilCore", "VigilRecording"]),
