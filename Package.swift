@@ -19,8 +19,11 @@
 // Adapters   one module per C library or protocol, each the only importer of its C module:
 //            InputDetector (CLibinput), MicrophoneDetector (CPulse: microphone levels, and calls and
 //            playback counted from other programs' streams), LocationDetector (CGPS),
-//            DesktopNotifier (CDBus), SoundAlarm (CPulseSimple); DetectorSupport (a detector's thread,
-//            status and backoff); VigilRecording (Vigil's JSON Lines recordings); RecordingFormats
+//            DBusSupport (CDBus: a bus connection, calls, signals, the D-Bus value types), SoundAlarm
+//            (CPulseSimple); DesktopNotifier (notifications) and DesktopPresence (idle, lock and sleep
+//            from GNOME's idle monitor, org.freedesktop.ScreenSaver and logind) talk D-Bus through
+//            DBusSupport; DetectorSupport (a detector's thread, status and backoff, several sources of
+//            one sensor combined); VigilRecording (Vigil's JSON Lines recordings); RecordingFormats
 //            (every recording format, told apart by content, and inspect); VigilConfig (the YAML
 //            config file); VigilStore (the SQLite event log, GRDB).
 // Runtime    VigilRuntime    SessionRunner (a live session: log, alarms, status file, Pomodoro, recording),
@@ -82,7 +85,10 @@ let package = Package(
             path: "Sources/Adapters/MicrophoneDetector"),
         .target(
             name: "InputDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CLibinput"], path: "Sources/Adapters/InputDetector"),
-        .target(name: "DesktopNotifier", dependencies: ["CDBus"], path: "Sources/Adapters/DesktopNotifier"),
+        .target(name: "DBusSupport", dependencies: ["CDBus"], path: "Sources/Adapters/DBusSupport"),
+        .target(name: "DesktopNotifier", dependencies: ["DBusSupport"], path: "Sources/Adapters/DesktopNotifier"),
+        .target(
+            name: "DesktopPresence", dependencies: ["VigilCore", "DetectorSupport", "DBusSupport"], path: "Sources/Adapters/DesktopPresence"),
         .target(name: "SoundAlarm", dependencies: ["CPulseSimple"], path: "Sources/Adapters/SoundAlarm"),
         .target(name: "VigilRecording", dependencies: ["VigilCore", "SystemCalls"], path: "Sources/Adapters/VigilRecording"),
         .target(
@@ -130,6 +136,8 @@ let package = Package(
         .testTarget(
             name: "InputDetectorTests", dependencies: ["InputDetector", "TestSupport", "VigilCore", "VigilRecording"], exclude: ["Data"]),
         .testTarget(name: "DesktopNotifierTests", dependencies: ["DesktopNotifier", "TestSupport"], exclude: ["Data"]),
+        .testTarget(name: "DBusSupportTests", dependencies: ["DBusSupport", "TestSupport"]),
+        .testTarget(name: "DesktopPresenceTests", dependencies: ["DesktopPresence", "DBusSupport", "TestSupport", "VigilCore"]),
         .testTarget(name: "VigilAudioTests", dependencies: ["VigilAudio"], exclude: ["Data"]),
         .testTarget(name: "VigilRecordingTests", dependencies: ["VigilCore", "VigilRecording"]),
         .testTarget(name: "VigilConfigTests", dependencies: ["VigilCore", "VigilConfig"]),

@@ -19,9 +19,12 @@ packages=(libsqlite3-dev pkg-config python3 ca-certificates tzdata
           libinput-dev libudev-dev
           libdbus-1-dev dbus python3-dbus python3-gi)
 # With --tests, what only the tests need: a real browser (headless Chromium) renders the HTML
-# report, and python3-pil counts the chart colours in its screenshot.
+# report, and python3-pil counts the chart colours in its screenshot. The desktop-presence tests
+# run logind, GNOME's idle monitor and screen saver, and org.freedesktop.ScreenSaver as
+# python-dbusmock services (python3-dbusmock: logind needs systemd as PID 1, GNOME Shell a full
+# session) on private dbus-daemons, driven with gdbus (libglib2.0-bin).
 if [ "${1:-}" = "--tests" ]; then
-  packages+=(chromium python3-pil)
+  packages+=(chromium python3-pil python3-dbusmock libglib2.0-bin)
 fi
 
 missing=()

@@ -199,6 +199,9 @@ public final class SessionBus {
         return text.split(separator: "\n").dropFirst().compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
+    /// Kills the daemon without warning, as a crash would: every connection to it drops.
+    public func kill() { process.kill(SIGKILL) }
+
     deinit {
         process.kill(SIGKILL)
         try? FileManager.default.removeItem(atPath: directory)
