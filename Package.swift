@@ -111,7 +111,8 @@ let package = Package(
             name: "VigilRuntime",
             dependencies: [
                 "VigilCore", "VigilAudio", "VigilStats", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig",
-                "VigilStore", "InputDetector", "MicrophoneDetector", "LocationDetector", "DesktopNotifier", "SoundAlarm",
+                "VigilStore", "InputDetector", "MicrophoneDetector", "LocationDetector", "DesktopNotifier", "SoundAlarm", "DesktopPresence",
+                "DetectorSupport",
             ],
             path: "Sources/Runtime/VigilRuntime"),
 

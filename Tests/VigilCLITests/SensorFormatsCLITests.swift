@@ -17,9 +17,13 @@ import Testing
         #expect(r.stdout.contains("audio     unavailable        PulseAudio, default source"))
         #expect(r.stdout.contains("location  unavailable        gpsd at localhost:2947"))
         #expect(r.stdout.contains("systemctl start gpsd"))
+        #expect(r.stdout.contains("media     unavailable        PulseAudio streams"))
+        // No session bus and no system bus here: no idle interface, and logind says what is missing.
+        #expect(r.stdout.contains("desktop   unavailable        no idle interface + logind"))
+        #expect(r.stdout.contains("logind: cannot reach the system D-Bus"))
         let json = try vigil(["sensors", "--json", "--timeout", "3"])
         let lines = json.stdout.split(separator: "\n")
-        #expect(lines.count == 3)
+        #expect(lines.count == 5)
         for line in lines {
             let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String])
             #expect(Set(o.keys) == ["sensor", "source", "state", "detail"])
@@ -28,7 +32,9 @@ import Testing
 
     @Test func aDisabledSensorIsSaidToBeDisabled() throws {
         let home = freshHome()
-        write("input:\n  enabled: false\naudio:\n  enabled: false\nlocation:\n  enabled: false\n", to: home + "/config/vigil/config.yaml")
+        write(
+            "input:\n  enabled: false\naudio:\n  enabled: false\nlocation:\n  enabled: false\ndesktop:\n  enabled: false\nmedia:\n  enabled: false\n",
+            to: home + "/config/vigil/config.yaml")
         let r = try vigil(["sensors"], home: home)
         #expect(r.status == 0, "nothing enabled is unavailable")
         #expect(r.stdout.contains("disabled in the config (input.enabled: false)"))

@@ -1,3 +1,5 @@
+import DesktopPresence
+import DetectorSupport
 import Foundation
 import InputDetector
 import LocationDetector
@@ -21,7 +23,32 @@ public struct SensorAvailability: Sendable {
 /// the others; an enabled one that cannot work says why in its first status sample.
 public enum DetectorCatalog {
     public static func availability(configuration: VigilConfiguration, now: @escaping @Sendable () -> Timestamp) -> [SensorAvailability] {
-        [input(configuration.input, now: now), audio(configuration.audio, now: now), location(configuration.location, now: now)]
+        [
+            desktop(configuration.desktop, now: now), input(configuration.input, now: now), audio(configuration.audio, now: now),
+            media(configuration, now: now), location(configuration.location, now: now),
+        ]
+    }
+
+    /// Idle and lock from the desktop's D-Bus interface (GNOME, then org.freedesktop.ScreenSaver,
+    /// or the configured one), with lock and sleep from logind, as one sensor.
+    private static func desktop(_ c: VigilConfiguration.Desktop, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
+        let backend = DesktopBusBackends.pick(c)
+        let names: [DesktopBackend: String] = [
+            .gnome: "GNOME's idle monitor", .freedesktop: "org.freedesktop.ScreenSaver", .x11: "X11 screen saver",
+        ]
+        let source = (backend.flatMap { names[$0] } ?? "no idle interface") + " + logind"
+        guard c.enabled else { return disabled(.desktop, source, key: "desktop.enabled") }
+        var parts: [any Detector] = []
+        if let backend, let idle = DesktopBusBackends.detector(for: backend, config: c, now: now) { parts.append(idle) }
+        parts.append(LogindDetector(now: now))
+        return SensorAvailability(sensor: .desktop, detector: CombinedDetector(sensor: .desktop, parts: parts), source: source)
+    }
+
+    /// Calls and playback: other programs' streams on the microphone's sound server.
+    private static func media(_ c: VigilConfiguration, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
+        let source = "PulseAudio streams" + (c.audio.server.map { " on \($0)" } ?? "")
+        guard c.media.enabled else { return disabled(.media, source, key: "media.enabled") }
+        return SensorAvailability(sensor: .media, detector: PulseMediaDetector(server: c.audio.server, now: now), source: source)
     }
 
     private static func input(_ c: VigilConfiguration.Input, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
