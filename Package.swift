@@ -18,8 +18,10 @@
 //            SessionViews    a session for people: the timeline (text and JSON Lines) and the live screen.
 // Adapters   one module per C library or protocol, each the only importer of its C module:
 //            InputDetector (CLibinput), MicrophoneDetector (CPulse), LocationDetector (CGPS),
-//            DesktopNotifier (CDBus), SoundAlarm (CPulseSimple); DetectorSupport (a detector's thread,
-//            status and backoff); VigilRecording (Vigil's JSON Lines recordings); RecordingFormats
+//            DesktopNotifier (CDBus), SoundAlarm (CPulseSimple), X11Detector (CXCB: X11 idle time,
+//            blanking and the window in front); I3Detector (the window in front from i3's and sway's
+//            IPC socket); DetectorSupport (a detector's thread, status, backoff and the focus
+//            categoriser the focus detectors share); VigilRecording (Vigil's JSON Lines recordings); RecordingFormats
 //            (every recording format, told apart by content, and inspect); VigilConfig (the YAML
 //            config file); VigilStore (the SQLite event log, GRDB).
 // Runtime    VigilRuntime    SessionRunner (a live session: log, alarms, status file, Pomodoro, recording),
@@ -72,7 +74,12 @@ let package = Package(
         .systemLibrary(name: "CDBus", path: "Sources/Adapters/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(
             name: "CPulseSimple", path: "Sources/Adapters/CPulseSimple", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(
+            name: "CXCB", path: "Sources/Adapters/CXCB", pkgConfig: "xcb-screensaver", providers: [.apt(["libxcb1-dev", "libxcb-screensaver0-dev"])]),
         .target(name: "DetectorSupport", dependencies: ["VigilCore"], path: "Sources/Adapters/DetectorSupport"),
+        .target(
+            name: "X11Detector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CXCB"], path: "Sources/Adapters/X11Detector"),
+        .target(name: "I3Detector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls"], path: "Sources/Adapters/I3Detector"),
         .target(
             name: "LocationDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CGPS"], path: "Sources/Adapters/LocationDetector"
         ),
@@ -126,6 +133,7 @@ let package = Package(
         .testTarget(name: "LocationDetectorTests", dependencies: ["LocationDetector", "TestSupport", "VigilCore"], exclude: ["Data"]),
         .testTarget(
             name: "InputDetectorTests", dependencies: ["InputDetector", "TestSupport", "VigilCore", "VigilRecording"], exclude: ["Data"]),
+        .testTarget(name: "DesktopDetectorTests", dependencies: ["X11Detector", "I3Detector", "DetectorSupport", "TestSupport", "VigilCore"]),
         .testTarget(name: "DesktopNotifierTests", dependencies: ["DesktopNotifier", "TestSupport"], exclude: ["Data"]),
         .testTarget(name: "VigilAudioTests", dependencies: ["VigilAudio"], exclude: ["Data"]),
         .testTarget(name: "VigilRecordingTests", dependencies: ["VigilCore", "VigilRecording"]),

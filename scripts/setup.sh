@@ -12,16 +12,20 @@ set -euo pipefail
 # with the Swift toolchain's own clang. Desktop notifications go through libdbus; their tests start a private
 # dbus-daemon (dbus) with a small notification service written with python3-dbus and python3-gi.
 # tzdata: the statistics put time into local days and hours (Foundation and, in the tests,
-# Python's zoneinfo read the system's zone database).
+# Python's zoneinfo read the system's zone database). The X11 detectors (idle time, blanking, the
+# window in front) link libxcb and its MIT-SCREEN-SAVER binding.
 packages=(libsqlite3-dev pkg-config python3 ca-certificates tzdata
           libgps-dev gpsd gpsd-clients
           libpulse-dev pulseaudio pulseaudio-utils sox ffmpeg
           libinput-dev libudev-dev
-          libdbus-1-dev dbus python3-dbus python3-gi)
+          libdbus-1-dev dbus python3-dbus python3-gi
+          libxcb1-dev libxcb-screensaver0-dev)
 # With --tests, what only the tests need: a real browser (headless Chromium) renders the HTML
-# report, and python3-pil counts the chart colours in its screenshot.
+# report, and python3-pil counts the chart colours in its screenshot. The desktop detector tests
+# run a real X server (xvfb) with a real window manager (i3-wm, whose i3-msg moves the focus),
+# windows of set classes (xterm; xmessage and xdpyinfo from x11-utils) and input from xdotool.
 if [ "${1:-}" = "--tests" ]; then
-  packages+=(chromium python3-pil)
+  packages+=(chromium python3-pil xvfb i3-wm xdotool x11-utils xterm)
 fi
 
 missing=()
