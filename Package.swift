@@ -133,7 +133,9 @@ let package = Package(
         .testTarget(name: "LocationDetectorTests", dependencies: ["LocationDetector", "TestSupport", "VigilCore"], exclude: ["Data"]),
         .testTarget(
             name: "InputDetectorTests", dependencies: ["InputDetector", "TestSupport", "VigilCore", "VigilRecording"], exclude: ["Data"]),
-        .testTarget(name: "DesktopDetectorTests", dependencies: ["X11Detector", "I3Detector", "DetectorSupport", "TestSupport", "VigilCore"]),
+        .testTarget(
+            name: "DesktopDetectorTests", dependencies: ["X11Detector", "I3Detector", "DetectorSupport", "TestSupport", "VigilCore"],
+            exclude: ["Data"]),
         .testTarget(name: "DesktopNotifierTests", dependencies: ["DesktopNotifier", "TestSupport"], exclude: ["Data"]),
         .testTarget(name: "VigilAudioTests", dependencies: ["VigilAudio"], exclude: ["Data"]),
         .testTarget(name: "VigilRecordingTests", dependencies: ["VigilCore", "VigilRecording"]),

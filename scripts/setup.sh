@@ -23,9 +23,10 @@ packages=(libsqlite3-dev pkg-config python3 ca-certificates tzdata
 # With --tests, what only the tests need: a real browser (headless Chromium) renders the HTML
 # report, and python3-pil counts the chart colours in its screenshot. The desktop detector tests
 # run a real X server (xvfb) with a real window manager (i3-wm, whose i3-msg moves the focus),
-# windows of set classes (xterm; xmessage and xdpyinfo from x11-utils) and input from xdotool.
+# windows of set classes (xterm; xmessage and xdpyinfo from x11-utils) and input from xdotool;
+# the same i3 IPC from sway, headless, with GTK windows (gir1.2-gtk-3.0 through python3-gi).
 if [ "${1:-}" = "--tests" ]; then
-  packages+=(chromium python3-pil xvfb i3-wm xdotool x11-utils xterm)
+  packages+=(chromium python3-pil xvfb i3-wm xdotool x11-utils xterm sway gir1.2-gtk-3.0)
 fi
 
 missing=()

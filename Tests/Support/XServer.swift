@@ -160,3 +160,71 @@ public final class I3WindowManager {
 
     deinit { process.kill() }
 }
+
+/// sway, headless, for one test: its own runtime directory, no outputs but a virtual one (wlroots'
+/// headless backend, pixman rendering: no GPU, no DRM), no Xwayland.
+///
+/// sway refuses to run as root ("Unable to drop root"), so it runs as nobody (uid 65534) through
+/// setpriv, in a runtime directory that user owns. The test, as root, still reaches its sockets.
+public final class SwayCompositor {
+    public let directory: String
+    public let runtime: String
+    private let process: ChildProcess
+
+    public init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-sway-\(UUID().uuidString.prefix(8))").path
+        runtime = directory + "/run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        guard chown(runtime, 65534, 65534) == 0, chmod(runtime, 0o700) == 0, chmod(directory, 0o755) == 0 else {
+            throw TestFailure("cannot give \(runtime) to uid 65534: \(String(cString: strerror(errno)))")
+        }
+        let config = directory + "/sway.conf"
+        try "xwayland disable\n".write(toFile: config, atomically: true, encoding: .utf8)
+        process = try ChildProcess(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "XDG_RUNTIME_DIR=\(runtime)",
+                "WLR_BACKENDS=headless", "WLR_LIBINPUT_NO_DEVICES=1", "WLR_RENDERER=pixman", "/usr/bin/sway", "-c", config,
+            ],
+            output: directory + "/sway.log")
+        for _ in 0..<400 {
+            if let socket, runTool("/usr/bin/swaymsg", ["-s", socket, "-t", "get_version"]).status == 0,
+                FileManager.default.fileExists(atPath: runtime + "/wayland-1")
+            {
+                return
+            }
+            guard process.isRunning else { break }
+            usleep(50_000)
+        }
+        let log = (try? String(contentsOfFile: directory + "/sway.log", encoding: .utf8)) ?? ""
+        process.kill()
+        throw TestFailure("sway did not start:\n\(log)")
+    }
+
+    /// sway-ipc.65534.<pid>.sock in the runtime directory, once sway has made it.
+    public var socket: String? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: runtime)) ?? []
+        return names.first { $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock") }.map { runtime + "/" + $0 }
+    }
+
+    /// Runs `swaymsg` with a command (`[app_id="x"] focus`, `workspace 2`).
+    @discardableResult
+    public func msg(_ command: String) -> (status: Int32, output: String) {
+        runTool("/usr/bin/swaymsg", ["-s", socket ?? "", command])
+    }
+
+    /// Starts a Wayland client on this compositor with the given environment additions.
+    public func start(_ tool: String, _ arguments: [String]) throws -> ChildProcess {
+        var env = ProcessInfo.processInfo.environment
+        env["WAYLAND_DISPLAY"] = runtime + "/wayland-1"
+        env["XDG_RUNTIME_DIR"] = runtime
+        env["GDK_BACKEND"] = "wayland"
+        env.removeValue(forKey: "DISPLAY")
+        return try ChildProcess(tool, arguments, environment: env, output: directory + "/client-\(UUID().uuidString.prefix(4)).log")
+    }
+
+    deinit {
+        process.kill(SIGTERM)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
