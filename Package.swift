@@ -20,10 +20,12 @@
 //            InputDetector (CLibinput), MicrophoneDetector (CPulse: microphone levels, and calls and
 //            playback counted from other programs' streams), LocationDetector (CGPS),
 //            DBusSupport (CDBus: a bus connection, calls, signals, the D-Bus value types), SoundAlarm
-//            (CPulseSimple); DesktopNotifier (notifications) and DesktopPresence (idle, lock and sleep
-//            from GNOME's idle monitor, org.freedesktop.ScreenSaver and logind) talk D-Bus through
-//            DBusSupport; DetectorSupport (a detector's thread, status and backoff, several sources of
-//            one sensor combined); VigilRecording (Vigil's JSON Lines recordings); RecordingFormats
+//            (CPulseSimple), X11Detector (CXCB: X11 idle time, blanking and the window in front);
+//            DesktopNotifier (notifications) and DesktopPresence (idle, lock and sleep from GNOME's
+//            idle monitor, org.freedesktop.ScreenSaver and logind) talk D-Bus through DBusSupport;
+//            I3Detector (the window in front from i3's and sway's IPC socket); DetectorSupport (a
+//            detector's thread, status and backoff, several sources of one sensor combined, the focus
+//            categoriser the focus detectors share); VigilRecording (Vigil's JSON Lines recordings); RecordingFormats
 //            (every recording format, told apart by content, and inspect); VigilConfig (the YAML
 //            config file); VigilStore (the SQLite event log, GRDB).
 // Runtime    VigilRuntime    SessionRunner (a live session: log, alarms, status file, Pomodoro, recording),
@@ -76,7 +78,12 @@ let package = Package(
         .systemLibrary(name: "CDBus", path: "Sources/Adapters/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(
             name: "CPulseSimple", path: "Sources/Adapters/CPulseSimple", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(
+            name: "CXCB", path: "Sources/Adapters/CXCB", pkgConfig: "xcb-screensaver", providers: [.apt(["libxcb1-dev", "libxcb-screensaver0-dev"])]),
         .target(name: "DetectorSupport", dependencies: ["VigilCore"], path: "Sources/Adapters/DetectorSupport"),
+        .target(
+            name: "X11Detector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CXCB"], path: "Sources/Adapters/X11Detector"),
+        .target(name: "I3Detector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls"], path: "Sources/Adapters/I3Detector"),
         .target(
             name: "LocationDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CGPS"], path: "Sources/Adapters/LocationDetector"
         ),
@@ -136,6 +143,9 @@ let package = Package(
         .testTarget(name: "LocationDetectorTests", dependencies: ["LocationDetector", "TestSupport", "VigilCore"], exclude: ["Data"]),
         .testTarget(
             name: "InputDetectorTests", dependencies: ["InputDetector", "TestSupport", "VigilCore", "VigilRecording"], exclude: ["Data"]),
+        .testTarget(
+            name: "DesktopDetectorTests", dependencies: ["X11Detector", "I3Detector", "DetectorSupport", "TestSupport", "VigilCore"],
+            exclude: ["Data"]),
         .testTarget(name: "DesktopNotifierTests", dependencies: ["DesktopNotifier", "TestSupport"], exclude: ["Data"]),
         .testTarget(name: "DBusSupportTests", dependencies: ["DBusSupport", "TestSupport"]),
         .testTarget(name: "DesktopPresenceTests", dependencies: ["DesktopPresence", "DBusSupport", "TestSupport", "VigilCore"]),

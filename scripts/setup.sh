@@ -12,19 +12,24 @@ set -euo pipefail
 # with the Swift toolchain's own clang. Desktop notifications go through libdbus; their tests start a private
 # dbus-daemon (dbus) with a small notification service written with python3-dbus and python3-gi.
 # tzdata: the statistics put time into local days and hours (Foundation and, in the tests,
-# Python's zoneinfo read the system's zone database).
+# Python's zoneinfo read the system's zone database). The X11 detectors (idle time, blanking, the
+# window in front) link libxcb and its MIT-SCREEN-SAVER binding.
 packages=(libsqlite3-dev pkg-config python3 ca-certificates tzdata
           libgps-dev gpsd gpsd-clients
           libpulse-dev pulseaudio pulseaudio-utils sox ffmpeg
           libinput-dev libudev-dev
-          libdbus-1-dev dbus python3-dbus python3-gi)
+          libdbus-1-dev dbus python3-dbus python3-gi
+          libxcb1-dev libxcb-screensaver0-dev)
 # With --tests, what only the tests need: a real browser (headless Chromium) renders the HTML
 # report, and python3-pil counts the chart colours in its screenshot. The desktop-presence tests
 # run logind, GNOME's idle monitor and screen saver, and org.freedesktop.ScreenSaver as
 # python-dbusmock services (python3-dbusmock: logind needs systemd as PID 1, GNOME Shell a full
-# session) on private dbus-daemons, driven with gdbus (libglib2.0-bin).
+# session) on private dbus-daemons, driven with gdbus (libglib2.0-bin). The X11 and i3 tests run
+# a real X server (xvfb) with a real window manager (i3-wm, whose i3-msg moves the focus),
+# windows of set classes (xterm; xmessage and xdpyinfo from x11-utils) and input from xdotool;
+# the same i3 IPC from sway, headless, with GTK windows (gir1.2-gtk-3.0 through python3-gi).
 if [ "${1:-}" = "--tests" ]; then
-  packages+=(chromium python3-pil python3-dbusmock libglib2.0-bin)
+  packages+=(chromium python3-pil python3-dbusmock libglib2.0-bin xvfb i3-wm xdotool x11-utils xterm sway gir1.2-gtk-3.0)
 fi
 
 missing=()

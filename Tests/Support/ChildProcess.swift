@@ -76,11 +76,12 @@ public struct ChildProcessError: Error, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Runs a tool to completion and returns its exit status and combined output.
-public func runTool(_ path: String, _ arguments: [String]) -> (status: Int32, output: String) {
+/// Runs a tool to completion and returns its exit status and combined output. `environment`
+/// replaces the test's environment when given.
+public func runTool(_ path: String, _ arguments: [String], environment: [String: String]? = nil) -> (status: Int32, output: String) {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-tool-\(UUID().uuidString).out").path
     defer { try? FileManager.default.removeItem(atPath: file) }
-    guard let child = try? ChildProcess(path, arguments, output: file) else { return (-1, "cannot start \(path)") }
+    guard let child = try? ChildProcess(path, arguments, environment: environment, output: file) else { return (-1, "cannot start \(path)") }
     let status = child.wait()
     return (status, (try? String(contentsOfFile: file, encoding: .utf8)) ?? "")
 }

@@ -20,7 +20,10 @@ public final class Collector: Sendable {
     public var statuses: [SensorStatus] { all.compactMap { if case .status(let s) = $0.payload { s } else { nil } } }
     public var fixes: [LocationFix] { all.compactMap { if case .location(let f) = $0.payload { f } else { nil } } }
     public var media: [MediaActivity] { all.compactMap { if case .media(let m) = $0.payload { m } else { nil } } }
-    public var desktop: [DesktopEvent] { all.compactMap { if case .desktop(let e) = $0.payload { e } else { nil } } }
+    public var apps: [AppFocus] { all.compactMap { if case .app(let a) = $0.payload { a } else { nil } } }
+    public var desktop: [DesktopEvent] { all.compactMap { if case .desktop(let d) = $0.payload { d } else { nil } } }
+    /// The idle readings, in seconds, oldest first.
+    public var idle: [Double] { desktop.compactMap { if case .idle(let s) = $0 { s } else { nil } } }
     public var states: [SensorState] { all.compactMap { if case .status(let s) = $0.payload { s.state } else { nil } } }
 
     /// Waits for `condition`, polling every 50 ms (the other side is a real process), up to `timeout` s.

@@ -1,0 +1,142 @@
+import Foundation
+import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A failure on an i3 or sway IPC socket.
+enum I3IPCError: Error, Equatable, CustomStringConvertible {
+    /// A system call on the socket failed (connect: No such file or directory).
+    case system(SystemError)
+    /// The window manager closed the connection (it quit or restarted).
+    case closed
+    /// The bytes do not start with "i3-ipc": not an i3 or sway socket.
+    case notIPC
+    /// The SUBSCRIBE request was refused.
+    case refused(String)
+
+    var description: String {
+        switch self {
+        case .system(let e): e.description
+        case .closed: "the window manager closed the connection"
+        case .notIPC: "the socket does not speak i3's IPC protocol"
+        case .refused(let reply): "the window manager refused the subscription: \(reply)"
+        }
+    }
+}
+
+/// One message of i3's IPC protocol, which sway speaks too: "i3-ipc", the payload's length and the
+/// type (32-bit, host byte order), then JSON. Replies carry their request's type; events have bit
+/// 31 set.
+struct I3Message: Equatable {
+    var type: UInt32
+    var payload: Data
+
+    static let magic = Data("i3-ipc".utf8)
+    static let headerSize = 14
+
+    enum Request: UInt32 {
+        case runCommand = 0
+        case subscribe = 2
+        case getTree = 4
+        case getVersion = 7
+    }
+
+    static let workspaceEvent: UInt32 = 0x8000_0000
+    static let windowEvent: UInt32 = 0x8000_0003
+
+    /// The bytes on the wire.
+    var encoded: Data {
+        var data = I3Message.magic
+        withUnsafeBytes(of: UInt32(payload.count)) { data.append(contentsOf: $0) }
+        withUnsafeBytes(of: type) { data.append(contentsOf: $0) }
+        data.append(payload)
+        return data
+    }
+
+    /// Takes the first whole message off the front of `buffer`; nil until one has arrived.
+    static func take(from buffer: inout Data) throws(I3IPCError) -> I3Message? {
+        guard buffer.count >= headerSize else { return nil }
+        let start = buffer.startIndex
+        guard buffer[start..<start + 6] == magic else { throw .notIPC }
+        let header = Data(buffer[start + 6..<start + headerSize])
+        let (length, type) = header.withUnsafeBytes {
+            ($0.loadUnaligned(fromByteOffset: 0, as: UInt32.self), $0.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+        }
+        guard buffer.count >= headerSize + Int(length) else { return nil }
+        let payload = Data(buffer[start + headerSize..<start + headerSize + Int(length)])
+        buffer = Data(buffer[(start + headerSize + Int(length))...])
+        return I3Message(type: type, payload: payload)
+    }
+}
+
+/// A connection to an i3 or sway IPC socket. Owns the descriptor and closes it in `deinit`.
+final class I3Connection {
+    let fd: Int32
+    let path: String
+    private var buffer = Data()
+
+    init(path: String) throws(I3IPCError) {
+        self.path = path
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw .system(SystemError(call: "connect", errno: ENAMETOOLONG, path: path))
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let fd: Int32
+        do {
+            fd = try syscall("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        } catch { throw .system(error) }
+        do {
+            try syscall("connect", path: path) {
+                withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                }
+            }
+        } catch {
+            close(fd)
+            throw .system(error)
+        }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    func send(_ request: I3Message.Request, _ payload: String = "") throws(I3IPCError) {
+        let data = I3Message(type: request.rawValue, payload: Data(payload.utf8)).encoded
+        var sent = 0
+        while sent < data.count {
+            do {
+                // MSG_NOSIGNAL: a window manager that has quit is EPIPE here, not SIGPIPE for the process.
+                sent += try syscall("send", path: path) {
+                    data.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+                }
+            } catch { throw .system(error) }
+        }
+    }
+
+    /// The messages that arrive within `seconds` (none when nothing came).
+    func receive(waiting seconds: Double) throws(I3IPCError) -> [I3Message] {
+        var messages: [I3Message] = []
+        while let m = try I3Message.take(from: &buffer) { messages.append(m) }
+        guard messages.isEmpty else { return messages }
+        var fds = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let ready: Int32
+        do {
+            ready = try syscall("poll", path: path) { poll(&fds, 1, Int32(seconds * 1000)) }
+        } catch { throw .system(error) }
+        guard ready > 0 else { return [] }
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count: Int
+        do {
+            count = try syscall("read", path: path) { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) } }
+        } catch { throw .system(error) }
+        guard count > 0 else { throw .closed }
+        buffer.append(contentsOf: chunk[0..<count])
+        while let m = try I3Message.take(from: &buffer) { messages.append(m) }
+        return messages
+    }
+}

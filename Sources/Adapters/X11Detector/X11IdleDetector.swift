@@ -1,0 +1,93 @@
+import CXCB
+import DetectorSupport
+import Foundation
+import VigilCore
+
+/// The session's idle time from the X server's MIT-SCREEN-SAVER extension, with no special group:
+/// any X client may ask how long ago the last keyboard or pointer input was.
+///
+/// Every `desktop.poll` seconds it emits `.desktop(.idle(seconds))`. A blanked screen (the X screen
+/// saver's state ON or CYCLE) is emitted as `.locked` once, and `.unlocked` when it is OFF again:
+/// on X11 a blanked screen counts as the person away. The extension's notify events make a
+/// blank seen at once, not at the next poll. What it cannot see: a screen locker that draws its own
+/// window without the X screen saver (i3lock started by hand, without xss-lock or `xset s`) leaves
+/// the state OFF; that lock is seen only through the idle time, or through logind's LockedHint.
+/// Under Xwayland the idle time counts only input that reached X clients: use the GNOME or
+/// freedesktop backend there.
+///
+/// When the X server goes away the detector reports the loss and reconnects with a growing delay.
+public final class X11IdleDetector: Detector, Sendable {
+    public let sensor = SensorKind.desktop
+    /// The X display (`:0`); nil uses $DISPLAY.
+    public let display: String?
+    /// Seconds between idle readings.
+    public let interval: Double
+    private let retry: (first: Double, longest: Double)
+    private let now: @Sendable () -> Timestamp
+
+    /// - Parameters:
+    ///   - display: the X display; nil uses $DISPLAY.
+    ///   - desktop: `poll` sets the seconds between idle readings.
+    ///   - retry: seconds before the first reconnection attempt, doubling up to `longest`.
+    ///   - now: the session's clock.
+    public init(
+        display: String? = nil, desktop: VigilConfiguration.Desktop = .init(), retry: (first: Double, longest: Double) = (0.5, 30),
+        now: @escaping @Sendable () -> Timestamp
+    ) {
+        self.display = display
+        interval = max(0.05, desktop.poll)
+        self.retry = retry
+        self.now = now
+    }
+
+    public func samples() -> AsyncStream<Sample> {
+        DetectorContext.samples(sensor: .desktop, threadName: "vigil-x11-idle", now: now) { [self] context in
+            self.run(context)
+        }
+    }
+
+    func run(_ context: DetectorContext) {
+        // Across reconnections: a screen blanked before the server went away is unblanked by the
+        // first reading that says OFF.
+        var blanked = false
+        X11Connection.keepConnected(display: display, retry: retry, context) { x in
+            guard let firstEvent = x.screenSaverFirstEvent else {
+                return "the X display \(x.displayName) has no MIT-SCREEN-SAVER extension, so its idle time cannot be read "
+                    + "(an X server started with `-extension MIT-SCREEN-SAVER`?). Set desktop.backend to gnome or freedesktop "
+                    + "if the desktop offers those. Retrying."
+            }
+            // Blanking and unblanking as they happen, between the polls.
+            _ = xcb_screensaver_select_input(x.connection, x.root, UInt32(XCB_SCREENSAVER_EVENT_NOTIFY_MASK.rawValue))
+            _ = xcb_flush(x.connection)
+            context.report(.available, "idle time and screen blanking from the X display \(x.displayName) (MIT-SCREEN-SAVER)")
+            var due = ContinuousClock.now
+            while !context.isStopped, x.failure == nil {
+                var notified = false
+                x.drainEvents { event in
+                    if vigil_xcb_event_code(event) == firstEvent + UInt8(XCB_SCREENSAVER_NOTIFY) { notified = true }
+                }
+                if notified || ContinuousClock.now >= due {
+                    guard read(x, context, &blanked) else { break }
+                    due = ContinuousClock.now + .milliseconds(Int(interval * 1000))
+                    continue
+                }
+                let left = due - ContinuousClock.now
+                x.wait(seconds: min(0.1, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18))
+            }
+            return nil
+        }
+    }
+
+    /// One reading: the idle time, and a lock or unlock when the blanking changed. False when the
+    /// connection is gone.
+    private func read(_ x: X11Connection, _ context: DetectorContext, _ blanked: inout Bool) -> Bool {
+        guard let info = x.screenSaverInfo() else { return false }
+        let on = info.state == XCB_SCREENSAVER_STATE_ON.rawValue || info.state == XCB_SCREENSAVER_STATE_CYCLE.rawValue
+        if on != blanked {
+            blanked = on
+            context.emit(.desktop(on ? .locked : .unlocked))
+        }
+        context.emit(.desktop(.idle(Double(info.idleMilliseconds) / 1000)))
+        return true
+    }
+}
