@@ -119,7 +119,7 @@ let package = Package(
             dependencies: [
                 "VigilCore", "VigilAudio", "VigilStats", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig",
                 "VigilStore", "InputDetector", "MicrophoneDetector", "LocationDetector", "DesktopNotifier", "SoundAlarm", "DesktopPresence",
-                "DetectorSupport",
+                "DetectorSupport", "X11Detector", "I3Detector",
             ],
             path: "Sources/Runtime/VigilRuntime"),
 

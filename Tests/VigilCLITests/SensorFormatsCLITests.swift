@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `vigil sensors`, `vigil record`, `vigil inspect` and replays of the sensors' own formats, run as
@@ -21,19 +22,43 @@ import Testing
         // No session bus and no system bus here: no idle interface, and logind says what is missing.
         #expect(r.stdout.contains("desktop   unavailable        no idle interface + logind"))
         #expect(r.stdout.contains("logind: cannot reach the system D-Bus"))
+        #expect(r.stdout.contains("app       unavailable        X11 window manager on $DISPLAY"))
         let json = try vigil(["sensors", "--json", "--timeout", "3"])
         let lines = json.stdout.split(separator: "\n")
-        #expect(lines.count == 5)
+        #expect(lines.count == 6)
         for line in lines {
             let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String])
             #expect(Set(o.keys) == ["sensor", "source", "state", "detail"])
         }
     }
 
+    /// A desktop without the `input` group: a real X server with a real window manager (Xvfb and
+    /// i3). Idle comes from the X11 screen saver and the window in front from i3's IPC, with no
+    /// special permission; logind (no system bus here) is named as missing, and does not hide them.
+    @Test func onAnX11DesktopIdleAndTheWindowInFrontNeedNoGroup() throws {
+        let x = try XServer()
+        defer { x.kill() }
+        let wm = try I3WindowManager(on: x)
+        defer { withExtendedLifetime(wm) {} }
+        let r = try vigil(["sensors", "--json", "--timeout", "5"], env: ["DISPLAY": x.display])
+        let sensors = try r.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String])
+        }
+        let desktop = try #require(sensors.first { $0["sensor"] == "desktop" })
+        #expect(desktop["state"] == "available", "\(desktop)")
+        #expect(desktop["source"] == "X11 screen saver on \(x.display) + logind")
+        #expect(desktop["detail"]?.contains("logind: cannot reach the system D-Bus") == true)
+        let app = try #require(sensors.first { $0["sensor"] == "app" })
+        #expect(app["state"] == "available", "\(app)")
+        #expect(app["source"] == "i3/sway IPC at \(wm.socket)")
+        #expect(sensors.first { $0["sensor"] == "input" }?["state"] == "unavailable", "no /dev/input here: the desktop is enough")
+    }
+
     @Test func aDisabledSensorIsSaidToBeDisabled() throws {
         let home = freshHome()
         write(
-            "input:\n  enabled: false\naudio:\n  enabled: false\nlocation:\n  enabled: false\ndesktop:\n  enabled: false\nmedia:\n  enabled: false\n",
+            "input:\n  enabled: false\naudio:\n  enabled: false\nlocation:\n  enabled: false\ndesktop:\n  enabled: false\nmedia:\n  enabled: false\n"
+                + "apps:\n  enabled: false\n",
             to: home + "/config/vigil/config.yaml")
         let r = try vigil(["sensors"], home: home)
         #expect(r.status == 0, "nothing enabled is unavailable")

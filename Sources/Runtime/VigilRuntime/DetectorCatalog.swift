@@ -1,11 +1,13 @@
 import DesktopPresence
 import DetectorSupport
 import Foundation
+import I3Detector
 import InputDetector
 import LocationDetector
 import MicrophoneDetector
 import Synchronization
 import VigilCore
+import X11Detector
 
 /// What is known about each live sensor before a session starts.
 public struct SensorAvailability: Sendable {
@@ -23,25 +25,57 @@ public struct SensorAvailability: Sendable {
 /// the others; an enabled one that cannot work says why in its first status sample.
 public enum DetectorCatalog {
     public static func availability(configuration: VigilConfiguration, now: @escaping @Sendable () -> Timestamp) -> [SensorAvailability] {
-        [
-            desktop(configuration.desktop, now: now), input(configuration.input, now: now), audio(configuration.audio, now: now),
-            media(configuration, now: now), location(configuration.location, now: now),
+        // The X display is looked at once (a few milliseconds), for idle and for the window in front.
+        let x11 = configuration.desktop.enabled || configuration.apps.enabled ? X11Display.probe() : nil
+        return [
+            desktop(configuration.desktop, x11: x11, now: now), input(configuration.input, now: now),
+            app(configuration.apps, x11: x11, now: now), audio(configuration.audio, now: now), media(configuration, now: now),
+            location(configuration.location, now: now),
         ]
     }
 
-    /// Idle and lock from the desktop's D-Bus interface (GNOME, then org.freedesktop.ScreenSaver,
-    /// or the configured one), with lock and sleep from logind, as one sensor.
-    private static func desktop(_ c: VigilConfiguration.Desktop, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
-        let backend = DesktopBusBackends.pick(c)
+    /// Idle and lock from the desktop: its D-Bus interface (GNOME, then org.freedesktop.ScreenSaver),
+    /// else the X11 screen saver, or the configured one; with lock and sleep from logind, as one
+    /// sensor.
+    private static func desktop(_ c: VigilConfiguration.Desktop, x11: X11Probe?, now: @escaping @Sendable () -> Timestamp)
+        -> SensorAvailability
+    {
+        var backend = DesktopBusBackends.pick(c)
+        if backend == nil, c.backend == .x11 || (c.backend == nil && x11?.screenSaver == true) { backend = .x11 }
         let names: [DesktopBackend: String] = [
-            .gnome: "GNOME's idle monitor", .freedesktop: "org.freedesktop.ScreenSaver", .x11: "X11 screen saver",
+            .gnome: "GNOME's idle monitor", .freedesktop: "org.freedesktop.ScreenSaver",
+            .x11: "X11 screen saver on \(x11?.display.isEmpty == false ? x11!.display : "$DISPLAY")",
         ]
         let source = (backend.flatMap { names[$0] } ?? "no idle interface") + " + logind"
         guard c.enabled else { return disabled(.desktop, source, key: "desktop.enabled") }
         var parts: [any Detector] = []
-        if let backend, let idle = DesktopBusBackends.detector(for: backend, config: c, now: now) { parts.append(idle) }
+        switch backend {
+        case .x11?: parts.append(X11IdleDetector(desktop: c, now: now))
+        case let bus?: DesktopBusBackends.detector(for: bus, config: c, now: now).map { parts.append($0) }
+        case nil: break
+        }
         parts.append(LogindDetector(now: now))
         return SensorAvailability(sensor: .desktop, detector: CombinedDetector(sensor: .desktop, parts: parts), source: source)
+    }
+
+    /// The application in front: i3's or sway's IPC where one runs, else the X11 window manager's
+    /// EWMH `_NET_ACTIVE_WINDOW`.
+    private static func app(_ c: VigilConfiguration.Apps, x11: X11Probe?, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
+        if let socket = I3FocusDetector.socketPath() ?? x11?.i3Socket {
+            let source = "i3/sway IPC at \(socket)"
+            guard c.enabled else { return disabled(.app, source, key: "apps.enabled") }
+            return SensorAvailability(sensor: .app, detector: I3FocusDetector(socketPath: socket, apps: c, now: now), source: source)
+        }
+        let source = "X11 window manager on \(x11?.display.isEmpty == false ? x11!.display : "$DISPLAY")"
+        guard c.enabled else { return disabled(.app, source, key: "apps.enabled") }
+        guard let x11, x11.reachable else {
+            let why =
+                "no way to see the application in front: no X display (\(x11?.problem ?? "none")) and no i3 or sway socket"
+                + " ($I3SOCK, $SWAYSOCK). GNOME and KDE on Wayland do not tell other programs which window is in front."
+            return SensorAvailability(
+                sensor: .app, detector: nil, source: source, status: SensorStatus(sensor: .app, state: .unavailable, detail: why))
+        }
+        return SensorAvailability(sensor: .app, detector: X11FocusDetector(apps: c, now: now), source: source)
     }
 
     /// Calls and playback: other programs' streams on the microphone's sound server.
