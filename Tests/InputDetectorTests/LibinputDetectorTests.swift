@@ -103,6 +103,7 @@ import VigilCore
         #expect(lines[1].contains("`input` group"))
         #expect(lines[1].contains("sudo usermod -aG input $USER"))
         #expect(lines[1].contains("log out and back in"))
+        #expect(lines[1].contains("idle time and the screen lock come from the desktop"), "joining the group is not the first advice")
 
         // The control: root may open the same node, so for root it is not a permission problem.
         let asRoot = try #require(await Self.firstStatus(LibinputDetector(seat: nil, devicePaths: [node], now: Self.clock)))

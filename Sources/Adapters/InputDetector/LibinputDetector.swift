@@ -199,9 +199,12 @@ final class DeviceAccess {
         let d = denied
         guard let first = d.first else { return nil }
         let which = d.count == 1 ? first : "\(first) and \(d.count - 1) more"
-        return "cannot read the input devices (\(which): permission denied). Reading /dev/input needs membership in the "
-            + "`input` group: run `sudo usermod -aG input $USER`, then log out and back in. "
-            + "Input activity will not be measured until then; the other sensors keep running."
+        // The `input` group lets every program of the user read every keystroke: not something to
+        // recommend for idle detection, which the desktop gives without it.
+        return "cannot read the input devices (\(which): permission denied). That is normal: idle time and the screen "
+            + "lock come from the desktop (see the desktop sensor). Only key and gesture counts need libinput, which needs "
+            + "the `input` group (it lets every program you run read every key you press): if you want them, "
+            + "`sudo usermod -aG input $USER`, then log out and back in; otherwise set input.enabled: false."
     }
 }
 
