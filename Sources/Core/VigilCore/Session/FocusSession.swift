@@ -348,17 +348,31 @@ public struct FocusSession: Sendable {
         var keep = 1.0
         var best: Int?
         var bestWeighted = 0.0
-        var bestSpecificity = Int.min
+        var scoring = 0
         for i in scorers.indices {
             let s = scorers.judge(i, at: now)
             guard s > 0 else { continue }
             let w = s * scorers.weights[i]
             keep *= 1 - w
-            let specificity = scorers.specificity(i, at: now)
-            if specificity > bestSpecificity || (specificity == bestSpecificity && w > bestWeighted) {
-                bestSpecificity = specificity
+            scoring += 1
+            if w > bestWeighted {
                 bestWeighted = w
                 best = i
+            }
+        }
+        // Usually one scorer or none scores, and it explains itself; only when several do are
+        // their causes' specificities asked for (the scores are kept by the set as it judged them).
+        if scoring > 1 {
+            var bestSpecificity = Int.min
+            bestWeighted = 0
+            for i in scorers.indices where scorers.lastScores[i] > 0 {
+                let specificity = scorers.specificity(i, at: now)
+                let w = scorers.lastScores[i] * scorers.weights[i]
+                if specificity > bestSpecificity || (specificity == bestSpecificity && w > bestWeighted) {
+                    bestSpecificity = specificity
+                    bestWeighted = w
+                    best = i
+                }
             }
         }
         // Probabilistic OR: two moderate signals together weigh more than either alone, never above 1.

@@ -22,6 +22,8 @@ struct ScorerSet: @unchecked Sendable {
     private let routes: [UInt8]
     /// Scorers that said they score 0 until their next sample (`SignalScorer.isQuiet`): skipped.
     private var quiet: [Bool]
+    /// Each scorer's score at its last `judge`.
+    private(set) var lastScores: [Double]
     private var owner = Owner()
 
     private final class Owner {}
@@ -32,6 +34,7 @@ struct ScorerSet: @unchecked Sendable {
         sensors = scorers.map(\.sensor)
         weights = scorers.map(\.weight)
         quiet = Array(repeating: false, count: scorers.count)
+        lastScores = Array(repeating: 0, count: scorers.count)
         reads = scorers.map(\.sensors)
         routes = scorers.map { s in s.sensors.reduce(0) { $0 | Route($1).rawValue } }
     }
@@ -112,9 +115,13 @@ struct ScorerSet: @unchecked Sendable {
     /// Scorer `i`'s score at `now`, after moving it forward to `now`; 0 without asking it when it
     /// is quiet.
     mutating func judge(_ i: Int, at now: Timestamp) -> Double {
-        if quiet[i] { return 0 }
+        if quiet[i] {
+            lastScores[i] = 0
+            return 0
+        }
         let (score, isQuiet) = hot[i]._withUnsafeGuaranteedRef { $0.judge(at: now) }
         quiet[i] = isQuiet
+        lastScores[i] = score
         return score
     }
 

@@ -213,6 +213,19 @@ public struct PresenceScorer: SignalScorer {
         awaySince = last
     }
 
+    /// `advance`, `score` and `isQuiet` in one: this runs at every evaluation of every session.
+    public mutating func judge(at now: Timestamp) -> (score: Double, quiet: Bool) {
+        if busy, lastInput != nil {
+            // On a call the idle clock does not run.
+            lastInput = now
+            return (lockedSince == nil ? 0 : 1, lockedSince == nil)
+        }
+        if lockedSince != nil { return (1, false) }
+        guard inputAlive || desktopAlive, let last = lastInput else { return (0, true) }
+        if awaySince == nil, now - last >= config.idleGrace { awaySince = last }
+        return (ramp(now - (awaySince ?? last), config.idleGrace, config.idleFull), false)
+    }
+
     /// A source came back (the idle clock starts again) or went away (its silence is no evidence
     /// any more; with no source left, nothing is judged).
     public mutating func sensorChanged(_ status: SensorStatus, at t: Timestamp) {
