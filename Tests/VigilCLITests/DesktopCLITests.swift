@@ -1,0 +1,67 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `vigil start` on a real X11 desktop (Xvfb with i3), as a person without the `input` group runs
+/// it: the screen is locked (blanked by another client) and the session says "away" at once; the
+/// recording it made replays to the same timeline.
+@Suite struct DesktopCLITests {
+    /// The JSON events printed so far.
+    func events(_ file: String) -> [[String: Any]] {
+        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { $0.hasPrefix("{") }.compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    func waitFor(_ file: String, timeout: Double = 60, _ condition: ([[String: Any]]) -> Bool) -> [[String: Any]] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let e = events(file)
+            if condition(e) { return e }
+            usleep(100_000)
+        }
+        return events(file)
+    }
+
+    @Test func aLockedScreenIsAwayAtOnceAndTheRecordingReplaysTheSame() throws {
+        let x = try XServer()
+        defer { x.kill() }
+        let wm = try I3WindowManager(on: x)
+        defer { withExtendedLifetime(wm) {} }
+        let home = freshHome()
+        let out = home + "/live.jsonl"
+        let recording = home + "/session.jsonl"
+        var env = x.environment
+        env["HOME"] = home
+        env["XDG_CONFIG_HOME"] = home + "/config"
+        env["XDG_DATA_HOME"] = home + "/data"
+        let live = try ChildProcess(
+            vigilBinary, ["start", "--task", "t", "--minutes", "0.5", "--json", "--record", recording], environment: env, output: out)
+        defer { live.kill(SIGKILL) }
+        // The desktop sensor is up (the X11 screen saver), then the screen is blanked.
+        let up = waitFor(out) { e in e.contains { $0["event"] as? String == "sensor" && $0["sensor"] as? String == "desktop" } }
+        let desktop = try #require(up.first { $0["sensor"] as? String == "desktop" })
+        #expect(desktop["state"] as? String == "available", "\(desktop)")
+        #expect(x.blankScreen().status == 0)
+        let seen = waitFor(out) { e in e.contains { $0["event"] as? String == "episode_started" } }
+        let episode = try #require(seen.first { $0["event"] as? String == "episode_started" }, "\(seen)")
+        #expect(episode["cause"] as? String == "away")
+        #expect((episode["reason"] as? String)?.hasPrefix("screen locked") == true, "\(episode)")
+        // Confirmed at once: the episode opens at the lock, without the idle grace or the
+        // 10-second confirmation (the times are the session's own, not this test's).
+        let opened = try #require(episode["elapsed"] as? Double)
+        let lockedAt = try #require(episode["since_elapsed"] as? Double)
+        #expect(opened - lockedAt <= 2, "\(episode)")
+        #expect(live.wait() == 0)
+
+        // The recording has the desktop's readings and replays to the same timeline.
+        let lines = try String(contentsOfFile: recording, encoding: .utf8)
+        #expect(lines.contains(#""kind":"desktop","state":"locked""#))
+        #expect(lines.contains(#""kind":"desktop","idle":"#))
+        let replayed = try vigil(["replay", "--json", recording], home: home)
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        let liveLines = (try String(contentsOfFile: out, encoding: .utf8)).split(separator: "\n").filter { $0.hasPrefix("{") }
+        #expect(replayed.stdout.split(separator: "\n") == liveLines)
+    }
+}
