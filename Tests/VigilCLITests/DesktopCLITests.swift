@@ -64,4 +64,51 @@ import Testing
         let liveLines = (try String(contentsOfFile: out, encoding: .utf8)).split(separator: "\n").filter { $0.hasPrefix("{") }
         #expect(replayed.stdout.split(separator: "\n") == liveLines)
     }
+
+    /// Time in a window the rules call distracting opens an `app` episode within the configured
+    /// time, and the window's title (with a marker) is nowhere in what Vigil keeps: the log and
+    /// its WAL, the recording, the report.
+    @Test func aDistractingWindowIsAnAppEpisodeAndItsTitleStaysPrivate() throws {
+        let x = try XServer()
+        defer { x.kill() }
+        let wm = try I3WindowManager(on: x)
+        defer { withExtendedLifetime(wm) {} }
+        let marker = "Zq7MarkerLecture"
+        let browser = try x.start("/usr/bin/xterm", ["-class", "Firefox", "-T", "\(marker) - YouTube"])
+        defer { browser.kill() }
+        let home = freshHome()
+        write("apps:\n  grace: 5s\n  full: 10s\nscoring:\n  distract_confirm: 2s\n", to: home + "/config/vigil/config.yaml")
+        let out = home + "/live.jsonl"
+        let recording = home + "/session.jsonl"
+        var env = x.environment
+        env["HOME"] = home
+        env["XDG_CONFIG_HOME"] = home + "/config"
+        env["XDG_DATA_HOME"] = home + "/data"
+        let live = try ChildProcess(
+            vigilBinary, ["start", "--task", "t", "--minutes", "0.5", "--json", "--record", recording], environment: env, output: out)
+        defer { live.kill(SIGKILL) }
+        #expect(live.wait() == 0)
+        let all = events(out)
+        let episode = try #require(all.first { $0["event"] as? String == "episode_started" }, "\(all)")
+        #expect(episode["cause"] as? String == "app")
+        #expect((episode["reason"] as? String)?.hasSuffix("in Firefox — youtube (distracting)") == true, "\(episode)")
+        // Grace 5 s, full 10 s, weight 0.9: 0.6 combined at 5 + 5 × 0.6 / 0.9 s, then 2 s to confirm.
+        let opened = try #require(episode["elapsed"] as? Double)
+        let since = try #require(episode["since_elapsed"] as? Double)
+        #expect(opened - since >= 5 && opened - since <= 12, "\(episode)")
+
+        let report = try vigil(["report", "--format", "json", "--last", "all"], home: home)
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stdout.contains("\"app\""))
+        for file in [recording, out]
+            + ((try? FileManager.default.contentsOfDirectory(atPath: home + "/data/vigil")) ?? []).map({
+                home + "/data/vigil/" + $0
+            })
+        {
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data()
+            #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(file) holds the window title")
+        }
+        #expect(!report.stdout.contains(marker))
+        #expect(FileManager.default.fileExists(atPath: home + "/data/vigil/vigil.sqlite3"), "the log the search covered")
+    }
 }

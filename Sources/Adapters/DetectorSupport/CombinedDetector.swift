@@ -4,9 +4,10 @@ import VigilCore
 /// Several detectors of one sensor as one: the desktop's idle backend (X11, GNOME, KDE) and logind
 /// (lock and sleep) both speak for the `desktop` sensor.
 ///
-/// Readings pass through as they come. The status is the parts' together: available while any part
-/// is, otherwise the first part's state; the detail names every part, so `vigil sensors` says what
-/// works and what does not ("idle from X11 :0; logind: no system bus").
+/// Readings pass through as they come. The status is the parts' together, said once every part has
+/// said its own: available while any part is, otherwise the first part's state; the detail names
+/// every part, so `vigil sensors` says what works and what does not ("idle from X11 :0; logind: no
+/// system bus").
 public struct CombinedDetector: Detector {
     public let sensor: SensorKind
     public let parts: [any Detector]
@@ -34,8 +35,10 @@ public struct CombinedDetector: Detector {
                                 s[i] = status
                                 return s
                             }
-                            // Until every part has said something, only an available part speaks.
-                            guard all.allSatisfy({ $0 != nil }) || status.state == .available else { continue }
+                            // The status speaks for every part: it waits until each has said something
+                            // (each detector's first sample is its status, said at once), so
+                            // `vigil sensors` names them all. Readings do not wait.
+                            guard all.allSatisfy({ $0 != nil }) else { continue }
                             let combined = Self.combine(all.compactMap { $0 }, sensor: sensor)
                             let changed = state.reported.withLock { last in
                                 guard last != combined else { return false }
