@@ -24,12 +24,9 @@ import Testing
         return events(file)
     }
 
-    @Test func aLockedScreenIsAwayAtOnceAndTheRecordingReplaysTheSame() throws {
-        let x = try XServer()
-        defer { x.kill() }
-        let wm = try I3WindowManager(on: x)
-        defer { withExtendedLifetime(wm) {} }
-        let home = freshHome()
+    /// `vigil start --json --record` for half a minute on the X server, with a private home: the
+    /// process, its output file and its recording.
+    func startSession(on x: XServer, home: String) throws -> (ChildProcess, String, String) {
         let out = home + "/live.jsonl"
         let recording = home + "/session.jsonl"
         var env = x.environment
@@ -38,6 +35,16 @@ import Testing
         env["XDG_DATA_HOME"] = home + "/data"
         let live = try ChildProcess(
             vigilBinary, ["start", "--task", "t", "--minutes", "0.5", "--json", "--record", recording], environment: env, output: out)
+        return (live, out, recording)
+    }
+
+    @Test func aLockedScreenIsAwayAtOnceAndTheRecordingReplaysTheSame() throws {
+        let x = try XServer()
+        defer { x.kill() }
+        let wm = try I3WindowManager(on: x)
+        defer { withExtendedLifetime(wm) {} }
+        let home = freshHome()
+        let (live, out, recording) = try startSession(on: x, home: home)
         defer { live.kill(SIGKILL) }
         // The desktop sensor is up (the X11 screen saver), then the screen is blanked.
         let up = waitFor(out) { e in e.contains { $0["event"] as? String == "sensor" && $0["sensor"] as? String == "desktop" } }
@@ -78,14 +85,7 @@ import Testing
         defer { browser.kill() }
         let home = freshHome()
         write("apps:\n  grace: 5s\n  full: 10s\nscoring:\n  distract_confirm: 2s\n", to: home + "/config/vigil/config.yaml")
-        let out = home + "/live.jsonl"
-        let recording = home + "/session.jsonl"
-        var env = x.environment
-        env["HOME"] = home
-        env["XDG_CONFIG_HOME"] = home + "/config"
-        env["XDG_DATA_HOME"] = home + "/data"
-        let live = try ChildProcess(
-            vigilBinary, ["start", "--task", "t", "--minutes", "0.5", "--json", "--record", recording], environment: env, output: out)
+        let (live, out, recording) = try startSession(on: x, home: home)
         defer { live.kill(SIGKILL) }
         #expect(live.wait() == 0)
         let all = events(out)
