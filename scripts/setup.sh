@@ -29,7 +29,8 @@ packages=(libsqlite3-dev pkg-config python3 ca-certificates tzdata
 # windows of set classes (xterm; xmessage and xdpyinfo from x11-utils) and input from xdotool;
 # the same i3 IPC from sway, headless, with GTK windows (gir1.2-gtk-3.0 through python3-gi).
 if [ "${1:-}" = "--tests" ]; then
-  packages+=(chromium python3-pil python3-dbusmock libglib2.0-bin xvfb i3-wm xdotool x11-utils xterm sway gir1.2-gtk-3.0)
+  packages+=(chromium python3-pil python3-dbusmock libglib2.0-bin xvfb i3-wm xdotool x11-utils xterm sway gir1.2-gtk-3.0
+             python3-venv)
 fi
 
 missing=()
@@ -68,5 +69,15 @@ read -r major minor <<<"${version:-0 0}"
 if [ "$major" -lt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -lt 1 ]; }; then
   echo "setup: Swift $major.$minor found; Vigil needs 6.1 or newer (https://www.swift.org/install/linux/)." >&2
   exit 1
+fi
+# With --tests: ActivityWatch's own server (aw-server, from PyPI), whose export the tests replay,
+# in a virtual environment of its own (peewee 4 breaks aw-server 0.12's storage: pinned below 4).
+if [ "${1:-}" = "--tests" ]; then
+  aw="${VIGIL_TEST_TOOLS:-$HOME/.cache/vigil-tests}/aw-server"
+  if [ ! -x "$aw/bin/aw-server" ]; then
+    echo "setup: installing aw-server 0.12.0 from PyPI into $aw"
+    /usr/bin/python3 -m venv "$aw"
+    "$aw/bin/pip" install -q "aw-server==0.12.0" "peewee<4"
+  fi
 fi
 echo "setup: ready (Swift $major.$minor)"

@@ -17,6 +17,8 @@ public enum RecordingFileFormat: String, Sendable, CaseIterable {
     case gpsdJSON = "gpsd-json"
     /// RIFF/WAVE audio.
     case wav
+    /// ActivityWatch's export of its buckets (aw-watcher-window and aw-watcher-afk).
+    case activityWatch = "activitywatch"
 
     public var description: String {
         switch self {
@@ -24,6 +26,7 @@ public enum RecordingFileFormat: String, Sendable, CaseIterable {
         case .libinputRecord: "libinput record"
         case .gpsdJSON: "gpsd JSON"
         case .wav: "WAV audio"
+        case .activityWatch: "ActivityWatch export"
         }
     }
 }
@@ -52,7 +55,8 @@ public struct OpenedRecording {
 /// - WAV: a Broadcast Wave `bext` origination time, or else the modification time minus the
 ///   duration (the file was written as the recording ended).
 public enum RecordingFiles {
-    public static let supported = "Vigil JSON Lines, `libinput record` YAML, gpsd JSON (`gpspipe -w`) or WAV audio"
+    public static let supported =
+        "Vigil JSON Lines, `libinput record` YAML, gpsd JSON (`gpspipe -w`), WAV audio or an ActivityWatch export (aw-server's /api/0/export)"
 
     /// The format of the file at `path`, from its first bytes.
     public static func detect(path: String) throws(RecordingError) -> RecordingFileFormat {
@@ -93,6 +97,10 @@ public enum RecordingFiles {
             if trimmed.hasPrefix("{") {
                 if trimmed.contains("\"vigil\"") { return .vigil }
                 if trimmed.contains("\"class\"") { return .gpsdJSON }
+                // One JSON document, perhaps pretty-printed: its first key is on this line or the next.
+                if text.drop(while: { $0 != "{" }).dropFirst().drop(while: { $0.isWhitespace }).hasPrefix("\"buckets\"") {
+                    return .activityWatch
+                }
                 return nil
             }
             if trimmed.hasPrefix("$") || trimmed.hasPrefix("!") { return .gpsdJSON }  // NMEA echoed before gpsd's JSON
@@ -126,6 +134,19 @@ public enum RecordingFiles {
                     gpsd: (log.reports, log.track))
             } catch {
                 throw RecordingError(file: error.file, line: error.line, message: error.message)
+            }
+        case .activityWatch:
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw RecordingError(file: path, line: 0, message: "cannot read: \(error.localizedDescription)", kind: .io)
+            }
+            do {
+                let export = try ActivityWatchExport.read(data: data, apps: configuration.apps)
+                return OpenedRecording(format: format, source: SampleArray(path: path, start: export.start, samples: export.samples))
+            } catch {
+                throw RecordingError(file: path, line: 0, message: "not an ActivityWatch export Vigil reads: \(error.message)")
             }
         case .wav:
             do {
