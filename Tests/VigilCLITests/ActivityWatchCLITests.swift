@@ -32,6 +32,10 @@ import Testing
         let inspected = try vigil(["inspect", export], home: home)
         #expect(inspected.status == 0, "\(inspected.stderr)")
         #expect(inspected.stdout.contains("ActivityWatch export, starts 2026-03-02T09:00:00Z, 40 min"))
+        // Code 5 + 10 min, Firefox 7 min; the afk event's 8 minutes are the longest idle.
+        #expect(inspected.stdout.contains("work 15 min, distracting 7 min"), "\(inspected.stdout)")
+        #expect(inspected.stdout.contains("longest idle 8 min"), "\(inspected.stdout)")
+        #expect(!inspected.stdout.contains(marker))
 
         let replay = try vigil(["replay", "--json", "--log", export], home: home)
         #expect(replay.status == 0, "\(replay.stderr)")

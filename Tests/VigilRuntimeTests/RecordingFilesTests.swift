@@ -108,6 +108,44 @@ import VigilRuntime
         #expect(longest.seconds > 240)
     }
 
+    @Test func inspectionSumsTheDesktopSignals() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-inspect-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let lines = [
+            #"{"vigil":"recording","version":1,"start":"2026-03-02T09:00:00Z"}"#,
+            #"{"t":0,"kind":"app","class":"code","category":"work","rule":"editors"}"#,
+            #"{"t":0,"kind":"desktop","idle":0}"#,
+            #"{"t":60,"kind":"media","calls":1,"playing":0}"#,
+            #"{"t":100,"kind":"app","class":"firefox","category":"distracting","rule":"youtube"}"#,
+            #"{"t":160,"kind":"media","calls":1,"playing":1}"#,
+            #"{"t":200,"kind":"media","calls":0,"playing":0}"#,
+            #"{"t":250,"kind":"desktop","idle":90}"#,
+            #"{"t":260,"kind":"desktop","state":"locked"}"#,
+            #"{"t":300,"kind":"desktop","state":"sleeping"}"#,
+            #"{"t":400,"kind":"desktop","state":"woke"}"#,
+            #"{"t":400,"kind":"app","class":"code","category":"work","rule":"editors"}"#,
+            #"{"t":460,"kind":"media","calls":2,"playing":0}"#,
+            #"{"t":500,"kind":"desktop","idle":1}"#,
+        ]
+        try lines.joined(separator: "\n").write(toFile: dir + "/r.jsonl", atomically: true, encoding: .utf8)
+        let i = try RecordingInspection.inspect(try RecordingFiles.open(path: dir + "/r.jsonl"))
+        #expect(i.desktop?.idleReadings == 3)
+        #expect(i.desktop?.longestIdle == 90)
+        #expect(i.desktop?.locks == 1)
+        #expect(i.desktop?.sleeps == 1)
+        #expect(i.apps?.changes == 3)
+        // Longest first: firefox 100 to 400, code 0 to 100 and 400 to 500.
+        #expect(i.apps?.apps.map(\.appClass) == ["firefox", "code"])
+        #expect(i.apps?.apps.map(\.seconds) == [300, 200])
+        #expect(i.apps?.secondsByCategory == ["work": 200, "distracting": 300])
+        // Calls from 60 to 200 and from 460 to the end (500); playing from 160 to 200.
+        #expect(i.media?.calls == 2)
+        #expect(abs((i.media?.callSeconds ?? 0) - 180) < 1e-9, "\(String(describing: i.media))")
+        #expect(abs((i.media?.playingSeconds ?? 0) - 40) < 1e-9)
+        #expect(i.text().contains("apps      3 changes of the application in front; work 3 min 20 s, distracting 5 min"))
+    }
+
     /// A WAV file cut short (a copy interrupted, a disk full) is measured as far as it goes, and
     /// the summary says it is cut short.
     @Test func aTruncatedWAVIsMeasuredAndSaidToBeCutShort() throws {

@@ -15,6 +15,9 @@ public struct RecordingInspection: Sendable, Encodable {
     public var input: InputFigures?
     public var audio: AudioFigures?
     public var location: LocationFigures?
+    public var desktop: DesktopFigures?
+    public var apps: AppFigures?
+    public var media: MediaFigures?
     /// Sensor states the recording reports, in order (`input: permission_denied`).
     public var statuses: [String]
 
@@ -41,6 +44,36 @@ public struct RecordingInspection: Sendable, Encodable {
         public var longestIdleGaps: [IdleGap]
         /// For `libinput record` files made without --show-keycodes.
         public var keysObfuscated: Bool?
+    }
+
+    /// The desktop's idle readings, locks and sleeps.
+    public struct DesktopFigures: Sendable, Encodable {
+        public var idleReadings = 0
+        /// Seconds, the longest idle time the desktop reported.
+        public var longestIdle = 0.0
+        public var locks = 0
+        public var sleeps = 0
+    }
+
+    /// The applications in front: time in each, with its category as recorded, longest first.
+    public struct AppFigures: Sendable, Encodable {
+        public struct App: Sendable, Encodable {
+            public var appClass: String
+            public var category: String
+            public var seconds: Double
+        }
+        public var changes = 0
+        public var apps: [App] = []
+        /// Seconds in front by category (`work`, `neutral`, `distracting`).
+        public var secondsByCategory: [String: Double] = [:]
+    }
+
+    /// Calls and playback.
+    public struct MediaFigures: Sendable, Encodable {
+        /// Calls begun (the count of recording streams going from none to some).
+        public var calls = 0
+        public var callSeconds = 0.0
+        public var playingSeconds = 0.0
     }
 
     public struct AudioFigures: Sendable, Encodable {
@@ -91,6 +124,23 @@ public struct RecordingInspection: Sendable, Encodable {
         let measureTrack = opened.gpsd == nil
         var sawLocation = false
         var statuses: [String] = []
+        var desktop: DesktopFigures?
+        var apps: AppFigures?
+        var appSeconds: [String: (category: String, seconds: Double)] = [:]
+        var front: (appClass: String, category: String, since: Timestamp)?
+        var media: MediaFigures?
+        var lastMedia: (activity: MediaActivity, at: Timestamp)?
+        /// Time in front of the application in front until `t`.
+        func closeFront(at t: Timestamp) {
+            guard let f = front, !f.appClass.isEmpty else { return }
+            appSeconds[f.appClass, default: (f.category, 0)].seconds += max(0, t - f.since)
+            appSeconds[f.appClass]?.category = f.category
+        }
+        func closeMedia(at t: Timestamp) {
+            guard let m = lastMedia else { return }
+            if m.activity.onCall { media?.callSeconds += max(0, t - m.at) }
+            if m.activity.isPlaying { media?.playingSeconds += max(0, t - m.at) }
+        }
 
         func closeRun() {
             guard let r = runIdle else { return }
@@ -138,11 +188,42 @@ public struct RecordingInspection: Sendable, Encodable {
             case .status(let s):
                 statuses.append("\(s.sensor.rawValue): \(s.state.rawValue)")
                 if measureTrack, s.sensor == .location, s.state != .available { track.loseFix() }
-            case .reading, .control, .desktop, .app, .media:
+            case .desktop(let e):
+                var d = desktop ?? DesktopFigures()
+                switch e {
+                case .idle(let seconds):
+                    d.idleReadings += 1
+                    d.longestIdle = max(d.longestIdle, seconds)
+                case .locked: d.locks += 1
+                case .sleeping: d.sleeps += 1
+                case .unlocked, .woke: break
+                }
+                desktop = d
+            case .app(let f):
+                if apps == nil { apps = AppFigures() }
+                closeFront(at: sample.time)
+                if front?.appClass != f.appClass { apps?.changes += 1 }
+                front = (f.appClass, f.category.rawValue, sample.time)
+            case .media(let m):
+                if media == nil { media = MediaFigures() }
+                closeMedia(at: sample.time)
+                if m.onCall, lastMedia?.activity.onCall != true { media?.calls += 1 }
+                lastMedia = (m, sample.time)
+            case .reading, .control:
                 break
             }
         }
         closeRun()
+        if let last {
+            closeFront(at: last)
+            closeMedia(at: last)
+        }
+        if var a = apps {
+            a.apps = appSeconds.map { AppFigures.App(appClass: $0.key, category: $0.value.category, seconds: $0.value.seconds) }
+                .sorted { ($0.seconds, $1.appClass) > ($1.seconds, $0.appClass) }
+            for app in a.apps { a.secondsByCategory[app.category, default: 0] += app.seconds }
+            apps = a
+        }
 
         var result = RecordingInspection(
             file: source.path, format: opened.format.rawValue, start: source.start.description,
@@ -169,6 +250,9 @@ public struct RecordingInspection: Sendable, Encodable {
         } else if sawAudio {
             result.audio = audio
         }
+        result.desktop = desktop
+        result.apps = apps
+        result.media = media
         if sawLocation || opened.gpsd != nil {
             result.location = LocationFigures(
                 fixes: track.fixes, fixLosses: track.fixLosses, distanceTravelled: track.distanceTravelled,
@@ -238,6 +322,23 @@ public struct RecordingInspection: Sendable, Encodable {
             }
             if let s = l.maxSpeed { text += ", top speed \(f1(s)) m/s" }
             lines.append("  location  " + text)
+        }
+        if let d = desktop {
+            lines.append(
+                "  desktop   \(d.idleReadings) idle readings, longest idle \(humanDuration(d.longestIdle)), \(d.locks) lock\(d.locks == 1 ? "" : "s"), \(d.sleeps) sleep\(d.sleeps == 1 ? "" : "s")"
+            )
+        }
+        if let a = apps {
+            let categories = ["work", "neutral", "distracting"].compactMap { c in a.secondsByCategory[c].map { "\(c) \(humanDuration($0))" } }
+            lines.append("  apps      \(a.changes) changes of the application in front; " + categories.joined(separator: ", "))
+            for app in a.apps.prefix(5) {
+                lines.append("            \(app.appClass.isEmpty ? "(none)" : app.appClass) \(humanDuration(app.seconds)) (\(app.category))")
+            }
+        }
+        if let m = media {
+            lines.append(
+                "  media     \(m.calls) call\(m.calls == 1 ? "" : "s"), \(humanDuration(m.callSeconds)) on calls, \(humanDuration(m.playingSeconds)) playing"
+            )
         }
         if !statuses.isEmpty {
             lines.append("  sensors   " + statuses.joined(separator: ", "))
