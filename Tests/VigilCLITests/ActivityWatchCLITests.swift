@@ -65,6 +65,22 @@ import Testing
         #expect(byCause.first { $0["key"] as? String == "app" }?["count"] as? Int == 1, "\(byCause)")
         #expect(byCause.first { $0["key"] as? String == "away" }?["count"] as? Int == 1, "\(byCause)")
         #expect(!replay.stdout.contains(marker) && !report.stdout.contains(marker))
+        // The applications it saw, with their time and the category they had.
+        let apps = try vigil(["apps", "--days", "36500"], home: home)
+        #expect(apps.status == 0, "\(apps.stderr)")
+        let lines = apps.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        #expect(lines == ["Code 15 min work", "Firefox 7 min distracting (by class now: neutral)"], "\(apps.stdout)")
+
+        // Forgetting the day forgets the applications too, without a trace in the log or its WAL.
+        let forget = try vigil(["forget", "--from", "2026-03-02", "--to", "2026-03-02", "--yes"], home: home)
+        #expect(forget.status == 0, "\(forget.stderr)")
+        let after = try vigil(["apps", "--days", "36500"], home: home)
+        #expect(after.stdout.hasPrefix("No applications seen in front"), "\(after.stdout)")
+        var bytes = Data()
+        for file in (try FileManager.default.contentsOfDirectory(atPath: home + "/data/vigil")) {
+            bytes.append((try? Data(contentsOf: URL(fileURLWithPath: home + "/data/vigil/" + file))) ?? Data())
+        }
+        #expect(bytes.range(of: Data("Firefox".utf8)) == nil, "the application's name is gone from the log")
         for file in (try FileManager.default.contentsOfDirectory(atPath: home + "/data/vigil")) {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: home + "/data/vigil/" + file))
             #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(file) holds a window title")

@@ -25,7 +25,8 @@ import Testing
         let json = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: home + "/export.json"))) as? [String: Any])
         let tables = try #require(json["tables"] as? [String: [[String: Any]]])
-        #expect(tables.keys.count == 13)
+        #expect(tables.keys.count == 14)
+        #expect(tables["activities"] != nil, "time in applications and on calls is exported too")
         #expect(tables["sessions"]?.count == 2)
         #expect(tables["sessions"]?.map { $0["task"] as? String } == ["secret-project-7", "public-work"])
         #expect((tables["state_changes"]?.count ?? 0) >= 4)

@@ -272,4 +272,32 @@ import Testing
         custom.fallback = .distracting
         #expect(custom.categorize(appClass: "unknown", title: nil) == (.distracting, nil))
     }
+
+    @Test func timeInApplicationsAndOnCallsIsKeptAsStretchesOfJudgedTime() {
+        var s = FocusSession(configuration: config)
+        _ = s.start(at: epoch)
+        var events: [SessionEvent] = []
+        events += s.receive(Sample(time: at(10), payload: app("code", .work)))
+        events += s.receive(Sample(time: at(40), payload: media(calls: 1)))
+        events += s.receive(Sample(time: at(70), payload: app("firefox", .distracting, rule: "youtube")))
+        // A pause cuts both; resuming goes on with the same application and call.
+        events += s.control(.pause, at: at(80))
+        events += s.control(.resume, at: at(100))
+        events += s.receive(Sample(time: at(120), payload: media(calls: 0)))
+        events += s.receive(Sample(time: at(130), payload: app("", .neutral)))
+        events += s.receive(Sample(time: at(140), payload: app("code", .work)))
+        events += s.end(.user, at: at(150))
+        let spans = events.compactMap { if case .activity(let span) = $0.kind { span } else { nil } }
+        #expect(
+            spans == [
+                ActivitySpan(.app(appClass: "code", category: .work), start: at(10), end: at(70)),
+                ActivitySpan(.app(appClass: "firefox", category: .distracting), start: at(70), end: at(80)),
+                ActivitySpan(.call, start: at(40), end: at(80)),
+                ActivitySpan(.call, start: at(100), end: at(120)),
+                ActivitySpan(.app(appClass: "firefox", category: .distracting), start: at(100), end: at(130)),
+                ActivitySpan(.app(appClass: "code", category: .work), start: at(140), end: at(150)),
+            ])
+        // Each stretch is told at its end, before the session's end.
+        #expect(events.firstIndex { if case .activity = $0.kind { true } else { false } }! < events.count - 2)
+    }
 }

@@ -107,6 +107,11 @@ public final class EventStore: Sendable {
     /// Distinct task names in the log, for `--task` suggestions.
     public func taskNames() throws(StoreError) -> [String] { try queries.taskNames() }
 
+    /// Time in each application and on calls within [from, to).
+    public func activityTotals(from: Timestamp, to: Timestamp) throws(StoreError) -> [ActivityTotal] {
+        try queries.activityTotals(from: from, to: to)
+    }
+
     /// Row counts per table, for checks and `vigil log --stats`.
     public func counts() throws(StoreError) -> [String: Int] { try queries.counts() }
 

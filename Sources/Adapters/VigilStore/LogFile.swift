@@ -239,6 +239,22 @@ enum LogFile {
                     );
                     """)
         }
+        // The application in front and calls, as stretches of judged time: an application's class
+        // and category (never a window title), or a call.
+        m.registerMigration("v5: time in applications and on calls") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE activities (
+                        session_id INTEGER NOT NULL REFERENCES sessions(id),
+                        kind TEXT NOT NULL CHECK (kind IN ('app', 'call')),
+                        app_class TEXT,
+                        category TEXT,
+                        start_ms INTEGER NOT NULL,
+                        end_ms INTEGER NOT NULL
+                    );
+                    CREATE INDEX activities_by_session ON activities(session_id);
+                    """)
+        }
         return m
     }
 }

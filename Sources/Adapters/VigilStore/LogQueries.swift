@@ -110,6 +110,26 @@ struct LogQueries: Sendable {
         }
     }
 
+    /// Time in each application (by class and the category it had) and on calls, within
+    /// [from, to): stretches are clipped to the period.
+    func activityTotals(from: Timestamp, to: Timestamp) throws(StoreError) -> [ActivityTotal] {
+        try reader.read(logAt: path) { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT kind, app_class, category, SUM(MIN(end_ms, ?2) - MAX(start_ms, ?1)) AS ms, COUNT(*) AS stretches
+                    FROM activities WHERE end_ms > ?1 AND start_ms < ?2
+                    GROUP BY kind, app_class, category ORDER BY ms DESC, app_class
+                    """,
+                arguments: [from.millisecondsSinceEpoch, to.millisecondsSinceEpoch]
+            ).map { r in
+                ActivityTotal(
+                    isCall: r["kind"] == "call", appClass: r["app_class"], category: (r["category"] as String?).flatMap(AppCategory.init),
+                    seconds: Double(r["ms"] as Int64) / 1000, stretches: r["stretches"])
+            }
+        }
+    }
+
     func taskNames() throws(StoreError) -> [String] {
         try reader.read(logAt: path) { try String.fetchAll($0, sql: "SELECT DISTINCT task FROM sessions WHERE task IS NOT NULL ORDER BY task") }
     }
@@ -123,4 +143,14 @@ struct LogQueries: Sendable {
             return out
         }
     }
+}
+
+/// Time in one application (with the category it had when it was in front) or on calls.
+public struct ActivityTotal: Hashable, Sendable {
+    public var isCall: Bool
+    public var appClass: String?
+    public var category: AppCategory?
+    public var seconds: Double
+    /// How many stretches of time it was in front (or calls).
+    public var stretches: Int
 }

@@ -6,7 +6,7 @@ import VigilCore
 extension EventStore {
     /// Every table of the log, in the order they are written out.
     public static let exportedTables = [
-        "sessions", "state_changes", "episodes", "alarms", "alarm_deliveries", "snoozes", "sensor_events", "gaps",
+        "sessions", "state_changes", "episodes", "alarms", "alarm_deliveries", "snoozes", "sensor_events", "gaps", "activities",
         "tasks", "habits", "habit_days", "habit_notes", "reminders_sent",
     ]
 
@@ -66,7 +66,7 @@ extension EventStore {
         try write { db in
             try db.execute(sql: "PRAGMA secure_delete = ON")
             let sessions = "SELECT id FROM sessions WHERE started_ms >= \(from) AND started_ms < \(to)"
-            for table in ["state_changes", "episodes", "alarms", "alarm_deliveries", "snoozes", "sensor_events", "gaps"] {
+            for table in ["state_changes", "episodes", "alarms", "alarm_deliveries", "snoozes", "sensor_events", "gaps", "activities"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE session_id IN (\(sessions))")
                 counts[table] = db.changesCount
             }

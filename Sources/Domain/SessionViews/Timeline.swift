@@ -63,6 +63,10 @@ public struct TimelineRenderer: Sendable {
             return line("sensor", "\(s.sensor.rawValue) \(String(s.state.rawValue.map { $0 == "_" ? " " : $0 }))\(d)")
         case .gap(_, let seconds):
             return line("gap", "no samples for \(humanDuration(seconds)): the machine slept or Vigil was not running")
+        case .activity(let span):
+            // Time in each application is for the reports (and the JSON form); calls are told.
+            guard case .call = span.activity else { return nil }
+            return line("call", "\(humanDuration(span.seconds)) on a call, since \(clockDuration(span.start - sessionStart))")
         case .sessionEnded(let s):
             var parts = [s.outcome.rawValue, "focused \(humanDuration(s.focusedSeconds))", "distracted \(humanDuration(s.distractedSeconds))"]
             if s.pausedSeconds > 0 { parts.append("paused \(humanDuration(s.pausedSeconds))") }
@@ -140,6 +144,18 @@ public struct TimelineRenderer: Sendable {
             str("event", "gap")
             str("from", from.description)
             add("duration", seconds(secs))
+        case .activity(let span):
+            str("event", "activity")
+            switch span.activity {
+            case .app(let appClass, let category):
+                str("activity", "app")
+                str("app_class", appClass)
+                str("category", category.rawValue)
+            case .call:
+                str("activity", "call")
+            }
+            str("from", span.start.description)
+            add("duration", seconds(span.seconds))
         case .sessionEnded(let s):
             str("event", "session_ended")
             str("outcome", s.outcome.rawValue)

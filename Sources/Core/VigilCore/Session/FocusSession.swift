@@ -51,6 +51,8 @@ public struct FocusSession: Sendable {
     private var ledger = Ledger()
     /// Set from "the computer is going to sleep" to the wake-up.
     private var asleepSince: Timestamp?
+    /// The application in front and calls, as stretches of judged time.
+    private var activities = ActivityLedger()
 
     public init(configuration: VigilConfiguration, task: String? = nil, plannedSeconds: Double? = nil, signals: SignalCatalog = .builtIn) {
         self.configuration = configuration
@@ -136,6 +138,7 @@ public struct FocusSession: Sendable {
             // Between "going to sleep" and the wake-up, samples describe nobody.
             guard asleepSince == nil else { return events }
             scorers.observe(sample.payload, at: now, judging: phase.isJudging)
+            activities.note(sample.payload, at: now, judging: phase.isJudging, into: &events)
         case .status(let status):
             events.append(SessionEvent(time: now, kind: .sensorStatus(status)))
             scorers.sensorChanged(status, at: now)
@@ -241,6 +244,7 @@ public struct FocusSession: Sendable {
                 recordGap(from: asleep, to: at, into: &events)
             }
             if case .distracted(let m) = phase { closeEpisode(m, at: at, by: "ended", into: &events) }
+            activities.close(at: at, into: &events)
             let outcome: SessionOutcome
             switch cause {
             case .planReached, .recordingEnded: outcome = .completed
@@ -275,6 +279,7 @@ public struct FocusSession: Sendable {
     private mutating func fallAsleep(at now: Timestamp, into events: inout [SessionEvent]) {
         guard asleepSince == nil else { return }
         asleepSince = now
+        activities.close(at: now, into: &events)
         if case .distracted(let m) = phase {
             closeEpisode(m, at: now, by: "sleep", into: &events)
             enter(.watching(Watch()), at: now, reason: "the computer is going to sleep", into: &events)
@@ -288,6 +293,7 @@ public struct FocusSession: Sendable {
         recordGap(from: asleep, to: now, into: &events)
         switch phase {
         case .watching, .distracted:
+            activities.open(at: now)
             restartJudging(at: now)
             enter(.watching(Watch()), at: now, reason: "woke up after \(humanDuration(now - asleep))", into: &events)
         case .planned, .paused, .ended:
@@ -321,7 +327,9 @@ public struct FocusSession: Sendable {
         case .watching, .distracted:
             // The episode ended when the samples stopped; told before the gap so times stay in order.
             if case .distracted(let m) = phase { closeEpisode(m, at: seen, by: "gap", into: &events) }
+            activities.close(at: seen, into: &events)
             events.append(SessionEvent(time: now, kind: .gap(from: seen, seconds: elapsed)))
+            activities.open(at: now)
             restartJudging(at: now)
             enter(.watching(Watch()), at: now, reason: "samples resumed after \(humanDuration(elapsed))", into: &events)
         case .planned, .paused, .ended:
@@ -474,6 +482,9 @@ public struct FocusSession: Sendable {
     /// The one way the phase changes state: a `stateChanged` event whenever the state people see changes.
     private mutating func enter(_ next: Phase, at now: Timestamp, reason: String?, into events: inout [SessionEvent]) {
         let from = phase.state
+        // Stretches in applications and on calls run while the session judges (and not asleep).
+        if phase.isJudging, !next.isJudging { activities.close(at: now, into: &events) }
+        if !phase.isJudging, next.isJudging, asleepSince == nil { activities.open(at: now) }
         phase = next
         let to = next.state
         if case .ended = to { isEnded = true }
@@ -573,5 +584,63 @@ struct EpisodeMachine: Hashable, Sendable {
         repeats += 1
         lastAlarmAt = now
         return repeats
+    }
+}
+
+/// The application in front and calls, kept as stretches of judged time: a stretch ends when the
+/// application changes, the call ends, or judging stops (pause, break, gap, sleep, the end), and
+/// starts again with the same application or call when judging resumes.
+struct ActivityLedger: Sendable {
+    /// What is in front and whether a call runs, as the last samples said.
+    private var focus: (appClass: String, category: AppCategory)?
+    private var onCall = false
+    /// Open stretches (only while judging).
+    private var appSince: Timestamp?
+    private var callSince: Timestamp?
+
+    mutating func note(_ payload: SamplePayload, at t: Timestamp, judging: Bool, into events: inout [SessionEvent]) {
+        switch payload {
+        case .app(let f):
+            let next = f.appClass.isEmpty ? nil : (f.appClass, f.category)
+            guard next?.0 != focus?.appClass || next?.1 != focus?.category else { return }
+            closeApp(at: t, into: &events)
+            focus = next
+            if judging, focus != nil { appSince = t }
+        case .media(let m):
+            guard m.onCall != onCall else { return }
+            onCall = m.onCall
+            if onCall {
+                if judging { callSince = t }
+            } else {
+                closeCall(at: t, into: &events)
+            }
+        default:
+            break
+        }
+    }
+
+    mutating func open(at t: Timestamp) {
+        if focus != nil, appSince == nil { appSince = t }
+        if onCall, callSince == nil { callSince = t }
+    }
+
+    mutating func close(at t: Timestamp, into events: inout [SessionEvent]) {
+        closeApp(at: t, into: &events)
+        closeCall(at: t, into: &events)
+    }
+
+    private mutating func closeApp(at t: Timestamp, into events: inout [SessionEvent]) {
+        guard let since = appSince, let f = focus else { return }
+        appSince = nil
+        if t > since {
+            events.append(
+                SessionEvent(time: t, kind: .activity(ActivitySpan(.app(appClass: f.appClass, category: f.category), start: since, end: t))))
+        }
+    }
+
+    private mutating func closeCall(at t: Timestamp, into events: inout [SessionEvent]) {
+        guard let since = callSince else { return }
+        callSince = nil
+        if t > since { events.append(SessionEvent(time: t, kind: .activity(ActivitySpan(.call, start: since, end: t)))) }
     }
 }

@@ -145,8 +145,31 @@ public struct SessionEvent: Hashable, Sendable {
         case sensorStatus(SensorStatus)
         /// No samples and no ticks between `from` and the event's time (suspend, sleep, Vigil stopped).
         case gap(from: Timestamp, seconds: Double)
+        /// A stretch in one application or on a call has ended (told at its end).
+        case activity(ActivitySpan)
         case sessionEnded(SessionSummary)
     }
+}
+
+/// A stretch of judged time in one application, or on a call: what the log keeps of the
+/// application in front (its class and category, never a title) and of calls. Pauses, gaps and
+/// sleep cut it; a stretch runs only while the session judges.
+public struct ActivitySpan: Hashable, Sendable {
+    public enum Activity: Hashable, Sendable {
+        case app(appClass: String, category: AppCategory)
+        case call
+    }
+    public var activity: Activity
+    public var start: Timestamp
+    public var end: Timestamp
+
+    public init(_ activity: Activity, start: Timestamp, end: Timestamp) {
+        self.activity = activity
+        self.start = start
+        self.end = end
+    }
+
+    public var seconds: Double { max(0, end - start) }
 }
 
 /// What became of one alarm on one channel: the log keeps it next to the alarm itself.

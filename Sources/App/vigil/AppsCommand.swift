@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import VigilConfig
+import VigilCore
+import VigilRuntime
+import VigilStore
+
+/// `vigil apps`: the applications recent sessions saw in front, with their time and category, so a
+/// person can classify them in `apps.rules`.
+struct AppsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apps",
+        abstract: "List the applications your sessions saw in front, with their time and category.",
+        discussion: """
+            Time counts while a session judged (not paused, no gap). The category is the one the \
+            application had when it was in front; "now" shows what your current `apps.rules` \
+            say of its class (rules on titles cannot be shown: titles are not kept). Change a \
+            category by adding a rule to `apps.rules` in your config (`vigil config paths`).
+
+            Examples:
+              vigil apps
+              vigil apps --days 90 --json
+            """
+    )
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: "How many days back to look, today included.")
+    var days = 30
+
+    @Flag(help: "Print one JSON object per application, then one for calls.")
+    var json = false
+
+    func validate() throws {
+        if !(1...36_500).contains(days) { throw ValidationError("--days must be from 1 to 36500.") }
+    }
+
+    func run() async throws {
+        await guarded {
+            let configuration = try common.loadConfiguration()
+            guard FileManager.default.fileExists(atPath: common.paths.databasePath) else {
+                if !json { print("No sessions yet. Start one with `vigil start`, or log a recording with `vigil replay --log FILE`.") }
+                return
+            }
+            let now = LocalNow(at: try common.currentTime())
+            let totals = try common.openStore().activityTotals(from: now.startOfDay(now.day - days + 1), to: now.startOfDay(now.day + 1))
+            let out = Output()
+            for line in AppsListing(totals: totals, apps: configuration.apps).lines(json: json) { out.line(line) }
+            out.flush()
+        }
+    }
+}
+
+/// The listing itself: applications longest first, then calls.
+struct AppsListing {
+    let totals: [ActivityTotal]
+    let apps: VigilConfiguration.Apps
+
+    func lines(json: Bool) -> [String] {
+        let applications = totals.filter { !$0.isCall && $0.appClass != nil }
+        let calls = totals.filter(\.isCall)
+        if json {
+            return applications.map { t in
+                let now = apps.categorize(appClass: t.appClass!, title: nil).category
+                return "{\"app_class\":\(jsonString(t.appClass!)),\"category\":\(jsonString(t.category?.rawValue ?? "neutral")),"
+                    + "\"category_now\":\(jsonString(now.rawValue)),\"seconds\":\(jsonNumber((t.seconds * 10).rounded() / 10)),\"stretches\":\(t.stretches)}"
+            } + calls.map { "{\"calls\":\($0.stretches),\"seconds\":\(jsonNumber(($0.seconds * 10).rounded() / 10))}" }
+        }
+        guard !applications.isEmpty || !calls.isEmpty else {
+            return [
+                "No applications seen in front in this period. The application in front is seen on X11 window managers, i3 and "
+                    + "sway (`vigil sensors` says whether it is here)."
+            ]
+        }
+        let width = max(12, applications.map { $0.appClass!.count }.max() ?? 0)
+        var out = applications.map { t in
+            let name = t.appClass!.padding(toLength: width, withPad: " ", startingAt: 0)
+            let had = t.category?.rawValue ?? "neutral"
+            let now = apps.categorize(appClass: t.appClass!, title: nil).category.rawValue
+            let time = humanDuration(t.seconds)
+            return "\(name)  \(time.padding(toLength: 12, withPad: " ", startingAt: 0))  \(had)" + (now != had ? " (by class now: \(now))" : "")
+        }
+        for c in calls { out.append("calls: \(c.stretches), \(humanDuration(c.seconds)) in all") }
+        return out
+    }
+}
