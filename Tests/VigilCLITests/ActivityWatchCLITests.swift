@@ -64,6 +64,13 @@ import Testing
                 as? [[String: Any]])
         #expect(byCause.first { $0["key"] as? String == "app" }?["count"] as? Int == 1, "\(byCause)")
         #expect(byCause.first { $0["key"] as? String == "away" }?["count"] as? Int == 1, "\(byCause)")
+        // Time by the category each application had, and the most distracting one.
+        let applications = try #require(
+            (try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["applications"] as? [String: Any])
+        #expect(applications["work_minutes"] as? Double == 15)
+        #expect(applications["distracting_minutes"] as? Double == 7)
+        #expect((applications["most_distracting"] as? [[String: Any]])?.first?["app_class"] as? String == "Firefox")
+        #expect(applications["calls"] as? Int == 0)
         #expect(!replay.stdout.contains(marker) && !report.stdout.contains(marker))
         // The applications it saw, with their time and the category they had.
         let apps = try vigil(["apps", "--days", "36500"], home: home)

@@ -240,4 +240,21 @@ import VigilCore
         #expect(written == declared, "missing: \(declared.subtracting(written).sorted()); extra: \(written.subtracting(declared).sorted())")
         #expect(r.json().contains("\"longest_streak_from\": null"))
     }
+
+    @Test func applicationFiguresSumByCategoryAndRankTheDistractingOnes() throws {
+        #expect(Report.ApplicationFigures([]) == nil, "nothing seen: no section")
+        let f = try #require(
+            Report.ApplicationFigures([
+                ("code", .work, false, 3600, 4), ("firefox", .distracting, false, 600, 2), ("firefox", .neutral, false, 1200, 3),
+                ("discord", .distracting, false, 900, 1), ("steam", .distracting, false, 30, 1), (nil, nil, true, 1800, 2),
+            ]))
+        #expect(f.workMinutes == 60)
+        // firefox counts where it was distracting (a video) apart from where it was neutral.
+        #expect(f.neutralMinutes == 20)
+        #expect(f.distractingMinutes == 25.5)
+        #expect(f.mostDistracting.map(\.appClass) == ["discord", "firefox", "steam"])
+        #expect(f.mostDistracting.map(\.minutes) == [15, 10, 0.5])
+        #expect(f.calls == 2)
+        #expect(f.callMinutes == 30)
+    }
 }

@@ -116,7 +116,17 @@ struct ReportCommand: AsyncParsableCommand {
             } else {
                 fromDay = toDay - (Self.days(in: last ?? "7d")! - 1)
             }
-            let report = Statistics.report(facts, timeZone: zone, from: fromDay, to: toDay, task: task)
+            var report = Statistics.report(facts, timeZone: zone, from: fromDay, to: toDay, task: task)
+            // Time in applications and on calls over the same local days (all sessions: not by task yet).
+            if task == nil, FileManager.default.fileExists(atPath: common.paths.databasePath), let first = report.from.flatMap(Statistics.day(from:))
+            {
+                let clock = LocalClock(
+                    timeZone: zone, from: Timestamp(nanoseconds: Int64(first - 1) * 86_400_000_000_000),
+                    to: Timestamp(nanoseconds: Int64(toDay + 2) * 86_400_000_000_000))
+                let totals = try common.openStore().activityTotals(from: clock.startOfDay(first), to: clock.startOfDay(toDay + 1))
+                report.applications = Report.ApplicationFigures(
+                    totals.map { ($0.appClass, $0.category, $0.isCall, $0.seconds, $0.stretches) })
+            }
             let kind = ReportFormat(rawValue: format)!
             if let output {
                 let file = try AtomicFile(path: output, what: "the report", hint: "Choose another file with -o.")

@@ -47,6 +47,20 @@ struct HTMLReport {
         out += "<h2>Procrastination-free streak</h2>\n<div class=\"chart\">\(streakCalendar())</div>\n"
         out +=
             "<p class=\"legend\"><span style=\"background:\(Self.freeColor)\"></span>procrastination-free<span style=\"background:\(Self.procrastinatedColor)\"></span>procrastinated<span style=\"background:\(Self.emptyColor)\"></span>no session</p>\n"
+        if let a = r.applications {
+            out += "<h2>Applications</h2>\n<table class=\"summary\">\n"
+            for (k, v) in [
+                ("work", a.workMinutes), ("neutral", a.neutralMinutes), ("distracting", a.distractingMinutes), ("calls (\(a.calls))", a.callMinutes),
+            ] {
+                out += "<tr><td>\(escape(k))</td><td>\(escape(hoursMinutes(v)))</td></tr>\n"
+            }
+            out += "</table>\n"
+            if !a.mostDistracting.isEmpty {
+                out +=
+                    "<p>Most distracting: "
+                    + a.mostDistracting.map { "\(escape($0.appClass)) \(escape(hoursMinutes($0.minutes)))" }.joined(separator: ", ") + "</p>\n"
+            }
+        }
         if !r.achievements.isEmpty {
             out += "<h2>Achievements</h2>\n<ul class=\"achievements\">\n"
             for a in r.achievements { out += "<li><time datetime=\"\(a.earned)\">\(a.earned)</time>: \(escape(a.title))</li>\n" }

@@ -154,6 +154,15 @@ struct TextReport {
                 out += " \(Statistics.weekdayNames[i].prefix(3)) " + green(String(row.map { shade($0, of: peak) })) + "\n"
             }
         }
+        if let a = r.applications {
+            out += "\n" + bold("Applications") + "\n"
+            out +=
+                "  work \(hoursMinutes(a.workMinutes)) · neutral \(hoursMinutes(a.neutralMinutes)) · distracting \(hoursMinutes(a.distractingMinutes))\n"
+            if !a.mostDistracting.isEmpty {
+                out += "  most distracting: " + a.mostDistracting.map { "\($0.appClass) \(hoursMinutes($0.minutes))" }.joined(separator: ", ") + "\n"
+            }
+            if a.calls > 0 { out += "  calls: \(a.calls), \(hoursMinutes(a.callMinutes))\n" }
+        }
         if !r.achievements.isEmpty {
             out += "\n" + bold("Achievements") + (r.to.map { " (as of \($0))" } ?? "") + "\n"
             for a in r.achievements { out += "  \(a.earned)  \(a.title)\n" }
@@ -201,6 +210,16 @@ struct MarkdownReport {
         out += "\n## Weeks\n\n| Week | Focused | Distracted | Sessions | Episodes |\n|---|---:|---:|---:|---:|\n"
         for w in r.weeks {
             out += "| \(w.week) | \(hoursMinutes(w.focusedMinutes)) | \(hoursMinutes(w.distractedMinutes)) | \(w.sessions) | \(w.episodes) |\n"
+        }
+        if let a = r.applications {
+            out += "\n## Applications\n\n| Category | Time |\n|---|---:|\n"
+            out += "| work | \(hoursMinutes(a.workMinutes)) |\n| neutral | \(hoursMinutes(a.neutralMinutes)) |\n"
+            out += "| distracting | \(hoursMinutes(a.distractingMinutes)) |\n| calls (\(a.calls)) | \(hoursMinutes(a.callMinutes)) |\n"
+            if !a.mostDistracting.isEmpty {
+                out +=
+                    "\nMost distracting: " + a.mostDistracting.map { "\(escape($0.appClass)) \(hoursMinutes($0.minutes))" }.joined(separator: ", ")
+                    + "\n"
+            }
         }
         if !r.achievements.isEmpty {
             out += "\n## Achievements\n\n"

@@ -1,3 +1,5 @@
+import VigilCore
+
 /// Every figure of `vigil report`, as one value: the JSON format is this value encoded (keys in
 /// snake_case), and the other formats render it. Field meanings: docs/report-fields.md.
 /// Durations are minutes rounded to 0.01 unless the name says `_s` (seconds, rounded to 0.1).
@@ -26,6 +28,9 @@ public struct Report: Codable, Sendable {
     public var episodes: EpisodeFigures
     public var streak: StreakFigures
     public var achievements: [Achievement]
+    /// Time in applications by category and on calls; nil when the period has none (the
+    /// application in front is not seen on this desktop, or no session ran).
+    public var applications: ApplicationFigures? = nil
 
     public struct Totals: Codable, Sendable {
         public var sessions: Int
@@ -154,6 +159,41 @@ public struct Report: Codable, Sendable {
             public var free: Bool
             /// The streak length after this day.
             public var streak: Int
+        }
+    }
+
+    /// Time in front of applications, by the category each had, and on calls, in the period.
+    public struct ApplicationFigures: Codable, Sendable {
+        public var workMinutes: Double
+        public var neutralMinutes: Double
+        public var distractingMinutes: Double
+        /// Distracting applications, most minutes first, at most five.
+        public var mostDistracting: [AppMinutes]
+        public var calls: Int
+        public var callMinutes: Double
+
+        public struct AppMinutes: Codable, Sendable {
+            public var appClass: String
+            public var minutes: Double
+        }
+
+        /// From the log's totals: each application (with the category it had) or calls, with
+        /// seconds and stretches. Nil when there is nothing.
+        public init?(_ totals: [(appClass: String?, category: AppCategory?, isCall: Bool, seconds: Double, stretches: Int)]) {
+            guard !totals.isEmpty else { return nil }
+            func minutes(_ s: Double) -> Double { (s / 0.6).rounded() / 100 }
+            func sum(_ c: AppCategory) -> Double { totals.filter { !$0.isCall && $0.category == c }.reduce(0) { $0 + $1.seconds } }
+            workMinutes = minutes(sum(.work))
+            neutralMinutes = minutes(sum(.neutral))
+            distractingMinutes = minutes(sum(.distracting))
+            var distracting: [String: Double] = [:]
+            for t in totals where !t.isCall && t.category == .distracting { distracting[t.appClass ?? "", default: 0] += t.seconds }
+            mostDistracting = distracting.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(5).map {
+                AppMinutes(appClass: $0.key, minutes: minutes($0.value))
+            }
+            let calls = totals.filter(\.isCall)
+            self.calls = calls.reduce(0) { $0 + $1.stretches }
+            callMinutes = minutes(calls.reduce(0) { $0 + $1.seconds })
         }
     }
 

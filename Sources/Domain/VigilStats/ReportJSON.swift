@@ -164,6 +164,25 @@ extension Report: JSONObject {
         w.field("episodes", episodes)
         w.field("streak", streak)
         w.field("achievements", achievements)
+        w.field("applications", applications)
+    }
+}
+
+extension Report.ApplicationFigures: JSONObject {
+    func writeFields(_ w: inout JSONWriter) {
+        w.field("work_minutes", workMinutes)
+        w.field("neutral_minutes", neutralMinutes)
+        w.field("distracting_minutes", distractingMinutes)
+        w.field("most_distracting", mostDistracting)
+        w.field("calls", calls)
+        w.field("call_minutes", callMinutes)
+    }
+}
+
+extension Report.ApplicationFigures.AppMinutes: JSONObject {
+    func writeFields(_ w: inout JSONWriter) {
+        w.field("app_class", appClass)
+        w.field("minutes", minutes)
     }
 }
 
