@@ -7,7 +7,7 @@
 //
 // System     SystemCalls     the one place where errno becomes an error: system calls made, EINTR
 //                            retried, errno read at the call (as NIOPosix's System.swift).
-// Core       VigilCore       samples, the pluggable-signal protocol and the four built-in signals, the
+// Core       VigilCore       samples, the pluggable-signal protocol and the built-in signals, the
 //                            focus-session state machine, events, the configuration model. C-free, no
 //                            I/O, no clock.
 //            VigilTesting    a clock that moves only when told to, for tests (as NIOEmbedded).

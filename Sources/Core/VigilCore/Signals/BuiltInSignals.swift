@@ -1,6 +1,6 @@
 import DequeModule
 
-// The four built-in signals, each defined as any plug-in signal is: a scorer conforming to
+// The built-in signals, each defined as any plug-in signal is: a scorer conforming to
 // `SignalScorer`, a detail type for its reason, and a `SignalDefinition` that
 // `SignalCatalog.builtIn` registers.
 
