@@ -92,7 +92,7 @@ let package = Package(
             path: "Sources/Adapters/MicrophoneDetector"),
         .target(
             name: "InputDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CLibinput"], path: "Sources/Adapters/InputDetector"),
-        .target(name: "DBusSupport", dependencies: ["CDBus"], path: "Sources/Adapters/DBusSupport"),
+        .target(name: "DBusSupport", dependencies: ["CDBus", "SystemCalls"], path: "Sources/Adapters/DBusSupport"),
         .target(name: "DesktopNotifier", dependencies: ["DBusSupport"], path: "Sources/Adapters/DesktopNotifier"),
         .target(
             name: "DesktopPresence", dependencies: ["VigilCore", "DetectorSupport", "DBusSupport"], path: "Sources/Adapters/DesktopPresence"),

@@ -72,4 +72,14 @@ import Testing
             try makeDirectory("/nonexistent/vigil", mode: 0o700)
         }
     }
+
+    @Test func timeoutsOfAnyLengthBecomeMillisecondsWithoutStopping() {
+        #expect(timeoutMilliseconds(1.5) == 1500)
+        #expect(timeoutMilliseconds(0.0004) == 0)
+        #expect(timeoutMilliseconds(-3) == 0)
+        #expect(timeoutMilliseconds(.nan) == 0)
+        // A configured poll of 1e13 s (which `Int32(x * 1000)` traps on) waits as long as C allows.
+        #expect(timeoutMilliseconds(1e13) == Int32.max)
+        #expect(timeoutMilliseconds(.infinity) == Int32.max)
+    }
 }

@@ -1,5 +1,6 @@
 import CDBus
 import Foundation
+import SystemCalls
 
 /// Which message bus: the desktop session's (idle monitor, screen saver, notifications) or the
 /// machine's (logind).
@@ -106,7 +107,7 @@ public final class BusConnection: @unchecked Sendable {
         }
         var error = CDBus.DBusError()
         dbus_error_init(&error)
-        guard let reply = dbus_connection_send_with_reply_and_block(connection, m, Int32(timeout * 1000), &error) else {
+        guard let reply = dbus_connection_send_with_reply_and_block(connection, m, timeoutMilliseconds(timeout), &error) else {
             var name = [CChar](repeating: 0, count: 256)
             var message = [CChar](repeating: 0, count: 512)
             vigil_dbus_take_error(&error, &name, name.count, &message, message.count)
@@ -169,7 +170,7 @@ public final class BusConnection: @unchecked Sendable {
             if waited { return nil }
             waited = true
             // FALSE once the connection is closed (after its Disconnected message was queued).
-            guard dbus_connection_read_write(connection, Int32(max(timeout, 0) * 1000)) != 0 else {
+            guard dbus_connection_read_write(connection, timeoutMilliseconds(timeout)) != 0 else {
                 if let m = dbus_connection_pop_message(connection) {
                     dbus_message_unref(m)
                 }

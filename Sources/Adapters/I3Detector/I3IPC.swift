@@ -126,7 +126,7 @@ final class I3Connection {
         var fds = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready: Int32
         do {
-            ready = try syscall("poll", path: path) { poll(&fds, 1, Int32(seconds * 1000)) }
+            ready = try syscall("poll", path: path) { poll(&fds, 1, timeoutMilliseconds(seconds)) }
         } catch { throw .system(error) }
         guard ready > 0 else { return [] }
         var chunk = [UInt8](repeating: 0, count: 65536)

@@ -96,7 +96,7 @@ final class X11Connection {
     /// Waits until the server has sent something or `seconds` have passed.
     func wait(seconds: Double) {
         var fds = pollfd(fd: xcb_get_file_descriptor(connection), events: Int16(POLLIN), revents: 0)
-        _ = try? syscall("poll") { Glibc.poll(&fds, 1, Int32(max(0, seconds) * 1000)) }
+        _ = try? syscall("poll") { Glibc.poll(&fds, 1, timeoutMilliseconds(seconds)) }
     }
 
     /// Hands every event already received to `handle` and frees it; X errors (code 0) of requests

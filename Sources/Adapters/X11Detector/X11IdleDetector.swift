@@ -68,7 +68,7 @@ public final class X11IdleDetector: Detector, Sendable {
                 }
                 if notified || ContinuousClock.now >= due {
                     guard read(x, context, &blanked) else { break }
-                    due = ContinuousClock.now + .milliseconds(Int(interval * 1000))
+                    due = ContinuousClock.now + .seconds(interval)
                     continue
                 }
                 let left = due - ContinuousClock.now

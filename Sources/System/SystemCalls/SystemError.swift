@@ -105,3 +105,12 @@ public func makeDirectory(_ path: String, mode: mode_t) throws(SystemError) {
         try syscall("mkdir", path: path) { mkdir(path, mode) }
     } catch  where error.errno == EEXIST {}
 }
+
+/// Milliseconds for a C timeout argument (`poll`, libdbus), from seconds: negative and NaN become
+/// 0, and anything longer than `Int32.max` milliseconds (24 days) is capped, where `Int32(x * 1000)`
+/// would stop the program on a large configured value.
+public func timeoutMilliseconds(_ seconds: Double) -> Int32 {
+    let ms = (seconds * 1000).rounded()
+    guard ms > 0 else { return 0 }
+    return ms >= Double(Int32.max) ? Int32.max : Int32(ms)
+}
