@@ -80,7 +80,7 @@ let package = Package(
             name: "CPulseSimple", path: "Sources/Adapters/CPulseSimple", pkgConfig: "libpulse-simple", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(
             name: "CXCB", path: "Sources/Adapters/CXCB", pkgConfig: "xcb-screensaver", providers: [.apt(["libxcb1-dev", "libxcb-screensaver0-dev"])]),
-        .target(name: "DetectorSupport", dependencies: ["VigilCore"], path: "Sources/Adapters/DetectorSupport"),
+        .target(name: "DetectorSupport", dependencies: ["VigilCore", "SystemCalls"], path: "Sources/Adapters/DetectorSupport"),
         .target(
             name: "X11Detector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CXCB"], path: "Sources/Adapters/X11Detector"),
         .target(name: "I3Detector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls"], path: "Sources/Adapters/I3Detector"),

@@ -151,7 +151,11 @@ public final class BusConnection: @unchecked Sendable {
     /// The next signal received, waiting up to `timeout` seconds; nil when none came in time.
     /// Throws `.disconnected` once the bus connection is gone. Other messages (stray replies,
     /// calls to us) are dropped.
-    public func nextSignal(timeout: Double) throws(DBusFailure) -> DBusSignal? {
+    ///
+    /// With `stop` (a descriptor that becomes readable when the caller must stop), the wait is one
+    /// `poll` on the bus's socket and `stop`: it sleeps until a message comes, the caller stops, or
+    /// the time is up.
+    public func nextSignal(timeout: Double, stop: Int32? = nil) throws(DBusFailure) -> DBusSignal? {
         var waited = false
         while true {
             if let m = dbus_connection_pop_message(connection) {
@@ -169,8 +173,15 @@ public final class BusConnection: @unchecked Sendable {
             }
             if waited { return nil }
             waited = true
+            var socket: Int32 = -1
+            var wait = timeout
+            if let stop, dbus_connection_get_unix_fd(connection, &socket) != 0, socket >= 0 {
+                // The socket or the stop; then libdbus reads what came without waiting again.
+                waitReadable(socket, orStop: stop, seconds: timeout)
+                wait = 0
+            }
             // FALSE once the connection is closed (after its Disconnected message was queued).
-            guard dbus_connection_read_write(connection, timeoutMilliseconds(timeout)) != 0 else {
+            guard dbus_connection_read_write(connection, timeoutMilliseconds(wait)) != 0 else {
                 if let m = dbus_connection_pop_message(connection) {
                     dbus_message_unref(m)
                 }

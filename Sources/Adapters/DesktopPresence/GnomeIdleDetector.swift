@@ -121,8 +121,8 @@ public final class GnomeIdleDetector: Detector, Sendable {
         if let active, let event = lock.observe(active) { context.emit(.desktop(event)) }
 
         while !context.isStopped {
-            let wait = rearmAt.map { min(max($0 - monotonicSeconds(), 0), 0.1) } ?? 0.1
-            if let signal = try bus.nextSignal(timeout: wait) {
+            let wait = rearmAt.map { max($0 - monotonicSeconds(), 0) } ?? 60
+            if let signal = try bus.nextSignal(timeout: wait, stop: context.stopDescriptor) {
                 if signal.interface == Self.monitor, signal.member == "WatchFired", let id = signal.arguments.first?.unsigned {
                     if id == UInt64(idleWatch) {
                         // Idle for `interval`: the real figure, which may be longer by now.

@@ -109,7 +109,7 @@ public final class LogindDetector: Detector, Sendable {
         if let locked, let event = lock.observe(locked) { context.emit(.desktop(event)) }
 
         while !context.isStopped {
-            guard let signal = try bus.nextSignal(timeout: 0.1) else { continue }
+            guard let signal = try bus.nextSignal(timeout: 60, stop: context.stopDescriptor) else { continue }
             switch (signal.interface, signal.member) {
             case ("org.freedesktop.DBus.Properties", "PropertiesChanged") where signal.path == path:
                 guard signal.arguments.first?.string == Self.session else { break }

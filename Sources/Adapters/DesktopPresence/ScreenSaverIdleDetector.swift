@@ -95,7 +95,7 @@ public final class ScreenSaverIdleDetector: Detector, Sendable {
 
         var nextPoll = monotonicSeconds() + poll
         while !context.isStopped {
-            if let signal = try bus.nextSignal(timeout: min(max(nextPoll - monotonicSeconds(), 0), 0.1)) {
+            if let signal = try bus.nextSignal(timeout: max(nextPoll - monotonicSeconds(), 0), stop: context.stopDescriptor) {
                 if signal.interface == name, signal.member == "ActiveChanged", let active = signal.arguments.first?.bool {
                     if let event = lock.observe(active) { context.emit(.desktop(event)) }
                 } else if let owner = newOwner(of: name, in: signal), owner.isEmpty {

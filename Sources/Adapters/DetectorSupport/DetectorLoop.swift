@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemCalls
 import VigilCore
 
 /// What every live detector needs around its C library: a thread of its own (libgps blocks, libinput
@@ -18,14 +19,48 @@ public final class DetectorContext: Sendable {
     /// follow it in order when two threads (a controller and a C library's loop) both emit.
     private let reported = Mutex<SensorState?>(nil)
 
+    /// A pipe written once when the session stops: a detector's waits include its read end, so
+    /// they sleep until their server says something or the session stops, never polling.
+    private let stopPipe: (read: Int32, write: Int32)
+
     init(sensor: SensorKind, now: @escaping @Sendable () -> Timestamp, continuation: AsyncStream<Sample>.Continuation) {
         self.sensor = sensor
         self.now = now
         self.continuation = continuation
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            for fd in fds {
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            }
+        } else {
+            fds = [-1, -1]
+        }
+        stopPipe = (fds[0], fds[1])
+    }
+
+    deinit {
+        if stopPipe.read >= 0 { close(stopPipe.read) }
+        if stopPipe.write >= 0 { close(stopPipe.write) }
     }
 
     public var isStopped: Bool { stopped.load(ordering: .relaxed) }
-    func stop() { stopped.store(true, ordering: .relaxed) }
+    func stop() {
+        stopped.store(true, ordering: .relaxed)
+        var byte: UInt8 = 1
+        if stopPipe.write >= 0 { _ = write(stopPipe.write, &byte, 1) }
+    }
+
+    /// Readable once the session has stopped: give it to `poll` next to the server's socket
+    /// (`waitReadable(_:orStop:seconds:)`).
+    public var stopDescriptor: Int32 { stopPipe.read }
+
+    /// Waits until `fd` can be read, the session stops, or `seconds` pass; true when `fd` is readable.
+    @discardableResult
+    public func wait(readable fd: Int32, seconds: Double) -> Bool {
+        guard !isStopped else { return false }
+        return waitReadable(fd, orStop: stopPipe.read, seconds: seconds)
+    }
 
     /// The state last reported, nil before the first report.
     public var lastReported: SensorState? { reported.withLock { $0 } }
@@ -54,13 +89,18 @@ public final class DetectorContext: Sendable {
         reported.withLock { _ in _ = continuation.yield(Sample(time: time ?? now(), payload: payload)) }
     }
 
-    /// Sleeps for `seconds`, waking early (within 0.1 s) when the session stops.
+    /// Sleeps for `seconds`, waking at once when the session stops.
     public func sleep(seconds: Double) {
-        var left = seconds
-        while left > 0, !isStopped {
-            let step = min(left, 0.1)
-            usleep(useconds_t(step * 1_000_000))
-            left -= step
+        guard !isStopped, seconds > 0 else { return }
+        if stopPipe.read >= 0 {
+            waitReadable(-1, orStop: stopPipe.read, seconds: seconds)
+        } else {
+            var left = seconds
+            while left > 0, !isStopped {
+                let step = min(left, 0.1)
+                usleep(useconds_t(step * 1_000_000))
+                left -= step
+            }
         }
     }
 

@@ -81,7 +81,7 @@ public final class I3FocusDetector: Detector, Sendable {
                 try c.send(.getTree)
                 var version = "i3 IPC"
                 while !context.isStopped {
-                    for message in try c.receive(waiting: 0.1) {
+                    for message in try c.receive(waiting: 60, stop: context.stopDescriptor) {
                         switch message.type {
                         case I3Message.Request.getVersion.rawValue:
                             version = Self.object(message.payload)?["human_readable"] as? String ?? version

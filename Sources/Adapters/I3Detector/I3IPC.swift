@@ -118,17 +118,22 @@ final class I3Connection {
         }
     }
 
-    /// The messages that arrive within `seconds` (none when nothing came).
-    func receive(waiting seconds: Double) throws(I3IPCError) -> [I3Message] {
+    /// The messages that arrive within `seconds` (none when nothing came, or when `stop` became
+    /// readable: the session stops).
+    func receive(waiting seconds: Double, stop: Int32? = nil) throws(I3IPCError) -> [I3Message] {
         var messages: [I3Message] = []
         while let m = try I3Message.take(from: &buffer) { messages.append(m) }
         guard messages.isEmpty else { return messages }
-        var fds = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let ready: Int32
-        do {
-            ready = try syscall("poll", path: path) { poll(&fds, 1, timeoutMilliseconds(seconds)) }
-        } catch { throw .system(error) }
-        guard ready > 0 else { return [] }
+        if let stop {
+            guard waitReadable(fd, orStop: stop, seconds: seconds) else { return [] }
+        } else {
+            var fds = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready: Int32
+            do {
+                ready = try syscall("poll", path: path) { poll(&fds, 1, timeoutMilliseconds(seconds)) }
+            } catch { throw .system(error) }
+            guard ready > 0 else { return [] }
+        }
         var chunk = [UInt8](repeating: 0, count: 65536)
         let count: Int
         do {

@@ -93,10 +93,10 @@ final class X11Connection {
         return (reply.pointee.state, reply.pointee.ms_since_user_input)
     }
 
-    /// Waits until the server has sent something or `seconds` have passed.
-    func wait(seconds: Double) {
-        var fds = pollfd(fd: xcb_get_file_descriptor(connection), events: Int16(POLLIN), revents: 0)
-        _ = try? syscall("poll") { Glibc.poll(&fds, 1, timeoutMilliseconds(seconds)) }
+    /// Waits until the server has sent something, `stop` is readable (the session stops) or
+    /// `seconds` have passed.
+    func wait(seconds: Double, stop: Int32) {
+        waitReadable(xcb_get_file_descriptor(connection), orStop: stop, seconds: seconds)
     }
 
     /// Hands every event already received to `handle` and frees it; X errors (code 0) of requests

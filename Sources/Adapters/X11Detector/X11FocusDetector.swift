@@ -68,7 +68,7 @@ public final class X11FocusDetector: Detector, Sendable {
                     if let change = tracker.focus(appClass: focus.appClass, title: focus.title) { context.emit(.app(change)) }
                     continue
                 }
-                x.wait(seconds: 0.1)
+                x.wait(seconds: 60, stop: context.stopDescriptor)
             }
             return nil
         }

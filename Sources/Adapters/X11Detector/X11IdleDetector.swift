@@ -72,7 +72,7 @@ public final class X11IdleDetector: Detector, Sendable {
                     continue
                 }
                 let left = due - ContinuousClock.now
-                x.wait(seconds: min(0.1, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18))
+                x.wait(seconds: Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18, stop: context.stopDescriptor)
             }
             return nil
         }

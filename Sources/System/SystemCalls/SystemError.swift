@@ -114,3 +114,16 @@ public func timeoutMilliseconds(_ seconds: Double) -> Int32 {
     guard ms > 0 else { return 0 }
     return ms >= Double(Int32.max) ? Int32.max : Int32(ms)
 }
+
+/// Waits until `fd` can be read, or `stop` can (the other side asks to stop), or `seconds` pass.
+/// True when `fd` is readable. One `poll`, so a detector waiting for its server's next message
+/// sleeps until something happens instead of waking every tenth of a second to look.
+@discardableResult
+public func waitReadable(_ fd: Int32, orStop stop: Int32, seconds: Double) -> Bool {
+    var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
+    let count = fd >= 0 ? 2 : 1
+    let ready = fds.withUnsafeMutableBufferPointer { b in
+        (try? syscall("poll") { poll(fd >= 0 ? b.baseAddress! : b.baseAddress! + 1, nfds_t(count), timeoutMilliseconds(seconds)) }) ?? 0
+    }
+    return ready > 0 && fd >= 0 && fds[0].revents != 0
+}
