@@ -87,8 +87,10 @@ struct ReportCommand: AsyncParsableCommand {
 
             // Reading must not create anything: without a log the report is empty.
             var facts = StatisticsFacts()
+            var opened: EventStore?
             if FileManager.default.fileExists(atPath: common.paths.databasePath) {
                 let store = try common.openStore()
+                opened = store
                 if let task, try !store.taskNames().contains(task) {
                     let known = try store.taskNames()
                     throw Failure(
@@ -118,12 +120,11 @@ struct ReportCommand: AsyncParsableCommand {
             }
             var report = Statistics.report(facts, timeZone: zone, from: fromDay, to: toDay, task: task)
             // Time in applications and on calls over the same local days (all sessions: not by task yet).
-            if task == nil, FileManager.default.fileExists(atPath: common.paths.databasePath), let first = report.from.flatMap(Statistics.day(from:))
-            {
+            if task == nil, let store = opened, let first = report.from.flatMap(Statistics.day(from:)) {
                 let clock = LocalClock(
                     timeZone: zone, from: Timestamp(nanoseconds: Int64(first - 1) * 86_400_000_000_000),
                     to: Timestamp(nanoseconds: Int64(toDay + 2) * 86_400_000_000_000))
-                let totals = try common.openStore().activityTotals(from: clock.startOfDay(first), to: clock.startOfDay(toDay + 1))
+                let totals = try store.activityTotals(from: clock.startOfDay(first), to: clock.startOfDay(toDay + 1))
                 report.applications = Report.ApplicationFigures(
                     totals.map { ($0.appClass, $0.category, $0.isCall, $0.seconds, $0.stretches) })
             }

@@ -138,7 +138,10 @@ public struct FocusSession: Sendable {
             // Between "going to sleep" and the wake-up, samples describe nobody.
             guard asleepSince == nil else { return events }
             scorers.observe(sample.payload, at: now, judging: phase.isJudging)
-            activities.note(sample.payload, at: now, judging: phase.isJudging, into: &events)
+            switch sample.payload {
+            case .app, .media: activities.note(sample.payload, at: now, judging: phase.isJudging, into: &events)
+            default: break
+            }
         case .status(let status):
             events.append(SessionEvent(time: now, kind: .sensorStatus(status)))
             scorers.sensorChanged(status, at: now)
