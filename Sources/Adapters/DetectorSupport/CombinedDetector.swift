@@ -70,3 +70,23 @@ private final class CombinedState: Sendable {
     let reported = Mutex<SensorStatus?>(nil)
     init(parts: Int) { statuses = Mutex(Array(repeating: nil, count: parts)) }
 }
+
+/// A part that only says why it is missing: combined with the parts that do work, so the
+/// sensor's status names what is not there ("no desktop idle interface: …").
+public struct MissingDetector: Detector {
+    public let sensor: SensorKind
+    public let detail: String
+
+    public init(sensor: SensorKind, detail: String) {
+        self.sensor = sensor
+        self.detail = detail
+    }
+
+    public func samples() -> AsyncStream<Sample> {
+        let status = Sample(time: Timestamp(nanoseconds: 0), payload: .status(SensorStatus(sensor: sensor, state: .unavailable, detail: detail)))
+        return AsyncStream { c in
+            c.yield(status)
+            c.finish()
+        }
+    }
+}

@@ -52,7 +52,11 @@ public enum DetectorCatalog {
         switch backend {
         case .x11?: parts.append(X11IdleDetector(desktop: c, now: now))
         case let bus?: DesktopBusBackends.detector(for: bus, config: c, now: now).map { parts.append($0) }
-        case nil: break
+        case nil:
+            let why =
+                "no desktop idle interface: no GNOME idle monitor or org.freedesktop.ScreenSaver on the session bus, and no X "
+                + "display with the screen saver extension (\(x11?.problem ?? "$DISPLAY not set")); set desktop.backend to choose one"
+            parts.append(MissingDetector(sensor: .desktop, detail: why))
         }
         parts.append(LogindDetector(now: now))
         return SensorAvailability(sensor: .desktop, detector: CombinedDetector(sensor: .desktop, parts: parts), source: source)
