@@ -95,7 +95,8 @@ let package = Package(
         .target(name: "DBusSupport", dependencies: ["CDBus", "SystemCalls"], path: "Sources/Adapters/DBusSupport"),
         .target(name: "DesktopNotifier", dependencies: ["DBusSupport"], path: "Sources/Adapters/DesktopNotifier"),
         .target(
-            name: "DesktopPresence", dependencies: ["VigilCore", "DetectorSupport", "DBusSupport"], path: "Sources/Adapters/DesktopPresence"),
+            name: "DesktopPresence", dependencies: ["VigilCore", "DetectorSupport", "DBusSupport", "SystemCalls"],
+            path: "Sources/Adapters/DesktopPresence"),
         .target(name: "SoundAlarm", dependencies: ["CPulseSimple"], path: "Sources/Adapters/SoundAlarm"),
         .target(name: "VigilRecording", dependencies: ["VigilCore", "SystemCalls"], path: "Sources/Adapters/VigilRecording"),
         .target(

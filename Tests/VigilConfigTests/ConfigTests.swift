@@ -89,6 +89,14 @@ func problems(_ yaml: String) -> [ConfigError] {
         #expect(problems("alarms:\n  escalation: 30s\n").first?.message.contains("list of durations") == true)
         #expect(problems("location:\n  workplace:\n    latitude: 52\n").first?.message.contains("longitude") == true)
         #expect(problems("location:\n  workplace:\n    lat: 52\n").first?.message.contains("did you mean 'latitude'") == true)
+        #expect(
+            problems("desktop:\n  backend: wayland\n").first?.message == "unknown backend 'wayland': expected one of auto, gnome, freedesktop, x11")
+        #expect(problems("apps:\n  rules: 5\n").first?.message.contains("expected a list of rules") == true)
+        #expect(
+            problems("apps:\n  rules:\n    - {name: x, class: a, category: fun}\n").first?.message
+                == "rule 1: expected work, neutral or distracting, got 'fun'")
+        #expect(problems("apps:\n  rules:\n    - {name: x, category: work}\n").first?.message == "rule 1: needs a class or a title to match")
+        #expect(problems("apps:\n  rules:\n    - {name: x, clas: a, category: work}\n").first?.message.contains("did you mean 'class'") == true)
     }
 
     @Test func yamlSyntaxErrorsHaveALine() {

@@ -108,6 +108,45 @@ import VigilRuntime
         #expect(longest.seconds > 240)
     }
 
+    /// Bad ActivityWatch exports are refused with the bucket, the event and what is wrong; none
+    /// stops the program or hangs the replay (two events centuries apart once did).
+    @Test(arguments: [
+        (#"{"buckets": {"w": {"id": "w", "type": "currentwindow", "events": [{"timestamp": "2026-"#, "not valid JSON (Unexpected end of file"),
+        (#"{"buckets": 5}"#, "\"buckets\" must be an object keyed by bucket id, or a list"),
+        (
+            #"{"buckets": {"w": {"id":"w","type":"currentwindow","events":[{"timestamp":"9999-12-31T00:00:00+00:00","duration":5,"data":{"app":"a"}}]}}}"#,
+            "w, event 1: \"timestamp\" must be an ISO 8601 time from 1678 to 2261"
+        ),
+        (
+            #"{"buckets": {"w": {"id":"w","type":"afkstatus","events":[{"timestamp":"2026-01-01T00:00:00+00:00","duration":1e300,"data":{"status":"afk"}}]}}}"#,
+            "w, event 1: \"duration\" must be seconds from 0 to 100 years, got 1e+300"
+        ),
+        (
+            #"{"buckets": {"w": {"id":"w","type":"afkstatus","events":[{"timestamp":"2026-01-01T00:00:00+00:00","duration":"x","data":{"status":"afk"}}]}}}"#,
+            "w, event 1: \"duration\" must be a number of seconds"
+        ),
+        (
+            #"{"buckets": {"a": {"id":"a","type":"afkstatus","events":[{"timestamp":"1700-01-01T00:00:00+00:00","duration":5,"data":{"status":"afk"}}]},"#
+                + #""b": {"id":"b","type":"afkstatus","events":[{"timestamp":"2200-01-01T00:00:00+00:00","duration":5,"data":{"status":"afk"}}]}}}"#,
+            "its events span more than 100 years"
+        ),
+        (#"{"buckets": {"web": {"id":"web","type":"web.tab.current","events":[]}}}"#, "no aw-watcher-window or aw-watcher-afk events"),
+    ])
+    func aBadActivityWatchExportIsExplained(text: String, message: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-aw-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try text.write(toFile: dir + "/export.json", atomically: true, encoding: .utf8)
+        #expect(try RecordingFiles.detect(path: dir + "/export.json") == .activityWatch)
+        do {
+            _ = try RecordingFiles.open(path: dir + "/export.json")
+            Issue.record("\(text) was accepted")
+        } catch {
+            #expect(error.message.contains(message), "\(error.message)")
+            #expect(error.file == dir + "/export.json")
+        }
+    }
+
     @Test func inspectionSumsTheDesktopSignals() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-inspect-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

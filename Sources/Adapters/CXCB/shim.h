@@ -41,11 +41,6 @@ static inline xcb_atom_t vigil_xcb_property_atom(const xcb_generic_event_t *e) {
     return ((const xcb_property_notify_event_t *)e)->atom;
 }
 
-/// A ScreenSaverNotify's state (XCB_SCREENSAVER_STATE_*).
-static inline uint8_t vigil_xcb_screensaver_event_state(const xcb_generic_event_t *e) {
-    return ((const xcb_screensaver_notify_event_t *)e)->state;
-}
-
 /// Selects `mask` (XCB_EVENT_MASK_*) on `window` for this client; other clients' masks are their own.
 static inline xcb_void_cookie_t vigil_xcb_select_events(xcb_connection_t *c, xcb_window_t window, uint32_t mask) {
     return xcb_change_window_attributes(c, window, XCB_CW_EVENT_MASK, &mask);

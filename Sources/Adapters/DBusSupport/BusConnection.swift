@@ -152,10 +152,10 @@ public final class BusConnection: @unchecked Sendable {
     /// Throws `.disconnected` once the bus connection is gone. Other messages (stray replies,
     /// calls to us) are dropped.
     ///
-    /// With `stop` (a descriptor that becomes readable when the caller must stop), the wait is one
-    /// `poll` on the bus's socket and `stop`: it sleeps until a message comes, the caller stops, or
-    /// the time is up.
-    public func nextSignal(timeout: Double, stop: Int32? = nil) throws(DBusFailure) -> DBusSignal? {
+    /// The wait is one `poll` on the bus's socket and `stop` (a descriptor that becomes readable
+    /// when the caller must stop; -1 for none): it sleeps until a message comes, the caller stops,
+    /// or the time is up.
+    public func nextSignal(timeout: Double, stop: Int32 = -1) throws(DBusFailure) -> DBusSignal? {
         var waited = false
         while true {
             if let m = dbus_connection_pop_message(connection) {
@@ -175,7 +175,7 @@ public final class BusConnection: @unchecked Sendable {
             waited = true
             var socket: Int32 = -1
             var wait = timeout
-            if let stop, dbus_connection_get_unix_fd(connection, &socket) != 0, socket >= 0 {
+            if dbus_connection_get_unix_fd(connection, &socket) != 0, socket >= 0 {
                 // The socket or the stop; then libdbus reads what came without waiting again.
                 waitReadable(socket, orStop: stop, seconds: timeout)
                 wait = 0

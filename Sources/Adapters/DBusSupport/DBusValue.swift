@@ -4,7 +4,7 @@
 /// A container carries its element's signature so that an empty array can still be sent
 /// (`.array(element: "s", [])` is `as`), and a dictionary is an array of `.dictEntry` values
 /// (`a{sv}`), as on the wire.
-public indirect enum DBusValue: Hashable, Sendable {
+public enum DBusValue: Hashable, Sendable {
     case byte(UInt8)
     case bool(Bool)
     case int16(Int16)
@@ -17,9 +17,10 @@ public indirect enum DBusValue: Hashable, Sendable {
     case string(String)
     case objectPath(String)
     case signature(String)
-    case variant(DBusValue)
+    // Only the cases that hold a value directly are boxed; a string or a number is not.
+    indirect case variant(DBusValue)
     case array(element: String, [DBusValue])
-    case dictEntry(DBusValue, DBusValue)
+    indirect case dictEntry(DBusValue, DBusValue)
     case structure([DBusValue])
     /// A type Vigil does not read (a Unix file descriptor): its signature, kept for messages.
     case unsupported(String)

@@ -57,11 +57,3 @@ struct LockState {
         return isLocked ? .locked : .unlocked
     }
 }
-
-/// Seconds on a clock that does not jump, for the detectors' own deadlines.
-func monotonicSeconds() -> Double {
-    let elapsed = ContinuousClock.now - monotonicOrigin
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-}
-
-private let monotonicOrigin = ContinuousClock.now

@@ -1,6 +1,7 @@
 import DBusSupport
 import DetectorSupport
 import Foundation
+import SystemCalls
 import VigilCore
 
 /// GNOME's idle time and screen lock from the session bus: Mutter's `org.gnome.Mutter.IdleMonitor`
@@ -101,7 +102,7 @@ public final class GnomeIdleDetector: Detector, Sendable {
         try bus.addMatch(ownerChangedRule(Self.monitor))
         try bus.addMatch(ownerChangedRule(Self.screenSaver))
 
-        let idleWatch = try addWatch(bus, "AddIdleWatch", [.uint64(UInt64(interval * 1000))])
+        let idleWatch = try addWatch(bus, "AddIdleWatch", [.uint64(UInt64(timeoutMilliseconds(interval)))])
         var activeWatch: UInt32? = try addWatch(bus, "AddUserActiveWatch")
         var rearmAt: Double?
         defer {

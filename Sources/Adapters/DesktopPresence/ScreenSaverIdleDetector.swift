@@ -1,6 +1,7 @@
 import DBusSupport
 import DetectorSupport
 import Foundation
+import SystemCalls
 import VigilCore
 
 /// Idle time and lock from `org.freedesktop.ScreenSaver` on the session bus: KDE's screen locker

@@ -31,21 +31,20 @@ public struct CombinedDetector: Detector {
                                 continuation.yield(sample)
                                 continue
                             }
-                            let all = state.statuses.withLock { s in
-                                s[i] = status
-                                return s
+                            // One lock around noting, combining and telling: two parts changing at
+                            // once cannot leave an older combination as the last one told.
+                            state.heard.withLock { heard in
+                                heard.statuses[i] = status
+                                // The status speaks for every part: it waits until each has said
+                                // something (each detector's first sample is its status, said at
+                                // once), so `vigil sensors` names them all. Readings do not wait.
+                                let all = heard.statuses.compactMap { $0 }
+                                guard all.count == parts.count else { return }
+                                let combined = Self.combine(all, sensor: sensor)
+                                guard heard.reported != combined else { return }
+                                heard.reported = combined
+                                continuation.yield(Sample(time: sample.time, payload: .status(combined)))
                             }
-                            // The status speaks for every part: it waits until each has said something
-                            // (each detector's first sample is its status, said at once), so
-                            // `vigil sensors` names them all. Readings do not wait.
-                            guard all.allSatisfy({ $0 != nil }) else { continue }
-                            let combined = Self.combine(all.compactMap { $0 }, sensor: sensor)
-                            let changed = state.reported.withLock { last in
-                                guard last != combined else { return false }
-                                last = combined
-                                return true
-                            }
-                            if changed { continuation.yield(Sample(time: sample.time, payload: .status(combined))) }
                         }
                     }
                 }
@@ -64,11 +63,10 @@ public struct CombinedDetector: Detector {
     }
 }
 
-/// What the parts said last, and what was reported.
+/// What the parts said last, and what was told.
 private final class CombinedState: Sendable {
-    let statuses: Mutex<[SensorStatus?]>
-    let reported = Mutex<SensorStatus?>(nil)
-    init(parts: Int) { statuses = Mutex(Array(repeating: nil, count: parts)) }
+    let heard: Mutex<(statuses: [SensorStatus?], reported: SensorStatus?)>
+    init(parts: Int) { heard = Mutex((Array(repeating: nil, count: parts), nil)) }
 }
 
 /// A part that only says why it is missing: combined with the parts that do work, so the

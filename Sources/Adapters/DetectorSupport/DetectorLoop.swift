@@ -55,13 +55,6 @@ public final class DetectorContext: Sendable {
     /// (`waitReadable(_:orStop:seconds:)`).
     public var stopDescriptor: Int32 { stopPipe.read }
 
-    /// Waits until `fd` can be read, the session stops, or `seconds` pass; true when `fd` is readable.
-    @discardableResult
-    public func wait(readable fd: Int32, seconds: Double) -> Bool {
-        guard !isStopped else { return false }
-        return waitReadable(fd, orStop: stopPipe.read, seconds: seconds)
-    }
-
     /// The state last reported, nil before the first report.
     public var lastReported: SensorState? { reported.withLock { $0 } }
 

@@ -1,5 +1,6 @@
 import DetectorSupport
 import Foundation
+import SystemCalls
 import VigilCore
 
 /// The application in front under i3 or sway, from their IPC socket's `window` events: one
@@ -48,8 +49,9 @@ public final class I3FocusDetector: Detector, Sendable {
     /// when `socketPath` (or the environment's socket) answers, nil when nothing does.
     public static func probe(socketPath: String? = nil) -> String? {
         guard let path = socketPath ?? Self.socketPath(), let c = try? I3Connection(path: path), (try? c.send(.getVersion)) != nil else { return nil }
-        for _ in 0..<20 {
-            guard let messages = try? c.receive(waiting: 0.1) else { return nil }
+        let deadline = monotonicSeconds() + 2
+        while case let left = deadline - monotonicSeconds(), left > 0 {
+            guard let messages = try? c.receive(waiting: left) else { return nil }
             if let reply = messages.first(where: { $0.type == I3Message.Request.getVersion.rawValue }) {
                 return Self.object(reply.payload)?["human_readable"] as? String ?? "i3 IPC"
             }

@@ -35,9 +35,9 @@ struct I3Message: Equatable {
 
     static let magic = Data("i3-ipc".utf8)
     static let headerSize = 14
+    static let maximumPayload: UInt32 = 64 << 20
 
     enum Request: UInt32 {
-        case runCommand = 0
         case subscribe = 2
         case getTree = 4
         case getVersion = 7
@@ -64,6 +64,8 @@ struct I3Message: Equatable {
         let (length, type) = header.withUnsafeBytes {
             ($0.loadUnaligned(fromByteOffset: 0, as: UInt32.self), $0.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
         }
+        // A longer payload than any tree of windows is not the window manager talking.
+        guard length <= maximumPayload else { throw .notIPC }
         guard buffer.count >= headerSize + Int(length) else { return nil }
         let payload = Data(buffer[start + headerSize..<start + headerSize + Int(length)])
         buffer = Data(buffer[(start + headerSize + Int(length))...])
@@ -76,6 +78,8 @@ final class I3Connection {
     let fd: Int32
     let path: String
     private var buffer = Data()
+    /// What one `read` takes, kept between reads rather than allocated for each.
+    private var chunk = [UInt8](repeating: 0, count: 65536)
 
     init(path: String) throws(I3IPCError) {
         self.path = path
@@ -120,21 +124,11 @@ final class I3Connection {
 
     /// The messages that arrive within `seconds` (none when nothing came, or when `stop` became
     /// readable: the session stops).
-    func receive(waiting seconds: Double, stop: Int32? = nil) throws(I3IPCError) -> [I3Message] {
+    func receive(waiting seconds: Double, stop: Int32 = -1) throws(I3IPCError) -> [I3Message] {
         var messages: [I3Message] = []
         while let m = try I3Message.take(from: &buffer) { messages.append(m) }
         guard messages.isEmpty else { return messages }
-        if let stop {
-            guard waitReadable(fd, orStop: stop, seconds: seconds) else { return [] }
-        } else {
-            var fds = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready: Int32
-            do {
-                ready = try syscall("poll", path: path) { poll(&fds, 1, timeoutMilliseconds(seconds)) }
-            } catch { throw .system(error) }
-            guard ready > 0 else { return [] }
-        }
-        var chunk = [UInt8](repeating: 0, count: 65536)
+        guard waitReadable(fd, orStop: stop, seconds: seconds) else { return [] }
         let count: Int
         do {
             count = try syscall("read", path: path) { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) } }

@@ -174,13 +174,6 @@ public final class LibinputDetector: Detector, Sendable {
     }
 }
 
-/// CLOCK_MONOTONIC in seconds: libinput's event clock.
-func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
 /// What open_restricted saw: the evidence that tells "no permission" from "no device".
 final class DeviceAccess {
     private(set) var opened = 0

@@ -47,8 +47,16 @@ class PulseConnection: @unchecked Sendable {
     /// libpulse's error, taken at the failing call.
     func fail(_ error: PulseError) { fail(error.description) }
 
-    /// Tells the controller the connection works (called on the main loop's thread).
-    func markWorking() { stateLock.withLock { $0 = .working } }
+    /// Tells the controller the connection works (called on the main loop's thread); false, and
+    /// nothing changes, when it already failed (a refused request answered before this one).
+    @discardableResult
+    func markWorking() -> Bool {
+        stateLock.withLock { state in
+            guard case .connecting = state else { return false }
+            state = .working
+            return true
+        }
+    }
 
     /// The pointer C callbacks get back as their `userdata`.
     var me: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }

@@ -65,9 +65,10 @@ struct StreamFacts: Equatable {
         hasClient && processID != ownProcess && mediaName != "Peak detect" && !recordsMonitor && !corked
     }
 
-    /// Playing: a stream that is not paused and not Vigil's own alarm tone.
+    /// Playing: a program's stream (not a module's, such as a loopback) that is not paused and not
+    /// Vigil's own alarm tone.
     func isPlaying(ownProcess: String) -> Bool {
-        processID != ownProcess && !corked
+        hasClient && processID != ownProcess && !corked
     }
 }
 
@@ -123,7 +124,10 @@ final class PulseStreamWatch: PulseConnection, @unchecked Sendable {
     private func source(_ c: OpaquePointer?, _ info: UnsafePointer<pa_source_info>?, _ eol: Int32) {
         if eol < 0 { return fail(PulseError(context: c)) }
         guard eol == 0, let i = info?.pointee else { return }
-        if i.monitor_of_sink != Self.invalidIndex || String(cString: i.name).hasSuffix(".monitor") { monitors.insert(i.index) }
+        // The name may be missing (libpulse accepts a NULL string from the server).
+        if i.monitor_of_sink != Self.invalidIndex || (i.name.map { String(cString: $0).hasSuffix(".monitor") } ?? false) {
+            monitors.insert(i.index)
+        }
     }
 
     private func sourceOutput(_ c: OpaquePointer?, _ info: UnsafePointer<pa_source_output_info>?, _ eol: Int32) {
@@ -149,7 +153,7 @@ final class PulseStreamWatch: PulseConnection, @unchecked Sendable {
         recordings = []
         let activity = MediaActivity(calls: calls, playing: playing)
         if last == nil {
-            markWorking()
+            guard markWorking() else { return }
             let at = server.map { " of the PulseAudio server at \($0)" } ?? ""
             context.report(.available, "watching the recording and playing streams\(at) (counts only, never names)")
         }

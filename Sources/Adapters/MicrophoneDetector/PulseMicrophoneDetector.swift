@@ -1,7 +1,6 @@
 import CPulse
 import DetectorSupport
 import Foundation
-import Synchronization
 import VigilAudio
 import VigilCore
 
@@ -90,7 +89,7 @@ final class PulseCapture: PulseConnection, @unchecked Sendable {
         let st = pa_stream_get_state(s)
         if st == PA_STREAM_READY {
             let name = pa_stream_get_device_name(s).map { String(cString: $0) } ?? detector.source ?? "the default source"
-            markWorking()
+            guard markWorking() else { return }
             context.report(.available, "recording levels of \(name) at \(detector.sampleRate / 1000) kHz mono (levels only, never audio)")
         } else if st == PA_STREAM_FAILED {
             let what = detector.source.map { "source \($0)" } ?? "the default source"

@@ -35,7 +35,9 @@ public enum ActivityWatchExport {
         do {
             root = try JSONSerialization.jsonObject(with: data)
         } catch {
-            throw Failure(message: "not valid JSON: \(error.localizedDescription)")
+            // Foundation's own sentence says nothing; its debug description names the place.
+            let place = (error as NSError).userInfo["NSDebugDescription"] as? String
+            throw Failure(message: "not valid JSON (\(place ?? "cut short or not JSON")): is the export complete?")
         }
         guard let object = root as? [String: Any], let buckets = object["buckets"] else {
             throw Failure(message: "an ActivityWatch export needs a \"buckets\" object at the top")
@@ -52,13 +54,18 @@ public enum ActivityWatchExport {
         for bucket in list {
             let name = bucket["id"] as? String ?? "a bucket"
             switch bucket["type"] as? String {
-            case "currentwindow": samples += try windowSamples(try events(bucket, name), apps: apps, bucket: name)
-            case "afkstatus": samples += try afkSamples(try events(bucket, name), bucket: name)
+            case "currentwindow": samples += windowSamples(try events(bucket, name), apps: apps)
+            case "afkstatus": samples += afkSamples(try events(bucket, name))
             default: continue
             }
         }
-        guard let first = samples.min(by: { $0.time < $1.time }) else {
+        guard let first = samples.min(by: { $0.time < $1.time }), let last = samples.max(by: { $0.time < $1.time }) else {
             throw Failure(message: "no aw-watcher-window or aw-watcher-afk events in the export (buckets of type currentwindow or afkstatus)")
+        }
+        // As in Vigil's own recordings: one timeline of at most 100 years.
+        // (In seconds since the epoch: the nanosecond difference of instants centuries apart wraps.)
+        guard last.time.secondsSinceEpoch - first.time.secondsSinceEpoch < 3.15e9 else {
+            throw Failure(message: "its events span more than 100 years (\(first.time) to \(last.time)): one replay is one timeline")
         }
         return (first.time, samples)
     }
@@ -77,9 +84,15 @@ public enum ActivityWatchExport {
         var out: [Event] = []
         for (i, e) in raw.enumerated() {
             guard let text = e["timestamp"] as? String, let start = parseTimestamp(text) else {
-                throw Failure(message: "\(name), event \(i + 1): \"timestamp\" must be an ISO 8601 time such as 2024-05-01T09:00:00+00:00")
+                throw Failure(
+                    message: "\(name), event \(i + 1): \"timestamp\" must be an ISO 8601 time from 1678 to 2261, such as 2024-05-01T09:00:00+00:00")
             }
-            let duration = (e["duration"] as? NSNumber)?.doubleValue ?? 0
+            let duration: Double
+            switch e["duration"] {
+            case nil, is NSNull: duration = 0
+            case let n as NSNumber: duration = n.doubleValue
+            default: throw Failure(message: "\(name), event \(i + 1): \"duration\" must be a number of seconds")
+            }
             guard duration.isFinite, duration >= 0, duration < 3.15e9 else {
                 throw Failure(message: "\(name), event \(i + 1): \"duration\" must be seconds from 0 to 100 years, got \(duration)")
             }
@@ -94,7 +107,7 @@ public enum ActivityWatchExport {
         return parseRFC3339(text + "Z")
     }
 
-    static func windowSamples(_ events: [Event], apps: VigilConfiguration.Apps, bucket: String) throws(Failure) -> [Sample] {
+    static func windowSamples(_ events: [Event], apps: VigilConfiguration.Apps) -> [Sample] {
         var out: [Sample] = []
         for (i, e) in events.enumerated() {
             let app = e.data["app"] as? String ?? ""
@@ -113,7 +126,7 @@ public enum ActivityWatchExport {
         return out
     }
 
-    static func afkSamples(_ events: [Event], bucket: String) throws(Failure) -> [Sample] {
+    static func afkSamples(_ events: [Event]) -> [Sample] {
         var out: [Sample] = []
         for e in events {
             let afk = (e.data["status"] as? String) == "afk"

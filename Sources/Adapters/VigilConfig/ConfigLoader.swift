@@ -472,7 +472,7 @@ private func desktopBackend(_ node: Node) throws -> DesktopBackend? {
     return b
 }
 
-private func appCategory(_ node: Node) throws -> AppCategory {
+private func appCategory(_ node: Node) throws(ValueError) -> AppCategory {
     guard case .scalar(let sc) = node, let c = AppCategory(rawValue: sc.string.trimmingCharacters(in: .whitespaces)) else {
         throw ValueError(message: "expected work, neutral or distracting, got \(describe(node))")
     }
@@ -498,7 +498,8 @@ private func appRules(_ node: Node) throws -> [AppRule] {
             case "class":
                 if case .scalar(let sc) = v { classes = [sc.string] } else { classes = try strings(v) }
             case "title": title = v.string
-            case "category": category = try appCategory(v)
+            case "category":
+                do throws(ValueError) { category = try appCategory(v) } catch { throw ValueError(message: "rule \(i + 1): \(error.message)") }
             case let other:
                 throw ValueError(message: "rule \(i + 1): unknown key '\(other)'\(ConfigLoader.suggestion(other, keys))")
             }

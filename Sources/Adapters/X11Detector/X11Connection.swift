@@ -11,7 +11,7 @@ import SystemCalls
 ///
 /// Used from the one thread of the detector that made it. Requests that need a reply are made
 /// and answered one at a time (the detectors ask little, rarely); events are read without
-/// blocking after `wait` says the socket is readable, so a stopping session is seen within 0.1 s.
+/// blocking after `wait` says the socket is readable; `wait` also wakes when the session stops.
 final class X11Connection {
     let connection: OpaquePointer
     let root: xcb_window_t
@@ -66,7 +66,7 @@ final class X11Connection {
         return (reply.pointee.type, Array(UnsafeBufferPointer(start: value, count: length)))
     }
 
-    /// The first 32-bit value of a WINDOW, ATOM or CARDINAL property, host byte order.
+    /// The 32-bit values of a WINDOW, ATOM or CARDINAL property, host byte order.
     func property32(_ window: xcb_window_t, _ atom: xcb_atom_t) -> [UInt32] {
         guard let (_, bytes) = property(window, atom) else { return [] }
         return stride(from: 0, to: bytes.count - 3, by: 4).map { i in

@@ -1,8 +1,7 @@
 import CXCB
 import SystemCalls
 
-/// An XCB failure: the connection's state code (`xcb_connection_has_error`), or the X protocol
-/// error a request got back.
+/// An XCB failure: the connection's state code (`xcb_connection_has_error`).
 ///
 /// XCB has no error text of its own. A failed connection says only which of seven things went
 /// wrong; when that is a socket error (`XCB_CONN_ERROR`) the cause is in errno, which is taken
@@ -10,8 +9,6 @@ import SystemCalls
 enum XCBError: Error, Equatable, CustomStringConvertible {
     /// The connection failed or broke. `errno` is the socket's error when there was one.
     case connection(code: Int32, errno: Int32)
-    /// The server answered a request with an X error (`BadWindow` = 3 for a window that is gone).
-    case request(call: String, errorCode: UInt8)
 
     /// The state of `connection` right after a call that failed; nil when it is still healthy.
     @inline(__always)
@@ -37,8 +34,6 @@ enum XCBError: Error, Equatable, CustomStringConvertible {
             case XCB_CONN_CLOSED_FDPASSING_FAILED: "passing a file descriptor to the X server failed"
             default: "XCB connection error \(code)"
             }
-        case .request(let call, let errorCode):
-            "\(call): X error \(errorCode)\(errorCode == 3 ? " (BadWindow: the window is gone)" : "")"
         }
     }
 }

@@ -39,7 +39,7 @@ struct AppsCommand: AsyncParsableCommand {
         await guarded {
             let configuration = try common.loadConfiguration()
             guard FileManager.default.fileExists(atPath: common.paths.databasePath) else {
-                if !json { print("No sessions yet. Start one with `vigil start`, or log a recording with `vigil replay --log FILE`.") }
+                if !json { print(Log.noSessions) }
                 return
             }
             let now = LocalNow(at: try common.currentTime())

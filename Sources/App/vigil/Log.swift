@@ -8,6 +8,9 @@ import VigilRuntime
 import VigilStore
 
 struct Log: AsyncParsableCommand {
+    /// What the listing commands say before the first session.
+    static let noSessions = "No sessions yet. Start one with `vigil start`, or log a recording with `vigil replay --log FILE`."
+
     static let configuration = CommandConfiguration(
         abstract: "List past sessions and their distraction episodes.",
         discussion: """
@@ -35,14 +38,14 @@ struct Log: AsyncParsableCommand {
         await guarded {
             // Listing must not create anything: without a log there is nothing to list.
             guard FileManager.default.fileExists(atPath: common.paths.databasePath) else {
-                if !json { print("No sessions yet. Start one with `vigil start`, or log a recording with `vigil replay --log FILE`.") }
+                if !json { print(Self.noSessions) }
                 return
             }
             let store = try common.openStore()
             let sessions = try store.sessions(limit: limit)
             let out = Output()
             if sessions.isEmpty && !json {
-                out.line("No sessions yet. Start one with `vigil start`, or log a recording with `vigil replay --log FILE`.")
+                out.line(Self.noSessions)
             }
             for s in sessions {
                 let episodes = try store.episodes(session: s.id)

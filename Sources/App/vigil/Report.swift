@@ -100,9 +100,7 @@ struct ReportCommand: AsyncParsableCommand {
                                 : " Known tasks: \(known.map { "'\($0)'" }.joined(separator: ", "))."),
                         code: .dataError)
                 }
-                let endClock = LocalClock(
-                    timeZone: zone, from: Timestamp(nanoseconds: Int64(toDay) * 86_400_000_000_000),
-                    to: Timestamp(nanoseconds: Int64(toDay + 1) * 86_400_000_000_000))
+                let endClock = LocalClock(timeZone: zone, days: toDay...toDay)
                 facts = try store.statisticsFacts(before: endClock.startOfDay(toDay + 1), task: task)
             } else if let task {
                 throw Failure(
@@ -121,9 +119,7 @@ struct ReportCommand: AsyncParsableCommand {
             var report = Statistics.report(facts, timeZone: zone, from: fromDay, to: toDay, task: task)
             // Time in applications and on calls over the same local days (all sessions: not by task yet).
             if task == nil, let store = opened, let first = report.from.flatMap(Statistics.day(from:)) {
-                let clock = LocalClock(
-                    timeZone: zone, from: Timestamp(nanoseconds: Int64(first - 1) * 86_400_000_000_000),
-                    to: Timestamp(nanoseconds: Int64(toDay + 2) * 86_400_000_000_000))
+                let clock = LocalClock(timeZone: zone, days: first...max(first, toDay))
                 let totals = try store.activityTotals(from: clock.startOfDay(first), to: clock.startOfDay(toDay + 1))
                 report.applications = Report.ApplicationFigures(
                     totals.map { ($0.appClass, $0.category, $0.isCall, $0.seconds, $0.stretches) })

@@ -392,8 +392,8 @@ extension VigilConfiguration {
         unit(location.weight, "location.weight")
 
         check(
-            desktop.poll >= 0.1 && desktop.poll <= session.gap / 2, "desktop.poll",
-            "must be between 0.1 s and half of session.gap (\(session.gap / 2) s), got \(desktop.poll)")
+            desktop.poll >= 0.1 && desktop.poll <= min(60, session.gap / 2), "desktop.poll",
+            "must be between 0.1 s and \(min(60, session.gap / 2)) s (at most a minute, and half of session.gap), got \(desktop.poll)")
         nonNegative(apps.grace, "apps.grace")
         check(apps.full > apps.grace, "apps.full", "must be longer than apps.grace (\(apps.grace) s)")
         unit(apps.weight, "apps.weight")

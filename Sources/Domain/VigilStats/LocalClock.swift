@@ -49,6 +49,13 @@ public struct LocalClock: Sendable {
         self.changes = changes
     }
 
+    /// For the local days `days` (days since 1970-01-01).
+    public init(timeZone: TimeZone, days: ClosedRange<Int>) {
+        self.init(
+            timeZone: timeZone, from: Timestamp(nanoseconds: Int64(days.lowerBound) * 86_400_000_000_000),
+            to: Timestamp(nanoseconds: Int64(days.upperBound + 1) * 86_400_000_000_000))
+    }
+
     /// The index of the offset in force at Unix second `t`.
     private func index(at t: Int64) -> Int {
         var lo = 0

@@ -44,7 +44,7 @@ public enum DetectorCatalog {
         if backend == nil, c.backend == .x11 || (c.backend == nil && x11?.screenSaver == true) { backend = .x11 }
         let names: [DesktopBackend: String] = [
             .gnome: "GNOME's idle monitor", .freedesktop: "org.freedesktop.ScreenSaver",
-            .x11: "X11 screen saver on \(x11?.display.isEmpty == false ? x11!.display : "$DISPLAY")",
+            .x11: "X11 screen saver on \(displayName(x11))",
         ]
         let source = (backend.flatMap { names[$0] } ?? "no idle interface") + " + logind"
         guard c.enabled else { return disabled(.desktop, source, key: "desktop.enabled") }
@@ -70,7 +70,7 @@ public enum DetectorCatalog {
             guard c.enabled else { return disabled(.app, source, key: "apps.enabled") }
             return SensorAvailability(sensor: .app, detector: I3FocusDetector(socketPath: socket, apps: c, now: now), source: source)
         }
-        let source = "X11 window manager on \(x11?.display.isEmpty == false ? x11!.display : "$DISPLAY")"
+        let source = "X11 window manager on \(displayName(x11))"
         guard c.enabled else { return disabled(.app, source, key: "apps.enabled") }
         guard let x11, x11.reachable else {
             let why =
@@ -82,11 +82,17 @@ public enum DetectorCatalog {
         return SensorAvailability(sensor: .app, detector: X11FocusDetector(apps: c, now: now), source: source)
     }
 
+    /// The X display looked at, for sources: `:0`, or `$DISPLAY` when none was named.
+    private static func displayName(_ x11: X11Probe?) -> String {
+        guard let d = x11?.display, !d.isEmpty else { return "$DISPLAY" }
+        return d
+    }
+
     /// Calls and playback: other programs' streams on the microphone's sound server.
     private static func media(_ c: VigilConfiguration, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
         let source = "PulseAudio streams" + (c.audio.server.map { " on \($0)" } ?? "")
-        guard c.media.enabled else { return disabled(.media, source, key: "media.enabled") }
-        return SensorAvailability(sensor: .media, detector: PulseMediaDetector(server: c.audio.server, now: now), source: source)
+        guard let detector = PulseMediaDetector(configuration: c, now: now) else { return disabled(.media, source, key: "media.enabled") }
+        return SensorAvailability(sensor: .media, detector: detector, source: source)
     }
 
     private static func input(_ c: VigilConfiguration.Input, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {

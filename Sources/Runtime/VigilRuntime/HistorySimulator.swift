@@ -58,9 +58,7 @@ public struct HistorySimulator {
     /// Simulates the local days `firstDay...lastDay` (days since 1970-01-01), handing each session's
     /// events (the first is `sessionStarted`) in time order.
     public mutating func run(days: ClosedRange<Int>, emit: ([SessionEvent]) throws -> Void) rethrows {
-        let clock = LocalClock(
-            timeZone: timeZone, from: Timestamp(nanoseconds: Int64(days.lowerBound) * 86_400_000_000_000),
-            to: Timestamp(nanoseconds: Int64(days.upperBound + 1) * 86_400_000_000_000))
+        let clock = LocalClock(timeZone: timeZone, days: days)
         for day in days {
             let weekday = HourSlot(day: day, hour: 0).weekday
             guard random.chance(profile.workdayChance[weekday - 1]) else { continue }

@@ -127,3 +127,11 @@ public func waitReadable(_ fd: Int32, orStop stop: Int32, seconds: Double) -> Bo
     }
     return ready > 0 && fd >= 0 && fds[0].revents != 0
 }
+
+/// CLOCK_MONOTONIC in seconds: a clock that does not jump, for the detectors' own deadlines (and
+/// libinput's event clock).
+public func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}

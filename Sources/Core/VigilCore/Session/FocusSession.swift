@@ -293,21 +293,27 @@ public struct FocusSession: Sendable {
     private mutating func wake(at now: Timestamp, into events: inout [SessionEvent]) {
         guard let asleep = asleepSince else { return }
         asleepSince = nil
-        recordGap(from: asleep, to: now, into: &events)
-        switch phase {
-        case .watching, .distracted:
-            activities.open(at: now)
-            restartJudging(at: now)
-            enter(.watching(Watch()), at: now, reason: "woke up after \(humanDuration(now - asleep))", into: &events)
-        case .planned, .paused, .ended:
-            break
-        }
+        endGap(from: asleep, to: now, reason: "woke up after \(humanDuration(now - asleep))", into: &events)
     }
 
     private mutating func recordGap(from start: Timestamp, to end: Timestamp, into events: inout [SessionEvent]) {
         let seconds = max(0, end - start)
         ledger.gaps += seconds
         events.append(SessionEvent(time: end, kind: .gap(from: start, seconds: seconds)))
+    }
+
+    /// Nothing was judged from `start` to `end` (the samples stopped, or the machine slept; what was
+    /// open then is closed already): the gap is booked, and a judged session starts judging again.
+    private mutating func endGap(from start: Timestamp, to end: Timestamp, reason: String, into events: inout [SessionEvent]) {
+        recordGap(from: start, to: end, into: &events)
+        switch phase {
+        case .watching, .distracted:
+            activities.open(at: end)
+            restartJudging(at: end)
+            enter(.watching(Watch()), at: end, reason: reason, into: &events)
+        case .planned, .paused, .ended:
+            break
+        }
     }
 
     /// Books the time since the last instant seen, or records a gap if nothing was seen for too long.
@@ -325,19 +331,10 @@ public struct FocusSession: Sendable {
             }
             return
         }
-        ledger.gaps += elapsed
-        switch phase {
-        case .watching, .distracted:
-            // The episode ended when the samples stopped; told before the gap so times stay in order.
-            if case .distracted(let m) = phase { closeEpisode(m, at: seen, by: "gap", into: &events) }
-            activities.close(at: seen, into: &events)
-            events.append(SessionEvent(time: now, kind: .gap(from: seen, seconds: elapsed)))
-            activities.open(at: now)
-            restartJudging(at: now)
-            enter(.watching(Watch()), at: now, reason: "samples resumed after \(humanDuration(elapsed))", into: &events)
-        case .planned, .paused, .ended:
-            events.append(SessionEvent(time: now, kind: .gap(from: seen, seconds: elapsed)))
-        }
+        // What was open ended when the samples stopped; told before the gap so times stay in order.
+        if case .distracted(let m) = phase { closeEpisode(m, at: seen, by: "gap", into: &events) }
+        if phase.isJudging { activities.close(at: seen, into: &events) }
+        endGap(from: seen, to: now, reason: "samples resumed after \(humanDuration(elapsed))", into: &events)
     }
 
     /// After a pause or a gap, nothing before `now` counts.

@@ -13,10 +13,9 @@ struct ScorerSet: @unchecked Sendable {
     /// The same cells, unretained, for the calls made for every sample: the loop then retains and
     /// releases nothing (`cells` keeps them alive).
     private var hot: [Unmanaged<ScorerCell>]
-    /// Each scorer's sensor (whose status it follows) and weight, read once.
-    let sensors: [SensorKind]
+    /// Each scorer's weight, read once.
     let weights: [Double]
-    /// Each scorer's sensors: for plug-in readings, matched by name.
+    /// Each scorer's sensors: for plug-in readings and status changes, matched by name.
     private let reads: [[SensorKind]]
     /// Each scorer's built-in sensors as bits of `Route`: one AND per scorer and sample.
     private let routes: [UInt8]
@@ -31,7 +30,6 @@ struct ScorerSet: @unchecked Sendable {
     init(_ scorers: [any SignalScorer]) {
         cells = scorers.map { Self.cell($0) }
         hot = cells.map { Unmanaged.passUnretained($0) }
-        sensors = scorers.map(\.sensor)
         weights = scorers.map(\.weight)
         quiet = Array(repeating: false, count: scorers.count)
         lastScores = Array(repeating: 0, count: scorers.count)
