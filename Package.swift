@@ -88,7 +88,7 @@ let package = Package(
             name: "LocationDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CGPS"], path: "Sources/Adapters/LocationDetector"
         ),
         .target(
-            name: "MicrophoneDetector", dependencies: ["VigilCore", "DetectorSupport", "VigilAudio", "CPulse"],
+            name: "MicrophoneDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "VigilAudio", "CPulse"],
             path: "Sources/Adapters/MicrophoneDetector"),
         .target(
             name: "InputDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CLibinput"], path: "Sources/Adapters/InputDetector"),

@@ -19,41 +19,25 @@ public final class DetectorContext: Sendable {
     /// follow it in order when two threads (a controller and a C library's loop) both emit.
     private let reported = Mutex<SensorState?>(nil)
 
-    /// A pipe written once when the session stops: a detector's waits include its read end, so
-    /// they sleep until their server says something or the session stops, never polling.
-    private let stopPipe: (read: Int32, write: Int32)
+    /// Written once when the session stops: a detector's waits include its read end, so they
+    /// sleep until their server says something or the session stops, never polling.
+    private let stopPipe = WakePipe()
 
     init(sensor: SensorKind, now: @escaping @Sendable () -> Timestamp, continuation: AsyncStream<Sample>.Continuation) {
         self.sensor = sensor
         self.now = now
         self.continuation = continuation
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            for fd in fds {
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            }
-        } else {
-            fds = [-1, -1]
-        }
-        stopPipe = (fds[0], fds[1])
-    }
-
-    deinit {
-        if stopPipe.read >= 0 { close(stopPipe.read) }
-        if stopPipe.write >= 0 { close(stopPipe.write) }
     }
 
     public var isStopped: Bool { stopped.load(ordering: .relaxed) }
     func stop() {
         stopped.store(true, ordering: .relaxed)
-        var byte: UInt8 = 1
-        if stopPipe.write >= 0 { _ = write(stopPipe.write, &byte, 1) }
+        stopPipe.signal()
     }
 
     /// Readable once the session has stopped: give it to `poll` next to the server's socket
     /// (`waitReadable(_:orStop:seconds:)`).
-    public var stopDescriptor: Int32 { stopPipe.read }
+    public var stopDescriptor: Int32 { stopPipe.descriptor }
 
     /// The state last reported, nil before the first report.
     public var lastReported: SensorState? { reported.withLock { $0 } }
@@ -85,8 +69,8 @@ public final class DetectorContext: Sendable {
     /// Sleeps for `seconds`, waking at once when the session stops.
     public func sleep(seconds: Double) {
         guard !isStopped, seconds > 0 else { return }
-        if stopPipe.read >= 0 {
-            waitReadable(-1, orStop: stopPipe.read, seconds: seconds)
+        if stopPipe.descriptor >= 0 {
+            waitReadable(-1, orStop: stopPipe.descriptor, seconds: seconds)
         } else {
             var left = seconds
             while left > 0, !isStopped {
@@ -116,6 +100,48 @@ public final class DetectorContext: Sendable {
         thread.name = threadName
         thread.start()
         return stream
+    }
+}
+
+/// A pipe one thread writes to wake another's `poll`: the session's stop, a connection's change
+/// of state. Level-triggered: once signalled it stays readable until drained, so a signal sent
+/// between a check and the wait that follows is not lost. Both ends are non-blocking and closed
+/// on exec; if the pipe cannot be made, `descriptor` is -1 and waits fall back to their timeouts.
+public final class WakePipe: Sendable {
+    /// The read end, for `poll`.
+    public let descriptor: Int32
+    private let writeEnd: Int32
+
+    public init() {
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            for fd in fds {
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            }
+        } else {
+            fds = [-1, -1]
+        }
+        descriptor = fds[0]
+        writeEnd = fds[1]
+    }
+
+    /// Makes `descriptor` readable. A full pipe is already readable, so a failed write loses nothing.
+    public func signal() {
+        var byte: UInt8 = 1
+        if writeEnd >= 0 { _ = write(writeEnd, &byte, 1) }
+    }
+
+    /// Empties the pipe, so the next wait sleeps until the next signal.
+    public func drain() {
+        guard descriptor >= 0 else { return }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+        if writeEnd >= 0 { close(writeEnd) }
     }
 }
 

@@ -1,6 +1,7 @@
 import CPulse
 import DetectorSupport
 import Synchronization
+import SystemCalls
 import VigilCore
 
 /// One connection to a PulseAudio server (or PipeWire's pulse server) on libpulse's threaded main
@@ -25,6 +26,8 @@ class PulseConnection: @unchecked Sendable {
     /// The context, from `start()` on.
     private(set) var pulse: OpaquePointer?
     private let stateLock = Mutex<State>(.connecting)
+    /// Signalled at every change of `state`: the controller sleeps on it instead of looking.
+    private let changed = WakePipe()
     private var closed = false
 
     init(server: String?, context: DetectorContext) {
@@ -38,10 +41,12 @@ class PulseConnection: @unchecked Sendable {
     /// The first failure is the one reported; what follows from it (a stream failing because its
     /// context did) says nothing new.
     func fail(_ reason: String) {
-        stateLock.withLock { state in
-            if case .failed = state { return }
+        let changedNow = stateLock.withLock { state in
+            if case .failed = state { return false }
             state = .failed(reason)
+            return true
         }
+        if changedNow { changed.signal() }
     }
 
     /// libpulse's error, taken at the failing call.
@@ -51,11 +56,19 @@ class PulseConnection: @unchecked Sendable {
     /// nothing changes, when it already failed (a refused request answered before this one).
     @discardableResult
     func markWorking() -> Bool {
-        stateLock.withLock { state in
+        let changedNow = stateLock.withLock { state in
             guard case .connecting = state else { return false }
             state = .working
             return true
         }
+        if changedNow { changed.signal() }
+        return changedNow
+    }
+
+    /// Sleeps until `state` changes, the session stops, or `seconds` pass (`.infinity`: no limit).
+    private func waitForChange(_ context: DetectorContext, seconds: Double) {
+        waitReadable(changed.descriptor, orStop: context.stopDescriptor, seconds: seconds)
+        changed.drain()
     }
 
     /// The pointer C callbacks get back as their `userdata`.
@@ -126,14 +139,16 @@ class PulseConnection: @unchecked Sendable {
         while !context.isStopped {
             let connection = connect()
             connection.start()
-            var waited = 0.0
-            while !context.isStopped, connection.state == .connecting, waited < 10 {
-                context.sleep(seconds: 0.05)
-                waited += 0.05
+            // Asleep until the connection works or fails (at most 10 s), then until it fails or the
+            // session stops: libpulse's callbacks wake this through `changed`, nothing polls.
+            let deadline = monotonicSeconds() + 10
+            while !context.isStopped, connection.state == .connecting {
+                let left = deadline - monotonicSeconds()
+                guard left > 0 else { break }
+                connection.waitForChange(context, seconds: left)
             }
             if connection.state == .working { backoff.reset() }
-            // The stop wakes this at once; a failed connection is noticed within a second.
-            while !context.isStopped, connection.state == .working { context.sleep(seconds: 1) }
+            while !context.isStopped, connection.state == .working { connection.waitForChange(context, seconds: .infinity) }
             connection.close()
             if context.isStopped { break }
             let reason: String

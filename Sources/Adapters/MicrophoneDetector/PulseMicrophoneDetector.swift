@@ -76,9 +76,11 @@ final class PulseCapture: PulseConnection, @unchecked Sendable {
         stream = s
         pa_stream_set_state_callback(s, { s, userdata in PulseCapture.from(userdata).streamChanged(s) }, me)
         pa_stream_set_read_callback(s, { s, _, userdata in PulseCapture.from(userdata).read(s) }, me)
-        // Fragments of 100 ms: levels arrive promptly without waking the process more than ten times
-        // a second. (uint32)-1 leaves the other fields to the server.
-        let fragment = UInt32(detector.sampleRate / 10 * MemoryLayout<Float>.size)
+        // One fragment per level window (0.1 to 1 s): a level is due once a window anyway, so the
+        // process (and, with ADJUST_LATENCY, the server's source) wakes once for each. (uint32)-1
+        // leaves the other fields to the server.
+        let fragmentSeconds = min(1, max(0.1, detector.window))
+        let fragment = UInt32((Double(detector.sampleRate) * fragmentSeconds).rounded()) * UInt32(MemoryLayout<Float>.size)
         var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max, minreq: UInt32.max, fragsize: fragment)
         guard pa_stream_connect_record(s, detector.source, &attr, PA_STREAM_ADJUST_LATENCY) >= 0 else {
             return fail(PulseError(context: c))

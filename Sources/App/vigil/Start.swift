@@ -194,6 +194,7 @@ struct SessionRun {
             }
         }
         let renderer = TimelineRenderer(sessionStart: wallStart)
+        let lastStatusMinute = Mutex(0)
         let presenter = SessionRunner<C>.Presenter(
             events: { rendered in
                 guard !liveScreen else { return }
@@ -208,6 +209,19 @@ struct SessionRun {
                 if !liveScreen, !asJSON {
                     out.line("\(clockDuration(elapsed))  waiting       the break is over: the session goes on when you are back")
                 }
+                out.flush()
+            },
+            // Plain lines carry the readings too: one status line a minute, timed by the session's ticks.
+            tick: { snapshot in
+                guard !liveScreen, !asJSON, snapshot.summary == nil else { return }
+                let minute = Int(snapshot.elapsed / 60)
+                guard
+                    lastStatusMinute.withLock({ last in
+                        defer { last = max(last, minute) }
+                        return minute > last
+                    })
+                else { return }
+                out.line("\(clockDuration(Double(minute * 60)))  status        " + snapshot.statusLine())
                 out.flush()
             })
         let runner = try SessionRunner(
@@ -229,25 +243,20 @@ struct SessionRun {
             note("type s + Enter to snooze an alarm, p to pause, b for a break, r to resume, q to end the session")
             keys.start(singleKeys: false)
         }
-        // The screen four times a second; plain lines carry the readings too, one status line a minute.
-        let painter = Task {
-            var lastMinute = 0
-            while !Task.isCancelled {
-                let snapshot = view.withLock { $0 }
-                if liveScreen { terminal.draw(keys.decorate(snapshot.lines(.init(color: terminal.color, width: terminal.width)))) }
-                let minute = Int(snapshot.elapsed / 60)
-                if !liveScreen, !asJSON, minute > lastMinute, snapshot.summary == nil {
-                    lastMinute = minute
-                    out.line("\(clockDuration(Double(minute * 60)))  status        " + snapshot.statusLine())
-                    out.flush()
+        // The screen four times a second, so keys answer at once; plain lines and JSON need no timer.
+        let painter =
+            liveScreen
+            ? Task {
+                while !Task.isCancelled {
+                    let snapshot = view.withLock { $0 }
+                    terminal.draw(keys.decorate(snapshot.lines(.init(color: terminal.color, width: terminal.width))))
+                    try? await Task.sleep(for: .milliseconds(250))
                 }
-                try? await Task.sleep(for: .milliseconds(250))
-            }
-        }
+            } : nil
         let outcome = await runner.run(detectors: detectors, statuses: statuses, commands: signals.stream, inject: { signals.inject($0) })
         signals.finish()
-        painter.cancel()
-        _ = await painter.result
+        painter?.cancel()
+        _ = await painter?.result
         if liveScreen {
             terminal.restore()
             let snapshot = view.withLock { $0 }

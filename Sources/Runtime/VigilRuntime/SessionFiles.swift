@@ -4,7 +4,7 @@ import VigilCore
 
 /// What a running session tells other commands (`vigil status`, `vigil stop`, `vigil forget`)
 /// through its status file. The file's fields are these, in JSON, with `planned_s` and `elapsed_s`
-/// in seconds and `updated` in seconds since the epoch.
+/// in seconds and `updated` (when any other field last changed) in seconds since the epoch.
 public struct SessionStatus: Codable, Hashable, Sendable {
     public var pid: Int32
     public var task: String?
@@ -43,7 +43,7 @@ public struct SessionStatus: Codable, Hashable, Sendable {
         case episodes, alarms, updated
     }
 
-    /// The object as one JSON line, keys sorted, written by hand (this runs four times a second).
+    /// The object as one JSON line, keys sorted, written by hand (this runs up to once a tick).
     public var json: String {
         var f: [String] = []
         f.append("\"alarms\":\(alarms)")
@@ -73,7 +73,7 @@ public struct SessionStatusFile: Sendable {
         return try? JSONDecoder().decode(SessionStatus.self, from: data)
     }
 
-    /// Not synced: it is rewritten four times a second and means nothing after a crash.
+    /// Not synced: it is rewritten as the session goes and means nothing after a crash.
     public func write(_ status: SessionStatus) {
         guard let file = try? AtomicFile(path: path, what: "the session status") else { return }
         try? file.write(status.json.utf8)

@@ -71,11 +71,15 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         public var note: @Sendable (String) -> Void
         /// A Pomodoro break is over and the session waits for the person; `elapsed` is session time.
         public var waiting: @Sendable (_ elapsed: Double) -> Void
+        /// After each tick of the session (every `session.tick`), the view as it now is: what plain
+        /// output's once-a-minute status line is timed by, with no timer of its own.
+        public var tick: @Sendable (LiveView) -> Void
 
         public init(
             events: @escaping @Sendable ([(event: SessionEvent, text: String?)]) -> Void, note: @escaping @Sendable (String) -> Void,
-            waiting: @escaping @Sendable (Double) -> Void = { _ in }
+            waiting: @escaping @Sendable (Double) -> Void = { _ in }, tick: @escaping @Sendable (LiveView) -> Void = { _ in }
         ) {
+            self.tick = tick
             self.events = events
             self.note = note
             self.waiting = waiting
@@ -151,18 +155,30 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         let renderer = TimelineRenderer(sessionStart: plan.wallStart)
         var tap: (@Sendable (Sample) -> Void)?
         if let r = recorder { tap = { sample in r.append(sample) } }
+        let books = Bookkeeper(statusFile: statusFile, plan: plan, writer: writer)
         let live = LiveSession(
             configuration: configuration, task: plan.task, plannedSeconds: plan.planned, wallStart: plan.wallStart, clock: clock, onSample: tap,
-            onTick: { t, score, reason in view.withLock { $0.tick(at: t, score: score, reason: reason) } },
+            onTick: { t, score, reason in
+                let snapshot = view.withLock { v in
+                    v.tick(at: t, score: score, reason: reason)
+                    return v
+                }
+                books.update(snapshot)
+                presenter.tick(snapshot)
+            },
             onEvents: { events in
                 writer.write(events)
                 alarms.handle(events)
                 let rendered = events.map { e in (event: e, text: renderer.text(e)) }
-                view.withLock { v in for r in rendered { v.apply(r.event, line: r.text) } }
+                // A new state is in the status file at once, not at the next tick.
+                books.update(
+                    view.withLock { v in
+                        for r in rendered { v.apply(r.event, line: r.text) }
+                        return v
+                    })
                 presenter.events(rendered)
             })
         await live.begin(statuses: statuses)
-        let bookkeeping = Task { await keepBooks() }
         // Pomodoro: a break at the end of each work period; after it, wait for the person (the
         // first input with activity resumes the session and starts the next work period).
         let pomodoro = plan.pomodoro.map { p in
@@ -188,34 +204,57 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         }
         await live.run(detectors: detectors, commands: commands, endWithDetectors: plan.rehearsal)
         pomodoroTask?.cancel()
-        bookkeeping.cancel()
-        _ = await bookkeeping.result
         statusFile.remove()
         alarms.drain()
         let recordingProblem = recorder?.close()
         let (lost, reason) = writer.finish()
         return Outcome(session: writer.session, lostEvents: lost, logProblem: reason, recording: recorder?.path, recordingProblem: recordingProblem)
     }
+}
 
-    /// Four times a second (real time, whatever the session's clock): the status file for `vigil
-    /// status`, and every 10 s of session time a sign of life in the log, where a killed session
-    /// is closed.
-    private func keepBooks() async {
-        let pid = getpid()
-        var lastTouch = plan.wallStart
-        while !Task.isCancelled {
-            let snapshot = view.withLock { $0 }
-            statusFile.write(
-                SessionStatus(
-                    pid: pid, task: plan.task, started: plan.wallStart.description, planned: plan.planned, state: snapshot.stateText,
-                    score: (snapshot.score * 100).rounded() / 100, elapsed: snapshot.elapsed.rounded(), episodes: snapshot.episodes,
-                    alarms: snapshot.alarms, updated: Date().timeIntervalSince1970))
-            if let now = snapshot.now, now - lastTouch >= 10 {
-                writer.touch(now)
-                lastTouch = now
-            }
-            try? await Task.sleep(for: .milliseconds(250))
+/// The session's books, kept at each tick and each batch of events: the status file for `vigil
+/// status`, rewritten only when what it shows has changed, and every 10 s of session time a sign
+/// of life in the log, where a killed session is closed. Driven by the session's own tick and
+/// events, so they need no timer of their own.
+private final class Bookkeeper: Sendable {
+    private struct Books {
+        /// The status last written, with `updated` zeroed, to compare with the next.
+        var written: SessionStatus?
+        var lastTouch: Timestamp
+    }
+    private let statusFile: SessionStatusFile
+    private let task: String?
+    private let started: String
+    private let planned: Double?
+    private let writer: SessionLogWriter
+    private let pid = getpid()
+    private let books: Mutex<Books>
+
+    init(statusFile: SessionStatusFile, plan: SessionRunner<some Clock>.Plan, writer: SessionLogWriter) {
+        self.statusFile = statusFile
+        task = plan.task
+        started = plan.wallStart.description
+        planned = plan.planned
+        self.writer = writer
+        books = Mutex(Books(written: nil, lastTouch: plan.wallStart))
+    }
+
+    func update(_ view: LiveView) {
+        var status = SessionStatus(
+            pid: pid, task: task, started: started, planned: planned, state: view.stateText, score: (view.score * 100).rounded() / 100,
+            elapsed: view.elapsed.rounded(), episodes: view.episodes, alarms: view.alarms, updated: 0)
+        let (write, touch) = books.withLock { b -> (Bool, Timestamp?) in
+            let changed = b.written != status
+            if changed { b.written = status }
+            guard let now = view.now, now - b.lastTouch >= 10 else { return (changed, nil) }
+            b.lastTouch = now
+            return (changed, now)
         }
+        if write {
+            status.updated = Date().timeIntervalSince1970
+            statusFile.write(status)
+        }
+        if let touch { writer.touch(touch) }
     }
 }
 

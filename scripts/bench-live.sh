@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# What a live session costs: CPU time, context switches and peak memory of `vigil start --plain`
+# with every desktop signal on, with the microphone only, and with no sensor at all, against a
+# real X server (Xvfb) with i3 and an xterm in front, and a private PulseAudio whose null source
+# is the microphone. logind and gpsd are absent (their detectors say so and wait).
+#
+#   scripts/bench-live.sh [BINARY...]    (default: .build/release/vigil)
+#
+# Each binary runs each setup RUNS times (default 3), interleaved, for SECONDS seconds (default 30);
+# a session of 1 second is timed too, to subtract start-up. Prints one line per run and a summary:
+# min / median / max CPU seconds per session, and the steady-state share of one core.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-3}
+SECONDS_PER_RUN=${SECONDS:-30}
+binaries=("$@")
+[ ${#binaries[@]} -gt 0 ] || binaries=(.build/release/vigil)
+for b in "${binaries[@]}"; do [ -x "$b" ] || { echo "bench-live: $b is not an executable (swift build -c release?)" >&2; exit 66; }; done
+for tool in Xvfb i3 xterm pulseaudio pactl perf bc; do
+    command -v $tool >/dev/null || { echo "bench-live: needs $tool (scripts/setup.sh --tests installs it)" >&2; exit 69; }
+done
+
+work=$(mktemp -d /tmp/vigil-bench-live.XXXXXX)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+
+display=:$((80 + RANDOM % 100))
+Xvfb "$display" -noreset -screen 0 1024x768x24 >"$work/xvfb.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
+printf '# i3 config file (v4)\nfont pango:monospace 8\n' >"$work/i3.conf"
+DISPLAY=$display i3 -c "$work/i3.conf" -V >"$work/i3.log" 2>&1 &
+pids+=($!)
+sleep 1
+DISPLAY=$display xterm -class Editor -e sleep 100000 &
+pids+=($!)
+
+mkdir -p "$work/pulse"
+env PULSE_RUNTIME_PATH="$work/pulse" XDG_RUNTIME_DIR="$work/pulse" HOME="$work/pulse" \
+    pulseaudio -n --daemonize=no --use-pid-file=false --exit-idle-time=-1 --log-target=stderr \
+    -L "module-null-source source_name=vigilmic" -L "module-null-sink sink_name=vigiltest" \
+    -L "module-native-protocol-unix socket=$work/pulse/native auth-anonymous=1" >"$work/pulse.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do pactl --server "unix:$work/pulse/native" info >/dev/null 2>&1 && break; sleep 0.1; done
+sleep 1
+
+config() { # name, then YAML
+    mkdir -p "$work/$1"
+    cat >"$work/$1/config.yaml"
+}
+config all <<EOF
+audio: {enabled: true, server: "unix:$work/pulse/native"}
+location: {enabled: false}
+input: {enabled: false}
+EOF
+config microphone <<EOF
+audio: {enabled: true, server: "unix:$work/pulse/native"}
+location: {enabled: false}
+input: {enabled: false}
+desktop: {enabled: false}
+apps: {enabled: false}
+media: {enabled: false}
+EOF
+config none <<EOF
+audio: {enabled: false}
+location: {enabled: false}
+input: {enabled: false}
+desktop: {enabled: false}
+apps: {enabled: false}
+media: {enabled: false}
+EOF
+
+# One session; prints "cpu_seconds context_switches peak_kb". perf's task-clock counts CPU time of
+# every thread to the microsecond (/usr/bin/time only to 10 ms); time gives the peak RSS.
+session() { # binary, setup, seconds
+    local data="$work/$2/data-$RANDOM"
+    mkdir -p "$data"
+    env -u DBUS_SESSION_BUS_ADDRESS DISPLAY="$display" I3SOCK= XDG_CONFIG_HOME="$work/none-config" \
+        perf stat -x, -e task-clock,context-switches -o "$work/perf" \
+        /usr/bin/time -f "%M" -o "$work/time" \
+        "$1" start --config "$work/$2/config.yaml" --data-dir "$data" --minutes "$(echo "$3 / 60" | bc -l)" --plain \
+        >"$work/out" 2>&1 </dev/null || { echo "bench-live: the session failed:" >&2; cat "$work/out" >&2; exit 1; }
+    local ms switches
+    ms=$(awk -F, '$3 == "task-clock" { print $1 }' "$work/perf")
+    switches=$(awk -F, '$3 == "context-switches" { print $1 }' "$work/perf")
+    echo "$(echo "$ms / 1000" | bc -l) $switches $(cat "$work/time")"
+}
+
+printf '%-28s %-11s %6s %8s %8s\n' binary setup cpu_s switches peak_MB
+declare -A results
+for run in $(seq "$RUNS"); do
+    for setup in all microphone none; do
+        for b in "${binaries[@]}"; do
+            read -r cpu sw kb < <(session "$b" "$setup" "$SECONDS_PER_RUN")
+            read -r cpu1 _ _ < <(session "$b" "$setup" 1)
+            steady=$(echo "$cpu - $cpu1" | bc -l)
+            printf '%-28s %-11s %6.3f %8d %8.1f   (1-s session %.3f s)\n' "$b" "$setup" "$cpu" "$sw" "$(echo "$kb / 1024" | bc -l)" "$cpu1"
+            results["$b|$setup"]+="$steady $kb "
+        done
+    done
+done
+
+echo
+echo "steady-state share of one core (CPU of a ${SECONDS_PER_RUN}-s session minus a 1-s one, over $((SECONDS_PER_RUN - 1)) s), and peak RSS:"
+for b in "${binaries[@]}"; do
+    for setup in all microphone none; do
+        python3 - "$b" "$setup" "$((SECONDS_PER_RUN - 1))" ${results["$b|$setup"]} <<'PY'
+import statistics, sys
+b, setup, span = sys.argv[1], sys.argv[2], float(sys.argv[3])
+v = [float(x) for x in sys.argv[4:]]
+shares = sorted(100 * c / span for c in v[0::2])
+rss = sorted(k / 1024 for k in v[1::2])
+print(f"  {b:28} {setup:11} core %: {shares[0]:.3f} / {statistics.median(shares):.3f} / {shares[-1]:.3f}"
+      f"   peak MB: {rss[0]:.1f} / {statistics.median(rss):.1f} / {rss[-1]:.1f}")
+PY
+    done
+done
