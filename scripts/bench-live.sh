@@ -45,31 +45,20 @@ pids+=($!)
 for _ in $(seq 100); do pactl --server "unix:$work/pulse/native" info >/dev/null 2>&1 && break; sleep 0.1; done
 sleep 1
 
-config() { # name, then YAML
+# A setup's config: libinput and gpsd off (not on this machine), the microphone on the private
+# server or off, and the desktop signals (idle, the window in front, calls) on or off.
+config() { # name, microphone on/off, desktop signals on/off
     mkdir -p "$work/$1"
-    cat >"$work/$1/config.yaml"
+    {
+        echo "input: {enabled: false}"
+        echo "location: {enabled: false}"
+        echo "audio: {enabled: $2, server: \"unix:$work/pulse/native\"}"
+        for key in desktop apps media; do echo "$key: {enabled: $3}"; done
+    } >"$work/$1/config.yaml"
 }
-config all <<EOF
-audio: {enabled: true, server: "unix:$work/pulse/native"}
-location: {enabled: false}
-input: {enabled: false}
-EOF
-config microphone <<EOF
-audio: {enabled: true, server: "unix:$work/pulse/native"}
-location: {enabled: false}
-input: {enabled: false}
-desktop: {enabled: false}
-apps: {enabled: false}
-media: {enabled: false}
-EOF
-config none <<EOF
-audio: {enabled: false}
-location: {enabled: false}
-input: {enabled: false}
-desktop: {enabled: false}
-apps: {enabled: false}
-media: {enabled: false}
-EOF
+config all true true
+config microphone true false
+config none false false
 
 # One session; prints "cpu_seconds context_switches peak_kb". perf's task-clock counts CPU time of
 # every thread to the microsecond (/usr/bin/time only to 10 ms); time gives the peak RSS.
