@@ -5,7 +5,8 @@ The folders under Sources/ are the layers, lowest first: System, Core, Domain, A
 A module (Sources/LAYER/MODULE) may import modules of its own layer or of a lower one, never of
 a higher one. Besides:
   - Core is C-free and has no I/O: no C module of ours, no Foundation, no system calls.
-  - each C module (a folder with a module.modulemap) is imported by exactly one module.
+  - each C module (a folder with a module.modulemap: a system library's, or a C target's in its
+    include/ folder) is imported by exactly one module.
 Every import of every .swift file is read, so the check sees the real graph, not Package.swift's.
 
 Usage: scripts/check-layers.py [ROOT]     (ROOT defaults to the repository)
@@ -33,7 +34,8 @@ def modules(root):
         for name in sorted(os.listdir(folder)):
             path = os.path.join(folder, name)
             if os.path.isdir(path):
-                found[name] = (rank, path, os.path.exists(os.path.join(path, "module.modulemap")))
+                is_c = any(os.path.exists(os.path.join(path, *p, "module.modulemap")) for p in ([], ["include"]))
+                found[name] = (rank, path, is_c)
     return found
 
 
@@ -91,12 +93,15 @@ def self_test():
         write("Sources/Domain/Figures/B.swift", "import Kernel\n@testable import Store\n")
         write("Sources/Adapters/Store/C.swift", "import Kernel\nimport CThing\n")
         write("Sources/Adapters/CThing/module.modulemap", "")
-        write("Sources/Adapters/Other/D.swift", "import CThing\n")
+        write("Sources/Adapters/Other/D.swift", "import CThing\nimport CTarget\n")
+        write("Sources/Adapters/CTarget/include/module.modulemap", "")
+        write("Sources/Adapters/Store/G.swift", "import CTarget\n")
         write("Sources/Stray/E.swift", "")
         problems, _ = check(root)
         expected = ["Sources/Stray: not in a layer", "Kernel is in the core (no I/O, no Foundation) and imports Foundation",
                     "Kernel is in the core (no I/O) and imports Sys",
-                    "Figures (Domain) imports Store (Adapters), a higher layer", "C module CThing must be imported by exactly one module"]
+                    "Figures (Domain) imports Store (Adapters), a higher layer", "C module CThing must be imported by exactly one module",
+                    "C module CTarget must be imported by exactly one module"]
         missing = [e for e in expected if not any(e in p for p in problems)]
         if missing or len(problems) != len(expected):
             print("check-layers self-test failed; expected:", expected, "got:", problems, file=sys.stderr)

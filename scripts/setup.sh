@@ -13,13 +13,15 @@ set -euo pipefail
 # dbus-daemon (dbus) with a small notification service written with python3-dbus and python3-gi.
 # tzdata: the statistics put time into local days and hours (Foundation and, in the tests,
 # Python's zoneinfo read the system's zone database). The X11 detectors (idle time, blanking, the
-# window in front) link libxcb and its MIT-SCREEN-SAVER binding.
+# window in front) link libxcb and its MIT-SCREEN-SAVER binding. The Wayland idle detector links
+# libwayland-client (libwayland-dev; the protocols' glue is generated and committed).
 packages=(libsqlite3-dev pkg-config python3 ca-certificates tzdata
           libgps-dev gpsd gpsd-clients
           libpulse-dev pulseaudio pulseaudio-utils sox ffmpeg
           libinput-dev libudev-dev
           libdbus-1-dev dbus python3-dbus python3-gi
-          libxcb1-dev libxcb-screensaver0-dev)
+          libxcb1-dev libxcb-screensaver0-dev
+          libwayland-dev)
 # With --tests, what only the tests need: a real browser (headless Chromium) renders the HTML
 # report, and python3-pil counts the chart colours in its screenshot. The desktop-presence tests
 # run logind, GNOME's idle monitor and screen saver, and org.freedesktop.ScreenSaver as
@@ -28,9 +30,14 @@ packages=(libsqlite3-dev pkg-config python3 ca-certificates tzdata
 # a real X server (xvfb) with a real window manager (i3-wm, whose i3-msg moves the focus),
 # windows of set classes (xterm; xmessage and xdpyinfo from x11-utils) and input from xdotool;
 # the same i3 IPC from sway, headless, with GTK windows (gir1.2-gtk-3.0 through python3-gi).
+# The Wayland idle tests run sway (org_kde_kwin_idle) with key presses from wtype, KWin
+# (kwin-wayland: Debian 12's one compositor with ext-idle-notify-v1) and Weston (no idle protocol),
+# and wait for the compositors with wayland-info (wayland-utils); the check that the committed
+# protocol glue is what wayland-scanner makes reads the protocols' XML (wayland-protocols,
+# plasma-wayland-protocols).
 if [ "${1:-}" = "--tests" ]; then
   packages+=(chromium python3-pil python3-dbusmock libglib2.0-bin xvfb i3-wm xdotool x11-utils xterm sway gir1.2-gtk-3.0
-             python3-venv)
+             python3-venv wtype kwin-wayland weston wayland-utils wayland-protocols plasma-wayland-protocols)
 fi
 
 missing=()

@@ -169,7 +169,8 @@ public final class I3WindowManager {
 public final class SwayCompositor {
     public let directory: String
     public let runtime: String
-    private let process: ChildProcess
+    private var process: ChildProcess?
+    private var starts = 0
 
     public init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-sway-\(UUID().uuidString.prefix(8))").path
@@ -178,27 +179,50 @@ public final class SwayCompositor {
         guard chown(runtime, 65534, 65534) == 0, chmod(runtime, 0o700) == 0, chmod(directory, 0o755) == 0 else {
             throw TestFailure("cannot give \(runtime) to uid 65534: \(String(cString: strerror(errno)))")
         }
-        let config = directory + "/sway.conf"
-        try "xwayland disable\n".write(toFile: config, atomically: true, encoding: .utf8)
-        process = try ChildProcess(
+        try "xwayland disable\n".write(toFile: directory + "/sway.conf", atomically: true, encoding: .utf8)
+        try start()
+    }
+
+    /// Starts sway and waits until it answers on its IPC socket and has made its Wayland socket.
+    private func start() throws {
+        starts += 1
+        let log = directory + "/sway-\(starts).log"
+        let process = try ChildProcess(
             "/usr/bin/setpriv",
             [
                 "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "XDG_RUNTIME_DIR=\(runtime)",
-                "WLR_BACKENDS=headless", "WLR_LIBINPUT_NO_DEVICES=1", "WLR_RENDERER=pixman", "/usr/bin/sway", "-c", config,
+                "WLR_BACKENDS=headless", "WLR_LIBINPUT_NO_DEVICES=1", "WLR_RENDERER=pixman", "/usr/bin/sway", "-c", directory + "/sway.conf",
             ],
-            output: directory + "/sway.log")
+            output: log)
+        self.process = process
         for _ in 0..<400 {
             if let socket, runTool("/usr/bin/swaymsg", ["-s", socket, "-t", "get_version"]).status == 0,
-                FileManager.default.fileExists(atPath: runtime + "/wayland-1")
+                FileManager.default.fileExists(atPath: waylandDisplay)
             {
                 return
             }
             guard process.isRunning else { break }
             usleep(50_000)
         }
-        let log = (try? String(contentsOfFile: directory + "/sway.log", encoding: .utf8)) ?? ""
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         process.kill()
-        throw TestFailure("sway did not start:\n\(log)")
+        throw TestFailure("sway did not start:\n\(text)")
+    }
+
+    /// The Wayland socket's full path, for $WAYLAND_DISPLAY (sway skips wayland-0, so in a runtime
+    /// directory of its own it is wayland-1).
+    public var waylandDisplay: String { runtime + "/wayland-1" }
+
+    /// Stops sway as a person's logout would (SIGTERM: it removes its sockets) and waits for it.
+    public func stop() {
+        process?.kill(SIGTERM)
+        process = nil
+    }
+
+    /// Starts sway again in the same runtime directory (after `stop`), on the same socket.
+    public func restart() throws {
+        stop()
+        try start()
     }
 
     /// sway-ipc.65534.<pid>.sock in the runtime directory, once sway has made it.
@@ -216,7 +240,7 @@ public final class SwayCompositor {
     /// Starts a Wayland client on this compositor with the given environment additions.
     public func start(_ tool: String, _ arguments: [String]) throws -> ChildProcess {
         var env = ProcessInfo.processInfo.environment
-        env["WAYLAND_DISPLAY"] = runtime + "/wayland-1"
+        env["WAYLAND_DISPLAY"] = waylandDisplay
         env["XDG_RUNTIME_DIR"] = runtime
         env["GDK_BACKEND"] = "wayland"
         env.removeValue(forKey: "DISPLAY")
@@ -224,7 +248,7 @@ public final class SwayCompositor {
     }
 
     deinit {
-        process.kill(SIGTERM)
+        process?.kill(SIGTERM)
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

@@ -55,6 +55,44 @@ import Testing
         #expect(sensors.first { $0["sensor"] == "input" }?["state"] == "unavailable", "no /dev/input here: the desktop is enough")
     }
 
+    /// A sway session as sway 1.7 makes one: a session bus with no idle interface on it (sway has
+    /// none), an X display (Xwayland's; Xvfb here) and sway's Wayland socket (headless sway). Idle
+    /// comes from the compositor's idle protocol, before the X11 screen saver, which would see only
+    /// X clients' input; the window in front from sway's IPC. Without $WAYLAND_DISPLAY it is X11
+    /// again, and `desktop.backend: wayland` there says what is missing.
+    @Test func onSwayIdleComesFromTheCompositorBeforeX11() throws {
+        let sway = try SwayCompositor()
+        let socket = try #require(sway.socket)
+        let bus = try SessionBus()
+        let x = try XServer()
+        defer { x.kill() }
+        func sensors(_ env: [String: String], home: String? = nil) throws -> [String: [String: String]] {
+            let r = try vigil(["sensors", "--json", "--timeout", "5"], home: home, env: env)
+            let lines = try r.stdout.split(separator: "\n").map {
+                try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String])
+            }
+            return Dictionary(lines.map { ($0["sensor"] ?? "", $0) }) { a, _ in a }
+        }
+        let session = ["WAYLAND_DISPLAY": sway.waylandDisplay, "SWAYSOCK": socket, "DISPLAY": x.display, "DBUS_SESSION_BUS_ADDRESS": bus.address]
+        let onSway = try sensors(session)
+        let desktop = try #require(onSway["desktop"])
+        #expect(desktop["source"] == "Wayland org_kde_kwin_idle on \(sway.waylandDisplay) + logind", "\(desktop)")
+        #expect(desktop["state"] == "available", "\(desktop)")
+        #expect(desktop["detail"]?.contains("idle time from the Wayland compositor at \(sway.waylandDisplay) (org_kde_kwin_idle") == true)
+        #expect(onSway["app"]?["source"] == "i3/sway IPC at \(socket)")
+        #expect(onSway["app"]?["state"] == "available")
+
+        var outside = session
+        outside.removeValue(forKey: "WAYLAND_DISPLAY")
+        #expect(try sensors(outside)["desktop"]?["source"] == "X11 screen saver on \(x.display) + logind")
+        let home = freshHome()
+        write("desktop:\n  backend: wayland\n", to: home + "/config/vigil/config.yaml")
+        let chosen = try #require(try sensors(outside, home: home)["desktop"])
+        #expect(chosen["source"] == "Wayland idle protocol on $WAYLAND_DISPLAY + logind", "\(chosen)")
+        #expect(chosen["state"] == "unavailable")
+        #expect(chosen["detail"]?.contains("no Wayland display: $WAYLAND_DISPLAY is not set") == true, "\(chosen)")
+    }
+
     @Test func aDisabledSensorIsSaidToBeDisabled() throws {
         let home = freshHome()
         write(

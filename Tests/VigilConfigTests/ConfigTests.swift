@@ -90,7 +90,7 @@ func problems(_ yaml: String) -> [ConfigError] {
         #expect(problems("location:\n  workplace:\n    latitude: 52\n").first?.message.contains("longitude") == true)
         #expect(problems("location:\n  workplace:\n    lat: 52\n").first?.message.contains("did you mean 'latitude'") == true)
         #expect(
-            problems("desktop:\n  backend: wayland\n").first?.message == "unknown backend 'wayland': expected one of auto, gnome, freedesktop, x11")
+            problems("desktop:\n  backend: mir\n").first?.message == "unknown backend 'mir': expected one of auto, gnome, freedesktop, wayland, x11")
         #expect(problems("apps:\n  rules: 5\n").first?.message.contains("expected a list of rules") == true)
         #expect(
             problems("apps:\n  rules:\n    - {name: x, class: a, category: fun}\n").first?.message

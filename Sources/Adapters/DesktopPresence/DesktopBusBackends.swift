@@ -4,8 +4,9 @@ import VigilCore
 ///
 /// The order is GNOME, then org.freedesktop.ScreenSaver: GNOME also owns the freedesktop name but
 /// answers only Inhibit there, and Mutter's watches are event-driven where the other is polled.
-/// X11's screen saver (another module) comes after both: under Xwayland it sees only X clients'
-/// input. logind is not an alternative but an addition to any of them (lock and sleep): see
+/// A Wayland compositor's idle protocol and X11's screen saver (other modules) come after both:
+/// KWin offers the freedesktop interface with its lock as well as the idle protocols, and under
+/// Xwayland the X11 screen saver sees only X clients' input. logind is not an alternative but an addition to any of them (lock and sleep): see
 /// `LogindDetector`.
 public enum DesktopBusBackends {
     /// The D-Bus backends in the order `desktop.backend: auto` tries them.
@@ -16,19 +17,19 @@ public enum DesktopBusBackends {
         switch backend {
         case .gnome: GnomeIdleDetector.probe(busAddress: busAddress)
         case .freedesktop: ScreenSaverIdleDetector.probe(busAddress: busAddress)
-        case .x11: false
+        case .wayland, .x11: false
         }
     }
 
     /// The backend to use: the configured one when it is a D-Bus backend (even if it does not
     /// answer now: its detector then says why, and picks it up when it comes), else the first in
-    /// `order` that answers; nil when none does (try X11) or X11 is configured.
+    /// `order` that answers; nil when none does (try Wayland, then X11) or another is configured.
     public static func pick(_ config: VigilConfiguration.Desktop, busAddress: String? = nil) -> DesktopBackend? {
         if let chosen = config.backend { return order.contains(chosen) ? chosen : nil }
         return order.first { probe($0, busAddress: busAddress) }
     }
 
-    /// The idle-and-lock detector for a D-Bus backend; nil for X11.
+    /// The idle-and-lock detector for a D-Bus backend; nil for Wayland and X11.
     public static func detector(
         for backend: DesktopBackend, config: VigilConfiguration.Desktop, busAddress: String? = nil,
         now: @escaping @Sendable () -> Timestamp
@@ -36,7 +37,7 @@ public enum DesktopBusBackends {
         switch backend {
         case .gnome: GnomeIdleDetector(config: config, busAddress: busAddress, now: now)
         case .freedesktop: ScreenSaverIdleDetector(config: config, busAddress: busAddress, now: now)
-        case .x11: nil
+        case .wayland, .x11: nil
         }
     }
 }

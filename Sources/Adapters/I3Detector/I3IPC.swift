@@ -83,28 +83,9 @@ final class I3Connection {
 
     init(path: String) throws(I3IPCError) {
         self.path = path
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw .system(SystemError(call: "connect", errno: ENAMETOOLONG, path: path))
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        let fd: Int32
         do {
-            fd = try syscall("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+            fd = try connectUnixSocket(path)
         } catch { throw .system(error) }
-        do {
-            try syscall("connect", path: path) {
-                withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-                }
-            }
-        } catch {
-            close(fd)
-            throw .system(error)
-        }
-        self.fd = fd
     }
 
     deinit { close(fd) }

@@ -139,7 +139,8 @@ public struct VigilConfiguration: Hashable, Sendable {
         /// Which interface to ask; nil picks the first that answers (see `DesktopBackend`).
         public var backend: DesktopBackend? = nil
         /// How often the idle time is asked for where the desktop cannot announce it (X11,
-        /// org.freedesktop.ScreenSaver).
+        /// org.freedesktop.ScreenSaver), or reported where it only announces idle after a
+        /// threshold (Wayland: the threshold is this, at most 5 s).
         public var poll: Double = 1
         /// A locked screen counts as away at once.
         public var lockIsAway = true
@@ -245,12 +246,15 @@ public struct VigilConfiguration: Hashable, Sendable {
     }
 }
 
-/// Where the desktop's idle time and lock come from.
+/// Where the desktop's idle time and lock come from, in the order `auto` tries them.
 public enum DesktopBackend: String, Hashable, Sendable, CaseIterable {
     /// GNOME (X11 and Wayland): org.gnome.Mutter.IdleMonitor and org.gnome.ScreenSaver.
     case gnome
     /// KDE and others: org.freedesktop.ScreenSaver.
     case freedesktop
+    /// Wayland compositors with an idle protocol (sway, KWin, Hyprland…): ext-idle-notify-v1 or
+    /// KDE's org_kde_kwin_idle. Idle only; the lock comes from logind.
+    case wayland
     /// Any X11 desktop: the MIT-SCREEN-SAVER extension.
     case x11
 }

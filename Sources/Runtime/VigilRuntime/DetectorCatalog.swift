@@ -7,6 +7,7 @@ import LocationDetector
 import MicrophoneDetector
 import Synchronization
 import VigilCore
+import WaylandIdle
 import X11Detector
 
 /// What is known about each live sensor before a session starts.
@@ -35,15 +36,22 @@ public enum DetectorCatalog {
     }
 
     /// Idle and lock from the desktop: its D-Bus interface (GNOME, then org.freedesktop.ScreenSaver),
+    /// else the Wayland compositor's idle protocol (when $WAYLAND_DISPLAY names one that has it),
     /// else the X11 screen saver, or the configured one; with lock and sleep from logind, as one
     /// sensor.
     private static func desktop(_ c: VigilConfiguration.Desktop, x11: X11Probe?, now: @escaping @Sendable () -> Timestamp)
         -> SensorAvailability
     {
         var backend = DesktopBusBackends.pick(c)
+        // The compositor is looked at only when no D-Bus interface answered (a few milliseconds;
+        // at once when $WAYLAND_DISPLAY is not set).
+        let wayland = backend == nil && (c.backend == nil || c.backend == .wayland) ? WaylandCompositor.probe() : nil
+        if backend == nil, c.backend == .wayland || (c.backend == nil && wayland?.idleProtocol != nil) { backend = .wayland }
         if backend == nil, c.backend == .x11 || (c.backend == nil && x11?.screenSaver == true) { backend = .x11 }
+        let waylandDisplay = wayland.flatMap { $0.display.isEmpty ? nil : $0.display } ?? "$WAYLAND_DISPLAY"
         let names: [DesktopBackend: String] = [
             .gnome: "GNOME's idle monitor", .freedesktop: "org.freedesktop.ScreenSaver",
+            .wayland: "Wayland \(wayland?.idleProtocol?.rawValue ?? "idle protocol") on \(waylandDisplay)",
             .x11: "X11 screen saver on \(displayName(x11))",
         ]
         let source = (backend.flatMap { names[$0] } ?? "no idle interface") + " + logind"
@@ -51,11 +59,13 @@ public enum DetectorCatalog {
         var parts: [any Detector] = []
         switch backend {
         case .x11?: parts.append(X11IdleDetector(desktop: c, now: now))
+        case .wayland?: parts.append(WaylandIdleDetector(desktop: c, now: now))
         case let bus?: DesktopBusBackends.detector(for: bus, config: c, now: now).map { parts.append($0) }
         case nil:
             let why =
-                "no desktop idle interface: no GNOME idle monitor or org.freedesktop.ScreenSaver on the session bus, and no X "
-                + "display with the screen saver extension (\(x11?.problem ?? "$DISPLAY not set")); set desktop.backend to choose one"
+                "no desktop idle interface: no GNOME idle monitor or org.freedesktop.ScreenSaver on the session bus, no Wayland "
+                + "compositor with an idle protocol (\(wayland?.problem ?? "$WAYLAND_DISPLAY not set")), and no X display with the "
+                + "screen saver extension (\(x11?.problem ?? "$DISPLAY not set")); set desktop.backend to choose one"
             parts.append(MissingDetector(sensor: .desktop, detail: why))
         }
         parts.append(LogindDetector(now: now))

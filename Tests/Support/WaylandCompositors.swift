@@ -1,0 +1,100 @@
+import Foundation
+
+/// KWin (Plasma 5.27's compositor, Debian 12's kwin-wayland), headless, for one test: its virtual
+/// backend (no GPU, no DRM, no input devices), QPainter compositing, no lock screen, no global
+/// shortcuts, no activities, no Xwayland, no session bus. It is here because it is the compositor
+/// in Debian 12 that offers `ext_idle_notifier_v1` (sway 1.7 offers only KDE's older idle
+/// protocol); it offers `org_kde_kwin_idle` too.
+///
+/// Debian installs /usr/bin/kwin_wayland with the file capability cap_sys_resource (to raise its
+/// own limits). A container's bounding set usually lacks that capability, and the kernel then
+/// refuses to exec the file at all (EPERM), root or not; so the test runs a copy of the binary
+/// without the capability, which behaves the same otherwise.
+public final class KWinCompositor {
+    public let directory: String
+    public let runtime: String
+    private let process: ChildProcess
+
+    public init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-kwin-\(UUID().uuidString.prefix(8))").path
+        runtime = directory + "/run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        guard chmod(runtime, 0o700) == 0 else { throw TestFailure("cannot make \(runtime) private: \(String(cString: strerror(errno)))") }
+        // Copied by cp, not by this process: a file this process held open for writing could be
+        // inherited by a child another test spawns meanwhile, and exec would then fail (ETXTBSY).
+        let binary = directory + "/kwin_wayland"
+        let copied = runTool("/bin/cp", ["/usr/bin/kwin_wayland", binary])
+        guard copied.status == 0 else { throw TestFailure("cannot copy kwin_wayland: \(copied.output)") }
+        let log = directory + "/kwin.log"
+        process = try ChildProcess(
+            "/usr/bin/env",
+            [
+                "-i", "PATH=/usr/bin:/bin", "HOME=\(directory)", "XDG_RUNTIME_DIR=\(runtime)", "KWIN_COMPOSE=Q", binary, "--virtual",
+                "--socket", "wayland-vigil", "--no-lockscreen", "--no-global-shortcuts", "--no-kactivities",
+            ],
+            output: log)
+        try waitUntilAnswering(process, waylandDisplay, log: log, "kwin_wayland")
+    }
+
+    /// The Wayland socket's full path, for $WAYLAND_DISPLAY.
+    public var waylandDisplay: String { runtime + "/wayland-vigil" }
+
+    /// The globals wayland-info lists (`ext_idle_notifier_v1`…).
+    public var globals: [String] {
+        runTool("/usr/bin/wayland-info", [], environment: ["WAYLAND_DISPLAY": waylandDisplay]).output.split(separator: "\n").compactMap { line in
+            guard let start = line.range(of: "interface: '") else { return nil }
+            return line[start.upperBound...].split(separator: "'").first.map(String.init)
+        }
+    }
+
+    deinit {
+        process.kill(SIGTERM)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+/// Weston 10 (Debian 12) on an `XServer`, as a window of it: a Wayland compositor with a seat (the
+/// X11 backend's keyboard and pointer) and no idle protocol at all, for the tests of what Vigil
+/// says about such a compositor. Pixman rendering, no config file, its socket in a private runtime
+/// directory.
+public final class WestonCompositor {
+    public let runtime: String
+    private let process: ChildProcess
+
+    public init(on server: XServer) throws {
+        runtime = server.directory + "/weston-run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        guard chmod(runtime, 0o700) == 0 else { throw TestFailure("cannot make \(runtime) private: \(String(cString: strerror(errno)))") }
+        let log = server.directory + "/weston.log"
+        process = try ChildProcess(
+            "/usr/bin/env",
+            [
+                "-i", "PATH=/usr/bin:/bin", "HOME=\(server.directory)", "DISPLAY=\(server.display)", "XDG_RUNTIME_DIR=\(runtime)",
+                "/usr/bin/weston", "--backend=x11-backend.so", "--use-pixman", "--socket=wayland-vigil", "--no-config",
+            ],
+            output: log)
+        try waitUntilAnswering(process, waylandDisplay, log: log, "weston on \(server.display)")
+    }
+
+    /// The Wayland socket's full path, for $WAYLAND_DISPLAY.
+    public var waylandDisplay: String { runtime + "/wayland-vigil" }
+
+    deinit { process.kill(SIGTERM) }
+}
+
+/// Waits (up to 30 s) until a compositor's socket exists and a client's round trip there is
+/// answered (wayland-info lists the globals and exits); kills it and throws with its log if it
+/// exits or does not answer.
+private func waitUntilAnswering(_ process: ChildProcess, _ socket: String, log: String, _ name: String) throws {
+    for _ in 0..<600 {
+        if FileManager.default.fileExists(atPath: socket), runTool("/usr/bin/wayland-info", [], environment: ["WAYLAND_DISPLAY": socket]).status == 0
+        {
+            return
+        }
+        guard process.isRunning else { break }
+        usleep(50_000)
+    }
+    let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+    process.kill()
+    throw TestFailure("\(name) did not start:\n\(text)")
+}
