@@ -45,15 +45,15 @@ public final class I3FocusDetector: Detector, Sendable {
         return nil
     }
 
-    /// The window manager's name and version ("i3 version 4.22 (2023-01-02)", "sway version 1.7")
-    /// when `socketPath` (or the environment's socket) answers, nil when nothing does.
+    /// The window manager's name and version ("i3 4.22 (2023-01-02)", "sway 1.7") when
+    /// `socketPath` (or the environment's socket) answers, nil when nothing does.
     public static func probe(socketPath: String? = nil) -> String? {
         guard let path = socketPath ?? Self.socketPath(), let c = try? I3Connection(path: path), (try? c.send(.getVersion)) != nil else { return nil }
         let deadline = monotonicSeconds() + 2
         while case let left = deadline - monotonicSeconds(), left > 0 {
             guard let messages = try? c.receive(waiting: left) else { return nil }
             if let reply = messages.first(where: { $0.type == I3Message.Request.getVersion.rawValue }) {
-                return Self.object(reply.payload)?["human_readable"] as? String ?? "i3 IPC"
+                return Self.versionText(reply.payload, socketPath: path, orElse: "i3 IPC")
             }
         }
         return nil
@@ -86,7 +86,7 @@ public final class I3FocusDetector: Detector, Sendable {
                     for message in try c.receive(waiting: 60, stop: context.stopDescriptor) {
                         switch message.type {
                         case I3Message.Request.getVersion.rawValue:
-                            version = Self.object(message.payload)?["human_readable"] as? String ?? version
+                            version = Self.versionText(message.payload, socketPath: path, orElse: version)
                         case I3Message.Request.subscribe.rawValue:
                             guard Self.object(message.payload)?["success"] as? Bool == true else {
                                 throw I3IPCError.refused(String(decoding: message.payload.prefix(200), as: UTF8.self))
@@ -130,6 +130,14 @@ public final class I3FocusDetector: Detector, Sendable {
 
     private func emit(_ window: (appClass: String, title: String?)?, _ tracker: inout FocusTracker, _ context: DetectorContext) {
         if let change = tracker.focus(appClass: window?.appClass, title: window?.title) { context.emit(.app(change)) }
+    }
+
+    /// A GET_VERSION reply as people say it: i3 and sway give only the number in `human_readable`
+    /// ("4.22 (2023-01-02)"); sway is told by its socket's name (`sway-ipc.*.sock`).
+    static func versionText(_ payload: Data, socketPath: String, orElse fallback: String) -> String {
+        guard let reply = object(payload), let version = reply["human_readable"] as? String else { return fallback }
+        let name = socketPath.split(separator: "/").last?.hasPrefix("sway-ipc") == true ? "sway" : "i3"
+        return version.first?.isNumber == true ? "\(name) \(version)" : version
     }
 
     static func object(_ payload: Data) -> [String: Any]? {
