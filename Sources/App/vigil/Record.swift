@@ -58,9 +58,9 @@ struct Record: AsyncParsableCommand {
                     guard let detector = s.detector else { continue }
                     group.addTask {
                         for await sample in detector.samples() {
-                            // Stamped as it is written, on one monotonic clock, so the file is in time order.
-                            let stamped = Sample(time: clock.now(), payload: sample.payload)
-                            recorder.append(stamped)
+                            // Stamped as it is written, under the recorder's lock, on one monotonic
+                            // clock, so the file is in time order whichever detector comes first.
+                            recorder.append(sample.payload, stampedBy: clock.now)
                             if case .status(let st) = sample.payload {
                                 note("\(st.sensor.rawValue): \(st.state.rawValue)" + (st.detail.isEmpty ? "" : " — \(st.detail)"))
                             }

@@ -274,21 +274,30 @@ public final class SampleRecorder: @unchecked Sendable {
         writer = try RecordingWriter(path: path, header: header)
     }
 
+    /// Stamps `payload` with `now()` under the lock and appends it: samples from several tasks are
+    /// then written in the order of their stamps (stamping first and appending after could put a
+    /// later stamp before an earlier one, and a recording must not go back in time).
+    public func append(_ payload: SamplePayload, stampedBy now: () -> Timestamp) {
+        lock.withLock { appendLocked(Sample(time: now(), payload: payload)) }
+    }
+
     public func append(_ sample: Sample) {
-        lock.withLock {
-            guard failure == nil else { return }
-            do throws(RecordingError) {
-                try writer.append(sample)
-                let kind: String
-                switch sample.payload {
-                case .input, .audio, .location, .desktop, .app, .media, .reading: kind = sample.sensor?.rawValue ?? "reading"
-                case .status: kind = "status"
-                case .control: kind = "control"
-                }
-                counts[kind, default: 0] += 1
-            } catch {
-                failure = error
+        lock.withLock { appendLocked(sample) }
+    }
+
+    private func appendLocked(_ sample: Sample) {
+        guard failure == nil else { return }
+        do throws(RecordingError) {
+            try writer.append(sample)
+            let kind: String
+            switch sample.payload {
+            case .input, .audio, .location, .desktop, .app, .media, .reading: kind = sample.sensor?.rawValue ?? "reading"
+            case .status: kind = "status"
+            case .control: kind = "control"
             }
+            counts[kind, default: 0] += 1
+        } catch {
+            failure = error
         }
     }
 
