@@ -12,19 +12,14 @@ func runBusWatch(
     _ context: DetectorContext, bus: MessageBus, address: String?, retry: (first: Double, longest: Double), what: String,
     remedy: String, watch: (BusConnection, DetectorContext) throws(DBusFailure) -> Void
 ) {
-    var backoff = Backoff(first: retry.first, longest: retry.longest)
-    while !context.isStopped {
+    context.keepConnecting(retry: retry) {
         do throws(DBusFailure) {
-            let connection = try BusConnection(bus, address: address)
-            try watch(connection, context)
-            return
+            try watch(try BusConnection(bus, address: address), context)
+            return .stopped
         } catch {
-            if context.isStopped { return }
-            let wasWorking = context.lastReported == .available
-            if wasWorking { backoff.reset() }
             let reason = error.kind == .noBus ? "cannot reach \(bus.name) (\(error.message))" : error.description
-            context.reportFailure(wasWorking ? "lost \(what): \(reason); reconnecting" : "\(what): \(reason). \(remedy) Retrying.")
-            context.sleep(seconds: backoff.next())
+            return context.lastReported == .available
+                ? .lost("lost \(what): \(reason); reconnecting") : .failed("\(what): \(reason). \(remedy) Retrying.")
         }
     }
 }

@@ -103,6 +103,39 @@ public final class DetectorContext: Sendable {
     }
 }
 
+/// How one attempt of a detector on its server ended (`DetectorContext.keepConnecting`).
+public enum ConnectionEnd: Sendable {
+    /// The session stopped.
+    case stopped
+    /// It worked, then was lost: the sentence for the person; the next attempt comes after the
+    /// shortest delay again.
+    case lost(String)
+    /// It could not work: the reason with the remedy.
+    case failed(String)
+}
+
+extension DetectorContext {
+    /// The loop of every detector that talks to a server (X11, Wayland, i3/sway, D-Bus, PulseAudio,
+    /// gpsd): one `attempt` at a time; a loss or a failure is reported (`reportFailure`, which says
+    /// a failure once however often it repeats) and the next attempt waits a growing delay, back to
+    /// the shortest after a connection that worked, until the session stops.
+    public func keepConnecting(retry: (first: Double, longest: Double), _ attempt: () -> ConnectionEnd) {
+        var backoff = Backoff(first: retry.first, longest: retry.longest)
+        while !isStopped {
+            let end = attempt()
+            if isStopped { return }
+            switch end {
+            case .stopped: return
+            case .lost(let why):
+                backoff.reset()
+                reportFailure(why)
+            case .failed(let why): reportFailure(why)
+            }
+            sleep(seconds: backoff.next())
+        }
+    }
+}
+
 /// A pipe one thread writes to wake another's `poll`: the session's stop, a connection's change
 /// of state. Level-triggered: once signalled it stays readable until drained, so a signal sent
 /// between a check and the wait that follows is not lost. Both ends are non-blocking and closed

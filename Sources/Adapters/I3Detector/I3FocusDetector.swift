@@ -66,15 +66,13 @@ public final class I3FocusDetector: Detector, Sendable {
     }
 
     func run(_ context: DetectorContext) {
-        var backoff = Backoff(first: retry.first, longest: retry.longest)
         var tracker = FocusTracker(apps: apps)
-        while !context.isStopped {
+        context.keepConnecting(retry: retry) {
             guard let path = socketPath ?? Self.socketPath() else {
-                context.reportFailure(
+                return .failed(
                     "no i3 or sway IPC socket: neither $I3SOCK nor $SWAYSOCK is set (not an i3 or sway session, or started outside it). Retrying.")
-                context.sleep(seconds: backoff.next())
-                continue
             }
+            var subscribed = false
             let failure: I3IPCError
             do {
                 let c = try I3Connection(path: path)
@@ -91,7 +89,7 @@ public final class I3FocusDetector: Detector, Sendable {
                             guard Self.object(message.payload)?["success"] as? Bool == true else {
                                 throw I3IPCError.refused(String(decoding: message.payload.prefix(200), as: UTF8.self))
                             }
-                            backoff.reset()
+                            subscribed = true
                             context.report(.available, "the window in front from \(version) at \(path)")
                         case I3Message.Request.getTree.rawValue:
                             let focused = Self.object(message.payload).flatMap(Self.focusedNode)
@@ -113,18 +111,17 @@ public final class I3FocusDetector: Detector, Sendable {
                         }
                     }
                 }
-                break
+                return .stopped
             } catch let error as I3IPCError {
                 failure = error
             } catch {
                 failure = .closed
             }
-            if context.isStopped { break }
-            context.reportFailure(
+            let message =
                 context.lastReported == .available
-                    ? "lost the window manager's IPC at \(path) (\(failure)); reconnecting"
-                    : "cannot use the i3/sway IPC socket \(path) (\(failure)); is i3 or sway running? Retrying.")
-            context.sleep(seconds: backoff.next())
+                ? "lost the window manager's IPC at \(path) (\(failure)); reconnecting"
+                : "cannot use the i3/sway IPC socket \(path) (\(failure)); is i3 or sway running? Retrying."
+            return subscribed ? .lost(message) : .failed(message)
         }
     }
 

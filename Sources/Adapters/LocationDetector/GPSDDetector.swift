@@ -44,30 +44,23 @@ public final class GPSDDetector: Detector, Sendable {
 
     /// The blocking client loop, on its own thread: libgps is a blocking API.
     func run(_ context: DetectorContext) {
-        var backoff = Backoff(first: retry.first, longest: retry.longest)
         // One per session, across reconnections: the workplace set by the first fix stays.
         var privacy = LocationPrivacy(config: location)
         let where_ = "gpsd at \(host):\(port)"
-        while !context.isStopped {
+        context.keepConnecting(retry: retry) {
             let connection: GPSConnection
-            do {
+            do throws(GPSDError) {
                 connection = try GPSConnection(host: host, port: port)
             } catch {
-                context.reportFailure(
+                return .failed(
                     "cannot reach \(where_) (\(error.reason)); is gpsd running? Start it with `sudo systemctl start gpsd`, or set location.gpsd in the config. Retrying."
                 )
-                context.sleep(seconds: backoff.next())
-                continue
             }
-            backoff.reset()
             context.report(.noFix, "connected to \(where_); waiting for a fix")
             var report = vigil_gps_report()
             while !context.isStopped {
                 guard connection.waiting(microseconds: 250_000) else { continue }
-                guard connection.read(&report) else {
-                    context.reportFailure("\(where_) went away; reconnecting")
-                    break
-                }
+                guard connection.read(&report) else { return .lost("\(where_) went away; reconnecting") }
                 guard report.is_tpv else { continue }
                 if report.mode >= 2, report.latitude.isFinite, report.longitude.isFinite {
                     context.report(.available, "fix from \(where_)")
@@ -81,6 +74,7 @@ public final class GPSDDetector: Detector, Sendable {
                     context.report(.noFix, "the receiver lost its fix")
                 }
             }
+            return .stopped
         }
     }
 }

@@ -134,9 +134,8 @@ class PulseConnection: @unchecked Sendable {
         _ context: DetectorContext, server: String?, retry: (first: Double, longest: Double), doing: String, settings: String,
         connect: () -> PulseConnection
     ) {
-        var backoff = Backoff(first: retry.first, longest: retry.longest)
         let serverName = server.map { "the PulseAudio server at \($0)" } ?? "the PulseAudio server"
-        while !context.isStopped {
+        context.keepConnecting(retry: retry) {
             let connection = connect()
             connection.start()
             // Asleep until the connection works or fails (at most 10 s), then until it fails or the
@@ -147,21 +146,21 @@ class PulseConnection: @unchecked Sendable {
                 guard left > 0 else { break }
                 connection.waitForChange(context, seconds: left)
             }
-            if connection.state == .working { backoff.reset() }
+            let worked = connection.state == .working
             while !context.isStopped, connection.state == .working { connection.waitForChange(context, seconds: .infinity) }
             connection.close()
-            if context.isStopped { break }
+            if context.isStopped { return .stopped }
             let reason: String
             switch connection.state {
             case .failed(let why): reason = why
             default: reason = "no answer within 10 s"
             }
-            context.reportFailure(
+            let message =
                 context.lastReported == .available
-                    ? "lost \(serverName) (\(reason)); reconnecting"
-                    : "cannot \(doing) \(serverName) (\(reason)). Is PulseAudio or pipewire-pulse running (`pactl info`)? "
-                        + "Set \(settings) in the config to use another. Retrying.")
-            context.sleep(seconds: backoff.next())
+                ? "lost \(serverName) (\(reason)); reconnecting"
+                : "cannot \(doing) \(serverName) (\(reason)). Is PulseAudio or pipewire-pulse running (`pactl info`)? "
+                    + "Set \(settings) in the config to use another. Retrying."
+            return worked ? .lost(message) : .failed(message)
         }
     }
 }

@@ -177,22 +177,15 @@ extension WaylandConnection {
         display: String?, environment: [String: String]?, retry: (first: Double, longest: Double), _ context: DetectorContext,
         use: (WaylandConnection) -> String?
     ) {
-        var backoff = Backoff(first: retry.first, longest: retry.longest)
-        while !context.isStopped {
+        context.keepConnecting(retry: retry) {
             do throws(WaylandError) {
                 let wayland = try WaylandConnection(display: display, timeout: 10, stop: context.stopDescriptor, environment: environment)
-                if let problem = use(wayland) {
-                    context.reportFailure(problem)
-                } else {
-                    if context.isStopped { break }
-                    backoff.reset()
-                    context.reportFailure(
-                        "lost the Wayland compositor at \(wayland.displayName) (\(wayland.failure?.description ?? "no answer")); reconnecting")
-                }
+                if let problem = use(wayland) { return .failed(problem) }
+                return .lost(
+                    "lost the Wayland compositor at \(wayland.displayName) (\(wayland.failure?.description ?? "no answer")); reconnecting")
             } catch {
-                context.reportFailure(cannotConnect(display: display, environment: environment, error))
+                return .failed(cannotConnect(display: display, environment: environment, error))
             }
-            context.sleep(seconds: backoff.next())
         }
     }
 

@@ -122,21 +122,14 @@ extension X11Connection {
         display: String?, retry: (first: Double, longest: Double), _ context: DetectorContext, use: (X11Connection) -> String?
     ) {
         withSIGPIPEBlocked {
-            var backoff = Backoff(first: retry.first, longest: retry.longest)
-            while !context.isStopped {
+            context.keepConnecting(retry: retry) {
                 do throws(XCBError) {
                     let x = try X11Connection(display: display)
-                    if let problem = use(x) {
-                        context.reportFailure(problem)
-                    } else {
-                        if context.isStopped { break }
-                        backoff.reset()
-                        context.reportFailure("lost the X display \(x.displayName) (\(x.failure?.description ?? "no answer")); reconnecting")
-                    }
+                    if let problem = use(x) { return .failed(problem) }
+                    return .lost("lost the X display \(x.displayName) (\(x.failure?.description ?? "no answer")); reconnecting")
                 } catch {
-                    context.reportFailure(cannotConnect(display: display, error))
+                    return .failed(cannotConnect(display: display, error))
                 }
-                context.sleep(seconds: backoff.next())
             }
         }
     }
