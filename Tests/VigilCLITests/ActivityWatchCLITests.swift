@@ -57,7 +57,8 @@ import Testing
         #expect(episodes.count == 2)
 
         // Reported by cause, and the titles stay in the export: not in the replay, the log or the report.
-        let report = try vigil(["report", "--format", "json", "--last", "all", "--now", "2026-03-03T12:00:00Z"], home: home)
+        let report = try vigil(
+            ["report", "--format", "json", "--last", "all", "--source", "replay", "--now", "2026-03-03T12:00:00Z"], home: home)
         #expect(report.status == 0, "\(report.stderr)")
         let byCause = try #require(
             ((try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["episodes"] as? [String: Any])?["by_cause"]
@@ -73,7 +74,10 @@ import Testing
         #expect(applications["calls"] as? Int == 0)
         #expect(!replay.stdout.contains(marker) && !report.stdout.contains(marker))
         // The applications it saw, with their time and the category they had.
-        let apps = try vigil(["apps", "--days", "36500"], home: home)
+        // (A replay is counted only when asked for: by default the person's own sessions.)
+        let own = try vigil(["apps", "--days", "36500"], home: home)
+        #expect(own.stdout.hasPrefix("No applications seen in front"), "\(own.stdout)")
+        let apps = try vigil(["apps", "--days", "36500", "--source", "replay"], home: home)
         #expect(apps.status == 0, "\(apps.stderr)")
         let lines = apps.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
         #expect(lines == ["Code 15 min work", "Firefox 7 min distracting (by class now: neutral)"], "\(apps.stdout)")
@@ -81,7 +85,7 @@ import Testing
         // Forgetting the day forgets the applications too, without a trace in the log or its WAL.
         let forget = try vigil(["forget", "--from", "2026-03-02", "--to", "2026-03-02", "--yes"], home: home)
         #expect(forget.status == 0, "\(forget.stderr)")
-        let after = try vigil(["apps", "--days", "36500"], home: home)
+        let after = try vigil(["apps", "--days", "36500", "--source", "replay"], home: home)
         #expect(after.stdout.hasPrefix("No applications seen in front"), "\(after.stdout)")
         var bytes = Data()
         for file in (try FileManager.default.contentsOfDirectory(atPath: home + "/data/vigil")) {

@@ -94,7 +94,8 @@ import Testing
         let made = await runProcess("/usr/bin/python3", [repo + "/Tests/VigilCLITests/Data/soak_day.py", day, "1"])
         try #require(made.status == 0, "\(made.output)")
         async let replayed = vigil(["replay", "--log", "--json", "--minutes", "480", "--data-dir", home + "/replay", day], home: home)
-        async let live = vigil(["start", "--replay", day, "--pace", "1200", "--minutes", "480", "--json", "--data-dir", home + "/live"], home: home)
+        async let live = vigil(
+            ["start", "--replay", day, "--pace", "1200", "--minutes", "480", "--json", "--log", "--data-dir", home + "/live"], home: home)
         for (run, dir) in [(try await replayed, "/replay"), (try await live, "/live")] {
             #expect(run.status == 0, "\(dir): \(run.stderr)")
             let events = timeline(run.stdout)
@@ -108,11 +109,10 @@ import Testing
             #expect((tables["episodes"] ?? []).last?["closed_by"] as? String == "ended", "\(dir): the last absence is closed by the session's end")
             #expect(tables["snoozes"]?.count == 1, "\(dir)")
             // The statistics, computed from the log's events rather than the session's totals, agree.
-            // (--to well ahead: the live run is dated now, and its eight hours of session time at
-            // 1200x can end tomorrow, which `--last all` would leave out.)
+            // (Both runs are at the recording's own times, March 2026.)
             let report = try await vigil(
                 [
-                    "report", "--from", "2026-01-01", "--to", "2099-12-31", "--format", "json", "--time-zone", "UTC",
+                    "report", "--from", "2026-03-01", "--to", "2026-03-31", "--format", "json", "--time-zone", "UTC", "--source", "all",
                     "--data-dir", home + dir,
                 ], home: home)
             let totals = try #require(
@@ -144,7 +144,7 @@ import Testing
         let size = try #require(try FileManager.default.attributesOfItem(atPath: home + "/d/vigil.sqlite3")[.size] as? Int)
         // Room for the database as it is and a few pages more: the session's writes soon fail.
         let limit = "--fsize=\(size + 8192):unlimited"
-        let args = ["start", "--replay", Self.scenario, "--pace", "30", "--minutes", "25", "--json"]
+        let args = ["start", "--replay", Self.scenario, "--pace", "30", "--minutes", "25", "--json", "--log"]
         let recovering = try background("/usr/bin/prlimit", [limit, vigilBinary] + args + ["--data-dir", home + "/d"], home: home)
         let full = try background("/usr/bin/prlimit", [limit, vigilBinary] + args + ["--data-dir", home + "/full"], home: home)
 
@@ -184,7 +184,7 @@ import Testing
         let home = freshHome()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: vigilBinary)
-        p.arguments = ["start", "--replay", Self.scenario, "--pace", "300", "--minutes", "25", "--data-dir", home + "/d"]
+        p.arguments = ["start", "--replay", Self.scenario, "--pace", "300", "--minutes", "25", "--log", "--data-dir", home + "/d"]
         p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "TZ": "UTC"]
         let gone = Pipe()
         try gone.fileHandleForReading.close()
@@ -195,7 +195,7 @@ import Testing
         try gone.fileHandleForWriting.close()
         await exited(p)
         #expect(p.terminationReason == .exit && p.terminationStatus == 0, "\(p.terminationReason) \(p.terminationStatus)")
-        let log = try await vigil(["log", "--json", "--data-dir", home + "/d"], home: home)
+        let log = try await vigil(["log", "--json", "--source", "all", "--data-dir", home + "/d"], home: home)
         #expect(log.stdout.contains("\"outcome\":\"completed\"") && log.stdout.contains("\"cause\":\"away\""), "\(log.stdout)")
     }
 
@@ -218,9 +218,8 @@ import Testing
         func jump(_ seconds: Int) throws { try "\(seconds)\n".write(toFile: shift, atomically: true, encoding: .utf8) }
         try jump(0)
         let env = ["LD_PRELOAD": shim, "VIGIL_TEST_CLOCK_SHIFT": shift]
-        let wallBefore = Date()
         let session = try background(
-            vigilBinary, ["start", "--replay", Self.scenario, "--pace", "30", "--minutes", "25", "--json", "--data-dir", home + "/d"],
+            vigilBinary, ["start", "--replay", Self.scenario, "--pace", "30", "--minutes", "25", "--json", "--log", "--data-dir", home + "/d"],
             home: home, env: env)
         #expect(try await eventually(120) { session.printed.contains("\"event\":\"episode_started\"") }, "\(session.said)")
         try jump(3 * 86_400)
@@ -238,7 +237,9 @@ import Testing
         // 25 minutes, whatever the wall clock did (a replayed session ends with its recording,
         // which a busy machine can deliver a few session seconds early at 30x).
         #expect(abs(ended - started - 1_500_000) < 5_000, "\(ended - started) ms")
-        #expect(abs(Double(started) / 1000 - wallBefore.timeIntervalSince1970) < 60, "dated when it started")
+        // A logged rehearsal is dated at the recording's own start (2026-03-03T14:00:00Z), whatever
+        // the wall clock says: its times are session time from there.
+        #expect(started == 1_772_546_400_000, "dated at the recording's start: \(started)")
         var previous = -1.0
         for e in events {
             let elapsed = (e["elapsed"] as? NSNumber)?.doubleValue ?? -1

@@ -46,7 +46,7 @@ import Testing
         let (status, screen) = try await drive(
             steps,
             args: [
-                "start", "--replay", Self.scenario, "--pace", "60", "--minutes", "25",
+                "start", "--replay", Self.scenario, "--pace", "60", "--minutes", "25", "--log",
                 "--data-dir", home + "/d",
             ], home: home)
         let text = Self.plain(screen)
@@ -67,7 +67,7 @@ import Testing
         #expect(text.contains("Session abandoned:"), "\(text.suffix(1500))")
         #expect(text.range(of: "1 distraction episode \\(1 away\\)", options: .regularExpression) != nil, "\(text.suffix(1500))")
         // Ctrl-C left a complete session in the log: ended, with its episode, snooze and alarms.
-        let log = try await vigil(["log", "--json", "--data-dir", home + "/d"], home: home)
+        let log = try await vigil(["log", "--json", "--source", "all", "--data-dir", home + "/d"], home: home)
         #expect(log.stdout.contains("\"source\":\"rehearsal\""))
         #expect(log.stdout.contains("\"outcome\":\"abandoned\""), "\(log.stdout)")
         #expect(log.stdout.contains("\"cause\":\"away\""))
@@ -146,7 +146,7 @@ import Testing
         #expect(try await vigil(["status", "--data-dir", home + "/d"], home: home).status == 1)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: vigilBinary)
-        p.arguments = ["start", "--replay", Self.scenario, "--pace", "2", "--minutes", "25", "--task", "slides", "--data-dir", home + "/d"]
+        p.arguments = ["start", "--replay", Self.scenario, "--pace", "2", "--minutes", "25", "--task", "slides", "--log", "--data-dir", home + "/d"]
         p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "TZ": "UTC"]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
@@ -169,7 +169,7 @@ import Testing
         #expect(stop.status == 0 && stop.stdout.contains("Ended the focus session on \"slides\""), "\(stop.stdout)\(stop.stderr)")
         await exited(p)
         #expect(p.terminationStatus == 0)
-        let log = try await vigil(["log", "--json", "--data-dir", home + "/d"], home: home)
+        let log = try await vigil(["log", "--json", "--source", "all", "--data-dir", home + "/d"], home: home)
         #expect(log.stdout.contains("\"outcome\":\"abandoned\""), "\(log.stdout)")
         #expect(try await vigil(["status", "--data-dir", home + "/d"], home: home).status == 1)
     }

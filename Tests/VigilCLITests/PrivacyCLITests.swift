@@ -35,7 +35,7 @@ import Testing
         #expect(tables["tasks"]?.first?["title"] as? String == "Slides")
         #expect(tables["habits"]?.first?["name"] as? String == "Walk")
         // Everything the log holds is in it: the row counts match the log's own.
-        let stats = try await vigil(["log", "--json", "--limit", "10", "--data-dir", home + "/d"], home: home).stdout
+        let stats = try await vigil(["log", "--json", "--limit", "10", "--source", "all", "--data-dir", home + "/d"], home: home).stdout
         #expect(stats.split(separator: "\n").count == tables["sessions"]?.count)
         let bad = try await vigil(["export", "--data-dir", home + "/d"], home: home)
         #expect(bad.status == 64 && bad.stderr.contains("say --all"))
@@ -57,7 +57,7 @@ import Testing
         r = try await vigil(["forget", "--from", "2026-03-03", "--to", "2026-03-03", "--yes", "--data-dir", home + "/d"], home: home)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.hasPrefix("Forgot 1 session with "), "\(r.stdout)")
-        let log = try await vigil(["log", "--json", "--data-dir", home + "/d"], home: home).stdout
+        let log = try await vigil(["log", "--json", "--source", "all", "--data-dir", home + "/d"], home: home).stdout
         #expect(!log.contains("secret-project-7") && log.contains("public-work"))
         // Overwritten, not just unlinked: the name is nowhere in the database or its WAL.
         #expect(fileBytes().range(of: Data("secret-project-7".utf8)) == nil)
@@ -174,7 +174,7 @@ import Testing
         for file in written { #expect(mode(home + "/d/" + file) == 0o600, "\(file): \(String(mode(home + "/d/" + file), radix: 8))") }
         #expect(mode(home + "/session.jsonl") == 0o600 && mode(home + "/exact.jsonl") == 0o600)
         // And the input log: the replayed keyboard session is there, as counts.
-        let log = try await vigil(["log", "--json", "--data-dir", home + "/d"], home: home)
+        let log = try await vigil(["log", "--json", "--source", "all", "--data-dir", home + "/d"], home: home)
         #expect(log.stdout.split(separator: "\n").count == 2, "\(log.stdout)")
     }
 }

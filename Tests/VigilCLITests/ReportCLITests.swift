@@ -223,6 +223,56 @@ import Testing
         #expect(text.stdout.contains("0 sessions"), "\(text.stdout)")
     }
 
+    /// A rehearsal is not the person's own time: without --log it leaves nothing in the log; with
+    /// --log it is kept at the recording's own times, and no figure of the report moves unless
+    /// --source asks for rehearsals (the report only says it left one out).
+    @Test func aRehearsalChangesNoFigureUnlessAskedFor() async throws {
+        let home = try await simulated(
+            Fixture(zone: "UTC", simulate: ["--days", "20", "--until", "2026-03-10", "--seed", "5"], report: [], from: "", to: ""))
+        let scenario = repo + "/Samples/coffee-break/session.jsonl"  // 2026-03-03 14:00 UTC, 25 minutes
+        func report(_ extra: [String] = []) async throws -> [String: Any] {
+            let run = try await vigil(
+                ["report", "--data-dir", home + "/d", "--time-zone", "UTC", "--format", "json", "--last", "all", "--now", "2026-03-11T12:00:00Z"]
+                    + extra, home: home)
+            #expect(run.status == 0, "\(run.stderr)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        }
+        func withoutSources(_ r: [String: Any]) -> NSDictionary {
+            var r = r
+            r["sources"] = nil
+            return r as NSDictionary
+        }
+        let before = try await report()
+        let totalsBefore = try #require(before["totals"] as? [String: Any])
+        #expect((totalsBefore["sessions"] as? Int ?? 0) >= 20, "the history has substance: \(totalsBefore)")
+
+        let unlogged = try await vigil(["start", "--replay", scenario, "--pace", "600", "--data-dir", home + "/d"], home: home)
+        #expect(unlogged.status == 0 && unlogged.stderr.contains("a rehearsal: not logged"), "\(unlogged.stderr)")
+        #expect(NSDictionary(dictionary: try await report()) == before as NSDictionary, "nothing at all changed")
+
+        let logged = try await vigil(["start", "--replay", scenario, "--pace", "600", "--log", "--data-dir", home + "/d"], home: home)
+        #expect(logged.status == 0 && logged.stderr.contains("saved as session"), "\(logged.stderr)")
+        let after = try await report()
+        #expect(withoutSources(after) == withoutSources(before), "every figure, the achievements and streaks too, is as before")
+        let sources = try #require(after["sources"] as? [String: Any])
+        #expect(sources["counted"] as? [String] == ["live", "simulated"])
+        let listed = (sources["sessions"] as? [[String: Any]] ?? []).map { "\($0["source"] ?? "") \($0["sessions"] ?? "") \($0["counted"] ?? "")" }
+        #expect(listed == ["simulated \(totalsBefore["sessions"] ?? "") 1", "rehearsal 1 0"], "\(listed)")
+
+        // Asked for, it is there: alone, or with the rest; at the recording's times, not now.
+        let only = try #require(try await report(["--source", "rehearsal"])["totals"] as? [String: Any])
+        #expect(only["sessions"] as? Int == 1 && (only["focused_minutes"] as? Double ?? 0) > 5, "\(only)")
+        let all = try #require(try await report(["--source", "all"])["totals"] as? [String: Any])
+        #expect(all["sessions"] as? Int == (totalsBefore["sessions"] as? Int ?? 0) + 1, "\(all)")
+        let log = try await vigil(["log", "--json", "--source", "rehearsal", "--data-dir", home + "/d"], home: home)
+        #expect(log.stdout.contains("\"start\":\"2026-03-03T14:00:00") && log.stdout.contains("\"source\":\"rehearsal\""), "\(log.stdout)")
+        let text = try await vigil(
+            ["report", "--data-dir", home + "/d", "--time-zone", "UTC", "--last", "all", "--now", "2026-03-11T12:00:00Z"], home: home)
+        #expect(text.stdout.contains("left out: rehearsal 1 (--source all counts them)"), "\(text.stdout)")
+        let bad = try await vigil(["report", "--source", "dreams", "--data-dir", home + "/d"], home: home)
+        #expect(bad.status == 64 && bad.stderr.contains("--source takes live, simulated, replay or rehearsal"), "\(bad.stderr)")
+    }
+
     @Test func simulateRefusesALogThatHasSessions() async throws {
         let home = try await simulated(Self.fixtures[2])
         let run = try await vigil(["simulate", "--data-dir", home + "/d", "--days", "2"], home: home)

@@ -133,7 +133,7 @@ import VigilStore
         #expect(terminal.count == 4 + repeats.count && terminal.allSatisfy { !$0.delivered && $0.detail == "not running in a terminal" })
         #expect(logged.filter { $0.channel == .sound }.allSatisfy { !$0.delivered && $0.detail.contains("PulseAudio") })
         let store = EventStore()
-        let session = try #require(try store.appendSession(events, source: "replay", recording: nil))
+        let session = try #require(try store.appendSession(events, source: .replay, recording: nil))
         try store.appendDeliveries(logged, session: session)
         #expect(try store.deliveries(session: session) == logged)
     }

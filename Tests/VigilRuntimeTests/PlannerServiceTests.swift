@@ -151,7 +151,7 @@ import VigilStore
         for k in 1...720 {
             events += session.receive(Sample(time: start + Double(k * 5), payload: .input(InputActivity(window: 5, keyPresses: 10, idle: 0))))
         }
-        let id = try store.beginSession(task: "Chapter", taskId: taskId, source: "live", recording: nil, startedAt: start, plannedSeconds: 3600)
+        let id = try store.beginSession(task: "Chapter", taskId: taskId, source: .live, recording: nil, startedAt: start, plannedSeconds: 3600)
         try store.append(Array(events.dropFirst()), session: id)
 
         let listing = try p.habits()

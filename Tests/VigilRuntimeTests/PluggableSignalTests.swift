@@ -111,8 +111,8 @@ extension Array where Element == SessionEvent {
 
         // Logged and reported: the report lists the new cause after the built-in ones.
         let store = try EventStore(path: dir + "/vigil.sqlite3")
-        _ = try store.appendSession(events, source: "replay", recording: path)
-        let facts = try store.statisticsFacts(before: Self.start + 86_400)
+        _ = try store.appendSession(events, source: .replay, recording: path)
+        let facts = try store.statisticsFacts(before: Self.start + 86_400, sources: [.replay])
         let report = Statistics.report(facts, timeZone: TimeZone(identifier: "UTC")!, from: nil, to: civilDay("2026-03-02")!)
         #expect(report.episodes.byCause.map(\.key) == ["away", "switching", "noise", "location", "app", "phone"])
         #expect(report.episodes.byCause.map(\.count) == [0, 0, 0, 0, 0, 1])

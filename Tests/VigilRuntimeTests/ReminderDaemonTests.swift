@@ -80,7 +80,7 @@ final class CollectingSink: ReminderSink, @unchecked Sendable {
         for k in 1...720 {
             events += session.receive(Sample(time: start + Double(k * 5), payload: .input(InputActivity(window: 5, keyPresses: 10, idle: 0))))
         }
-        let id = try store.beginSession(task: "Chapter 3", taskId: taskId, source: "live", recording: nil, startedAt: start, plannedSeconds: 3600)
+        let id = try store.beginSession(task: "Chapter 3", taskId: taskId, source: .live, recording: nil, startedAt: start, plannedSeconds: 3600)
         try store.append(Array(events.dropFirst()), session: id)
         #expect(try store.taskEffort()[taskId]?.focusedMinutes == 60)
         // Wednesday morning: Monday and Tuesday of Read were never marked; Tuesday of Thesis was

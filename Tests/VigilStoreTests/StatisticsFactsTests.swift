@@ -36,7 +36,7 @@ import VigilStats
     @Test(arguments: [false, true])
     func judgedTimeIsTheSessionWithoutPausesAndGaps(onDisk: Bool) throws {
         let store = onDisk ? try EventStore(path: tempDir() + "/vigil.sqlite3") : EventStore()
-        try store.appendSession(pausedAndSleepingSession(), source: "replay", recording: nil)
+        try store.appendSession(pausedAndSleepingSession(), source: .live, recording: nil)
         let facts = try store.statisticsFacts(before: allTime)
         let s = try #require(facts.sessions.first)
         let base = t0.millisecondsSinceEpoch
@@ -48,12 +48,12 @@ import VigilStats
 
     @Test func onlyTheTaskAskedForAndOnlyBeforeTheEnd() throws {
         let store = try EventStore(path: tempDir() + "/vigil.sqlite3")
-        try store.appendSession(sampleSessionEvents(), source: "replay", recording: nil)
+        try store.appendSession(sampleSessionEvents(), source: .live, recording: nil)
         try store.appendSession(
             pausedAndSleepingSession().map { e in
                 guard case .sessionStarted(_, let planned) = e.kind else { return e }
                 return SessionEvent(time: e.time, kind: .sessionStarted(task: "email", plannedSeconds: planned))
-            }, source: "replay", recording: nil)
+            }, source: .live, recording: nil)
         let all = try store.statisticsFacts(before: allTime)
         #expect(all.sessions.count == 2)
         #expect(all.episodes.count == 1 && all.alarms.count == 2)
@@ -68,7 +68,7 @@ import VigilStats
     /// their end is not known yet.
     @Test func rowsWrittenAfterTheSessionsSnapshotAreLeftOut() throws {
         let store = try EventStore(path: tempDir() + "/vigil.sqlite3")
-        let id = try #require(try store.appendSession(sampleSessionEvents(), source: "replay", recording: nil))
+        let id = try #require(try store.appendSession(sampleSessionEvents(), source: .live, recording: nil))
         let last = (t0 + 2010).millisecondsSinceEpoch
         try store.db.write { db in
             try db.execute(sql: "UPDATE alarms SET cleared_ms = ? WHERE session_id = ?", arguments: [last + 5000, id])

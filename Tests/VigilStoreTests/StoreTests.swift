@@ -33,8 +33,10 @@ func sampleSessionEvents() -> [SessionEvent] {
     @Test func aSessionIsStoredWithItsEpisodesAlarmsAndGaps() throws {
         let store = EventStore()
         let events = sampleSessionEvents()
-        let id = try #require(try store.appendSession(events, source: "replay", recording: "r.jsonl"))
-        let sessions = try store.sessions()
+        let id = try #require(try store.appendSession(events, source: .replay, recording: "r.jsonl"))
+        // A replay is listed only when asked for: the person's figures count live sessions.
+        #expect(try store.sessions().isEmpty)
+        let sessions = try store.sessions(sources: [.replay])
         #expect(sessions.count == 1)
         let s = try #require(sessions.first)
         #expect(s.id == id)
@@ -65,7 +67,7 @@ func sampleSessionEvents() -> [SessionEvent] {
         let events = sampleSessionEvents()
         do {
             let store = try EventStore(path: path)
-            let id = try store.beginSession(task: "thesis", source: "live", recording: nil, startedAt: t0, plannedSeconds: 3600)
+            let id = try store.beginSession(task: "thesis", source: .live, recording: nil, startedAt: t0, plannedSeconds: 3600)
             // Half the session, as a live session would have written it before being killed.
             try store.append(Array(events.dropFirst().prefix(8)), session: id)
         }
@@ -110,7 +112,7 @@ func sampleSessionEvents() -> [SessionEvent] {
 
     @Test func aFailedBatchLeavesNothingHalfWritten() throws {
         let store = EventStore()
-        let id = try store.beginSession(task: nil, source: "live", recording: nil, startedAt: t0, plannedSeconds: nil)
+        let id = try store.beginSession(task: nil, source: .live, recording: nil, startedAt: t0, plannedSeconds: nil)
         let episode = Episode(number: 1, start: t0, confirmedAt: t0 + 10, cause: .away, peakScore: 0.7, reason: "no input for 4 min")
         // The second insert of the same episode number violates UNIQUE(session_id, number): the whole batch must roll back.
         let batch = [

@@ -25,7 +25,7 @@ struct CrashRecovery: Sendable {
             try Int64.fetchAll(db, sql: "SELECT id FROM sessions WHERE ended_ms IS NULL ORDER BY id")
         }
         guard !open.isEmpty else { return [] }
-        let facts = try StatisticsReader(reader: writer, path: path).facts(before: .max)
+        let facts = try StatisticsReader(reader: writer, path: path).facts(before: .max, sources: Set(SessionSource.allCases))
         try writer.write(logAt: path) { db in
             for s in facts.sessions where open.contains(s.id) {
                 let active = facts.active[Int(s.active.lowerBound)..<Int(s.active.upperBound)].reduce(0) { $0 + $1.milliseconds }

@@ -11,13 +11,15 @@ struct EventLog: Sendable {
     /// The file, for messages.
     let path: String
 
-    func beginSession(task: String?, taskId: Int64? = nil, source: String, recording: String?, startedAt: Timestamp, plannedSeconds: Double?)
+    func beginSession(task: String?, taskId: Int64? = nil, source: SessionSource, recording: String?, startedAt: Timestamp, plannedSeconds: Double?)
         throws(StoreError) -> Int64
     {
         try writer.write(logAt: path) { db in
             try db.execute(
                 sql: "INSERT INTO sessions (task, task_id, source, recording, started_ms, planned_s, last_event_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                arguments: [task, taskId, source, recording, startedAt.millisecondsSinceEpoch, plannedSeconds, startedAt.millisecondsSinceEpoch])
+                arguments: [
+                    task, taskId, source.rawValue, recording, startedAt.millisecondsSinceEpoch, plannedSeconds, startedAt.millisecondsSinceEpoch,
+                ])
             return db.lastInsertedRowID
         }
     }
@@ -32,11 +34,11 @@ struct EventLog: Sendable {
         }
     }
 
-    func appendSession(_ events: [SessionEvent], source: String, recording: String?) throws(StoreError) -> Int64? {
+    func appendSession(_ events: [SessionEvent], source: SessionSource, recording: String?) throws(StoreError) -> Int64? {
         try writer.write(logAt: path) { db in try Self.insertSession(events, source: source, recording: recording, db: db) }
     }
 
-    func appendSessions(_ sessions: [[SessionEvent]], source: String) throws(StoreError) {
+    func appendSessions(_ sessions: [[SessionEvent]], source: SessionSource) throws(StoreError) {
         try writer.write(logAt: path) { db in
             for events in sessions { try Self.insertSession(events, source: source, recording: nil, db: db) }
         }
@@ -62,11 +64,11 @@ struct EventLog: Sendable {
     // MARK: Events to rows
 
     @discardableResult
-    private static func insertSession(_ events: [SessionEvent], source: String, recording: String?, db: Database) throws -> Int64? {
+    private static func insertSession(_ events: [SessionEvent], source: SessionSource, recording: String?, db: Database) throws -> Int64? {
         guard let first = events.first, case .sessionStarted(let task, let planned) = first.kind else { return nil }
         try db.execute(
             sql: "INSERT INTO sessions (task, source, recording, started_ms, planned_s, last_event_ms) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [task, source, recording, first.time.millisecondsSinceEpoch, planned, first.time.millisecondsSinceEpoch])
+            arguments: [task, source.rawValue, recording, first.time.millisecondsSinceEpoch, planned, first.time.millisecondsSinceEpoch])
         let id = db.lastInsertedRowID
         for e in events.dropFirst() { try insert(e, session: id, db: db) }
         try db.execute(sql: "UPDATE sessions SET last_event_ms = ? WHERE id = ?", arguments: [events.last!.time.millisecondsSinceEpoch, id])

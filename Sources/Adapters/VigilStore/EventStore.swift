@@ -51,7 +51,9 @@ public final class EventStore: Sendable {
     // MARK: Writing (EventLog)
 
     /// Opens a session row. Returns its id, which `append` needs.
-    public func beginSession(task: String?, taskId: Int64? = nil, source: String, recording: String?, startedAt: Timestamp, plannedSeconds: Double?)
+    public func beginSession(
+        task: String?, taskId: Int64? = nil, source: SessionSource, recording: String?, startedAt: Timestamp, plannedSeconds: Double?
+    )
         throws(StoreError) -> Int64
     {
         try log.beginSession(task: task, taskId: taskId, source: source, recording: recording, startedAt: startedAt, plannedSeconds: plannedSeconds)
@@ -62,12 +64,14 @@ public final class EventStore: Sendable {
 
     /// Writes a whole session (a replay) in one transaction: it is in the log completely or not at all.
     @discardableResult
-    public func appendSession(_ events: [SessionEvent], source: String, recording: String?) throws(StoreError) -> Int64? {
+    public func appendSession(_ events: [SessionEvent], source: SessionSource, recording: String?) throws(StoreError) -> Int64? {
         try log.appendSession(events, source: source, recording: recording)
     }
 
     /// Writes many whole sessions in one transaction (a simulated history): all or none.
-    public func appendSessions(_ sessions: [[SessionEvent]], source: String) throws(StoreError) { try log.appendSessions(sessions, source: source) }
+    public func appendSessions(_ sessions: [[SessionEvent]], source: SessionSource) throws(StoreError) {
+        try log.appendSessions(sessions, source: source)
+    }
 
     /// Records what each alarm channel did, in one durable transaction.
     public func appendDeliveries(_ deliveries: [AlarmDelivery], session: Int64) throws(StoreError) {
@@ -92,12 +96,23 @@ public final class EventStore: Sendable {
     /// one task: judged spans (pauses, breaks and gaps taken out), episodes, alarms, in the
     /// statistics' columnar form (Unix ms, as the rows hold them). How it is read fast and
     /// consistently: `StatisticsReader`.
-    public func statisticsFacts(before: Timestamp, task: String? = nil) throws(StoreError) -> StatisticsFacts {
-        try statistics.facts(before: before.millisecondBound, task: task)
+    /// Only the sessions from `sources` count (by default the person's own: `SessionSource.counted`).
+    public func statisticsFacts(
+        before: Timestamp, task: String? = nil, sources: Set<SessionSource> = SessionSource.counted
+    ) throws(StoreError) -> StatisticsFacts {
+        try statistics.facts(before: before.millisecondBound, task: task, sources: sources)
     }
 
-    /// Sessions, newest first.
-    public func sessions(limit: Int = 20) throws(StoreError) -> [StoredSession] { try queries.sessions(limit: limit) }
+    /// Sessions from `sources`, newest first.
+    public func sessions(limit: Int = 20, sources: Set<SessionSource> = SessionSource.counted) throws(StoreError) -> [StoredSession] {
+        try queries.sessions(limit: limit, sources: sources)
+    }
+
+    /// How many sessions of each source started within [from, to) (from the first session when
+    /// `from` is nil): what a report says it counted and what it left out.
+    public func sessionsBySource(from: Timestamp?, to: Timestamp) throws(StoreError) -> [SessionSource: Int] {
+        try queries.sessionsBySource(from: from, to: to)
+    }
 
     public func episodes(session: Int64) throws(StoreError) -> [StoredEpisode] { try queries.episodes(session: session) }
 
@@ -108,8 +123,10 @@ public final class EventStore: Sendable {
     public func taskNames() throws(StoreError) -> [String] { try queries.taskNames() }
 
     /// Time in each application and on calls within [from, to).
-    public func activityTotals(from: Timestamp, to: Timestamp) throws(StoreError) -> [ActivityTotal] {
-        try queries.activityTotals(from: from, to: to)
+    public func activityTotals(
+        from: Timestamp, to: Timestamp, sources: Set<SessionSource> = SessionSource.counted
+    ) throws(StoreError) -> [ActivityTotal] {
+        try queries.activityTotals(from: from, to: to, sources: sources)
     }
 
     /// Row counts per table, for checks and `vigil log --stats`.

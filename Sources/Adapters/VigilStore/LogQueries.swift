@@ -5,7 +5,7 @@ import VigilCore
 public struct StoredSession: Hashable, Sendable, FetchableRecord {
     public var id: Int64
     public var task: String?
-    /// `live` or `replay`.
+    /// Where it came from: a `SessionSource` (a log from a newer Vigil may hold others).
     public var source: String
     public var recording: String?
     public var startedAt: Timestamp
@@ -80,9 +80,25 @@ struct LogQueries: Sendable {
     /// The file, for messages.
     let path: String
 
-    func sessions(limit: Int = 20) throws(StoreError) -> [StoredSession] {
+    func sessions(limit: Int, sources: Set<SessionSource>) throws(StoreError) -> [StoredSession] {
         try reader.read(logAt: path) {
-            try StoredSession.fetchAll($0, sql: "SELECT * FROM sessions ORDER BY started_ms DESC, id DESC LIMIT ?", arguments: [limit])
+            try StoredSession.fetchAll(
+                $0,
+                sql: "SELECT * FROM sessions WHERE source IN (\(SessionSource.sqlList(sources))) ORDER BY started_ms DESC, id DESC LIMIT ?",
+                arguments: [limit])
+        }
+    }
+
+    func sessionsBySource(from: Timestamp?, to: Timestamp) throws(StoreError) -> [SessionSource: Int] {
+        try reader.read(logAt: path) { db in
+            var out: [SessionSource: Int] = [:]
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT source, count(*) FROM sessions WHERE started_ms >= ? AND started_ms < ? GROUP BY source",
+                arguments: [from?.millisecondsSinceEpoch ?? Int64.min, to.millisecondsSinceEpoch])
+            for r in rows {
+                if let source = SessionSource(rawValue: r[0]) { out[source, default: 0] += r[1] }
+            }
+            return out
         }
     }
 
@@ -112,13 +128,14 @@ struct LogQueries: Sendable {
 
     /// Time in each application (by class and the category it had) and on calls, within
     /// [from, to): stretches are clipped to the period.
-    func activityTotals(from: Timestamp, to: Timestamp) throws(StoreError) -> [ActivityTotal] {
+    func activityTotals(from: Timestamp, to: Timestamp, sources: Set<SessionSource>) throws(StoreError) -> [ActivityTotal] {
         try reader.read(logAt: path) { db in
             try Row.fetchAll(
                 db,
                 sql: """
                     SELECT kind, app_class, category, SUM(MIN(end_ms, ?2) - MAX(start_ms, ?1)) AS ms, COUNT(*) AS stretches
                     FROM activities WHERE end_ms > ?1 AND start_ms < ?2
+                        AND session_id IN (SELECT id FROM sessions WHERE source IN (\(SessionSource.sqlList(sources))))
                     GROUP BY kind, app_class, category ORDER BY ms DESC, app_class
                     """,
                 arguments: [from.millisecondsSinceEpoch, to.millisecondsSinceEpoch]

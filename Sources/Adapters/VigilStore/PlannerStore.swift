@@ -70,7 +70,8 @@ extension EventStore {
             done: r.optionalTime("done_ms"))
     }
 
-    /// Per task: focused minutes, sessions and distraction episodes of the sessions linked to it.
+    /// Per task: focused minutes, sessions and distraction episodes of the person's own sessions
+    /// linked to it (`SessionSource.counted`: a rehearsal or a replay is not work done).
     public func taskEffort() throws(StoreError) -> [Int64: TaskEffort] {
         try read { db in
             var out: [Int64: TaskEffort] = [:]
@@ -78,7 +79,8 @@ extension EventStore {
                 db,
                 sql: """
                     SELECT s.task_id, coalesce(sum(s.focused_s), 0) / 60.0, count(*), coalesce(sum(s.episodes), 0)
-                    FROM sessions s WHERE s.task_id IS NOT NULL GROUP BY s.task_id
+                    FROM sessions s WHERE s.task_id IS NOT NULL AND s.source IN (\(SessionSource.sqlList(SessionSource.counted)))
+                    GROUP BY s.task_id
                     """)
             {
                 out[r[0]] = TaskEffort(focusedMinutes: r[1], sessions: r[2], episodes: r[3])
@@ -201,15 +203,15 @@ extension EventStore {
         }
     }
 
-    /// Focused minutes of the sessions that started in [from, to) on a task with this title, or
-    /// linked to a task with this tag.
+    /// Focused minutes of the person's own sessions (`SessionSource.counted`) that started in
+    /// [from, to) on a task with this title, or linked to a task with this tag.
     public func focusedMinutes(from: Timestamp, to: Timestamp, task: String) throws(StoreError) -> Double {
         try read { db in
             try Double.fetchOne(
                 db,
                 sql: """
                     SELECT coalesce(sum(s.focused_s), 0) / 60.0 FROM sessions s LEFT JOIN tasks t ON t.id = s.task_id
-                    WHERE s.started_ms >= ? AND s.started_ms < ?
+                    WHERE s.started_ms >= ? AND s.started_ms < ? AND s.source IN (\(SessionSource.sqlList(SessionSource.counted)))
                       AND (s.task = ? COLLATE NOCASE OR (',' || t.tags || ',') LIKE ('%,' || ? || ',%'))
                     """, arguments: [from.millisecondBound, to.millisecondBound, task, task]) ?? 0
         }

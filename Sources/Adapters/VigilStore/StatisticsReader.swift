@@ -21,7 +21,7 @@ struct StatisticsReader: Sendable {
     /// their episodes and alarms are read at the same time on two connections; what the second
     /// sees beyond the first's snapshot is left out, so a session being written meanwhile cannot
     /// tear the figures.
-    func facts(before: Int64, task: String? = nil) throws(StoreError) -> StatisticsFacts {
+    func facts(before: Int64, task: String? = nil, sources: Set<SessionSource>) throws(StoreError) -> StatisticsFacts {
         let results = Results()
         do {
             if let pool = reader as? DatabasePool {
@@ -33,7 +33,8 @@ struct StatisticsReader: Sendable {
                     do {
                         if i == 0 {
                             let rows = try pool.read {
-                                try Self.readSessions($0, before: before, task: task, snapshotTaken: { sessionsReading.signal() })
+                                try Self.readSessions(
+                                    $0, before: before, task: task, sources: sources, snapshotTaken: { sessionsReading.signal() })
                             }
                             results.withLock { $0.sessions = rows }
                         } else {
@@ -47,7 +48,7 @@ struct StatisticsReader: Sendable {
                 }
             } else {
                 let rows = try reader.read {
-                    ($0, try Self.readSessions($0, before: before, task: task, snapshotTaken: {}), try Self.readChildren($0))
+                    ($0, try Self.readSessions($0, before: before, task: task, sources: sources, snapshotTaken: {}), try Self.readChildren($0))
                 }
                 results.withLock {
                     $0.sessions = rows.1
@@ -90,14 +91,16 @@ struct StatisticsReader: Sendable {
     }
 
     /// `snapshotTaken` is called once the read transaction has its snapshot of the log.
-    private static func readSessions(_ db: Database, before: Int64, task: String?, snapshotTaken: () -> Void) throws -> SessionRows {
+    private static func readSessions(
+        _ db: Database, before: Int64, task: String?, sources: Set<SessionSource>, snapshotTaken: () -> Void
+    ) throws -> SessionRows {
         var out = SessionRows()
         // Any read fixes the snapshot; this one is tiny.
         _ = try Int64.fetchOne(db, sql: "SELECT max(id) FROM sessions")
         snapshotTaken()
         let sql =
             "SELECT id, task, started_ms, coalesce(ended_ms, last_event_ms), outcome, last_event_ms FROM sessions WHERE started_ms < ?"
-            + (task == nil ? "" : " AND task = ?") + " ORDER BY id"
+            + " AND source IN (\(SessionSource.sqlList(sources)))" + (task == nil ? "" : " AND task = ?") + " ORDER BY id"
         try stepRows(db, sql, task == nil ? [before] : [before, task]) { p in
             let start = sqlite3_column_int64(p, 2)
             out.sessions.append(

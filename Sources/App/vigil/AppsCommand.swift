@@ -17,9 +17,13 @@ struct AppsCommand: AsyncParsableCommand {
             say of its class (rules on titles cannot be shown: titles are not kept). Change a \
             category by adding a rule to `apps.rules` in your config (`vigil config paths`).
 
+            Your own sessions count (live ones and a simulated history); --source adds replays \
+            and rehearsals.
+
             Examples:
               vigil apps
               vigil apps --days 90 --json
+              vigil apps --source replay
             """
     )
 
@@ -27,6 +31,8 @@ struct AppsCommand: AsyncParsableCommand {
 
     @Option(help: "How many days back to look, today included.")
     var days = 30
+
+    @OptionGroup var source: SourceOptions
 
     @Flag(help: "Print one JSON object per application, then one for calls.")
     var json = false
@@ -43,7 +49,8 @@ struct AppsCommand: AsyncParsableCommand {
                 return
             }
             let now = LocalNow(at: try common.currentTime())
-            let totals = try common.openStore().activityTotals(from: now.startOfDay(now.day - days + 1), to: now.startOfDay(now.day + 1))
+            let totals = try common.openStore().activityTotals(
+                from: now.startOfDay(now.day - days + 1), to: now.startOfDay(now.day + 1), sources: source.sources)
             let out = Output()
             for line in AppsListing(totals: totals, apps: configuration.apps).lines(json: json) { out.line(line) }
             out.flush()

@@ -16,9 +16,13 @@ struct Log: AsyncParsableCommand {
         discussion: """
             Times are shown in the local time zone.
 
+            Your own sessions are listed (live ones and a simulated history); --source lists
+            replays and rehearsals too, which the listing otherwise only counts.
+
             Examples:
               vigil log
               vigil log --limit 5 --json
+              vigil log --source replay
             """
     )
 
@@ -26,6 +30,8 @@ struct Log: AsyncParsableCommand {
 
     @Option(help: "How many sessions to list, newest first.")
     var limit = 10
+
+    @OptionGroup var source: SourceOptions
 
     @Flag(help: "Print one JSON object per session, with its episodes.")
     var json = false
@@ -42,10 +48,15 @@ struct Log: AsyncParsableCommand {
                 return
             }
             let store = try common.openStore()
-            let sessions = try store.sessions(limit: limit)
+            let sources = source.sources
+            let sessions = try store.sessions(limit: limit, sources: sources)
             let out = Output()
+            // What the selection leaves out is said, not hidden.
+            let others = try store.sessionsBySource(from: nil, to: Timestamp(nanoseconds: .max)).filter {
+                !sources.contains($0.key) && $0.value > 0
+            }
             if sessions.isEmpty && !json {
-                out.line(Self.noSessions)
+                out.line(others.isEmpty ? Self.noSessions : "No \(sources.sorted().map(\.rawValue).joined(separator: " or ")) sessions.")
             }
             for s in sessions {
                 let episodes = try store.episodes(session: s.id)
@@ -64,6 +75,10 @@ struct Log: AsyncParsableCommand {
                     let dur = e.endedAt.map { humanDuration($0 - e.startedAt) } ?? "open"
                     out.line("      episode \(e.number)  \(localTime(e.startedAt))  \(dur)  \(e.cause)  \(e.reason)")
                 }
+            }
+            if !others.isEmpty && !json {
+                let list = others.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
+                out.line("Not listed: \(list) (`vigil log --source all` lists them).")
             }
             out.flush()
         }

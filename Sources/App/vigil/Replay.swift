@@ -91,8 +91,12 @@ struct Replay: AsyncParsableCommand {
                 throw Failure("\(files.joined(separator: ", ")): no samples to replay", code: .dataError)
             }
             if let store {
-                let id = try store.appendSession(events, source: "replay", recording: files.joined(separator: " "))
-                if let id { note("logged as session \(id) in \(store.path)") }
+                let id = try store.appendSession(events, source: .replay, recording: files.joined(separator: " "))
+                if let id {
+                    note(
+                        "logged as session \(id) in \(store.path), as a replay: `vigil log --source replay` lists it; reports count it with --source replay"
+                    )
+                }
             }
         }
     }

@@ -25,6 +25,11 @@ struct ReportCommand: AsyncParsableCommand {
               vigil report --last 30d --task thesis
               vigil report --from 2026-11-01 --to 2026-11-30 --format html -o november.html
               vigil report --last all --format csv -o days.csv
+              vigil report --source all
+
+            Only your own sessions count unless --source says otherwise: live ones and a simulated
+            history. Replays (`vigil replay --log`) and rehearsals (`vigil start --replay --log`)
+            re-judge time already lived; the report says how many it left out.
             """
     )
 
@@ -41,6 +46,8 @@ struct ReportCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Only the sessions of this task (as given to `vigil start --task`).", valueName: "name"))
     var task: String?
+
+    @OptionGroup var source: SourceOptions
 
     @Option(help: ArgumentHelp("text, json, csv, markdown or html.", valueName: "format"), completion: .list(ReportFormat.allCases.map(\.rawValue)))
     var format: String = "text"
@@ -83,6 +90,7 @@ struct ReportCommand: AsyncParsableCommand {
         await guarded {
             let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
             let today = LocalNow(at: try common.currentTime(), zone: zone).day
+            let sources = source.sources
             let toDay = to.flatMap(Statistics.day(from:)) ?? today
 
             // Reading must not create anything: without a log the report is empty.
@@ -101,7 +109,7 @@ struct ReportCommand: AsyncParsableCommand {
                         code: .dataError)
                 }
                 let endClock = LocalClock(timeZone: zone, days: toDay...toDay)
-                facts = try store.statisticsFacts(before: endClock.startOfDay(toDay + 1), task: task)
+                facts = try store.statisticsFacts(before: endClock.startOfDay(toDay + 1), task: task, sources: sources)
             } else if let task {
                 throw Failure(
                     "no session has the task '\(task)': the event log is empty. Give a session a task with `vigil start --task NAME`.",
@@ -117,12 +125,19 @@ struct ReportCommand: AsyncParsableCommand {
                 fromDay = toDay - (Self.days(in: last ?? "7d")! - 1)
             }
             var report = Statistics.report(facts, timeZone: zone, from: fromDay, to: toDay, task: task)
-            // Time in applications and on calls over the same local days (all sessions: not by task yet).
-            if task == nil, let store = opened, let first = report.from.flatMap(Statistics.day(from:)) {
-                let clock = LocalClock(timeZone: zone, days: first...max(first, toDay))
-                let totals = try store.activityTotals(from: clock.startOfDay(first), to: clock.startOfDay(toDay + 1))
-                report.applications = Report.ApplicationFigures(
-                    totals.map { ($0.appClass, $0.category, $0.isCall, $0.seconds, $0.stretches) })
+            if let store = opened {
+                let first = report.from.flatMap(Statistics.day(from:)) ?? fromDay ?? toDay
+                let clock = LocalClock(timeZone: zone, days: min(first, toDay)...toDay)
+                let (start, end) = (clock.startOfDay(min(first, toDay)), clock.startOfDay(toDay + 1))
+                // Where the period's sessions came from, counted or not (all of them with --last all).
+                report.sources = Report.SourceFigures(
+                    counted: sources, sessions: try store.sessionsBySource(from: fromDay == nil ? nil : start, to: end))
+                // Time in applications and on calls over the same local days (not by task yet).
+                if task == nil, report.from != nil {
+                    let totals = try store.activityTotals(from: start, to: end, sources: sources)
+                    report.applications = Report.ApplicationFigures(
+                        totals.map { ($0.appClass, $0.category, $0.isCall, $0.seconds, $0.stretches) })
+                }
             }
             let kind = ReportFormat(rawValue: format)!
             if let output {

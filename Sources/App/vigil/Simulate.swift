@@ -81,7 +81,7 @@ struct Simulate: AsyncParsableCommand {
             for chunkStart in stride(from: last - days + 1, through: last, by: 30) {
                 let chunk = chunkStart...min(last, chunkStart + 29)
                 simulator.run(days: chunk) { batch.append($0) }
-                try store.appendSessions(batch, source: "simulated")
+                try store.appendSessions(batch, source: .simulated)
                 sessions += batch.count
                 events += batch.reduce(0) { $0 + $1.count }
                 batch.removeAll(keepingCapacity: true)

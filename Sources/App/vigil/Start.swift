@@ -32,12 +32,15 @@ struct Start: AsyncParsableCommand {
 
             --replay plays recordings as if they were the sensors (any format vigil replay reads), \
             at --pace times real time: a rehearsal of a recorded scenario through the whole live \
-            session, logged with the source "rehearsal".
+            session. It is not logged unless --log asks: then it is kept with the source \
+            "rehearsal", at the recording's own times (where `vigil replay` places them), and \
+            reports leave it out unless --source asks for it.
 
             Examples:
               vigil start --task "chapter 3" --minutes 50
               vigil start --task 3 --minutes 25 --record today.jsonl
               vigil start --replay Samples/coffee-break/session.jsonl --pace 60
+              vigil start --replay today.jsonl --pace 600 --log
             """
     )
 
@@ -69,6 +72,9 @@ struct Start: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --replay: how many times faster than real time.", valueName: "factor"))
     var pace: Double?
 
+    @Flag(help: "With --replay: keep the rehearsal in the event log (source \"rehearsal\"; reports leave it out unless --source).")
+    var log = false
+
     @Option(
         help: ArgumentHelp(
             "Pomodoro cycles: work/short break/long break (minutes) x work periods per set, or classic (25/5/15x4). The detectors rest in the breaks; after one the session waits for you to come back.",
@@ -82,6 +88,7 @@ struct Start: AsyncParsableCommand {
         if let t = task, t.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--task must not be blank.") }
         if let p = pace, !(p > 0 && p <= 10_000) { throw ValidationError("--pace must be greater than 0 (and at most 10000).") }
         if pace != nil, replay.isEmpty { throw ValidationError("--pace only goes with --replay FILE.") }
+        if log, replay.isEmpty { throw ValidationError("--log only goes with --replay FILE: a live session is always logged.") }
         if let pomodoro, PomodoroPlan.parse(pomodoro) == nil {
             throw ValidationError(
                 "--pomodoro: '\(pomodoro)' is not a plan like 25/5/15x4 (work/short break/long break in minutes, x work periods per set) or classic.")
@@ -156,10 +163,12 @@ struct Start: AsyncParsableCommand {
             let clock = ScaledClock(pace: pace ?? 1)
             let feed = RecordingFeed(merged, clock: clock, start: clock.now)
             let planned = minutes.map { $0 * 60 } ?? pomodoroPlan?.setLength ?? merged.plannedSeconds
-            try await SessionRun(command: self, config: config, store: store, task: task, taskId: taskId)
-                .go(
-                    clock: clock, wallStart: Timestamp(seconds: Date().timeIntervalSince1970), planned: planned, detectors: [feed], statuses: [],
-                    rehearsal: true)
+            // Kept only when asked, and then at the recording's own times, where `vigil replay`
+            // puts them: not now plus paced time, which at --pace 600 would reach into the future.
+            let now = Timestamp(seconds: Date().timeIntervalSince1970)
+            let wallStart = log ? merged.start ?? now : now
+            try await SessionRun(command: self, config: config, store: store, task: task, taskId: taskId, keepsLog: log)
+                .go(clock: clock, wallStart: wallStart, planned: planned, detectors: [feed], statuses: [], rehearsal: true)
         }
     }
 }
@@ -171,6 +180,8 @@ struct SessionRun {
     let store: EventStore
     let task: String?
     let taskId: Int64?
+    /// False for a rehearsal without --log: its events go to a log in memory, dropped at the end.
+    var keepsLog = true
 
     func go<C: Clock>(clock: C, wallStart: Timestamp, planned: Double?, detectors: [any Detector], statuses: [SensorStatus], rehearsal: Bool)
         async throws
@@ -225,7 +236,7 @@ struct SessionRun {
                 out.flush()
             })
         let runner = try SessionRunner(
-            configuration: config, store: store, dataDirectory: command.common.paths.dataDirectory,
+            configuration: config, store: keepsLog ? store : EventStore(), dataDirectory: command.common.paths.dataDirectory,
             plan: .init(
                 task: task, taskId: taskId, planned: planned, wallStart: wallStart, rehearsal: rehearsal, pomodoro: command.pomodoroPlan,
                 record: command.record),
@@ -275,7 +286,11 @@ struct SessionRun {
                     + "; what reached the log before is intact (a session left unfinished there is closed as interrupted at the next start)",
                 code: .ioError)
         }
-        if let id = outcome.session { note("saved as session \(id) in \(store.path)") }
+        if !keepsLog {
+            note("a rehearsal: not logged (--log keeps it, apart from your own sessions)")
+        } else if let id = outcome.session {
+            note("saved as session \(id) in \(store.path)")
+        }
         // Habits that sessions complete by themselves.
         if let done = try? PlannerHousekeeping.run(store: store, now: LocalNow(at: WallClock.now())) {
             for (h, _) in done.completedBySessions { note("habit #\(h.id) \(h.name) is done for today: your sessions reached it") }

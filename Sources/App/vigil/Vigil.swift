@@ -44,6 +44,26 @@ struct Vigil: AsyncParsableCommand {
 }
 
 /// Options every command takes, so scripts and tests can use a private store and config.
+/// `--source`: which sessions a listing or a report counts. The person's own (live and simulated)
+/// unless it says otherwise (see SessionSource).
+struct SourceOptions: ParsableArguments {
+    @Option(
+        name: .customLong("source"),
+        help: ArgumentHelp(
+            "Which sessions count: live, simulated, replay, rehearsal, several with commas, or all (default: live,simulated).",
+            valueName: "sources"),
+        completion: .list(SessionSource.allCases.map(\.rawValue) + ["all"]))
+    var text: String?
+
+    var sources: Set<SessionSource> { text.flatMap(SessionSource.selection) ?? SessionSource.counted }
+
+    func validate() throws {
+        if let text, SessionSource.selection(text) == nil {
+            throw ValidationError("--source takes live, simulated, replay or rehearsal (several with commas), or all; got '\(text)'.")
+        }
+    }
+}
+
 struct CommonOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Directory for the event log (default: $XDG_DATA_HOME/vigil).", valueName: "dir"))
     var dataDir: String?

@@ -68,6 +68,15 @@ func weekdayLabel(_ w: Int?) -> String { w.map { Statistics.weekdayNames[$0 - 1]
 struct Summary {
     let r: Report
 
+    /// "live 12 · left out: replay 3, rehearsal 1 (--source all counts them)".
+    func sourcesLine(_ s: Report.SourceFigures) -> String {
+        let counted = s.sessions.filter(\.counted).map { "\($0.source) \($0.sessions)" }
+        let left = s.sessions.filter { !$0.counted }.map { "\($0.source) \($0.sessions)" }
+        var line = counted.isEmpty ? "no \(s.counted.joined(separator: " or ")) session" : counted.joined(separator: " · ")
+        if !left.isEmpty { line += " · left out: " + left.joined(separator: ", ") + " (--source all counts them)" }
+        return line
+    }
+
     var lines: [(String, String)] {
         let t = r.totals
         var out: [(String, String)] = []
@@ -80,6 +89,7 @@ struct Summary {
             sessions += ")"
         }
         out.append(("Focus", "\(hoursMinutes(t.focusedMinutes)) focused · \(hoursMinutes(t.distractedMinutes)) distracted · \(sessions)"))
+        if let s = r.sources { out.append(("Sources", sourcesLine(s))) }
         let e = r.episodes
         var episodes = "\(e.count) episode\(e.count == 1 ? "" : "s")"
         if e.count > 0 {

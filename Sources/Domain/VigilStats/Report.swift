@@ -31,6 +31,30 @@ public struct Report: Codable, Sendable {
     /// Time in applications by category and on calls; nil when the period has none (the
     /// application in front is not seen on this desktop, or no session ran).
     public var applications: ApplicationFigures? = nil
+    /// Where the period's sessions came from, and which of them the figures count; nil when the
+    /// report was made without a log.
+    public var sources: SourceFigures? = nil
+
+    /// Sessions by where they came from (`live`, `simulated`, `replay`, `rehearsal`).
+    public struct SourceFigures: Codable, Sendable {
+        /// The sources the figures count, the person's own first.
+        public var counted: [String]
+        /// Sessions that started in the period, by source, counted or not; sources without any left out.
+        public var sessions: [SourceCount]
+
+        public struct SourceCount: Codable, Sendable {
+            public var source: String
+            public var sessions: Int
+            public var counted: Bool
+        }
+
+        public init(counted: Set<SessionSource>, sessions: [SessionSource: Int]) {
+            self.counted = counted.sorted().map(\.rawValue)
+            self.sessions = sessions.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map {
+                SourceCount(source: $0.key.rawValue, sessions: $0.value, counted: counted.contains($0.key))
+            }
+        }
+    }
 
     public struct Totals: Codable, Sendable {
         public var sessions: Int

@@ -165,6 +165,22 @@ extension Report: JSONObject {
         w.field("streak", streak)
         w.field("achievements", achievements)
         w.field("applications", applications)
+        w.field("sources", sources)
+    }
+}
+
+extension Report.SourceFigures: JSONObject {
+    func writeFields(_ w: inout JSONWriter) {
+        w.field("counted", counted)
+        w.field("sessions", sessions)
+    }
+}
+
+extension Report.SourceFigures.SourceCount: JSONObject {
+    func writeFields(_ w: inout JSONWriter) {
+        w.field("source", source)
+        w.field("sessions", sessions)
+        w.field("counted", counted)
     }
 }
 

@@ -38,12 +38,13 @@ public final class SessionLogWriter: @unchecked Sendable {
     public static let bufferLimit = 100_000
 
     private let taskId: Int64?
-    private let source: String
+    private let source: SessionSource
 
     /// - Parameters: taskId: the task in the person's list the session is for, if any; source:
     ///   `live`, or `rehearsal` for a recording played as live; news: told when writing starts
     ///   failing and when it works again (once each way).
-    public init(store: EventStore, taskId: Int64? = nil, source: String = "live", news: @escaping @Sendable (LogWriterNews) -> Void = { _ in }) {
+    public init(store: EventStore, taskId: Int64? = nil, source: SessionSource = .live, news: @escaping @Sendable (LogWriterNews) -> Void = { _ in })
+    {
         self.store = store
         self.taskId = taskId
         self.source = source

@@ -118,7 +118,7 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
             presenter.note(message)
         }
         // A log that cannot be written does not stop the session: its events wait in memory.
-        let writer = SessionLogWriter(store: store, taskId: plan.taskId, source: plan.rehearsal ? "rehearsal" : "live") { news in
+        let writer = SessionLogWriter(store: store, taskId: plan.taskId, source: plan.rehearsal ? .rehearsal : .live) { news in
             switch news {
             case .failing(let error, let count):
                 tell(
