@@ -51,7 +51,13 @@ import VigilCore
         #expect(r.totals.alarms == 1)
         #expect(r.totals.alarmsPerFocusedHour == (1 / (170.0 / 60) * 10_000).rounded() / 10_000)
         #expect(r.totals.recovery.count == 1 && r.totals.recovery.meanS == 480 && r.totals.recovery.medianS == 480)
-        #expect(r.highlights.mostProductiveHour == 2 && r.highlights.leastProductiveHour == 1 && r.highlights.mostProcrastinatedHour == 2)
+        // Only hour 2 has an hour of judged time: it is the best and the most procrastinated, and
+        // with one candidate no hour is named the worst.
+        #expect(r.highlights.mostProductiveHour == 2 && r.highlights.leastProductiveHour == nil && r.highlights.mostProcrastinatedHour == 2)
+        #expect(r.highlights.hoursWithEnoughData == 1 && r.highlights.minimumJudgedMinutes == 60)
+        #expect(r.hours[2].rates.judgedMinutes == 120 && r.hours[2].rates.focusShare == 0.9167 && r.hours[2].rates.enoughData)
+        #expect(r.hours[2].rates.distractedPerJudgedHour == 5 && r.hours[2].rates.episodesPerJudgedHour == 0.5)
+        #expect(r.hours[1].rates.focusShare == 1 && !r.hours[1].rates.enoughData)
         #expect(r.episodes.byCause.map(\.count) == [0, 0, 1, 0, 0])
         #expect(r.episodes.byHour[2].count == 1 && r.episodes.byHour[2].meanS == 600)
         #expect(r.timeZone == "Europe/Berlin")
@@ -66,7 +72,9 @@ import VigilCore
         #expect(r.hours[2].focusedMinutes == 0)
         #expect(r.hours[3].focusedMinutes == 30)
         #expect(r.totals.focusedMinutes == 60)
-        #expect(r.highlights.leastProductiveHour == 1, "hour 2 had no judged time, so it cannot be the least productive")
+        #expect(r.hours[2].rates.focusShare == nil && r.hours[2].rates.judgedMinutes == 0, "hour 2 had no judged time")
+        #expect(r.highlights.mostProductiveHour == nil && r.highlights.leastProductiveHour == nil, "no hour has an hour of judged time")
+        #expect(r.highlights.hoursWithEnoughData == 0)
     }
 
     /// 23:00 to 01:00 local splits across two days; a period that starts at midnight keeps only
@@ -106,15 +114,76 @@ import VigilCore
         #expect(!r.achievements.map(\.id).contains("deep_focus_90"))
     }
 
-    /// Ties go to the earlier hour and weekday; the least productive is among hours with judged time.
-    @Test func tiesGoToTheEarlierHour() {
+    /// Equal focus shares go to the hour with more judged time behind it, then to the earlier one.
+    @Test func tiesGoToMoreDataThenTheEarlierHour() {
         var facts = StatisticsFacts()
-        session(&facts, id: 1, "2026-06-01T09:00:00Z", "2026-06-01T09:30:00Z")  // Monday
-        session(&facts, id: 2, "2026-06-02T14:00:00Z", "2026-06-02T14:30:00Z")  // Tuesday
+        session(&facts, id: 1, "2026-06-01T09:00:00Z", "2026-06-01T10:00:00Z")  // Monday, all focused
+        session(&facts, id: 2, "2026-06-02T14:00:00Z", "2026-06-02T15:00:00Z")  // Tuesday
+        session(&facts, id: 3, "2026-06-03T14:00:00Z", "2026-06-03T15:00:00Z")  // Wednesday
+        session(&facts, id: 4, "2026-06-04T16:00:00Z", "2026-06-04T17:00:00Z")  // Thursday
         let r = Statistics.report(facts, timeZone: TimeZone(identifier: "UTC")!, from: day("2026-06-01"), to: day("2026-06-07"))
-        #expect(r.highlights.mostProductiveHour == 9 && r.highlights.leastProductiveHour == 9)
-        #expect(r.highlights.mostProductiveWeekday == 1 && r.highlights.leastProductiveWeekday == 1)
-        #expect(r.highlights.mostProcrastinatedHour == nil)
+        #expect(r.highlights.mostProductiveHour == 14 && r.highlights.leastProductiveHour == 14, "all 100 %: the most data wins both")
+        #expect(r.highlights.mostProductiveWeekday == 1 && r.highlights.leastProductiveWeekday == 1, "equal data: the earlier")
+        #expect(r.highlights.mostProcrastinatedHour == nil, "no episode")
+        #expect(r.highlights.hoursWithEnoughData == 3 && r.highlights.weekdaysWithEnoughData == 4)
+    }
+
+    /// The mission's question, asked where volume and rate disagree: every weekday the person works
+    /// an hour at 09:00 with two 10-minute episodes, and a quarter of an hour at 16:00 without one;
+    /// one night, ten minutes at 02:00, half of them distracted. By minutes 09:00 would be the most
+    /// productive hour and 02:00 the least; by how well the person focuses, 16:00 is the best, 09:00
+    /// the worst and the most procrastinated, and 02:00 has too little data to be named at all.
+    @Test func hoursAreRankedByHowWellThePersonFocusesNotByHowMuch() {
+        var facts = StatisticsFacts()
+        var id: Int64 = 0
+        for d in 1...5 {
+            let date = "2026-06-0\(d)"
+            id += 1
+            session(
+                &facts, id: id, "\(date)T09:00:00Z", "\(date)T10:00:00Z",
+                episodes: [("\(date)T09:10:00Z", "\(date)T09:20:00Z", .away), ("\(date)T09:40:00Z", "\(date)T09:50:00Z", .switching)])
+            id += 1
+            session(&facts, id: id, "\(date)T16:00:00Z", "\(date)T16:15:00Z")
+        }
+        session(&facts, id: 99, "2026-06-03T02:00:00Z", "2026-06-03T02:10:00Z", episodes: [("2026-06-03T02:05:00Z", "2026-06-03T02:10:00Z", .noise)])
+        let r = Statistics.report(facts, timeZone: TimeZone(identifier: "UTC")!, from: day("2026-06-01"), to: day("2026-06-07"))
+        #expect(r.hours[9].focusedMinutes == 200 && r.hours[16].focusedMinutes == 75 && r.hours[2].focusedMinutes == 5)
+        #expect(r.hours[9].rates.focusShare == 0.6667 && r.hours[16].rates.focusShare == 1 && r.hours[2].rates.focusShare == 0.5)
+        #expect(r.hours[9].rates.episodesPerJudgedHour == 2 && r.hours[9].rates.distractedPerJudgedHour == 20)
+        #expect(!r.hours[2].rates.enoughData && r.hours[2].rates.episodesPerJudgedHour == 6)
+        #expect(r.highlights.mostProductiveHour == 16)
+        #expect(r.highlights.leastProductiveHour == 9)
+        #expect(r.highlights.mostProcrastinatedHour == 9, "02:00 drifts more often per hour, on ten minutes of data")
+        #expect(r.totals.focusShare == 0.7273)  // (200 + 75 + 5) / (300 + 75 + 10)
+        // The week's own profile says the same.
+        #expect(r.weeks.count == 1 && r.weeks[0].mostProductiveHour == 16 && r.weeks[0].leastProductiveHour == 9)
+        #expect(r.weeks[0].hourJudgedMinutes[9] == 300 && r.weeks[0].hourFocusShare[16] == 1 && r.weeks[0].hourFocusShare[12] == nil)
+        #expect(r.heatmapFocusShare[0][9] == 0.6667 && r.heatmapJudgedMinutes[0][9] == 60 && r.heatmapFocusShare[5][9] == nil)
+        #expect(r.tasks.count == 1 && r.tasks[0].task == "" && r.tasks[0].sessions == 11 && r.tasks[0].episodes == 11)
+    }
+
+    /// The previous period of the same length, from the same facts: its figures and best hours.
+    @Test func thePreviousPeriodIsComparedWithTheSameRules() {
+        var facts = StatisticsFacts()
+        // Week 1 (the previous period): 09:00-10:30, all focused, Monday to Wednesday.
+        for d in 1...3 {
+            session(&facts, id: Int64(d), "2026-06-0\(d)T09:00:00Z", "2026-06-0\(d)T10:30:00Z", outcome: d == 3 ? .abandoned : .completed)
+        }
+        // Week 2 (the period): 14:00-15:00 with a 15-minute episode, twice.
+        session(&facts, id: 10, "2026-06-08T14:00:00Z", "2026-06-08T15:00:00Z", episodes: [("2026-06-08T14:30:00Z", "2026-06-08T14:45:00Z", .away)])
+        session(&facts, id: 11, "2026-06-09T14:00:00Z", "2026-06-09T15:00:00Z")
+        let r = Statistics.report(facts, timeZone: TimeZone(identifier: "UTC")!, from: day("2026-06-08"), to: day("2026-06-14"))
+        let p = try! #require(r.previous)
+        #expect(p.from == "2026-06-01" && p.to == "2026-06-07")
+        #expect(p.sessions == 3 && p.completed == 2 && p.completionRate == 0.6667)
+        #expect(p.focusedMinutes == 270 && p.distractedMinutes == 0 && p.focusShare == 1 && p.episodes == 0 && p.procrastinationFreeShare == 1)
+        #expect(p.mostProductiveHour == 9 && p.leastProductiveHour == 9 && p.mostProcrastinatedHour == nil)
+        #expect(r.totals.focusedMinutes == 105 && r.totals.focusShare == 0.875 && r.highlights.mostProductiveHour == 14)
+        // All history has no previous period.
+        #expect(Statistics.report(facts, timeZone: TimeZone(identifier: "UTC")!, from: nil, to: day("2026-06-14")).previous == nil)
+        // Achievements say which were earned in the period.
+        #expect(r.achievements.filter(\.inPeriod).map(\.id) == [])
+        #expect(r.achievements.contains { $0.id == "first_session" && !$0.inPeriod })
     }
 
     /// The 21/90 arithmetic, worked by hand: 8 free days score 6x1 + 2x2 = 10; losing the 8-day
@@ -222,6 +291,11 @@ import VigilCore
             case .struct:
                 for c in m.children {
                     guard let l = c.label else { continue }
+                    // An hour's and a weekday's rates are written into their own object.
+                    if l == "rates" {
+                        labels(c.value, path, into: &out)
+                        continue
+                    }
                     let k = l.unicodeScalars.reduce("") {
                         $0 + (CharacterSet.uppercaseLetters.contains($1) ? "_" + String($1).lowercased() : String($1))
                     }

@@ -56,6 +56,13 @@ func hoursMinutes(_ minutes: Double) -> String {
     return total < 60 ? "\(total) min" : "\(total / 60) h \(total % 60 < 10 ? "0" : "")\(total % 60) min"
 }
 
+/// "+1 h 05 min ↑", "−20 min ↓", "±0 min".
+func signedDuration(_ minutes: Double) -> String {
+    let rounded = minutes.rounded()
+    if rounded == 0 { return "±0 min" }
+    return (rounded > 0 ? "+" : "−") + hoursMinutes(abs(rounded)) + (rounded > 0 ? " ↑" : " ↓")
+}
+
 func percent(_ v: Double?) -> String { v.map { "\(Int(($0 * 100).rounded()))%" } ?? "–" }
 
 func seconds(_ v: Double?) -> String { v.map { humanDuration($0) } ?? "–" }
@@ -75,6 +82,62 @@ struct Summary {
         var line = counted.isEmpty ? "no \(s.counted.joined(separator: " or ")) session" : counted.joined(separator: " · ")
         if !left.isEmpty { line += " · left out: " + left.joined(separator: ", ") + " (--source all counts them)" }
         return line
+    }
+
+    /// "best 16:00 (96% focused, 5 h judged) · worst 09:00 (61% …) · most procrastination at 09:00
+    /// (2.1 episodes per judged hour)", or why none can be named.
+    var hoursLine: String {
+        let h = r.highlights
+        let minimum = "\(h.minimumJudgedMinutes) min"
+        guard let best = h.mostProductiveHour else {
+            let most = r.hours.map(\.rates.judgedMinutes).max() ?? 0
+            return "too little data to name the best hour: an hour of the day needs \(minimum) of judged time in the period "
+                + "(the most any has is \(hoursMinutes(most)))"
+        }
+        func rated(_ hour: Int) -> String {
+            let rates = r.hours[hour].rates
+            return "\(hourLabel(hour)) (\(percent(rates.focusShare)) focused over \(hoursMinutes(rates.judgedMinutes)))"
+        }
+        var line = "best \(rated(best))"
+        if let worst = h.leastProductiveHour {
+            line += " · worst \(rated(worst))"
+        } else {
+            line += " · no other hour has \(minimum) of judged time to compare"
+        }
+        if let p = h.mostProcrastinatedHour, let rate = r.hours[p].rates.episodesPerJudgedHour {
+            line += " · most procrastination at \(hourLabel(p)) (\(number((rate * 10).rounded() / 10)) episodes per judged hour)"
+        }
+        return line
+    }
+
+    var weekdaysLine: String {
+        let h = r.highlights
+        guard let best = h.mostProductiveWeekday else {
+            return "too little data to name the best weekday: a weekday needs \(h.minimumJudgedMinutes) min of judged time in the period"
+        }
+        func rated(_ w: Int) -> String { "\(weekdayLabel(w)) (\(percent(r.weekdays[w - 1].rates.focusShare)) focused)" }
+        return "best \(rated(best))" + (h.leastProductiveWeekday.map { " · worst \(rated($0))" } ?? "")
+    }
+
+    /// The headline figures against the previous period of the same length; nil for all history.
+    var trendLine: String? {
+        guard let p = r.previous else { return nil }
+        let span = p.from == p.to ? p.from : "\(p.from) to \(p.to)"
+        guard p.sessions > 0 || p.activeMinutes > 0 else { return "no sessions in the period before (\(span)) to compare with" }
+        let t = r.totals
+        var parts = ["focused \(signedDuration(t.focusedMinutes - p.focusedMinutes))"]
+        if let now = t.focusShare, let then = p.focusShare {
+            parts.append("focus share \(percent(then)) → \(percent(now))")
+        }
+        parts.append("episodes \(p.episodes) → \(r.episodes.count)")
+        parts.append("sessions \(p.sessions) → \(t.sessions)")
+        if let now = r.procrastinationFree.share, let then = p.procrastinationFreeShare {
+            parts.append("free days \(percent(then)) → \(percent(now))")
+        }
+        if let then = p.mostProductiveHour, let now = r.highlights.mostProductiveHour, then != now {
+            parts.append("best hour \(hourLabel(then)) → \(hourLabel(now))")
+        }
+        return "with \(span): " + parts.joined(separator: " · ")
     }
 
     var lines: [(String, String)] {
@@ -104,12 +167,10 @@ struct Summary {
             alarms += " · back \(seconds(t.recovery.meanS)) after the first alarm on average (median \(seconds(t.recovery.medianS)))"
         }
         out.append(("Alarms", alarms))
-        let h = r.highlights
-        if h.mostProductiveHour != nil {
-            var hours = "best \(hourLabel(h.mostProductiveHour)) · weakest \(hourLabel(h.leastProductiveHour))"
-            if let p = h.mostProcrastinatedHour { hours += " · most procrastination at \(hourLabel(p))" }
-            out.append(("Hours", hours))
-            out.append(("Weekdays", "best \(weekdayLabel(h.mostProductiveWeekday)) · weakest \(weekdayLabel(h.leastProductiveWeekday))"))
+        if let trend = trendLine { out.append(("Compared", trend)) }
+        if t.activeMinutes > 0 {
+            out.append(("Hours", hoursLine))
+            out.append(("Weekdays", weekdaysLine))
         }
         let f = r.procrastinationFree
         var free = "\(f.freeDays) of \(f.daysWithSessions) session days (\(percent(f.share)))"

@@ -4,8 +4,9 @@ import VigilCore
 /// snake_case), and the other formats render it. Field meanings: docs/report-fields.md.
 /// Durations are minutes rounded to 0.01 unless the name says `_s` (seconds, rounded to 0.1).
 public struct Report: Codable, Sendable {
-    /// Bumped when a field changes meaning or disappears; new fields do not bump it.
-    public var schema = 1
+    /// Bumped when a field changes meaning or disappears; new fields do not bump it. 2: the
+    /// highlights rank hours and weekdays by how well the person focuses, not by volume.
+    public var schema = 2
     /// IANA name of the zone every local time is in.
     public var timeZone: String
     /// First and last local day of the period, `YYYY-MM-DD`, inclusive. Empty history: nil.
@@ -19,7 +20,13 @@ public struct Report: Codable, Sendable {
     public var weekdays: [WeekdayFigure]
     /// Focused minutes, `heatmap[weekday - 1][hour]`.
     public var heatmap: [[Double]]
+    /// Judged minutes (focused + distracted), `[weekday - 1][hour]`.
+    public var heatmapJudgedMinutes: [[Double]]
+    /// Focused share of judged time, `[weekday - 1][hour]`; nil where nothing was judged.
+    public var heatmapFocusShare: [[Double?]]
     public var highlights: Highlights
+    /// The previous period of the same length, for comparison; nil for `--last all`.
+    public var previous: PeriodFigures?
     /// Every local day of the period, oldest first.
     public var days: [DayFigure]
     /// ISO weeks touching the period, oldest first.
@@ -27,6 +34,8 @@ public struct Report: Codable, Sendable {
     public var procrastinationFree: FreeDays
     public var episodes: EpisodeFigures
     public var streak: StreakFigures
+    /// Sessions, focus and episodes by task in the period, most focused time first.
+    public var tasks: [TaskFigure]
     public var achievements: [Achievement]
     /// Time in applications by category and on calls; nil when the period has none (the
     /// application in front is not seen on this desktop, or no session ran).
@@ -68,6 +77,8 @@ public struct Report: Codable, Sendable {
         public var activeMinutes: Double
         public var focusedMinutes: Double
         public var distractedMinutes: Double
+        /// focused / active; nil without judged time.
+        public var focusShare: Double?
         /// Alarm firings, repeats of the persistent level included.
         public var alarms: Int
         public var alarmsPerFocusedHour: Double?
@@ -88,6 +99,7 @@ public struct Report: Codable, Sendable {
         public var distractedMinutes: Double
         /// Episodes that started in this hour.
         public var episodes: Int
+        public var rates: Rates
     }
 
     public struct WeekdayFigure: Codable, Sendable {
@@ -96,17 +108,70 @@ public struct Report: Codable, Sendable {
         public var focusedMinutes: Double
         public var distractedMinutes: Double
         public var episodes: Int
+        public var rates: Rates
     }
 
+    /// How well the person focuses in an hour of the day or on a weekday, whatever how much they
+    /// work then: the figures the highlights rank.
+    public struct Rates: Codable, Sendable {
+        /// Focused + distracted.
+        public var judgedMinutes: Double
+        /// focused / judged; nil without judged time.
+        public var focusShare: Double?
+        /// Distracted minutes per judged hour.
+        public var distractedPerJudgedHour: Double?
+        /// Episodes started per judged hour.
+        public var episodesPerJudgedHour: Double?
+        /// At least `Statistics.minimumJudgedMinutes` judged: enough to be named best or worst.
+        public var enoughData: Bool
+    }
+
+    /// Hours and weekdays ranked by rates, among those with enough judged time (docs/statistics.md).
     public struct Highlights: Codable, Sendable {
-        /// The hour of day with the most focused minutes; ties go to the earlier hour.
+        /// The highest focus share; ties go to the one with more judged time, then the earlier.
         public var mostProductiveHour: Int?
-        /// Of the hours with any judged time, the one with the fewest focused minutes.
+        /// The lowest focus share; nil unless two hours have enough data.
         public var leastProductiveHour: Int?
         public var mostProductiveWeekday: Int?
         public var leastProductiveWeekday: Int?
-        /// The hour in which most episodes started.
+        /// The most episodes started per judged hour (how often the person drifts off then); ties
+        /// go to more distracted minutes per judged hour.
         public var mostProcrastinatedHour: Int?
+        /// The judged time an hour or weekday needs over the period to be named.
+        public var minimumJudgedMinutes: Int
+        public var hoursWithEnoughData: Int
+        public var weekdaysWithEnoughData: Int
+    }
+
+    /// The headline figures of a period, for the comparison with the previous one.
+    public struct PeriodFigures: Codable, Sendable {
+        public var from: String
+        public var to: String
+        public var sessions: Int
+        public var completed: Int
+        public var completionRate: Double?
+        public var activeMinutes: Double
+        public var focusedMinutes: Double
+        public var distractedMinutes: Double
+        public var focusShare: Double?
+        public var episodes: Int
+        public var alarms: Int
+        public var procrastinationFreeShare: Double?
+        public var mostProductiveHour: Int?
+        public var leastProductiveHour: Int?
+        public var mostProcrastinatedHour: Int?
+    }
+
+    public struct TaskFigure: Codable, Sendable {
+        /// As given to `vigil start --task`; "" for sessions without a task.
+        public var task: String
+        /// Sessions started in the period.
+        public var sessions: Int
+        public var focusedMinutes: Double
+        public var distractedMinutes: Double
+        public var focusShare: Double?
+        /// Episodes started in the period.
+        public var episodes: Int
     }
 
     public struct DayFigure: Codable, Sendable {
@@ -130,6 +195,13 @@ public struct Report: Codable, Sendable {
         public var distractedMinutes: Double
         public var sessions: Int
         public var episodes: Int
+        public var focusShare: Double?
+        /// The week's own best and worst hours, by the highlights' rule.
+        public var mostProductiveHour: Int?
+        public var leastProductiveHour: Int?
+        /// 24 entries: judged minutes and focus share (nil: nothing judged) in each hour of the week.
+        public var hourJudgedMinutes: [Double]
+        public var hourFocusShare: [Double?]
     }
 
     public struct FreeDays: Codable, Sendable {
@@ -226,5 +298,7 @@ public struct Report: Codable, Sendable {
         public var title: String
         /// Local date it was earned.
         public var earned: String
+        /// Earned within the report's period (the list is all history up to its end).
+        public var inPeriod: Bool
     }
 }

@@ -15,6 +15,7 @@ extension Report.Totals: JSONObject {
         w.field("active_minutes", activeMinutes)
         w.field("focused_minutes", focusedMinutes)
         w.field("distracted_minutes", distractedMinutes)
+        w.field("focus_share", focusShare)
         w.field("alarms", alarms)
         w.field("alarms_per_focused_hour", alarmsPerFocusedHour)
         w.field("recovery", recovery)
@@ -36,6 +37,7 @@ extension Report.HourFigure: JSONObject {
         w.field("focused_minutes", focusedMinutes)
         w.field("distracted_minutes", distractedMinutes)
         w.field("episodes", episodes)
+        rates.writeFields(&w)
     }
 }
 
@@ -45,6 +47,49 @@ extension Report.WeekdayFigure: JSONObject {
         w.field("name", name)
         w.field("focused_minutes", focusedMinutes)
         w.field("distracted_minutes", distractedMinutes)
+        w.field("episodes", episodes)
+        rates.writeFields(&w)
+    }
+}
+
+/// Written into the hour's or weekday's own object, not nested.
+extension Report.Rates {
+    func writeFields(_ w: inout JSONWriter) {
+        w.field("judged_minutes", judgedMinutes)
+        w.field("focus_share", focusShare)
+        w.field("distracted_per_judged_hour", distractedPerJudgedHour)
+        w.field("episodes_per_judged_hour", episodesPerJudgedHour)
+        w.field("enough_data", enoughData)
+    }
+}
+
+extension Report.PeriodFigures: JSONObject {
+    func writeFields(_ w: inout JSONWriter) {
+        w.field("from", from)
+        w.field("to", to)
+        w.field("sessions", sessions)
+        w.field("completed", completed)
+        w.field("completion_rate", completionRate)
+        w.field("active_minutes", activeMinutes)
+        w.field("focused_minutes", focusedMinutes)
+        w.field("distracted_minutes", distractedMinutes)
+        w.field("focus_share", focusShare)
+        w.field("episodes", episodes)
+        w.field("alarms", alarms)
+        w.field("procrastination_free_share", procrastinationFreeShare)
+        w.field("most_productive_hour", mostProductiveHour)
+        w.field("least_productive_hour", leastProductiveHour)
+        w.field("most_procrastinated_hour", mostProcrastinatedHour)
+    }
+}
+
+extension Report.TaskFigure: JSONObject {
+    func writeFields(_ w: inout JSONWriter) {
+        w.field("task", task)
+        w.field("sessions", sessions)
+        w.field("focused_minutes", focusedMinutes)
+        w.field("distracted_minutes", distractedMinutes)
+        w.field("focus_share", focusShare)
         w.field("episodes", episodes)
     }
 }
@@ -56,6 +101,9 @@ extension Report.Highlights: JSONObject {
         w.field("most_productive_weekday", mostProductiveWeekday)
         w.field("least_productive_weekday", leastProductiveWeekday)
         w.field("most_procrastinated_hour", mostProcrastinatedHour)
+        w.field("minimum_judged_minutes", minimumJudgedMinutes)
+        w.field("hours_with_enough_data", hoursWithEnoughData)
+        w.field("weekdays_with_enough_data", weekdaysWithEnoughData)
     }
 }
 
@@ -79,6 +127,11 @@ extension Report.WeekFigure: JSONObject {
         w.field("distracted_minutes", distractedMinutes)
         w.field("sessions", sessions)
         w.field("episodes", episodes)
+        w.field("focus_share", focusShare)
+        w.field("most_productive_hour", mostProductiveHour)
+        w.field("least_productive_hour", leastProductiveHour)
+        w.field("hour_judged_minutes", hourJudgedMinutes)
+        w.field("hour_focus_share", hourFocusShare)
     }
 }
 
@@ -143,6 +196,7 @@ extension Report.Achievement: JSONObject {
         w.field("id", id)
         w.field("title", title)
         w.field("earned", earned)
+        w.field("in_period", inPeriod)
     }
 }
 
@@ -157,12 +211,16 @@ extension Report: JSONObject {
         w.field("hours", hours)
         w.field("weekdays", weekdays)
         w.field("heatmap", heatmap)
+        w.field("heatmap_judged_minutes", heatmapJudgedMinutes)
+        w.field("heatmap_focus_share", heatmapFocusShare)
         w.field("highlights", highlights)
+        w.field("previous", previous)
         w.field("days", days)
         w.field("weeks", weeks)
         w.field("procrastination_free", procrastinationFree)
         w.field("episodes", episodes)
         w.field("streak", streak)
+        w.field("tasks", tasks)
         w.field("achievements", achievements)
         w.field("applications", applications)
         w.field("sources", sources)
@@ -251,7 +309,7 @@ struct JSONWriter {
             return
         }
         bytes.append(0x5B)
-        if C.Element.self == Double.self || C.Element.self == Int.self {
+        if C.Element.self == Double.self || C.Element.self == Int.self || C.Element.self == Double?.self {
             var separate = false
             for item in items {
                 if separate {

@@ -10,6 +10,10 @@ import VigilCore
 public enum Statistics {
     public static let weekdayNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
+    /// The judged time an hour of the day or a weekday needs over a period before the highlights
+    /// name it best or worst: below it, one lucky or unlucky session would decide.
+    public static let minimumJudgedMinutes = 60
+
     /// - Parameters:
     ///   - facts: every session that started before the period's end (all history, not only the
     ///     period), already filtered by task if the report is for one task.
@@ -34,6 +38,8 @@ public enum Statistics {
         var distracted = [Int64](repeating: 0, count: dayCount * 24)
         var episodeStarts = [Int](repeating: 0, count: dayCount * 24)
         var sessionStarts = [Int](repeating: 0, count: dayCount)
+        var completedStarts = [Int](repeating: 0, count: dayCount)
+        var taskSums: [Int32: TaskSums] = [:]
         var alarmsByDay = [Int](repeating: 0, count: dayCount)
         @inline(__always) func index(_ slot: HourSlot) -> Int? {
             let d = slot.day - base
@@ -42,7 +48,7 @@ public enum Statistics {
 
         var totals = Report.Totals(
             sessions: 0, completed: 0, abandoned: 0, interrupted: 0, open: 0, completionRate: nil,
-            activeMinutes: 0, focusedMinutes: 0, distractedMinutes: 0, alarms: 0, alarmsPerFocusedHour: nil,
+            activeMinutes: 0, focusedMinutes: 0, distractedMinutes: 0, focusShare: nil, alarms: 0, alarmsPerFocusedHour: nil,
             recovery: Report.Durations(count: 0))
         var episodesInPeriod: [(span: Span, cause: Cause, task: Int32, hour: Int)] = []
         var recoveries: [Double] = []
@@ -61,7 +67,11 @@ public enum Statistics {
                 case .interrupted: totals.interrupted += 1
                 case .open: totals.open += 1
                 }
-                if let i = index(clock.slot(ms: s.start)) { sessionStarts[i / 24] += 1 }
+                taskSums[s.task, default: TaskSums()].sessions += 1
+            }
+            if let i = index(clock.slot(ms: s.start)) {
+                sessionStarts[i / 24] += 1
+                if s.outcome == .completed { completedStarts[i / 24] += 1 }
             }
             if s.outcome == .completed, s.end < periodEnd { earned.note(.firstCompleted, at: s.end) }
             if !s.active.isEmpty { earned.note(.firstSession, at: facts.active[Int(s.active.lowerBound)].start) }
@@ -75,6 +85,8 @@ public enum Statistics {
             for whole in focusedSpans where whole.start < periodEnd {
                 let span = Span(whole.start, min(whole.end, periodEnd))
                 clock.split(span) { slot, ms in if let i = index(slot) { focused[i] += ms } }
+                let inside = min(span.end, periodEnd) - max(span.start, periodStart)
+                if inside > 0 { taskSums[s.task, default: TaskSums()].focused += inside }
                 // Unbroken focus: the instant a span reached 25 and 90 minutes.
                 let length = span.milliseconds
                 if length >= 25 * 60_000 { earned.note(.deepFocus25, at: span.start + 25 * 60_000) }
@@ -104,27 +116,23 @@ public enum Statistics {
             for e in episodes where e.span.start < periodEnd {
                 let span = Span(e.span.start, min(e.span.end, periodEnd))
                 clock.split(span) { slot, ms in if let i = index(slot) { distracted[i] += ms } }
+                let inside = span.end - max(span.start, periodStart)
+                if inside > 0 { taskSums[s.task, default: TaskSums()].distracted += inside }
                 let slot = clock.slot(ms: e.span.start)
                 if let i = index(slot) { episodeStarts[i] += 1 }
-                if inPeriod(e.span.start) { episodesInPeriod.append((e.span, e.cause, s.task, slot.hour)) }
+                if inPeriod(e.span.start) {
+                    episodesInPeriod.append((e.span, e.cause, s.task, slot.hour))
+                    taskSums[s.task, default: TaskSums()].episodes += 1
+                }
             }
         }
 
-        // Days: procrastination-free or not, streaks over all history, the period's figures.
+        // Days: procrastination-free or not, streaks over all history, the period's days and weeks.
         var tracker = StreakTracker()
         var periodRun = StreakTracker()
         var days: [Report.DayFigure] = []
         var calendar: [Report.StreakFigures.CalendarDay] = []
-        var hourFocus = [Int64](repeating: 0, count: 24)
-        var hourDistracted = [Int64](repeating: 0, count: 24)
-        var hourActive = [Bool](repeating: false, count: 24)
-        var hourEpisodes = [Int](repeating: 0, count: 24)
-        var dayFocus = [Int64](repeating: 0, count: 7)
-        var dayDistracted = [Int64](repeating: 0, count: 7)
-        var dayActive = [Bool](repeating: false, count: 7)
-        var dayEpisodes = [Int](repeating: 0, count: 7)
-        var heat = [[Int64]](repeating: [Int64](repeating: 0, count: 24), count: 7)
-        var weeks: [String: (order: Int, f: Int64, d: Int64, s: Int, e: Int)] = [:]
+        var weeks: [String: WeekSums] = [:]
         var freeDays = 0
         var sessionDays = 0
         for d in 0..<dayCount {
@@ -150,7 +158,6 @@ public enum Statistics {
                 }
             }
             guard day >= periodFirst else { continue }
-            let weekday = HourSlot(day: day, hour: 0).weekday
             if active {
                 sessionDays += 1
                 if free { freeDays += 1 }
@@ -159,46 +166,39 @@ public enum Statistics {
             }
             days.append(
                 Report.DayFigure(
-                    date: dateString(day), weekday: weekday, sessions: sessionStarts[d], focusedMinutes: minutes(f),
+                    date: dateString(day), weekday: HourSlot(day: day, hour: 0).weekday, sessions: sessionStarts[d], focusedMinutes: minutes(f),
                     distractedMinutes: minutes(x), episodes: eps, alarms: alarmsByDay[d], procrastinationFree: active ? free : nil))
-            for h in 0..<24 {
-                let i = d * 24 + h
-                hourFocus[h] += focused[i]
-                hourDistracted[h] += distracted[i]
-                hourEpisodes[h] += episodeStarts[i]
-                if focused[i] + distracted[i] > 0 {
-                    hourActive[h] = true
-                    dayActive[weekday - 1] = true
-                }
-                heat[weekday - 1][h] += focused[i]
-            }
-            dayFocus[weekday - 1] += f
-            dayDistracted[weekday - 1] += x
-            dayEpisodes[weekday - 1] += eps
             let w = isoWeek(day)
-            var entry = weeks[w] ?? (weeks.count, 0, 0, 0, 0)
-            entry.f += f
-            entry.d += x
-            entry.s += sessionStarts[d]
-            entry.e += eps
+            var entry = weeks[w] ?? WeekSums(order: weeks.count)
+            entry.sessions += sessionStarts[d]
+            entry.episodes += eps
+            for h in 0..<24 {
+                entry.focused[h] += focused[d * 24 + h]
+                entry.judged[h] += focused[d * 24 + h] + distracted[d * 24 + h]
+            }
             weeks[w] = entry
         }
 
-        let focusedMs = hourFocus.reduce(0, +)
-        let distractedMs = hourDistracted.reduce(0, +)
+        // Hours, weekdays and the headline figures of the period, and of the one before it.
+        let grid = DayHourGrid(
+            base: base, focused: focused, distracted: distracted, episodeStarts: episodeStarts, sessionStarts: sessionStarts,
+            completedStarts: completedStarts, alarms: alarmsByDay)
+        let sums = grid.sums(periodFirst...to)
+        let focusedMs = sums.focused
+        let distractedMs = sums.distracted
         totals.focusedMinutes = minutes(focusedMs)
         totals.distractedMinutes = minutes(distractedMs)
         totals.activeMinutes = minutes(focusedMs + distractedMs)
+        totals.focusShare = share(focusedMs, of: focusedMs + distractedMs)
         totals.completionRate = totals.sessions > 0 ? ratio(Double(totals.completed) / Double(totals.sessions)) : nil
         totals.alarmsPerFocusedHour = focusedMs > 0 ? ratio(Double(totals.alarms) / (Double(focusedMs) / 3_600_000)) : nil
         totals.recovery = durations(recoveries)
-
-        let highlights = Report.Highlights(
-            mostProductiveHour: best(hourFocus, among: hourActive, highest: true),
-            leastProductiveHour: best(hourFocus, among: hourActive, highest: false),
-            mostProductiveWeekday: best(dayFocus, among: dayActive, highest: true).map { $0 + 1 },
-            leastProductiveWeekday: best(dayFocus, among: dayActive, highest: false).map { $0 + 1 },
-            mostProcrastinatedHour: best(hourEpisodes.map(Int64.init), among: hourEpisodes.map { $0 > 0 }, highest: true))
+        let highlights = sums.highlights
+        var previous: Report.PeriodFigures?
+        if from != nil {
+            let length = to - periodFirst + 1
+            previous = grid.sums((periodFirst - length)...(periodFirst - 1)).headline(from: periodFirst - length, to: periodFirst - 1)
+        }
 
         // Groups need no median: one pass each, no sorting.
         func group(_ key: String, _ list: [(span: Span, cause: Cause, task: Int32, hour: Int)]) -> Report.EpisodeFigures.Group {
@@ -236,47 +236,104 @@ public enum Statistics {
             daysToHabit: max(0, StreakModel.habitDays - tracker.current), daysToLifestyle: max(0, StreakModel.lifestyleDays - tracker.current),
             messages: tracker.messages, calendar: calendar)
 
+        let hours: [Report.HourFigure] = (0..<24).map { h in
+            .init(
+                hour: h, focusedMinutes: minutes(sums.hourFocused[h]), distractedMinutes: minutes(sums.hourDistracted[h]),
+                episodes: sums.hourEpisodes[h], rates: rates(sums.hourFocused[h], sums.hourDistracted[h], sums.hourEpisodes[h]))
+        }
+        let weekdays: [Report.WeekdayFigure] = (0..<7).map { w in
+            .init(
+                weekday: w + 1, name: weekdayNames[w], focusedMinutes: minutes(sums.weekdayFocused[w]),
+                distractedMinutes: minutes(sums.weekdayDistracted[w]), episodes: sums.weekdayEpisodes[w],
+                rates: rates(sums.weekdayFocused[w], sums.weekdayDistracted[w], sums.weekdayEpisodes[w]))
+        }
+        let heatmap: [[Double]] = (0..<7).map { w in (0..<24).map { h in minutes(sums.heatFocused[w * 24 + h]) } }
+        let heatmapJudged: [[Double]] = (0..<7).map { w in (0..<24).map { h in minutes(sums.heatJudged[w * 24 + h]) } }
+        let heatmapShare: [[Double?]] = (0..<7).map { w in (0..<24).map { h in share(sums.heatFocused[w * 24 + h], of: sums.heatJudged[w * 24 + h]) }
+        }
+        let weekFigures: [Report.WeekFigure] = weeks.sorted { $0.value.order < $1.value.order }.map { week, w in
+            let f = w.focused.reduce(0, +)
+            let judged = w.judged.reduce(0, +)
+            return Report.WeekFigure(
+                week: week, focusedMinutes: minutes(f), distractedMinutes: minutes(judged - f), sessions: w.sessions, episodes: w.episodes,
+                focusShare: share(f, of: judged), mostProductiveHour: rankByShare(w.focused, w.judged, lowest: false),
+                leastProductiveHour: rankByShare(w.focused, w.judged, lowest: true), hourJudgedMinutes: w.judged.map(minutes),
+                hourFocusShare: (0..<24).map { share(w.focused[$0], of: w.judged[$0]) })
+        }
+        let tasks: [Report.TaskFigure] = taskSums.map { key, t in
+            Report.TaskFigure(
+                task: key >= 0 ? facts.tasks[Int(key)] : "", sessions: t.sessions, focusedMinutes: minutes(t.focused),
+                distractedMinutes: minutes(t.distracted), focusShare: share(t.focused, of: t.focused + t.distracted), episodes: t.episodes)
+        }.sorted { ($1.focusedMinutes, $0.task) < ($0.focusedMinutes, $1.task) }
+
         return Report(
             timeZone: timeZone.identifier,
             from: dayCount > 0 ? dateString(periodFirst) : nil, to: dayCount > 0 ? dateString(to) : nil, task: task,
             totals: totals,
-            hours: (0..<24).map {
-                .init(hour: $0, focusedMinutes: minutes(hourFocus[$0]), distractedMinutes: minutes(hourDistracted[$0]), episodes: hourEpisodes[$0])
-            },
-            weekdays: (0..<7).map {
-                .init(
-                    weekday: $0 + 1, name: weekdayNames[$0], focusedMinutes: minutes(dayFocus[$0]), distractedMinutes: minutes(dayDistracted[$0]),
-                    episodes: dayEpisodes[$0])
-            },
-            heatmap: heat.map { $0.map(minutes) },
+            hours: hours,
+            weekdays: weekdays,
+            heatmap: heatmap,
+            heatmapJudgedMinutes: heatmapJudged,
+            heatmapFocusShare: heatmapShare,
             highlights: highlights,
+            previous: previous,
             days: days,
-            weeks: weeks.sorted { $0.value.order < $1.value.order }.map {
-                .init(
-                    week: $0.key, focusedMinutes: minutes($0.value.f), distractedMinutes: minutes($0.value.d), sessions: $0.value.s,
-                    episodes: $0.value.e)
-            },
+            weeks: weekFigures,
             procrastinationFree: .init(
                 daysWithSessions: sessionDays, freeDays: freeDays, share: sessionDays > 0 ? ratio(Double(freeDays) / Double(sessionDays)) : nil,
                 longestStreak: periodRun.best, longestStreakFrom: periodRun.bestSpan.map { dateString($0.from) },
                 longestStreakTo: periodRun.bestSpan.map { dateString($0.to) }, currentStreak: tracker.current),
             episodes: episodes,
             streak: streak,
-            achievements: earned.list())
+            tasks: tasks,
+            achievements: earned.list(periodFirst: periodFirst))
     }
 
-    /// The index of the highest (or lowest) value among the flagged ones; ties go to the first.
-    static func best(_ values: [Int64], among flags: [Bool], highest: Bool) -> Int? {
+    static var minimumJudgedMs: Int64 { Int64(minimumJudgedMinutes) * 60_000 }
+
+    /// The index with the highest (or lowest) focus share among those with enough judged time;
+    /// ties go to more judged time, then to the first. The lowest needs two candidates: with one,
+    /// the best hour would also be named the worst.
+    static func rankByShare(_ focused: [Int64], _ judged: [Int64], lowest: Bool) -> Int? {
         var pick: Int?
-        for i in values.indices where flags[i] {
+        var candidates = 0
+        for i in judged.indices where judged[i] >= minimumJudgedMs {
+            candidates += 1
             guard let p = pick else {
                 pick = i
                 continue
             }
-            if highest ? values[i] > values[p] : values[i] < values[p] { pick = i }
+            let (a, b) = (Double(focused[i]) / Double(judged[i]), Double(focused[p]) / Double(judged[p]))
+            if (lowest ? a < b : a > b) || (a == b && judged[i] > judged[p]) { pick = i }
+        }
+        return lowest && candidates < 2 ? nil : pick
+    }
+
+    /// The hour with the most episodes started per judged hour, among those with enough judged
+    /// time and at least one episode; ties go to more distracted time per judged hour, then the first.
+    static func mostProcrastinated(_ episodes: [Int], _ distracted: [Int64], _ judged: [Int64]) -> Int? {
+        var pick: Int?
+        for i in judged.indices where judged[i] >= minimumJudgedMs && episodes[i] > 0 {
+            guard let p = pick else {
+                pick = i
+                continue
+            }
+            let (a, b) = (Double(episodes[i]) / Double(judged[i]), Double(episodes[p]) / Double(judged[p]))
+            if a > b || (a == b && Double(distracted[i]) / Double(judged[i]) > Double(distracted[p]) / Double(judged[p])) { pick = i }
         }
         return pick
     }
+
+    static func rates(_ focused: Int64, _ distracted: Int64, _ episodes: Int) -> Report.Rates {
+        let judged = focused + distracted
+        let hours = Double(judged) / 3_600_000
+        return Report.Rates(
+            judgedMinutes: minutes(judged), focusShare: share(focused, of: judged),
+            distractedPerJudgedHour: judged > 0 ? (Double(distracted) / 60_000 / hours * 100).rounded() / 100 : nil,
+            episodesPerJudgedHour: judged > 0 ? ratio(Double(episodes) / hours) : nil, enoughData: judged >= minimumJudgedMs)
+    }
+
+    static func share(_ part: Int64, of whole: Int64) -> Double? { whole > 0 ? ratio(Double(part) / Double(whole)) : nil }
 
     static func durations(_ seconds: [Double]) -> Report.Durations {
         guard !seconds.isEmpty else { return Report.Durations(count: 0) }
@@ -363,9 +420,125 @@ struct Earned {
     }
 
     /// Earned achievements, oldest first (ties in the order of `Kind`).
-    func list() -> [Report.Achievement] {
+    func list(periodFirst: Int) -> [Report.Achievement] {
         Kind.allCases.compactMap { k in days[k.rawValue].map { (k, $0) } }
             .sorted { ($0.1, $0.0.rawValue) < ($1.1, $1.0.rawValue) }
-            .map { Report.Achievement(id: $0.0.id, title: $0.0.title, earned: Statistics.dateString($0.1)) }
+            .map { Report.Achievement(id: $0.0.id, title: $0.0.title, earned: Statistics.dateString($0.1), inPeriod: $0.1 >= periodFirst) }
+    }
+}
+
+/// A task's figures while the sessions are read.
+struct TaskSums {
+    var sessions = 0
+    var focused: Int64 = 0
+    var distracted: Int64 = 0
+    var episodes = 0
+}
+
+/// An ISO week's figures while the days are read: focused and judged milliseconds by hour.
+struct WeekSums {
+    let order: Int
+    var sessions = 0
+    var episodes = 0
+    var focused = [Int64](repeating: 0, count: 24)
+    var judged = [Int64](repeating: 0, count: 24)
+}
+
+/// Every figure of the log by local day and hour, from the first day of history to the period's
+/// end: any run of days (the period, the one before it) sums from it without reading the log again.
+struct DayHourGrid {
+    let base: Int
+    let focused: [Int64]
+    let distracted: [Int64]
+    let episodeStarts: [Int]
+    let sessionStarts: [Int]
+    let completedStarts: [Int]
+    let alarms: [Int]
+
+    /// Sums over `days` (local day numbers); days outside the grid hold nothing.
+    func sums(_ days: ClosedRange<Int>) -> PeriodSums {
+        var s = PeriodSums()
+        let first = max(days.lowerBound, base)
+        let last = min(days.upperBound, base + sessionStarts.count - 1)
+        guard first <= last else { return s }
+        for day in first...last {
+            let d = day - base
+            let weekday = HourSlot(day: day, hour: 0).weekday - 1
+            var judgedToday: Int64 = 0
+            var episodesToday = 0
+            for h in 0..<24 {
+                let i = d * 24 + h
+                let (f, x, e) = (focused[i], distracted[i], episodeStarts[i])
+                s.hourFocused[h] += f
+                s.hourDistracted[h] += x
+                s.hourEpisodes[h] += e
+                s.weekdayEpisodes[weekday] += e
+                s.heatFocused[weekday * 24 + h] += f
+                s.heatJudged[weekday * 24 + h] += f + x
+                judgedToday += f + x
+                episodesToday += e
+            }
+            s.sessions += sessionStarts[d]
+            s.completed += completedStarts[d]
+            s.alarms += alarms[d]
+            s.episodes += episodesToday
+            if judgedToday > 0 {
+                s.activeDays += 1
+                if episodesToday == 0 { s.freeDays += 1 }
+            }
+        }
+        for w in 0..<7 {
+            for h in 0..<24 {
+                s.weekdayFocused[w] += s.heatFocused[w * 24 + h]
+                s.weekdayDistracted[w] += s.heatJudged[w * 24 + h] - s.heatFocused[w * 24 + h]
+            }
+        }
+        return s
+    }
+}
+
+/// A run of days, summed by hour of day, weekday and weekday × hour.
+struct PeriodSums {
+    var hourFocused = [Int64](repeating: 0, count: 24)
+    var hourDistracted = [Int64](repeating: 0, count: 24)
+    var hourEpisodes = [Int](repeating: 0, count: 24)
+    var weekdayFocused = [Int64](repeating: 0, count: 7)
+    var weekdayDistracted = [Int64](repeating: 0, count: 7)
+    var weekdayEpisodes = [Int](repeating: 0, count: 7)
+    var heatFocused = [Int64](repeating: 0, count: 7 * 24)
+    var heatJudged = [Int64](repeating: 0, count: 7 * 24)
+    var sessions = 0
+    var completed = 0
+    var episodes = 0
+    var alarms = 0
+    var activeDays = 0
+    var freeDays = 0
+
+    var focused: Int64 { hourFocused.reduce(0, +) }
+    var distracted: Int64 { hourDistracted.reduce(0, +) }
+
+    var highlights: Report.Highlights {
+        let hourJudged = (0..<24).map { hourFocused[$0] + hourDistracted[$0] }
+        let weekdayJudged = (0..<7).map { weekdayFocused[$0] + weekdayDistracted[$0] }
+        return Report.Highlights(
+            mostProductiveHour: Statistics.rankByShare(hourFocused, hourJudged, lowest: false),
+            leastProductiveHour: Statistics.rankByShare(hourFocused, hourJudged, lowest: true),
+            mostProductiveWeekday: Statistics.rankByShare(weekdayFocused, weekdayJudged, lowest: false).map { $0 + 1 },
+            leastProductiveWeekday: Statistics.rankByShare(weekdayFocused, weekdayJudged, lowest: true).map { $0 + 1 },
+            mostProcrastinatedHour: Statistics.mostProcrastinated(hourEpisodes, hourDistracted, hourJudged),
+            minimumJudgedMinutes: Statistics.minimumJudgedMinutes,
+            hoursWithEnoughData: hourJudged.filter { $0 >= Statistics.minimumJudgedMs }.count,
+            weekdaysWithEnoughData: weekdayJudged.filter { $0 >= Statistics.minimumJudgedMs }.count)
+    }
+
+    func headline(from: Int, to: Int) -> Report.PeriodFigures {
+        let h = highlights
+        return Report.PeriodFigures(
+            from: Statistics.dateString(from), to: Statistics.dateString(to), sessions: sessions, completed: completed,
+            completionRate: sessions > 0 ? Statistics.ratio(Double(completed) / Double(sessions)) : nil,
+            activeMinutes: Statistics.minutes(focused + distracted), focusedMinutes: Statistics.minutes(focused),
+            distractedMinutes: Statistics.minutes(distracted), focusShare: Statistics.share(focused, of: focused + distracted), episodes: episodes,
+            alarms: alarms, procrastinationFreeShare: activeDays > 0 ? Statistics.ratio(Double(freeDays) / Double(activeDays)) : nil,
+            mostProductiveHour: h.mostProductiveHour, leastProductiveHour: h.leastProductiveHour, mostProcrastinatedHour: h.mostProcrastinatedHour)
     }
 }

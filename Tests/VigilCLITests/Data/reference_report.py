@@ -15,12 +15,15 @@ Prints each mismatch and exits 1 if there is any; prints how many figures agreed
 """
 import json
 import sqlite3
+from fractions import Fraction
 import sys
 from collections import defaultdict
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 ACTIVE = {"focused", "drifting", "distracted", "alarm"}
+# An hour of the day or a weekday needs this much judged time to be named best or worst.
+ENOUGH = 3600
 CAUSES = ["away", "switching", "noise", "location", "app"]
 
 
@@ -36,7 +39,8 @@ def main():
         return datetime.fromtimestamp(sec, tz)
 
     sessions = db.execute(
-        "SELECT id, task, started_ms, coalesce(ended_ms, last_event_ms), outcome FROM sessions ORDER BY started_ms, id").fetchall()
+        "SELECT id, task, started_ms, coalesce(ended_ms, last_event_ms), outcome FROM sessions"
+        " WHERE source IN ('live', 'simulated') ORDER BY started_ms, id").fetchall()
     # Only sessions that start on or before the last day.
     sessions = [s for s in sessions if local(s[2] // 1000).date() <= to_day and (task_filter is None or s[1] == task_filter)]
     first_day = date.fromisoformat(first) if first != "all" else min(local(s[2] // 1000).date() for s in sessions)
@@ -60,6 +64,9 @@ def main():
     distracted = defaultdict(int)
     ep_starts = defaultdict(int)
     sessions_by_day = defaultdict(int)
+    started_by_day = defaultdict(int)  # any day, for the previous period
+    completed_by_day = defaultdict(int)
+    tasks = defaultdict(lambda: dict(sessions=0, focused=0, distracted=0, episodes=0))
     alarms_by_day = defaultdict(int)
     totals = dict(sessions=0, completed=0, abandoned=0, interrupted=0, open=0, alarms=0)
     period_episodes = []
@@ -74,7 +81,11 @@ def main():
     for sid, task, start_ms, end_ms, outcome in sessions:
         start, end = start_ms // 1000, end_ms // 1000
         sd = local(start).date()
+        started_by_day[sd] += 1
+        if outcome == "completed":
+            completed_by_day[sd] += 1
         if in_period(sd):
+            tasks[task or ""]["sessions"] += 1
             totals["sessions"] += 1
             totals[outcome if outcome in ("completed", "abandoned", "interrupted") else "open"] += 1
             sessions_by_day[sd] += 1
@@ -87,6 +98,7 @@ def main():
                 ep_starts[(ld.date(), ld.hour)] += 1
             if in_period(ld.date()):
                 period_episodes.append((b - a, c, task or "", ld.hour))
+                tasks[task or ""]["episodes"] += 1
         seen_first = {}
         for ep, at, cleared in alarms[sid]:
             d = local(at).date()
@@ -122,8 +134,12 @@ def main():
             key = (lt.date(), lt.hour)
             if in_episode:
                 distracted[key] += 1
+                if in_period(lt.date()):
+                    tasks[task or ""]["distracted"] += 1
             if judged and not in_episode:
                 focused[key] += 1
+                if in_period(lt.date()):
+                    tasks[task or ""]["focused"] += 1
                 if "first_session" not in earned:
                     note("first_session", lt.date())
                 run += 1
@@ -153,11 +169,9 @@ def main():
     hour_f = [0] * 24
     hour_d = [0] * 24
     hour_e = [0] * 24
-    hour_active = [False] * 24
     wd_f = [0] * 7
     wd_d = [0] * 7
     wd_e = [0] * 7
-    wd_active = [False] * 7
     heat = [[0] * 24 for _ in range(7)]
     weeks = {}
     free_days = session_days = 0
@@ -202,30 +216,72 @@ def main():
                 hour_f[h] += focused[(day, h)]
                 hour_d[h] += distracted[(day, h)]
                 hour_e[h] += ep_starts[(day, h)]
-                if focused[(day, h)] + distracted[(day, h)] > 0:
-                    hour_active[h] = True
-                    wd_active[wd - 1] = True
                 heat[wd - 1][h] += focused[(day, h)] / 60
             wd_f[wd - 1] += f
             wd_d[wd - 1] += x
             wd_e[wd - 1] += e
             y, w, _ = day.isocalendar()
             label = f"{y:04d}-W{w:02d}"
-            wk = weeks.setdefault(label, dict(week=label, focused_minutes=0, distracted_minutes=0, sessions=0, episodes=0))
+            wk = weeks.setdefault(label, dict(week=label, focused_minutes=0, distracted_minutes=0, sessions=0, episodes=0,
+                                              hf=[0] * 24, hj=[0] * 24))
             wk["focused_minutes"] += f / 60
             wk["distracted_minutes"] += x / 60
             wk["sessions"] += sessions_by_day[day]
             wk["episodes"] += e
+            for h in range(24):
+                wk["hf"][h] += focused[(day, h)]
+                wk["hj"][h] += focused[(day, h)] + distracted[(day, h)]
         day += timedelta(days=1)
 
-    def pick(values, flags, highest):
-        best_i = None
-        for i, v in enumerate(values):
-            if not flags[i]:
-                continue
-            if best_i is None or (v > values[best_i] if highest else v < values[best_i]):
-                best_i = i
-        return best_i
+    def share(part, whole):
+        return part / whole if whole else None
+
+    def rank_by_share(f, j, lowest):
+        """Highest (lowest) focused share among those with enough judged time; ties: more judged time, then the first."""
+        candidates = [i for i in range(len(j)) if j[i] >= ENOUGH]
+        if not candidates or (lowest and len(candidates) < 2):
+            return None
+        sign = -1 if lowest else 1
+        return min(candidates, key=lambda i: (-sign * Fraction(f[i], j[i]), -j[i], i))
+
+    def most_procrastinated(e, d, j):
+        candidates = [i for i in range(len(j)) if j[i] >= ENOUGH and e[i] > 0]
+        if not candidates:
+            return None
+        return min(candidates, key=lambda i: (-Fraction(e[i], j[i]), -Fraction(d[i], j[i]), i))
+
+    def rates(f, x, e):
+        j = f + x
+        return dict(judged_minutes=j / 60, focus_share=share(f, j), distracted_per_judged_hour=x / 60 / (j / 3600) if j else None,
+                    episodes_per_judged_hour=e / (j / 3600) if j else None, enough_data=j >= ENOUGH)
+
+    def headline(first, last):
+        """The headline figures of the days first..last, summed again from the per-hour seconds."""
+        hf, hd, he = [0] * 24, [0] * 24, [0] * 24
+        n_sessions = n_completed = n_episodes = n_alarms = active_days = free = 0
+        d = first
+        while d <= last:
+            fe = 0
+            for h in range(24):
+                hf[h] += focused[(d, h)]
+                hd[h] += distracted[(d, h)]
+                he[h] += ep_starts[(d, h)]
+                fe += ep_starts[(d, h)]
+            if sum(focused[(d, h)] + distracted[(d, h)] for h in range(24)) > 0:
+                active_days += 1
+                free += fe == 0
+            n_sessions += started_by_day[d]
+            n_completed += completed_by_day[d]
+            n_alarms += alarms_by_day[d]
+            n_episodes += fe
+            d += timedelta(days=1)
+        hj = [hf[h] + hd[h] for h in range(24)]
+        return dict(from_=first.isoformat(), to=last.isoformat(), sessions=n_sessions, completed=n_completed,
+                    completion_rate=n_completed / n_sessions if n_sessions else None, active_minutes=sum(hj) / 60,
+                    focused_minutes=sum(hf) / 60, distracted_minutes=sum(hd) / 60, focus_share=share(sum(hf), sum(hj)),
+                    episodes=n_episodes, alarms=n_alarms, procrastination_free_share=free / active_days if active_days else None,
+                    most_productive_hour=rank_by_share(hf, hj, False), least_productive_hour=rank_by_share(hf, hj, True),
+                    most_procrastinated_hour=most_procrastinated(he, hd, hj))
 
     def durations(xs):
         if not xs:
@@ -241,24 +297,47 @@ def main():
 
     focused_total = sum(hour_f)
     distracted_total = sum(hour_d)
+    hour_j = [hour_f[h] + hour_d[h] for h in range(24)]
+    wd_j = [wd_f[i] + wd_d[i] for i in range(7)]
+    heat_j = [[0] * 24 for _ in range(7)]
+    heat_f = [[0] * 24 for _ in range(7)]
+    d = first_day
+    while d <= to_day:
+        for h in range(24):
+            heat_j[d.isoweekday() - 1][h] += focused[(d, h)] + distracted[(d, h)]
+            heat_f[d.isoweekday() - 1][h] += focused[(d, h)]
+        d += timedelta(days=1)
+    previous = None
+    if first != "all":
+        length = (to_day - first_day).days + 1
+        previous = headline(first_day - timedelta(days=length), first_day - timedelta(days=1))
     badges = [(90, "lifestyle"), (60, "strong_habit"), (21, "habit"), (7, "week"), (1, "new")]
     expected = dict(
         time_zone=zone, from_=first_day.isoformat(), to=to_day.isoformat(), task=task_filter,
         totals=dict(totals, completion_rate=totals["completed"] / totals["sessions"] if totals["sessions"] else None,
                     active_minutes=(focused_total + distracted_total) / 60, focused_minutes=focused_total / 60,
-                    distracted_minutes=distracted_total / 60,
+                    distracted_minutes=distracted_total / 60, focus_share=share(focused_total, focused_total + distracted_total),
                     alarms_per_focused_hour=totals["alarms"] / (focused_total / 3600) if focused_total else None,
                     recovery=durations(recoveries)),
-        hours=[dict(hour=h, focused_minutes=hour_f[h] / 60, distracted_minutes=hour_d[h] / 60, episodes=hour_e[h]) for h in range(24)],
-        weekdays=[dict(weekday=i + 1, focused_minutes=wd_f[i] / 60, distracted_minutes=wd_d[i] / 60, episodes=wd_e[i]) for i in range(7)],
+        hours=[dict(hour=h, focused_minutes=hour_f[h] / 60, distracted_minutes=hour_d[h] / 60, episodes=hour_e[h],
+                    **rates(hour_f[h], hour_d[h], hour_e[h])) for h in range(24)],
+        weekdays=[dict(weekday=i + 1, focused_minutes=wd_f[i] / 60, distracted_minutes=wd_d[i] / 60, episodes=wd_e[i],
+                       **rates(wd_f[i], wd_d[i], wd_e[i])) for i in range(7)],
         heatmap=heat,
+        heatmap_judged_minutes=[[v / 60 for v in row] for row in heat_j],
+        heatmap_focus_share=[[share(heat_f[w][h], heat_j[w][h]) for h in range(24)] for w in range(7)],
         highlights=dict(
-            most_productive_hour=pick(hour_f, hour_active, True), least_productive_hour=pick(hour_f, hour_active, False),
-            most_productive_weekday=None if pick(wd_f, wd_active, True) is None else pick(wd_f, wd_active, True) + 1,
-            least_productive_weekday=None if pick(wd_f, wd_active, False) is None else pick(wd_f, wd_active, False) + 1,
-            most_procrastinated_hour=pick(hour_e, [e > 0 for e in hour_e], True)),
+            most_productive_hour=rank_by_share(hour_f, hour_j, False), least_productive_hour=rank_by_share(hour_f, hour_j, True),
+            most_productive_weekday=None if rank_by_share(wd_f, wd_j, False) is None else rank_by_share(wd_f, wd_j, False) + 1,
+            least_productive_weekday=None if rank_by_share(wd_f, wd_j, True) is None else rank_by_share(wd_f, wd_j, True) + 1,
+            most_procrastinated_hour=most_procrastinated(hour_e, hour_d, hour_j), minimum_judged_minutes=ENOUGH // 60,
+            hours_with_enough_data=sum(j >= ENOUGH for j in hour_j), weekdays_with_enough_data=sum(j >= ENOUGH for j in wd_j)),
+        previous=previous,
         days=days_out,
-        weeks=list(weeks.values()),
+        weeks=[dict({k: v for k, v in w.items() if k not in ("hf", "hj")}, focus_share=share(sum(w["hf"]), sum(w["hj"])),
+                    most_productive_hour=rank_by_share(w["hf"], w["hj"], False), least_productive_hour=rank_by_share(w["hf"], w["hj"], True),
+                    hour_judged_minutes=[j / 60 for j in w["hj"]], hour_focus_share=[share(w["hf"][h], w["hj"][h]) for h in range(24)])
+               for w in weeks.values()],
         procrastination_free=dict(
             days_with_sessions=session_days, free_days=free_days, share=free_days / session_days if session_days else None,
             longest_streak=period_best, longest_streak_from=period_best_span[0].isoformat() if period_best_span else None,
@@ -272,7 +351,11 @@ def main():
         streak=dict(current=streak, best=best, score=score, best_score=best_score,
                     badge=next(b for n, b in badges if max(streak, 1) >= n), multiplier=multiplier(max(streak, 1)),
                     days_to_habit=max(0, 21 - streak), days_to_lifestyle=max(0, 90 - streak), calendar=calendar),
-        achievements=sorted(({"id": k, "earned": v.isoformat()} for k, v in earned.items()), key=lambda a: a["earned"]),
+        tasks=sorted((dict(task=k, sessions=t["sessions"], focused_minutes=t["focused"] / 60, distracted_minutes=t["distracted"] / 60,
+                           focus_share=share(t["focused"], t["focused"] + t["distracted"]), episodes=t["episodes"])
+                      for k, t in tasks.items()), key=lambda t: (-round(t["focused_minutes"], 2), t["task"])),
+        achievements=sorted(({"id": k, "earned": v.isoformat(), "in_period": v >= first_day} for k, v in earned.items()),
+                            key=lambda a: a["earned"]),
     )
 
     mismatches = []
@@ -295,7 +378,7 @@ def main():
                 compare(f"{path}[{i}]", a, b)
         elif isinstance(want, float) or (isinstance(got, float) and isinstance(want, int) and not isinstance(want, bool)):
             checked += 1
-            tolerance = 0.0002 if path.endswith(("rate", "share", "per_focused_hour")) else 0.011 if "minutes" in path or "heatmap" in path else 0.06
+            tolerance = 0.0002 if path.endswith(("rate", "share", "per_focused_hour", "episodes_per_judged_hour")) or "focus_share" in path else 0.011 if "minutes" in path or "heatmap" in path else 0.06
             if not isinstance(got, (int, float)) or abs(want - got) > tolerance:
                 mismatches.append(f"{path}: expected {want}, report has {got}")
         else:
@@ -304,7 +387,8 @@ def main():
                 mismatches.append(f"{path}: expected {want!r}, report has {got!r}")
 
     # Achievements: compare id and date as a set (the report also carries titles).
-    got_achievements = sorted(({"id": a["id"], "earned": a["earned"]} for a in report["achievements"]), key=lambda a: (a["earned"], a["id"]))
+    got_achievements = sorted(({"id": a["id"], "earned": a["earned"], "in_period": a["in_period"]} for a in report["achievements"]),
+                              key=lambda a: (a["earned"], a["id"]))
     expected["achievements"] = sorted(expected["achievements"], key=lambda a: (a["earned"], a["id"]))
     report = dict(report, achievements=got_achievements)
     compare("report", expected, report)
