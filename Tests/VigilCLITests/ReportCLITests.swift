@@ -92,14 +92,14 @@ import Testing
         let text = try await report("text")
         #expect(text.hasPrefix("Vigil report · 2026-10-01 to 2026-11-10 · Europe/Berlin"))
         #expect(text.contains("\(totals["sessions"]!) sessions (\(totals["completed"]!) completed"))
-        #expect(text.contains("Focused minutes by hour of day"))
-        #expect(text.contains("Focused minutes, weekday × hour"))
+        #expect(text.contains("By hour of day") && text.contains("By weekday"))
+        #expect(text.contains("Focus share, weekday × hour"))
         #expect(!text.contains("\u{1B}["), "no colour when not on a terminal")
 
         // Markdown: the same totals, as tables.
         let md = try await report("markdown")
         #expect(md.hasPrefix("# Vigil report: 2026-10-01 to 2026-11-10"))
-        #expect(md.contains("| Hour | Focused min | Distracted min | Episodes |"))
+        #expect(md.contains("| Hour | Focused min | Distracted min | Focus share | Episodes | Episodes per judged hour | |"))
         let byCause = (json["episodes"] as! [String: Any])["by_cause"] as! [[String: Any]]
         let away = byCause.first { $0["key"] as? String == "away" }!
         #expect(md.contains("| away/idle | \(away["count"]!) |"))
@@ -111,7 +111,7 @@ import Testing
         func onTerminal(_ env: [String: String]) async throws -> String {
             let (status, text) = try await inPseudoTerminal(
                 "\(vigilBinary) report --data-dir \(home)/d --time-zone \(f.zone) \(f.report.joined(separator: " "))",
-                home: home, env: ["TERM": "xterm-256color"].merging(env) { $1 })
+                home: home, env: ["TERM": "xterm-256color", "PAGER": "cat"].merging(env) { $1 })
             #expect(status == 0, "\(text)")
             return text
         }
@@ -271,6 +271,86 @@ import Testing
         #expect(text.stdout.contains("left out: rehearsal 1 (--source all counts them)"), "\(text.stdout)")
         let bad = try await vigil(["report", "--source", "dreams", "--data-dir", home + "/d"], home: home)
         #expect(bad.status == 64 && bad.stderr.contains("--source takes live, simulated, replay or rehearsal"), "\(bad.stderr)")
+    }
+
+    /// The mission's question where volume and rate disagree (Data/rate_history.py: an hour of
+    /// distracted work at 09:00 every weekday, a quarter of an hour of good work at 16:00, ten
+    /// minutes once at 02:00), each session replayed through the real state machine into the log:
+    /// every format names 16:00 the most productive hour and 09:00 the least productive and the
+    /// most procrastinated, and none names 02:00.
+    @Test func everyFormatNamesTheHoursByHowWellThePersonFocuses() async throws {
+        let home = freshHome()
+        let made = await runProcess("/usr/bin/python3", [repo + "/Tests/VigilCLITests/Data/rate_history.py", home + "/rec"])
+        try #require(made.status == 0, "\(made.output)")
+        for file in try FileManager.default.contentsOfDirectory(atPath: home + "/rec").sorted() {
+            let r = try await vigil(["replay", "--log", "--data-dir", home + "/d", home + "/rec/" + file], home: home)
+            try #require(r.status == 0, "\(file): \(r.stderr)")
+        }
+        // Replays: counted when asked for (they are the person's only history here).
+        let period = ["--from", "2026-06-01", "--to", "2026-06-07", "--time-zone", "UTC", "--source", "replay", "--data-dir", home + "/d"]
+        func report(_ args: [String]) async throws -> String {
+            let run = try await vigil(["report"] + period + args, home: home)
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdout
+        }
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try await report(["--format", "json"]).utf8)) as? [String: Any])
+        let highlights = try #require(json["highlights"] as? [String: Any])
+        #expect(highlights["most_productive_hour"] as? Int == 16, "\(highlights)")
+        #expect(highlights["least_productive_hour"] as? Int == 9, "\(highlights)")
+        #expect(highlights["most_procrastinated_hour"] as? Int == 9, "\(highlights)")
+        let hours = try #require(json["hours"] as? [[String: Any]])
+        #expect((hours[9]["focused_minutes"] as? Double ?? 0) > (hours[16]["focused_minutes"] as? Double ?? 0), "09:00 has more focused minutes")
+        #expect(hours[2]["enough_data"] as? Bool == false && (hours[2]["focus_share"] as? Double ?? 1) < 0.5, "\(hours[2])")
+
+        let text = try await report([])
+        #expect(text.contains("best 16:00 (100% focused"), "\(text)")
+        #expect(text.contains("worst 09:00") && text.contains("most procrastination at 09:00"), "\(text)")
+        #expect(text.range(of: #"\n09 .*worst, drifts most\n"#, options: .regularExpression) != nil, "\(text)")
+        #expect(text.range(of: #"\n16 .*best\n"#, options: .regularExpression) != nil, "\(text)")
+        #expect(text.range(of: #"\n02 .*\*"#, options: .regularExpression) != nil, "02:00 is starred as too little data: \(text)")
+
+        let csv = try await report(["--format", "csv", "--table", "hours"]).components(separatedBy: "\r\n")
+        #expect(csv.first?.hasSuffix(",highlight") == true)
+        #expect(csv.first { $0.hasPrefix("16,") }?.hasSuffix(",most_productive") == true, "\(csv)")
+        #expect(csv.first { $0.hasPrefix("9,") }?.hasSuffix(",least_productive most_procrastinated") == true, "\(csv)")
+        #expect(csv.first { $0.hasPrefix("2,") }?.hasSuffix(",false,") == true, "\(csv)")
+
+        let markdown = try await report(["--format", "markdown"])
+        #expect(markdown.range(of: #"\| 16:00 \|[^\n]*\| most productive \|"#, options: .regularExpression) != nil, "\(markdown)")
+        #expect(
+            markdown.range(of: #"\| 09:00 \|[^\n]*\| least productive, most procrastinated \|"#, options: .regularExpression) != nil, "\(markdown)")
+
+        let html = try await report(["--format", "html"])
+        #expect(html.contains("best 16:00") && html.contains("most procrastination at 09:00"), "\(html.prefix(3000))")
+    }
+
+    /// The text report fits the terminal (words whole, no line wider than it), shows every hour,
+    /// and goes through $PAGER (with LESS=FRX, as git sets it) when it is longer than the screen.
+    @Test func theTextReportFitsTheTerminalAndPagesWhenLong() async throws {
+        let f = Self.fixtures[0]
+        let home = try await simulated(f)
+        let report = "\(vigilBinary) report --data-dir \(home)/d --time-zone \(f.zone) " + f.report.joined(separator: " ")
+        for columns in [60, 100, 160] {
+            let (status, screen) = try await inPseudoTerminal("stty cols \(columns) rows 500; NO_COLOR=1 PAGER=cat \(report)", home: home)
+            #expect(status == 0, "\(screen)")
+            let lines = screen.replacingOccurrences(of: "\r", with: "").split(separator: "\n", omittingEmptySubsequences: false)
+            let widest = lines.map(\.count).max() ?? 0
+            #expect(widest <= columns && widest > columns - 25, "\(columns) columns: the widest line has \(widest)")
+            for h in 0..<24 { #expect(lines.contains { $0.hasPrefix(h < 10 ? "0\(h) " : "\(h) ") }, "hour \(h) at \(columns) columns") }
+            // The legend names the five shades the map draws.
+            for shade in ["· nothing judged", "░ under 50%", "▒ 50-74%", "▓ 75-89%", "█ 90% or more focused"] { #expect(screen.contains(shade)) }
+        }
+        // Piped, 80 columns whatever the terminal; never paged.
+        let piped = try await vigil(["report", "--data-dir", home + "/d", "--time-zone", f.zone] + f.report, home: home, env: ["PAGER": "false"])
+        #expect(piped.status == 0 && (piped.stdout.split(separator: "\n").map(\.count).max() ?? 0) <= 80, "\(piped.stdout)")
+        // Longer than a 20-row screen: the pager gets it all, with LESS set as git sets it.
+        let pager = "PAGER='env > \(home)/pager-env; cat > \(home)/paged'"
+        let (status, screen) = try await inPseudoTerminal("stty cols 100 rows 20; \(pager) \(report)", home: home)
+        #expect(status == 0, "\(screen)")
+        let paged = (try? String(contentsOfFile: home + "/paged", encoding: .utf8)) ?? ""
+        #expect(paged.contains("By hour of day") && paged.contains("Achievements"), "\(paged)")
+        #expect(!screen.contains("By hour of day"), "the terminal got it through the pager only")
+        #expect(((try? String(contentsOfFile: home + "/pager-env", encoding: .utf8)) ?? "").contains("LESS=FRX"))
     }
 
     @Test func simulateRefusesALogThatHasSessions() async throws {

@@ -12,19 +12,24 @@ struct ReportCommand: AsyncParsableCommand {
         commandName: "report",
         abstract: "Report when, how long and why you procrastinate.",
         discussion: """
-            Focus by hour and weekday, procrastination-free days and streaks (the 21/90 model),
-            episodes by cause, task and hour, completion, alarms and recovery, achievements.
-            Days and hours are in the local time zone (TZ, or --time-zone), which the report names.
+            When you focus well and when you drift: focus share and episodes per judged hour by
+            hour of the day and weekday (the best and worst hours need an hour of judged time),
+            the change from the period before, the week-by-week profile, tasks, causes,
+            procrastination-free days and streaks (the 21/90 model), alarms and recovery,
+            achievements. Days and hours are in the local time zone (TZ, or --time-zone), which
+            the report names.
 
-            Formats: text (the terminal, with small charts; NO_COLOR is respected), json and csv
-            (stable fields, see docs/report-fields.md), markdown, html (one self-contained file
-            with SVG charts, no network needed).
+            Formats: text (fits the terminal and pages through $PAGER, as git does, when longer
+            than the screen; NO_COLOR is respected), json and csv (stable fields, see
+            docs/report-fields.md; csv one --table at a time), markdown, html (one self-contained
+            dashboard, light and dark, no network needed).
 
             Examples:
               vigil report
               vigil report --last 30d --task thesis
               vigil report --from 2026-11-01 --to 2026-11-30 --format html -o november.html
               vigil report --last all --format csv -o days.csv
+              vigil report --last 90d --format csv --table hours
               vigil report --source all
 
             Only your own sessions count unless --source says otherwise: live ones and a simulated
@@ -52,6 +57,11 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("text, json, csv, markdown or html.", valueName: "format"), completion: .list(ReportFormat.allCases.map(\.rawValue)))
     var format: String = "text"
 
+    @Option(
+        help: ArgumentHelp("With --format csv: which table, days, hours, weekdays, weeks or tasks (default: days).", valueName: "table"),
+        completion: .list(Report.CSVTable.allCases.map(\.rawValue)))
+    var table: String?
+
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write the report to a file instead of standard output.", valueName: "file"))
     var output: String?
 
@@ -61,6 +71,13 @@ struct ReportCommand: AsyncParsableCommand {
     func validate() throws {
         guard ReportFormat(rawValue: format) != nil else {
             throw ValidationError("--format must be one of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(format)'.")
+        }
+        if let table {
+            guard format == "csv" else { throw ValidationError("--table goes with --format csv: the other formats hold every table.") }
+            guard Report.CSVTable(rawValue: table) != nil else {
+                throw ValidationError(
+                    "--table must be one of \(Report.CSVTable.allCases.map(\.rawValue).joined(separator: ", ")); got '\(table)'.")
+            }
         }
         if last != nil, from != nil || to != nil {
             throw ValidationError("use either --last or --from/--to, not both.")
@@ -140,16 +157,21 @@ struct ReportCommand: AsyncParsableCommand {
                 }
             }
             let kind = ReportFormat(rawValue: format)!
+            func rendered(color: Bool = false, width: Int = 80) -> String {
+                kind == .csv ? report.csv(table.flatMap(Report.CSVTable.init) ?? .days) : report.rendered(as: kind, color: color, width: width)
+            }
             if let output {
                 let file = try AtomicFile(path: output, what: "the report", hint: "Choose another file with -o.")
-                try file.write(report.rendered(as: kind).utf8)
+                try file.write(rendered().utf8)
                 try file.commit()
                 if isatty(2) != 0 { note("report written to \(output)") }
-            } else {
+            } else if kind == .text, let screen = Pager.terminalSize() {
                 let env = ProcessInfo.processInfo.environment
-                let color = kind == .text && isatty(1) != 0 && (env["NO_COLOR"] ?? "").isEmpty && env["TERM"] != "dumb"
+                let color = (env["NO_COLOR"] ?? "").isEmpty && env["TERM"] != "dumb"
+                Pager.show(rendered(color: color, width: screen.columns), rows: screen.rows)
+            } else {
                 // As rendered, byte for byte: CSV lines end in CRLF.
-                writeStandardOutput(report.rendered(as: kind, color: color))
+                writeStandardOutput(rendered())
             }
         }
     }

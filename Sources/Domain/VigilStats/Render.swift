@@ -7,9 +7,10 @@ public enum ReportFormat: String, CaseIterable, Sendable {
 }
 
 extension Report {
-    public func rendered(as format: ReportFormat, color: Bool = false) -> String {
+    /// - Parameter width: the terminal's columns for text (80 when not a terminal).
+    public func rendered(as format: ReportFormat, color: Bool = false, width: Int = 80) -> String {
         switch format {
-        case .text: TextReport(report: self, color: color).render()
+        case .text: TextReport(report: self, color: color, width: width).render()
         case .json: json()
         case .csv: csv()
         case .markdown: MarkdownReport(report: self).render()
@@ -25,15 +26,64 @@ extension Report {
         return w.text + "\n"
     }
 
-    /// One row per local day of the period (docs/report-fields.md). RFC 4180: CRLF line ends.
-    public func csv() -> String {
-        var out = "date,weekday,sessions,focused_minutes,distracted_minutes,episodes,alarms,procrastination_free\r\n"
-        for d in days {
-            let free = d.procrastinationFree.map { $0 ? "true" : "false" } ?? ""
-            out +=
-                "\(d.date),\(d.weekday),\(d.sessions),\(number(d.focusedMinutes)),\(number(d.distractedMinutes)),\(d.episodes),\(d.alarms),\(free)\r\n"
+    /// One table of the report as CSV (docs/report-fields.md): by default one row per local day
+    /// of the period. RFC 4180: CRLF line ends; an absent value is an empty field.
+    public func csv(_ table: CSVTable = .days) -> String {
+        func opt(_ v: Double?) -> String { v.map(number) ?? "" }
+        func quoted(_ s: String) -> String {
+            s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+                ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+        }
+        func rates(_ r: Rates) -> String {
+            "\(number(r.judgedMinutes)),\(opt(r.focusShare)),\(opt(r.distractedPerJudgedHour)),\(opt(r.episodesPerJudgedHour)),\(r.enoughData)"
+        }
+        let rateColumns = "judged_minutes,focus_share,distracted_per_judged_hour,episodes_per_judged_hour,enough_data"
+        var out: String
+        switch table {
+        case .days:
+            out = "date,weekday,sessions,focused_minutes,distracted_minutes,episodes,alarms,procrastination_free\r\n"
+            for d in days {
+                let free = d.procrastinationFree.map { $0 ? "true" : "false" } ?? ""
+                out +=
+                    "\(d.date),\(d.weekday),\(d.sessions),\(number(d.focusedMinutes)),\(number(d.distractedMinutes)),\(d.episodes),\(d.alarms),\(free)\r\n"
+            }
+        case .hours:
+            out = "hour,focused_minutes,distracted_minutes,episodes,\(rateColumns),highlight\r\n"
+            for h in hours {
+                var names: [String] = []
+                if highlights.mostProductiveHour == h.hour { names.append("most_productive") }
+                if highlights.leastProductiveHour == h.hour { names.append("least_productive") }
+                if highlights.mostProcrastinatedHour == h.hour { names.append("most_procrastinated") }
+                out +=
+                    "\(h.hour),\(number(h.focusedMinutes)),\(number(h.distractedMinutes)),\(h.episodes),\(rates(h.rates)),\(names.joined(separator: " "))\r\n"
+            }
+        case .weekdays:
+            out = "weekday,name,focused_minutes,distracted_minutes,episodes,\(rateColumns),highlight\r\n"
+            for w in weekdays {
+                let name =
+                    highlights.mostProductiveWeekday == w.weekday
+                    ? "most_productive" : highlights.leastProductiveWeekday == w.weekday ? "least_productive" : ""
+                out += "\(w.weekday),\(w.name),\(number(w.focusedMinutes)),\(number(w.distractedMinutes)),\(w.episodes),\(rates(w.rates)),\(name)\r\n"
+            }
+        case .weeks:
+            out = "week,focused_minutes,distracted_minutes,sessions,episodes,focus_share,most_productive_hour,least_productive_hour\r\n"
+            for w in weeks {
+                out += "\(w.week),\(number(w.focusedMinutes)),\(number(w.distractedMinutes)),\(w.sessions),\(w.episodes),\(opt(w.focusShare)),"
+                out += "\(w.mostProductiveHour.map(String.init) ?? ""),\(w.leastProductiveHour.map(String.init) ?? "")\r\n"
+            }
+        case .tasks:
+            out = "task,sessions,focused_minutes,distracted_minutes,focus_share,episodes\r\n"
+            for t in tasks {
+                out +=
+                    "\(quoted(t.task)),\(t.sessions),\(number(t.focusedMinutes)),\(number(t.distractedMinutes)),\(opt(t.focusShare)),\(t.episodes)\r\n"
+            }
         }
         return out
+    }
+
+    /// The tables `--format csv --table` offers.
+    public enum CSVTable: String, CaseIterable, Sendable {
+        case days, hours, weekdays, weeks, tasks
     }
 
     var periodTitle: String {
@@ -54,6 +104,12 @@ func number(_ v: Double) -> String {
 func hoursMinutes(_ minutes: Double) -> String {
     let total = Int(minutes.rounded())
     return total < 60 ? "\(total) min" : "\(total / 60) h \(total % 60 < 10 ? "0" : "")\(total % 60) min"
+}
+
+/// "2.0", "0.3": a rate to one decimal, always with it.
+func oneDecimal(_ v: Double) -> String {
+    let tenths = Int((v * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
 }
 
 /// "+1 h 05 min ↑", "−20 min ↓", "±0 min".
@@ -105,7 +161,7 @@ struct Summary {
             line += " · no other hour has \(minimum) of judged time to compare"
         }
         if let p = h.mostProcrastinatedHour, let rate = r.hours[p].rates.episodesPerJudgedHour {
-            line += " · most procrastination at \(hourLabel(p)) (\(number((rate * 10).rounded() / 10)) episodes per judged hour)"
+            line += " · most procrastination at \(hourLabel(p)) (\(oneDecimal(rate)) episodes per judged hour)"
         }
         return line
     }
@@ -195,65 +251,215 @@ func causeLabel(_ raw: String) -> String {
     }
 }
 
+/// The report for a terminal: the summary in words, wrapped to the terminal's width, then every hour
+/// of the day and every weekday with how much and how well the person focused, the weekday × hour
+/// map of focus share, the weekly profile, tasks, applications and achievements.
 struct TextReport {
     let report: Report
     let color: Bool
+    /// Columns to fit (80 when not a terminal); never fewer than 60.
+    let width: Int
+
+    init(report: Report, color: Bool, width: Int = 80) {
+        self.report = report
+        self.color = color
+        self.width = max(60, width)
+    }
 
     func bold(_ s: String) -> String { color ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
     func green(_ s: String) -> String { color ? "\u{1B}[32m\(s)\u{1B}[0m" : s }
+    func yellow(_ s: String) -> String { color ? "\u{1B}[33m\(s)\u{1B}[0m" : s }
 
     func render() -> String {
         let r = report
-        var out = bold("Vigil report · \(r.periodTitle) · \(r.timeZone)\(r.task.map { " · task \"\($0)\"" } ?? "")") + "\n\n"
-        for (k, v) in Summary(r: r).lines {
-            out += k.padding(toLength: 10, withPad: " ", startingAt: 0) + "  " + v + "\n"
+        var out = ""
+        for line in wrap("Vigil report · \(r.periodTitle) · \(r.timeZone)\(r.task.map { " · task \"\($0)\"" } ?? "")", width: width, indent: 0) {
+            out += bold(line) + "\n"
         }
-        // Hours with judged time only: the night does not take a screenful.
-        let active = r.hours.filter { $0.focusedMinutes + $0.distractedMinutes > 0 }
-        if !active.isEmpty {
-            out += "\n" + bold("Focused minutes by hour of day") + "\n"
-            let top = r.hours.map(\.focusedMinutes).max() ?? 0
-            for h in active {
-                out += " \(hourLabel(h.hour).prefix(2)) \(green(bar(h.focusedMinutes, of: top, width: 40))) \(Int(h.focusedMinutes.rounded()))\n"
+        out += "\n"
+        for (k, v) in Summary(r: r).lines {
+            let lines = wrap(v, width: width - 12, indent: 0)
+            for (i, line) in lines.enumerated() {
+                out += (i == 0 ? k.padding(toLength: 10, withPad: " ", startingAt: 0) + "  " : String(repeating: " ", count: 12)) + line + "\n"
             }
-            out += "\n" + bold("Focused minutes, weekday × hour") + "  (" + (0..<5).map { String(shades[$0]) }.joined() + " none → most)\n"
-            var axis = [Character](repeating: " ", count: 24)
-            for h in [0, 6, 12, 18] { for (k, c) in String(h).enumerated() { axis[h + k] = c } }
-            out += "     " + String(axis) + "\n"
-            let peak = r.heatmap.flatMap { $0 }.max() ?? 0
-            for (i, row) in r.heatmap.enumerated() {
-                out += " \(Statistics.weekdayNames[i].prefix(3)) " + green(String(row.map { shade($0, of: peak) })) + "\n"
+        }
+        if r.totals.activeMinutes > 0 {
+            out +=
+                "\n"
+                + profile(
+                    title: "By hour of day",
+                    rows: r.hours.map {
+                        (hourLabel($0.hour).prefix(2) + "   ", $0.focusedMinutes, $0.distractedMinutes, $0.rates, marks(hour: $0.hour))
+                    })
+            out +=
+                "\n"
+                + profile(
+                    title: "By weekday",
+                    rows: r.weekdays.map {
+                        (String($0.name.prefix(3)) + "  ", $0.focusedMinutes, $0.distractedMinutes, $0.rates, marks(weekday: $0.weekday))
+                    })
+            out += "\n" + heatmap()
+            if r.weeks.count > 1 { out += "\n" + weeklyProfile() }
+        }
+        if !r.tasks.isEmpty {
+            out += "\n" + bold("By task") + "\n"
+            let name = min(24, max(8, r.tasks.map { ($0.task.isEmpty ? "(no task)" : $0.task).count }.max() ?? 8))
+            for t in r.tasks {
+                let label = String((t.task.isEmpty ? "(no task)" : t.task).prefix(name)).padding(toLength: name, withPad: " ", startingAt: 0)
+                let text =
+                    "\(hoursMinutes(t.focusedMinutes)) focused · \(percent(t.focusShare)) · \(t.sessions) session\(t.sessions == 1 ? "" : "s") · \(t.episodes) episode\(t.episodes == 1 ? "" : "s")"
+                for (i, line) in wrap(text, width: width - name - 4, indent: 0).enumerated() {
+                    out += "  " + (i == 0 ? label : String(repeating: " ", count: name)) + "  " + line + "\n"
+                }
             }
         }
         if let a = r.applications {
             out += "\n" + bold("Applications") + "\n"
-            out +=
-                "  work \(hoursMinutes(a.workMinutes)) · neutral \(hoursMinutes(a.neutralMinutes)) · distracting \(hoursMinutes(a.distractingMinutes))\n"
+            var text =
+                "work \(hoursMinutes(a.workMinutes)) · neutral \(hoursMinutes(a.neutralMinutes)) · distracting \(hoursMinutes(a.distractingMinutes))"
             if !a.mostDistracting.isEmpty {
-                out += "  most distracting: " + a.mostDistracting.map { "\($0.appClass) \(hoursMinutes($0.minutes))" }.joined(separator: ", ") + "\n"
+                text += " · most distracting: " + a.mostDistracting.map { "\($0.appClass) \(hoursMinutes($0.minutes))" }.joined(separator: ", ")
             }
-            if a.calls > 0 { out += "  calls: \(a.calls), \(hoursMinutes(a.callMinutes))\n" }
+            if a.calls > 0 { text += " · calls: \(a.calls), \(hoursMinutes(a.callMinutes))" }
+            for line in wrap(text, width: width - 2, indent: 0) { out += "  " + line + "\n" }
         }
         if !r.achievements.isEmpty {
-            out += "\n" + bold("Achievements") + (r.to.map { " (as of \($0))" } ?? "") + "\n"
-            for a in r.achievements { out += "  \(a.earned)  \(a.title)\n" }
+            let note = r.to.map { "Achievements (all time up to \($0); * earned in this period)" } ?? "Achievements"
+            out += "\n" + wrap(note, width: width, indent: 2).map(bold).joined(separator: "\n") + "\n"
+            for a in r.achievements {
+                for (i, line) in wrap(a.title, width: width - 16, indent: 0).enumerated() {
+                    out += (i == 0 ? "  \(a.earned)\(a.inPeriod ? "*" : " ") " : String(repeating: " ", count: 15)) + line + "\n"
+                }
+            }
         }
         return out
     }
 
-    let shades: [Character] = [" ", "░", "▒", "▓", "█"]
-    func shade(_ v: Double, of peak: Double) -> Character {
-        guard v > 0, peak > 0 else { return "·" }
-        return shades[min(4, 1 + Int(v / peak * 3.999))]
+    /// What the highlights say of an hour or weekday, to mark its row.
+    func marks(hour: Int) -> String {
+        let h = report.highlights
+        var out: [String] = []
+        if h.mostProductiveHour == hour { out.append("best") }
+        if h.leastProductiveHour == hour { out.append("worst") }
+        if h.mostProcrastinatedHour == hour { out.append("drifts most") }
+        return out.joined(separator: ", ")
     }
 
-    /// A bar of eighth-blocks.
-    func bar(_ v: Double, of top: Double, width: Int) -> String {
-        guard top > 0, v > 0 else { return "" }
-        let eighths = max(1, Int((v / top * Double(width * 8)).rounded()))
-        let parts: [Character] = ["▏", "▎", "▍", "▌", "▋", "▊", "▉"]
-        return String(repeating: "█", count: eighths / 8) + (eighths % 8 > 0 ? String(parts[eighths % 8 - 1]) : "")
+    func marks(weekday: Int) -> String {
+        let h = report.highlights
+        return h.mostProductiveWeekday == weekday ? "best" : h.leastProductiveWeekday == weekday ? "worst" : ""
     }
+
+    /// One row per hour (weekday): a bar of focused then distracted minutes, scaled to the busiest
+    /// row, then the focus share and episodes per judged hour; rows with too little judged time to
+    /// be ranked are starred. Every row is shown, empty ones too.
+    func profile(title: String, rows: [(label: String, focused: Double, distracted: Double, rates: Report.Rates, marks: String)]) -> String {
+        let labelWidth = rows.first?.label.count ?? 5
+        let markWidth = rows.map(\.marks.count).max() ?? 0
+        // label, bar, " 100%*", " 12.5/h", " mark"
+        let barWidth = max(10, width - labelWidth - 1 - 6 - 8 - (markWidth > 0 ? markWidth + 1 : 0))
+        let top = rows.map { $0.focused + $0.distracted }.max() ?? 0
+        var out = bold(title) + "\n"
+        let head = "focused █ · distracted ░"
+        out += String(repeating: " ", count: labelWidth + 1) + head.padding(toLength: barWidth, withPad: " ", startingAt: 0) + " focus" + "  ep/h\n"
+        for row in rows {
+            let total = row.focused + row.distracted
+            var bar = ""
+            if top > 0, total > 0 {
+                let all = max(1, Int((total / top * Double(barWidth)).rounded()))
+                let focused = min(all, Int((row.focused / top * Double(barWidth)).rounded()))
+                bar = green(String(repeating: "█", count: focused)) + yellow(String(repeating: "░", count: all - focused))
+                bar += String(repeating: " ", count: barWidth - all)
+            } else {
+                bar = "·" + String(repeating: " ", count: barWidth - 1)
+            }
+            let share = row.rates.focusShare.map { percent($0) } ?? "–"
+            let star = row.rates.focusShare != nil && !row.rates.enoughData ? "*" : " "
+            let rate = row.rates.episodesPerJudgedHour.map(oneDecimal) ?? "–"
+            out += row.label + " " + bar + " " + leftPad(share, 4) + star + " " + leftPad(rate, 5)
+            out += (row.marks.isEmpty ? "" : "  " + row.marks) + "\n"
+        }
+        for line in wrap(
+            "focus: focused share of judged time; ep/h: episodes started per judged hour; * under \(report.highlights.minimumJudgedMinutes) "
+                + "judged minutes: shown, not ranked; · nothing judged.", width: width - 2, indent: 0)
+        {
+            out += "  " + line + "\n"
+        }
+        return out
+    }
+
+    /// Focus share by weekday × hour: two columns per hour when the terminal is wide enough.
+    func heatmap() -> String {
+        let cell = width >= 5 + 48 ? 2 : 1
+        var out = bold("Focus share, weekday × hour") + "\n"
+        var axis = [Character](repeating: " ", count: 24 * cell)
+        for h in stride(from: 0, to: 24, by: cell == 2 ? 3 : 6) {
+            for (k, c) in String(h).enumerated() where h * cell + k < axis.count { axis[h * cell + k] = c }
+        }
+        out += "     " + String(axis) + "\n"
+        for (i, row) in report.heatmapFocusShare.enumerated() {
+            out += " \(Statistics.weekdayNames[i].prefix(3)) " + green(String(row.flatMap { Array(repeating: shade($0), count: cell) })) + "\n"
+        }
+        for line in wrap(items: Self.legend, width: width - 2) { out += "  " + line + "\n" }
+        return out
+    }
+
+    /// Each week's focus share by hour of the day, with its share and best hour: how the good hours move.
+    func weeklyProfile() -> String {
+        var out = bold("Week by week: focus share by hour") + "\n"
+        let showStrip = width >= 9 + 24 + 30
+        for w in report.weeks {
+            var line = w.week + " "
+            if showStrip { line += green(String(w.hourFocusShare.map(shade))) + " " }
+            line += leftPad(percent(w.focusShare), 4) + " " + leftPad(hoursMinutes(w.focusedMinutes), 12)
+            if let best = w.mostProductiveHour { line += " · best \(hourLabel(best))" }
+            out += line + "\n"
+        }
+        for line in wrap(items: Self.legend, width: width - 2) { out += "  " + line + "\n" }
+        return out
+    }
+
+    static let legend = ["· nothing judged", "░ under 50%", "▒ 50-74%", "▓ 75-89%", "█ 90% or more focused"]
+
+    func shade(_ share: Double?) -> Character {
+        guard let share else { return "·" }
+        return share < 0.5 ? "░" : share < 0.75 ? "▒" : share < 0.9 ? "▓" : "█"
+    }
+
+    func leftPad(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
+}
+
+/// Items (legend entries) two spaces apart in lines of at most `width` characters, never split.
+func wrap(items: [String], width: Int) -> [String] {
+    var lines: [String] = []
+    for item in items {
+        if let last = lines.last, last.count + 2 + item.count <= width {
+            lines[lines.count - 1] = last + "  " + item
+        } else {
+            lines.append(item)
+        }
+    }
+    return lines
+}
+
+/// Words in lines of at most `width` characters (a word longer than a line gets a line of its
+/// own, whole): words are never split.
+func wrap(_ text: String, width: Int, indent: Int) -> [String] {
+    guard text.count > width else { return [text] }
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+        if line.isEmpty {
+            line = String(word)
+        } else if line.count + 1 + word.count <= width {
+            line += " " + word
+        } else {
+            lines.append(line)
+            line = String(repeating: " ", count: indent) + word
+        }
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines
 }
 
 struct MarkdownReport {
@@ -264,12 +470,27 @@ struct MarkdownReport {
         var out = "# Vigil report: \(r.periodTitle)\n\nTime zone: \(r.timeZone)\(r.task.map { " · task: \(escape($0))" } ?? "")\n\n"
         out += "| | |\n|---|---|\n"
         for (k, v) in Summary(r: r).lines where !v.isEmpty { out += "| \(k) | \(escape(v)) |\n" }
-        out += "\n## Focus by hour of day\n\n| Hour | Focused min | Distracted min | Episodes |\n|---:|---:|---:|---:|\n"
-        for h in r.hours where h.focusedMinutes + h.distractedMinutes > 0 || h.episodes > 0 {
-            out += "| \(hourLabel(h.hour)) | \(number(h.focusedMinutes)) | \(number(h.distractedMinutes)) | \(h.episodes) |\n"
+        let header = "| Focused min | Distracted min | Focus share | Episodes | Episodes per judged hour | |\n"
+        let rule = "|---:|---:|---:|---:|---:|---|\n"
+        func rates(_ f: Double, _ d: Double, _ e: Int, _ rates: Report.Rates, _ mark: String) -> String {
+            let share = rates.focusShare.map { percent($0) + (rates.enoughData ? "" : "*") } ?? "–"
+            return "| \(number(f)) | \(number(d)) | \(share) | \(e) | \(rates.episodesPerJudgedHour.map(oneDecimal) ?? "–") | \(mark) |\n"
         }
-        out += "\n## Focus by weekday\n\n| Weekday | Focused min | Distracted min | Episodes |\n|---|---:|---:|---:|\n"
-        for w in r.weekdays { out += "| \(w.name) | \(number(w.focusedMinutes)) | \(number(w.distractedMinutes)) | \(w.episodes) |\n" }
+        let h = r.highlights
+        out += "\n## Focus by hour of day\n\n| Hour " + header + "|---:" + rule
+        for x in r.hours {
+            let mark = [
+                h.mostProductiveHour == x.hour ? "most productive" : nil, h.leastProductiveHour == x.hour ? "least productive" : nil,
+                h.mostProcrastinatedHour == x.hour ? "most procrastinated" : nil,
+            ].compactMap { $0 }.joined(separator: ", ")
+            out += "| \(hourLabel(x.hour)) " + rates(x.focusedMinutes, x.distractedMinutes, x.episodes, x.rates, mark)
+        }
+        out += "\n\\* fewer than \(h.minimumJudgedMinutes) judged minutes: shown, not ranked.\n"
+        out += "\n## Focus by weekday\n\n| Weekday " + header + "|---" + rule
+        for w in r.weekdays {
+            let mark = h.mostProductiveWeekday == w.weekday ? "most productive" : h.leastProductiveWeekday == w.weekday ? "least productive" : ""
+            out += "| \(w.name) " + rates(w.focusedMinutes, w.distractedMinutes, w.episodes, w.rates, mark)
+        }
         out += "\n## Episodes by cause\n\n| Cause | Episodes | Minutes | Average | Longest |\n|---|---:|---:|---:|---:|\n"
         for c in r.episodes.byCause {
             out += "| \(causeLabel(c.key)) | \(c.count) | \(number(c.minutes)) | \(seconds(c.meanS)) | \(seconds(c.longestS)) |\n"
@@ -278,9 +499,17 @@ struct MarkdownReport {
             out += "\n## Episodes by task\n\n| Task | Episodes | Minutes |\n|---|---:|---:|\n"
             for t in r.episodes.byTask { out += "| \(t.key.isEmpty ? "(no task)" : escape(t.key)) | \(t.count) | \(number(t.minutes)) |\n" }
         }
-        out += "\n## Weeks\n\n| Week | Focused | Distracted | Sessions | Episodes |\n|---|---:|---:|---:|---:|\n"
+        if !r.tasks.isEmpty {
+            out += "\n## By task\n\n| Task | Sessions | Focused | Distracted | Focus share | Episodes |\n|---|---:|---:|---:|---:|---:|\n"
+            for t in r.tasks {
+                out += "| \(t.task.isEmpty ? "(no task)" : escape(t.task)) | \(t.sessions) | \(hoursMinutes(t.focusedMinutes)) | "
+                out += "\(hoursMinutes(t.distractedMinutes)) | \(percent(t.focusShare)) | \(t.episodes) |\n"
+            }
+        }
+        out += "\n## Weeks\n\n| Week | Focused | Distracted | Focus share | Best hour | Sessions | Episodes |\n|---|---:|---:|---:|---:|---:|---:|\n"
         for w in r.weeks {
-            out += "| \(w.week) | \(hoursMinutes(w.focusedMinutes)) | \(hoursMinutes(w.distractedMinutes)) | \(w.sessions) | \(w.episodes) |\n"
+            out += "| \(w.week) | \(hoursMinutes(w.focusedMinutes)) | \(hoursMinutes(w.distractedMinutes)) | \(percent(w.focusShare)) | "
+            out += "\(hourLabel(w.mostProductiveHour)) | \(w.sessions) | \(w.episodes) |\n"
         }
         if let a = r.applications {
             out += "\n## Applications\n\n| Category | Time |\n|---|---:|\n"
@@ -293,8 +522,8 @@ struct MarkdownReport {
             }
         }
         if !r.achievements.isEmpty {
-            out += "\n## Achievements\n\n"
-            for a in r.achievements { out += "- \(a.earned): \(a.title)\n" }
+            out += "\n## Achievements\n\nAll time up to \(r.to ?? "now"); **new** ones were earned in this period.\n\n"
+            for a in r.achievements { out += "- \(a.earned): \(a.title)\(a.inPeriod ? " **new**" : "")\n" }
         }
         return out
     }
