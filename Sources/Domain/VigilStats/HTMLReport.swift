@@ -118,8 +118,8 @@ struct HTMLReport {
 
         let f = r.procrastinationFree
         out += kpi(
-            "Procrastination-free days", percent(f.share),
-            sub: "\(f.freeDays) of \(f.daysWithSessions) session day\(f.daysWithSessions == 1 ? "" : "s")",
+            "Free days", percent(f.share),
+            sub: "procrastination-free: \(f.freeDays) of \(f.daysWithSessions) session day\(f.daysWithSessions == 1 ? "" : "s")",
             change: p.map { points(now: f.share, then: $0.procrastinationFreeShare, higherIsBetter: true) })
 
         var alarms = t.alarmsPerFocusedHour.map { "\(Self.short($0)) per focused hour" } ?? "no focused time"
@@ -133,9 +133,11 @@ struct HTMLReport {
     func kpi(_ title: String, _ value: String, sub: String, change: String?) -> String {
         var out = "<article class=\"kpi\"><h3>\(escape(title))</h3><p class=\"value\">\(figure(value))</p>"
         out += "<p class=\"sub\">\(escape(sub))</p>"
+        // At the card's foot, so the changes line up across a row of cards.
+        out += "<div class=\"changes\">"
         out +=
             change ?? "<p class=\"delta none\">\(hasPrevious || report.previous == nil ? "no previous period" : "no sessions before to compare")</p>"
-        return out + "</article>\n"
+        return out + "</div></article>\n"
     }
 
     /// "89 h 44 min" with its units in small print, so the numbers lead.
@@ -461,9 +463,10 @@ struct HTMLReport {
         .meta dt { color: var(--muted); } .meta dd { margin: 0; }
         .kpis { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 150px), 1fr)); gap: 12px; margin-bottom: 12px; }
         .kpi, .card { background: var(--card); border: 1px solid var(--rule); border-radius: 12px; }
-        .kpi { padding: 12px 14px 11px; min-width: 0; }
+        .kpi { padding: 12px 14px 11px; min-width: 0; display: flex; flex-direction: column; }
+        .kpi .changes { margin-top: auto; }
         .kpi h3 { margin: 0; font-size: .74rem; font-weight: 600; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); }
-        .kpi .value { margin: 4px 0 0; font-size: 1.75rem; font-weight: 700; line-height: 1.1; font-variant-numeric: tabular-nums; }
+        .kpi .value { margin: 4px 0 0; font-size: 1.7rem; font-weight: 700; line-height: 1.1; font-variant-numeric: tabular-nums; }
         .kpi .value small { font-size: .58em; font-weight: 600; color: var(--muted); }
         .kpi .sub { margin: 4px 0 0; font-size: .82rem; color: var(--muted); }
         .delta { margin: 8px 0 0; font-size: .84rem; font-weight: 600; }
@@ -478,7 +481,7 @@ struct HTMLReport {
         .card.wide { grid-column: 1 / -1; }
         .card h2 { font-size: 1.02rem; margin: 0; }
         .card .about { margin: 2px 0 10px; font-size: .84rem; color: var(--muted); }
-        .facts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 170px), 1fr)); gap: 10px 16px; margin: 10px 0 4px; }
+        .facts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 140px), 1fr)); gap: 10px 16px; margin: 10px 0 4px; }
         .fact { display: flex; flex-direction: column; padding-left: 10px; border-left: 3px solid var(--rule); }
         .fact .k { font-size: .78rem; color: var(--muted); }
         .fact .v { font-size: 1.3rem; font-weight: 700; line-height: 1.2; }
@@ -537,7 +540,7 @@ struct HTMLReport {
           .grid { display: block; }
           .card, .kpi { break-inside: avoid; page-break-inside: avoid; }
           .card { margin: 0 0 10px; border-color: #bbb; }
-          .kpis { grid-template-columns: repeat(4, 1fr); }
+          .kpis { grid-template-columns: repeat(3, 1fr); }
           svg.chart { max-width: 17cm; }
         }
 
