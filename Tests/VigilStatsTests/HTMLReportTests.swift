@@ -193,6 +193,23 @@ import VigilCore
         #expect(all.contains("<p class=\"delta none\">no previous period</p>"))
     }
 
+    /// Achievements are all history up to the period's end; those earned in the period are marked,
+    /// unless the period holds them all.
+    @Test func achievementsEarnedInThePeriodAreMarked() throws {
+        let facts = history(days: 60, until: "2026-11-10")
+        let recent = Statistics.report(facts, timeZone: utc, from: day("2026-11-10") - 19, to: day("2026-11-10"))
+        let new = recent.achievements.filter(\.inPeriod)
+        try #require(new.count > 0 && new.count < recent.achievements.count, "the last 20 days hold the 100th focused hour, not the first session")
+        let html = recent.rendered(as: .html)
+        #expect(html.contains("All time, up to 2026-11-10; \(new.count) new in this period."))
+        #expect(html.components(separatedBy: "<span class=\"badge\">new in this period</span>").count - 1 == new.count)
+        for a in new { #expect(html.contains("<li class=\"new\"><span class=\"title\">\(a.title)</span>")) }
+
+        let all = Statistics.report(facts, timeZone: utc, from: nil, to: day("2026-11-10")).rendered(as: .html)
+        #expect(all.contains("All time, up to 2026-11-10; all earned in this period."))
+        #expect(!all.contains("<span class=\"badge\">"))
+    }
+
     /// A cell is drawn in the class of the percentage its tooltip shows, and the legend names the
     /// classes by those percentages; its size follows the judged minutes up to the minimum.
     @Test func heatmapClassesFollowThePercentShown() {

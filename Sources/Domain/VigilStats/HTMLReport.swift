@@ -353,13 +353,15 @@ struct HTMLReport {
         let r = report
         guard !r.achievements.isEmpty else { return "" }
         let new = r.achievements.filter(\.inPeriod).count
+        // When the period holds all of them (all history), marking each one says nothing.
+        let marked = new < r.achievements.count
         var about = "All time, up to \(r.to ?? "today")"
-        about += new == 0 ? "; none new in this period." : "; \(new) new in this period."
+        about += new == 0 ? "; none new in this period." : marked ? "; \(new) new in this period." : "; all earned in this period."
         var body = "<ul class=\"achievements\">\n"
         for a in r.achievements {
-            body += "<li\(a.inPeriod ? " class=\"new\"" : "")><span class=\"title\">\(escape(a.title))</span>"
+            body += "<li\(a.inPeriod && marked ? " class=\"new\"" : "")><span class=\"title\">\(escape(a.title))</span>"
             body += "<time datetime=\"\(escape(a.earned))\">\(escape(a.earned))</time>"
-            if a.inPeriod { body += "<span class=\"badge\">new in this period</span>" }
+            if a.inPeriod && marked { body += "<span class=\"badge\">new in this period</span>" }
             body += "</li>\n"
         }
         return card("achievements", "Achievements", about: about, body: body + "</ul>\n")
