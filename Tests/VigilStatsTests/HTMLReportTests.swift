@@ -124,9 +124,16 @@ import VigilCore
     }
 
     @Test func textFromTheLogIsEscaped() throws {
-        let report = Statistics.report(
+        var report = Statistics.report(
             history(days: 14, until: "2026-11-10", tasks: [Self.hostileTask]), timeZone: utc, from: day("2026-10-28"), to: day("2026-11-10"))
+        report.applications = Report.ApplicationFigures([
+            ("code", .work, false, 7200, 3), ("<script>game</script>", .distracting, false, 900, 2), (nil, nil, true, 600, 1),
+        ])
         let html = report.rendered(as: .html)
+        #expect(!html.contains("<script"))
+        #expect(html.contains("Most distracting: &lt;script&gt;game&lt;/script&gt; 15 min."))
+        let applications = try #require(try charts(html).first { $0.id == "applications" })
+        #expect(clipped(applications).isEmpty && applications.tooltips == 2)  // work and distracting; neutral has no time, no bar
         #expect(!html.contains("<img"))
         #expect(!html.contains("alert('x')"))
         // The tooltip has the whole name, escaped; the label is cut to fit, with an ellipsis.
