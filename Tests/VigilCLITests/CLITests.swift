@@ -441,7 +441,10 @@ func write(_ text: String, to path: String) {
             (["report", "--from", "2026-13-01"], 64, ["--from", "2026-13-01", "YYYY-MM-DD"]),
             (["report", "-o", unwritable + "/r.txt"], 73, [unwritable + "/r.txt", "Choose another file with -o"]),
             (["simulate", "--days", "0"], 64, ["--days must be between 1 and 36500"]),
-            (["config", "check", "--config", bad], 65, ["bad.yaml:3", "session.wibble", "unknown key", "known: default_minutes, gap, tick"]),
+            (
+                ["config", "check", "--config", bad], 65,
+                ["bad.yaml:3", "session.wibble", "unknown key", "known: default_minutes, gap, pause_extends_plan, tick"]
+            ),
             (["task", "add", " "], 64, ["title must not be blank"]),
             (["task", "show", "99"], 65, ["no tasks or habits yet", "vigil task add"]),
             (["task", "show", "99", "--data-dir", withTask], 65, ["no task #99", "vigil task list --all"]),

@@ -57,7 +57,7 @@ import Testing
             check.output.split(separator: "\n").last.map { line in
                 line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
             } ?? []
-        #expect(counts.count == 4 && counts[0] >= 500 && counts[1] == 0 && counts[2] >= 20 && counts[3] >= 5, "\(check.output)")
+        #expect(counts.count == 4 && counts[0] >= 500 && counts[1] == 0 && counts[2] >= 20 && counts[3] >= 3, "\(check.output)")
     }
 
     @Test func theFormatsSayTheSameThings() async throws {
@@ -91,7 +91,9 @@ import Testing
         // Text: the period, the zone, the totals in words, the charts.
         let text = try await report("text")
         #expect(text.hasPrefix("Vigil report · 2026-10-01 to 2026-11-10 · Europe/Berlin"))
-        #expect(text.contains("\(totals["sessions"]!) sessions (\(totals["completed"]!) completed"))
+        // (Wrapped at 80 columns: read as words.)
+        let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("\(totals["sessions"]!) sessions (\(totals["completed"]!) completed"))
         #expect(text.contains("By hour of day") && text.contains("By weekday"))
         #expect(text.contains("Focus share, weekday × hour"))
         #expect(!text.contains("\u{1B}["), "no colour when not on a terminal")
@@ -307,7 +309,9 @@ import Testing
             markdown.range(of: #"\| 09:00 \|[^\n]*\| least productive, most procrastinated \|"#, options: .regularExpression) != nil, "\(markdown)")
 
         let html = try await report(["--format", "html"])
-        #expect(html.contains("best 16:00") && html.contains("most procrastination at 09:00"), "\(html.prefix(3000))")
+        #expect(html.contains(#"★ Best hour</span><span class="v">16:00</span>"#), "\(html)")
+        #expect(html.contains(#"▼ Worst hour</span><span class="v">09:00</span>"#), "\(html)")
+        #expect(html.contains(#"▲ Most procrastination</span><span class="v">09:00</span>"#), "\(html)")
     }
 
     /// The text report fits the terminal (words whole, no line wider than it), shows every hour,

@@ -38,6 +38,28 @@ import Testing
         return s
     }
 
+    /// Away since 10 s, a single touch of the mouse at 300 s is not enough to be back: the alarms
+    /// after it say both figures, so the reason agrees with the idle time the screen shows beside it
+    /// (it said "no input for 7 min" beside "idle 3 min").
+    @Test func aTouchWhileAwayIsInTheReasonBesideTheAwayTime() {
+        var s = FocusSession(configuration: config)
+        _ = s.start(at: epoch)
+        var last = 0.0
+        let events = desktopIdle(&s, 1, 600, lastInput: &last, active: { $0 <= 10 || $0 == 300 })
+        let reasons = events.compactMap { e -> (Double, String)? in
+            if case .alarm(_, _, _, _, let reason) = e.kind { (e.time - epoch, reason) } else { nil }
+        }
+        let before = reasons.filter { $0.0 < 300 }
+        let after = reasons.filter { $0.0 > 300 }
+        #expect(!before.isEmpty && before.allSatisfy { $0.1.hasPrefix("no input for ") }, "\(before)")
+        #expect(!after.isEmpty, "\(reasons)")
+        for (t, reason) in after {
+            let away = humanMinutes(t - 10)
+            let touch = humanMinutes(t - 300)
+            #expect(reason == "away for \(away), last input \(touch) ago", "at \(t) s")
+        }
+    }
+
     @Test func theDesktopsIdleTimeAloneJudgesAbsenceAsLibinputDoes() {
         // No libinput at all (no `input` group): its detector says so, and the desktop is enough.
         var s = FocusSession(configuration: config)

@@ -321,6 +321,36 @@ import Testing
         #expect(s.state == .paused(.pause))
     }
 
+    /// A 25-minute session paused for 10 minutes ends 10 minutes later with 25 minutes judged, as
+    /// every timer freezes; ended by the person inside the extended plan it is ended early. With
+    /// `session.pause_extends_plan: false` the plan runs on through the pause. A break (a pomodoro's)
+    /// is part of the plan and extends nothing.
+    @Test func aPauseFreezesThePlannedTime() {
+        func run(_ configure: (inout VigilConfiguration) -> Void, pause kind: ControlAction = .pause, endAt: Double? = nil) -> SessionSummary? {
+            var c = config
+            configure(&c)
+            var s = FocusSession(configuration: c, plannedSeconds: 1500)
+            var events = s.start(at: epoch)
+            var t = 5.0
+            while t <= 3000, !s.isEnded {
+                if t == 300 { events += s.control(kind, at: at(t)) }
+                if t == 900 { events += s.control(.resume, at: at(t)) }
+                if let end = endAt, t == end { events += s.end(.user, at: at(t)) }
+                if !s.isEnded { events += t > 300 && t < 900 ? s.tick(at: at(t)) : s.receive(Sample(time: at(t), payload: typing())) }
+                t += 5
+            }
+            return events.summary
+        }
+        let frozen = run { _ in }
+        #expect(frozen?.ended == at(2100) && frozen?.outcome == .completed, "\(String(describing: frozen))")
+        #expect(frozen?.activeSeconds == 1500 && frozen?.pausedSeconds == 600)
+        #expect(run({ _ in }, endAt: 2000)?.outcome == .abandoned, "ended before the extended plan")
+        let runningOn = run { $0.session.pauseExtendsPlan = false }
+        #expect(runningOn?.ended == at(1500) && runningOn?.activeSeconds == 900, "\(String(describing: runningOn))")
+        let onBreak = run({ _ in }, pause: .breakTime)
+        #expect(onBreak?.ended == at(1500) && onBreak?.pausedSeconds == 600, "\(String(describing: onBreak))")
+    }
+
     @Test func outcomes() {
         var planned = FocusSession(configuration: config, plannedSeconds: 600)
         _ = planned.start(at: epoch)
@@ -423,6 +453,27 @@ import Testing
         #expect(fired.first { $0.0 >= at + 300 }.map { $0.0 == at + 300 && $0.1 == 3 } == true, "\(fired)")
         // The episode was never interrupted by the snooze.
         #expect(!events.contains { if case .episodeEnded = $0.kind { true } else { false } })
+    }
+
+    /// Pressing snooze again while snoozed spends nothing: it says how long the quiet lasts.
+    @Test func aSnoozeWhileSnoozedSpendsNothing() {
+        var config = VigilConfiguration()
+        config.alarms.snooze = 300
+        var (s, _) = awaySession(config)
+        var events: [SessionEvent] = []
+        var snoozedAt: Double?
+        for t in stride(from: 121.0, through: 1500, by: 1) {
+            events += s.tick(at: t0 + t)
+            if snoozedAt == nil, !alarms(events).isEmpty {
+                snoozedAt = t
+                events += s.control(.snooze, at: t0 + t)
+            }
+            if let at = snoozedAt, t == at + 60 || t == at + 200 { events += s.control(.snooze, at: t0 + t) }
+        }
+        let given = events.compactMap { if case .alarmSnoozed(_, _, _, let left) = $0.kind { left } else { nil } }
+        let refused = events.compactMap { if case .snoozeRefused(let r) = $0.kind { r } else { nil } }
+        #expect(given == [2], "one snooze spent of three")
+        #expect(refused == ["already snoozed: quiet for another 4 min", "already snoozed: quiet for another 1 min 40 s"], "\(refused)")
     }
 
     @Test func snoozesAreLimitedAndOnlyForAnAlarm() {

@@ -124,3 +124,46 @@ import VigilTesting
         #expect(abs((view.distance ?? 0) - 111.3) < 1)
     }
 }
+
+/// The live screen's clock against the plan, and the notes it must not cut.
+@Suite struct LiveViewPlanTests {
+    let t0 = parseRFC3339("2026-03-02T09:00:00Z")!
+
+    /// The events of a session paused from 5 to 15 minutes, with the screen's clock read at 20.
+    func paused(_ extends: Bool) -> LiveView {
+        var view = LiveView(task: "essay", planned: 1500, workplace: nil, pauseExtendsPlan: extends)
+        view.apply(SessionEvent(time: t0, kind: .sessionStarted(task: "essay", plannedSeconds: 1500)), line: nil)
+        view.apply(
+            SessionEvent(time: t0 + 300, kind: .stateChanged(from: .focused, to: .paused(.pause), score: 0, reason: "paused by you")), line: nil)
+        view.apply(Sample(time: t0 + 600, payload: .control(.pause)))
+        #expect(!extends || view.worked == 300, "the clock stands still while paused: \(view.worked)")
+        view.apply(SessionEvent(time: t0 + 900, kind: .stateChanged(from: .paused(.pause), to: .focused, score: 0, reason: nil)), line: nil)
+        view.apply(Sample(time: t0 + 1200, payload: .control(.resume)))
+        return view
+    }
+
+    @Test func aPauseStopsTheClockAndTheBar() {
+        let frozen = paused(true)
+        #expect(frozen.elapsed == 1200 && frozen.worked == 600)
+        let screen = frozen.lines(.init(color: false, width: 80)).joined(separator: "\n")
+        #expect(screen.contains("00:10:00 / 00:25:00") && screen.contains(" 40% · 00:15:00 left"), "\(screen)")
+        let runningOn = paused(false)
+        #expect(runningOn.worked == 1200)
+        #expect(runningOn.lines(.init(color: false, width: 80)).joined(separator: "\n").contains("00:20:00 / 00:25:00"))
+    }
+
+    /// A channel that stopped working is said whole, wrapped, with its remedy at the end; the
+    /// timeline's own lines are cut to the width.
+    @Test func notesAreWrappedWholeOnANarrowScreen() {
+        var view = LiveView(task: nil, planned: nil, workplace: nil)
+        let note =
+            "desktop notifications unavailable: no notification daemon on the session bus; install one (dunst, mako) or set alarms.channels without notify"
+        view.note(note)
+        let lines = view.lines(.init(color: false, width: 40))
+        let start = try! #require(lines.firstIndex { $0.hasPrefix("desktop notifications") })
+        var said = lines[start]
+        for line in lines[(start + 1)...] where line.hasPrefix("  ") { said += " " + line.dropFirst(2) }
+        #expect(said == note, "\(lines)")
+        #expect(lines.allSatisfy { $0.count <= 40 || $0.contains("\u{1B}") }, "\(lines)")
+    }
+}

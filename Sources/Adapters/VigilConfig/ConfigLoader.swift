@@ -372,6 +372,7 @@ private let schema: [String: [String: Apply]] = [
         "default_minutes": { $0.session.defaultMinutes = try number($1) },
         "gap": { $0.session.gap = try duration($1) },
         "tick": { $0.session.tick = try duration($1) },
+        "pause_extends_plan": { $0.session.pauseExtendsPlan = try boolean($1) },
     ],
     "scoring": [
         "drift_enter": { $0.scoring.driftEnter = try number($1) },

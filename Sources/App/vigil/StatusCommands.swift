@@ -29,7 +29,7 @@ struct StatusCommand: AsyncParsableCommand {
                 print("{\"running\":true," + s.json.dropFirst())
                 return
             }
-            var line = "Focus session" + (s.task.map { " on \"\($0)\"" } ?? "") + ": \(s.state) · \(clockDuration(s.elapsed))"
+            var line = "Focus session" + (s.task.map { " on \"\($0)\"" } ?? "") + ": \(s.state) · \(clockDuration(s.worked ?? s.elapsed))"
             if let p = s.planned { line += " of \(clockDuration(p))" }
             line +=
                 " · score \(String(format: "%.2f", s.score)) · \(s.episodes) episode\(s.episodes == 1 ? "" : "s") · \(s.alarms) alarm\(s.alarms == 1 ? "" : "s")"

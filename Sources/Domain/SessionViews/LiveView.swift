@@ -44,7 +44,17 @@ public struct LiveView: Sendable {
     private var firstFix: (Double, Double)?
     private var keyWindows: [(Timestamp, Int)] = []
 
-    public init(task: String?, planned: Double?, workplace: VigilConfiguration.Workplace?, signals: SignalCatalog = .builtIn) {
+    /// Whether a pause freezes the planned time (`session.pause_extends_plan`): then the clock and
+    /// the bar show the time worked, which stands still while paused.
+    public var pauseExtendsPlan = true
+    /// Paused by the person before the current pause, and since when the current one runs.
+    private var pausedBefore = 0.0
+    private var pausedSince: Timestamp?
+
+    public init(
+        task: String?, planned: Double?, workplace: VigilConfiguration.Workplace?, signals: SignalCatalog = .builtIn, pauseExtendsPlan: Bool = true
+    ) {
+        self.pauseExtendsPlan = pauseExtendsPlan
         self.signals = signals
         self.task = task
         self.planned = planned
@@ -57,6 +67,12 @@ public struct LiveView: Sendable {
         switch e.kind {
         case .sessionStarted: start = e.time
         case .stateChanged(_, let to, let score, let reason):
+            if case .paused(.pause) = to {
+                if pausedSince == nil { pausedSince = e.time }
+            } else if let since = pausedSince {
+                pausedBefore += e.time - since
+                pausedSince = nil
+            }
             state = to
             self.score = score
             self.reason = reason
@@ -74,12 +90,20 @@ public struct LiveView: Sendable {
     }
 
     /// A message for the person (a channel that stopped working), shown with the timeline.
-    public mutating func note(_ text: String) { remember(text) }
+    public mutating func note(_ text: String) { remember(text, isNote: true) }
+
+    /// Which of `recent` are notes: they are wrapped whole on the screen (their remedy is at the
+    /// end), where timeline lines are cut to the width.
+    private var recentIsNote: [Bool] = []
 
     /// Keeps the last four lines for the screen.
-    private mutating func remember(_ line: String) {
+    private mutating func remember(_ line: String, isNote: Bool = false) {
         recent.append(line)
-        if recent.count > 4 { recent.removeFirst(recent.count - 4) }
+        recentIsNote.append(isNote)
+        if recent.count > 4 {
+            recent.removeFirst(recent.count - 4)
+            recentIsNote.removeFirst(recentIsNote.count - 4)
+        }
     }
 
     public mutating func apply(_ sample: Sample) {
@@ -147,6 +171,14 @@ public struct LiveView: Sendable {
 
     public var elapsed: Double { (now.flatMap { n in start.map { n - $0 } }) ?? 0 }
 
+    /// The time counted against the plan: the elapsed time less the person's pauses when they
+    /// freeze the plan.
+    public var worked: Double {
+        guard pauseExtendsPlan else { return elapsed }
+        let current = pausedSince.flatMap { since in now.map { max(0, $0 - since) } } ?? 0
+        return max(0, elapsed - pausedBefore - current)
+    }
+
     /// The state as a person reads it.
     public var stateText: String {
         if waiting { return "waiting for you to come back" }
@@ -166,13 +198,13 @@ public struct LiveView: Sendable {
         func paint(_ s: String, _ code: String) -> String { style.color ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
         var out: [String] = []
         let title = "Vigil · " + (task.map { "\"\($0)\"" } ?? "focus session")
-        let times = clockDuration(elapsed) + (planned.map { " / " + clockDuration($0) } ?? "")
+        let times = clockDuration(worked) + (planned.map { " / " + clockDuration($0) } ?? "")
         out.append(fit(paint(title, "1"), visible: title.count, right: times, width: w))
         if let planned, planned > 0 {
-            let fraction = min(1, elapsed / planned)
+            let fraction = min(1, worked / planned)
             let barWidth = max(10, min(50, w - 8))
             let filled = Int((fraction * Double(barWidth)).rounded(.down))
-            let left = max(0, planned - elapsed)
+            let left = max(0, planned - worked)
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
             out.append(paint(bar, "32") + " \(Int(fraction * 100))%" + (w >= barWidth + 22 ? " · \(clockDuration(left)) left" : ""))
         }
@@ -227,7 +259,9 @@ public struct LiveView: Sendable {
         if let s = snoozesLeft { tally += " · snoozes left \(s)" }
         out.append(tally)
         out.append("")
-        for line in recent { out.append(truncate(line, w)) }
+        for (line, isNote) in zip(recent, recentIsNote) {
+            if isNote { out += wrapped(line, w) } else { out.append(truncate(line, w)) }
+        }
         out.append(truncate(paint("p pause/resume · b break · s snooze · q end · ? help", "2"), w + (style.color ? 8 : 0)))
         return out
     }
@@ -318,6 +352,24 @@ public func sparkline(_ values: [Double], width: Int) -> String {
     let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
     let shown = values.suffix(width)
     return String(repeating: " ", count: width - shown.count) + String(shown.map { blocks[min(7, max(0, Int(($0 * 7).rounded())))] })
+}
+
+/// Words in lines of at most `width` characters, the lines after the first indented by two.
+private func wrapped(_ s: String, _ width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in s.split(separator: " ") {
+        if line.isEmpty {
+            line = String(word)
+        } else if line.count + 1 + word.count <= width {
+            line += " " + word
+        } else {
+            lines.append(line)
+            line = "  " + word
+        }
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines.map { truncate($0, width) }
 }
 
 private func truncate(_ s: String, _ width: Int) -> String {

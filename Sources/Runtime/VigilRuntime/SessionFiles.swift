@@ -15,14 +15,17 @@ public struct SessionStatus: Codable, Hashable, Sendable {
     public var state: String
     public var score: Double
     public var elapsed: Double
+    /// The time counted against the plan: `elapsed` less the pauses that freeze it.
+    public var worked: Double?
     public var episodes: Int
     public var alarms: Int
     public var updated: Double
 
     public init(
-        pid: Int32, task: String?, started: String, planned: Double?, state: String, score: Double, elapsed: Double, episodes: Int, alarms: Int,
-        updated: Double
+        pid: Int32, task: String?, started: String, planned: Double?, state: String, score: Double, elapsed: Double, worked: Double? = nil,
+        episodes: Int, alarms: Int, updated: Double
     ) {
+        self.worked = worked
         self.pid = pid
         self.task = task
         self.started = started
@@ -40,6 +43,7 @@ public struct SessionStatus: Codable, Hashable, Sendable {
         case planned = "planned_s"
         case state, score
         case elapsed = "elapsed_s"
+        case worked = "worked_s"
         case episodes, alarms, updated
     }
 
@@ -56,6 +60,7 @@ public struct SessionStatus: Codable, Hashable, Sendable {
         f.append("\"state\":\(jsonString(state))")
         f.append("\"task\":\(task.map(jsonString) ?? "null")")
         f.append("\"updated\":\(jsonNumber(updated))")
+        f.append("\"worked_s\":\(worked.map(jsonNumber) ?? "null")")
         return "{" + f.joined(separator: ",") + "}"
     }
 }

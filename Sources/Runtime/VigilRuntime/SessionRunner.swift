@@ -104,13 +104,19 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         configuration: VigilConfiguration, store: EventStore, dataDirectory: String, plan: Plan, clock: C, sinks: [any AlarmSink],
         motivation: @escaping @Sendable () -> String?, presenter: Presenter
     ) throws(RecordingError) {
+        // A pomodoro set keeps its own clock: its work periods and breaks are the plan.
+        var configuration = configuration
+        if plan.pomodoro != nil { configuration.session.pauseExtendsPlan = false }
         self.configuration = configuration
         self.store = store
         self.plan = plan
         self.clock = clock
         self.presenter = presenter
         statusFile = SessionStatusFile(dataDirectory: dataDirectory)
-        let view = LiveViewModel(LiveView(task: plan.task, planned: plan.planned, workplace: configuration.location.workplace))
+        let view = LiveViewModel(
+            LiveView(
+                task: plan.task, planned: plan.planned, workplace: configuration.location.workplace,
+                pauseExtendsPlan: configuration.session.pauseExtendsPlan))
         self.view = view
         let logPath = store.path
         let tell: @Sendable (String) -> Void = { message in
@@ -242,7 +248,7 @@ private final class Bookkeeper: Sendable {
     func update(_ view: LiveView) {
         var status = SessionStatus(
             pid: pid, task: task, started: started, planned: planned, state: view.stateText, score: (view.score * 100).rounded() / 100,
-            elapsed: view.elapsed.rounded(), episodes: view.episodes, alarms: view.alarms, updated: 0)
+            elapsed: view.elapsed.rounded(), worked: view.worked.rounded(), episodes: view.episodes, alarms: view.alarms, updated: 0)
         let (write, touch) = books.withLock { b -> (Bool, Timestamp?) in
             let changed = b.written != status
             if changed { b.written = status }

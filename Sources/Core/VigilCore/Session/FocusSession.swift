@@ -90,10 +90,11 @@ public struct FocusSession: Sendable {
     /// stepper asks for every sample and tick, and matching the phase there copied the session.
     public private(set) var isEnded = false
 
-    /// The instant the planned time is up, if there is a plan.
+    /// The instant the planned time is up, if there is a plan: later by the time the person paused
+    /// (`session.pause_extends_plan`), booked up to the last instant seen.
     public var plannedEnd: Timestamp? {
         guard let s = startedAt, let p = plannedSeconds else { return nil }
-        return s + p
+        return s + p + (configuration.session.pauseExtendsPlan ? ledger.pausedByPerson : 0)
     }
 
     // MARK: Inputs
@@ -211,6 +212,12 @@ public struct FocusSession: Sendable {
         case .snooze:
             let allowed = configuration.alarms.snoozes
             switch phase {
+            case .distracted(let m) where m.snoozedUntil.map { now < $0 } == true:
+                // Already quiet: pressing snooze again spends nothing and says until when.
+                events.append(
+                    SessionEvent(
+                        time: now, kind: .snoozeRefused(reason: "already snoozed: quiet for another \(humanDuration((m.snoozedUntil ?? now) - now))"))
+                )
             case .distracted(var m) where m.episode.alarmLevel > 0 && snoozesUsed < allowed:
                 snoozesUsed += 1
                 let until = now + configuration.alarms.snooze
@@ -252,7 +259,7 @@ public struct FocusSession: Sendable {
             switch cause {
             case .planReached, .recordingEnded: outcome = .completed
             case .interrupted: outcome = .interrupted
-            case .user: outcome = plannedSeconds.map { at - started < $0 } == true ? .abandoned : .completed
+            case .user: outcome = plannedEnd.map { at < $0 } == true ? .abandoned : .completed
             }
             enter(.ended(outcome), at: at, reason: nil, into: &events)
             let summary = SessionSummary(
@@ -326,7 +333,9 @@ public struct FocusSession: Sendable {
         guard elapsed > configuration.session.gap else {
             switch phase {
             case .watching, .distracted: ledger.active += elapsed
-            case .paused: ledger.paused += elapsed
+            case .paused(let kind):
+                ledger.paused += elapsed
+                if kind == .pause { ledger.pausedByPerson += elapsed }
             case .planned, .ended: break
             }
             return
@@ -536,6 +545,8 @@ extension FocusSession {
         var alarms = 0
         var active = 0.0
         var paused = 0.0
+        /// Paused by the person (`p`), not a planned break.
+        var pausedByPerson = 0.0
         var gaps = 0.0
         var distracted = 0.0
     }

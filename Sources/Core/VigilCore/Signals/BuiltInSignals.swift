@@ -33,10 +33,19 @@ extension SignalDefinition {
 }
 
 /// Idle time: "no input for 4 min", or "watching/listening, no input for 6 min" while sound plays.
+/// Once away, a touch of the mouse is not enough to be back (`input.resume_events`): then the
+/// reason says both, "away for 7 min, last input 3 min ago", so it agrees with the idle time the
+/// sensors show beside it.
 public struct IdleDetail: ScoreDetail {
     public var seconds: Double
     public var playing = false
-    public var reason: String { (playing ? "watching/listening, " : "") + "no input for \(humanMinutes(seconds))" }
+    /// Seconds since input that did not count as being back, when there was some.
+    public var sinceLastInput: Double? = nil
+    public var reason: String {
+        let watching = playing ? "watching/listening, " : ""
+        guard let touch = sinceLastInput else { return watching + "no input for \(humanMinutes(seconds))" }
+        return watching + "away for \(humanMinutes(seconds)), last input \(humanMinutes(touch)) ago"
+    }
 }
 
 /// App switches in the scorer's window: "14 app switches in 2 min".
@@ -145,9 +154,13 @@ public struct PresenceScorer: SignalScorer {
         switch e {
         case .idle(let seconds):
             let lastEvent = t - max(seconds, 0)
-            // The desktop reports a time, not events: input since the last input that counted is one
-            // event (a quarter of a second tells fresh input from rounding).
-            let fresh = lastInput.map { lastEvent - $0 > 0.25 } ?? false
+            // The desktop reports a time, not events: input since the last input it has seen is one
+            // event (a quarter of a second tells fresh input from rounding). While away, the last
+            // seen is the latest touch, not the last input before leaving: one touch, reported
+            // again by every idle sample after it, is one event, not enough to be back.
+            var seen = lastInput
+            if let touch = returning.last?.time, let last = seen, touch > last { seen = touch }
+            let fresh = seen.map { lastEvent - $0 > 0.25 } ?? false
             noteActivity(lastEvent: lastEvent, events: fresh ? 1 : 0, at: t)
         case .locked:
             guard desktop.lockIsAway, lockedSince == nil else { return }
@@ -278,8 +291,10 @@ public struct PresenceScorer: SignalScorer {
         }
         guard enabled, let last = lastInput else { return nil }
         let since = awaySince ?? last
+        let touch = awaySince != nil ? returning.last.map { now - $0.time } : nil
         return Assessment(
-            cause: .away, score: score(at: now), detail: IdleDetail(seconds: now - since, playing: playing && !busy), since: since)
+            cause: .away, score: score(at: now), detail: IdleDetail(seconds: now - since, playing: playing && !busy, sinceLastInput: touch),
+            since: since)
     }
 }
 
