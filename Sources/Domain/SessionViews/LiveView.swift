@@ -260,7 +260,7 @@ public struct LiveView: Sendable {
         out.append(tally)
         out.append("")
         for (line, isNote) in zip(recent, recentIsNote) {
-            if isNote { out += wrapped(line, w) } else { out.append(truncate(line, w)) }
+            if isNote { out += wordWrap(line, width: w, indent: 2).map { truncate($0, w) } } else { out.append(truncate(line, w)) }
         }
         out.append(truncate(paint("p pause/resume · b break · s snooze · q end · ? help", "2"), w + (style.color ? 8 : 0)))
         return out
@@ -352,24 +352,6 @@ public func sparkline(_ values: [Double], width: Int) -> String {
     let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
     let shown = values.suffix(width)
     return String(repeating: " ", count: width - shown.count) + String(shown.map { blocks[min(7, max(0, Int(($0 * 7).rounded())))] })
-}
-
-/// Words in lines of at most `width` characters, the lines after the first indented by two.
-private func wrapped(_ s: String, _ width: Int) -> [String] {
-    var lines: [String] = []
-    var line = ""
-    for word in s.split(separator: " ") {
-        if line.isEmpty {
-            line = String(word)
-        } else if line.count + 1 + word.count <= width {
-            line += " " + word
-        } else {
-            lines.append(line)
-            line = "  " + word
-        }
-    }
-    if !line.isEmpty { lines.append(line) }
-    return lines.map { truncate($0, width) }
 }
 
 private func truncate(_ s: String, _ width: Int) -> String {

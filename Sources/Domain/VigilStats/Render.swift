@@ -273,12 +273,12 @@ struct TextReport {
     func render() -> String {
         let r = report
         var out = ""
-        for line in wrap("Vigil report · \(r.periodTitle) · \(r.timeZone)\(r.task.map { " · task \"\($0)\"" } ?? "")", width: width, indent: 0) {
+        for line in wordWrap("Vigil report · \(r.periodTitle) · \(r.timeZone)\(r.task.map { " · task \"\($0)\"" } ?? "")", width: width, indent: 0) {
             out += bold(line) + "\n"
         }
         out += "\n"
         for (k, v) in Summary(r: r).lines {
-            let lines = wrap(v, width: width - 12, indent: 0)
+            let lines = wordWrap(v, width: width - 12, indent: 0)
             for (i, line) in lines.enumerated() {
                 out += (i == 0 ? k.padding(toLength: 10, withPad: " ", startingAt: 0) + "  " : String(repeating: " ", count: 12)) + line + "\n"
             }
@@ -308,7 +308,7 @@ struct TextReport {
                 let label = String((t.task.isEmpty ? "(no task)" : t.task).prefix(name)).padding(toLength: name, withPad: " ", startingAt: 0)
                 let text =
                     "\(hoursMinutes(t.focusedMinutes)) focused · \(percent(t.focusShare)) · \(t.sessions) session\(t.sessions == 1 ? "" : "s") · \(t.episodes) episode\(t.episodes == 1 ? "" : "s")"
-                for (i, line) in wrap(text, width: width - name - 4, indent: 0).enumerated() {
+                for (i, line) in wordWrap(text, width: width - name - 4, indent: 0).enumerated() {
                     out += "  " + (i == 0 ? label : String(repeating: " ", count: name)) + "  " + line + "\n"
                 }
             }
@@ -321,13 +321,13 @@ struct TextReport {
                 text += " · most distracting: " + a.mostDistracting.map { "\($0.appClass) \(hoursMinutes($0.minutes))" }.joined(separator: ", ")
             }
             if a.calls > 0 { text += " · calls: \(a.calls), \(hoursMinutes(a.callMinutes))" }
-            for line in wrap(text, width: width - 2, indent: 0) { out += "  " + line + "\n" }
+            for line in wordWrap(text, width: width - 2, indent: 0) { out += "  " + line + "\n" }
         }
         if !r.achievements.isEmpty {
             let note = r.to.map { "Achievements (all time up to \($0); * earned in this period)" } ?? "Achievements"
-            out += "\n" + wrap(note, width: width, indent: 2).map(bold).joined(separator: "\n") + "\n"
+            out += "\n" + wordWrap(note, width: width, indent: 2).map(bold).joined(separator: "\n") + "\n"
             for a in r.achievements {
-                for (i, line) in wrap(a.title, width: width - 16, indent: 0).enumerated() {
+                for (i, line) in wordWrap(a.title, width: width - 16, indent: 0).enumerated() {
                     out += (i == 0 ? "  \(a.earned)\(a.inPeriod ? "*" : " ") " : String(repeating: " ", count: 15)) + line + "\n"
                 }
             }
@@ -379,7 +379,7 @@ struct TextReport {
             out += row.label + " " + bar + " " + leftPad(share, 4) + star + " " + leftPad(rate, 5)
             out += (row.marks.isEmpty ? "" : "  " + row.marks) + "\n"
         }
-        for line in wrap(
+        for line in wordWrap(
             "focus: focused share of judged time; ep/h: episodes started per judged hour; * under \(report.highlights.minimumJudgedMinutes) "
                 + "judged minutes: shown, not ranked; · nothing judged.", width: width - 2, indent: 0)
         {
@@ -439,26 +439,6 @@ func wrap(items: [String], width: Int) -> [String] {
             lines.append(item)
         }
     }
-    return lines
-}
-
-/// Words in lines of at most `width` characters (a word longer than a line gets a line of its
-/// own, whole): words are never split.
-func wrap(_ text: String, width: Int, indent: Int) -> [String] {
-    guard text.count > width else { return [text] }
-    var lines: [String] = []
-    var line = ""
-    for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-        if line.isEmpty {
-            line = String(word)
-        } else if line.count + 1 + word.count <= width {
-            line += " " + word
-        } else {
-            lines.append(line)
-            line = String(repeating: " ", count: indent) + word
-        }
-    }
-    if !line.isEmpty { lines.append(line) }
     return lines
 }
 

@@ -1,0 +1,19 @@
+/// Words in lines of at most `width` characters (a word longer than a line gets a line of its
+/// own, whole): words are never split.
+public func wordWrap(_ text: String, width: Int, indent: Int) -> [String] {
+    guard text.count > width else { return [text] }
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+        if line.isEmpty {
+            line = String(word)
+        } else if line.count + 1 + word.count <= width {
+            line += " " + word
+        } else {
+            lines.append(line)
+            line = String(repeating: " ", count: indent) + word
+        }
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines
+}
