@@ -92,8 +92,10 @@ struct LogQueries: Sendable {
     func sessionsBySource(from: Timestamp?, to: Timestamp) throws(StoreError) -> [SessionSource: Int] {
         try reader.read(logAt: path) { db in
             var out: [SessionSource: Int] = [:]
+            // `+started_ms`: not by the start's index (a lookup of every session's row for its
+            // source, 26 ms on 51,000 sessions) but a scan of the covering source index (5 ms).
             let rows = try Row.fetchAll(
-                db, sql: "SELECT source, count(*) FROM sessions WHERE started_ms >= ? AND started_ms < ? GROUP BY source",
+                db, sql: "SELECT source, count(*) FROM sessions WHERE +started_ms >= ? AND +started_ms < ? GROUP BY source",
                 arguments: [from?.millisecondsSinceEpoch ?? Int64.min, to.millisecondsSinceEpoch])
             for r in rows {
                 if let source = SessionSource(rawValue: r[0]) { out[source, default: 0] += r[1] }
@@ -135,7 +137,7 @@ struct LogQueries: Sendable {
                 sql: """
                     SELECT kind, app_class, category, SUM(MIN(end_ms, ?2) - MAX(start_ms, ?1)) AS ms, COUNT(*) AS stretches
                     FROM activities WHERE end_ms > ?1 AND start_ms < ?2
-                        AND session_id IN (SELECT id FROM sessions WHERE source IN (\(SessionSource.sqlList(sources))))
+                        AND EXISTS (SELECT 1 FROM sessions s WHERE s.id = session_id AND s.source IN (\(SessionSource.sqlList(sources))))
                     GROUP BY kind, app_class, category ORDER BY ms DESC, app_class
                     """,
                 arguments: [from.millisecondsSinceEpoch, to.millisecondsSinceEpoch]
