@@ -83,6 +83,35 @@ import Testing
         #expect(ownTotals["interrupted"] as? Int == 0 && ownTotals["sessions"] as? Int == 1, "\(ownTotals)")
     }
 
+    /// A status file whose pid no session can have (a process group, or more than pid_t holds), or
+    /// one no session holds the lock for, is no session: `status` and `stop` say so and signal nothing. (The test never writes -1 or 1:
+    /// should the guard break, kill(-1) would end every process of the user and kill(1) init.)
+    @Test func aStatusFileWithAnImpossiblePidIsNoSession() async throws {
+        let home = freshHome()
+        try FileManager.default.createDirectory(atPath: home + "/d", withIntermediateDirectories: true)
+        for pid in ["0", "-7", "99999999999", "2147483648", "1e3", "\"12\""] {
+            let status =
+                #"{"alarms":0,"elapsed_s":5,"episodes":0,"pid":"# + pid
+                + #","planned_s":null,"score":0,"started":"2026-03-02T09:00:00Z","state":"focused","task":null,"updated":0}"#
+            try status.write(toFile: home + "/d/running-session.json", atomically: true, encoding: .utf8)
+            let shown = try await vigil(["status", "--data-dir", home + "/d"], home: home)
+            #expect(shown.status == 1 && shown.stdout.contains("No focus session is running"), "pid \(pid): \(shown.stdout)\(shown.stderr)")
+            let stopped = try await vigil(["stop", "--data-dir", home + "/d"], home: home)
+            #expect(stopped.status == 1 && stopped.stdout.contains("No focus session is running"), "pid \(pid): \(stopped.stdout)\(stopped.stderr)")
+        }
+        // A live process that is no session (a status file left behind, or planted in a shared
+        // directory): no session holds the lock, so `stop` leaves it alone.
+        let bystander = try background("/bin/sleep", ["120"], home: home).process
+        defer { bystander.terminate() }
+        let planted =
+            #"{"alarms":0,"elapsed_s":5,"episodes":0,"pid":\#(bystander.processIdentifier),"planned_s":null,"score":0,"#
+            + #""started":"2026-03-02T09:00:00Z","state":"focused","task":null,"updated":0}"#
+        try planted.write(toFile: home + "/d/running-session.json", atomically: true, encoding: .utf8)
+        let stopped = try await vigil(["stop", "--data-dir", home + "/d"], home: home)
+        #expect(stopped.status == 1 && stopped.stdout.contains("No focus session is running"), "\(stopped.stdout)\(stopped.stderr)")
+        #expect(bystander.isRunning, "the bystander was not signalled")
+    }
+
     /// Two `vigil start` at the same instant: one runs, the other is told so; the log is sound.
     @Test func twoSessionsStartedAtOnceOneIsRefused() async throws {
         let home = freshHome()

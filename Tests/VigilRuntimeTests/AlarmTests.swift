@@ -264,9 +264,18 @@ import VigilStore
                 time: t0, level: 2, repeatCount: 0, episode: 1, cause: .away, reason: "no input for 5 min", task: nil,
                 isPersistent: false, motivation: "Open the file."))
         #expect(try sink.clear(episode: 1, level: 2, recoverySeconds: 95))
+        // The terminal hands the writes over in as many reads as it likes: read until the last
+        // line has come, or until nothing more comes for 10 s.
+        var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = read(master, &buffer, buffer.count)
-        let text = String(decoding: buffer.prefix(max(0, n)), as: UTF8.self)
+        while !String(decoding: bytes, as: UTF8.self).contains("[BACK]") {
+            var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 10_000) > 0 else { break }
+            let n = read(master, &buffer, buffer.count)
+            guard n > 0 else { break }
+            bytes += buffer.prefix(n)
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.hasPrefix("\u{07}[ALARM 2] no input for 5 min · time to get back to it"), "\(text.debugDescription)")
         #expect(text.contains("Open the file."))
         #expect(text.contains("[BACK] back at work after 1 min 35 s"), "\(text.debugDescription)")

@@ -20,7 +20,14 @@ import VigilRuntime
             score: 0.73, elapsed: 312, episodes: 1, alarms: 2, updated: 1_772_442_312.5)
         file.write(status)
         #expect(file.read() == status)
-        #expect(file.running() == status, "this process is alive")
+        // A live pid is not enough: a session holds the data directory's lock (a status file left
+        // behind or planted must not make `vigil stop` signal some other process).
+        #expect(file.running() == nil, "no session holds the lock")
+        let lock = try #require(try SessionLock(dataDirectory: dir))
+        #expect(file.running() == status, "this process is alive and holds the lock")
+        lock.release()
+        #expect(file.running() == nil)
+        try FileManager.default.removeItem(atPath: dir + "/session.lock")
         let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         // The fields other programs read, by their documented names.

@@ -72,10 +72,14 @@ public struct SessionStatusFile: Sendable {
 
     public init(dataDirectory: String) { path = dataDirectory + "/running-session.json" }
 
-    /// The status a session left, or nil when there is none or it cannot be read.
+    /// The status a session left, or nil when there is none or it cannot be read. A pid that no
+    /// session can have is not read: 0 and negative numbers name process groups (kill(-1) signals
+    /// every process the user may signal) and 1 is init, so `vigil stop` must never signal them.
     public func read() -> SessionStatus? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return try? JSONDecoder().decode(SessionStatus.self, from: data)
+        guard let data = FileManager.default.contents(atPath: path),
+            let status = try? JSONDecoder().decode(SessionStatus.self, from: data), status.pid > 1
+        else { return nil }
+        return status
     }
 
     /// Not synced: it is rewritten as the session goes and means nothing after a crash.
@@ -87,9 +91,12 @@ public struct SessionStatusFile: Sendable {
 
     public func remove() { unlink(path) }
 
-    /// The session whose status is in the file, if its process is alive.
+    /// The session whose status is in the file, if a session holds the data directory's lock and
+    /// the file's process is alive: a status file left behind, or put there by someone else, never
+    /// makes `vigil stop` signal a process that is not a running session.
     public func running() -> SessionStatus? {
-        guard let s = read(), Self.isAlive(s.pid) else { return nil }
+        let directory = (path as NSString).deletingLastPathComponent
+        guard let s = read(), SessionLock.isHeld(dataDirectory: directory), Self.isAlive(s.pid) else { return nil }
         return s
     }
 
@@ -130,6 +137,18 @@ public final class SessionLock: @unchecked Sendable {
             close(fd)
             return nil
         }
+    }
+
+    /// Whether a session holds the lock now (without creating the lock file or taking the lock).
+    public static func isHeld(dataDirectory: String) -> Bool {
+        let fd = open(dataDirectory + "/session.lock", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        if flock(fd, LOCK_SH | LOCK_NB) == 0 {
+            flock(fd, LOCK_UN)
+            return false
+        }
+        return errno == EWOULDBLOCK
     }
 
     public func release() {
