@@ -35,6 +35,37 @@ func problems(_ yaml: String) -> [ConfigError] {
         #expect(documented.sorted() == ConfigLoader.knownKeys)
     }
 
+    /// The class of "a value config check accepts and the program cannot run with" (issue 17: a
+    /// gap of 1e13 s, reminders.check 0, before_due 1e300 crashed or spun the daemon): every key the
+    /// loader knows refuses numbers no person means, naming the key and the allowed range, except
+    /// the four that take any name (a seat, a server, a source, gpsd's host).
+    @Test func everyKeyRefusesValuesNoPersonMeans() {
+        let names: Set<String> = ["input.seat", "audio.server", "audio.source", "location.gpsd"]
+        for key in ConfigLoader.knownKeys where !names.contains(key) {
+            let parts = key.split(separator: ".")
+            for value in ["1e13", "-1e13", "1e300"] {
+                let yaml = "\(parts[0]):\n  \(parts[1]): \(value)\n"
+                do {
+                    _ = try ConfigLoader.load(yaml: yaml, file: "c.yaml")
+                    Issue.record("\(key): \(value) was accepted")
+                } catch {
+                    #expect(error.errors.contains { $0.key.hasPrefix(key) }, "\(key): \(error)")
+                }
+            }
+        }
+        // The examples from the issue say what is allowed.
+        let text = "session:\n  gap: 1e13\nreminders:\n  check: 0\n  before_due: 1e300\n"
+        #expect(throws: ConfigErrors.self) { try ConfigLoader.load(yaml: text, file: "c.yaml") }
+        do {
+            _ = try ConfigLoader.load(yaml: text, file: "c.yaml")
+        } catch {
+            let said = error.errors.map(\.description).joined(separator: "\n")
+            #expect(said.contains("session.gap: must be greater than 0 s and at most 1 day (86400 s)"), "\(said)")
+            #expect(said.contains("reminders.check: must be from 1 s to 1 h 00 min (3600 s), got 0 s"), "\(said)")
+            #expect(said.contains("reminders.before_due: must be from 0 s to 366 days"), "\(said)")
+        }
+    }
+
     @Test func aUserFileOverridesOnlyItsKeys() throws {
         let c = try ConfigLoader.load(yaml: "input:\n  idle_grace: 3m\nalarms:\n  escalation: [10s, 1m]\n", file: "u.yaml")
         #expect(c.input.idleGrace == 180)

@@ -338,12 +338,29 @@ extension VigilConfiguration {
             if !ok { out.append(ConfigurationProblem(key: key, message: message)) }
         }
         func unit(_ v: Double, _ key: String) { check((0...1).contains(v), key, "must be between 0 and 1, got \(v)") }
-        func positive(_ v: Double, _ key: String) { check(v > 0 && v.isFinite, key, "must be greater than 0, got \(v)") }
-        func nonNegative(_ v: Double, _ key: String) { check(v >= 0 && v.isFinite, key, "must not be negative, got \(v)") }
+        // Every duration has an upper bound as well as a lower one: time arithmetic on instants
+        // (nanoseconds in 64 bits, about 292 years) must never overflow, and a value no person
+        // means (a gap of 300,000 years) is an error to say, not a crash to have later.
+        let day = 86_400.0
+        func shown(_ v: Double) -> String { v.isFinite ? jsonNumber(v) : "\(v)" }
+        func seconds(_ v: Double, _ key: String, above low: Double = 0, orEqual: Bool = false, max high: Double = 86_400) {
+            let ok = v.isFinite && (orEqual ? v >= low : v > low) && v <= high
+            let days = Int(high / day)
+            let limit = (high >= day ? "\(days) day\(days == 1 ? "" : "s")" : humanDuration(high)) + " (\(shown(high)) s)"
+            let range = orEqual ? "from \(shown(low)) s to \(limit)" : "greater than \(shown(low)) s and at most \(limit)"
+            check(ok, key, "must be \(range), got \(shown(v)) s")
+        }
+        func positive(_ v: Double, _ key: String, max high: Double = 86_400) { seconds(v, key, max: high) }
+        func nonNegative(_ v: Double, _ key: String, max high: Double = 86_400) { seconds(v, key, orEqual: true, max: high) }
+        func count(_ v: Int, _ key: String, from low: Int, to high: Int) {
+            check((low...high).contains(v), key, "must be a whole number from \(low) to \(high), got \(v)")
+        }
 
-        positive(session.defaultMinutes, "session.default_minutes")
+        check(
+            session.defaultMinutes > 0 && session.defaultMinutes <= 24 * 60, "session.default_minutes",
+            "must be greater than 0 and at most 1440 (a day), got \(shown(session.defaultMinutes))")
         positive(session.gap, "session.gap")
-        positive(session.tick, "session.tick")
+        positive(session.tick, "session.tick", max: 60)
         check(session.tick < session.gap, "session.tick", "must be shorter than session.gap (\(session.gap) s)")
 
         unit(scoring.driftEnter, "scoring.drift_enter")
@@ -362,9 +379,12 @@ extension VigilConfiguration {
         nonNegative(scoring.distractConfirm, "scoring.distract_confirm")
 
         nonNegative(input.idleGrace, "input.idle_grace")
+        positive(input.idleFull, "input.idle_full")
         check(input.idleFull > input.idleGrace, "input.idle_full", "must be longer than input.idle_grace (\(input.idleGrace) s)")
-        nonNegative(input.minPointerTravel, "input.min_pointer_travel")
-        check(input.resumeEvents >= 1, "input.resume_events", "must be at least 1, got \(input.resumeEvents)")
+        check(
+            input.minPointerTravel >= 0 && input.minPointerTravel <= 1_000_000, "input.min_pointer_travel",
+            "must be from 0 to 1000000, got \(shown(input.minPointerTravel))")
+        count(input.resumeEvents, "input.resume_events", from: 1, to: 10_000)
         positive(input.resumeWithin, "input.resume_within")
         unit(input.weight, "input.weight")
         check(
@@ -375,13 +395,15 @@ extension VigilConfiguration {
             "is none and input.devices is empty: there is nothing to read (set input.enabled: false instead)")
 
         positive(switching.window, "switching.window")
-        check(switching.calm >= 0, "switching.calm", "must not be negative, got \(switching.calm)")
+        count(switching.calm, "switching.calm", from: 0, to: 100_000)
+        count(switching.storm, "switching.storm", from: 1, to: 100_000)
         check(switching.storm > switching.calm, "switching.storm", "must be greater than switching.calm (\(switching.calm))")
         unit(switching.weight, "switching.weight")
 
         check(audio.loud <= 0 && audio.loud > -120, "audio.loud", "must be a level between -120 and 0 (LUFS or dBFS), got \(audio.loud)")
         nonNegative(audio.quietDip, "audio.quiet_dip")
         nonNegative(audio.grace, "audio.grace")
+        positive(audio.full, "audio.full")
         check(audio.full > audio.grace, "audio.full", "must be longer than audio.grace (\(audio.grace) s)")
         unit(audio.weight, "audio.weight")
         check(
@@ -393,9 +415,15 @@ extension VigilConfiguration {
             check((-180...180).contains(w.longitude), "location.workplace.longitude", "must be between -180 and 180, got \(w.longitude)")
             positive(w.radius, "location.workplace.radius")
         }
-        positive(location.radius, "location.radius")
-        positive(location.maxAccuracy, "location.max_accuracy")
+        // Half the Earth's circumference: no distance on it is longer.
+        check(
+            location.radius > 0 && location.radius <= 20_037_509, "location.radius",
+            "must be greater than 0 and at most 20037509 m (half the Earth's circumference), got \(shown(location.radius))")
+        check(
+            location.maxAccuracy > 0 && location.maxAccuracy <= 20_037_509, "location.max_accuracy",
+            "must be greater than 0 and at most 20037509 m, got \(shown(location.maxAccuracy))")
         nonNegative(location.grace, "location.grace")
+        positive(location.full, "location.full")
         check(location.full > location.grace, "location.full", "must be longer than location.grace (\(location.grace) s)")
         unit(location.weight, "location.weight")
 
@@ -403,6 +431,7 @@ extension VigilConfiguration {
             desktop.poll >= 0.1 && desktop.poll <= min(60, session.gap / 2), "desktop.poll",
             "must be between 0.1 s and \(min(60, session.gap / 2)) s (at most a minute, and half of session.gap), got \(desktop.poll)")
         nonNegative(apps.grace, "apps.grace")
+        positive(apps.full, "apps.full")
         check(apps.full > apps.grace, "apps.full", "must be longer than apps.grace (\(apps.grace) s)")
         unit(apps.weight, "apps.weight")
         for (i, rule) in apps.rules.enumerated() {
@@ -420,8 +449,20 @@ extension VigilConfiguration {
             }
         }
         positive(alarms.repeatEvery, "alarms.repeat_every")
-        check(alarms.snoozes >= 0, "alarms.snoozes", "must not be negative, got \(alarms.snoozes)")
+        count(alarms.snoozes, "alarms.snoozes", from: 0, to: 1000)
         positive(alarms.snooze, "alarms.snooze")
+        check(alarms.escalation.count <= 100, "alarms.escalation", "has at most 100 levels, got \(alarms.escalation.count)")
+
+        // The daemon sleeps `check` between looks: 0 would spin a core (it runs as a service).
+        seconds(reminders.check, "reminders.check", above: 1, orEqual: true, max: 3600)
+        nonNegative(reminders.beforeDue, "reminders.before_due", max: 366 * day)
+        positive(reminders.repeatEvery, "reminders.repeat_every", max: day)
+        for (key, minutes) in [
+            ("reminders.default_time", reminders.defaultTime), ("reminders.quiet_from", reminders.quietFrom),
+            ("reminders.quiet_to", reminders.quietTo),
+        ] {
+            check((0..<1440).contains(minutes), key, "must be a time of day from 00:00 to 23:59")
+        }
         check((100...8000).contains(alarms.tone), "alarms.tone", "must be between 100 and 8000 Hz, got \(alarms.tone)")
         check(
             !alarms.toneLevels.isEmpty && alarms.toneLevels.allSatisfy { (-60...0).contains($0) }, "alarms.tone_levels",
