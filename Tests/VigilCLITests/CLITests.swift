@@ -423,6 +423,15 @@ func write(_ text: String, to path: String) {
         #expect(try vigil(["task", "add", "Slides", "--data-dir", withTask], home: home).status == 0)
         let cases: [(args: [String], code: Int32, says: [String])] = [
             (["start", "--minutes", "0"], 64, ["--minutes must be greater than 0"]),
+            // Numbers no person means, which used to crash the session's clock (issue 17).
+            (["start", "--minutes", "1e9"], 64, ["--minutes must be greater than 0 and at most 1440 (a day)"]),
+            (["start", "--minutes", "inf"], 64, ["--minutes must be greater than 0 and at most 1440"]),
+            (["replay", "--minutes", "1e300", "Samples/coffee-break/session.jsonl"], 64, ["at most 525600 (a year)"]),
+            (["replay", "--pace", "1e-300", "Samples/coffee-break/session.jsonl"], 64, ["--pace must be from 0.01 to 10000"]),
+            (["start", "--replay", "Samples/coffee-break/session.jsonl", "--pace", "1e-300"], 64, ["--pace must be from 0.01 to 10000"]),
+            (["start", "--pomodoro", "1e300/5/15x4"], 64, ["--pomodoro: '1e300/5/15x4' is not a plan", "each at most 1440"]),
+            (["start", "--pomodoro", "25/5/15x99999999999"], 64, ["is not a plan", "1 to 100 work periods"]),
+            (["record", "-o", home + "/x.jsonl", "--minutes", "nan"], 64, ["--minutes must be greater than 0"]),
             (["start", "--config", bad, "--minutes", "1"], 65, ["bad.yaml:3", "session.wibble", "vigil config check"]),
             (["start", "--data-dir", unwritable, "--minutes", "0.01"], 73, [unwritable, "cannot create the data directory", "--data-dir"]),
             (

@@ -35,7 +35,7 @@ struct Record: AsyncParsableCommand {
     var task: String?
 
     func validate() throws {
-        if let m = minutes, !(m > 0) { throw ValidationError("--minutes must be greater than 0.") }
+        try validateMinutes(minutes, atMost: 525_600, what: "a year")
         if output.isEmpty { throw ValidationError("--output must name a file.") }
     }
 

@@ -48,8 +48,8 @@ struct Replay: AsyncParsableCommand {
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("Name at least one recording to replay.") }
-        if let m = minutes, !(m > 0) { throw ValidationError("--minutes must be greater than 0.") }
-        if let p = pace, !(p > 0) { throw ValidationError("--pace must be greater than 0.") }
+        try validateMinutes(minutes, atMost: 525_600, what: "a year")
+        if let p = pace, !(p >= 0.01 && p <= 10_000) { throw ValidationError("--pace must be from 0.01 to 10000; got \(p).") }
     }
 
     func run() async throws {

@@ -84,14 +84,15 @@ struct Start: AsyncParsableCommand {
     var pomodoroPlan: PomodoroPlan? { pomodoro.flatMap(PomodoroPlan.parse) }
 
     func validate() throws {
-        if let m = minutes, !(m > 0) { throw ValidationError("--minutes must be greater than 0.") }
+        try validateMinutes(minutes, atMost: 1440, what: "a day")
         if let t = task, t.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--task must not be blank.") }
-        if let p = pace, !(p > 0 && p <= 10_000) { throw ValidationError("--pace must be greater than 0 (and at most 10000).") }
+        if let p = pace, !(p >= 0.01 && p <= 10_000) { throw ValidationError("--pace must be from 0.01 to 10000; got \(p).") }
         if pace != nil, replay.isEmpty { throw ValidationError("--pace only goes with --replay FILE.") }
         if log, replay.isEmpty { throw ValidationError("--log only goes with --replay FILE: a live session is always logged.") }
         if let pomodoro, PomodoroPlan.parse(pomodoro) == nil {
             throw ValidationError(
-                "--pomodoro: '\(pomodoro)' is not a plan like 25/5/15x4 (work/short break/long break in minutes, x work periods per set) or classic.")
+                "--pomodoro: '\(pomodoro)' is not a plan like 25/5/15x4 (work/short break/long break in minutes, each at most 1440, x 1 to 100 work periods per set) or classic."
+            )
         }
     }
 

@@ -43,6 +43,15 @@ struct Vigil: AsyncParsableCommand {
     )
 }
 
+/// `--minutes`: more than nothing and at most `limit` minutes (a value no person means, 1e9 or
+/// inf, would overflow the session's clock), said with the range.
+func validateMinutes(_ minutes: Double?, atMost limit: Double, what: String) throws {
+    guard let m = minutes else { return }
+    guard m > 0, m <= limit else {
+        throw ValidationError("--minutes must be greater than 0 and at most \(Int(limit)) (\(what)); got \(m).")
+    }
+}
+
 /// Options every command takes, so scripts and tests can use a private store and config.
 /// `--source`: which sessions a listing or a report counts. The person's own (live and simulated)
 /// unless it says otherwise (see SessionSource).

@@ -19,9 +19,10 @@ public struct PomodoroPlan: Hashable, Sendable {
     public static func parse(_ text: String) -> PomodoroPlan? {
         if text == "classic" { return .classic }
         let parts = text.split(separator: "x")
-        guard parts.count == 2, let n = Int(parts[1]), n >= 1 else { return nil }
+        guard parts.count == 2, let n = Int(parts[1]), (1...100).contains(n) else { return nil }
         let times = parts[0].split(separator: "/").compactMap { Double($0) }
-        guard times.count == 3, times.allSatisfy({ $0 > 0 }) else { return nil }
+        // Each period more than nothing and at most a day (no inf, no 1e300 minutes).
+        guard times.count == 3, times.allSatisfy({ $0 > 0 && $0 <= 1440 }) else { return nil }
         return PomodoroPlan(work: times[0] * 60, shortBreak: times[1] * 60, longBreak: times[2] * 60, rounds: n)
     }
 
