@@ -417,12 +417,22 @@ func write(_ text: String, to path: String) {
             (#"{"vigil":"recording","version":1,"start":"2026-03-02T09:00:00Z"}"# + "\n" + #"{"t":1,"kind":"input","window":5,"idle":1}"# + "\n"
             + #"{"t":2,"kind":"input","wind"#).write(toFile: truncated, atomically: true, encoding: .utf8)
         try "hello\n".write(toFile: notes, atomically: true, encoding: .utf8)
+        let farFuture = home + "/far-future.jsonl"
+        try (#"{"vigil":"recording","version":1,"start":"9999-12-31T00:00:00Z"}"# + "\n" + #"{"t":1,"kind":"input","window":5}"# + "\n")
+            .write(toFile: farFuture, atomically: true, encoding: .utf8)
         let unwritable = "/proc/vigil-nowhere"
         // A second log with one task, for the failures that need a log to exist.
         let withTask = home + "/with-task"
         #expect(try vigil(["task", "add", "Slides", "--data-dir", withTask], home: home).status == 0)
         let cases: [(args: [String], code: Int32, says: [String])] = [
             (["start", "--minutes", "0"], 64, ["--minutes must be greater than 0"]),
+            // Dates the time type cannot hold: refused where they enter, with the range (issue 17:
+            // a task due 9999-12-31 was stored, then crashed every `task list`).
+            (["task", "add", "someday", "--due", "9999-12-31"], 65, ["'9999-12-31' is not a date", "from 1900-01-01 to 2199-12-31"]),
+            (["report", "--from", "1492-10-12"], 64, ["'1492-10-12' is not a date", "from 1900-01-01 to 2199-12-31"]),
+            (["report", "--now", "9999-01-01T00:00:00Z"], 65, ["--now", "from 1900-01-01 to 2199-12-31"]),
+            (["simulate", "--until", "2262-04-12"], 64, ["--until", "from 1900-01-01 to 2199-12-31"]),
+            (["replay", farFuture], 65, ["far-future.jsonl:1", "from 1900-01-01 to 2199-12-31"]),
             // Numbers no person means, which used to crash the session's clock (issue 17).
             (["start", "--minutes", "1e9"], 64, ["--minutes must be greater than 0 and at most 1440 (a day)"]),
             (["start", "--minutes", "inf"], 64, ["--minutes must be greater than 0 and at most 1440"]),

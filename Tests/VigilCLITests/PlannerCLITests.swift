@@ -81,6 +81,10 @@ import Testing
         #expect(r.status == 65 && r.stderr.contains("--estimate: 'lots' is not a duration; use minutes like 90m"))
         r = try await run(["task", "add", "X", "--priority", "urgent"], home)
         #expect(r.status == 64)
+        // A refused task creates nothing, not even the log.
+        r = try await run(["task", "show", "12"], home)
+        #expect(r.status == 65 && r.stderr.contains("there are no tasks or habits yet"), "\(r.stderr)")
+        #expect(try await run(["task", "add", "Y"], home).status == 0)
         r = try await run(["task", "show", "12"], home)
         #expect(r.status == 65 && r.stderr.contains("no task #12. `vigil task list --all` shows every task with its number."))
         r = try await run(["task", "done", "nothing like it"], home)

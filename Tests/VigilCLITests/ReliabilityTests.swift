@@ -112,6 +112,22 @@ import Testing
         #expect(bystander.isRunning, "the bystander was not signalled")
     }
 
+    /// Files dated where the time type cannot go (a modification time in 9999, as a restored
+    /// backup or a broken clock leaves): their times are unknown, not a crash (SIGILL before).
+    @Test func aFileDatedInTheYear9999IsReadNotACrash() async throws {
+        let home = freshHome()
+        let wav = home + "/far.wav"
+        let yml = home + "/far.yml"
+        try FileManager.default.copyItem(atPath: repo + "/Tests/VigilAudioTests/Data/1770-2_Comp_AbsGateTest.wav", toPath: wav)
+        try FileManager.default.copyItem(atPath: repo + "/Tests/InputDetectorTests/Data/mouse.yml", toPath: yml)
+        let far = try #require(ISO8601DateFormatter().date(from: "9999-06-01T00:00:00Z"))
+        for file in [wav, yml] { try FileManager.default.setAttributes([.modificationDate: far], ofItemAtPath: file) }
+        let inspected = try await vigil(["inspect", wav, yml], home: home)
+        #expect(inspected.status == 0, "\(inspected.stderr)")
+        let replayed = try await vigil(["replay", wav], home: home)
+        #expect(replayed.status == 0 && replayed.stdout.contains("ended"), "\(replayed.stderr)")
+    }
+
     /// Two `vigil start` at the same instant: one runs, the other is told so; the log is sound.
     @Test func twoSessionsStartedAtOnceOneIsRefused() async throws {
         let home = freshHome()

@@ -100,7 +100,8 @@ public struct LibinputRecording: Sendable {
         }
         var mtime: Date?
         if let attributes = try? FileManager.default.attributesOfItem(atPath: path) {
-            mtime = attributes[.modificationDate] as? Date
+            // A time out of range is unknown (the start then falls back as without one).
+            mtime = (attributes[.modificationDate] as? Date).flatMap { Timestamp(checkedSeconds: $0.timeIntervalSince1970) == nil ? nil : $0 }
         }
         let bytes = [UInt8](data)
         let parsed = try bytes.withUnsafeBufferPointer { (buffer) throws(LibinputRecordError) -> ParsedRecording in

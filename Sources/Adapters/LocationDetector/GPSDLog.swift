@@ -84,7 +84,7 @@ public struct GPSDLog: Sendable {
             var time: Timestamp?
             if let text = object["time"] as? String {
                 guard let t = parseRFC3339(text) else {
-                    throw GPSDLogError(file: name, line: lineNumber, message: "TPV \"time\" is not an ISO 8601 time: \(text)")
+                    throw GPSDLogError(file: name, line: lineNumber, message: "TPV \"time\" is not an ISO 8601 time \(SupportedDates.range): \(text)")
                 }
                 time = t
             }

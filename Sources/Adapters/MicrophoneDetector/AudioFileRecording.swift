@@ -71,10 +71,11 @@ public struct AudioFileRecording: Sendable {
             f.timeZone = .current
             for format in ["yyyy-MM-dd HH:mm:ss", "yyyy:MM:dd HH:mm:ss", "yyyy-MM-dd HH-mm-ss", "yyyy-MM-dd HH.mm.ss"] {
                 f.dateFormat = format
-                if let d = f.date(from: text) { return Timestamp(seconds: d.timeIntervalSince1970) }
+                if let d = f.date(from: text), let t = Timestamp(checkedSeconds: d.timeIntervalSince1970) { return t }
             }
         }
+        // A date out of range (in the bext chunk or the file's time) is as good as none: the epoch.
         let mtime = (try? FileManager.default.attributesOfItem(atPath: reader.path)[.modificationDate] as? Date) ?? nil
-        return Timestamp(seconds: (mtime?.timeIntervalSince1970 ?? 0) - reader.duration)
+        return Timestamp(checkedSeconds: (mtime?.timeIntervalSince1970 ?? 0) - reader.duration) ?? Timestamp(nanoseconds: 0)
     }
 }

@@ -85,7 +85,8 @@ public enum ActivityWatchExport {
         for (i, e) in raw.enumerated() {
             guard let text = e["timestamp"] as? String, let start = parseTimestamp(text) else {
                 throw Failure(
-                    message: "\(name), event \(i + 1): \"timestamp\" must be an ISO 8601 time from 1678 to 2261, such as 2024-05-01T09:00:00+00:00")
+                    message:
+                        "\(name), event \(i + 1): \"timestamp\" must be an ISO 8601 time \(SupportedDates.range), such as 2024-05-01T09:00:00+00:00")
             }
             let duration: Double
             switch e["duration"] {

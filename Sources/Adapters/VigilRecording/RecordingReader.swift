@@ -576,7 +576,8 @@ func decodeHeaderLine(_ line: UnsafeBufferPointer<UInt8>) throws(JSONLineScanner
         throw JSONLineScanner.Failure(column: 1, message: "header has no \"start\" (an RFC 3339 time such as 2026-03-02T09:00:00Z)")
     }
     guard let startTime = parseRFC3339(startText) else {
-        throw JSONLineScanner.Failure(column: 1, message: "header \"start\" is not an RFC 3339 time such as 2026-03-02T09:00:00Z: \(startText)")
+        throw JSONLineScanner.Failure(
+            column: 1, message: "header \"start\" is not an RFC 3339 time such as 2026-03-02T09:00:00Z, \(SupportedDates.range): \(startText)")
     }
     return RecordingHeader(version: Int(v), start: startTime, source: source, note: note, task: task, plannedSeconds: planned)
 }

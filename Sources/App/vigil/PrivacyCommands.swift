@@ -75,7 +75,7 @@ struct ForgetCommand: AsyncParsableCommand {
 
     func validate() throws {
         for (name, value) in [("--from", from), ("--to", to)] where civilDay(value) == nil {
-            throw ValidationError("\(name): '\(value)' is not a date; use YYYY-MM-DD, e.g. 2026-11-01.")
+            throw ValidationError("\(name): '\(value)' is not a date; use YYYY-MM-DD, e.g. 2026-11-01, \(SupportedDates.range).")
         }
         if civilDay(from)! > civilDay(to)! { throw ValidationError("--from \(from) is after --to \(to).") }
     }

@@ -87,7 +87,7 @@ struct ReportCommand: AsyncParsableCommand {
         }
         for (name, value) in [("--from", from), ("--to", to)] {
             if let value, Statistics.day(from: value) == nil {
-                throw ValidationError("\(name): '\(value)' is not a date; use YYYY-MM-DD, e.g. 2026-11-01.")
+                throw ValidationError("\(name): '\(value)' is not a date; use YYYY-MM-DD, e.g. 2026-11-01, \(SupportedDates.range).")
             }
         }
         if let a = from.flatMap(Statistics.day(from:)), let b = to.flatMap(Statistics.day(from:)), a > b {

@@ -44,7 +44,9 @@ struct Simulate: AsyncParsableCommand {
 
     func validate() throws {
         if days < 1 || days > 36_500 { throw ValidationError("--days must be between 1 and 36500.") }
-        if let until, Statistics.day(from: until) == nil { throw ValidationError("--until: '\(until)' is not a date; use YYYY-MM-DD.") }
+        if let until, Statistics.day(from: until) == nil {
+            throw ValidationError("--until: '\(until)' is not a date; use YYYY-MM-DD, \(SupportedDates.range).")
+        }
         if let timeZone, TimeZone(identifier: timeZone) == nil { throw ValidationError("--time-zone: '\(timeZone)' is not an IANA time zone.") }
         if sessionsPerDay != nil, sessionRange == nil {
             throw ValidationError("--sessions-per-day takes MIN-MAX, like 3-7; got '\(sessionsPerDay ?? "")'.")

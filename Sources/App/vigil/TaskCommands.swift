@@ -27,7 +27,9 @@ func openPlanner(_ common: CommonOptions, lookingUp: Bool = false) throws -> Pla
 
 func deadline(_ text: String, today: Int, option: String) throws -> Deadline {
     guard let d = Deadline.parse(text, today: today) else {
-        throw Failure("\(option): '\(text)' is not a date; use YYYY-MM-DD or \"YYYY-MM-DD HH:MM\" (local time), today or tomorrow.", code: .dataError)
+        throw Failure(
+            "\(option): '\(text)' is not a date; use YYYY-MM-DD or \"YYYY-MM-DD HH:MM\" (local time) \(SupportedDates.range), today or tomorrow.",
+            code: .dataError)
     }
     return d
 }
@@ -91,11 +93,14 @@ struct TaskCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
+                // What was typed is checked before the log is opened: a refused task creates nothing.
+                let today = LocalNow(at: try common.currentTime()).day
+                let dueDate = try due.map { try deadline($0, today: today, option: "--due") }
+                let estimated = try estimate.map { try minutes($0, option: "--estimate") }
                 let planner = try openPlanner(common)
                 let t = try planner.addTask(
-                    title: try nonBlank(title, what: "The task's title"), note: note,
-                    due: try due.map { try deadline($0, today: planner.now.day, option: "--due") }, priority: priority, term: term,
-                    estimateMinutes: try estimate.map { try minutes($0, option: "--estimate") }, tags: tags)
+                    title: try nonBlank(title, what: "The task's title"), note: note, due: dueDate, priority: priority, term: term,
+                    estimateMinutes: estimated, tags: tags)
                 print("Added task #\(t.id): \(t.title)\(dueNote(t)). Start it with `vigil start --task \(t.id)`.")
             }
         }

@@ -90,7 +90,7 @@ struct CommonOptions: ParsableArguments {
     func currentTime() throws -> Timestamp {
         guard let now else { return WallClock.now() }
         guard let t = parseRFC3339(now) else {
-            throw Failure("--now: '\(now)' is not an RFC 3339 time such as 2026-11-22T09:00:00Z.", code: .dataError)
+            throw Failure("--now: '\(now)' is not an RFC 3339 time such as 2026-11-22T09:00:00Z, \(SupportedDates.range).", code: .dataError)
         }
         return Timestamp(milliseconds: t.millisecondsSinceEpoch)
     }

@@ -8,6 +8,13 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     @inlinable public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
     @inlinable public init(seconds: Double) { self.nanoseconds = Int64((seconds * 1e9).rounded()) }
+    /// An instant from outside (a file's time, a date in its metadata), or nil when it is not a
+    /// number or lies outside `SupportedDates`: such a time is unknown, not a trap.
+    public init?(checkedSeconds seconds: Double) {
+        // 1900-01-01 and 2200-01-01, in seconds since 1970.
+        guard seconds.isFinite, seconds >= -2_208_988_800, seconds < 7_258_118_400 else { return nil }
+        self.init(seconds: seconds)
+    }
     /// Exact: whole milliseconds, the log's unit, read back as the instant they were written from
     /// (`millisecondsSinceEpoch` of the result is `milliseconds` again).
     @inlinable public init(milliseconds: Int64) { self.nanoseconds = milliseconds * 1_000_000 }
@@ -98,11 +105,22 @@ public func civilDate(_ day: Int) -> String {
     return "\(pad(c.year, 4))-\(pad(c.month))-\(pad(c.day))"
 }
 
-/// The day (since 1970-01-01) of a strict `YYYY-MM-DD` date, or nil if it is not a real date.
+/// The dates Vigil takes in, from arguments and files alike. An instant is nanoseconds in 64 bits
+/// (about 1677 to 2262); these years leave every sum of a date and a duration Vigil allows (a year
+/// at most) inside that, so no date that enters can trap later ("someday" as 9999-12-31 did).
+public enum SupportedDates {
+    public static let years = 1900...2199
+    /// For messages: "from 1900-01-01 to 2199-12-31".
+    public static let range = "from 1900-01-01 to 2199-12-31"
+}
+
+/// The day (since 1970-01-01) of a strict `YYYY-MM-DD` date, or nil if it is not a real date or
+/// lies outside `SupportedDates`.
 public func civilDay(_ text: String) -> Int? {
     let parts = text.split(separator: "-", omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-        let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), d >= 1
+        let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), d >= 1,
+        SupportedDates.years.contains(y)
     else { return nil }
     let lengths = [31, (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
     guard d <= lengths[m - 1] else { return nil }
@@ -110,7 +128,7 @@ public func civilDay(_ text: String) -> Int? {
 }
 
 /// Parses the RFC 3339 timestamps our recordings use: `2026-03-02T09:00:00Z`,
-/// with optional fractional seconds and a `Z` or `±HH:MM` offset.
+/// with optional fractional seconds and a `Z` or `±HH:MM` offset. Nil outside `SupportedDates`.
 public func parseRFC3339(_ text: String) -> Timestamp? {
     let b = Array(text.utf8)
     func num(_ from: Int, _ count: Int) -> Int? {
@@ -126,7 +144,7 @@ public func parseRFC3339(_ text: String) -> Timestamp? {
     guard b.count >= 20, let y = num(0, 4), b[4] == 45, let mo = num(5, 2), b[7] == 45, let d = num(8, 2),
         b[10] == 84 || b[10] == 116 || b[10] == 32, let h = num(11, 2), b[13] == 58, let mi = num(14, 2),
         b[16] == 58, let s = num(17, 2),
-        (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61
+        (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61, SupportedDates.years.contains(y)
     else { return nil }
     var i = 19
     var nanos: Int64 = 0
