@@ -66,6 +66,28 @@ func problems(_ yaml: String) -> [ConfigError] {
         }
     }
 
+    /// `alarms.sound` takes a WAV file and nothing else: a FIFO made `vigil start` hang for ever,
+    /// and any file (/etc/passwd) passed the check (issue 17).
+    @Test func theAlarmSoundMustBeAWAVFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-sound-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(mkfifo(dir + "/fifo", 0o600) == 0)
+        let wav = repoRoot + "/Tests/VigilAudioTests/Data/1770-2_Comp_AbsGateTest.wav"
+        for (path, says) in [
+            (dir + "/fifo", "is not a regular file"), ("/etc/passwd", "is not a WAV file"), (dir, "is not a regular file"),
+            (dir + "/none.wav", "no such file"),
+        ] {
+            do {
+                _ = try ConfigLoader.load(yaml: "alarms:\n  sound: \(path)\n", file: "c.yaml")
+                Issue.record("\(path) was accepted")
+            } catch {
+                #expect(error.description.contains("alarms.sound") && error.description.contains(says), "\(path): \(error)")
+            }
+        }
+        #expect(try ConfigLoader.load(yaml: "alarms:\n  sound: \(wav)\n", file: "c.yaml").alarms.soundFile == wav)
+    }
+
     @Test func aUserFileOverridesOnlyItsKeys() throws {
         let c = try ConfigLoader.load(yaml: "input:\n  idle_grace: 3m\nalarms:\n  escalation: [10s, 1m]\n", file: "u.yaml")
         #expect(c.input.idleGrace == 180)

@@ -350,9 +350,21 @@ private func soundFile(_ node: Node) throws -> String? {
     let text = sc.string.trimmingCharacters(in: .whitespaces)
     if text.isEmpty || text == "tone" { return nil }
     let path = (text as NSString).expandingTildeInPath
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-        throw ValueError(message: "no such file: \(path) (give the path of a WAV file, or tone)")
+    var info = stat()
+    guard stat(path, &info) == 0 else { throw ValueError(message: "no such file: \(path) (give the path of a WAV file, or tone)") }
+    // A regular file only: a FIFO would block the alarm (and `vigil start`) forever, a device or a
+    // directory is no sound.
+    guard info.st_mode & S_IFMT == S_IFREG else {
+        throw ValueError(message: "\(path) is not a regular file (give the path of a WAV file, or tone)")
+    }
+    // And a WAV file: RIFF....WAVE, read from its first 12 bytes (not /etc/passwd played as noise).
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else { throw ValueError(message: "\(path) cannot be read (give the path of a WAV file you can read, or tone)") }
+    defer { close(fd) }
+    var head = [UInt8](repeating: 0, count: 12)
+    let n = read(fd, &head, 12)
+    guard n == 12, head[0..<4] == [0x52, 0x49, 0x46, 0x46], head[8..<12] == [0x57, 0x41, 0x56, 0x45] else {
+        throw ValueError(message: "\(path) is not a WAV file (it does not start with RIFF…WAVE); give a WAV file, or tone")
     }
     return path
 }
