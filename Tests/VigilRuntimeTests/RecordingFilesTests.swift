@@ -115,7 +115,7 @@ import VigilRuntime
         (#"{"buckets": 5}"#, "\"buckets\" must be an object keyed by bucket id, or a list"),
         (
             #"{"buckets": {"w": {"id":"w","type":"currentwindow","events":[{"timestamp":"9999-12-31T00:00:00+00:00","duration":5,"data":{"app":"a"}}]}}}"#,
-            "w, event 1: \"timestamp\" must be an ISO 8601 time from 1900-01-01 to 2199-12-31"
+            "w, event 1: \"timestamp\" must be an ISO 8601 time from 1970-01-01 to 2199-12-31"
         ),
         (
             #"{"buckets": {"w": {"id":"w","type":"afkstatus","events":[{"timestamp":"2026-01-01T00:00:00+00:00","duration":1e300,"data":{"status":"afk"}}]}}}"#,
@@ -126,7 +126,7 @@ import VigilRuntime
             "w, event 1: \"duration\" must be a number of seconds"
         ),
         (
-            #"{"buckets": {"a": {"id":"a","type":"afkstatus","events":[{"timestamp":"1900-01-01T00:00:00+00:00","duration":5,"data":{"status":"afk"}}]},"#
+            #"{"buckets": {"a": {"id":"a","type":"afkstatus","events":[{"timestamp":"1970-01-01T00:00:00+00:00","duration":5,"data":{"status":"afk"}}]},"#
                 + #""b": {"id":"b","type":"afkstatus","events":[{"timestamp":"2199-01-01T00:00:00+00:00","duration":5,"data":{"status":"afk"}}]}}}"#,
             "its events span more than 100 years"
         ),

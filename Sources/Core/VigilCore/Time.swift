@@ -11,8 +11,8 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// An instant from outside (a file's time, a date in its metadata), or nil when it is not a
     /// number or lies outside `SupportedDates`: such a time is unknown, not a trap.
     public init?(checkedSeconds seconds: Double) {
-        // 1900-01-01 and 2200-01-01, in seconds since 1970.
-        guard seconds.isFinite, seconds >= -2_208_988_800, seconds < 7_258_118_400 else { return nil }
+        // 1970-01-01 and 2200-01-01, in seconds since 1970.
+        guard seconds.isFinite, seconds >= 0, seconds < 7_258_118_400 else { return nil }
         self.init(seconds: seconds)
     }
     /// Exact: whole milliseconds, the log's unit, read back as the instant they were written from
@@ -106,12 +106,13 @@ public func civilDate(_ day: Int) -> String {
 }
 
 /// The dates Vigil takes in, from arguments and files alike. An instant is nanoseconds in 64 bits
-/// (about 1677 to 2262); these years leave every sum of a date and a duration Vigil allows (a year
-/// at most) inside that, so no date that enters can trap later ("someday" as 9999-12-31 did).
+/// (about 1677 to 2262, and no two instants more than 292 years apart); these 230 years keep every
+/// sum of a date and a duration Vigil allows (a year at most), and every difference of two dates,
+/// inside that, so no date that enters can trap later ("someday" as 9999-12-31 did).
 public enum SupportedDates {
-    public static let years = 1900...2199
-    /// For messages: "from 1900-01-01 to 2199-12-31".
-    public static let range = "from 1900-01-01 to 2199-12-31"
+    public static let years = 1970...2199
+    /// For messages: "from 1970-01-01 to 2199-12-31".
+    public static let range = "from 1970-01-01 to 2199-12-31"
 }
 
 /// The day (since 1970-01-01) of a strict `YYYY-MM-DD` date, or nil if it is not a real date or
@@ -172,11 +173,11 @@ public func parseRFC3339(_ text: String) -> Timestamp? {
     guard i == b.count else { return nil }
     let days = CivilTime.daysFromCivil(year: y, month: mo, day: d)
     let secs = days * 86_400 + Int64(h * 3600 + mi * 60 + s - offsetSeconds)
-    // Instants are 64-bit nanoseconds since 1970: years 1678 to 2262. Outside, it is not a time
-    // Vigil can hold (a fuzzer found that year 1013 crashed the reader here).
-    let (ns, overflow) = secs.multipliedReportingOverflow(by: 1_000_000_000)
-    guard !overflow, ns <= Int64.max - nanos else { return nil }
-    return Timestamp(nanoseconds: ns + nanos)
+    // The instant itself inside the supported dates (a local time just after midnight on 1970-01-01
+    // east of Greenwich is 1969 in UTC); far inside what 64-bit nanoseconds hold (a fuzzer found
+    // that year 1013 crashed the reader here before any range was checked).
+    guard secs >= 0, secs < 7_258_118_400 else { return nil }
+    return Timestamp(nanoseconds: secs * 1_000_000_000 + nanos)
 }
 
 @usableFromInline func pad(_ v: Int, _ width: Int = 2) -> String {
