@@ -42,10 +42,7 @@ final class LiveTerminal: @unchecked Sendable {
     }
 
     /// Columns of the terminal (80 if unknown).
-    var width: Int {
-        var size = winsize()
-        return ioctl(1, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : 80
-    }
+    var width: Int { Pager.terminalSize()?.columns ?? 80 }
 
     /// Draws the lines from the top left, clearing what is left of the last frame.
     func draw(_ lines: [String]) {

@@ -11,8 +11,8 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// An instant from outside (a file's time, a date in its metadata), or nil when it is not a
     /// number or lies outside `SupportedDates`: such a time is unknown, not a trap.
     public init?(checkedSeconds seconds: Double) {
-        // 1970-01-01 and 2200-01-01, in seconds since 1970.
-        guard seconds.isFinite, seconds >= 0, seconds < 7_258_118_400 else { return nil }
+        guard seconds.isFinite, seconds >= Double(SupportedDates.seconds.lowerBound), seconds < Double(SupportedDates.seconds.upperBound)
+        else { return nil }
         self.init(seconds: seconds)
     }
     /// Exact: whole milliseconds, the log's unit, read back as the instant they were written from
@@ -113,6 +113,10 @@ public enum SupportedDates {
     public static let years = 1970...2199
     /// For messages: "from 1970-01-01 to 2199-12-31".
     public static let range = "from 1970-01-01 to 2199-12-31"
+    /// The same, as seconds since 1970: the first second of the first year to the end of the last.
+    public static let seconds: Range<Int64> =
+        CivilTime.daysFromCivil(year: years.lowerBound, month: 1, day: 1) * 86_400..<CivilTime.daysFromCivil(
+            year: years.upperBound + 1, month: 1, day: 1) * 86_400
 }
 
 /// The day (since 1970-01-01) of a strict `YYYY-MM-DD` date, or nil if it is not a real date or
@@ -176,7 +180,7 @@ public func parseRFC3339(_ text: String) -> Timestamp? {
     // The instant itself inside the supported dates (a local time just after midnight on 1970-01-01
     // east of Greenwich is 1969 in UTC); far inside what 64-bit nanoseconds hold (a fuzzer found
     // that year 1013 crashed the reader here before any range was checked).
-    guard secs >= 0, secs < 7_258_118_400 else { return nil }
+    guard SupportedDates.seconds.contains(secs) else { return nil }
     return Timestamp(nanoseconds: secs * 1_000_000_000 + nanos)
 }
 

@@ -35,7 +35,7 @@ public struct LiveView: Sendable {
     public var snoozesLeft: Int?
     public var currentEpisode: Episode?
     /// The last few timeline lines.
-    public private(set) var recent: [String] = []
+    public var recent: [String] { recentLines.map(\.text) }
     public var summary: SessionSummary?
     public var episodeCauses: [Cause: Int] = [:]
     /// Waiting for the person to come back after a Pomodoro break.
@@ -92,18 +92,13 @@ public struct LiveView: Sendable {
     /// A message for the person (a channel that stopped working), shown with the timeline.
     public mutating func note(_ text: String) { remember(text, isNote: true) }
 
-    /// Which of `recent` are notes: they are wrapped whole on the screen (their remedy is at the
+    /// The last four lines for the screen; notes are wrapped whole there (their remedy is at the
     /// end), where timeline lines are cut to the width.
-    private var recentIsNote: [Bool] = []
+    private var recentLines: [(text: String, isNote: Bool)] = []
 
-    /// Keeps the last four lines for the screen.
     private mutating func remember(_ line: String, isNote: Bool = false) {
-        recent.append(line)
-        recentIsNote.append(isNote)
-        if recent.count > 4 {
-            recent.removeFirst(recent.count - 4)
-            recentIsNote.removeFirst(recentIsNote.count - 4)
-        }
+        recentLines.append((line, isNote))
+        if recentLines.count > 4 { recentLines.removeFirst(recentLines.count - 4) }
     }
 
     public mutating func apply(_ sample: Sample) {
@@ -259,7 +254,7 @@ public struct LiveView: Sendable {
         if let s = snoozesLeft { tally += " · snoozes left \(s)" }
         out.append(tally)
         out.append("")
-        for (line, isNote) in zip(recent, recentIsNote) {
+        for (line, isNote) in recentLines {
             if isNote { out += wordWrap(line, width: w, indent: 2).map { truncate($0, w) } } else { out.append(truncate(line, w)) }
         }
         out.append(truncate(paint("p pause/resume · b break · s snooze · q end · ? help", "2"), w + (style.color ? 8 : 0)))
