@@ -129,7 +129,7 @@ let package = Package(
             dependencies: [
                 "VigilCore", "VigilAudio", "VigilStats", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig",
                 "VigilStore", "InputDetector", "MicrophoneDetector", "LocationDetector", "DesktopNotifier", "SoundAlarm", "DesktopPresence",
-                "DetectorSupport", "X11Detector", "I3Detector", "WaylandIdle",
+                "DetectorSupport", "X11Detector", "I3Detector", "WaylandIdle", .product(name: "DequeModule", package: "swift-collections"),
             ],
             path: "Sources/Runtime/VigilRuntime"),
 

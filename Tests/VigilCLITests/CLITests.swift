@@ -23,7 +23,7 @@ struct Run {
 }
 
 /// Runs vigil with a private data dir and config dir, so the tests never touch the person's files.
-func vigil(_ args: [String], home: String? = nil, stdin: String? = nil, env: [String: String] = [:]) throws -> Run {
+func vigil(_ args: [String], home: String? = nil, stdin: String? = nil, env: [String: String] = [:], in directory: String = repo) throws -> Run {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: vigilBinary)
     p.arguments = args
@@ -31,7 +31,7 @@ func vigil(_ args: [String], home: String? = nil, stdin: String? = nil, env: [St
     var e = ["HOME": h, "XDG_DATA_HOME": h + "/data", "XDG_CONFIG_HOME": h + "/config", "PATH": "/usr/bin:/bin", "TZ": "UTC"]
     e.merge(env) { $1 }
     p.environment = e
-    p.currentDirectoryURL = URL(fileURLWithPath: repo)
+    p.currentDirectoryURL = URL(fileURLWithPath: directory)
     // Files rather than pipes: a chatty child can never block on a full pipe.
     let outPath = h + "/.stdout-\(UUID().uuidString)"
     let errPath = h + "/.stderr-\(UUID().uuidString)"
@@ -77,8 +77,9 @@ func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thro
     }
 }
 
-func vigil(_ args: [String], home: String? = nil, stdin: String? = nil, env: [String: String] = [:]) async throws -> Run {
-    try await offPool { try vigil(args, home: home, stdin: stdin, env: env) }
+func vigil(_ args: [String], home: String? = nil, stdin: String? = nil, env: [String: String] = [:], in directory: String = repo) async throws -> Run
+{
+    try await offPool { try vigil(args, home: home, stdin: stdin, env: env, in: directory) }
 }
 
 func inPseudoTerminal(_ command: String, home: String, env: [String: String] = [:], stdin: String? = nil) async throws -> (Int32, String) {

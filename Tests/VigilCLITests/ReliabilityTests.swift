@@ -128,6 +128,51 @@ import Testing
         #expect(replayed.status == 0 && replayed.stdout.contains("ended"), "\(replayed.stderr)")
     }
 
+    /// Empty paths are mistakes, said as such: `--data-dir ""` once put the log at
+    /// /vigil.sqlite3, and `--config ""` meant the defaults without a word.
+    @Test func emptyPathsAreUsageErrors() async throws {
+        let home = freshHome()
+        for (option, command) in [("--data-dir", ["log"]), ("--data-dir", ["task", "add", "x"]), ("--config", ["report"]), ("--config", ["start"])] {
+            let r = try await vigil(command + [option, ""], home: home)
+            #expect(r.status == 64, "\(command) \(option) \"\": \(r.status) \(r.stderr)")
+            #expect(r.stderr.contains("\(option) is empty"), "\(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: home + "/data/vigil/vigil.sqlite3"), "nothing is stored")
+    }
+
+    /// One-character relative paths, as people type them (`--data-dir d`): Foundation's
+    /// NSString path methods trap on them, which made every command that creates the data
+    /// directory die with SIGILL.
+    @Test func oneCharacterRelativePathsWork() async throws {
+        let home = freshHome()
+        let added = try await vigil(["task", "add", "Slides", "--data-dir", "d"], home: home, in: home)
+        #expect(added.status == 0, "\(added.stderr)")
+        let replayed = try await vigil(
+            ["replay", "--log", "--data-dir", "d", repo + "/Samples/coffee-break/session.jsonl"], home: home, in: home)
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        let listed = try await vigil(["log", "--source", "all", "--data-dir", "d"], home: home, in: home)
+        #expect(listed.status == 0 && listed.stdout.contains("#1"), "\(listed.stdout)\(listed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: home + "/d/vigil.sqlite3"))
+    }
+
+    /// A damaged recording is refused by a rehearsal as by a replay: its file and line, exit 65,
+    /// and nothing logged (a rehearsal once took the damage for the recording's end and logged a
+    /// "completed" session, exit 0).
+    @Test func aDamagedRecordingIsRefusedByARehearsalAsByAReplay() async throws {
+        let home = freshHome()
+        var lines = try String(contentsOfFile: repo + "/Samples/coffee-break/session.jsonl", encoding: .utf8).split(separator: "\n")
+        lines[499] = "{\"t\": 600, \"kind\": \"audio\", \"rms\": "
+        let damaged = home + "/damaged.jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: damaged, atomically: true, encoding: .utf8)
+        let replayed = try await vigil(["replay", damaged], home: home)
+        #expect(replayed.status == 65 && replayed.stderr.contains("damaged.jsonl:500: "), "\(replayed.status) \(replayed.stderr)")
+        let rehearsed = try await vigil(["start", "--replay", damaged, "--pace", "1000", "--log", "--plain", "--data-dir", home + "/d"], home: home)
+        #expect(rehearsed.status == 65, "\(rehearsed.status) \(rehearsed.stderr)")
+        #expect(rehearsed.stderr.contains("damaged.jsonl:500: "), "\(rehearsed.stderr)")
+        let listed = try await vigil(["log", "--source", "all", "--data-dir", home + "/d"], home: home)
+        #expect(!listed.stdout.contains("#1"), "no session logged: \(listed.stdout)")
+    }
+
     /// Two `vigil start` at the same instant: one runs, the other is told so; the log is sound.
     @Test func twoSessionsStartedAtOnceOneIsRefused() async throws {
         let home = freshHome()

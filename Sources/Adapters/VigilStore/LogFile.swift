@@ -12,7 +12,7 @@ enum LogFile {
     /// Opens (creating if needed) the log at `path`, brought up to the current schema. The
     /// directory is created 0700 and the file 0600: the log describes a person's behaviour.
     static func pool(at path: String) throws(StoreError) -> DatabasePool {
-        let dir = (path as NSString).deletingLastPathComponent
+        let dir = FilePaths.directory(of: path)
         if let failure = makeDirectories(dir) {
             throw StoreError(
                 path: failure.path,
@@ -272,7 +272,7 @@ private func makeDirectories(_ path: String) -> (path: String, reason: String)? 
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
         return isDirectory.boolValue ? nil : (path, "a file of that name is in the way")
     }
-    let parent = (path as NSString).deletingLastPathComponent
+    let parent = FilePaths.directory(of: path)
     if parent != path, let failure = makeDirectories(parent) { return failure }
     do {
         try makeDirectory(path, mode: 0o700)

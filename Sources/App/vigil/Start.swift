@@ -157,12 +157,20 @@ struct Start: AsyncParsableCommand {
                 planned: minutes.map { $0 * 60 } ?? pomodoroPlan?.setLength ?? config.session.defaultMinutes * 60,
                 detectors: sensors.compactMap(\.detector), statuses: sensors.compactMap(\.status), rehearsal: false)
         } else {
-            var sources: [any SampleSource] = []
-            for f in replay { sources.append(try RecordingFiles.open(path: f, configuration: config).source) }
-            let merged = try MergedRecordings(sources)
+            func open() throws -> MergedRecordings {
+                var sources: [any SampleSource] = []
+                for f in replay { sources.append(try RecordingFiles.open(path: f, configuration: config).source) }
+                return try MergedRecordings(sources)
+            }
+            // Read through once before the session: a damaged line is refused as `vigil replay`
+            // refuses it (its file and line, exit 65), not found halfway and taken for the end.
+            let check = try open()
+            while try check.next() != nil {}
+            let merged = try open()
             if task == nil { task = merged.task }
-            let clock = ScaledClock(pace: pace ?? 1)
-            let feed = RecordingFeed(merged, clock: clock, start: clock.now)
+            let pacer = RecordingPacer()
+            let clock = ScaledClock(pace: pace ?? 1, pacer: pacer)
+            let feed = RecordingFeed(merged, clock: clock, start: clock.now, pacer: pacer)
             let planned = minutes.map { $0 * 60 } ?? pomodoroPlan?.setLength ?? merged.plannedSeconds
             // Kept only when asked, and then at the recording's own times, where `vigil replay`
             // puts them: not now plus paced time, which at --pace 600 would reach into the future.

@@ -87,16 +87,16 @@ struct MotivateCommand: AsyncParsableCommand {
         await guarded {
             let collection = try common.loadMotivation()
             // The last line shown, so the next call differs; in the data directory, not the log.
-            let lastFile = (common.paths.databasePath as NSString).deletingLastPathComponent + "/last-motivation"
+            let lastFile = FilePaths.directory(of: common.paths.databasePath) + "/last-motivation"
             let last = (try? String(contentsOfFile: lastFile, encoding: .utf8)).flatMap { text in collection.entries.first { $0.text == text } }
             var rng = SplitMix64(seed: UInt64(try common.currentTime().millisecondsSinceEpoch) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(getpid()))
             guard let m = collection.pick(category: category.flatMap(Motivation.Category.init(rawValue:)), avoiding: last, using: &rng) else {
                 throw Failure(
-                    "no motivation in the category '\(category ?? "")'. Add some to \((common.paths.configFile as NSString).deletingLastPathComponent)/motivation.yaml.",
+                    "no motivation in the category '\(category ?? "")'. Add some to \(FilePaths.directory(of: common.paths.configFile))/motivation.yaml.",
                     code: .dataError)
             }
             print(m.line)
-            let dir = (lastFile as NSString).deletingLastPathComponent
+            let dir = FilePaths.directory(of: lastFile)
             if (try? makeDirectory(dir, mode: 0o700)) != nil { try? m.text.write(toFile: lastFile, atomically: true, encoding: .utf8) }
         }
     }

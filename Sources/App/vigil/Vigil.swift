@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RecordingFormats
 import SessionViews
+import SystemCalls
 import VigilConfig
 import VigilCore
 import VigilPlanner
@@ -86,6 +87,13 @@ struct CommonOptions: ParsableArguments {
 
     var paths: VigilPaths { VigilPaths(dataDirectory: dataDir, configFile: config) }
 
+    func validate() throws {
+        // An empty --data-dir once put the log at /vigil.sqlite3, and an empty --config meant the
+        // defaults without a word.
+        if dataDir?.isEmpty == true { throw ValidationError("--data-dir is empty: name a directory, or leave the option out for the default.") }
+        if config?.isEmpty == true { throw ValidationError("--config is empty: name a config file, or leave the option out for the default.") }
+    }
+
     /// Now: `--now`, else the wall clock; to the whole millisecond either way (`WallClock`).
     func currentTime() throws -> Timestamp {
         guard let now else { return WallClock.now() }
@@ -107,7 +115,7 @@ struct CommonOptions: ParsableArguments {
     /// The motivation collection: the built-in lines and the person's own motivation.yaml next to
     /// the config file.
     func loadMotivation() throws -> MotivationCollection {
-        let file = (paths.configFile as NSString).deletingLastPathComponent + "/motivation.yaml"
+        let file = FilePaths.directory(of: paths.configFile) + "/motivation.yaml"
         do {
             return try MotivationCollection.load(userFile: file)
         } catch {

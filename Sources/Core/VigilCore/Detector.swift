@@ -7,4 +7,11 @@ public protocol Detector: Sendable {
     var sensor: SensorKind { get }
     /// Samples in time order, starting with a status sample that says whether the sensor works.
     func samples() -> AsyncStream<Sample>
+    /// The session has judged `sample`, one of this detector's. Live detectors need not know; a
+    /// rehearsal's recording holds its clock until then.
+    func taken(_ sample: Sample)
+}
+
+extension Detector {
+    public func taken(_ sample: Sample) {}
 }

@@ -123,6 +123,7 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
                 group.addTask {
                     for await sample in d.samples() {
                         await self.receive(sample.payload)
+                        d.taken(sample)
                         if await self.isEnded { return }
                     }
                     if endWithDetectors { await self.end(.recordingEnded) }

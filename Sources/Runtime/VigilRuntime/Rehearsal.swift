@@ -1,9 +1,18 @@
+import DequeModule
 import Foundation
+import Synchronization
 import VigilCore
 import VigilRecording
 
 /// A clock that runs `pace` times faster than real time: a live session on it lives through a
 /// recorded hour in a minute. Its instants are offsets from when it was made.
+///
+/// With a `RecordingPacer` it waits for the recording: it never passes the recording's next sample
+/// that the session has not taken yet, and goes on from there at its pace. On a machine too slow
+/// (or too busy) for the pace, the rehearsal plays slower instead of leaving its samples behind.
+/// Without that, at --pace 1200 on a loaded machine the feed fell minutes behind the session's
+/// clock, every sample was judged late, and the plan ran out before the recording's last absence
+/// had become an episode.
 public struct ScaledClock: Clock {
     public struct Instant: InstantProtocol {
         public var offset: Duration
@@ -14,18 +23,80 @@ public struct ScaledClock: Clock {
 
     public let pace: Double
     private let base: ContinuousClock.Instant
+    private let pacer: RecordingPacer?
 
-    public init(pace: Double) {
+    public init(pace: Double, pacer: RecordingPacer? = nil) {
         self.pace = pace
+        self.pacer = pacer
         base = .now
     }
 
-    public var now: Instant { Instant(offset: (ContinuousClock.now - base) * pace) }
+    /// The instant, and whether the recording holds the clock there.
+    private func reading() -> (offset: Duration, held: Bool) {
+        let paced = (ContinuousClock.now - base) * pace
+        return pacer?.hold(paced) ?? (paced, false)
+    }
+
+    public var now: Instant { Instant(offset: reading().offset) }
     public var minimumResolution: Duration { .milliseconds(1) }
 
     public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        let remaining = (deadline.offset - now.offset) / pace
-        if remaining > .zero { try await Task.sleep(for: remaining) }
+        while true {
+            let (now, held) = reading()
+            let remaining = (deadline.offset - now) / pace
+            guard remaining > .zero else { return }
+            // Held, the clock moves only when the session takes its sample: look again in a
+            // millisecond rather than spin on a deadline a hair past the hold.
+            try await Task.sleep(for: held ? max(remaining, .milliseconds(1)) : remaining)
+        }
+    }
+}
+
+/// The instants of a recording's samples that the session has not taken yet, oldest first: the
+/// rehearsal's clock is held at the oldest. The feed schedules each sample before it hands over
+/// the one before, so the clock is never free while a sample is on its way.
+public final class RecordingPacer: Sendable {
+    private struct State {
+        /// Offsets on the clock, in order; until the feed has scheduled its first, the start.
+        var pending: Deque<Duration> = [.zero]
+        var scheduledAny = false
+        /// Paced time the clock spent held: it goes on from the hold, not from where real time is.
+        var lag: Duration = .zero
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// The clock's reading for `paced` real time.
+    func hold(_ paced: Duration) -> (offset: Duration, held: Bool) {
+        state.withLock { s in
+            let t = paced - s.lag
+            guard let horizon = s.pending.first, t >= horizon else { return (t, false) }
+            s.lag = paced - horizon
+            return (horizon, true)
+        }
+    }
+
+    /// The feed's next sample is due at `offset` on the clock.
+    func schedule(_ offset: Duration) {
+        state.withLock { s in
+            if !s.scheduledAny {
+                s.scheduledAny = true
+                s.pending = []
+            }
+            s.pending.append(offset)
+        }
+    }
+
+    /// The session has judged the oldest sample scheduled.
+    func taken() { state.withLock { _ = $0.pending.popFirst() } }
+
+    /// The feed is over (the recording ended, or the session did): nothing holds the clock.
+    func finish() {
+        state.withLock { s in
+            s.scheduledAny = true
+            s.pending = []
+        }
     }
 }
 
@@ -34,17 +105,20 @@ public struct ScaledClock: Clock {
 /// --replay FILE`, a recorded scenario goes through everything a live session does (the live
 /// view, keys, alarms, status, the log) on a machine without the sensors, such as this one with no
 /// input devices: the detectors' own code reads the recordings (`RecordingFiles`).
-public struct RecordingFeed<C: Clock>: Detector where C.Duration == Duration {
+public struct RecordingFeed: Detector {
     /// Nominal: a recording may hold every sensor's samples.
     public let sensor = SensorKind.input
     private let recording: UncheckedBox<MergedRecordings>
-    private let clock: C
-    private let start: C.Instant
+    private let clock: ScaledClock
+    private let start: ScaledClock.Instant
+    private let pacer: RecordingPacer?
 
-    public init(_ recording: MergedRecordings, clock: C, start: C.Instant) {
+    /// - Parameter pacer: the one `clock` was made with, if any: the feed schedules its samples on it.
+    public init(_ recording: MergedRecordings, clock: ScaledClock, start: ScaledClock.Instant, pacer: RecordingPacer? = nil) {
         self.recording = UncheckedBox(recording)
         self.clock = clock
         self.start = start
+        self.pacer = pacer
     }
 
     public func samples() -> AsyncStream<Sample> {
@@ -52,20 +126,37 @@ public struct RecordingFeed<C: Clock>: Detector where C.Duration == Duration {
         let recording = self.recording
         let clock = self.clock
         let start = self.start
+        let pacer = self.pacer
         let task = Task {
             var origin: Timestamp?
-            while !Task.isCancelled, let sample = try? recording.value.next() {
+            func due(_ sample: Sample) -> ScaledClock.Instant {
                 let first = origin ?? min(recording.value.start ?? sample.time, sample.time)
                 origin = first
-                try? await clock.sleep(until: start.advanced(by: .seconds(sample.time - first)), tolerance: nil)
+                return start.advanced(by: .seconds(sample.time - first))
+            }
+            var next = try? recording.value.next()
+            if let sample = next { pacer?.schedule(due(sample).offset) }
+            while !Task.isCancelled, let sample = next {
+                try? await clock.sleep(until: due(sample), tolerance: nil)
                 if Task.isCancelled { break }
+                next = try? recording.value.next()
+                // Scheduled before this one is handed over: the clock is never free in between.
+                // After the last, time stands at the recording's end until the session ends with
+                // it there, as a replay does.
+                pacer?.schedule(due(next ?? sample).offset)
                 continuation.yield(sample)
             }
             continuation.finish()
         }
-        continuation.onTermination = { _ in task.cancel() }
+        continuation.onTermination = { termination in
+            task.cancel()
+            // The session ended first: nothing holds the clock any more.
+            if case .cancelled = termination { pacer?.finish() }
+        }
         return stream
     }
+
+    public func taken(_ sample: Sample) { pacer?.taken() }
 }
 
 /// A value that is only ever used from one task at a time.

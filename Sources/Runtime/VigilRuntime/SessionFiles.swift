@@ -95,7 +95,7 @@ public struct SessionStatusFile: Sendable {
     /// the file's process is alive: a status file left behind, or put there by someone else, never
     /// makes `vigil stop` signal a process that is not a running session.
     public func running() -> SessionStatus? {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FilePaths.directory(of: path)
         guard let s = read(), SessionLock.isHeld(dataDirectory: directory), Self.isAlive(s.pid) else { return nil }
         return s
     }
