@@ -125,6 +125,25 @@ import Testing
         #expect(bad.status == 64 && bad.stderr.contains("--pomodoro: '25-5' is not a plan like 25/5/15x4"))
     }
 
+    /// Outside text on the screen (the task, the application in front and its rule, a sensor's
+    /// words, an episode's reason) is shown inert among the screen's own escape sequences.
+    @Test func textFromARecordingIsInertOnTheScreen() async throws {
+        let home = freshHome()
+        let recording = home + "/hostile.jsonl"
+        TerminalSafetyCLITests().hostileRecording(at: recording)
+        let (status, screen) = try await drive(
+            [Step(wait: "State +(DISTRACTED|ALARM)", send: ""), Step(wait: "Session completed", send: "")],
+            args: ["start", "--replay", recording, "--pace", "120", "--data-dir", home + "/d"], home: home)
+        #expect(status == 0, "\(Self.plain(screen).suffix(2000))")
+        // Vigil's own sequences are CSI (ESC [): the screen, the cursor, colours; its bell rings
+        // for an alarm. Nothing else a terminal obeys is left.
+        let own = screen.replacingOccurrences(of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: "", options: .regularExpression)
+        #expect(TerminalSafetyCLITests.obeyed(own.replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\u{7}", with: "")).isEmpty)
+        #expect(!own.contains("\u{1B}"), "no OSC, no hostile CSI")
+        #expect(own.contains("Vigil · \"evil\\u{1B}]0;pwned\\u{7}\\u{1B}[2J\\u{9B}31m\\u{202E}txt.exe"), "\(Self.plain(screen).suffix(2000))")
+        #expect(own.contains("in evil\\u{1B}]0;pwned"), "the app's episode names it")
+    }
+
     /// Piped (no terminal): plain lines, no redraws, the same events.
     @Test func notATerminalGivesPlainLines() async throws {
         let home = freshHome()

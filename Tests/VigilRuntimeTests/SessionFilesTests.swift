@@ -76,4 +76,11 @@ import VigilRuntime
         #expect(Diagnostics.line("no such task", level: .error, journal: true) == "<3>vigil: error: no such task\n")
         #expect(Diagnostics.line("the log is written again", level: .warning, journal: true) == "<4>vigil: the log is written again\n")
     }
+
+    /// Whatever error a message came from, nothing in it drives the terminal; its own lines stay.
+    @Test func controlsInAMessageAreShownAsEscapes() {
+        #expect(
+            Diagnostics.line("a.yaml\u{1B}]0;x\u{7}: bad\nRun `vigil config check`\r", level: .error, journal: false)
+                == "vigil: error: a.yaml\\u{1B}]0;x\\u{7}: bad\nRun `vigil config check`\\r\n")
+    }
 }

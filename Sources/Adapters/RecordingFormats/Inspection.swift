@@ -268,7 +268,12 @@ public struct RecordingInspection: Sendable, Encodable {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        guard let text = (try? encoder.encode(self)).map({ String(decoding: $0, as: UTF8.self) }) else { return "{}" }
+        // JSONEncoder escapes the C0 controls only; DEL, the C1 and the bidi controls (a file name,
+        // an application's class from the recording) are written as `jsonString` writes them, so
+        // the line is inert in a terminal. Outside strings, the encoder writes none of them.
+        guard text.unicodeScalars.contains(where: \.isTerminalControl) else { return text }
+        return text.unicodeScalars.map { $0.isTerminalControl ? String(jsonString(String($0)).dropFirst().dropLast()) : String($0) }.joined()
     }
 
     /// A few lines for the terminal.
@@ -343,6 +348,8 @@ public struct RecordingInspection: Sendable, Encodable {
         if !statuses.isEmpty {
             lines.append("  sensors   " + statuses.joined(separator: ", "))
         }
-        return lines.joined(separator: "\n")
+        // Each line is Vigil's words around what the file holds (its name, applications, sensors'
+        // states): one line each, inert in a terminal.
+        return lines.map(\.terminalSafe).joined(separator: "\n")
     }
 }

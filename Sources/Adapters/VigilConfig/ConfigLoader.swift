@@ -17,9 +17,11 @@ public struct ConfigError: Error, Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// On one line, inert in a terminal: the file's name, a key and the values quoted in the
+    /// message are the person's, and a crafted key must not start a line of its own.
     public var description: String {
         let place = line > 0 ? "\(file):\(line)" : file
-        return key.isEmpty ? "\(place): \(message)" : "\(place): \(key): \(message)"
+        return (key.isEmpty ? "\(place): \(message)" : "\(place): \(key): \(message)").terminalSafe
     }
 }
 

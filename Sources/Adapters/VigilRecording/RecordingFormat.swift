@@ -65,5 +65,6 @@ public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible
         self.kind = kind
     }
 
-    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+    /// On one line, inert in a terminal: the file's name is the person's (`terminalSafe`).
+    public var description: String { (line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)").terminalSafe }
 }

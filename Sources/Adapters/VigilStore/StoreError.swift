@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SystemCalls
+import VigilCore
 
 /// The store cannot be opened or written, with the path and what to do.
 public struct StoreError: Error, CustomStringConvertible, Sendable {
@@ -10,7 +11,9 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         self.path = path
         self.message = message
     }
-    public var description: String { "\(path): \(message)" }
+    /// On one line, inert in a terminal: the path is the person's (`--data-dir`), and SQLite's
+    /// message may quote what it read.
+    public var description: String { "\(path): \(message)".terminalSafe }
 }
 
 extension DatabaseReader {

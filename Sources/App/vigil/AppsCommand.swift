@@ -79,9 +79,11 @@ struct AppsListing {
                     + "sway (`vigil sensors` says whether it is here)."
             ]
         }
-        let width = max(12, applications.map { $0.appClass!.count }.max() ?? 0)
-        var out = applications.map { t in
-            let name = t.appClass!.padding(toLength: width, withPad: " ", startingAt: 0)
+        // An application's class is what the window said of itself: inert, and padded as shown.
+        let names = applications.map { $0.appClass!.terminalSafe }
+        let width = max(12, names.map(\.count).max() ?? 0)
+        var out = zip(applications, names).map { t, shown in
+            let name = shown.padding(toLength: width, withPad: " ", startingAt: 0)
             let had = t.category?.rawValue ?? "neutral"
             let now = apps.categorize(appClass: t.appClass!, title: nil).category.rawValue
             let time = humanDuration(t.seconds)

@@ -28,12 +28,12 @@ struct ConfigCommand: AsyncParsableCommand {
             await guarded {
                 let paths = common.paths
                 if !paths.configExplicit && !FileManager.default.fileExists(atPath: paths.configFile) {
-                    print("No config file at \(paths.configFile): using the defaults (documented in config/vigil.yaml).")
+                    print("No config file at \(paths.configFile.terminalSafe): using the defaults (documented in config/vigil.yaml).")
                     return
                 }
                 do throws(ConfigErrors) {
                     _ = try ConfigLoader.load(path: paths.configFile)
-                    print("\(paths.configFile): OK")
+                    print("\(paths.configFile.terminalSafe): OK")
                 } catch {
                     let n = error.errors.count
                     throw Failure(error.description + "\n\(n) problem\(n == 1 ? "" : "s") found; nothing was changed.", code: .dataError)
@@ -51,9 +51,9 @@ struct ConfigCommand: AsyncParsableCommand {
         func run() async throws {
             let p = common.paths
             let exists = FileManager.default.fileExists(atPath: p.configFile)
-            print("config:    \(p.configFile)\(exists ? "" : " (not present: defaults apply)")")
-            print("data dir:  \(p.dataDirectory)")
-            print("event log: \(p.databasePath)")
+            print("config:    \(p.configFile.terminalSafe)\(exists ? "" : " (not present: defaults apply)")")
+            print("data dir:  \(p.dataDirectory.terminalSafe)")
+            print("event log: \(p.databasePath.terminalSafe)")
         }
     }
 }

@@ -13,7 +13,7 @@ extension HabitOrder: ExpressibleByArgument {}
 /// Says which habit days the focus sessions completed (the housekeeping before a habit command).
 func announce(_ completions: PlannerService.SessionCompletions) {
     for (h, day) in completions {
-        print("Habit #\(h.id) \(h.name): \(civilDate(day)) completed by your focus sessions.")
+        print("Habit #\(h.id) \(h.name.terminalSafe): \(civilDate(day)) completed by your focus sessions.")
     }
 }
 
@@ -37,13 +37,13 @@ struct ScheduleOptions: ParsableArguments {
             return .daily
         case "--days":
             guard let s = Schedule.parse(text), case .weekdays = s else {
-                throw ValidationError("--days: '\(text)' is not a list of weekdays like mon,wed,fri.")
+                throw ValidationError("--days: '\(text.terminalSafe)' is not a list of weekdays like mon,wed,fri.")
             }
             return s
         default:
             let t = text.hasSuffix("/week") ? text : text + "/week"
             guard let s = Schedule.parse(t), case .timesPerWeek = s else {
-                throw ValidationError("--times: '\(text)' is not like 3/week (1 to 7 a week).")
+                throw ValidationError("--times: '\(text.terminalSafe)' is not like 3/week (1 to 7 a week).")
             }
             return s
         }
@@ -54,13 +54,13 @@ struct ScheduleOptions: ParsableArguments {
 func parseAuto(_ text: String) throws -> AutoRule {
     let parts = text.components(separatedBy: " on ")
     guard parts.count == 2, let m = parseMinutes(parts[0]), !parts[1].trimmingCharacters(in: .whitespaces).isEmpty else {
-        throw ValidationError("--auto: '\(text)' is not like \"50m on thesis\" (focused minutes on a task's title or tag).")
+        throw ValidationError("--auto: '\(text.terminalSafe)' is not like \"50m on thesis\" (focused minutes on a task's title or tag).")
     }
     return AutoRule(task: parts[1].trimmingCharacters(in: .whitespaces), minutes: m)
 }
 
 func clock(_ text: String, option: String) throws -> String {
-    guard let m = parseClock(text) else { throw ValidationError("\(option): '\(text)' is not a time like 07:30.") }
+    guard let m = parseClock(text) else { throw ValidationError("\(option): '\(text.terminalSafe)' is not a time like 07:30.") }
     return "\(m / 60 < 10 ? "0" : "")\(m / 60):\(m % 60 < 10 ? "0" : "")\(m % 60)"
 }
 
@@ -124,7 +124,7 @@ struct HabitCommand: AsyncParsableCommand {
                     reminder: try reminder.map { try clock($0, option: "--reminder") }, priority: priority, flagged: flag,
                     auto: try auto.map(parseAuto))
                 print(
-                    "Added habit #\(h.id): \(h.name), \(h.schedule.description)\(h.reminder.map { ", reminded at \($0)" } ?? ""). Mark it with `vigil habit check \(h.id)`."
+                    "Added habit #\(h.id): \(h.name.terminalSafe), \(h.schedule.description)\(h.reminder.map { ", reminded at \($0)" } ?? ""). Mark it with `vigil habit check \(h.id)`."
                 )
             }
         }
@@ -162,10 +162,11 @@ struct HabitCommand: AsyncParsableCommand {
                         }
                     let streak = "\(p.current) d".leftPadded(6)
                     let flag = h.flagged ? "⚑ " : ""
-                    let extra = [h.reminder.map { "at \($0)" }, h.color, h.goal.map { "\(p.completed)/\($0)" }].compactMap { $0 }.joined(
-                        separator: " · ")
+                    let extra = [h.reminder.map { "at \($0)" }, h.color.map(\.terminalSafe), h.goal.map { "\(p.completed)/\($0)" }].compactMap { $0 }
+                        .joined(
+                            separator: " · ")
                     print(
-                        "\(String(h.id).leftPadded(4))  \(today.padding(toLength: 10, withPad: " ", startingAt: 0))  \(streak)  \(String(Int((p.strength * 100).rounded())).leftPadded(7)) %  \(h.schedule.description.padding(toLength: 18, withPad: " ", startingAt: 0))  \(flag)\(h.name)\(extra.isEmpty ? "" : "  (\(extra))")"
+                        "\(String(h.id).leftPadded(4))  \(today.padding(toLength: 10, withPad: " ", startingAt: 0))  \(streak)  \(String(Int((p.strength * 100).rounded())).leftPadded(7)) %  \(h.schedule.description.padding(toLength: 18, withPad: " ", startingAt: 0))  \(flag)\(h.name.terminalSafe)\(extra.isEmpty ? "" : "  (\(extra))")"
                     )
                 }
             }
@@ -184,11 +185,11 @@ struct HabitCommand: AsyncParsableCommand {
                 let detail = try openPlanner(common, lookingUp: true).habitDetail(habit)
                 announce(detail.completedBySessions)
                 let (h, p) = (detail.habit, detail.progress)
-                print("#\(h.id)  \(h.name)\(h.flagged ? "  ⚑" : "")\(h.archived != nil ? "  (archived)" : "")")
+                print("#\(h.id)  \(h.name.terminalSafe)\(h.flagged ? "  ⚑" : "")\(h.archived != nil ? "  (archived)" : "")")
                 print(
                     "schedule   \(h.schedule.description)" + (h.reminder.map { " · reminded at \($0)" } ?? "") + " · \(h.priority.rawValue) priority"
-                        + (h.color.map { " · \($0)" } ?? ""))
-                if let rule = h.autoRule { print("automatic  completed by \(rule.minutes) focused minutes on \(rule.task)") }
+                        + (h.color.map { " · \($0.terminalSafe)" } ?? ""))
+                if let rule = h.autoRule { print("automatic  completed by \(rule.minutes) focused minutes on \(rule.task.terminalSafe)") }
                 print(
                     "streak     \(p.current) day\(p.current == 1 ? "" : "s") (\(p.badge.title)) · best \(p.best) · score \(p.score) (best \(p.bestScore))"
                 )
@@ -212,7 +213,7 @@ struct HabitCommand: AsyncParsableCommand {
                     }
                     print("  " + week.name + " " + marks.map { $0 + " " }.joined())
                 }
-                for n in detail.notes { print("note \(n.week)  \(n.text)") }
+                for n in detail.notes { print("note \(n.week)  \(indentedLines(n.text, by: 7 + n.week.count))") }
             }
         }
     }
@@ -233,7 +234,7 @@ struct HabitCommand: AsyncParsableCommand {
                 case .incomplete: "Unmarked"
                 }
             print(
-                "\(verb): \(h.name) on \(civilDate(mark.day)). Streak \(p.current) (\(p.badge.title)) · score \(p.score) · strength \(Int((p.strength * 100).rounded())) %."
+                "\(verb): \(h.name.terminalSafe) on \(civilDate(mark.day)). Streak \(p.current) (\(p.badge.title)) · score \(p.score) · strength \(Int((p.strength * 100).rounded())) %."
             )
             if let line = mark.encouragement { print(line) }
             guard let reached = mark.goalReached else { return }
@@ -246,7 +247,7 @@ struct HabitCommand: AsyncParsableCommand {
             guard let answer = readLine(), let decision = GoalDecision(answer: answer, reached: reached) else { return }
             let updated = try planner.decide(decision, for: reached)
             switch decision {
-            case .finish: print("Finished and archived: \(updated.name).")
+            case .finish: print("Finished and archived: \(updated.name.terminalSafe).")
             case .continueTo(let goal): print("Keep going: the new goal is \(goal).")
             }
         }
@@ -290,7 +291,7 @@ struct HabitCommand: AsyncParsableCommand {
 
         func validate() throws {
             guard DayStatus(rawValue: status) != nil else {
-                throw ValidationError("the status must be completed, failed, skipped or incomplete; got '\(status)'.")
+                throw ValidationError("the status must be completed, failed, skipped or incomplete; got '\(status.terminalSafe)'.")
             }
         }
         func run() async throws { await HabitCommand.mark(common, habit, date: date, DayStatus(rawValue: status)!) }
@@ -332,7 +333,7 @@ struct HabitCommand: AsyncParsableCommand {
                 changes.flagged = flag
                 changes.auto = try change(auto, parseAuto)
                 let h = try openPlanner(common, lookingUp: true).editHabit(habit, changes)
-                print("Updated habit #\(h.id): \(h.name), \(h.schedule.description).")
+                print("Updated habit #\(h.id): \(h.name.terminalSafe), \(h.schedule.description).")
             }
         }
     }
@@ -350,7 +351,7 @@ struct HabitCommand: AsyncParsableCommand {
             await guarded {
                 let planner = try openPlanner(common, lookingUp: true)
                 let (h, w) = try planner.noteHabit(habit, try nonBlank(text, what: "The note"), week: week)
-                print("Noted for \(h.name), week \(w).")
+                print("Noted for \(h.name.terminalSafe), week \(w).")
             }
         }
     }
@@ -366,7 +367,7 @@ struct HabitCommand: AsyncParsableCommand {
         func run() async throws {
             await guarded {
                 let h = try openPlanner(common, lookingUp: true).continueHabit(habit, goal: goal)
-                print("Keep going: \(h.name)\(h.goal.map { ", goal \($0)" } ?? "").")
+                print("Keep going: \(h.name.terminalSafe)\(h.goal.map { ", goal \($0)" } ?? "").")
             }
         }
     }
@@ -380,7 +381,7 @@ struct HabitCommand: AsyncParsableCommand {
         func run() async throws {
             await guarded {
                 let h = try openPlanner(common, lookingUp: true).finishHabit(habit)
-                print("Finished and archived: \(h.name). `vigil habit list --archived` still shows it.")
+                print("Finished and archived: \(h.name.terminalSafe). `vigil habit list --archived` still shows it.")
             }
         }
     }
@@ -393,7 +394,7 @@ struct HabitCommand: AsyncParsableCommand {
         func run() async throws {
             await guarded {
                 let h = try openPlanner(common, lookingUp: true).deleteHabit(habit)
-                print("Deleted habit #\(h.id) \(h.name) and its history.")
+                print("Deleted habit #\(h.id) \(h.name.terminalSafe) and its history.")
             }
         }
     }

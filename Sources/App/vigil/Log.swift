@@ -64,7 +64,9 @@ struct Log: AsyncParsableCommand {
                     out.line(sessionJSON(s, episodes))
                     continue
                 }
-                let task = s.task.map { "\"\($0)\"" } ?? "(no task)"
+                // The task, a reason (it names applications) and a cause come from the person and
+                // from recordings: each on its line, inert.
+                let task = s.task.map { "\"\($0.terminalSafe)\"" } ?? "(no task)"
                 let outcome = s.outcome ?? "open"
                 var line = "#\(s.id)  \(localTime(s.startedAt))  \(task)  \(s.source)  \(outcome)"
                 if let f = s.focusedSeconds, let d = s.distractedSeconds {
@@ -73,7 +75,7 @@ struct Log: AsyncParsableCommand {
                 out.line(line)
                 for e in episodes {
                     let dur = e.endedAt.map { humanDuration($0 - e.startedAt) } ?? "open"
-                    out.line("      episode \(e.number)  \(localTime(e.startedAt))  \(dur)  \(e.cause)  \(e.reason)")
+                    out.line("      episode \(e.number)  \(localTime(e.startedAt))  \(dur)  \(e.cause.terminalSafe)  \(e.reason.terminalSafe)")
                 }
             }
             if !others.isEmpty && !json {

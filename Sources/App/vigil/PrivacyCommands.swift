@@ -32,7 +32,7 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         await guarded {
             guard FileManager.default.fileExists(atPath: common.paths.databasePath) else {
-                throw Failure("no event log at \(common.paths.databasePath): Vigil has stored nothing about you here.", code: .dataError)
+                throw Failure("no event log at \(common.paths.databasePath.terminalSafe): Vigil has stored nothing about you here.", code: .dataError)
             }
             let store = try common.openStore()
             let file = try output.map { try AtomicFile(path: $0, what: "the export") }
@@ -50,7 +50,7 @@ struct ExportCommand: AsyncParsableCommand {
             if let failure { throw failure }
             if let file {
                 try file.commit()
-                note("exported to \(file.path)")
+                note("exported to \(file.path.terminalSafe)")
             }
         }
     }
@@ -75,7 +75,7 @@ struct ForgetCommand: AsyncParsableCommand {
 
     func validate() throws {
         for (name, value) in [("--from", from), ("--to", to)] where civilDay(value) == nil {
-            throw ValidationError("\(name): '\(value)' is not a date; use YYYY-MM-DD, e.g. 2026-11-01, \(SupportedDates.range).")
+            throw ValidationError("\(name): '\(value.terminalSafe)' is not a date; use YYYY-MM-DD, e.g. 2026-11-01, \(SupportedDates.range).")
         }
         if civilDay(from)! > civilDay(to)! { throw ValidationError("--from \(from) is after --to \(to).") }
     }
@@ -83,7 +83,7 @@ struct ForgetCommand: AsyncParsableCommand {
     func run() async throws {
         await guarded {
             guard FileManager.default.fileExists(atPath: common.paths.databasePath) else {
-                print("Nothing to forget: there is no event log at \(common.paths.databasePath).")
+                print("Nothing to forget: there is no event log at \(common.paths.databasePath.terminalSafe).")
                 return
             }
             let store = try common.openStore()

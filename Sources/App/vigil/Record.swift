@@ -51,7 +51,7 @@ struct Record: AsyncParsableCommand {
             let progress = isatty(2) != 0
             let signals = SignalWatch<Bool>([(SIGINT, true), (SIGTERM, true), (SIGHUP, true)])
             let limit = minutes.map { $0 * 60 }
-            note("recording to \(output)" + (limit.map { " for \(humanDuration($0))" } ?? "") + "; Ctrl-C stops")
+            note("recording to \(output.terminalSafe)" + (limit.map { " for \(humanDuration($0))" } ?? "") + "; Ctrl-C stops")
 
             await withTaskGroup(of: Void.self) { group in
                 for s in sensors {
@@ -62,7 +62,7 @@ struct Record: AsyncParsableCommand {
                             // clock, so the file is in time order whichever detector comes first.
                             recorder.append(sample.payload, stampedBy: clock.now)
                             if case .status(let st) = sample.payload {
-                                note("\(st.sensor.rawValue): \(st.state.rawValue)" + (st.detail.isEmpty ? "" : " — \(st.detail)"))
+                                note("\(st.sensor.rawValue): \(st.state.rawValue)" + (st.detail.isEmpty ? "" : " — \(st.detail.terminalSafe)"))
                             }
                         }
                     }
@@ -91,9 +91,9 @@ struct Record: AsyncParsableCommand {
             if progress { writeStandardError("\r\u{1B}[K") }
             let total = recorder.total
             if let problem = recorder.close() {
-                throw Failure("the recording \(output) is incomplete: \(problem)", code: .ioError)
+                throw Failure("the recording \(output.terminalSafe) is incomplete: \(problem.terminalSafe)", code: .ioError)
             }
-            note("wrote \(total) samples (\(humanDuration(clock.now() - clock.start))) to \(output)")
+            note("wrote \(total) samples (\(humanDuration(clock.now() - clock.start))) to \(output.terminalSafe)")
         }
     }
 }

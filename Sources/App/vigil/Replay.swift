@@ -88,13 +88,13 @@ struct Replay: AsyncParsableCommand {
                 note("note: skipped \(result.skippedLines) line(s) of kinds this version does not know (written by a newer Vigil?)")
             }
             if result.samples == 0 {
-                throw Failure("\(files.joined(separator: ", ")): no samples to replay", code: .dataError)
+                throw Failure("\(files.map(\.terminalSafe).joined(separator: ", ")): no samples to replay", code: .dataError)
             }
             if let store {
                 let id = try store.appendSession(events, source: .replay, recording: files.joined(separator: " "))
                 if let id {
                     note(
-                        "logged as session \(id) in \(store.path), as a replay: `vigil log --source replay` lists it; reports count it with --source replay"
+                        "logged as session \(id) in \(store.path.terminalSafe), as a replay: `vigil log --source replay` lists it; reports count it with --source replay"
                     )
                 }
             }

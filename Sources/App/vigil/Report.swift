@@ -70,31 +70,32 @@ struct ReportCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard ReportFormat(rawValue: format) != nil else {
-            throw ValidationError("--format must be one of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(format)'.")
+            throw ValidationError(
+                "--format must be one of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(format.terminalSafe)'.")
         }
         if let table {
             guard format == "csv" else { throw ValidationError("--table goes with --format csv: the other formats hold every table.") }
             guard Report.CSVTable(rawValue: table) != nil else {
                 throw ValidationError(
-                    "--table must be one of \(Report.CSVTable.allCases.map(\.rawValue).joined(separator: ", ")); got '\(table)'.")
+                    "--table must be one of \(Report.CSVTable.allCases.map(\.rawValue).joined(separator: ", ")); got '\(table.terminalSafe)'.")
             }
         }
         if last != nil, from != nil || to != nil {
             throw ValidationError("use either --last or --from/--to, not both.")
         }
         if let last, last != "all", Self.days(in: last) == nil {
-            throw ValidationError("--last takes a number of days like 7d or 30d, or all; got '\(last)'.")
+            throw ValidationError("--last takes a number of days like 7d or 30d, or all; got '\(last.terminalSafe)'.")
         }
         for (name, value) in [("--from", from), ("--to", to)] {
             if let value, Statistics.day(from: value) == nil {
-                throw ValidationError("\(name): '\(value)' is not a date; use YYYY-MM-DD, e.g. 2026-11-01, \(SupportedDates.range).")
+                throw ValidationError("\(name): '\(value.terminalSafe)' is not a date; use YYYY-MM-DD, e.g. 2026-11-01, \(SupportedDates.range).")
             }
         }
         if let a = from.flatMap(Statistics.day(from:)), let b = to.flatMap(Statistics.day(from:)), a > b {
             throw ValidationError("--from \(from!) is after --to \(to!).")
         }
         if let timeZone, TimeZone(identifier: timeZone) == nil {
-            throw ValidationError("--time-zone: '\(timeZone)' is not an IANA time zone; use a name like Europe/Berlin or UTC.")
+            throw ValidationError("--time-zone: '\(timeZone.terminalSafe)' is not an IANA time zone; use a name like Europe/Berlin or UTC.")
         }
     }
 
@@ -119,17 +120,17 @@ struct ReportCommand: AsyncParsableCommand {
                 if let task, try !store.taskNames().contains(task) {
                     let known = try store.taskNames()
                     throw Failure(
-                        "no session has the task '\(task)'."
+                        "no session has the task '\(task.terminalSafe)'."
                             + (known.isEmpty
                                 ? " No session has a task yet: give one with `vigil start --task NAME`."
-                                : " Known tasks: \(known.map { "'\($0)'" }.joined(separator: ", "))."),
+                                : " Known tasks: \(known.map { "'\($0.terminalSafe)'" }.joined(separator: ", "))."),
                         code: .dataError)
                 }
                 let endClock = LocalClock(timeZone: zone, days: toDay...toDay)
                 facts = try store.statisticsFacts(before: endClock.startOfDay(toDay + 1), task: task, sources: sources)
             } else if let task {
                 throw Failure(
-                    "no session has the task '\(task)': the event log is empty. Give a session a task with `vigil start --task NAME`.",
+                    "no session has the task '\(task.terminalSafe)': the event log is empty. Give a session a task with `vigil start --task NAME`.",
                     code: .dataError)
             }
 
@@ -164,7 +165,7 @@ struct ReportCommand: AsyncParsableCommand {
                 let file = try AtomicFile(path: output, what: "the report", hint: "Choose another file with -o.")
                 try file.write(rendered().utf8)
                 try file.commit()
-                if isatty(2) != 0 { note("report written to \(output)") }
+                if isatty(2) != 0 { note("report written to \(output.terminalSafe)") }
             } else if kind == .text, let screen = Pager.terminalSize() {
                 let env = ProcessInfo.processInfo.environment
                 let color = (env["NO_COLOR"] ?? "").isEmpty && env["TERM"] != "dumb"

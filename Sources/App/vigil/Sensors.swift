@@ -47,8 +47,10 @@ struct Sensors: AsyncParsableCommand {
                 } else {
                     let name = s.sensor.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
                     let state = status.state.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)
-                    print("\(name) \(state) \(s.source)")
-                    if !status.detail.isEmpty { print("          \(status.detail)") }
+                    // The source names config values (a server, a device); the detail is the
+                    // system's own words: both inert.
+                    print("\(name) \(state) \(s.source.terminalSafe)")
+                    if !status.detail.isEmpty { print("          \(status.detail.terminalSafe)") }
                 }
             }
             if !allGood { throw ExitCode(1) }

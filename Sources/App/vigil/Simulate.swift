@@ -45,11 +45,13 @@ struct Simulate: AsyncParsableCommand {
     func validate() throws {
         if days < 1 || days > 36_500 { throw ValidationError("--days must be between 1 and 36500.") }
         if let until, Statistics.day(from: until) == nil {
-            throw ValidationError("--until: '\(until)' is not a date; use YYYY-MM-DD, \(SupportedDates.range).")
+            throw ValidationError("--until: '\(until.terminalSafe)' is not a date; use YYYY-MM-DD, \(SupportedDates.range).")
         }
-        if let timeZone, TimeZone(identifier: timeZone) == nil { throw ValidationError("--time-zone: '\(timeZone)' is not an IANA time zone.") }
+        if let timeZone, TimeZone(identifier: timeZone) == nil {
+            throw ValidationError("--time-zone: '\(timeZone.terminalSafe)' is not an IANA time zone.")
+        }
         if sessionsPerDay != nil, sessionRange == nil {
-            throw ValidationError("--sessions-per-day takes MIN-MAX, like 3-7; got '\(sessionsPerDay ?? "")'.")
+            throw ValidationError("--sessions-per-day takes MIN-MAX, like 3-7; got '\((sessionsPerDay ?? "").terminalSafe)'.")
         }
     }
 
@@ -66,7 +68,7 @@ struct Simulate: AsyncParsableCommand {
             let store = try common.openStore()
             if let n = try store.counts()["sessions"], n > 0 {
                 throw Failure(
-                    "\(store.path) already has \(n) sessions; a simulated history would mix with them. Give a new directory with --data-dir.",
+                    "\(store.path.terminalSafe) already has \(n) sessions; a simulated history would mix with them. Give a new directory with --data-dir.",
                     code: .dataError)
             }
             let today = LocalNow(at: WallClock.now(), zone: zone).day
@@ -92,7 +94,7 @@ struct Simulate: AsyncParsableCommand {
             }
             if progress { writeStandardError("\r\u{1B}[K") }
             print(
-                "Simulated \(days) days ending \(Statistics.dateString(last)) in \(zone.identifier): \(sessions) sessions, \(events) events, logged to \(store.path)."
+                "Simulated \(days) days ending \(Statistics.dateString(last)) in \(zone.identifier): \(sessions) sessions, \(events) events, logged to \(store.path.terminalSafe)."
             )
         }
     }

@@ -91,7 +91,7 @@ struct Start: AsyncParsableCommand {
         if log, replay.isEmpty { throw ValidationError("--log only goes with --replay FILE: a live session is always logged.") }
         if let pomodoro, PomodoroPlan.parse(pomodoro) == nil {
             throw ValidationError(
-                "--pomodoro: '\(pomodoro)' is not a plan like 25/5/15x4 (work/short break/long break in minutes, each at most 1440, x 1 to 100 work periods per set) or classic."
+                "--pomodoro: '\(pomodoro.terminalSafe)' is not a plan like 25/5/15x4 (work/short break/long break in minutes, each at most 1440, x 1 to 100 work periods per set) or classic."
             )
         }
     }
@@ -107,13 +107,17 @@ struct Start: AsyncParsableCommand {
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
             var isDirectory: ObjCBool = false
             if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
-                throw Failure("\(path): cannot create: \(directory) is not a directory; choose another file for --record", code: .cannotCreate)
+                throw Failure(
+                    "\(path.terminalSafe): cannot create: \(directory.terminalSafe) is not a directory; choose another file for --record",
+                    code: .cannotCreate)
             }
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                throw Failure("\(path): cannot create: it is a directory; choose a file for --record", code: .cannotCreate)
+                throw Failure("\(path.terminalSafe): cannot create: it is a directory; choose a file for --record", code: .cannotCreate)
             }
             if access(directory, W_OK) != 0 {
-                throw Failure("\(path): cannot create: \(directory) is not writable; choose another file for --record", code: .cannotCreate)
+                throw Failure(
+                    "\(path.terminalSafe): cannot create: \(directory.terminalSafe) is not writable; choose another file for --record",
+                    code: .cannotCreate)
             }
         }
         // A session outlives its readers: output to a pipe whose reader has gone fails (and is
@@ -137,7 +141,8 @@ struct Start: AsyncParsableCommand {
         guard let lock = try SessionLock(dataDirectory: common.paths.dataDirectory) else {
             let running = SessionStatusFile(dataDirectory: common.paths.dataDirectory).read()
             throw Failure(
-                "a session is already running" + (running.map { " (pid \($0.pid), task \($0.task.map { "\"\($0)\"" } ?? "none"))" } ?? "")
+                "a session is already running"
+                    + (running.map { " (pid \($0.pid), task \($0.task.map { "\"\($0.terminalSafe)\"" } ?? "none"))" } ?? "")
                     + ". `vigil status` shows it; `vigil stop` ends it.", code: .failure)
         }
         defer { lock.release() }
@@ -286,7 +291,11 @@ struct SessionRun {
             if let before { for line in before.changes(store: store) { print(line) } }
         }
         if let path = outcome.recording {
-            if let problem = outcome.recordingProblem { note("the recording \(path) is incomplete: \(problem)") } else { note("recorded to \(path)") }
+            if let problem = outcome.recordingProblem {
+                note("the recording \(path.terminalSafe) is incomplete: \(problem.terminalSafe)")
+            } else {
+                note("recorded to \(path.terminalSafe)")
+            }
         }
         if outcome.lostEvents > 0 {
             throw Failure(
@@ -298,11 +307,11 @@ struct SessionRun {
         if !keepsLog {
             note("a rehearsal: not logged (--log keeps it, apart from your own sessions)")
         } else if let id = outcome.session {
-            note("saved as session \(id) in \(store.path)")
+            note("saved as session \(id) in \(store.path.terminalSafe)")
         }
         // Habits that sessions complete by themselves.
         if let done = try? PlannerHousekeeping.run(store: store, now: LocalNow(at: WallClock.now())) {
-            for (h, _) in done.completedBySessions { note("habit #\(h.id) \(h.name) is done for today: your sessions reached it") }
+            for (h, _) in done.completedBySessions { note("habit #\(h.id) \(h.name.terminalSafe) is done for today: your sessions reached it") }
         }
     }
 }

@@ -29,7 +29,8 @@ struct StatusCommand: AsyncParsableCommand {
                 print("{\"running\":true," + s.json.dropFirst())
                 return
             }
-            var line = "Focus session" + (s.task.map { " on \"\($0)\"" } ?? "") + ": \(s.state) · \(clockDuration(s.worked ?? s.elapsed))"
+            var line =
+                "Focus session" + (s.task.map { " on \"\($0.terminalSafe)\"" } ?? "") + ": \(s.state) · \(clockDuration(s.worked ?? s.elapsed))"
             if let p = s.planned { line += " of \(clockDuration(p))" }
             line +=
                 " · score \(String(format: "%.2f", s.score)) · \(s.episodes) episode\(s.episodes == 1 ? "" : "s") · \(s.alarms) alarm\(s.alarms == 1 ? "" : "s")"
@@ -68,7 +69,7 @@ struct StopCommand: AsyncParsableCommand {
                 if statusFile.read() == nil || !SessionStatusFile.isAlive(s.pid) { break }
                 try await Task.sleep(for: .milliseconds(100))
             }
-            print("Ended the focus session" + (s.task.map { " on \"\($0)\"" } ?? "") + ".")
+            print("Ended the focus session" + (s.task.map { " on \"\($0.terminalSafe)\"" } ?? "") + ".")
         }
     }
 }

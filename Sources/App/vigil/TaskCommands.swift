@@ -18,7 +18,7 @@ extension TaskOrder: ExpressibleByArgument {}
 func openPlanner(_ common: CommonOptions, lookingUp: Bool = false) throws -> PlannerService {
     if lookingUp, !FileManager.default.fileExists(atPath: common.paths.databasePath) {
         throw Failure(
-            "there are no tasks or habits yet (no event log at \(common.paths.databasePath)). "
+            "there are no tasks or habits yet (no event log at \(common.paths.databasePath.terminalSafe)). "
                 + "Add one with `vigil task add TITLE` or `vigil habit add NAME`.", code: .dataError)
     }
     let store = try common.openStore()
@@ -28,7 +28,7 @@ func openPlanner(_ common: CommonOptions, lookingUp: Bool = false) throws -> Pla
 func deadline(_ text: String, today: Int, option: String) throws -> Deadline {
     guard let d = Deadline.parse(text, today: today) else {
         throw Failure(
-            "\(option): '\(text)' is not a date; use YYYY-MM-DD or \"YYYY-MM-DD HH:MM\" (local time) \(SupportedDates.range), today or tomorrow.",
+            "\(option): '\(text.terminalSafe)' is not a date; use YYYY-MM-DD or \"YYYY-MM-DD HH:MM\" (local time) \(SupportedDates.range), today or tomorrow.",
             code: .dataError)
     }
     return d
@@ -36,7 +36,7 @@ func deadline(_ text: String, today: Int, option: String) throws -> Deadline {
 
 func minutes(_ text: String, option: String) throws -> Int {
     guard let m = parseMinutes(text) else {
-        throw Failure("\(option): '\(text)' is not a duration; use minutes like 90m, 1h30m or 2h.", code: .dataError)
+        throw Failure("\(option): '\(text.terminalSafe)' is not a duration; use minutes like 90m, 1h30m or 2h.", code: .dataError)
     }
     return m
 }
@@ -101,7 +101,7 @@ struct TaskCommand: AsyncParsableCommand {
                 let t = try planner.addTask(
                     title: try nonBlank(title, what: "The task's title"), note: note, due: dueDate, priority: priority, term: term,
                     estimateMinutes: estimated, tags: tags)
-                print("Added task #\(t.id): \(t.title)\(dueNote(t)). Start it with `vigil start --task \(t.id)`.")
+                print("Added task #\(t.id): \(t.title.terminalSafe)\(dueNote(t)). Start it with `vigil start --task \(t.id)`.")
             }
         }
     }
@@ -138,9 +138,9 @@ struct TaskCommand: AsyncParsableCommand {
                     let due = (t.due?.text ?? "–").padding(toLength: 16, withPad: " ", startingAt: 0)
                     let focused = humanMinutesShort(r.effort.focusedMinutes).leftPadded(7)
                     let mark = t.isDone ? "✓ " : ""
-                    let tags = t.tags.isEmpty ? "" : "  [" + t.tags.joined(separator: ", ") + "]"
+                    let tags = t.tags.isEmpty ? "" : "  [" + t.tags.map(\.terminalSafe).joined(separator: ", ") + "]"
                     print(
-                        "\(String(t.id).leftPadded(4))  \(String(format: "%7.1f", r.urgency.total))  \(t.priority.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  \(due)  \(t.term.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(focused)  \(mark)\(t.title)\(tags)"
+                        "\(String(t.id).leftPadded(4))  \(String(format: "%7.1f", r.urgency.total))  \(t.priority.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  \(due)  \(t.term.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(focused)  \(mark)\(t.title.terminalSafe)\(tags)"
                     )
                 }
             }
@@ -158,13 +158,13 @@ struct TaskCommand: AsyncParsableCommand {
             await guarded {
                 let r = try openPlanner(common, lookingUp: true).rankedTask(task)
                 let (t, effort) = (r.task, r.effort)
-                print("#\(t.id)  \(t.title)\(t.isDone ? "  (done)" : "")")
+                print("#\(t.id)  \(t.title.terminalSafe)\(t.isDone ? "  (done)" : "")")
                 print(
                     "priority  \(t.priority.rawValue) · \(t.term.rawValue)-term"
                         + (t.estimateMinutes.map { " · estimate \(humanMinutesShort(Double($0)))" } ?? ""))
                 print("due       \(t.due?.text ?? "–")")
-                if !t.tags.isEmpty { print("tags      \(t.tags.joined(separator: ", "))") }
-                if let note = t.note { print("note      \(note)") }
+                if !t.tags.isEmpty { print("tags      \(t.tags.map(\.terminalSafe).joined(separator: ", "))") }
+                if let note = t.note { print("note      \(indentedLines(note, by: 10))") }
                 print(
                     "focused   \(humanMinutesShort(effort.focusedMinutes)) in \(effort.sessions) session\(effort.sessions == 1 ? "" : "s") · \(effort.episodes) distraction episode\(effort.episodes == 1 ? "" : "s")"
                 )
@@ -211,7 +211,7 @@ struct TaskCommand: AsyncParsableCommand {
             changes.note = change(note) { $0 }
             (changes.addTags, changes.removeTags) = (addTags, removeTags)
             let t = try planner.editTask(task, changes)
-            print("Updated task #\(t.id): \(t.title)\(dueNote(t)).")
+            print("Updated task #\(t.id): \(t.title.terminalSafe)\(dueNote(t)).")
         }
     }
 
@@ -223,7 +223,7 @@ struct TaskCommand: AsyncParsableCommand {
         func run() async throws {
             await guarded {
                 let (t, changed) = try openPlanner(common, lookingUp: true).completeTask(task)
-                print(changed ? "Done: #\(t.id) \(t.title)." : "Task #\(t.id) was already done.")
+                print(changed ? "Done: #\(t.id) \(t.title.terminalSafe)." : "Task #\(t.id) was already done.")
             }
         }
     }
@@ -236,7 +236,7 @@ struct TaskCommand: AsyncParsableCommand {
         func run() async throws {
             await guarded {
                 let (t, changed) = try openPlanner(common, lookingUp: true).reopenTask(task)
-                print(changed ? "Reopened #\(t.id) \(t.title)." : "Task #\(t.id) is open already.")
+                print(changed ? "Reopened #\(t.id) \(t.title.terminalSafe)." : "Task #\(t.id) is open already.")
             }
         }
     }
@@ -250,7 +250,7 @@ struct TaskCommand: AsyncParsableCommand {
         func run() async throws {
             await guarded {
                 let t = try openPlanner(common, lookingUp: true).deleteTask(task)
-                print("Deleted task #\(t.id) \(t.title). Its sessions stay in the log under its title.")
+                print("Deleted task #\(t.id) \(t.title.terminalSafe). Its sessions stay in the log under its title.")
             }
         }
     }
@@ -264,7 +264,7 @@ struct TaskCommand: AsyncParsableCommand {
         func run() async throws {
             await guarded {
                 let r = try openPlanner(common, lookingUp: true).rankedTask(task)
-                print("#\(r.task.id) \(r.task.title): urgency \(String(format: "%.1f", r.urgency.total))")
+                print("#\(r.task.id) \(r.task.title.terminalSafe): urgency \(String(format: "%.1f", r.urgency.total))")
                 for p in r.urgency.parts {
                     print("  \(String(format: "%+6.1f", p.points))  \(p.name.padding(toLength: 9, withPad: " ", startingAt: 0))  \(p.why)")
                 }
@@ -296,12 +296,18 @@ struct NextCommand: AsyncParsableCommand {
             }
             for r in ranked {
                 print(
-                    "#\(r.task.id) \(r.task.title)  (urgency \(String(format: "%.1f", r.urgency.total)): \(r.urgency.leadingReasons().joined(separator: ", ")))"
+                    "#\(r.task.id) \(r.task.title.terminalSafe)  (urgency \(String(format: "%.1f", r.urgency.total)): \(r.urgency.leadingReasons().joined(separator: ", ")))"
                 )
             }
             print("Start with `vigil start --task \(first.task.id)`.")
         }
     }
+}
+
+/// Text of several lines (a note) after a label: controls as escapes, and every line after the
+/// first indented to the label's `column`, so no line of it can pass for one of Vigil's own.
+func indentedLines(_ text: String, by column: Int) -> String {
+    text.terminalSafeLines.replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: column))
 }
 
 /// ` (due 2026-11-20)`, or nothing for a task without a deadline.

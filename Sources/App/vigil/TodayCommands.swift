@@ -45,7 +45,7 @@ struct TodayCommand: AsyncParsableCommand {
                 case .habit(let h, let status, let streak):
                     let box = status == .completed ? "[x]" : status == .incomplete ? "[ ]" : "[-]"
                     let mark = status == .incomplete || status == .completed ? "" : " · \(status.rawValue)"
-                    print("  \(box) habit #\(h.id) \(h.name)" + (h.reminder.map { " · at \($0)" } ?? "") + " · streak \(streak)" + mark)
+                    print("  \(box) habit #\(h.id) \(h.name.terminalSafe)" + (h.reminder.map { " · at \($0)" } ?? "") + " · streak \(streak)" + mark)
                 case .task(let t, let when):
                     let due = t.due?.text ?? ""
                     let timing =
@@ -54,7 +54,7 @@ struct TodayCommand: AsyncParsableCommand {
                         case .dueToday: "due today"
                         case .dueAt(let time): "due at \(time)"
                         }
-                    print("  [ ] task #\(t.id) \(t.title) · \(timing)")
+                    print("  [ ] task #\(t.id) \(t.title.terminalSafe) · \(timing)")
                 }
             }
         }
@@ -79,7 +79,7 @@ struct MotivateCommand: AsyncParsableCommand {
     func validate() throws {
         if let category, Motivation.Category(rawValue: category) == nil {
             throw ValidationError(
-                "--category must be one of \(Motivation.Category.allCases.map(\.rawValue).joined(separator: ", ")); got '\(category)'.")
+                "--category must be one of \(Motivation.Category.allCases.map(\.rawValue).joined(separator: ", ")); got '\(category.terminalSafe)'.")
         }
     }
 
@@ -92,10 +92,11 @@ struct MotivateCommand: AsyncParsableCommand {
             var rng = SplitMix64(seed: UInt64(try common.currentTime().millisecondsSinceEpoch) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(getpid()))
             guard let m = collection.pick(category: category.flatMap(Motivation.Category.init(rawValue:)), avoiding: last, using: &rng) else {
                 throw Failure(
-                    "no motivation in the category '\(category ?? "")'. Add some to \(FilePaths.directory(of: common.paths.configFile))/motivation.yaml.",
+                    "no motivation in the category '\((category ?? "").terminalSafe)'. Add some to \(FilePaths.directory(of: common.paths.configFile).terminalSafe)/motivation.yaml.",
                     code: .dataError)
             }
-            print(m.line)
+            // The person's own motivation.yaml may hold any text.
+            print(m.line.terminalSafe)
             let dir = FilePaths.directory(of: lastFile)
             if (try? makeDirectory(dir, mode: 0o700)) != nil { try? m.text.write(toFile: lastFile, atomically: true, encoding: .utf8) }
         }
@@ -132,7 +133,7 @@ struct DaemonCommand: AsyncParsableCommand {
                 round: round, every: config.reminders.check, clock: ContinuousClock(),
                 now: { fixed ?? WallClock.now() }, report: { log($0) })
             if once { return try daemon.runOnce() }
-            log("vigil daemon: reminders from \(store.path), looking every \(humanDuration(config.reminders.check))")
+            log("vigil daemon: reminders from \(store.path.terminalSafe), looking every \(humanDuration(config.reminders.check))")
             // SIGTERM (systemd stopping it), Ctrl-C or SIGHUP cancel the rounds, which wakes the
             // wait between them at once.
             let signals = SignalWatch<Int32>([(SIGINT, SIGINT), (SIGTERM, SIGTERM), (SIGHUP, SIGHUP)])

@@ -42,6 +42,41 @@ struct Vigil: AsyncParsableCommand {
             ForgetCommand.self, Simulate.self, ConfigCommand.self, AppsCommand.self,
         ]
     )
+
+    /// ArgumentParser's own `main`, but with its error messages, which quote what was typed (an
+    /// unknown option, a refused value), inert in a terminal like every other message. Help and
+    /// completion scripts are printed as ArgumentParser prints them.
+    static func main() async {
+        do {
+            var command = try await asyncParseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            guard code != .success else { exit(withError: error) }
+            let message = inert(fullMessage(for: error), quoting: CommandLine.arguments.dropFirst())
+            if !message.isEmpty { writeStandardError(message + "\n") }
+            Foundation.exit(code.rawValue)
+        }
+    }
+
+    /// An error message of ArgumentParser's with its controls as escapes. The arguments it quotes
+    /// (an option, a value: the whole argument, or what follows `=` in it) are put on one line
+    /// first, so a newline typed in one cannot start a line of its own; the message's own newlines
+    /// (the usage under the error) stay.
+    static func inert(_ message: String, quoting arguments: some Sequence<String>) -> String {
+        var text = message
+        for argument in arguments where argument.unicodeScalars.contains(where: \.isTerminalControl) {
+            let value = argument.split(separator: "=", maxSplits: 1).dropFirst().first.map(String.init)
+            for quoted in [argument, value].compactMap({ $0 }) where !quoted.isEmpty {
+                text = text.replacingOccurrences(of: quoted, with: quoted.terminalSafe)
+            }
+        }
+        return text.terminalSafeLines
+    }
 }
 
 /// `--minutes`: more than nothing and at most `limit` minutes (a value no person means, 1e9 or
@@ -69,7 +104,7 @@ struct SourceOptions: ParsableArguments {
 
     func validate() throws {
         if let text, SessionSource.selection(text) == nil {
-            throw ValidationError("--source takes live, simulated, replay or rehearsal (several with commas), or all; got '\(text)'.")
+            throw ValidationError("--source takes live, simulated, replay or rehearsal (several with commas), or all; got '\(text.terminalSafe)'.")
         }
     }
 }
@@ -98,7 +133,8 @@ struct CommonOptions: ParsableArguments {
     func currentTime() throws -> Timestamp {
         guard let now else { return WallClock.now() }
         guard let t = parseRFC3339(now) else {
-            throw Failure("--now: '\(now)' is not an RFC 3339 time such as 2026-11-22T09:00:00Z, \(SupportedDates.range).", code: .dataError)
+            throw Failure(
+                "--now: '\(now.terminalSafe)' is not an RFC 3339 time such as 2026-11-22T09:00:00Z, \(SupportedDates.range).", code: .dataError)
         }
         return Timestamp(milliseconds: t.millisecondsSinceEpoch)
     }
@@ -188,7 +224,8 @@ func guarded<T>(_ body: () async throws -> T) async -> T {
     } catch let e as ConfigErrors {
         Vigil.fail(Failure(e.description, code: .dataError))
     } catch {
-        Vigil.fail(Failure("\(error)"))
+        // Any other error's words may quote a path or what a library read: on one line, inert.
+        Vigil.fail(Failure("\(error)".terminalSafe))
     }
 }
 

@@ -9,7 +9,9 @@ public func jsonNumber(_ v: Double) -> String {
     return v.description
 }
 
-/// A JSON string literal.
+/// A JSON string literal. Besides the C0 controls JSON requires escaped, DEL, the C1 and the bidi
+/// controls are written as `\u` escapes too (`isTerminalControl`): a reader gets the same string
+/// back, and JSON printed to a terminal cannot drive it.
 public func jsonString(_ s: String) -> String {
     var out = "\""
     for u in s.unicodeScalars {
@@ -19,7 +21,7 @@ public func jsonString(_ s: String) -> String {
         case "\n": out += "\\n"
         case "\r": out += "\\r"
         case "\t": out += "\\t"
-        case _ where u.value < 0x20:
+        case _ where u.isTerminalControl:
             let hex = String(u.value, radix: 16)
             out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
         default: out.unicodeScalars.append(u)

@@ -97,7 +97,8 @@ public struct LiveView: Sendable {
     private var recentLines: [(text: String, isNote: Bool)] = []
 
     private mutating func remember(_ line: String, isNote: Bool = false) {
-        recentLines.append((line, isNote))
+        // A note can carry outside text (a D-Bus error, a path): on one line, inert, like the rest.
+        recentLines.append((line.terminalSafe, isNote))
         if recentLines.count > 4 { recentLines.removeFirst(recentLines.count - 4) }
     }
 
@@ -192,7 +193,7 @@ public struct LiveView: Sendable {
         let w = max(20, style.width)
         func paint(_ s: String, _ code: String) -> String { style.color ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
         var out: [String] = []
-        let title = "Vigil · " + (task.map { "\"\($0)\"" } ?? "focus session")
+        let title = "Vigil · " + (task.map { "\"\($0.terminalSafe)\"" } ?? "focus session")
         let times = clockDuration(worked) + (planned.map { " / " + clockDuration($0) } ?? "")
         out.append(fit(paint(title, "1"), visible: title.count, right: times, width: w))
         if let planned, planned > 0 {
@@ -211,9 +212,11 @@ public struct LiveView: Sendable {
             default: "36"
             }
         var stateLine = "State     " + paint(stateText.uppercased(), stateColor)
-        if let ep = currentEpisode { stateLine += " · episode \(ep.number) · \(ep.cause.rawValue)" }
+        if let ep = currentEpisode { stateLine += " · episode \(ep.number) · \(ep.cause.rawValue.terminalSafe)" }
         out.append(stateLine)
-        if let reason, state != .focused, !(state.isDistracted == false && score == 0) { out.append("          " + truncate(reason, w - 10)) }
+        if let reason, state != .focused, !(state.isDistracted == false && score == 0) {
+            out.append("          " + truncate(reason.terminalSafe, w - 10))
+        }
         let spark = sparkline(history, width: max(5, min(30, w - 22)))
         out.append("Score     \(String(format: "%.2f", score))  \(paint(spark, "35"))" + (w >= 50 ? "  last 5 min" : ""))
         out.append(
@@ -290,14 +293,18 @@ public struct LiveView: Sendable {
 
     /// `Door      `: the sensor's name as a line label.
     private func label(_ sensor: SensorKind) -> String {
-        let name = sensor.rawValue.prefix(1).uppercased() + sensor.rawValue.dropFirst()
+        let name = (sensor.rawValue.prefix(1).uppercased() + sensor.rawValue.dropFirst()).terminalSafe
         return name.count >= 10 ? name + " " : name + String(repeating: " ", count: 10 - name.count)
     }
 
     /// The receiver's fix quality, once it has said anything.
     private var fixText: String? { fix.map { $0 == .threeD ? "3D fix" : $0 == .twoD ? "2D fix" : "no fix" } }
 
-    private func sensorLine(_ sensor: SensorKind, reading: () -> String?) -> String {
+    /// A sensor's state or reading, made safe for the terminal here: its detail, the application in
+    /// front and its rule, the workplace's name and a plug-in's reading come from outside.
+    private func sensorLine(_ sensor: SensorKind, reading: () -> String?) -> String { sensorText(sensor, reading: reading).terminalSafe }
+
+    private func sensorText(_ sensor: SensorKind, reading: () -> String?) -> String {
         if let s = sensors[sensor], s.state != .available, s.state != .noFix, s.state != .lost {
             return "unavailable" + (s.detail.isEmpty ? "" : " · \(s.detail)")
         }
@@ -320,7 +327,7 @@ public struct LiveView: Sendable {
         if heard(.app) { parts.append("app " + sensorLine(.app) { appText }) }
         if heard(.media) { parts.append("media " + sensorLine(.media) { mediaText }) }
         for signal in pluggedIn {
-            parts.append("\(signal.sensor.rawValue) " + sensorLine(signal.sensor) { readings[signal.sensor].map(signal.describe) })
+            parts.append("\(signal.sensor.rawValue.terminalSafe) " + sensorLine(signal.sensor) { readings[signal.sensor].map(signal.describe) })
         }
         return parts.joined(separator: " · ")
     }
@@ -335,7 +342,7 @@ public struct LiveView: Sendable {
         if s.episodes == 0 {
             out.append("No distraction episodes.")
         } else {
-            let causes = episodeCauses.keys.sorted().map { c in "\(episodeCauses[c]!) \(c.rawValue)" }.joined(separator: ", ")
+            let causes = episodeCauses.keys.sorted().map { c in "\(episodeCauses[c]!) \(c.rawValue.terminalSafe)" }.joined(separator: ", ")
             out.append("\(s.episodes) distraction episode\(s.episodes == 1 ? "" : "s") (\(causes)) · \(s.alarms) alarm\(s.alarms == 1 ? "" : "s")")
         }
         return out

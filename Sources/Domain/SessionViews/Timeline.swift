@@ -14,9 +14,11 @@ public struct TimelineRenderer: Sendable {
     /// (entering `distracted`, an alarm level, or `ended` are told by their own lines).
     public func text(_ e: SessionEvent) -> String? {
         let at = clockDuration(e.time - sessionStart)
+        // The detail carries outside text (the task, a reason naming an application, a sensor's
+        // own words from a recording): on one line, inert in a terminal.
         func line(_ label: String, _ detail: String) -> String {
             let padded = label.count >= 13 ? label + " " : label + String(repeating: " ", count: 13 - label.count) + " "
-            return "\(at)  \(padded)\(detail)"
+            return "\(at)  \(padded)\(detail.terminalSafe)"
         }
         switch e.kind {
         case .sessionStarted(let task, let planned):

@@ -26,30 +26,31 @@ public enum PlannerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Not an ISO week (`--week`).
     case notAWeek(String)
 
+    /// What was typed is quoted on one line, inert in a terminal (`terminalSafe`).
     public var description: String {
         switch self {
         case .noTask(let id):
             "no task #\(id). `vigil task list --all` shows every task with its number."
         case .noOpenTask(let title):
-            "no open task is called '\(title)'. `vigil task list` shows them; give the number or the exact title."
+            "no open task is called '\(title.terminalSafe)'. `vigil task list` shows them; give the number or the exact title."
         case .ambiguousTask(let title, let ids):
-            "\(ids.count) open tasks are called '\(title)': \(Self.numbers(ids)). Give the number."
+            "\(ids.count) open tasks are called '\(title.terminalSafe)': \(Self.numbers(ids)). Give the number."
         case .noHabit(let id):
             "no habit #\(id). `vigil habit list --archived` shows every habit with its number."
         case .noHabitNamed(let name):
-            "no habit is called '\(name)'. `vigil habit list` shows them."
+            "no habit is called '\(name.terminalSafe)'. `vigil habit list` shows them."
         case .ambiguousHabit(let name, let ids):
-            "\(ids.count) habits are called '\(name)': \(Self.numbers(ids)). Give the number."
+            "\(ids.count) habits are called '\(name.terminalSafe)': \(Self.numbers(ids)). Give the number."
         case .archivedHabit(let id):
             "habit #\(id) is archived. `vigil habit continue \(id)` brings it back."
         case .notADay(let text):
-            "--date: '\(text)' is not a date; use YYYY-MM-DD, today or yesterday."
+            "--date: '\(text.terminalSafe)' is not a date; use YYYY-MM-DD, today or yesterday."
         case .futureDay(let day):
             "\(civilDate(day)) is in the future: a day can be marked once it has come."
         case .beforeHabit(let id, let createdDay, let day):
             "habit #\(id) was added on \(civilDate(createdDay)); \(civilDate(day)) is before it."
         case .notAWeek(let text):
-            "--week: '\(text)' is not an ISO week like 2026-W47."
+            "--week: '\(text.terminalSafe)' is not an ISO week like 2026-W47."
         }
     }
 

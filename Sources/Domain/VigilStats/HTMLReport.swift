@@ -413,21 +413,17 @@ struct HTMLReport {
 
     func escape(_ s: String) -> String { Self.escape(s) }
 
-    /// Text from the log (task names, applications) and anything else put into the page.
+    /// Text from the log (task names, applications) and anything else put into the page. Controls
+    /// are shown as escapes (`terminalSafe`): HTML has no use for them, and the page may be
+    /// printed to a terminal (no `-o`).
     static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for c in s {
+        escaped(s) { c in
             switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(c)
+            case "\"": "&quot;"
+            case "'": "&#39;"
+            default: markupEntity(c)
             }
         }
-        return out
     }
 
     /// Colours from the Okabe–Ito palette (told apart with every common colour-vision deficiency):

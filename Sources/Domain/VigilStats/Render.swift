@@ -30,8 +30,11 @@ extension Report {
     /// of the period. RFC 4180: CRLF line ends; an absent value is an empty field.
     public func csv(_ table: CSVTable = .days) -> String {
         func opt(_ v: Double?) -> String { v.map(number) ?? "" }
-        func quoted(_ s: String) -> String {
-            s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+        // A name's newline stays (quoted, as RFC 4180 allows); its other controls are escapes, as
+        // in every other format: CSV is printed to the terminal without -o.
+        func quoted(_ name: String) -> String {
+            let s = name.terminalSafeLines
+            return s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
                 ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
         }
         func rates(_ r: Rates) -> String {
@@ -243,11 +246,13 @@ struct Summary {
     }
 }
 
+/// A cause as a person reads it; a cause from the log that Vigil has no word for (a plug-in
+/// signal's) as it is, made safe for a terminal.
 func causeLabel(_ raw: String) -> String {
     switch raw {
     case "away": "away/idle"
     case "switching": "app switching"
-    default: raw
+    default: raw.terminalSafe
     }
 }
 
@@ -273,7 +278,8 @@ struct TextReport {
     func render() -> String {
         let r = report
         var out = ""
-        for line in wordWrap("Vigil report · \(r.periodTitle) · \(r.timeZone)\(r.task.map { " · task \"\($0)\"" } ?? "")", width: width, indent: 0) {
+        let task = r.task.map { " · task \"\($0.terminalSafe)\"" } ?? ""
+        for line in wordWrap("Vigil report · \(r.periodTitle) · \(r.timeZone.terminalSafe)\(task)", width: width, indent: 0) {
             out += bold(line) + "\n"
         }
         out += "\n"
@@ -303,9 +309,10 @@ struct TextReport {
         }
         if !r.tasks.isEmpty {
             out += "\n" + bold("By task") + "\n"
-            let name = min(24, max(8, r.tasks.map { ($0.task.isEmpty ? "(no task)" : $0.task).count }.max() ?? 8))
-            for t in r.tasks {
-                let label = String((t.task.isEmpty ? "(no task)" : t.task).prefix(name)).padding(toLength: name, withPad: " ", startingAt: 0)
+            let names = r.tasks.map { $0.task.isEmpty ? "(no task)" : $0.task.terminalSafe }
+            let name = min(24, max(8, names.map(\.count).max() ?? 8))
+            for (t, taskName) in zip(r.tasks, names) {
+                let label = String(taskName.prefix(name)).padding(toLength: name, withPad: " ", startingAt: 0)
                 let text =
                     "\(hoursMinutes(t.focusedMinutes)) focused · \(percent(t.focusShare)) · \(t.sessions) session\(t.sessions == 1 ? "" : "s") · \(t.episodes) episode\(t.episodes == 1 ? "" : "s")"
                 for (i, line) in wordWrap(text, width: width - name - 4, indent: 0).enumerated() {
@@ -318,7 +325,9 @@ struct TextReport {
             var text =
                 "work \(hoursMinutes(a.workMinutes)) · neutral \(hoursMinutes(a.neutralMinutes)) · distracting \(hoursMinutes(a.distractingMinutes))"
             if !a.mostDistracting.isEmpty {
-                text += " · most distracting: " + a.mostDistracting.map { "\($0.appClass) \(hoursMinutes($0.minutes))" }.joined(separator: ", ")
+                text +=
+                    " · most distracting: "
+                    + a.mostDistracting.map { "\($0.appClass.terminalSafe) \(hoursMinutes($0.minutes))" }.joined(separator: ", ")
             }
             if a.calls > 0 { text += " · calls: \(a.calls), \(hoursMinutes(a.callMinutes))" }
             for line in wordWrap(text, width: width - 2, indent: 0) { out += "  " + line + "\n" }
@@ -447,7 +456,7 @@ struct MarkdownReport {
 
     func render() -> String {
         let r = report
-        var out = "# Vigil report: \(r.periodTitle)\n\nTime zone: \(r.timeZone)\(r.task.map { " · task: \(escape($0))" } ?? "")\n\n"
+        var out = "# Vigil report: \(r.periodTitle)\n\nTime zone: \(escape(r.timeZone))\(r.task.map { " · task: \(escape($0))" } ?? "")\n\n"
         out += "| | |\n|---|---|\n"
         for (k, v) in Summary(r: r).lines where !v.isEmpty { out += "| \(k) | \(escape(v)) |\n" }
         let header = "| Focused min | Distracted min | Focus share | Episodes | Episodes per judged hour | |\n"
@@ -473,7 +482,7 @@ struct MarkdownReport {
         }
         out += "\n## Episodes by cause\n\n| Cause | Episodes | Minutes | Average | Longest |\n|---|---:|---:|---:|---:|\n"
         for c in r.episodes.byCause {
-            out += "| \(causeLabel(c.key)) | \(c.count) | \(number(c.minutes)) | \(seconds(c.meanS)) | \(seconds(c.longestS)) |\n"
+            out += "| \(escape(causeLabel(c.key))) | \(c.count) | \(number(c.minutes)) | \(seconds(c.meanS)) | \(seconds(c.longestS)) |\n"
         }
         if !r.episodes.byTask.isEmpty {
             out += "\n## Episodes by task\n\n| Task | Episodes | Minutes |\n|---|---:|---:|\n"
@@ -508,5 +517,36 @@ struct MarkdownReport {
         return out
     }
 
-    func escape(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|") }
+    func escape(_ s: String) -> String { Self.escape(s) }
+
+    /// A name from the log (a task, an application) as literal text in a table cell or a line:
+    /// controls as visible escapes (`terminalSafe`: the report may be printed to a terminal, and a
+    /// newline would end the table row); `&`, `<` and `>` as entities, since Markdown passes raw
+    /// HTML through; and a backslash before the punctuation that would start a cell, code,
+    /// emphasis, a link or a heading, or strike text through.
+    static func escape(_ s: String) -> String {
+        escaped(s) { c in "\\|`*_[]#~".contains(c) ? "\\" + String(c) : markupEntity(c) }
+    }
+}
+
+/// Text from outside Vigil for a report that is markup (HTML, Markdown): made safe for a terminal
+/// first (`terminalSafe`), then each character as `replacement` writes it (nil: as it is).
+func escaped(_ s: String, _ replacement: (Character) -> String?) -> String {
+    var out = ""
+    out.reserveCapacity(s.utf8.count)
+    for c in s.terminalSafe {
+        if let r = replacement(c) { out += r } else { out.append(c) }
+    }
+    return out
+}
+
+/// `&`, `<` and `>` as the entities both HTML and Markdown read as those characters; nil for any
+/// other character.
+func markupEntity(_ c: Character) -> String? {
+    switch c {
+    case "&": "&amp;"
+    case "<": "&lt;"
+    case ">": "&gt;"
+    default: nil
+    }
 }

@@ -386,9 +386,16 @@ struct JSONWriter {
         }
     }
 
+    /// A string literal. Controls a terminal would act on (`isTerminalControl`) are `\u` escapes,
+    /// as `jsonString` writes them: the same string for a reader, inert on a screen.
     mutating func string(_ s: String) {
         bytes.append(0x22)
-        for u in s.utf8 {
+        for scalar in s.unicodeScalars {
+            guard scalar.isASCII else {
+                if scalar.isTerminalControl { unicodeEscape(scalar.value) } else { bytes.append(contentsOf: UTF8.encode(scalar)!) }
+                continue
+            }
+            let u = UInt8(scalar.value)
             switch u {
             case 0x22:
                 bytes.append(0x5C)
@@ -405,13 +412,18 @@ struct JSONWriter {
             case 0x09:
                 bytes.append(0x5C)
                 bytes.append(0x74)
-            case ..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(u >> 4)], hex[Int(u & 15)]])
+            case ..<0x20, 0x7F: unicodeEscape(scalar.value)
             default: bytes.append(u)
             }
         }
         bytes.append(0x22)
+    }
+
+    /// `\u001b`: four hex digits (every control is in the Basic Multilingual Plane).
+    private mutating func unicodeEscape(_ value: UInt32) {
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        bytes.append(contentsOf: [0x5C, 0x75])
+        for shift in stride(from: 12, through: 0, by: -4) { bytes.append(hex[Int(value >> UInt32(shift) & 15)]) }
     }
 
     private mutating func indent() {

@@ -144,7 +144,9 @@ public final class AlarmDispatcher: @unchecked Sendable {
             if failing.remove(channel) != nil { report("\(channel.rawValue) alarms work again") }
             onDelivery(record)
         } catch {
-            if failing.insert(channel).inserted { report("\(channel.rawValue) alarms unavailable: \(error.detail); the other channels still fire") }
+            if failing.insert(channel).inserted {
+                report("\(channel.rawValue) alarms unavailable: \(error.detail.terminalSafe); the other channels still fire")
+            }
             record.delivered = false
             record.detail = error.detail
             onDelivery(record)
@@ -169,7 +171,9 @@ public final class TerminalAlarmSink: AlarmSink, @unchecked Sendable {
         let title = alarm.repeatCount == 0 ? "ALARM \(alarm.level)" : "ALARM \(alarm.level) (\(alarm.repeatCount + 1)×)"
         let advice = alarm.isPersistent ? "back to work, or end the session" : "time to get back to it"
         let label = color ? "\u{1B}[1;97;41m \(title) \u{1B}[0m" : "[\(title)]"
-        try write("\u{07}\(label) \(alarm.reason) · \(advice)\n" + (alarm.motivation.map { "        \($0)\n" } ?? ""))
+        // The reason names an application; the motivating line may be the person's own: both
+        // inert, around the banner's own colours.
+        try write("\u{07}\(label) \(alarm.reason.terminalSafe) · \(advice)\n" + (alarm.motivation.map { "        \($0.terminalSafe)\n" } ?? ""))
     }
 
     public func clear(episode: Int, level: Int, recoverySeconds: Double) throws(AlarmChannelUnavailable) -> Bool {

@@ -1,5 +1,6 @@
 import Foundation
 import SystemCalls
+import VigilCore
 
 /// Writes all of `bytes` to `fd`, however many write(2) calls that takes; an interrupted call is
 /// made again. Throws the errno of the write that failed.
@@ -34,7 +35,8 @@ public struct FileWriteError: Error, CustomStringConvertible, Sendable {
     }
     public var message: String
     public var kind: Kind
-    public var description: String { message }
+    /// On one line, inert in a terminal: the path is the person's.
+    public var description: String { message.terminalSafe }
 }
 
 /// A file written through a temporary file next to it and renamed into place by `commit`: a

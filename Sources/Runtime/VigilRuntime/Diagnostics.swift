@@ -1,4 +1,5 @@
 import Foundation
+import VigilCore
 
 /// The one way Vigil prints diagnostics: `vigil: …` lines on standard error, never trapping on a
 /// failed write (see `writeStandardError`).
@@ -25,7 +26,13 @@ public enum Diagnostics {
 
     /// The line as printed: `vigil: text` (`vigil: error: text` for errors; the text alone when
     /// not `prefixed`, as the daemon's log lines), with the priority prefix for the journal.
+    ///
+    /// The text's controls are escapes (`terminalSafeLines`), whatever error it came from: a
+    /// diagnostic never carries escape sequences of Vigil's own, and a message may quote a path or
+    /// a library's words. Its newlines stay (a config check lists one problem a line); the values
+    /// in a message are put on one line where it is made, so none can start a line of its own.
     public static func line(_ text: String, level: Level, journal: Bool, prefixed: Bool = true) -> String {
+        let text = text.terminalSafeLines
         let body = !prefixed ? text : level == .error ? "vigil: error: \(text)" : "vigil: \(text)"
         return (journal ? "<\(level.rawValue)>" : "") + body + "\n"
     }

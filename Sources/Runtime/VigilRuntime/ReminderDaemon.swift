@@ -108,10 +108,12 @@ public final class ReminderDaemon<C: Clock>: Sendable where C.Duration == Durati
     /// One round, and what it has to say.
     public func runOnce() throws(StoreError) {
         let outcome = try round.run(at: now())
-        for r in outcome.sent { report("reminded: \(r.title)") }
+        for r in outcome.sent { report("reminded: \(r.title.terminalSafe)") }
         failing.withLock { unavailable in
             if let (r, why) = outcome.failed.first {
-                if unavailable != why { report("cannot send reminders (\(why)); '\(r.title)' and any others wait until notifications work") }
+                if unavailable != why {
+                    report("cannot send reminders (\(why)); '\(r.title.terminalSafe)' and any others wait until notifications work")
+                }
                 unavailable = why
             } else if unavailable != nil, !outcome.sent.isEmpty {
                 report("notifications work again")

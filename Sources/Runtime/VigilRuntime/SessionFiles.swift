@@ -130,7 +130,7 @@ public final class SessionLock: @unchecked Sendable {
         } catch {
             throw CannotCreate(
                 description:
-                    "\(path): cannot create the session lock: \(error.reason). Fix the data directory's permissions or choose another with --data-dir."
+                    "\(path.terminalSafe): cannot create the session lock: \(error.reason). Fix the data directory's permissions or choose another with --data-dir."
             )
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import VigilCore
+
+@testable import VigilStats
+
+/// Names from the log (a task, an application) in every format of a report: literal text in
+/// Markdown, whose tables keep their cells; the same name back from JSON; and nothing a terminal
+/// would obey in any of them, since each can be printed to one.
+@Suite struct ReportTextSafetyTests {
+    static let hostileTask =
+        "a | b\nvigil: error: forged <script>alert(1)</script> *x* _y_ [l](http://e) `c` # \\ & ~z~ \u{1B}]0;pwned\u{7}\u{1B}[2J\u{9B}1m\u{202E}txt"
+    static let hostileApp = "<b>game</b>|x\n\u{1B}[2J"
+    let utc = TimeZone(identifier: "UTC")!
+
+    func report(task: String? = nil) -> Report {
+        let fixture = HTMLReportTests()
+        let facts = fixture.history(days: 14, until: "2026-11-10", tasks: [Self.hostileTask, nil])
+        var r = Statistics.report(facts, timeZone: utc, from: fixture.day("2026-10-28"), to: fixture.day("2026-11-10"), task: task)
+        r.applications = Report.ApplicationFigures([(Self.hostileApp, .distracting, false, 900, 2), ("code", .work, false, 7200, 3)])
+        return r
+    }
+
+    /// The characters a terminal obeys, listed here rather than taken from the code under test:
+    /// C0 controls (a newline aside), DEL, C1 controls, bidi controls.
+    static func obeyed(_ text: String, allowing allowed: Set<Unicode.Scalar> = ["\n"]) -> [String] {
+        let bidi: Set<UInt32> = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
+        return text.unicodeScalars.filter { u in
+            !allowed.contains(u) && (u.value < 0x20 || (0x7F...0x9F).contains(u.value) || bidi.contains(u.value))
+        }.map { "U+" + String($0.value, radix: 16, uppercase: true) }
+    }
+
+    /// `|` that separate cells (not escaped by a backslash) in a Markdown table row.
+    static func cellSeparators(_ row: Substring) -> Int {
+        var count = 0
+        var escaped = false
+        for c in row {
+            if escaped {
+                escaped = false
+            } else if c == "\\" {
+                escaped = true
+            } else if c == "|" {
+                count += 1
+            }
+        }
+        return count
+    }
+
+    @Test func markdownTablesKeepTheirCellsAndNamesAreLiteral() throws {
+        let markdown = report().rendered(as: .markdown)
+        #expect(!markdown.contains("<script") && !markdown.contains("<b>"), "raw HTML would pass through Markdown")
+        #expect(markdown.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(markdown.contains("\\*x\\* \\_y\\_ \\[l\\](http://e) \\`c\\` \\# \\\\ &amp; \\~z\\~"), "\(markdown)")
+        #expect(Self.obeyed(markdown).isEmpty, "\(Self.obeyed(markdown))")
+        #expect(!markdown.split(separator: "\n").contains { $0.hasPrefix("vigil: error:") })
+        // Every row of a table has as many cells as its header.
+        var tables = 0
+        var header: Int?
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard line.hasPrefix("|") else {
+                header = nil
+                continue
+            }
+            guard let cells = header else {
+                header = Self.cellSeparators(line)
+                tables += 1
+                continue
+            }
+            #expect(Self.cellSeparators(line) == cells, "\(line)")
+        }
+        #expect(tables >= 8)
+        let taskRows = markdown.split(separator: "\n").filter { $0.hasPrefix("| a \\| b\\\\nvigil: error: forged") }
+        #expect(taskRows.count == 2, "by task, and episodes by task")
+        // A report of the task names it in its heading lines, escaped the same way.
+        let ofTheTask = report(task: Self.hostileTask).rendered(as: .markdown)
+        #expect(ofTheTask.contains("task: a \\| b\\\\nvigil"), "\(ofTheTask.prefix(400))")
+        #expect(Self.obeyed(ofTheTask).isEmpty && !ofTheTask.contains("<script"))
+    }
+
+    @Test func textReportShowsNamesInertAroundItsOwnColours() throws {
+        for color in [false, true] {
+            let text = report(task: Self.hostileTask).rendered(as: .text, color: color)
+            // Vigil's own colours are the only escape sequences left.
+            let own = text.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+            #expect(Self.obeyed(own).isEmpty, "\(Self.obeyed(own))")
+            #expect(color || own == text)
+            #expect(!text.split(separator: "\n").contains { $0.hasPrefix("vigil: error:") })
+            #expect(text.contains("a | b\\nvigil: error: fo"))
+            #expect(text.contains("<b>game</b>|x\\n\\u{1B}[2J"))
+        }
+    }
+
+    @Test func csvQuotesANewlineAndEscapesTheRest() throws {
+        let csv = report().csv(.tasks)
+        // CRLF ends a record; a name's own newline stays inside its quotes (RFC 4180).
+        #expect(Self.obeyed(csv, allowing: ["\n", "\r"]).isEmpty, "\(Self.obeyed(csv, allowing: ["\n", "\r"]))")
+        #expect(!csv.replacingOccurrences(of: "\r\n", with: "").contains("\r"))
+        #expect(csv.contains("\"a | b\nvigil: error: forged <script>"), "\(csv)")
+        #expect(csv.contains("\\u{1B}]0;pwned\\u{7}\\u{1B}[2J\\u{9B}1m\\u{202E}txt\""))
+    }
+
+    @Test func jsonAndHTMLAreInertAndJSONGivesTheNameBack() throws {
+        let json = report().rendered(as: .json)
+        #expect(Self.obeyed(json).isEmpty, "\(Self.obeyed(json))")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let tasks = try #require(object["tasks"] as? [[String: Any]])
+        #expect(tasks.contains { $0["task"] as? String == Self.hostileTask }, "JSON escapes lose nothing")
+        let html = report().rendered(as: .html)
+        #expect(Self.obeyed(html).isEmpty, "\(Self.obeyed(html))")
+        #expect(!html.contains("<script") && !html.contains("<b>game"))
+    }
+}
