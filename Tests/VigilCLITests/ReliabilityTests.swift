@@ -173,6 +173,73 @@ import Testing
         #expect(!listed.stdout.contains("#1"), "no session logged: \(listed.stdout)")
     }
 
+    /// A log written by a newer Vigil (a migration this version does not know) is neither read nor
+    /// written: its rows may mean what this version cannot tell. The file is left as it was.
+    @Test func aLogFromANewerVigilIsRefusedAndLeftAlone() async throws {
+        let home = freshHome()
+        let dir = home + "/d"
+        let added = try await vigil(["task", "add", "Slides", "--data-dir", dir], home: home)
+        try #require(added.status == 0, "\(added.stderr)")
+        let sql = await runProcess("/usr/bin/sqlite3", [dir + "/vigil.sqlite3", "INSERT INTO grdb_migrations VALUES ('v99: from the future')"])
+        try #require(sql.status == 0, "\(sql.output)")
+        // Its rows, as sqlite3 dumps them (SQLite itself may touch the header on any open).
+        func dump() async -> String { await runProcess("/usr/bin/sqlite3", [dir + "/vigil.sqlite3", ".dump"]).output }
+        let before = await dump()
+        for command in [["log"], ["task", "list"], ["task", "add", "More"], ["report"], ["export", "--all"], ["simulate", "--days", "3"]] {
+            let r = try await vigil(command + ["--data-dir", dir], home: home)
+            #expect(r.status == 65, "\(command): \(r.status) \(r.stderr)")
+            #expect(r.stderr.contains("newer version of Vigil") && r.stderr.contains("v99: from the future"), "\(command): \(r.stderr)")
+        }
+        let after = await dump()
+        #expect(after == before && after.contains("Slides"), "the log is unchanged")
+    }
+
+    /// A log this user may read but not write (a copy on read-only media, another account's log
+    /// shared read-only) is read by the commands that only read, and refused clearly by the others.
+    @Test func aReadOnlyLogIsReadByTheCommandsThatOnlyRead() async throws {
+        let home = freshHome()
+        let dir = home + "/d"
+        let made = try await vigil(["simulate", "--days", "5", "--data-dir", dir], home: home)
+        try #require(made.status == 0, "\(made.stderr)")
+        // Root may write any file: the commands run as nobody, owning the (read-only) log.
+        let asRoot = getuid() == 0
+        if asRoot {
+            for path in [home, dir] { chmod(path, 0o755) }
+            _ = await runProcess("/bin/chown", ["-R", "nobody", dir])
+        }
+        chmod(dir + "/vigil.sqlite3", 0o400)
+        chmod(dir, 0o500)
+        defer { chmod(dir, 0o700) }
+        func run(_ args: [String]) async -> (status: Int32, output: String) {
+            let command = [vigilBinary] + args + ["--data-dir", dir]
+            let r = await runProcess(
+                asRoot ? "/usr/sbin/runuser" : command[0], asRoot ? ["-u", "nobody", "--"] + command : Array(command.dropFirst()))
+            return (r.status, r.output)
+        }
+        for command in [["log"], ["report", "--last", "7d"], ["export", "--all"], ["apps"]] {
+            let r = await run(command)
+            #expect(r.status == 0, "\(command): \(r.output)")
+        }
+        let listed = await run(["log"])
+        #expect(listed.output.contains("#1"), "\(listed.output)")
+        let added = await run(["task", "add", "x"])
+        #expect(added.status != 0 && added.output.contains("not writable"), "\(added.output)")
+    }
+
+    /// A damaged log says what to do, not only SQLite's "file is not a database".
+    @Test func aDamagedLogSaysHowToRecover() async throws {
+        let home = freshHome()
+        let dir = home + "/d"
+        let made = try await vigil(["task", "add", "Slides", "--data-dir", dir], home: home)
+        try #require(made.status == 0, "\(made.stderr)")
+        let handle = try #require(FileHandle(forUpdatingAtPath: dir + "/vigil.sqlite3"))
+        try handle.write(contentsOf: Data("not SQLite at all, sorry".utf8))
+        try handle.close()
+        let r = try await vigil(["log", "--data-dir", dir], home: home)
+        #expect(r.status == 65, "\(r.status) \(r.stderr)")
+        #expect(r.stderr.contains(".recover") && r.stderr.contains("backup"), "\(r.stderr)")
+    }
+
     /// Two `vigil start` at the same instant: one runs, the other is told so; the log is sound.
     @Test func twoSessionsStartedAtOnceOneIsRefused() async throws {
         let home = freshHome()

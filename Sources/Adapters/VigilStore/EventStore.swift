@@ -27,8 +27,10 @@ public final class EventStore: Sendable {
 
     /// Opens (creating if needed) the log at `path`. The directory is created 0700 and the file 0600:
     /// the log describes a person's behaviour.
-    public convenience init(path: String) throws(StoreError) {
-        self.init(path: path, db: try LogFile.pool(at: path))
+    ///
+    /// - Parameter readOnly: the caller only reads: a log it may not write is opened read-only.
+    public convenience init(path: String, readOnly: Bool = false) throws(StoreError) {
+        self.init(path: path, db: try LogFile.pool(at: path, readOnly: readOnly))
     }
 
     /// A private in-memory log, for tests and for replays that are not logged.

@@ -11,7 +11,11 @@ import SystemCalls
 enum LogFile {
     /// Opens (creating if needed) the log at `path`, brought up to the current schema. The
     /// directory is created 0700 and the file 0600: the log describes a person's behaviour.
-    static func pool(at path: String) throws(StoreError) -> DatabasePool {
+    ///
+    /// - Parameter readOnly: for commands that only read (log, report, export, apps): a log they
+    ///   may not write is opened read-only instead of refused, as long as it needs no migration.
+    static func pool(at path: String, readOnly: Bool = false) throws(StoreError) -> DatabasePool {
+        if readOnly, access(path, R_OK) == 0, access(path, W_OK) != 0 { return try readOnlyPool(at: path) }
         let dir = FilePaths.directory(of: path)
         if let failure = makeDirectories(dir) {
             throw StoreError(
@@ -57,10 +61,50 @@ enum LogFile {
                 close(lockFD)
             }
         }
-        return try storeCall(path, failing: "cannot open the event log") {
-            let pool = try DatabasePool(path: path, configuration: config)
-            try migrator.migrate(pool)
-            return pool
+        let pool = try storeCall(path, failing: "cannot open the event log") { try DatabasePool(path: path, configuration: config) }
+        try refuseNewer(pool, at: path)
+        try storeCall(path, failing: "cannot open the event log") { try migrator.migrate(pool) }
+        return pool
+    }
+
+    /// A log this process may read but not write, opened read-only: it must be at this version's
+    /// schema, since it cannot be brought up to it.
+    private static func readOnlyPool(at path: String) throws(StoreError) -> DatabasePool {
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(5)
+        // SQLite reads a write-ahead log through its -shm file; in a directory this process may not
+        // write, where none is there to share, it can only read the file as immutable (nobody
+        // could be writing it here either).
+        let shared = FileManager.default.fileExists(atPath: path + "-shm")
+        let canCreate = access(FilePaths.directory(of: path), W_OK) == 0
+        let location = shared || canCreate ? path : "file:\(path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)?immutable=1"
+        let pool = try storeCall(path, failing: "cannot open the event log read-only") { try DatabasePool(path: location, configuration: config) }
+        try refuseNewer(pool, at: path)
+        let current = try pool.read(logAt: path) { try migrator.hasCompletedMigrations($0) }
+        guard current else {
+            throw StoreError(
+                path: path,
+                message:
+                    "the event log was written by an older Vigil and must be updated to be read, but it is read-only. Make it writable once (any vigil command updates it), or read a writable copy with --data-dir."
+            )
+        }
+        return pool
+    }
+
+    /// A log with migrations this version does not know was written by a newer Vigil: its rows
+    /// may mean what this version cannot tell, and writing them could spoil them. Refused, as a
+    /// recording from a newer version is.
+    private static func refuseNewer(_ pool: DatabasePool, at path: String) throws(StoreError) {
+        let unknown = try pool.read(logAt: path) { db in
+            try migrator.hasBeenSuperseded(db) ? try migrator.appliedIdentifiers(db).subtracting(migrator.migrations) : []
+        }
+        guard unknown.isEmpty else {
+            throw StoreError(
+                path: path,
+                message:
+                    "the event log was written by a newer version of Vigil (it has \(unknown.sorted().map { "'\($0)'" }.joined(separator: ", ")), which this version does not know). Update Vigil to read or write it; nothing was changed.",
+                kind: .contents)
         }
     }
 

@@ -5,11 +5,19 @@ import VigilCore
 
 /// The store cannot be opened or written, with the path and what to do.
 public struct StoreError: Error, CustomStringConvertible, Sendable {
+    public enum Kind: Sendable {
+        /// The file or its directory cannot be made, opened or written.
+        case access
+        /// What is in the file cannot be used: damaged, or written by a newer Vigil.
+        case contents
+    }
     public var path: String
     public var message: String
-    public init(path: String, message: String) {
+    public var kind: Kind
+    public init(path: String, message: String, kind: Kind = .access) {
         self.path = path
         self.message = message
+        self.kind = kind
     }
     /// On one line, inert in a terminal: the path is the person's (`--data-dir`), and SQLite's
     /// message may quote what it read.
@@ -34,6 +42,14 @@ extension DatabaseWriter {
 func storeCall<T>(_ path: String, failing what: String, _ call: () throws -> T) throws(StoreError) -> T {
     do {
         return try call()
+    } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+        // SQLite's words alone ("database disk image is malformed") leave the person stuck.
+        throw StoreError(
+            path: path,
+            message: "\(what): \(reasonText(error)). The log is damaged: restore it from a backup, or recover what still reads with "
+                + "`sqlite3 \(path) .recover | sqlite3 recovered.sqlite3` and use that file (move the damaged one aside first); "
+                + "`vigil export --all -o FILE` saves what can still be read.",
+            kind: .contents)
     } catch {
         throw StoreError(path: path, message: "\(what): \(reasonText(error))")
     }

@@ -44,12 +44,12 @@ struct AppsCommand: AsyncParsableCommand {
     func run() async throws {
         await guarded {
             let configuration = try common.loadConfiguration()
-            guard FileManager.default.fileExists(atPath: common.paths.databasePath) else {
+            guard try common.hasLog() else {
                 if !json { print(Log.noSessions) }
                 return
             }
             let now = LocalNow(at: try common.currentTime())
-            let totals = try common.openStore().activityTotals(
+            let totals = try common.openStore(readOnly: true).activityTotals(
                 from: now.startOfDay(now.day - days + 1), to: now.startOfDay(now.day + 1), sources: source.sources)
             let out = Output()
             for line in AppsListing(totals: totals, apps: configuration.apps).lines(json: json) { out.line(line) }

@@ -43,11 +43,11 @@ struct Log: AsyncParsableCommand {
     func run() async throws {
         await guarded {
             // Listing must not create anything: without a log there is nothing to list.
-            guard FileManager.default.fileExists(atPath: common.paths.databasePath) else {
+            guard try common.hasLog() else {
                 if !json { print(Self.noSessions) }
                 return
             }
-            let store = try common.openStore()
+            let store = try common.openStore(readOnly: true)
             let sources = source.sources
             let sessions = try store.sessions(limit: limit, sources: sources)
             let out = Output()

@@ -31,10 +31,10 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         await guarded {
-            guard FileManager.default.fileExists(atPath: common.paths.databasePath) else {
+            guard try common.hasLog() else {
                 throw Failure("no event log at \(common.paths.databasePath.terminalSafe): Vigil has stored nothing about you here.", code: .dataError)
             }
-            let store = try common.openStore()
+            let store = try common.openStore(readOnly: true)
             let file = try output.map { try AtomicFile(path: $0, what: "the export") }
             var failure: (any Error)?
             try store.exportAll { text in
@@ -82,7 +82,7 @@ struct ForgetCommand: AsyncParsableCommand {
 
     func run() async throws {
         await guarded {
-            guard FileManager.default.fileExists(atPath: common.paths.databasePath) else {
+            guard try common.hasLog() else {
                 print("Nothing to forget: there is no event log at \(common.paths.databasePath.terminalSafe).")
                 return
             }

@@ -114,8 +114,8 @@ struct ReportCommand: AsyncParsableCommand {
             // Reading must not create anything: without a log the report is empty.
             var facts = StatisticsFacts()
             var opened: EventStore?
-            if FileManager.default.fileExists(atPath: common.paths.databasePath) {
-                let store = try common.openStore()
+            if try common.hasLog() {
+                let store = try common.openStore(readOnly: true)
                 opened = store
                 if let task, try !store.taskNames().contains(task) {
                     let known = try store.taskNames()

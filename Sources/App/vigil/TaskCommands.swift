@@ -16,7 +16,7 @@ extension TaskOrder: ExpressibleByArgument {}
 /// - Parameter lookingUp: the command acts on a task or habit that must exist already: with no
 ///   log yet there is none, which is said without creating an empty log.
 func openPlanner(_ common: CommonOptions, lookingUp: Bool = false) throws -> PlannerService {
-    if lookingUp, !FileManager.default.fileExists(atPath: common.paths.databasePath) {
+    if lookingUp, !(try common.hasLog()) {
         throw Failure(
             "there are no tasks or habits yet (no event log at \(common.paths.databasePath.terminalSafe)). "
                 + "Add one with `vigil task add TITLE` or `vigil habit add NAME`.", code: .dataError)

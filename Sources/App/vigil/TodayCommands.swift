@@ -26,7 +26,7 @@ struct TodayCommand: AsyncParsableCommand {
     func run() async throws {
         await guarded {
             // Nothing to show without a log, and nothing is created to find that out.
-            guard FileManager.default.fileExists(atPath: common.paths.databasePath) else {
+            guard try common.hasLog() else {
                 print(count ? "0" : "Nothing due today. Add a habit with `vigil habit add` or a task with `vigil task add`.")
                 return
             }

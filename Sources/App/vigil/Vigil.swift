@@ -159,11 +159,25 @@ struct CommonOptions: ParsableArguments {
         }
     }
 
-    func openStore() throws -> EventStore {
+    /// Whether there is a log. A data directory this process may not search is said so, not
+    /// taken for one where Vigil never stored anything ("No sessions yet").
+    func hasLog() throws -> Bool {
+        let path = paths.databasePath
+        var info = stat()
+        if stat(path, &info) == 0 { return true }
+        let error = SystemError(call: "stat", errno: errno, path: path)
+        if error.errno == ENOENT || error.errno == ENOTDIR { return false }
+        throw Failure(
+            "\(path.terminalSafe): cannot read the event log: \(error.reason). Fix the permissions of the data directory, or choose another with --data-dir.",
+            code: .ioError)
+    }
+
+    /// - Parameter readOnly: the command only reads the log (a read-only one is read, not refused).
+    func openStore(readOnly: Bool = false) throws -> EventStore {
         do {
-            return try EventStore(path: paths.databasePath)
+            return try EventStore(path: paths.databasePath, readOnly: readOnly)
         } catch {
-            throw Failure(error.description, code: .cannotCreate)
+            throw Failure(error.description, code: error.kind == .contents ? .dataError : .cannotCreate)
         }
     }
 }
