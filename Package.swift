@@ -6,7 +6,8 @@
 // the layers above it in this list (scripts/check-layers.py checks every import in CI):
 //
 // System     SystemCalls     the one place where errno becomes an error: system calls made, EINTR
-//                            retried, errno read at the call (as NIOPosix's System.swift).
+//                            retried, errno read at the call (as NIOPosix's System.swift); output
+//                            files written safely (OutputFile).
 // Core       VigilCore       samples, the pluggable-signal protocol and the built-in signals, the
 //                            focus-session state machine, events, the configuration model. C-free, no
 //                            I/O, no clock.

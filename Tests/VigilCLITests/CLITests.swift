@@ -95,6 +95,28 @@ func exited(_ p: Process) async {
     _ = try? await offPool { p.waitUntilExit() }
 }
 
+/// Polls until `condition` holds or `seconds` pass (a loaded machine only makes it slower).
+func eventually(_ seconds: Double, _ condition: () -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try await Task.sleep(for: .milliseconds(100))
+    }
+    return condition()
+}
+
+/// Builds the LD_PRELOAD shim Tests/VigilCLITests/Data/NAME.c into `directory` with the C compiler
+/// the Swift toolchain brings, and returns the library's path.
+func buildShim(_ name: String, in directory: String) async throws -> String {
+    let compilers =
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").flatMap { ["\($0)/clang", "\($0)/cc"] } + ["/usr/bin/cc"]
+    let compiler = try #require(compilers.first { FileManager.default.isExecutableFile(atPath: $0) }, "no C compiler (the Swift toolchain has clang)")
+    let shim = directory + "/\(name).so"
+    let built = await runProcess(compiler, ["-shared", "-fPIC", "-O2", "-o", shim, repo + "/Tests/VigilCLITests/Data/\(name).c", "-ldl"])
+    try #require(built.status == 0, "\(built.output)")
+    return shim
+}
+
 /// A background process (usually `vigil`) whose standard output and error go to files.
 struct Background {
     let process: Process
@@ -460,6 +482,9 @@ func write(_ text: String, to path: String) {
             (["stop"], 1, []),
             (["report", "--from", "2026-13-01"], 64, ["--from", "2026-13-01", "YYYY-MM-DD"]),
             (["report", "-o", unwritable + "/r.txt"], 73, [unwritable + "/r.txt", "Choose another file with -o"]),
+            // An empty path is bad usage, for every path option (issue 17).
+            (["report", "-o", ""], 64, ["--output: the path is empty"]),
+            (["start", "--record", ""], 64, ["--record: the path is empty"]),
             (["simulate", "--days", "0"], 64, ["--days must be between 1 and 36500"]),
             (
                 ["config", "check", "--config", bad], 65,

@@ -7,16 +7,6 @@ import Testing
 @Suite struct FaultInjectionTests {
     static let scenario = repo + "/Samples/coffee-break/session.jsonl"
 
-    /// Polls until `condition` holds or `seconds` pass (a loaded machine only makes it slower).
-    func eventually(_ seconds: Double, _ condition: () -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return condition()
-    }
-
     /// Every table of the log, through `vigil export --all`.
     func exported(_ home: String, _ dataDir: String) async throws -> [String: [[String: Any]]] {
         let r = try await vigil(["export", "--all", "--data-dir", dataDir], home: home)
@@ -236,14 +226,7 @@ import Testing
     /// real for the process: a task added under the same shifted clock is dated two hours back.
     @Test func wallClockJumpsDoNotBendTheSession() async throws {
         let home = freshHome()
-        let compilers =
-            (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").flatMap { ["\($0)/clang", "\($0)/cc"] } + ["/usr/bin/cc"]
-        let compiler = try #require(
-            compilers.first { FileManager.default.isExecutableFile(atPath: $0) }, "no C compiler (the Swift toolchain has clang)")
-        let shim = home + "/wall_clock_shift.so"
-        let built = await runProcess(
-            compiler, ["-shared", "-fPIC", "-O2", "-o", shim, repo + "/Tests/VigilCLITests/Data/wall_clock_shift.c", "-ldl"])
-        try #require(built.status == 0, "\(built.output)")
+        let shim = try await buildShim("wall_clock_shift", in: home)
         let shift = home + "/shift"
         func jump(_ seconds: Int) throws { try "\(seconds)\n".write(toFile: shift, atomically: true, encoding: .utf8) }
         try jump(0)

@@ -166,12 +166,19 @@ import Testing
         let exact = contents(home + "/exact.jsonl")
         #expect(String(decoding: exact, as: UTF8.self).contains("\"kind\":\"location\""))
         #expect(coordinateNeedles.contains { exact.range(of: $0) != nil }, "the opt-in recording should hold exact positions")
-        // Everything written is its owner's only: the data directory, every file in it, the recording.
+        // Everything written is its owner's only: the data directory, every file (0600) and
+        // directory (0700) in it, the recording.
         func mode(_ path: String) -> Int { (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1 }
+        func isDirectory(_ path: String) -> Bool {
+            (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeDirectory
+        }
         #expect(mode(home + "/d") == 0o700)
         let written = try FileManager.default.contentsOfDirectory(atPath: home + "/d")
         #expect(written.contains("vigil.sqlite3"))
-        for file in written { #expect(mode(home + "/d/" + file) == 0o600, "\(file): \(String(mode(home + "/d/" + file), radix: 8))") }
+        for file in written {
+            let path = home + "/d/" + file
+            #expect(mode(path) == (isDirectory(path) ? 0o700 : 0o600), "\(file): \(String(mode(path), radix: 8))")
+        }
         #expect(mode(home + "/session.jsonl") == 0o600 && mode(home + "/exact.jsonl") == 0o600)
         // And the input log: the replayed keyboard session is there, as counts.
         let log = try await vigil(["log", "--json", "--source", "all", "--data-dir", home + "/d"], home: home)

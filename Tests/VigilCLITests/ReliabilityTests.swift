@@ -135,7 +135,7 @@ import Testing
         for (option, command) in [("--data-dir", ["log"]), ("--data-dir", ["task", "add", "x"]), ("--config", ["report"]), ("--config", ["start"])] {
             let r = try await vigil(command + [option, ""], home: home)
             #expect(r.status == 64, "\(command) \(option) \"\": \(r.status) \(r.stderr)")
-            #expect(r.stderr.contains("\(option) is empty"), "\(r.stderr)")
+            #expect(r.stderr.contains("\(option): the path is empty"), "\(r.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: home + "/data/vigil/vigil.sqlite3"), "nothing is stored")
     }

@@ -75,62 +75,59 @@ public struct RecordingEncoder: Sendable {
     }
 }
 
-/// Writes a recording file. Lines go through stdio's buffer; `close()` flushes and syncs.
+/// Writes a recording file through `OutputFile`: a temporary renamed into place by `close()` (or
+/// a FIFO or device written where it is), 0600, as recordings describe a person's behaviour. Lines
+/// are gathered in a buffer of its own and written in blocks.
 public final class RecordingWriter {
     public let path: String
     public let encoder: RecordingEncoder
-    private var file: UnsafeMutablePointer<FILE>?
+    private var file: OutputFile?
+    private var buffer: [UInt8] = []
 
-    public init(path: String, header: RecordingHeader) throws(RecordingError) {
+    /// - Parameter journal: where the temporary's path is kept while it is written (see `OutputFile`).
+    public init(path: String, header: RecordingHeader, journal: String? = nil) throws(RecordingError) {
         self.path = path
         encoder = RecordingEncoder(header: header)
         do {
-            file = try createPrivately(path)
+            file = try OutputFile(path: path, journal: journal)
         } catch {
             throw RecordingError(file: path, line: 0, message: "cannot create: \(error.reason); choose another file", kind: .cannotCreate)
         }
         try write(encoder.headerLine())
     }
 
-    deinit { if let f = file { fclose(f) } }
-
     public func append(_ sample: Sample) throws(RecordingError) {
         try write(encoder.line(for: sample))
     }
 
     private func write(_ line: String) throws(RecordingError) {
-        guard let f = file else { throw RecordingError(file: path, line: 0, message: "already closed") }
-        var text = line
-        text.append("\n")
-        let failure = text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, f) == $0.count ? nil : SystemError.current(call: "fwrite", path: path) }
-        if let failure { throw RecordingError(file: path, line: 0, message: "write failed: \(failure.reason)", kind: .io) }
+        guard file != nil else { throw RecordingError(file: path, line: 0, message: "already closed") }
+        buffer.append(contentsOf: line.utf8)
+        buffer.append(0x0A)
+        if buffer.count >= 1 << 16 { try flush() }
     }
 
-    /// Flushes to disk. A recording is complete only after this returns.
-    public func close() throws(RecordingError) {
-        guard let f = file else { return }
-        file = nil
-        var failure: SystemError?
-        if fflush(f) != 0 {
-            failure = .current(call: "fflush", path: path)
-        } else {
-            do { try syscall("fsync", path: path) { fsync(fileno(f)) } } catch { failure = error }
+    private func flush() throws(RecordingError) {
+        guard let file, !buffer.isEmpty else { return }
+        do {
+            try file.write(buffer)
+        } catch {
+            // OutputFile has discarded it: the recording is not kept half-written.
+            self.file = nil
+            throw RecordingError(file: path, line: 0, message: "write failed: \(error.reason)", kind: .io)
         }
-        fclose(f)
-        if let failure { throw RecordingError(file: path, line: 0, message: "could not finish writing: \(failure.reason)", kind: .io) }
+        buffer.removeAll(keepingCapacity: true)
     }
-}
 
-/// Creates (or truncates) `path` for writing, readable by its owner only: recordings describe a
-/// person's behaviour.
-private func createPrivately(_ path: String) throws(SystemError) -> UnsafeMutablePointer<FILE> {
-    let fd = try syscall("open", path: path) { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
-    do {
-        // An existing file keeps its mode through O_TRUNC: make it private too.
-        try syscall("fchmod", path: path) { fchmod(fd, 0o600) }
-        return try syscallPointer("fdopen", path: path) { fdopen(fd, "wb") }
-    } catch {
-        close(fd)
-        throw error
+    /// Writes what is left, syncs and puts the file in place. A recording is complete only after this returns.
+    public func close() throws(RecordingError) {
+        try flush()
+        guard let file else { return }
+        self.file = nil
+        do {
+            try file.commit(sync: true)
+        } catch {
+            throw RecordingError(file: path, line: 0, message: "could not finish writing: \(error.reason)", kind: .io)
+        }
     }
 }

@@ -34,6 +34,7 @@ struct Inspect: AsyncParsableCommand {
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("Name at least one recording to inspect.") }
+        for file in files { try validatePath(file, "a recording") }
     }
 
     func run() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 import VigilRuntime
 
 /// Text longer than the screen goes through the person's pager, as `git log` does: `$PAGER`

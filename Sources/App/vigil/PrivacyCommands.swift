@@ -27,6 +27,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     func validate() throws {
         if !all { throw ValidationError("say --all: vigil export --all gives everything stored about you.") }
+        try validatePath(output, "--output")
     }
 
     func run() async throws {
@@ -35,7 +36,7 @@ struct ExportCommand: AsyncParsableCommand {
                 throw Failure("no event log at \(common.paths.databasePath.terminalSafe): Vigil has stored nothing about you here.", code: .dataError)
             }
             let store = try common.openStore(readOnly: true)
-            let file = try output.map { try AtomicFile(path: $0, what: "the export") }
+            let file = try output.map { try OutputWriter(path: $0, what: "the export", journal: common.paths.outputJournal) }
             var failure: (any Error)?
             try store.exportAll { text in
                 guard failure == nil else { return }
@@ -83,6 +84,7 @@ struct ForgetCommand: AsyncParsableCommand {
     func run() async throws {
         await guarded {
             guard try common.hasLog() else {
+                removeLeftovers()
                 print("Nothing to forget: there is no event log at \(common.paths.databasePath.terminalSafe).")
                 return
             }
@@ -110,11 +112,22 @@ struct ForgetCommand: AsyncParsableCommand {
             if SessionStatusFile(dataDirectory: common.paths.dataDirectory).running() != nil {
                 throw Failure("a session is running: end it (`vigil stop`) before forgetting.", code: .failure)
             }
+            removeLeftovers()
             let counts = try store.forget(from: range.0, to: range.1, fromDay: first, toDay: last)
             let events = counts.filter { $0.key != "sessions" && $0.key != "habit_days" && $0.key != "reminders_sent" }.values.reduce(0, +)
             print(
                 "Forgot \(counts["sessions"] ?? 0) session\(counts["sessions"] == 1 ? "" : "s") with \(events) event\(events == 1 ? "" : "s"), \(counts["habit_days"] ?? 0) habit day\(counts["habit_days"] == 1 ? "" : "s") and \(counts["reminders_sent"] ?? 0) reminder\(counts["reminders_sent"] == 1 ? "" : "s") from \(from) to \(to)."
             )
         }
+    }
+
+    /// The temporaries of outputs a killed Vigil left (an export, a report, a recording, the
+    /// status file): each holds what its output held, of any period, so forgetting removes them.
+    private func removeLeftovers() {
+        let removed = OutputFile.removeLeftovers(journal: common.paths.outputJournal, directory: common.paths.dataDirectory)
+        guard !removed.isEmpty else { return }
+        print(
+            "Removed \(removed.count) unfinished output file\(removed.count == 1 ? "" : "s") an interrupted Vigil left: \(removed.joined(separator: ", "))."
+        )
     }
 }

@@ -36,14 +36,15 @@ struct Record: AsyncParsableCommand {
 
     func validate() throws {
         try validateMinutes(minutes, atMost: 525_600, what: "a year")
-        if output.isEmpty { throw ValidationError("--output must name a file.") }
+        try validatePath(output, "--output")
     }
 
     func run() async throws {
         await guarded {
             let config = try common.loadConfiguration()
             let clock = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
-            let recorder = try SampleRecorder(path: output, header: RecordingHeader(start: clock.start, source: "vigil record", task: task))
+            let recorder = try SampleRecorder(
+                path: output, header: RecordingHeader(start: clock.start, source: "vigil record", task: task), journal: common.paths.outputJournal)
             let sensors = DetectorCatalog.availability(configuration: config, now: clock.now)
             for s in sensors {
                 if let status = s.status { recorder.append(Sample(time: clock.start, payload: .status(status))) }
@@ -91,7 +92,8 @@ struct Record: AsyncParsableCommand {
             if progress { writeStandardError("\r\u{1B}[K") }
             let total = recorder.total
             if let problem = recorder.close() {
-                throw Failure("the recording \(output.terminalSafe) is incomplete: \(problem.terminalSafe)", code: .ioError)
+                throw Failure(
+                    "the recording could not be written: \(problem.terminalSafe). Free some space or choose another file with -o.", code: .ioError)
             }
             note("wrote \(total) samples (\(humanDuration(clock.now() - clock.start))) to \(output.terminalSafe)")
         }

@@ -48,6 +48,7 @@ struct Replay: AsyncParsableCommand {
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("Name at least one recording to replay.") }
+        for file in files { try validatePath(file, "a recording") }
         try validateMinutes(minutes, atMost: 525_600, what: "a year")
         if let p = pace, !(p >= 0.01 && p <= 10_000) { throw ValidationError("--pace must be from 0.01 to 10000; got \(p).") }
     }

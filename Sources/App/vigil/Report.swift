@@ -94,6 +94,7 @@ struct ReportCommand: AsyncParsableCommand {
         if let a = from.flatMap(Statistics.day(from:)), let b = to.flatMap(Statistics.day(from:)), a > b {
             throw ValidationError("--from \(from!) is after --to \(to!).")
         }
+        try validatePath(output, "--output")
         if let timeZone, TimeZone(identifier: timeZone) == nil {
             throw ValidationError("--time-zone: '\(timeZone.terminalSafe)' is not an IANA time zone; use a name like Europe/Berlin or UTC.")
         }
@@ -162,7 +163,8 @@ struct ReportCommand: AsyncParsableCommand {
                 kind == .csv ? report.csv(table.flatMap(Report.CSVTable.init) ?? .days) : report.rendered(as: kind, color: color, width: width)
             }
             if let output {
-                let file = try AtomicFile(path: output, what: "the report", hint: "Choose another file with -o.")
+                let file = try OutputWriter(
+                    path: output, what: "the report", hint: "Choose another file with -o.", journal: common.paths.outputJournal)
                 try file.write(rendered().utf8)
                 try file.commit()
                 if isatty(2) != 0 { note("report written to \(output.terminalSafe)") }

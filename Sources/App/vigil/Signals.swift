@@ -16,6 +16,9 @@ final class SignalWatch<Value: Sendable>: @unchecked Sendable {
     let stream: AsyncStream<Value>
     private let continuation: AsyncStream<Value>.Continuation
     private let signals: [Int32]
+    /// The handlers before, put back by `finish`: OutputFile's, which removes a temporary, stays
+    /// in place for what the command writes after its loop.
+    private var previous: [sigaction] = []
     private let readEnd: Int32
 
     init(_ map: [(Int32, Value)]) {
@@ -34,7 +37,9 @@ final class SignalWatch<Value: Sendable>: @unchecked Sendable {
             }
             sigemptyset(&action.sa_mask)
             action.sa_flags = SA_RESTART
-            sigaction(sig, &action, nil)
+            var before = sigaction()
+            sigaction(sig, &action, &before)
+            previous.append(before)
         }
         let values = Dictionary(map, uniquingKeysWith: { a, _ in a })
         let c = continuation
@@ -53,9 +58,9 @@ final class SignalWatch<Value: Sendable>: @unchecked Sendable {
     /// Puts a value on the stream as if a signal had brought it (keys typed in the terminal).
     func inject(_ value: Value) { continuation.yield(value) }
 
-    /// Restores the default handlers and ends the stream.
+    /// Restores the handlers from before and ends the stream.
     func finish() {
-        for sig in signals { signal(sig, SIG_DFL) }
+        for (sig, var before) in zip(signals, previous) { sigaction(sig, &before, nil) }
         continuation.finish()
         let w = signalPipeWriteEnd
         signalPipeWriteEnd = -1

@@ -4,6 +4,7 @@ import RecordingFormats
 import SessionViews
 import SoundAlarm
 import Synchronization
+import SystemCalls
 import VigilConfig
 import VigilCore
 import VigilPlanner
@@ -85,6 +86,8 @@ struct Start: AsyncParsableCommand {
 
     func validate() throws {
         try validateMinutes(minutes, atMost: 1440, what: "a day")
+        try validatePath(record, "--record")
+        for file in replay { try validatePath(file, "--replay") }
         if let t = task, t.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--task must not be blank.") }
         if let p = pace, !(p >= 0.01 && p <= 10_000) { throw ValidationError("--pace must be from 0.01 to 10000; got \(p).") }
         if pace != nil, replay.isEmpty { throw ValidationError("--pace only goes with --replay FILE.") }
@@ -97,29 +100,41 @@ struct Start: AsyncParsableCommand {
     }
 
     func run() async throws {
-        await guarded { try await runSession() }
+        await guarded(outputMatters: false) { try await runSession() }
+    }
+
+    /// Where --record would write, looked at without creating anything: a directory, a path that
+    /// cannot be looked at, or a new file in a directory that is missing or not writable is refused.
+    /// A FIFO or device is written where it is (`OutputFile`): opening it could wait for a reader,
+    /// so it is left to the session.
+    static func checkRecording(_ path: String) throws {
+        let destination: OutputFile.Destination
+        do {
+            destination = try OutputFile.destination(of: path)
+        } catch  where error.errno == EISDIR {
+            throw Failure("\(path.terminalSafe): cannot create: it is a directory; choose a file for --record", code: .cannotCreate)
+        } catch {
+            throw Failure("\(path.terminalSafe): cannot create: \(error.reason); choose another file for --record", code: .cannotCreate)
+        }
+        guard case .replacing(let target) = destination else { return }
+        let directory = FilePaths.directory(of: target)
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            throw Failure(
+                "\(path.terminalSafe): cannot create: \(directory.terminalSafe) is not a directory; choose another file for --record",
+                code: .cannotCreate)
+        }
+        if access(directory, W_OK) != 0 {
+            throw Failure(
+                "\(path.terminalSafe): cannot create: \(directory.terminalSafe) is not writable; choose another file for --record",
+                code: .cannotCreate)
+        }
     }
 
     private func runSession() async throws {
         let config = try common.loadConfiguration()
         // A recording that cannot be made is said before anything is created or started.
-        if let path = record {
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            var isDirectory: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
-                throw Failure(
-                    "\(path.terminalSafe): cannot create: \(directory.terminalSafe) is not a directory; choose another file for --record",
-                    code: .cannotCreate)
-            }
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                throw Failure("\(path.terminalSafe): cannot create: it is a directory; choose a file for --record", code: .cannotCreate)
-            }
-            if access(directory, W_OK) != 0 {
-                throw Failure(
-                    "\(path.terminalSafe): cannot create: \(directory.terminalSafe) is not writable; choose another file for --record",
-                    code: .cannotCreate)
-            }
-        }
+        if let path = record { try Self.checkRecording(path) }
         // A session outlives its readers: output to a pipe whose reader has gone fails (and is
         // dropped) instead of killing the session with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
@@ -290,18 +305,18 @@ struct SessionRun {
             for line in snapshot.summaryLines() { print(line) }
             if let before { for line in before.changes(store: store) { print(line) } }
         }
-        if let path = outcome.recording {
-            if let problem = outcome.recordingProblem {
-                note("the recording \(path.terminalSafe) is incomplete: \(problem.terminalSafe)")
-            } else {
-                note("recorded to \(path.terminalSafe)")
-            }
+        // A recording that could not be written fails the command (exit 74) once the session is
+        // saved: the session itself is not lost with it.
+        let recordingFailure = outcome.recordingProblem.map {
+            "its recording could not be written (\($0.terminalSafe)); choose another file for --record"
         }
+        if let path = outcome.recording, recordingFailure == nil { note("recorded to \(path.terminalSafe)") }
         if outcome.lostEvents > 0 {
             throw Failure(
                 "the session ran, but \(outcome.lostEvents) of its events could not be logged and are lost"
                     + (outcome.logProblem.map { " (\($0))" } ?? "")
-                    + "; what reached the log before is intact (a session left unfinished there is closed as interrupted at the next start)",
+                    + "; what reached the log before is intact (a session left unfinished there is closed as interrupted at the next start)"
+                    + (recordingFailure.map { "; and " + $0 } ?? ""),
                 code: .ioError)
         }
         if !keepsLog {
@@ -313,5 +328,6 @@ struct SessionRun {
         if let done = try? PlannerHousekeeping.run(store: store, now: LocalNow(at: WallClock.now())) {
             for (h, _) in done.completedBySessions { note("habit #\(h.id) \(h.name.terminalSafe) is done for today: your sessions reached it") }
         }
+        if let recordingFailure { throw Failure("the session ran, but " + recordingFailure, code: .ioError) }
     }
 }

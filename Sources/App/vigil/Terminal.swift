@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 import VigilRuntime
 
 /// The terminal during the live view: single keys without Enter (no canonical mode, no echo; Ctrl-C

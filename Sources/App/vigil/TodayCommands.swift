@@ -97,8 +97,13 @@ struct MotivateCommand: AsyncParsableCommand {
             }
             // The person's own motivation.yaml may hold any text.
             print(m.line.terminalSafe)
+            // Through OutputWriter, 0600 like every file in the data directory (Foundation's
+            // atomic write made it 0644).
             let dir = FilePaths.directory(of: lastFile)
-            if (try? makeDirectory(dir, mode: 0o700)) != nil { try? m.text.write(toFile: lastFile, atomically: true, encoding: .utf8) }
+            if (try? makeDirectory(dir, mode: 0o700)) != nil, let file = try? OutputWriter(path: lastFile, what: "the last motivation") {
+                try? file.write(m.text.utf8)
+                try? file.commit(sync: false)
+            }
         }
     }
 }
@@ -123,7 +128,7 @@ struct DaemonCommand: AsyncParsableCommand {
     @Flag(help: "Look once, send what is due, and exit.") var once = false
 
     func run() async throws {
-        await guarded {
+        await guarded(outputMatters: false) {
             let config = try common.loadConfiguration()
             let store = try common.openStore()
             let round = ReminderRound(store: store, configuration: config.reminders, sink: DesktopReminderSink())

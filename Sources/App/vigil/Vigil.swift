@@ -88,6 +88,13 @@ func validateMinutes(_ minutes: Double?, atMost limit: Double, what: String) thr
     }
 }
 
+/// A path given on the command line must name something: an empty one is a usage error (exit
+/// 64), said the same way for every option and argument. Opened as it is, "" failed as a missing
+/// file (74), a file that cannot be created (73), or named the root directory (`--data-dir ""`).
+func validatePath(_ path: String?, _ name: String, naming what: String = "a file") throws {
+    if path?.isEmpty == true { throw ValidationError("\(name): the path is empty; name \(what).") }
+}
+
 /// Options every command takes, so scripts and tests can use a private store and config.
 /// `--source`: which sessions a listing or a report counts. The person's own (live and simulated)
 /// unless it says otherwise (see SessionSource).
@@ -123,10 +130,8 @@ struct CommonOptions: ParsableArguments {
     var paths: VigilPaths { VigilPaths(dataDirectory: dataDir, configFile: config) }
 
     func validate() throws {
-        // An empty --data-dir once put the log at /vigil.sqlite3, and an empty --config meant the
-        // defaults without a word.
-        if dataDir?.isEmpty == true { throw ValidationError("--data-dir is empty: name a directory, or leave the option out for the default.") }
-        if config?.isEmpty == true { throw ValidationError("--config is empty: name a config file, or leave the option out for the default.") }
+        try validatePath(dataDir, "--data-dir", naming: "a directory")
+        try validatePath(config, "--config")
     }
 
     /// Now: `--now`, else the wall clock; to the whole millisecond either way (`WallClock`).
@@ -208,13 +213,22 @@ extension ParsableCommand {
 }
 
 /// Runs `body`, turning our errors into messages and exit codes.
-func guarded<T>(_ body: () async throws -> T) async -> T {
+///
+/// - Parameter outputMatters: standard output is what the command makes (a report, a listing): if
+///   it could not all be written (a full disk), the command fails with exit 74 instead of ending
+///   as if it had succeeded. False for a session and the daemon, whose lines are a view of what
+///   they do and must never end them.
+func guarded<T>(outputMatters: Bool = true, _ body: () async throws -> T) async -> T {
     // A file-size limit (`ulimit -f`) would kill the process with SIGXFSZ at the first write past
     // it, and a session or a recording with it: ignored, the write fails with EFBIG and is
     // reported (and, for the log, retried) like a full disk.
     signal(SIGXFSZ, SIG_IGN)
     do {
-        return try await body()
+        let result = try await body()
+        if outputMatters, let reason = standardOutputFailure() {
+            throw Failure("cannot write to standard output: \(reason). Free some space, or write elsewhere.", code: .ioError)
+        }
+        return result
     } catch let f as Failure {
         Vigil.fail(f)
     } catch let e as ExitCode {
@@ -260,8 +274,8 @@ final class Output: @unchecked Sendable {
         defer { lock.unlock() }
         guard !buffer.isEmpty else { return }
         // A failed write (stdout on a full disk; a closed pipe in a session, which ignores
-        // SIGPIPE) drops the lines, never the session.
-        try? writeAll(1, buffer)
+        // SIGPIPE) drops the lines, never the session; `guarded` reports it for other commands.
+        writeStandardOutput(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -25,6 +25,12 @@ public struct VigilPaths: Sendable {
 
     public var databasePath: String { dataDirectory + "/vigil.sqlite3" }
 
+    /// Where each output file's temporary is named while it is written (`OutputFile`'s journal),
+    /// so that `vigil forget` can remove what a killed process left, wherever it was writing.
+    public var outputJournal: String { Self.outputJournal(dataDirectory: dataDirectory) }
+
+    public static func outputJournal(dataDirectory: String) -> String { dataDirectory + "/unfinished-outputs" }
+
     /// The effective configuration: the defaults, overridden by the user file if there is one.
     public func loadConfiguration() throws(ConfigErrors) -> VigilConfiguration {
         if !configExplicit && !FileManager.default.fileExists(atPath: configFile) { return .default }

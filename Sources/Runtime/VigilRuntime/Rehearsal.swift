@@ -62,7 +62,16 @@ public final class RecordingPacer: Sendable {
         var scheduledAny = false
         /// Paced time the clock spent held: it goes on from the hold, not from where real time is.
         var lag: Duration = .zero
+        /// The paced real time of the last reading.
+        var lastPaced: Duration = .zero
     }
+
+    /// How much of its lag the clock makes up per second of paced time, once nothing holds it:
+    /// each hand-over of a sample waits on the scheduler, and on a busy machine those waits, never
+    /// made up, played a rehearsal at --pace 60 at a third of its pace. At most a second per
+    /// reading, so that making up never jumps far enough to look like a stall (`session.gap`).
+    static let catchUp = 1.0
+    static let largestCatchUpStep = Duration.seconds(1)
     private let state = Mutex(State())
 
     public init() {}
@@ -70,6 +79,10 @@ public final class RecordingPacer: Sendable {
     /// The clock's reading for `paced` real time.
     func hold(_ paced: Duration) -> (offset: Duration, held: Bool) {
         state.withLock { s in
+            if s.lag > .zero, paced > s.lastPaced {
+                s.lag -= min(s.lag, (paced - s.lastPaced) * Self.catchUp, Self.largestCatchUpStep)
+            }
+            s.lastPaced = max(s.lastPaced, paced)
             let t = paced - s.lag
             guard let horizon = s.pending.first, t >= horizon else { return (t, false) }
             s.lag = paced - horizon

@@ -82,9 +82,10 @@ public struct SessionStatusFile: Sendable {
         return status
     }
 
-    /// Not synced: it is rewritten as the session goes and means nothing after a crash.
+    /// Not synced: it is rewritten as the session goes and means nothing after a crash. No
+    /// journal: a temporary left in the data directory is found there by `vigil forget`.
     public func write(_ status: SessionStatus) {
-        guard let file = try? AtomicFile(path: path, what: "the session status") else { return }
+        guard let file = try? OutputWriter(path: path, what: "the session status") else { return }
         try? file.write(status.json.utf8)
         try? file.commit(sync: false)
     }
@@ -101,14 +102,7 @@ public struct SessionStatusFile: Sendable {
     }
 
     /// The process exists; EPERM: it does, but is not ours to signal.
-    public static func isAlive(_ pid: Int32) -> Bool {
-        do {
-            try syscall("kill") { kill(pid, 0) }
-            return true
-        } catch {
-            return error.errno == EPERM
-        }
-    }
+    public static func isAlive(_ pid: Int32) -> Bool { processExists(pid) }
 }
 
 /// The data directory's session lock (flock on `session.lock`): held by the running session, so a

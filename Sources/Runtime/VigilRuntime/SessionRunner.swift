@@ -137,7 +137,8 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         self.writer = writer
         if let path = plan.record {
             recorder = try SampleRecorder(
-                path: path, header: RecordingHeader(start: plan.wallStart, source: "vigil start", task: plan.task, plannedSeconds: plan.planned))
+                path: path, header: RecordingHeader(start: plan.wallStart, source: "vigil start", task: plan.task, plannedSeconds: plan.planned),
+                journal: VigilPaths.outputJournal(dataDirectory: dataDirectory))
         } else {
             recorder = nil
         }
@@ -275,9 +276,10 @@ public final class SampleRecorder: @unchecked Sendable {
     /// Samples written, by sensor (`status` and `control` for those lines).
     private var counts: [String: Int] = [:]
 
-    public init(path: String, header: RecordingHeader) throws(RecordingError) {
+    /// - Parameter journal: see `RecordingWriter`.
+    public init(path: String, header: RecordingHeader, journal: String? = nil) throws(RecordingError) {
         self.path = path
-        writer = try RecordingWriter(path: path, header: header)
+        writer = try RecordingWriter(path: path, header: header, journal: journal)
     }
 
     /// Stamps `payload` with `now()` under the lock and appends it: samples from several tasks are
