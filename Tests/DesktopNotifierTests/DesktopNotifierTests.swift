@@ -28,6 +28,22 @@ import Testing
         #expect(calls[1]["replaces_id"] as? Int == 1)
     }
 
+    /// A daemon that reads bodies as markup ("body-markup") gets outside text escaped, so a task
+    /// called "<b>R&D</b>" reads as typed; one that reads plain text gets it unchanged.
+    @Test func textInABodyIsEscapedOnlyForADaemonThatReadsMarkup() throws {
+        for (capabilities, expected) in [
+            (["body", "body-markup"], "&lt;b&gt;R&amp;D&lt;/b&gt; · thesis"), (["body"], "<b>R&D</b> · thesis"),
+        ] {
+            let bus = try SessionBus()
+            let (service, log) = try bus.startNotificationService(capabilities: capabilities)
+            defer { service.kill(SIGKILL) }
+            try DesktopNotifier(busAddress: bus.address).notify(summary: "<i>s</i>", body: "<b>R&D</b> · thesis", urgency: .normal)
+            let calls = SessionBus.notifications(log)
+            #expect(calls.first?["body"] as? String == expected, "\(capabilities): \(calls)")
+            #expect(calls.first?["summary"] as? String == "<i>s</i>", "a summary is plain text in the specification")
+        }
+    }
+
     @Test func aBusWithoutANotificationDaemonIsSaidSo() throws {
         let bus = try SessionBus()
         let notifier = DesktopNotifier(busAddress: bus.address)

@@ -41,4 +41,26 @@ import VigilCore
         let r = try AudioFileRecording.read(path: copy)
         #expect(abs(r.start.secondsSinceEpoch - (1_700_000_100 - 10)) < 0.01)
     }
+
+    /// A header that claims more audio than the file holds (a truncated copy; here 10 s of audio
+    /// with a data size claiming hours) places the file by the audio there is: it ended at
+    /// its modification time and began 5 s before, not hours earlier.
+    @Test func aHeaderOverstatingTheLengthDoesNotMoveTheStart() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-wav-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.audioData + "/piano.wav")))
+        // Find "data" and its size, then cut the audio to its first half and overstate the size.
+        let data = try #require((0..<(bytes.count - 8)).first { bytes[$0..<($0 + 4)] == [0x64, 0x61, 0x74, 0x61] })
+        let size = Int(bytes[data + 4]) | Int(bytes[data + 5]) << 8 | Int(bytes[data + 6]) << 16 | Int(bytes[data + 7]) << 24
+        bytes = Array(bytes.prefix(data + 8 + size / 2))
+        for (i, b) in [0x00, 0x00, 0x00, 0xF0].enumerated() { bytes[data + 4 + i] = UInt8(b) }
+        let copy = dir + "/cut.wav"
+        try Data(bytes).write(to: URL(fileURLWithPath: copy))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_100)], ofItemAtPath: copy)
+        let r = try AudioFileRecording.read(path: copy)
+        #expect(abs(r.start.secondsSinceEpoch - (1_700_000_100 - 5)) < 0.01, "\(r.start)")
+        #expect(r.summary.declaredDuration > 3600, "the header's claim is still reported (inspect shows it)")
+        #expect(abs(r.summary.duration - 5) < 0.01)
+    }
 }

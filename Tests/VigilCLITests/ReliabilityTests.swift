@@ -194,6 +194,63 @@ import Testing
         #expect(after == before && after.contains("Slides"), "the log is unchanged")
     }
 
+    /// Two recordings as far apart as the supported dates allow (1970 and the end of 2199, 230
+    /// years; each valid alone) replay together as one session with a gap between them. Before
+    /// the dates were bounded, two more than 292 years apart wrapped the nanosecond difference and
+    /// `replay` spun at 100 % CPU forever; the bound keeps every difference inside 64 bits.
+    @Test func recordingsTheWholeSupportedRangeApartReplayAsOneSessionWithAGap() async throws {
+        let home = freshHome()
+        let body = try String(contentsOfFile: repo + "/Samples/coffee-break/session.jsonl", encoding: .utf8).split(separator: "\n").dropFirst()
+            .prefix(40)
+        for (name, start) in [("first", "1970-01-01T00:00:00Z"), ("last", "2199-12-31T23:00:00Z")] {
+            let text = ([#"{"vigil":"recording","version":1,"start":"\#(start)"}"#] + body.map(String.init)).joined(separator: "\n") + "\n"
+            try text.write(toFile: "\(home)/\(name).jsonl", atomically: true, encoding: .utf8)
+        }
+        let r = try await vigil(["replay", home + "/first.jsonl", home + "/last.jsonl", "--data-dir", home + "/d"], home: home)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("gap           no samples for 2016142 h 59 min"), "\(r.stdout.suffix(800))")
+        #expect(r.stdout.contains("ended         completed"))
+        let beyond = try String(contentsOfFile: home + "/last.jsonl", encoding: .utf8).replacingOccurrences(
+            of: "2199-12-31T23", with: "2200-01-01T00")
+        try beyond.write(toFile: home + "/beyond.jsonl", atomically: true, encoding: .utf8)
+        let refused = try await vigil(["replay", home + "/first.jsonl", home + "/beyond.jsonl", "--data-dir", home + "/d"], home: home)
+        #expect(
+            refused.status == 65 && refused.stderr.contains("beyond.jsonl:1") && refused.stderr.contains("outside the dates Vigil supports"),
+            "\(refused.stderr)")
+    }
+
+    /// Dates an older Vigil stored before it checked them (a task "someday", due 9999-12-31; a
+    /// session dated past 2262, a habit's day in the year 9999) are read as the nearest supported
+    /// date by every command that shows them: no trap on every run until the row is deleted.
+    @Test func datesAnOlderVigilStoredOutOfRangeAreReadNotATrap() async throws {
+        let home = freshHome()
+        let dir = home + "/d"
+        for add in [["task", "add", "someday", "--due", "2199-12-31"], ["habit", "add", "Read"], ["simulate", "--days", "3"]] {
+            let r = try await vigil(add + ["--data-dir", dir, "--now", "2026-11-20T09:00:00Z"], home: home)
+            try #require(r.status == 0, "\(add): \(r.stderr)")
+        }
+        // As an older version wrote them: 9999-12-31 as a day, and in milliseconds.
+        let statements = [
+            "UPDATE tasks SET due_day = 2932896, due_minute = 600;",
+            "UPDATE habits SET created_day = 2932896;",
+            "INSERT INTO habit_days VALUES (1, 2932896, 'done', 'manual');",
+            "UPDATE sessions SET started_ms = 253402214400000, ended_ms = 253402214460000, last_event_ms = 253402214460000",
+            "  WHERE id = (SELECT max(id) FROM sessions);",
+            "UPDATE episodes SET started_ms = 253402214400000, ended_ms = 253402214460000 WHERE session_id = (SELECT max(id) FROM sessions);",
+        ]
+        let sql = await runProcess("/usr/bin/sqlite3", [dir + "/vigil.sqlite3", statements.joined(separator: "\n")])
+        try #require(sql.status == 0, "\(sql.output)")
+        for command in [
+            ["task", "list"], ["task", "show", "1"], ["task", "why", "1"], ["next"], ["today"], ["habit", "list"], ["habit", "show", "1"], ["log"],
+            ["report"], ["report", "--format", "json"], ["export", "--all"],
+        ] {
+            let r = try await vigil(command + ["--data-dir", dir, "--now", "2026-11-20T09:00:00Z"], home: home)
+            #expect(r.status == 0, "\(command): \(r.status) \(r.stderr.suffix(600))")
+        }
+        let shown = try await vigil(["task", "show", "1", "--data-dir", dir], home: home)
+        #expect(shown.stdout.contains("2199-12-31"), "the farthest date Vigil plans with: \(shown.stdout)")
+    }
+
     /// A log this user may read but not write (a copy on read-only media, another account's log
     /// shared read-only) is read by the commands that only read, and refused clearly by the others.
     @Test func aReadOnlyLogIsReadByTheCommandsThatOnlyRead() async throws {

@@ -349,6 +349,25 @@ import Testing
         #expect(
             run.status == 65 && run.stderr.contains("already has") && run.stderr.contains("Give a new directory with --data-dir"), "\(run.stderr)")
     }
+
+    /// Simulations started at once into one new directory: one history, not three. The check that
+    /// the log is empty is in the transaction that writes the first month.
+    @Test func simulationsStartedTogetherWriteOneHistory() async throws {
+        let home = freshHome()
+        let args = ["simulate", "--data-dir", home + "/d", "--days", "60", "--seed", "5"]
+        async let a = vigil(args, home: home)
+        async let b = vigil(args, home: home)
+        async let c = vigil(args, home: home)
+        let runs = try await [a, b, c]
+        let won = runs.filter { $0.status == 0 }
+        #expect(won.count == 1, "\(runs.map { "\($0.status): \($0.stdout)\($0.stderr)" })")
+        for lost in runs where lost.status != 0 {
+            #expect(lost.status == 65 && lost.stderr.contains("already has"), "\(lost.stderr)")
+        }
+        let claimed = try #require(won.first?.stdout.firstMatch(of: /: (\d+) sessions,/)).1
+        let count = await runProcess("/usr/bin/sqlite3", [home + "/d/vigil.sqlite3", "SELECT count(*) FROM sessions"])
+        #expect(count.output.trimmingCharacters(in: .whitespacesAndNewlines) == String(claimed))
+    }
 }
 
 /// Runs a program to its end and returns its status and combined output.

@@ -26,6 +26,41 @@ import Testing
         #expect(parseRFC3339("2026-03-02T09:00:00") == nil, "a time without a zone is ambiguous")
     }
 
+    /// Each way a text can fail to be a time has its own words: a real time outside the dates is
+    /// not called "not RFC 3339", and an impossible one (February 30, an offset of +99:99) is not
+    /// moved to a possible one (2026-02-30 was read as 2026-03-02).
+    @Test func rfc3339SaysWhyATextIsNotATime() {
+        #expect(readRFC3339("2026-02-30T10:00:00Z") == .failure(.impossible))
+        #expect(readRFC3339("2024-02-29T10:00:00Z") == .success(parseRFC3339("2024-03-01T10:00:00Z")! - 86_400))
+        #expect(readRFC3339("2023-02-29T10:00:00Z") == .failure(.impossible), "not a leap year")
+        #expect(readRFC3339("2026-04-31T10:00:00Z") == .failure(.impossible))
+        #expect(readRFC3339("2026-01-01T10:00:00+99:99") == .failure(.impossible))
+        #expect(readRFC3339("2026-01-01T10:00:00+24:00") == .failure(.impossible))
+        #expect(readRFC3339("2026-01-01T10:00:00-23:59") == .success(parseRFC3339("2026-01-02T09:59:00Z")!))
+        #expect(readRFC3339("2026-01-01T24:00:00Z") == .failure(.impossible))
+        #expect(readRFC3339("2300-01-01T00:00:00Z") == .failure(.unsupported))
+        #expect(readRFC3339("9999-12-31T00:00:00Z") == .failure(.unsupported))
+        #expect(readRFC3339("yesterday") == .failure(.notRFC3339))
+        #expect(
+            TimeTextProblem.unsupported.describe("2300-01-01T00:00:00Z").contains("outside the dates Vigil supports, from 1970-01-01 to 2199-12-31"))
+        #expect(!TimeTextProblem.unsupported.describe("x").contains("not an RFC 3339"))
+    }
+
+    /// Days and instants an older Vigil stored before it checked them are read as the nearest
+    /// supported ones; calendar dates of any day are computed without an instant (which traps).
+    @Test func storedDatesOutsideTheRangeReadAsTheNearest() {
+        let last = civilDay("2199-12-31")!
+        #expect(SupportedDates.nearest(day: civilDay("2199-12-31")! + 2_000_000) == last)
+        #expect(SupportedDates.nearest(day: -5) == 0)
+        #expect(SupportedDates.nearest(day: 20_000) == 20_000)
+        #expect(SupportedDates.nearest(milliseconds: .max) == 7_258_118_399_999)
+        #expect(SupportedDates.nearest(milliseconds: .min) == 0)
+        #expect(Timestamp(milliseconds: SupportedDates.nearest(milliseconds: 253_402_214_400_000)).description == "2199-12-31T23:59:59.999Z")
+        #expect(civilDate(2_932_896) == "9999-12-31")
+        #expect(civilDate(Int.max) != "", "any day has words, none traps")
+        #expect(civilDate(Int.min) != "")
+    }
+
     @Test func civilTimeRoundTrips() {
         for s in ["2024-02-29T23:59:59Z", "2000-01-01T00:00:00Z", "1970-01-01T00:00:00Z", "2026-11-21T12:34:56.789Z"] {
             #expect(parseRFC3339(s).map { CivilTime($0).iso8601 } == s)

@@ -153,6 +153,21 @@ func readError(_ text: String) -> RecordingError? {
         #expect(e?.message.contains("update Vigil") == true)
     }
 
+    /// A byte-order mark (some editors write one) is named, with how to remove it, rather than
+    /// "expected '{'" at a column that looks right.
+    @Test func aByteOrderMarkIsNamed() {
+        let e = readError("\u{FEFF}" + #"{"vigil":"recording","version":1,"start":"2026-03-02T09:00:00Z"}"#)
+        #expect(e?.line == 1 && e?.message.contains("UTF-8 byte-order mark") == true, "\(String(describing: e))")
+    }
+
+    /// A far date is not called "not RFC 3339", and an impossible one is not moved to a real one.
+    @Test func aStartTimeOutOfRangeOrImpossibleSaysWhich() {
+        let far = readError(#"{"vigil":"recording","version":1,"start":"2300-01-01T00:00:00Z"}"#)
+        #expect(far?.message.contains("outside the dates Vigil supports, from 1970-01-01 to 2199-12-31") == true, "\(String(describing: far))")
+        let impossible = readError(#"{"vigil":"recording","version":1,"start":"2026-02-30T00:00:00Z"}"#)
+        #expect(impossible?.message.contains("is no real time") == true, "\(String(describing: impossible))")
+    }
+
     @Test func aBadStartTimeIsExplained() {
         let e = readError(#"{"vigil":"recording","version":1,"start":"yesterday"}"#)
         #expect(e?.message.contains("RFC 3339") == true)

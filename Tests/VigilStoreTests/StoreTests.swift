@@ -61,6 +61,27 @@ func sampleSessionEvents() -> [SessionEvent] {
         #expect(uncleared == 0)
     }
 
+    /// A session killed after it logged something is closed as interrupted at its last sign of
+    /// life; one killed before its first event (a start that crashed) held nothing and is removed,
+    /// so that it does not count as a session not completed.
+    @Test func recoveryClosesWhatWasLoggedAndRemovesWhatNeverBegan() throws {
+        let store = EventStore()
+        let events = sampleSessionEvents()
+        let begun = try store.beginSession(task: "thesis", source: .live, recording: nil, startedAt: t0, plannedSeconds: 3600)
+        try store.append(Array(events.dropFirst().prefix(8)), session: begun)
+        let stillborn = try store.beginSession(task: "thesis", source: .live, recording: nil, startedAt: t0 + 3000, plannedSeconds: 3600)
+        // Touched, but no event: still nothing of the person's (the touch only says it was alive).
+        let touched = try store.beginSession(task: "thesis", source: .live, recording: nil, startedAt: t0 + 4000, plannedSeconds: 3600)
+        try store.touch(session: touched, at: t0 + 4005)
+        let recovered = try store.closeInterruptedSessions()
+        #expect(recovered.closed == [begun, touched])
+        #expect(recovered.removed == [stillborn])
+        let left = try store.sessions()
+        #expect(left.map(\.id).sorted() == [begun, touched])
+        #expect(left.allSatisfy { $0.outcome == "interrupted" })
+        #expect(try store.closeInterruptedSessions() == ([], []) as ([Int64], [Int64]), "nothing left open")
+    }
+
     @Test func liveBatchesAreDurableAcrossReopening() throws {
         let dir = tempDir()
         let path = dir + "/vigil.sqlite3"

@@ -33,6 +33,9 @@ public final class DesktopNotifier: @unchecked Sendable {
     public let busAddress: String?
     public let appName: String
     private var connection: BusConnection?
+    /// Whether the daemon reads bodies as markup (its "body-markup" capability), asked once per
+    /// connection.
+    private var bodyIsMarkup = false
     private let lock = NSLock()
 
     public init(busAddress: String? = nil, appName: String = "Vigil") {
@@ -60,7 +63,11 @@ public final class DesktopNotifier: @unchecked Sendable {
                 throw NotificationError(kind: .noBus, detail: said)
             }
             connection = bus
+            bodyIsMarkup = Self.readsBodyAsMarkup(bus)
         }
+        // A body is markup where the daemon says so: a task called "<b>R&D</b>" must read as
+        // typed, not bold, and a stray '&' or '<' must not make the daemon drop the text.
+        let body = bodyIsMarkup ? Self.escapingMarkup(body) : body
         let hints: [DBusValue] = [
             .dictEntry(.string("urgency"), .variant(.byte(urgency.rawValue))), .dictEntry(.string("category"), .variant(.string(category))),
         ]
@@ -86,5 +93,29 @@ public final class DesktopNotifier: @unchecked Sendable {
             throw NotificationError(kind: .failed, detail: "the notification daemon answered Notify without an id")
         }
         return id
+    }
+
+    /// Asks the daemon's capabilities; a daemon that does not answer is taken to read plain text
+    /// (the specification's default).
+    static func readsBodyAsMarkup(_ bus: BusConnection) -> Bool {
+        let reply = try? bus.call(
+            "org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.Notifications", "GetCapabilities", [])
+        guard case .array(_, let items)? = reply?.first else { return false }
+        return items.contains(.string("body-markup"))
+    }
+
+    /// Text as notification markup (the specification's subset of XML): `&`, `<` and `>` escaped.
+    static func escapingMarkup(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for c in text.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
     }
 }

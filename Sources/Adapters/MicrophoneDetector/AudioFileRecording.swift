@@ -24,9 +24,9 @@ public struct AudioFileSummary: Hashable, Sendable {
 /// RMS, peak, momentary and short-term loudness. The audio is measured and dropped, as live.
 ///
 /// Timeline: a Broadcast Wave file's `bext` origination date and time (the recorder's local time)
-/// is its start; any other WAV file is taken to start at its modification time minus its duration,
-/// which holds when the file was written as the recording ended (what `arecord`, `parecord` and
-/// `sox` do). Pass `start` to say otherwise.
+/// is its start; any other WAV file is taken to start at its modification time minus the duration
+/// of the audio it holds (whatever its header claims), which holds when the file was written as the
+/// recording ended (what `arecord`, `parecord` and `sox` do). Pass `start` to say otherwise.
 public struct AudioFileRecording: Sendable {
     public var samples: [Sample]
     public var summary: AudioFileSummary
@@ -37,7 +37,8 @@ public struct AudioFileRecording: Sendable {
         let origin = start ?? Self.startOf(reader)
         var levels = WindowedLevels(sampleRate: Double(reader.sampleRate), channels: reader.channels, window: window)
         var samples: [Sample] = [Sample(time: origin, payload: .status(SensorStatus(sensor: .audio, state: .available, detail: "levels of \(path)")))]
-        samples.reserveCapacity(Int(reader.duration / window) + 2)
+        // What the file holds, not what its header claims (a few bytes may claim a day).
+        samples.reserveCapacity(Int(min(reader.playableDuration, 86_400) / window) + 2)
         let rate = Double(reader.sampleRate)
         var buffer: [Float] = []
         while true {
@@ -76,6 +77,8 @@ public struct AudioFileRecording: Sendable {
         }
         // A date out of range (in the bext chunk or the file's time) is as good as none: the epoch.
         let mtime = (try? FileManager.default.attributesOfItem(atPath: reader.path)[.modificationDate] as? Date) ?? nil
-        return Timestamp(checkedSeconds: (mtime?.timeIntervalSince1970 ?? 0) - reader.duration) ?? Timestamp(nanoseconds: 0)
+        // The audio there is, not what a header overstating its length claims: that placed a short
+        // file hours too early.
+        return Timestamp(checkedSeconds: (mtime?.timeIntervalSince1970 ?? 0) - reader.playableDuration) ?? Timestamp(nanoseconds: 0)
     }
 }

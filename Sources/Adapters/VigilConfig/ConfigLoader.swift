@@ -28,7 +28,13 @@ public struct ConfigError: Error, Hashable, Sendable, CustomStringConvertible {
 /// All the problems of one file: `vigil config check` lists them together.
 public struct ConfigErrors: Error, Sendable, CustomStringConvertible {
     public var errors: [ConfigError]
-    public var description: String { errors.map(\.description).joined(separator: "\n") }
+    /// The first `shown` errors, and how many more: a file of 200,000 unknown keys is not a
+    /// config with typos, and its every line helps nobody.
+    public var description: String {
+        let shown = 50
+        let more = errors.count - shown
+        return (errors.prefix(shown).map(\.description) + (more > 0 ? ["... and \(more) more like these"] : [])).joined(separator: "\n")
+    }
 }
 
 /// Reads Vigil's YAML config files onto the defaults.
@@ -41,6 +47,13 @@ public enum ConfigLoader {
     public static func load(yaml text: String, file: String, onto base: VigilConfiguration = .default) throws(ConfigErrors) -> VigilConfiguration {
         var config = base
         var errors: [ConfigError] = []
+        // A suggestion for the first unknown names: a file of thousands is not a config with typos,
+        // and suggesting for each took most of a minute for 200,000.
+        var suggestionsLeft = 50
+        func hint(_ word: String, _ known: [String]) -> String {
+            suggestionsLeft -= 1
+            return suggestionsLeft >= 0 ? suggestion(word, known) : ""
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -61,7 +74,7 @@ public enum ConfigLoader {
                 let name = keyNode.string ?? "?"
                 let line = keyNode.mark?.line ?? 0
                 guard let section = schema[name] else {
-                    errors.append(ConfigError(file: file, line: line, key: name, message: "unknown section\(suggestion(name, Array(schema.keys)))"))
+                    errors.append(ConfigError(file: file, line: line, key: name, message: "unknown section\(hint(name, Array(schema.keys)))"))
                     continue
                 }
                 if case .scalar(let s) = value, s.tag == Tag(.null) || s.string.isEmpty { continue }
@@ -75,7 +88,7 @@ public enum ConfigLoader {
                     guard let apply = section[keyName] else {
                         errors.append(
                             ConfigError(
-                                file: file, line: k.mark?.line ?? line, key: path, message: "unknown key\(suggestion(keyName, Array(section.keys)))"))
+                                file: file, line: k.mark?.line ?? line, key: path, message: "unknown key\(hint(keyName, Array(section.keys)))"))
                         continue
                     }
                     do {
@@ -148,16 +161,19 @@ public enum ConfigLoader {
     /// " (did you mean 'idle_grace'?)" when a known key is a short edit away.
     static func suggestion(_ word: String, _ known: [String]) -> String {
         if word.count >= 3, let full = known.sorted().first(where: { $0.hasPrefix(word) }) { return " (did you mean '\(full)'?)" }
-        let best = known.map { ($0, editDistance(word, $0)) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
-        guard let (name, d) = best, d <= max(2, word.count / 3) else {
+        // Only names close enough in length can be close enough in spelling (the lengths'
+        // difference is a lower bound of the distance): a long junk key costs nothing.
+        let limit = max(2, word.count / 3)
+        let best = known.filter { abs($0.count - word.count) <= limit }.map { ($0, editDistance(word, $0)) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
+        guard let (name, d) = best, d <= limit else {
             return " (known: \(known.sorted().joined(separator: ", ")))"
         }
         return " (did you mean '\(name)'?)"
     }
 
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
+        let a = Array(a.unicodeScalars)
+        let b = Array(b.unicodeScalars)
         var row = Array(0...b.count)
         for i in 1...max(a.count, 1) where !a.isEmpty {
             var previous = row[0]

@@ -532,6 +532,13 @@ func decodeHeaderLine(_ line: UnsafeBufferPointer<UInt8>) throws(JSONLineScanner
     var note: String?
     var task: String?
     var planned: Double?
+    // Some editors on other systems start a UTF-8 file with a byte-order mark; JSON Lines has none.
+    if line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF {
+        throw JSONLineScanner.Failure(
+            column: 1,
+            message: "the file starts with a UTF-8 byte-order mark (bytes EF BB BF), which JSON Lines does not allow; "
+                + "save it as UTF-8 without one (sed -i '1s/^\\xEF\\xBB\\xBF//' FILE removes it)")
+    }
     try s.expect(0x7B, "'{' at the start of the line")
     s.skipSpace()
     if s.peek() == 0x7D { return nil }
@@ -575,9 +582,10 @@ func decodeHeaderLine(_ line: UnsafeBufferPointer<UInt8>) throws(JSONLineScanner
     guard let startText = start else {
         throw JSONLineScanner.Failure(column: 1, message: "header has no \"start\" (an RFC 3339 time such as 2026-03-02T09:00:00Z)")
     }
-    guard let startTime = parseRFC3339(startText) else {
-        throw JSONLineScanner.Failure(
-            column: 1, message: "header \"start\" is not an RFC 3339 time such as 2026-03-02T09:00:00Z, \(SupportedDates.range): \(startText)")
+    let startTime: Timestamp
+    switch readRFC3339(startText) {
+    case .success(let t): startTime = t
+    case .failure(let problem): throw JSONLineScanner.Failure(column: 1, message: "header \"start\": " + problem.describe(startText))
     }
     return RecordingHeader(version: Int(v), start: startTime, source: source, note: note, task: task, plannedSeconds: planned)
 }

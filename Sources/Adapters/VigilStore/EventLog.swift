@@ -44,6 +44,16 @@ struct EventLog: Sendable {
         }
     }
 
+    func appendSessionsIntoAnEmptyLog(_ sessions: [[SessionEvent]], source: SessionSource) throws(StoreError) -> Int {
+        try writer.write(logAt: path) { db in
+            // In the writing transaction: two writers cannot both see the log empty.
+            let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions") ?? 0
+            guard existing == 0 else { return existing }
+            for events in sessions { try Self.insertSession(events, source: source, recording: nil, db: db) }
+            return 0
+        }
+    }
+
     func appendDeliveries(_ deliveries: [AlarmDelivery], session: Int64) throws(StoreError) {
         guard !deliveries.isEmpty else { return }
         try writer.write(logAt: path) { db in

@@ -75,6 +75,13 @@ public final class EventStore: Sendable {
         try log.appendSessions(sessions, source: source)
     }
 
+    /// Like `appendSessions`, but only into a log without sessions, checked in the same transaction
+    /// (a simulated history must not mix with others, nor with another simulation started at the
+    /// same time). Returns how many sessions the log already had: 0 when the batch was written.
+    public func appendSessionsIntoAnEmptyLog(_ sessions: [[SessionEvent]], source: SessionSource) throws(StoreError) -> Int {
+        try log.appendSessionsIntoAnEmptyLog(sessions, source: source)
+    }
+
     /// Records what each alarm channel did, in one durable transaction.
     public func appendDeliveries(_ deliveries: [AlarmDelivery], session: Int64) throws(StoreError) {
         try log.appendDeliveries(deliveries, session: session)
@@ -88,9 +95,12 @@ public final class EventStore: Sendable {
     /// Closes the sessions whose end was never logged (the process was killed or the machine lost
     /// power) as interrupted at their last sign of life, with their totals worked out from what
     /// they logged, in one transaction. Only to be called when no session can be running (the
-    /// session lock is held). Returns the ids closed.
+    /// session lock is held). Returns the ids closed, and those removed: a session killed before
+    /// its first event holds nothing (no time, no reading), and is not booked as one not completed.
     @discardableResult
-    public func closeInterruptedSessions() throws(StoreError) -> [Int64] { try recovery.closeInterruptedSessions() }
+    public func closeInterruptedSessions() throws(StoreError) -> (closed: [Int64], removed: [Int64]) {
+        try recovery.closeInterruptedSessions()
+    }
 
     // MARK: Reading (StatisticsReader, LogQueries)
 

@@ -61,7 +61,7 @@ extension EventStore {
     }
 
     private static func task(_ r: Row) -> TaskItem {
-        let day: Int? = r["due_day"]
+        let day = r.optionalDay("due_day")
         let tags: String = r["tags"]
         return TaskItem(
             id: r["id"], title: r["title"], note: r["note"], due: day.map { Deadline(day: $0, minute: r["due_minute"]) },
@@ -139,7 +139,7 @@ extension EventStore {
         Habit(
             id: r["id"], name: r["name"], schedule: Schedule.parse(r["schedule"]) ?? .daily, goal: r["goal"], color: r["color"],
             reminder: r["reminder"], priority: Priority(rawValue: r["priority"]) ?? .medium, flagged: r["flagged"],
-            autoTask: r["auto_task"], autoMinutes: r["auto_minutes"], createdDay: r["created_day"], archived: r.optionalTime("archived_ms"))
+            autoTask: r["auto_task"], autoMinutes: r["auto_minutes"], createdDay: r.day("created_day"), archived: r.optionalTime("archived_ms"))
     }
 
     /// Each marked day of a habit and how it was marked.
@@ -147,7 +147,7 @@ extension EventStore {
         try read { db in
             var out: [Int: DayStatus] = [:]
             for r in try Row.fetchAll(db, sql: "SELECT day, status FROM habit_days WHERE habit_id = ?", arguments: [id]) {
-                if let s = DayStatus(rawValue: r["status"]) { out[r["day"]] = s }
+                if let s = DayStatus(rawValue: r["status"]) { out[r.day("day")] = s }
             }
             return out
         }
@@ -177,7 +177,7 @@ extension EventStore {
             for h in habits {
                 var marks: [Int: DayStatus] = [:]
                 for r in try Row.fetchAll(db, sql: "SELECT day, status FROM habit_days WHERE habit_id = ?", arguments: [h.id]) {
-                    marks[r["day"]] = DayStatus(rawValue: r["status"])
+                    marks[r.day("day")] = DayStatus(rawValue: r["status"])
                 }
                 for day in daysToFail(h, statuses: marks, today: today) {
                     try db.execute(

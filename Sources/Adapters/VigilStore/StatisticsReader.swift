@@ -102,12 +102,12 @@ struct StatisticsReader: Sendable {
             "SELECT id, task, started_ms, coalesce(ended_ms, last_event_ms), outcome, last_event_ms FROM sessions WHERE started_ms < ?"
             + " AND source IN (\(SessionSource.sqlList(sources)))" + (task == nil ? "" : " AND task = ?") + " ORDER BY id"
         try stepRows(db, sql, task == nil ? [before] : [before, task]) { p in
-            let start = sqlite3_column_int64(p, 2)
+            let start = instant(p, 2)
             out.sessions.append(
                 SessionFacts(
                     id: sqlite3_column_int64(p, 0), task: out.facts.internTask(text(p, 1)), start: start,
-                    end: max(start, sqlite3_column_int64(p, 3)), outcome: .init(text(p, 4))))
-            out.lastEvents.append(sqlite3_column_int64(p, 5))
+                    end: max(start, instant(p, 3)), outcome: .init(text(p, 4))))
+            out.lastEvents.append(instant(p, 5))
         }
         // Pauses and breaks from the state changes into and out of them (in session, then time order).
         var pausedSince: (session: Int64, at: Int64)?
@@ -129,7 +129,7 @@ struct StatisticsReader: Sendable {
                 out.holes.append((open.session, Span(open.at, end(of: open.session))))
                 pausedSince = nil
             }
-            let at = sqlite3_column_int64(p, 1)
+            let at = instant(p, 1)
             let pausedBefore = sqlite3_column_int(p, 2) != 0
             let pausedAfter = sqlite3_column_int(p, 3) != 0
             if pausedAfter, !pausedBefore, pausedSince == nil { pausedSince = (session, at) }
@@ -140,7 +140,7 @@ struct StatisticsReader: Sendable {
         }
         if let open = pausedSince { out.holes.append((open.session, Span(open.at, end(of: open.session)))) }
         try stepRows(db, "SELECT session_id, from_ms, to_ms FROM gaps") { p in
-            out.holes.append((sqlite3_column_int64(p, 0), Span(sqlite3_column_int64(p, 1), sqlite3_column_int64(p, 2))))
+            out.holes.append((sqlite3_column_int64(p, 0), Span(instant(p, 1), instant(p, 2))))
         }
         return out
     }
@@ -149,9 +149,9 @@ struct StatisticsReader: Sendable {
         var out = ChildRows()
         try stepRows(db, "SELECT session_id, number, started_ms, ended_ms, cause FROM episodes") { p in
             guard let cause = storedCause(text(p, 4)) else { return }
-            let start = sqlite3_column_int64(p, 2)
+            let start = instant(p, 2)
             // An episode never closed ends with its session (Int64.max until assembled).
-            let end = sqlite3_column_type(p, 3) == SQLITE_NULL ? Int64.max : max(start, sqlite3_column_int64(p, 3))
+            let end = sqlite3_column_type(p, 3) == SQLITE_NULL ? Int64.max : max(start, instant(p, 3))
             out.episodes.append(
                 (sqlite3_column_int64(p, 0), EpisodeFacts(number: Int(sqlite3_column_int64(p, 1)), span: Span(start, end), cause: cause)))
         }
@@ -160,8 +160,8 @@ struct StatisticsReader: Sendable {
                 (
                     sqlite3_column_int64(p, 0),
                     AlarmFacts(
-                        episode: Int(sqlite3_column_int64(p, 1)), at: sqlite3_column_int64(p, 2), repeatCount: Int(sqlite3_column_int64(p, 3)),
-                        cleared: sqlite3_column_type(p, 4) == SQLITE_NULL ? nil : sqlite3_column_int64(p, 4))
+                        episode: Int(sqlite3_column_int64(p, 1)), at: instant(p, 2), repeatCount: Int(sqlite3_column_int64(p, 3)),
+                        cleared: sqlite3_column_type(p, 4) == SQLITE_NULL ? nil : instant(p, 4))
                 ))
         }
         return out
@@ -252,6 +252,12 @@ private func stepRows(_ db: Database, _ sql: String, _ arguments: StatementArgum
         }
         try body(p)
     }
+}
+
+/// A `*_ms` column as the nearest supported instant (see TimeColumns.swift: an older Vigil may
+/// have written one outside).
+@inline(__always) private func instant(_ p: OpaquePointer, _ column: Int32) -> Int64 {
+    SupportedDates.nearest(milliseconds: sqlite3_column_int64(p, column))
 }
 
 private func text(_ p: OpaquePointer, _ column: Int32) -> String? {

@@ -66,11 +66,14 @@ struct Simulate: AsyncParsableCommand {
         await guarded {
             let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
             let store = try common.openStore()
-            if let n = try store.counts()["sessions"], n > 0 {
-                throw Failure(
+            func refuse(_ n: Int) -> Failure {
+                Failure(
                     "\(store.path.terminalSafe) already has \(n) sessions; a simulated history would mix with them. Give a new directory with --data-dir.",
                     code: .dataError)
             }
+            // Asked early, so that a full log is refused before any simulating; asked again,
+            // atomically, where the first month is written.
+            if let n = try store.counts()["sessions"], n > 0 { throw refuse(n) }
             let today = LocalNow(at: WallClock.now(), zone: zone).day
             let last = until.flatMap(Statistics.day(from:)) ?? today - 1
             var profile = stress ? HistorySimulator.Profile.stress : HistorySimulator.Profile()
@@ -81,11 +84,18 @@ struct Simulate: AsyncParsableCommand {
             var events = 0
             let progress = isatty(2) != 0
             var done = 0
+            var claimed = false  // the log is this simulation's: its first sessions are written
             // A month per transaction: a crash leaves whole months, never half a session.
             for chunkStart in stride(from: last - days + 1, through: last, by: 30) {
                 let chunk = chunkStart...min(last, chunkStart + 29)
                 simulator.run(days: chunk) { batch.append($0) }
-                try store.appendSessions(batch, source: .simulated)
+                if !claimed {
+                    let existing = try store.appendSessionsIntoAnEmptyLog(batch, source: .simulated)
+                    if existing > 0 { throw refuse(existing) }
+                    claimed = !batch.isEmpty
+                } else {
+                    try store.appendSessions(batch, source: .simulated)
+                }
                 sessions += batch.count
                 events += batch.reduce(0) { $0 + $1.count }
                 batch.removeAll(keepingCapacity: true)

@@ -162,10 +162,14 @@ struct Start: AsyncParsableCommand {
         }
         defer { lock.release() }
         // No session can be running now: one whose end was never logged was killed.
-        for id in try store.closeInterruptedSessions() {
+        let recovered = try store.closeInterruptedSessions()
+        for id in recovered.closed {
             note(
                 "session \(id) had not been saved as ended (Vigil was killed or the machine went down): closed as interrupted at its last sign of life"
             )
+        }
+        for id in recovered.removed {
+            note("session \(id) was stopped before its first reading (Vigil was killed as it started): removed, it held nothing")
         }
         let run = SessionRun(command: self, config: config, store: store, task: task, taskId: taskId)
         if replay.isEmpty {

@@ -29,14 +29,14 @@ func deadline(_ text: String, today: Int, option: String) throws -> Deadline {
     guard let d = Deadline.parse(text, today: today) else {
         throw Failure(
             "\(option): '\(text.terminalSafe)' is not a date; use YYYY-MM-DD or \"YYYY-MM-DD HH:MM\" (local time) \(SupportedDates.range), today or tomorrow.",
-            code: .dataError)
+            code: .usage)
     }
     return d
 }
 
 func minutes(_ text: String, option: String) throws -> Int {
     guard let m = parseMinutes(text) else {
-        throw Failure("\(option): '\(text.terminalSafe)' is not a duration; use minutes like 90m, 1h30m or 2h.", code: .dataError)
+        throw Failure("\(option): '\(text.terminalSafe)' is not a duration; use minutes like 90m, 1h30m or 2h.", code: .usage)
     }
     return m
 }

@@ -137,7 +137,16 @@ struct DaemonCommand: AsyncParsableCommand {
             let daemon = ReminderDaemon(
                 round: round, every: config.reminders.check, clock: ContinuousClock(),
                 now: { fixed ?? WallClock.now() }, report: { log($0) })
-            if once { return try daemon.runOnce() }
+            if once {
+                // Said above ("cannot send reminders ..."); the code tells a script or a timer unit.
+                let unsent = try daemon.runOnce()
+                if unsent > 0 {
+                    throw Failure(
+                        "\(unsent) due reminder\(unsent == 1 ? "" : "s") could not be sent; \(unsent == 1 ? "it waits" : "they wait") for the next look",
+                        code: .unavailable)
+                }
+                return
+            }
             log("vigil daemon: reminders from \(store.path.terminalSafe), looking every \(humanDuration(config.reminders.check))")
             // SIGTERM (systemd stopping it), Ctrl-C or SIGHUP cancel the rounds, which wakes the
             // wait between them at once.

@@ -137,9 +137,10 @@ struct CommonOptions: ParsableArguments {
     /// Now: `--now`, else the wall clock; to the whole millisecond either way (`WallClock`).
     func currentTime() throws -> Timestamp {
         guard let now else { return WallClock.now() }
-        guard let t = parseRFC3339(now) else {
-            throw Failure(
-                "--now: '\(now.terminalSafe)' is not an RFC 3339 time such as 2026-11-22T09:00:00Z, \(SupportedDates.range).", code: .dataError)
+        let t: Timestamp
+        switch readRFC3339(now) {
+        case .success(let time): t = time
+        case .failure(let problem): throw Failure("--now: " + problem.describe(now) + ".", code: .usage)
         }
         return Timestamp(milliseconds: t.millisecondsSinceEpoch)
     }
@@ -191,7 +192,11 @@ struct CommonOptions: ParsableArguments {
 struct Failure: Error, CustomStringConvertible {
     enum Code: Int32 {
         case failure = 1
+        /// A bad argument found where it is used (ArgumentParser's own are 64 too).
+        case usage = 64
         case dataError = 65
+        /// A service Vigil needs is not there (sysexits' EX_UNAVAILABLE).
+        case unavailable = 69
         case cannotCreate = 73
         case ioError = 74
     }
@@ -248,7 +253,7 @@ func guarded<T>(outputMatters: Bool = true, _ body: () async throws -> T) async 
     } catch let e as SessionLock.CannotCreate {
         Vigil.fail(Failure(e.description, code: .cannotCreate))
     } catch let e as PlannerError {
-        Vigil.fail(Failure(e.description, code: .dataError))
+        Vigil.fail(Failure(e.description, code: e.isABadArgument ? .usage : .dataError))
     } catch let e as ConfigErrors {
         Vigil.fail(Failure(e.description, code: .dataError))
     } catch {

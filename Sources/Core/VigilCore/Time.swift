@@ -58,6 +58,16 @@ public struct CivilTime: Sendable, Equatable {
             secOfDay += 86_400
             days -= 1
         }
+        (self.year, self.month, self.day) = Self.civil(fromDays: Int(days))
+        self.hour = Int(secOfDay / 3600)
+        self.minute = Int(secOfDay / 60 % 60)
+        self.second = Int(secOfDay % 60)
+        self.nanosecond = Int(nanos)
+    }
+
+    /// The proleptic Gregorian date `days` after 1970-01-01: plain integer arithmetic, right for
+    /// any day a calendar can name (not only those an instant can hold).
+    public static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -66,13 +76,7 @@ public struct CivilTime: Sendable, Equatable {
         let mp = (5 * doy + 2) / 153
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp < 10 ? mp + 3 : mp - 9
-        self.year = Int(yoe + era * 400 + (m <= 2 ? 1 : 0))
-        self.month = Int(m)
-        self.day = Int(d)
-        self.hour = Int(secOfDay / 3600)
-        self.minute = Int(secOfDay / 60 % 60)
-        self.second = Int(secOfDay % 60)
-        self.nanosecond = Int(nanos)
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
     /// Days since 1970-01-01 for a proleptic Gregorian date.
@@ -101,7 +105,8 @@ public struct CivilTime: Sendable, Equatable {
 
 /// `YYYY-MM-DD` of a calendar day given as days since 1970-01-01.
 public func civilDate(_ day: Int) -> String {
-    let c = CivilTime(Timestamp(nanoseconds: Int64(day) * 86_400 * 1_000_000_000))
+    // A day far enough out to overflow `days + 719_468` is no date anyone wrote.
+    let c = CivilTime.civil(fromDays: min(max(day, -(1 << 40)), 1 << 40))
     return "\(pad(c.year, 4))-\(pad(c.month))-\(pad(c.day))"
 }
 
@@ -117,6 +122,23 @@ public enum SupportedDates {
     public static let seconds: Range<Int64> =
         CivilTime.daysFromCivil(year: years.lowerBound, month: 1, day: 1) * 86_400..<CivilTime.daysFromCivil(
             year: years.upperBound + 1, month: 1, day: 1) * 86_400
+    /// The same, as days since 1970-01-01.
+    public static let days: ClosedRange<Int> =
+        Int(
+            CivilTime.daysFromCivil(year: years.lowerBound, month: 1, day: 1))...Int(
+            CivilTime.daysFromCivil(year: years.upperBound + 1, month: 1, day: 1) - 1)
+
+    /// The supported day nearest `day`. For dates written before Vigil checked them (an older
+    /// version kept "someday" as 9999-12-31): a far deadline reads as the farthest one Vigil plans
+    /// with, still far, instead of trapping where it becomes an instant.
+    public static func nearest(day: Int) -> Int { min(max(day, days.lowerBound), days.upperBound) }
+
+    /// The supported instant nearest `milliseconds` since 1970 (see `nearest(day:)`), in milliseconds.
+    @inlinable public static func nearest(milliseconds: Int64) -> Int64 {
+        min(max(milliseconds, firstMillisecond), lastMillisecond)
+    }
+    public static let firstMillisecond = seconds.lowerBound * 1000
+    public static let lastMillisecond = seconds.upperBound * 1000 - 1
 }
 
 /// The day (since 1970-01-01) of a strict `YYYY-MM-DD` date, or nil if it is not a real date or
@@ -127,14 +149,36 @@ public func civilDay(_ text: String) -> Int? {
         let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), d >= 1,
         SupportedDates.years.contains(y)
     else { return nil }
-    let lengths = [31, (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-    guard d <= lengths[m - 1] else { return nil }
+    guard d <= daysIn(month: m, year: y) else { return nil }
     return Int(CivilTime.daysFromCivil(year: y, month: m, day: d))
 }
 
 /// Parses the RFC 3339 timestamps our recordings use: `2026-03-02T09:00:00Z`,
 /// with optional fractional seconds and a `Z` or `±HH:MM` offset. Nil outside `SupportedDates`.
-public func parseRFC3339(_ text: String) -> Timestamp? {
+public func parseRFC3339(_ text: String) -> Timestamp? { try? readRFC3339(text).get() }
+
+/// Why a text is not a time Vigil takes, for a message that says so (see `readRFC3339`).
+public enum TimeTextProblem: Error, Sendable, Equatable {
+    /// Not written as RFC 3339 at all.
+    case notRFC3339
+    /// Written as one, but no such time: 2026-02-30, 24:00, an offset of +99:99.
+    case impossible
+    /// A real time outside `SupportedDates`.
+    case unsupported
+
+    /// What is wrong with `text`, with what to write instead, for a message.
+    public func describe(_ text: String) -> String {
+        switch self {
+        case .notRFC3339: "'\(text.terminalSafe)' is not an RFC 3339 time such as 2026-03-02T09:00:00Z"
+        case .impossible:
+            "'\(text.terminalSafe)' is no real time (a day past the month's end, an hour past 23, a minute past 59, or a UTC offset past ±23:59)"
+        case .unsupported: "'\(text.terminalSafe)' is outside the dates Vigil supports, \(SupportedDates.range)"
+        }
+    }
+}
+
+/// `parseRFC3339` with the reason when the text is not a time Vigil takes.
+public func readRFC3339(_ text: String) -> Result<Timestamp, TimeTextProblem> {
     let b = Array(text.utf8)
     func num(_ from: Int, _ count: Int) -> Int? {
         guard from + count <= b.count else { return nil }
@@ -148,9 +192,10 @@ public func parseRFC3339(_ text: String) -> Timestamp? {
     }
     guard b.count >= 20, let y = num(0, 4), b[4] == 45, let mo = num(5, 2), b[7] == 45, let d = num(8, 2),
         b[10] == 84 || b[10] == 116 || b[10] == 32, let h = num(11, 2), b[13] == 58, let mi = num(14, 2),
-        b[16] == 58, let s = num(17, 2),
-        (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61, SupportedDates.years.contains(y)
-    else { return nil }
+        b[16] == 58, let s = num(17, 2)
+    else { return .failure(.notRFC3339) }
+    // A leap second (:60) is read as the second after :59, as POSIX time has no room for it.
+    guard (1...12).contains(mo), d >= 1, d <= daysIn(month: mo, year: y), h < 24, mi < 60, s < 61 else { return .failure(.impossible) }
     var i = 19
     var nanos: Int64 = 0
     if i < b.count, b[i] == 46 {
@@ -162,26 +207,34 @@ public func parseRFC3339(_ text: String) -> Timestamp? {
             scale /= 10
             i += 1
         }
-        if i == start { return nil }
+        if i == start { return .failure(.notRFC3339) }
     }
     var offsetSeconds = 0
-    guard i < b.count else { return nil }
+    guard i < b.count else { return .failure(.notRFC3339) }
     if b[i] == 90 || b[i] == 122 {
         i += 1
     } else if b[i] == 43 || b[i] == 45, let oh = num(i + 1, 2), b.count > i + 3, b[i + 3] == 58, let om = num(i + 4, 2) {
+        guard oh < 24, om < 60 else { return .failure(.impossible) }
         offsetSeconds = (oh * 3600 + om * 60) * (b[i] == 45 ? -1 : 1)
         i += 6
     } else {
-        return nil
+        return .failure(.notRFC3339)
     }
-    guard i == b.count else { return nil }
+    guard i == b.count else { return .failure(.notRFC3339) }
+    guard SupportedDates.years.contains(y) else { return .failure(.unsupported) }
     let days = CivilTime.daysFromCivil(year: y, month: mo, day: d)
     let secs = days * 86_400 + Int64(h * 3600 + mi * 60 + s - offsetSeconds)
     // The instant itself inside the supported dates (a local time just after midnight on 1970-01-01
     // east of Greenwich is 1969 in UTC); far inside what 64-bit nanoseconds hold (a fuzzer found
     // that year 1013 crashed the reader here before any range was checked).
-    guard SupportedDates.seconds.contains(secs) else { return nil }
-    return Timestamp(nanoseconds: secs * 1_000_000_000 + nanos)
+    guard SupportedDates.seconds.contains(secs) else { return .failure(.unsupported) }
+    return .success(Timestamp(nanoseconds: secs * 1_000_000_000 + nanos))
+}
+
+/// Days in a month of the proleptic Gregorian calendar.
+public func daysIn(month: Int, year: Int) -> Int {
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
 }
 
 @usableFromInline func pad(_ v: Int, _ width: Int = 2) -> String {

@@ -29,8 +29,12 @@ public final class WAVReader {
     public let sampleRate: Int
     public let channels: Int
     public let encoding: Encoding
-    /// Frames in the data chunk (fewer may be read if the file is truncated).
+    /// Frames in the data chunk, as its header says (fewer may be read if the file is truncated).
     public let frameCount: Int
+    /// Frames the file holds after the header: the header's count, or fewer when the header
+    /// overstates it (a truncated copy, a writer that never fixed the size). Nil when the length
+    /// cannot be known in advance (a pipe).
+    public let framesInFile: Int?
     /// The recording's start from a Broadcast Wave `bext` chunk (`YYYY-MM-DD`, `HH:MM:SS`), if any,
     /// as text in the recorder's local time.
     public let originationDateTime: String?
@@ -41,6 +45,8 @@ public final class WAVReader {
     private var raw: [UInt8] = []
 
     public var duration: Double { Double(frameCount) / Double(sampleRate) }
+    /// How long the audio the file holds lasts: what its place on a timeline is worked out from.
+    public var playableDuration: Double { Double(framesInFile.map { min($0, frameCount == 0 ? $0 : frameCount) } ?? frameCount) / Double(sampleRate) }
 
     public init(path: String) throws(WAVError) {
         self.path = path
@@ -126,6 +132,13 @@ public final class WAVReader {
         // A streaming writer that never went back to fix the size leaves 0 or 0xFFFFFFFF: read to the end.
         let frames = size == 0 || size == 0xFFFF_FFFF ? Int.max : size / (bytes * fmt.channels)
         self.frameCount = frames == Int.max ? 0 : frames
+        var st = stat()
+        let here = ftello(f)
+        if fstat(fileno(f), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, here >= 0 {
+            self.framesInFile = max(0, Int(st.st_size) - Int(here)) / (bytes * fmt.channels)
+        } else {
+            self.framesInFile = nil
+        }
         self.framesLeft = frames
         self.originationDateTime = bext
     }

@@ -1,7 +1,8 @@
 import VigilCore
 
 /// What the planner refuses, in words for the person: each message names what is wrong and what
-/// to do. The command line prints it with exit code 65 (data error).
+/// to do. The command line prints it with exit code 65 (data error), or 64 for an argument that
+/// is not a day or a week at all (`isABadArgument`).
 public enum PlannerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No task has this number.
     case noTask(Int64)
@@ -25,6 +26,15 @@ public enum PlannerError: Error, Hashable, Sendable, CustomStringConvertible {
     case beforeHabit(id: Int64, createdDay: Int, day: Int)
     /// Not an ISO week (`--week`).
     case notAWeek(String)
+
+    /// An argument that is not what its option takes (usage, exit 64), rather than one that does
+    /// not fit the data (no such task, a day before the habit).
+    public var isABadArgument: Bool {
+        switch self {
+        case .notADay, .notAWeek: true
+        default: false
+        }
+    }
 
     /// What was typed is quoted on one line, inert in a terminal (`terminalSafe`).
     public var description: String {

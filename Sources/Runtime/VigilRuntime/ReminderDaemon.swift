@@ -106,7 +106,9 @@ public final class ReminderDaemon<C: Clock>: Sendable where C.Duration == Durati
     }
 
     /// One round, and what it has to say.
-    public func runOnce() throws(StoreError) {
+    /// One look; returns how many due reminders could not be sent (they wait for the next look).
+    @discardableResult
+    public func runOnce() throws(StoreError) -> Int {
         let outcome = try round.run(at: now())
         for r in outcome.sent { report("reminded: \(r.title.terminalSafe)") }
         failing.withLock { unavailable in
@@ -120,6 +122,7 @@ public final class ReminderDaemon<C: Clock>: Sendable where C.Duration == Durati
                 unavailable = nil
             }
         }
+        return outcome.failed.count
     }
 
     /// Rounds until cancelled; a store that cannot be read ends it with the error.

@@ -4,7 +4,8 @@ bus named on the command line, answers Notify with increasing ids, and appends e
 as one JSON line. It is a real D-Bus service (python3-dbus on GLib's main loop), not a mock of the
 bus: the bus, the name ownership and the method call are all D-Bus's own.
 
-usage: notification-service.py BUS_ADDRESS LOG_FILE
+usage: notification-service.py BUS_ADDRESS LOG_FILE [CAPABILITIES]
+(CAPABILITIES: comma-separated, as GetCapabilities answers; default body,urgency)
 """
 import json
 import sys
@@ -15,6 +16,7 @@ from dbus.mainloop.glib import DBusGMainLoop
 from gi.repository import GLib
 
 address, log_path = sys.argv[1], sys.argv[2]
+capabilities = sys.argv[3].split(",") if len(sys.argv) > 3 else ["body", "urgency"]
 DBusGMainLoop(set_as_default=True)
 bus = dbus.bus.BusConnection(address)
 
@@ -39,7 +41,7 @@ class Notifications(dbus.service.Object):
 
     @dbus.service.method("org.freedesktop.Notifications", in_signature="", out_signature="as")
     def GetCapabilities(self):
-        return ["body", "urgency"]
+        return capabilities
 
     @dbus.service.method("org.freedesktop.Notifications", in_signature="", out_signature="ssss")
     def GetServerInformation(self):
