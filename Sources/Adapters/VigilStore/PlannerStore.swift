@@ -174,14 +174,16 @@ extension EventStore {
         let habits = try habits()
         var failed = 0
         try write { db in
+            // One statement for every row: after a long absence (or a clock set years ahead) a
+            // habit has thousands of days to fail, and compiling each insert took seconds.
+            let insert = try db.cachedStatement(sql: "INSERT INTO habit_days (habit_id, day, status, source) VALUES (?, ?, 'failed', 'auto')")
             for h in habits {
                 var marks: [Int: DayStatus] = [:]
                 for r in try Row.fetchAll(db, sql: "SELECT day, status FROM habit_days WHERE habit_id = ?", arguments: [h.id]) {
                     marks[r.day("day")] = DayStatus(rawValue: r["status"])
                 }
                 for day in daysToFail(h, statuses: marks, today: today) {
-                    try db.execute(
-                        sql: "INSERT INTO habit_days (habit_id, day, status, source) VALUES (?, ?, 'failed', 'auto')", arguments: [h.id, day])
+                    try insert.execute(arguments: [h.id, day])
                     failed += 1
                 }
             }

@@ -111,6 +111,12 @@ struct ReportCommand: AsyncParsableCommand {
             let today = LocalNow(at: try common.currentTime(), zone: zone).day
             let sources = source.sources
             let toDay = to.flatMap(Statistics.day(from:)) ?? today
+            // Checked here, where the default end (today) is known: a --from in the future alone.
+            if let from, let first = Statistics.day(from: from), first > toDay {
+                throw Failure(
+                    "--from \(from.terminalSafe) is after the period's last day (\(civilDate(toDay)), today); give --to as well for a period ahead.",
+                    code: .usage)
+            }
 
             // Reading must not create anything: without a log the report is empty.
             var facts = StatisticsFacts()

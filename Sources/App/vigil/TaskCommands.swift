@@ -36,7 +36,7 @@ func deadline(_ text: String, today: Int, option: String) throws -> Deadline {
 
 func minutes(_ text: String, option: String) throws -> Int {
     guard let m = parseMinutes(text) else {
-        throw Failure("\(option): '\(text.terminalSafe)' is not a duration; use minutes like 90m, 1h30m or 2h.", code: .usage)
+        throw Failure("\(option): '\(text.terminalSafe)' is not a duration; use minutes like 90m, 1h30m or 2h, up to a year.", code: .usage)
     }
     return m
 }

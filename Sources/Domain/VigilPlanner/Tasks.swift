@@ -224,10 +224,12 @@ private func round1(_ v: Double) -> Double { (v * 10).rounded() / 10 }
 
 func twoDigits(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
 
-/// Parses durations like `90m`, `1h30m`, `2h`, `45` (minutes).
+/// Parses durations like `90m`, `1h30m`, `2h`, `45` (minutes): at most `largestMinutes`.
 public func parseMinutes(_ text: String) -> Int? {
+    // A year of minutes: more is no estimate of a task (and 2^63 hours overflowed).
+    let largestMinutes = 366 * 24 * 60
     let t = text.trimmingCharacters(in: .whitespaces).lowercased()
-    if let n = Int(t), n > 0 { return n }
+    if let n = Int(t) { return (1...largestMinutes).contains(n) ? n : nil }
     var total = 0
     var number = ""
     var sawUnit = false
@@ -236,12 +238,14 @@ public func parseMinutes(_ text: String) -> Int? {
             number.append(c)
             continue
         }
-        guard let n = Int(number) else { return nil }
+        // Each part within the limit first, so that no sum or product can overflow.
+        guard let n = Int(number), n <= largestMinutes else { return nil }
         switch c {
         case "h": total += n * 60
         case "m": total += n
         default: return nil
         }
+        guard total <= largestMinutes else { return nil }
         number = ""
         sawUnit = true
     }
