@@ -63,4 +63,47 @@ import VigilCore
         #expect(r.summary.declaredDuration > 3600, "the header's claim is still reported (inspect shows it)")
         #expect(abs(r.summary.duration - 5) < 0.01)
     }
+
+    /// Huge numbers (issue 17): a float WAV may hold 1e38, infinities and NaNs. Its levels stay in
+    /// the range a recording holds (-200 to 20 dB), as a live microphone's do, and the summary
+    /// keeps only finite figures, so neither the scorer, the live screen nor `inspect --json`
+    /// meets an infinity.
+    @Test func aFloatFileOfHugeSamplesGivesLevelsInRange() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-wav-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let rate = 8_000
+        let seconds: [Float] = [1e38, .infinity, -.infinity, .nan, 0.5, 0]
+        let frames = seconds.flatMap { Array(repeating: $0, count: rate) }
+        var wav = Data("RIFF".utf8)
+        func le(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { wav.append(contentsOf: $0) } }
+        func le(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { wav.append(contentsOf: $0) } }
+        le(UInt32(36 + frames.count * 4))
+        wav.append(contentsOf: Array("WAVEfmt ".utf8))
+        le(UInt32(16))
+        le(UInt16(3))  // IEEE float
+        le(UInt16(1))
+        le(UInt32(rate))
+        le(UInt32(rate * 4))
+        le(UInt16(4))
+        le(UInt16(32))
+        wav.append(contentsOf: Array("data".utf8))
+        le(UInt32(frames.count * 4))
+        for f in frames { le(f.bitPattern) }
+        let path = dir + "/huge.wav"
+        try wav.write(to: URL(fileURLWithPath: path))
+
+        let r = try AudioFileRecording.read(path: path, window: 1, start: Timestamp(seconds: 1_700_000_000))
+        let levels = r.samples.compactMap { s -> AudioLevel? in if case .audio(let l) = s.payload { l } else { nil } }
+        #expect(levels.count == seconds.count)
+        for l in levels {
+            for v in [l.rms, l.peak] + [l.shortTermLUFS, l.momentaryLUFS].compactMap({ $0 }) {
+                #expect(SampleLimits.level.contains(v), "\(l)")
+            }
+        }
+        #expect(levels.first?.rms == 20, "1e38 is far above full scale: the ceiling")
+        for v in [r.summary.integrated, r.summary.maxMomentary, r.summary.maxShortTerm, r.summary.samplePeak].compactMap({ $0 }) {
+            #expect(v.isFinite)
+        }
+    }
 }

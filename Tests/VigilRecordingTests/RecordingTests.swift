@@ -93,24 +93,29 @@ func readError(_ text: String) -> RecordingError? {
     @Test func numbersParseExactlyAsTheStandardLibraryDoes() {
         var rng = SystemRandomNumberGenerator()
         var texts = [
-            "0", "-0", "1e3", "1.5E-3", "123456789012345678", "0.1", "-52.125", "3.141592653589793", "1e-320", "2.2250738585072014e-308",
-            "9007199254740993",
+            "0", "-0", "1e3", "1.5E-3", "123456789012345.678", "0.1", "-52.125", "3.141592653589793", "1e-320", "2.2250738585072014e-308",
+            "0.9007199254740993",
         ]
         for _ in 0..<2000 {
             let v = Double.random(in: -1e6...1e6, using: &rng)
             texts.append(v.description)
             texts.append(String(Int.random(in: -99999...99999, using: &rng)) + "." + String(Int.random(in: 0...999999, using: &rng)))
         }
+        // A plug-in reading's value: the one number wide enough (±10^15) for any of these.
+        let heart = SensorKind(rawValue: "heart")
+        let signals = SignalCatalog.builtIn.adding(SignalDefinition(sensor: heart, causes: []) { _ in [] })
         for text in texts {
-            let line = "{\"t\":0,\"kind\":\"audio\",\"rms\":\(text),\"peak\":0}"
+            let line = "{\"t\":0,\"kind\":\"heart\",\"value\":\(text)}"
             let parsed = line.utf8CString.withUnsafeBufferPointer { p in
-                p.withMemoryRebound(to: UInt8.self) { try? decodeSampleLine(UnsafeBufferPointer(rebasing: $0.dropLast()), start: start) }
+                p.withMemoryRebound(to: UInt8.self) {
+                    try? decodeSampleLine(UnsafeBufferPointer(rebasing: $0.dropLast()), start: start, signals: signals)
+                }
             }
-            guard let sample = parsed ?? nil, case .audio(let level) = sample.payload else {
+            guard let sample = parsed ?? nil, case .reading(let reading) = sample.payload else {
                 Issue.record("did not parse \(text)")
                 continue
             }
-            #expect(level.rms == Double(text)!, "\(text)")
+            #expect(reading.value == Double(text)!, "\(text)")
         }
     }
 
@@ -178,12 +183,12 @@ func readError(_ text: String) -> RecordingError? {
         (#"{"kind":"input","window":5,"idle":1}"#, "missing \"t\""),
         (#"{"t":1,"window":5,"idle":1}"#, "missing \"kind\""),
         (#"{"t":1,"kind":"input","window":5,"idle":1,"keys":2.5}"#, "\"keys\" must be a whole number"),
-        (#"{"t":1,"kind":"input","window":5,"idle":-1}"#, "\"idle\" must not be negative"),
+        (#"{"t":1,"kind":"input","window":5,"idle":-1}"#, "\"idle\" must be from 0 to 100 years"),
         (#"{"t":1,"kind":"input","window":"5","idle":1}"#, "expected a number"),
         (#"{"t":-1,"kind":"audio","rms":-20}"#, "\"t\" is negative"),
         (#"{"t":1,"kind":"location","lat":91,"lon":0}"#, "\"lat\" must be between -90 and 90"),
         (#"{"t":1,"kind":"location","lat":1,"lon":0,"mode":7}"#, "\"mode\" must be 0, 1, 2 or 3"),
-        (#"{"t":1,"kind":"location","lat":1,"lon":0,"dist":-3}"#, "\"dist\" must not be negative"),
+        (#"{"t":1,"kind":"location","lat":1,"lon":0,"dist":-3}"#, "\"dist\" must be from 0 to 20037509 m"),
         (#"{"t":1,"kind":"location","lat":1,"lon":0,"cell":0}"#, "\"cell\" must be greater than 0"),
         (#"{"t":1,"kind":"status","sensor":"radar","state":"lost"}"#, "unknown sensor \"radar\""),
         (#"{"t":1,"kind":"status","sensor":"audio","state":"sleepy"}"#, "unknown sensor state \"sleepy\""),

@@ -119,7 +119,7 @@ import VigilRuntime
         ),
         (
             #"{"buckets": {"w": {"id":"w","type":"afkstatus","events":[{"timestamp":"2026-01-01T00:00:00+00:00","duration":1e300,"data":{"status":"afk"}}]}}}"#,
-            "w, event 1: \"duration\" must be seconds from 0 to 100 years, got 1e+300"
+            "w, event 1: \"duration\" must be seconds from 0 to a year (31622400), got 1e+300"
         ),
         (
             #"{"buckets": {"w": {"id":"w","type":"afkstatus","events":[{"timestamp":"2026-01-01T00:00:00+00:00","duration":"x","data":{"status":"afk"}}]}}}"#,

@@ -61,9 +61,12 @@ public final class DetectorContext: Sendable {
     }
 
     /// Emits a reading stamped with the session's clock, or with `time` when the reading belongs
-    /// to another moment (the end of an input window).
+    /// to another moment (the end of an input window). Its numbers are brought into the ranges a
+    /// recording may hold (`SampleLimits`): a sensor's glitch, an idle time of 2^64 ms or a NaN
+    /// level, must not stop the session later nor write a recording that cannot be read back.
     public func emit(_ payload: SamplePayload, at time: Timestamp? = nil) {
-        reported.withLock { _ in _ = continuation.yield(Sample(time: time ?? now(), payload: payload)) }
+        let reading = SampleLimits.clamped(payload)
+        reported.withLock { _ in _ = continuation.yield(Sample(time: time ?? now(), payload: reading)) }
     }
 
     /// Sleeps for `seconds`, waking at once when the session stops.

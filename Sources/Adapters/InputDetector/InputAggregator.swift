@@ -78,7 +78,9 @@ struct InputAggregator {
             let finger = (fingerRemainder + 1e-9).rounded(.down)
             wheelRemainder = max(0, wheelRemainder - wheel)
             fingerRemainder = max(0, fingerRemainder - finger)
-            c.scrollTicks = Int(wheel) + Int(finger)
+            // A glitching device can scroll an infinite or NaN distance: the ticks stop at the most a
+            // sample holds (NaN is none) instead of trapping.
+            c.scrollTicks = Int(saturating: min(wheel + finger, Double(SampleLimits.count.upperBound - 1)))
         case .swipe(let fingers):
             classifier.swipe(fingers: fingers, into: &c.switches)
         case .other:

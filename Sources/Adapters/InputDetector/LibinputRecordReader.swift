@@ -507,7 +507,10 @@ struct ParsedRecording {
         var gaps: [LibinputRecordingSummary.IdleGap] = []
         var previous: Double?
         func emit(_ end: Double, _ activity: InputActivity) {
-            samples.append(Sample(time: origin + end, payload: .input(activity)))
+            // Within the ranges of a recording, as a live window is (`DetectorContext.emit`): a
+            // crafted file's 2^31 wheel detents in one window must not make a sample that a
+            // recording of its replay (`start --replay FILE --record`) cannot hold.
+            samples.append(Sample(time: origin + end, payload: SampleLimits.clamped(.input(activity))))
         }
         for e in all {
             if let p = previous, e.time - p > 0 {

@@ -62,7 +62,9 @@ public final class GPSDDetector: Detector, Sendable {
                 guard connection.waiting(microseconds: 250_000) else { continue }
                 guard connection.read(&report) else { return .lost("\(where_) went away; reconnecting") }
                 guard report.is_tpv else { continue }
-                if report.mode >= 2, report.latitude.isFinite, report.longitude.isFinite {
+                // A position off the globe (a garbled report) is no position; the other numbers are
+                // brought into range where every sample is emitted (`SampleLimits.clamped`).
+                if report.mode >= 2, SampleLimits.latitude.contains(report.latitude), SampleLimits.longitude.contains(report.longitude) {
                     context.report(.available, "fix from \(where_)")
                     let fix = LocationFix(
                         latitude: report.latitude, longitude: report.longitude,

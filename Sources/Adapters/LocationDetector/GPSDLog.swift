@@ -88,19 +88,36 @@ public struct GPSDLog: Sendable {
                 }
                 time = t
             }
-            let mode = (object["mode"] as? NSNumber)?.intValue ?? 0
+            /// A number of the report, refused with its line when it is outside what a receiver
+            /// can mean (`SampleLimits`): a damaged 1e19 would otherwise reach the scorer.
+            func number(_ key: String, _ range: ClosedRange<Double>, _ unit: String) throws(GPSDLogError) -> Double? {
+                guard let v = (object[key] as? NSNumber)?.doubleValue else { return nil }
+                guard range.contains(v) else {
+                    throw GPSDLogError(
+                        file: name, line: lineNumber,
+                        message: "TPV \"\(key)\" must be from \(jsonNumber(range.lowerBound)) to \(jsonNumber(range.upperBound))\(unit), got \(v)")
+                }
+                return v
+            }
+            // Read as a Double: NSNumber's intValue wraps 1e23 to a number that looks like a fix.
+            let modeValue = try number("mode", 0...3, " (gpsd's fix modes)") ?? 0
+            guard modeValue == modeValue.rounded() else {
+                throw GPSDLogError(file: name, line: lineNumber, message: "TPV \"mode\" must be 0, 1, 2 or 3, got \(modeValue)")
+            }
+            let mode = Int(modeValue)
             var fix: LocationFix?
             if mode >= 2, let lat = (object["lat"] as? NSNumber)?.doubleValue, let lon = (object["lon"] as? NSNumber)?.doubleValue {
-                guard (-90...90).contains(lat), (-180...180).contains(lon) else {
+                guard SampleLimits.latitude.contains(lat), SampleLimits.longitude.contains(lon) else {
                     throw GPSDLogError(file: name, line: lineNumber, message: "TPV position out of range (lat \(lat), lon \(lon))")
                 }
-                var eph = (object["eph"] as? NSNumber)?.doubleValue
-                if eph == nil, let x = (object["epx"] as? NSNumber)?.doubleValue, let y = (object["epy"] as? NSNumber)?.doubleValue {
+                let earth = " m (half the Earth's circumference)"
+                var eph = try number("eph", SampleLimits.distance, earth)
+                if eph == nil, let x = try number("epx", SampleLimits.distance, earth), let y = try number("epy", SampleLimits.distance, earth) {
                     eph = max(x, y)
                 }
                 fix = LocationFix(
-                    latitude: lat, longitude: lon, horizontalAccuracy: eph,
-                    speed: (object["speed"] as? NSNumber)?.doubleValue, mode: mode == 3 ? .threeD : .twoD)
+                    latitude: lat, longitude: lon, horizontalAccuracy: eph, speed: try number("speed", SampleLimits.speed, " m/s"),
+                    mode: mode == 3 ? .threeD : .twoD)
             }
             reports.append(Report(line: lineNumber, time: time, mode: mode, fix: fix))
         }

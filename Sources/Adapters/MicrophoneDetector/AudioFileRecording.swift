@@ -37,8 +37,9 @@ public struct AudioFileRecording: Sendable {
         let origin = start ?? Self.startOf(reader)
         var levels = WindowedLevels(sampleRate: Double(reader.sampleRate), channels: reader.channels, window: window)
         var samples: [Sample] = [Sample(time: origin, payload: .status(SensorStatus(sensor: .audio, state: .available, detail: "levels of \(path)")))]
-        // What the file holds, not what its header claims (a few bytes may claim a day).
-        samples.reserveCapacity(Int(min(reader.playableDuration, 86_400) / window) + 2)
+        // What the file holds, not what its header claims (a few bytes may claim a day), and at
+        // most a day's worth: the config keeps audio.window at 0.1 s or more.
+        samples.reserveCapacity(Int(saturating: min(reader.playableDuration, 86_400) / max(window, 0.1)) + 2)
         let rate = Double(reader.sampleRate)
         var buffer: [Float] = []
         while true {
@@ -46,12 +47,10 @@ public struct AudioFileRecording: Sendable {
             if buffer.isEmpty { break }
             buffer.withUnsafeBufferPointer { chunk in
                 levels.process(chunk) { l in
-                    samples.append(
-                        Sample(
-                            time: origin + Double(l.endFrame) / rate,
-                            payload: .audio(
-                                AudioLevel(
-                                    rms: l.rms, peak: l.peak, shortTermLUFS: l.shortTerm, momentaryLUFS: l.momentary))))
+                    // A float file can hold anything, 1e38 or infinity: its levels are kept within
+                    // what a recording holds (`SampleLimits.level`), as a live microphone's are.
+                    let level = AudioLevel(rms: l.rms, peak: l.peak, shortTermLUFS: l.shortTerm, momentaryLUFS: l.momentary)
+                    samples.append(Sample(time: origin + Double(l.endFrame) / rate, payload: SampleLimits.clamped(.audio(level))))
                 }
             }
         }
@@ -59,9 +58,9 @@ public struct AudioFileRecording: Sendable {
         func finite(_ v: Double) -> Double? { v.isFinite ? v : nil }
         let summary = AudioFileSummary(
             sampleRate: reader.sampleRate, channels: reader.channels, duration: Double(meter.framesProcessed) / rate,
-            declaredDuration: reader.duration, integrated: meter.integrated, maxMomentary: finite(meter.maxMomentary),
+            declaredDuration: reader.duration, integrated: meter.integrated.flatMap(finite), maxMomentary: finite(meter.maxMomentary),
             maxShortTerm: finite(meter.maxShortTerm),
-            samplePeak: meter.samplePeak > 0 ? 20 * log10(Double(meter.samplePeak)) : nil)
+            samplePeak: meter.samplePeak > 0 ? finite(20 * log10(Double(meter.samplePeak))) : nil)
         return AudioFileRecording(samples: samples, summary: summary, start: origin)
     }
 

@@ -24,6 +24,8 @@ public enum ActivityWatchExport {
     /// before someone away counts as back: readings every 3 s bring a person back within about
     /// 10 s of a `not-afk` event's start, as a desktop polled every second does.
     static let readingEvery = 3.0
+    /// The longest event, in seconds: a year (366 days), which is 10 million readings when afk.
+    static let longestEvent = 366 * 86_400.0
 
     public struct Failure: Error {
         public var message: String
@@ -94,8 +96,11 @@ public enum ActivityWatchExport {
             case let n as NSNumber: duration = n.doubleValue
             default: throw Failure(message: "\(name), event \(i + 1): \"duration\" must be a number of seconds")
             }
-            guard duration.isFinite, duration >= 0, duration < 3.15e9 else {
-                throw Failure(message: "\(name), event \(i + 1): \"duration\" must be seconds from 0 to 100 years, got \(duration)")
+            // At most a year: an afk event becomes a reading every 3 s, so 100 years would be a
+            // billion samples (a stopped program, by memory, not by a trap).
+            guard duration.isFinite, duration >= 0, duration <= longestEvent else {
+                throw Failure(
+                    message: "\(name), event \(i + 1): \"duration\" must be seconds from 0 to a year (\(jsonNumber(longestEvent))), got \(duration)")
             }
             out.append(Event(start: start, duration: duration, data: e["data"] as? [String: Any] ?? [:]))
         }

@@ -285,7 +285,7 @@ public struct RecordingInspection: Sendable, Encodable {
         ]
         if let i = input {
             lines.append(
-                "  input     \(i.keyPresses) key presses (autorepeat excluded), \(i.clicks) clicks, \(i.scrollTicks) scroll ticks, pointer travel \(Int(i.pointerTravel.rounded())) units"
+                "  input     \(i.keyPresses) key presses (autorepeat excluded), \(i.clicks) clicks, \(i.scrollTicks) scroll ticks, pointer travel \(Int(saturating: i.pointerTravel.rounded())) units"
             )
             lines.append(
                 "            \(i.appSwitches) app switches (Alt+Tab \(i.altTab), Super \(i.superKey), Ctrl+Tab \(i.ctrlTab), workspace \(i.workspace), swipes \(i.swipes))"

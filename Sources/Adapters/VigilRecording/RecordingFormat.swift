@@ -28,6 +28,9 @@ public struct RecordingHeader: Hashable, Sendable {
     public var task: String?
     /// The planned length of the recorded session in seconds, if it had one.
     public var plannedSeconds: Double?
+    /// The longest plan a header may hold, in seconds: a year, as `vigil replay --minutes` allows.
+    /// The session's end is an instant, so a plan of 1e300 s would overflow it.
+    public static let longestPlan = 365 * 86_400.0
 
     public init(
         version: Int = RecordingFormat.version, start: Timestamp, source: String? = nil, note: String? = nil, task: String? = nil,

@@ -402,10 +402,25 @@ private func buildSample(_ f: LineFields, slots: UnsafeMutablePointer<Double>, s
     }
     func count(_ k: Key, _ name: String) throws(JSONLineScanner.Failure) -> Int {
         guard let v = value(k) else { return 0 }
-        guard v >= 0, v < 1e9, v == v.rounded() else {
-            throw JSONLineScanner.Failure(column: 1, message: "\"\(name)\" must be a whole number from 0 to 999999999, got \(v)")
+        guard v >= 0, v < Double(SampleLimits.count.upperBound), v == v.rounded() else {
+            throw JSONLineScanner.Failure(
+                column: 1, message: "\"\(name)\" must be a whole number from 0 to \(SampleLimits.count.upperBound - 1), got \(v)")
         }
         return Int(v)
+    }
+    /// Every number the scorers and the live screen compute with lies in a range (`SampleLimits`):
+    /// a huge finite value such as 1e19 is refused here, with its line, instead of trapping later.
+    func within(_ v: Double, _ k: Key, _ range: ClosedRange<Double>, _ unit: String) throws(JSONLineScanner.Failure) -> Double {
+        guard range.contains(v) else {
+            throw JSONLineScanner.Failure(
+                column: 1,
+                message: "\"\(k.jsonName)\" must be from \(whole(range.lowerBound)) to \(whole(range.upperBound))\(unit), got \(v)")
+        }
+        return v
+    }
+    func optional(_ k: Key, _ range: ClosedRange<Double>, _ unit: String) throws(JSONLineScanner.Failure) -> Double? {
+        guard let v = value(k) else { return nil }
+        return try within(v, k, range, unit)
     }
 
     guard f.sawKind else { throw f.deferred ?? JSONLineScanner.Failure(column: 1, message: "missing \"kind\"") }
@@ -421,20 +436,27 @@ private func buildSample(_ f: LineFields, slots: UnsafeMutablePointer<Double>, s
     let t = try required(.t, "t")
     guard t >= 0 else { throw JSONLineScanner.Failure(column: 1, message: "\"t\" is negative (\(t)); times count from the header's start") }
     // 100 years: beyond that the instant would not fit in 64-bit nanoseconds.
-    guard t < 3.15e9 else { throw JSONLineScanner.Failure(column: 1, message: "\"t\" is \(t) s, more than 100 years after the header's start") }
+    guard t < SampleLimits.span.upperBound else {
+        throw JSONLineScanner.Failure(column: 1, message: "\"t\" is \(t) s, more than 100 years after the header's start")
+    }
     // t is known to be in [0, 100 years): adding 0.5 and truncating rounds to the nearest nanosecond.
     let time = Timestamp(nanoseconds: start.nanoseconds &+ Int64(t * 1e9 + 0.5))
     switch f.kind {
     case .unknown:
         guard let sensor = reading else { return nil }
-        return Sample(time: time, payload: .reading(SignalReading(sensor: sensor, value: value(.value), label: f.label)))
+        let reading = SignalReading(sensor: sensor, value: try optional(.value, SampleLimits.readingValue, ""), label: f.label)
+        return Sample(time: time, payload: .reading(reading))
     case .input:
         let window = try required(.window, "window")
-        guard window > 0 else { throw JSONLineScanner.Failure(column: 1, message: "\"window\" must be greater than 0, got \(window)") }
-        let travel = value(.travel) ?? 0
-        guard travel >= 0 else { throw JSONLineScanner.Failure(column: 1, message: "\"travel\" must not be negative, got \(travel)") }
+        guard window > 0, window <= SampleLimits.longestWindow else {
+            throw JSONLineScanner.Failure(
+                column: 1, message: "\"window\" must be greater than 0 and at most a day (86400 s), got \(window)")
+        }
+        let travel = try optional(.travel, SampleLimits.travel, " units") ?? 0
         let idle = try required(.idle, "idle")
-        guard idle >= 0 else { throw JSONLineScanner.Failure(column: 1, message: "\"idle\" must not be negative, got \(idle)") }
+        guard SampleLimits.span.contains(idle) else {
+            throw JSONLineScanner.Failure(column: 1, message: "\"idle\" must be from 0 to 100 years in seconds, got \(idle)")
+        }
         let switches = AppSwitches(
             altTab: try count(.altTab, "alt_tab"), superKey: try count(.superKey, "super"), ctrlTab: try count(.ctrlTab, "ctrl_tab"),
             workspace: try count(.workspace, "workspace"), swipes: try count(.swipes, "swipes"))
@@ -445,12 +467,14 @@ private func buildSample(_ f: LineFields, slots: UnsafeMutablePointer<Double>, s
                     window: window, keyPresses: try count(.keys, "keys"), pointerTravel: travel, clicks: try count(.clicks, "clicks"),
                     scrollTicks: try count(.scroll, "scroll"), switches: switches, idle: idle)))
     case .audio:
-        let rms = try required(.rms, "rms")
+        let level = SampleLimits.level
+        let rms = try within(try required(.rms, "rms"), .rms, level, " dBFS")
         return Sample(
             time: time,
             payload: .audio(
                 AudioLevel(
-                    rms: rms, peak: value(.peak) ?? rms, shortTermLUFS: value(.lufs), momentaryLUFS: value(.momentary))))
+                    rms: rms, peak: try optional(.peak, level, " dBFS") ?? rms, shortTermLUFS: try optional(.lufs, level, " LUFS"),
+                    momentaryLUFS: try optional(.momentary, level, " LUFS"))))
     case .location:
         let lat = try required(.lat, "lat")
         let lon = try required(.lon, "lon")
@@ -462,9 +486,11 @@ private func buildSample(_ f: LineFields, slots: UnsafeMutablePointer<Double>, s
         guard (0...3).contains(modeValue), let mode = FixMode(rawValue: Int(modeValue)), Double(mode.rawValue) == modeValue else {
             throw JSONLineScanner.Failure(column: 1, message: "\"mode\" must be 0, 1, 2 or 3 as in gpsd's TPV, got \(modeValue)")
         }
-        let distance = value(.dist)
+        let earth = " m (half the Earth's circumference)"
+        let accuracy = try optional(.acc, SampleLimits.distance, earth)
+        let speed = try optional(.speed, SampleLimits.speed, " m/s")
+        let distance = try optional(.dist, SampleLimits.distance, earth)
         let cell = value(.cell)
-        if let d = distance, !(d >= 0) { throw JSONLineScanner.Failure(column: 1, message: "\"dist\" must not be negative, got \(d)") }
         if let c = cell, !(c > 0 && c <= 180) {
             throw JSONLineScanner.Failure(column: 1, message: "\"cell\" must be greater than 0 and at most 180 degrees, got \(c)")
         }
@@ -472,7 +498,7 @@ private func buildSample(_ f: LineFields, slots: UnsafeMutablePointer<Double>, s
             time: time,
             payload: .location(
                 LocationFix(
-                    latitude: lat, longitude: lon, horizontalAccuracy: value(.acc), speed: value(.speed), mode: mode,
+                    latitude: lat, longitude: lon, horizontalAccuracy: accuracy, speed: speed, mode: mode,
                     distanceFromWorkplace: distance, cellSize: cell)))
     case .desktop:
         if let name = f.state {
@@ -485,7 +511,7 @@ private func buildSample(_ f: LineFields, slots: UnsafeMutablePointer<Double>, s
         guard let idle = value(.idle) else {
             throw JSONLineScanner.Failure(column: 1, message: "a desktop line needs \"idle\" (seconds) or \"state\"")
         }
-        guard idle >= 0, idle < 3.15e9 else {
+        guard SampleLimits.span.contains(idle) else {
             throw JSONLineScanner.Failure(column: 1, message: "\"idle\" must be from 0 to 100 years in seconds, got \(idle)")
         }
         return Sample(time: time, payload: .desktop(.idle(idle)))
@@ -557,8 +583,11 @@ func decodeHeaderLine(_ line: UnsafeBufferPointer<UInt8>) throws(JSONLineScanner
         case "note": note = s.text(try s.string())
         case "task": task = s.text(try s.string())
         case "planned":
-            planned = try s.number()
-            guard let p = planned, p > 0, p.isFinite else { throw s.fail("\"planned\" must be a number of seconds greater than 0") }
+            let p = try s.number()
+            guard p > 0, p <= RecordingHeader.longestPlan else {
+                throw s.fail("\"planned\" must be a number of seconds greater than 0 and at most a year (31536000), got \(p)")
+            }
+            planned = p
         default: try s.skipValue()
         }
         s.skipSpace()
@@ -736,6 +765,9 @@ public final class RecordingReader {
         }
     }
 }
+
+/// A range's bound as people write it: `20037509`, `-1000000000000000` (not `1e+15`).
+private func whole(_ v: Double) -> String { v == v.rounded() && abs(v) <= 1e15 ? String(Int64(v)) : "\(v)" }
 
 /// `a`, `a or b`, `a, b or c`.
 private func orList(_ words: [String]) -> String {

@@ -28,7 +28,8 @@ struct Sensors: AsyncParsableCommand {
     var timeout: Double = 5
 
     func validate() throws {
-        if !(timeout > 0) { throw ValidationError("--timeout must be greater than 0.") }
+        // An upper bound too: the wait is a Duration, which 1e300 s or inf would overflow (a trap).
+        if !(timeout > 0 && timeout <= 3600) { throw ValidationError("--timeout must be greater than 0 and at most 3600 (an hour); got \(timeout).") }
     }
 
     func run() async throws {

@@ -352,6 +352,13 @@ extension VigilConfiguration {
         }
         func positive(_ v: Double, _ key: String, max high: Double = 86_400) { seconds(v, key, max: high) }
         func nonNegative(_ v: Double, _ key: String, max high: Double = 86_400) { seconds(v, key, orEqual: true, max: high) }
+        // Half the Earth's circumference: no distance on it is longer (`SampleLimits.distance`).
+        func metres(_ v: Double, _ key: String) {
+            let high = SampleLimits.distance.upperBound
+            check(
+                v > 0 && v <= high, key,
+                "must be greater than 0 and at most \(shown(high)) m (half the Earth's circumference), got \(shown(v))")
+        }
         func count(_ v: Int, _ key: String, from low: Int, to high: Int) {
             check((low...high).contains(v), key, "must be a whole number from \(low) to \(high), got \(v)")
         }
@@ -413,15 +420,10 @@ extension VigilConfiguration {
         if let w = location.workplace {
             check((-90...90).contains(w.latitude), "location.workplace.latitude", "must be between -90 and 90, got \(w.latitude)")
             check((-180...180).contains(w.longitude), "location.workplace.longitude", "must be between -180 and 180, got \(w.longitude)")
-            positive(w.radius, "location.workplace.radius")
+            metres(w.radius, "location.workplace.radius")
         }
-        // Half the Earth's circumference: no distance on it is longer.
-        check(
-            location.radius > 0 && location.radius <= 20_037_509, "location.radius",
-            "must be greater than 0 and at most 20037509 m (half the Earth's circumference), got \(shown(location.radius))")
-        check(
-            location.maxAccuracy > 0 && location.maxAccuracy <= 20_037_509, "location.max_accuracy",
-            "must be greater than 0 and at most 20037509 m, got \(shown(location.maxAccuracy))")
+        metres(location.radius, "location.radius")
+        metres(location.maxAccuracy, "location.max_accuracy")
         nonNegative(location.grace, "location.grace")
         positive(location.full, "location.full")
         check(location.full > location.grace, "location.full", "must be longer than location.grace (\(location.grace) s)")

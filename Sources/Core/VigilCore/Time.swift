@@ -7,7 +7,9 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     public var nanoseconds: Int64
 
     @inlinable public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
-    @inlinable public init(seconds: Double) { self.nanoseconds = Int64((seconds * 1e9).rounded()) }
+    /// The nearest instant; a time beyond what 64 bits of nanoseconds hold (about 292 years either
+    /// side of 1970) is the first or last of them. Check times from outside first (`checkedSeconds`).
+    @inlinable public init(seconds: Double) { self.nanoseconds = Int64(saturating: (seconds * 1e9).rounded()) }
     /// An instant from outside (a file's time, a date in its metadata), or nil when it is not a
     /// number or lies outside `SupportedDates`: such a time is unknown, not a trap.
     public init?(checkedSeconds seconds: Double) {
@@ -29,8 +31,13 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     @inlinable public static func - (a: Timestamp, b: Timestamp) -> Double {
         Double(a.nanoseconds &- b.nanoseconds) / 1e9
     }
+    /// `a` moved by `seconds`, stopping at the first or last instant there is rather than wrapping
+    /// around (or trapping on a span of 1e19 s): readings are checked against `SampleLimits`, so
+    /// this only guards the arithmetic.
     @inlinable public static func + (a: Timestamp, seconds: Double) -> Timestamp {
-        Timestamp(nanoseconds: a.nanoseconds &+ Int64((seconds * 1e9).rounded()))
+        let span = Int64(saturating: (seconds * 1e9).rounded())
+        let (sum, overflow) = a.nanoseconds.addingReportingOverflow(span)
+        return Timestamp(nanoseconds: overflow ? (span > 0 ? .max : .min) : sum)
     }
     @inlinable public static func - (a: Timestamp, seconds: Double) -> Timestamp { a + (-seconds) }
 
@@ -245,7 +252,7 @@ public func daysIn(month: Int, year: Int) -> Int {
 /// Human wording for a span of seconds, as used in reasons and summaries:
 /// `45 s`, `4 min`, `3 min 20 s`, `1 h 05 min`.
 public func humanDuration(_ seconds: Double) -> String {
-    let total = Int(seconds.rounded())
+    let total = Int(saturating: seconds.rounded())
     if total < 60 { return "\(max(total, 0)) s" }
     if total < 3600 {
         let m = total / 60
@@ -259,12 +266,12 @@ public func humanDuration(_ seconds: Double) -> String {
 
 /// Whole minutes, rounded down, for reasons that read naturally: "no input for 4 min".
 public func humanMinutes(_ seconds: Double) -> String {
-    let m = Int(seconds / 60)
-    return m < 1 ? "\(Int(seconds)) s" : "\(m) min"
+    let m = Int(saturating: seconds / 60)
+    return m < 1 ? "\(Int(saturating: seconds)) s" : "\(m) min"
 }
 
 /// `HH:MM:SS` of an elapsed span (hours grow past 24 if they must).
 public func clockDuration(_ seconds: Double) -> String {
-    let total = max(0, Int(seconds.rounded(.down)))
+    let total = max(0, Int(saturating: seconds.rounded(.down)))
     return "\(pad(total / 3600)):\(pad(total / 60 % 60)):\(pad(total % 60))"
 }

@@ -199,10 +199,10 @@ public struct LiveView: Sendable {
         if let planned, planned > 0 {
             let fraction = min(1, worked / planned)
             let barWidth = max(10, min(50, w - 8))
-            let filled = Int((fraction * Double(barWidth)).rounded(.down))
+            let filled = max(0, Int(saturating: (fraction * Double(barWidth)).rounded(.down)))
             let left = max(0, planned - worked)
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
-            out.append(paint(bar, "32") + " \(Int(fraction * 100))%" + (w >= barWidth + 22 ? " · \(clockDuration(left)) left" : ""))
+            out.append(paint(bar, "32") + " \(Int(saturating: fraction * 100))%" + (w >= barWidth + 22 ? " · \(clockDuration(left)) left" : ""))
         }
         let stateColor =
             switch state {
@@ -224,7 +224,7 @@ public struct LiveView: Sendable {
                 "Input     "
                     + sensorLine(.input) {
                         guard let rate = inputRate else { return nil }
-                        return "\(Int(rate.rounded())) keys/min" + (idle.map { $0 >= 60 ? " · idle \(humanMinutes($0))" : "" } ?? "")
+                        return "\(Int(saturating: rate.rounded())) keys/min" + (idle.map { $0 >= 60 ? " · idle \(humanMinutes($0))" : "" } ?? "")
                     }, w))
         out.append(
             truncate(
@@ -233,17 +233,17 @@ public struct LiveView: Sendable {
                         guard let a = audio else { return nil }
                         let level = a.level
                         let unit = a.shortTermLUFS != nil ? "LUFS" : "dBFS"
-                        let meter =
-                            String(repeating: "▮", count: max(0, min(10, Int((level + 70) / 6))))
-                            + String(repeating: "▯", count: 10 - max(0, min(10, Int((level + 70) / 6))))
-                        return "\(Int(level.rounded())) \(unit) \(meter)"
+                        let filled = max(0, min(10, Int(saturating: (level + 70) / 6)))
+                        let meter = String(repeating: "▮", count: filled) + String(repeating: "▯", count: 10 - filled)
+                        return "\(Int(saturating: level.rounded())) \(unit) \(meter)"
                     }, w))
         out.append(
             truncate(
                 "Location  "
                     + sensorLine(.location) {
                         guard let quality = fixText else { return nil }
-                        return distance.map { "\(Int($0.rounded())) m from \(workplace?.name ?? "where you started") · \(quality)" } ?? quality
+                        return distance.map { "\(Int(saturating: $0.rounded())) m from \(workplace?.name ?? "where you started") · \(quality)" }
+                            ?? quality
                     }, w))
         // The desktop signals, once their sensors have said anything (replays of older recordings
         // have none).
@@ -315,13 +315,14 @@ public struct LiveView: Sendable {
     /// The screen in one line, for logs: state, score and each sensor's reading.
     public func statusLine() -> String {
         var parts = [stateText, "score \(String(format: "%.2f", score))"]
-        parts.append("input " + sensorLine(.input) { inputRate.map { "\(Int($0.rounded())) keys/min" } })
-        parts.append("audio " + sensorLine(.audio) { audio.map { "\(Int($0.level.rounded())) \($0.shortTermLUFS != nil ? "LUFS" : "dBFS")" } })
+        parts.append("input " + sensorLine(.input) { inputRate.map { "\(Int(saturating: $0.rounded())) keys/min" } })
+        parts.append(
+            "audio " + sensorLine(.audio) { audio.map { "\(Int(saturating: $0.level.rounded())) \($0.shortTermLUFS != nil ? "LUFS" : "dBFS")" } })
         parts.append(
             "location "
                 + sensorLine(.location) {
                     guard let quality = fixText else { return nil }
-                    return (distance.map { "\(Int($0.rounded())) m · " } ?? "") + quality
+                    return (distance.map { "\(Int(saturating: $0.rounded())) m · " } ?? "") + quality
                 })
         if heard(.desktop) { parts.append("desktop " + sensorLine(.desktop) { desktopText }) }
         if heard(.app) { parts.append("app " + sensorLine(.app) { appText }) }
@@ -353,7 +354,7 @@ public struct LiveView: Sendable {
 public func sparkline(_ values: [Double], width: Int) -> String {
     let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
     let shown = values.suffix(width)
-    return String(repeating: " ", count: width - shown.count) + String(shown.map { blocks[min(7, max(0, Int(($0 * 7).rounded())))] })
+    return String(repeating: " ", count: width - shown.count) + String(shown.map { blocks[min(7, max(0, Int(saturating: ($0 * 7).rounded())))] })
 }
 
 private func truncate(_ s: String, _ width: Int) -> String {

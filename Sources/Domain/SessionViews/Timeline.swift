@@ -179,7 +179,7 @@ public struct TimelineRenderer: Sendable {
 
 /// `0.34`: two decimals without Foundation's locale-dependent formatting.
 func fixed2(_ v: Double) -> String {
-    let hundredths = Int((v * 100).rounded())
+    let hundredths = Int(saturating: (v * 100).rounded())
     let sign = hundredths < 0 ? "-" : ""
     let a = abs(hundredths)
     return "\(sign)\(a / 100).\(a % 100 < 10 ? "0" : "")\(a % 100)"

@@ -126,7 +126,7 @@ extension HTMLReport {
 
     /// `s`, cut with an ellipsis to fit `width` at `size`.
     static func fitted(_ s: String, width: Double, size: Double = Canvas.labelSize) -> String {
-        let fits = max(1, Int((width + 0.01) / (size * Canvas.charWidth)))
+        let fits = max(1, Int(saturating: (width + 0.01) / (size * Canvas.charWidth)))
         return s.count <= fits ? s : String(s.prefix(max(1, fits - 1))) + "…"
     }
 
@@ -144,7 +144,7 @@ extension HTMLReport {
     /// "2.5", "3": one decimal where it matters.
     static func short(_ v: Double) -> String {
         let tenths = (v * 10).rounded()
-        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(tenths / 10))" : number(tenths / 10)
+        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(saturating: tenths / 10))" : number(tenths / 10)
     }
 
     /// The five classes of focus share the heatmaps use, by the whole percent shown in their tooltips
@@ -152,7 +152,7 @@ extension HTMLReport {
     static let shareBins: [(lowest: Int, label: String)] = [(0, "under 50%"), (50, "50–69%"), (70, "70–84%"), (85, "85–94%"), (95, "95–100%")]
 
     static func shareBin(_ share: Double) -> Int {
-        let p = Int((share * 100).rounded())
+        let p = Int(saturating: (share * 100).rounded())
         return shareBins.lastIndex { p >= $0.lowest } ?? 0
     }
 
@@ -462,7 +462,7 @@ extension HTMLReport {
         let low = max(0, min(0.9, (((shares.min() ?? 1) - 0.05) * 10).rounded(.down) / 10))
         let peak = weeks.map { $0.focusedMinutes + $0.distractedMinutes }.max() ?? 0
         let top = Self.niceCeiling(peak / 60) * 60
-        let shareLabels = [(1.0, "100%"), (low, "\(Int((low * 100).rounded()))%")]
+        let shareLabels = [(1.0, "100%"), (low, "\(Int(saturating: (low * 100).rounded()))%")]
         let hourLabels = [(0.0, "0"), (1.0, "\(Self.short(top / 60)) h")]
         let left = ((shareLabels + hourLabels).map { Canvas.textWidth($0.1) }.max() ?? 0) + 10
         let step = (Canvas.width - 1 - left) / Double(max(1, weeks.count))

@@ -175,7 +175,8 @@ struct HTMLReport {
     func points(now: Double?, then: Double?, higherIsBetter: Bool, what: String = "") -> String {
         guard let now, let then else { return "<p class=\"delta none\">\(escape(what))nothing to compare</p>" }
         let difference = (now * 100).rounded() - (then * 100).rounded()
-        return change(by: difference, shown: "\(Int(abs(difference))) pts", was: percent(then), higherIsBetter: higherIsBetter, what: what)
+        return change(
+            by: difference, shown: "\(Int(saturating: abs(difference))) pts", was: percent(then), higherIsBetter: higherIsBetter, what: what)
     }
 
     func count(now: Int, then: Int, higherIsBetter: Bool?) -> String {

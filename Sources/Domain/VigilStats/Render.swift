@@ -105,13 +105,13 @@ func number(_ v: Double) -> String {
 
 /// `2 h 05 min`, `45 min`, `0 min` from minutes.
 func hoursMinutes(_ minutes: Double) -> String {
-    let total = Int(minutes.rounded())
+    let total = Int(saturating: minutes.rounded())
     return total < 60 ? "\(total) min" : "\(total / 60) h \(total % 60 < 10 ? "0" : "")\(total % 60) min"
 }
 
 /// "2.0", "0.3": a rate to one decimal, always with it.
 func oneDecimal(_ v: Double) -> String {
-    let tenths = Int((v * 10).rounded())
+    let tenths = Int(saturating: (v * 10).rounded())
     return "\(tenths / 10).\(tenths % 10)"
 }
 
@@ -122,7 +122,7 @@ func signedDuration(_ minutes: Double) -> String {
     return (rounded > 0 ? "+" : "−") + hoursMinutes(abs(rounded)) + (rounded > 0 ? " ↑" : " ↓")
 }
 
-func percent(_ v: Double?) -> String { v.map { "\(Int(($0 * 100).rounded()))%" } ?? "–" }
+func percent(_ v: Double?) -> String { v.map { "\(Int(saturating: ($0 * 100).rounded()))%" } ?? "–" }
 
 func seconds(_ v: Double?) -> String { v.map { humanDuration($0) } ?? "–" }
 
@@ -375,8 +375,8 @@ struct TextReport {
             let total = row.focused + row.distracted
             var bar = ""
             if top > 0, total > 0 {
-                let all = max(1, Int((total / top * Double(barWidth)).rounded()))
-                let focused = min(all, Int((row.focused / top * Double(barWidth)).rounded()))
+                let all = max(1, Int(saturating: (total / top * Double(barWidth)).rounded()))
+                let focused = min(all, Int(saturating: (row.focused / top * Double(barWidth)).rounded()))
                 bar = green(String(repeating: "█", count: focused)) + yellow(String(repeating: "░", count: all - focused))
                 bar += String(repeating: " ", count: barWidth - all)
             } else {

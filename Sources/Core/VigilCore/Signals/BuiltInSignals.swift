@@ -60,14 +60,14 @@ public struct NoiseDetail: ScoreDetail {
     public var level: Double
     public var loudness: Bool
     public var seconds: Double
-    public var reason: String { "noise \(Int(level.rounded())) \(loudness ? "LUFS" : "dBFS") for \(humanMinutes(seconds))" }
+    public var reason: String { "noise \(Int(saturating: level.rounded())) \(loudness ? "LUFS" : "dBFS") for \(humanMinutes(seconds))" }
 }
 
 /// Distance from the workplace: "212 m from the office".
 public struct DistanceDetail: ScoreDetail {
     public var metres: Double
     public var place: String?
-    public var reason: String { "\(Int(metres.rounded())) m \(place.map { "from \($0)" } ?? "from where the session started")" }
+    public var reason: String { "\(Int(saturating: metres.rounded())) m \(place.map { "from \($0)" } ?? "from where the session started")" }
 }
 
 /// Linear ramp: 0 at or below `low`, 1 at or above `high`.
