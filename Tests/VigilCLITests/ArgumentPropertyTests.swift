@@ -79,7 +79,7 @@ import VigilCore
             ["start", "--replay", recording, "--pace", "10000", "--minutes", g.number()],
             ["start", "--replay", recording, "--pace", g.number()],
             ["start", "--replay", recording, "--pace", "10000", "--pomodoro", "\(g.number())/\(g.number())/\(g.number())x\(g.number())"],
-            ["today", "--now", g.time()],
+            ["today", "--now", g.time()], ["motivate", "--now", g.time()],
         ]
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import RecordingFormats
 import SessionViews
 import Synchronization
@@ -98,6 +99,59 @@ import VigilTesting
         _ = try Replayer(configuration: .default, task: "t", plannedSeconds: 5).run(MergedRecordings([source])) { replayed.append($0) }
         #expect(replayed == collected.all)
         #expect(collected.all.last.map { if case .sessionEnded(let s) = $0.kind { s.ended == wallStart + 5 } else { false } } == true)
+    }
+
+    /// A stall of the session's own clock longer than `session.gap` (the process stopped, or the
+    /// machine suspended without logind saying so; on a loaded machine, a starved thread pool)
+    /// that the ticker notices before any sample: the gap ends where the live session noticed, and
+    /// its recording, written and read back, replays to the same timeline. Before the
+    /// `stall_ended` control, the replay ended the gap at the next sample, a moment later.
+    @Test func aStallNoticedByTheTickerReplaysToTheSameGap() async throws {
+        let clock = ManualClock()
+        let collected = Collected()
+        let recorded = Mutex<[Sample]>([])
+        let live = LiveSession(
+            configuration: .default, task: "t", plannedSeconds: 600, wallStart: wallStart, clock: clock,
+            onSample: { s in recorded.withLock { $0.append(s) } }, onEvents: { collected.add($0) })
+        await live.begin(statuses: [])
+        let quiet = SamplePayload.audio(AudioLevel(rms: -50, peak: -40))
+        for _ in 0..<10 {
+            clock.advance(by: .milliseconds(750))
+            await live.receive(quiet)
+            await live.tick()
+        }
+        clock.advance(by: .seconds(100.3))  // stood still: nothing ran for longer than session.gap
+        await live.tick()
+        clock.advance(by: .milliseconds(40))
+        await live.receive(quiet)
+        for _ in 0..<4 {
+            clock.advance(by: .milliseconds(750))
+            await live.receive(quiet)
+            await live.tick()
+        }
+        await live.control(.end)
+        let events = collected.all
+        let noticed = wallStart + 7.5 + 100.3
+        let gaps = events.compactMap { if case .gap(let from, let seconds) = $0.kind { ($0.time, from, seconds) } else { nil } }
+        #expect(gaps.count == 1)
+        #expect(gaps.first.map { abs($0.0 - noticed) < 1e-6 } == true, "the gap ends where the live session noticed the stall: \(gaps)")
+
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-stall-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/stall.jsonl"
+        let writer = try RecordingWriter(path: file, header: RecordingHeader(start: wallStart, source: "test", task: "t", plannedSeconds: 600))
+        for s in recorded.withLock({ $0 }) { try writer.append(s) }
+        try writer.close()
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains(#""action":"stall_ended""#))
+
+        var replayed: [SessionEvent] = []
+        _ = try Replayer(configuration: .default).run(MergedRecordings([RecordingReader(path: file)])) { replayed.append($0) }
+        #expect(replayed.count == events.count)
+        for (i, (a, b)) in zip(events, replayed).enumerated() where a != b {
+            Issue.record("event \(i) differs:\n live   \(a)\n replay \(b)")
+            break
+        }
     }
 }
 

@@ -89,7 +89,8 @@ struct MotivateCommand: AsyncParsableCommand {
             // The last line shown, so the next call differs; in the data directory, not the log.
             let lastFile = FilePaths.directory(of: common.paths.databasePath) + "/last-motivation"
             let last = (try? String(contentsOfFile: lastFile, encoding: .utf8)).flatMap { text in collection.entries.first { $0.text == text } }
-            var rng = SplitMix64(seed: UInt64(try common.currentTime().millisecondsSinceEpoch) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(getpid()))
+            var rng = SplitMix64(
+                seed: UInt64(bitPattern: try common.currentTime().millisecondsSinceEpoch) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(getpid()))
             guard let m = collection.pick(category: category.flatMap(Motivation.Category.init(rawValue:)), avoiding: last, using: &rng) else {
                 throw Failure(
                     "no motivation in the category '\((category ?? "").terminalSafe)'. Add some to \(FilePaths.directory(of: common.paths.configFile).terminalSafe)/motivation.yaml.",

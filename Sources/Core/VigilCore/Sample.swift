@@ -236,6 +236,11 @@ public enum ControlAction: String, Sendable, CaseIterable {
     case end
     /// The person asks for a few quiet minutes from the alarms (limited per session).
     case snooze
+    /// Not the person's: a live session's own clock stood still for longer than `session.gap` (the
+    /// process was stopped, or the machine slept without logind saying so) and runs again from
+    /// this instant. The live session writes it into its recording where it noticed, so that the
+    /// replay books the gap ending at the same instant instead of at the next sample.
+    case stallEnded = "stall_ended"
 }
 
 /// One observation from a sensor, or a control action.

@@ -72,7 +72,14 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
     public func tick() {
         guard !stepper.isEnded else { return }
         var events: [SessionEvent] = []
-        stepper.ticks(through: now(), into: &events)
+        let t = now()
+        if stepper.hasStalled(at: t) {
+            // Nothing, not even a tick, for longer than session.gap: this process did not run. The
+            // gap ends now, and the recording says so; a replay would otherwise end it at the
+            // next sample, a moment later.
+            feed(Sample(time: t, payload: .control(.stallEnded)), into: &events)
+        }
+        stepper.ticks(through: t, into: &events)
         if stepper.isEnded, let end = stepper.session.plannedEnd {
             // The plan ran out on this tick: say so in the recording, so its replay ends here too.
             // (Every sample recorded so far is earlier: one at or after the planned end would have

@@ -5,12 +5,12 @@ import VigilCore
 /// to the same timeline: the ticks fall on the same grid (every `session.tick` from the start) and
 /// a sample at instant t is preceded by exactly the ticks before t.
 ///
-/// The one difference is what a long silence means. In a replay, samples more than `session.gap`
-/// apart mean the machine slept: the ticks in between are skipped and the state machine books a
-/// gap. A live session cannot know that the next sample is far off; it ticks on, and only a stall
-/// of its own clock longer than `session.gap` (the process was stopped, the machine suspended)
-/// skips ticks. A live recording therefore replays identically as long as some detector reports at
-/// least every `session.gap` (the input detector reports every window even when idle).
+/// A long silence means the same in both. Samples more than `session.gap` apart mean the machine
+/// slept: the ticks in between are skipped and the state machine books a gap ending at the next
+/// sample. A live session ticks on through silence, so it only meets a gap when its own clock
+/// stood still (the process was stopped, the machine suspended); it then receives, and records, a
+/// `stall_ended` control at the instant it noticed (`hasStalled`), which ends the gap there in the
+/// replay too. A live recording therefore replays to the same timeline whatever the machine did.
 public struct SessionStepper {
     public private(set) var session: FocusSession
     private let tick: Double
@@ -52,14 +52,18 @@ public struct SessionStepper {
         nextTick = nt
     }
 
-    /// Live: fires the ticks on the grid up to and including `t`. After a stall of the clock longer
-    /// than `session.gap`, the missed ticks are skipped and one tick at the next grid instant after
-    /// `t` lets the state machine book the gap.
+    /// Live: whether nothing was seen for longer than `session.gap` before `t`: the session's own
+    /// clock stood still. The live session then receives a `stall_ended` control at `t` before any
+    /// tick, as its recording will hold it.
+    public func hasStalled(at t: Timestamp) -> Bool {
+        guard nextTick != nil, let seen = lastSeen, !session.isEnded else { return false }
+        return t - seen > gap
+    }
+
+    /// Live: fires the ticks on the grid up to and including `t`. (After a stall, `receive` of the
+    /// `stall_ended` control has skipped the ticks of the gap already.)
     public mutating func ticks(through t: Timestamp, into events: inout [SessionEvent]) {
-        guard var nt = nextTick, let seen = lastSeen, !session.isEnded else { return }
-        if t - seen > gap, nt <= t {
-            nt = nt + (((t - nt) / tick).rounded(.down)) * tick
-        }
+        guard var nt = nextTick, !session.isEnded else { return }
         while nt <= t, !session.isEnded {
             events += session.tick(at: nt)
             lastSeen = nt

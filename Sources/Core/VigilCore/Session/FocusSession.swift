@@ -171,7 +171,8 @@ public struct FocusSession: Sendable {
         }
     }
 
-    /// A control action from the person: pause, break, resume, end or snooze.
+    /// A control action from the person: pause, break, resume, end or snooze; or the session's
+    /// clock running again after a stall (`stallEnded`), which only books the gap.
     public mutating func control(_ action: ControlAction, at now: Timestamp) -> [SessionEvent] {
         scorers.makeUnique()
         var events: [SessionEvent] = []
@@ -183,7 +184,9 @@ public struct FocusSession: Sendable {
         if finishIfPlanReached(before: now, into: &events) { return events }
         account(until: now, into: &events)
         // Someone pressing keys in the live view is awake, whether or not the wake-up was told.
-        wake(at: now, into: &events)
+        // (A clock that ran again is no one pressing keys: after a suspend, logind's wake-up
+        // ends the sleep.)
+        if action != .stallEnded { wake(at: now, into: &events) }
         switch action {
         case .pause, .breakTime:
             let kind: PauseKind = action == .pause ? .pause : .breakTime
@@ -209,6 +212,9 @@ public struct FocusSession: Sendable {
             }
         case .end:
             events += end(.user, at: now)
+        case .stallEnded:
+            // The gap is booked above, by `account`, as for a sample after the silence.
+            break
         case .snooze:
             let allowed = configuration.alarms.snoozes
             switch phase {
