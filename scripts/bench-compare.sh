@@ -29,13 +29,8 @@ for tool in swift sox python3 git; do
     command -v "$tool" >/dev/null || { echo "$0: needs $tool (apt-get install sox)" >&2; exit 1; }
 done
 
-rev=$(git rev-parse --short "$base")
-worktree=$tmp/vigil-bench-base-$rev
-if [[ ! -d $worktree ]]; then git worktree add --detach "$worktree" "$rev" >/dev/null; fi
-(cd "$worktree" && swift build -c release --product vigil >/dev/null)
-swift build -c release --product vigil >/dev/null
-old=$worktree/.build/release/vigil
-new=$PWD/.build/release/vigil
+source scripts/bench-builds.sh
+build_base_and_this "$base"
 
 recording=$tmp/vigil-bench-replay-2000000.jsonl
 [[ -s $recording ]] || python3 scripts/bench-data.py "$recording"

@@ -75,6 +75,37 @@ import VigilTesting
         #expect(summary.map { $0.ended - $0.started } == 30)
     }
 
+    /// A fix that enters a session exact (a gpsd log, or a recording made with the opt-in, played
+    /// as the sensors) goes on as the live location detector hands one over: coarse, with its
+    /// distance from the workplace, to the recording and the live view alike; exact only with the
+    /// opt-in. A fix that is coarse already goes on as it came.
+    @Test(arguments: [false, true]) func anExactFixGoesOnCoarseUnlessThePersonOptedIn(optIn: Bool) async {
+        var config = VigilConfiguration.default
+        config.location.workplace = .init(name: "office", latitude: 52.2053, longitude: 0.1218, radius: 75)
+        config.location.exactCoordinates = optIn
+        let recorded = Mutex<[Sample]>([])
+        let seen = Mutex<[Sample]>([])
+        let live = LiveSession(
+            configuration: config, task: nil, plannedSeconds: 600, wallStart: wallStart, clock: ManualClock(),
+            onSample: { s in recorded.withLock { $0.append(s) } }, onEvents: { _ in })
+        await live.observeReadings { s in seen.withLock { $0.append(s) } }
+        await live.begin(statuses: [])
+        let exact = LocationFix(latitude: 52.20712, longitude: 0.12345, horizontalAccuracy: 6, mode: .threeD)
+        let coarse = LocationFix(latitude: 48.855, longitude: 2.295, mode: .threeD, distanceFromWorkplace: 30, cellSize: 0.01)
+        await live.receive(.location(exact))
+        await live.receive(.location(coarse))
+        var privacy = LocationPrivacy(config: config.location)
+        let expected: [SamplePayload] = [.location(optIn ? exact : privacy.protect(exact)), .location(coarse)]
+        #expect(recorded.withLock { $0.map(\.payload) } == expected)
+        #expect(seen.withLock { $0.map(\.payload) } == expected)
+        if !optIn {
+            #expect(
+                recorded.withLock {
+                    $0.first.map { if case .location(let f) = $0.payload { !f.isExact && f.distanceFromWorkplace != nil } else { false } }
+                } == true)
+        }
+    }
+
     /// A sample that arrives after the planned end, before the ticker woke (a loaded machine),
     /// ends the session itself; the recording stays in time order and replays to the same events.
     @Test func aLateSampleAfterThePlannedEndKeepsTheRecordingInOrder() async throws {

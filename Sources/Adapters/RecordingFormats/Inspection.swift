@@ -119,8 +119,8 @@ public struct RecordingInspection: Sendable, Encodable {
         var runIdle: (after: Double, seconds: Double)?
         var audio = AudioFigures()
         var sawAudio = false
-        // A gpsd log's reader measured its track already; other recordings are measured here.
-        var track = opened.gpsd?.track ?? TrackSummary()
+        // A gpsd log's reader measures its track as it reads; other recordings are measured here.
+        var track = TrackSummary()
         let measureTrack = opened.gpsd == nil
         var sawLocation = false
         var statuses: [String] = []
@@ -253,6 +253,7 @@ public struct RecordingInspection: Sendable, Encodable {
         result.desktop = desktop
         result.apps = apps
         result.media = media
+        if let gpsd = opened.gpsd { track = gpsd.track }
         if sawLocation || opened.gpsd != nil {
             result.location = LocationFigures(
                 fixes: track.fixes, fixLosses: track.fixLosses, distanceTravelled: track.distanceTravelled,

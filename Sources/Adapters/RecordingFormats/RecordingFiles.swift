@@ -40,8 +40,35 @@ public struct OpenedRecording {
     public var input: LibinputRecordingSummary?
     /// The audio file's measurements over the whole file.
     public var audio: AudioFileSummary?
-    /// A gpsd log's TPV reports and the track its reader already measured.
-    public var gpsd: (reports: Int, track: TrackSummary)?
+    /// A gpsd log's reader: its TPV reports and the track it measures as it reads, complete once
+    /// `source` is read to the end.
+    public var gpsd: GPSDLogReader?
+}
+
+/// A gpsd log as a sample source: read as it is replayed, never held whole.
+final class GPSDLogSource: SampleSource {
+    let reader: GPSDLogReader
+    var path: String { reader.path }
+    var start: Timestamp { reader.start }
+    let task: String? = nil
+    let plannedSeconds: Double? = nil
+    var skippedLines: Int { reader.skippedLines }
+
+    init(_ reader: GPSDLogReader) { self.reader = reader }
+
+    func next() throws(RecordingError) -> Sample? {
+        do {
+            return try reader.next()
+        } catch {
+            throw RecordingError(error)
+        }
+    }
+}
+
+extension RecordingError {
+    init(_ error: GPSDLogError) {
+        self.init(file: error.file, line: error.line, message: error.message, kind: error.isReadFailure ? .io : .data)
+    }
 }
 
 /// Opens recordings of every supported format as sample sources on one timeline.
@@ -128,12 +155,10 @@ public enum RecordingFiles {
             }
         case .gpsdJSON:
             do {
-                let log = try GPSDLog.read(path: path)
-                return OpenedRecording(
-                    format: format, source: SampleArray(path: path, start: log.start, samples: log.samples, skippedLines: log.skippedLines),
-                    gpsd: (log.reports, log.track))
+                let reader = try GPSDLogReader(path: path)
+                return OpenedRecording(format: format, source: GPSDLogSource(reader), gpsd: reader)
             } catch {
-                throw RecordingError(file: error.file, line: error.line, message: error.message)
+                throw RecordingError(error)
             }
         case .activityWatch:
             let data: Data

@@ -627,16 +627,9 @@ public final class RecordingReader {
     /// Lines of kinds this version does not know, skipped so far.
     @exclusivity(unchecked) public private(set) var skippedLines = 0
     /// The line number of the last sample returned.
-    @exclusivity(unchecked) public private(set) var lineNumber = 0
+    public var lineNumber: Int { lines.lineNumber }
 
-    // The read loop touches these for every line. Only this object's own methods use them, one at
-    // a time, so the runtime's dynamic exclusivity checks (a tenth of the replay time) are skipped.
-    private let file: UnsafeMutablePointer<FILE>
-    @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private var capacity: Int
-    @exclusivity(unchecked) private var begin = 0
-    @exclusivity(unchecked) private var end = 0
-    @exclusivity(unchecked) private var eof = false
+    private let lines: LineReader
     @exclusivity(unchecked) private var lastTime: Timestamp?
 
     /// The signals whose readings and status lines it accepts, besides the built-in ones.
@@ -647,14 +640,11 @@ public final class RecordingReader {
         self.path = path
         self.signals = signals
         do {
-            file = try syscallPointer("fopen", path: path) { fopen(path, "rb") }
+            lines = try LineReader(path: path)
         } catch {
             throw RecordingError(file: path, line: 0, message: "cannot open: \(error.reason)", kind: .io)
         }
-        capacity = 1 << 20
-        buffer = .allocate(capacity: capacity)
         header = RecordingHeader(start: Timestamp(nanoseconds: 0))
-        // From here on `deinit` closes the file and frees the buffer, also when init throws.
         var found: RecordingHeader?
         while let line = try rawLine() {
             if isBlank(line) { continue }
@@ -673,11 +663,6 @@ public final class RecordingReader {
             )
         }
         header = h
-    }
-
-    deinit {
-        fclose(file)
-        buffer.deallocate()
     }
 
     /// The next sample, or `nil` at the end of the file.
@@ -719,48 +704,15 @@ public final class RecordingReader {
     }
 
     /// The next line without its newline; the last line may lack one.
-    private func rawLine() throws(RecordingError) -> UnsafeBufferPointer<UInt8>? {
-        while true {
-            if begin < end, let nl = memchr(buffer + begin, 0x0A, end - begin) {
-                let at = nl.assumingMemoryBound(to: UInt8.self) - buffer
-                let line = UnsafeBufferPointer(start: buffer + begin, count: at - begin)
-                begin = at + 1
-                lineNumber += 1
-                return line
-            }
-            if eof {
-                guard begin < end else { return nil }
-                let line = UnsafeBufferPointer(start: buffer + begin, count: end - begin)
-                begin = end
-                lineNumber += 1
-                return line
-            }
-            // Move the partial line to the front, grow if one line fills the buffer, read more.
-            if begin > 0 {
-                memmove(buffer, buffer + begin, end - begin)
-                end -= begin
-                begin = 0
-            }
-            if end == capacity {
-                guard capacity < 1 << 26 else {
-                    throw RecordingError(file: path, line: lineNumber + 1, message: "line longer than 64 MiB: not a recording line")
-                }
-                let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
-                bigger.update(from: buffer, count: end)
-                buffer.deallocate()
-                buffer = bigger
-                capacity *= 2
-            }
-            let n = fread(buffer + end, 1, capacity - end, file)
-            end += n
-            if n == 0 {
-                // Taken first: a failed fread leaves the errno of the read beneath it, and ferror
-                // only tells a failure from the end of the file.
-                let failure = SystemError.current(call: "fread", path: path)
-                if ferror(file) != 0 {
-                    throw RecordingError(file: path, line: lineNumber + 1, message: "read error: \(failure.reason)", kind: .io)
-                }
-                eof = true
+    @inline(__always) private func rawLine() throws(RecordingError) -> UnsafeBufferPointer<UInt8>? {
+        do {
+            return try lines.next()
+        } catch {
+            switch error {
+            case .lineTooLong(let limit):
+                throw RecordingError(file: path, line: lines.lineNumber + 1, message: "line longer than \(limit >> 20) MiB: not a recording line")
+            case .cannotRead(let failure):
+                throw RecordingError(file: path, line: lines.lineNumber + 1, message: "read error: \(failure.reason)", kind: .io)
             }
         }
     }

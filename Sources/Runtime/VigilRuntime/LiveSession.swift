@@ -21,8 +21,15 @@ public enum LiveCommand: Sendable {
 /// `SessionStepper` like a replay's. `onSample` sees each sample and control exactly as the state
 /// machine judged it, and an `end` control at the instant a planned session ran out, so what it
 /// writes (`vigil start --record`) replays to the same timeline.
+///
+/// Exact coordinates go no further than here unless the person opted in
+/// (`location.exact_coordinates`): a fix that comes exact (from a file played as the sensors, a gpsd
+/// log or a recording made with the opt-in) is made coarse as the live location detector makes
+/// its own (`LocationPrivacy`), before the state machine, `onSample` (the recording) and the live
+/// view see it. The judgement is the same either way.
 public actor LiveSession<C: Clock> where C.Duration == Duration {
     private var stepper: SessionStepper
+    private var privacy: LocationPrivacy
     private let clock: C
     private let clockStart: C.Instant
     private let wallStart: Timestamp
@@ -39,6 +46,7 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
     ) {
         self.onTick = onTick
         stepper = SessionStepper(session: FocusSession(configuration: configuration, task: task, plannedSeconds: plannedSeconds))
+        privacy = LocationPrivacy(config: configuration.location)
         self.clock = clock
         clockStart = clock.now
         self.wallStart = wallStart
@@ -98,8 +106,10 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
         deliver(events)
     }
 
-    private func feed(_ sample: Sample, into events: inout [SessionEvent]) {
+    private func feed(_ taken: Sample, into events: inout [SessionEvent]) {
         guard !stepper.isEnded else { return }
+        var sample = taken
+        if case .location(let fix) = taken.payload { sample.payload = .location(privacy.protect(fix)) }
         stepper.receive(sample, into: &events)
         onSample?(sample)
         onReading?(sample)
