@@ -49,6 +49,9 @@ let package = Package(
         .library(name: "VigilConfig", targets: ["VigilConfig"]),
         .library(name: "InputDetector", targets: ["InputDetector"]),
         .library(name: "LocationDetector", targets: ["LocationDetector"]),
+        // And what a recording reaches after them: the microphone's WAV reading, the live screen.
+        .library(name: "MicrophoneDetector", targets: ["MicrophoneDetector"]),
+        .library(name: "SessionViews", targets: ["SessionViews"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

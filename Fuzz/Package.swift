@@ -16,6 +16,9 @@ let package = Package(
                 .product(name: "VigilConfig", package: "Vigil"),
                 .product(name: "InputDetector", package: "Vigil"),
                 .product(name: "LocationDetector", package: "Vigil"),
+                .product(name: "MicrophoneDetector", package: "Vigil"),
+                .product(name: "SessionViews", package: "Vigil"),
+                .product(name: "VigilRuntime", package: "Vigil"),
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         )

@@ -54,4 +54,32 @@ import VigilRuntime
         #expect(!essentials(replayed.all).isEmpty)
         #expect(essentials(rehearsed.all) == essentials(replayed.all))
     }
+
+    /// Every sample reaches the session at its own instant, to the nanosecond, however its offset
+    /// from the start reads in seconds (906.3 s through a Double came out a nanosecond short, and
+    /// the log's millisecond, truncated, a whole millisecond early: seen once in the fault test),
+    /// and however the threads reading the clock interleave (a reading that waited for the pacer's
+    /// lock put the clock back, by seconds at this pace, and a sample was stamped before its place:
+    /// seen when this test ran beside the one above).
+    @Test func samplesArriveAtTheirOwnInstants() async throws {
+        let start = Timestamp(nanoseconds: 1_773_655_198_700_000_000)
+        let offsets: [Int64] = (1...3000).map { Int64($0) * 302_100_000 }  // 0.3021 s apart: few are exact in binary
+        let samples = offsets.map { Sample(time: Timestamp(nanoseconds: start.nanoseconds + $0), payload: .audio(AudioLevel(rms: -50, peak: -40))) }
+        let merged = try MergedRecordings([SampleArray(path: "memory", start: start, samples: samples)])
+        let pacer = RecordingPacer()
+        let clock = ScaledClock(pace: 1e7, pacer: pacer)
+        let feed = RecordingFeed(merged, clock: clock, start: clock.now, pacer: pacer)
+        let taken = Mutex<[Timestamp]>([])
+        let live = LiveSession(
+            configuration: .default, task: nil, plannedSeconds: nil, wallStart: start, clock: clock,
+            onSample: { s in if case .audio = s.payload { taken.withLock { $0.append(s.time) } } }, onEvents: { _ in })
+        await live.begin(statuses: [])
+        let (commands, _) = AsyncStream<LiveCommand>.makeStream()
+        await live.run(detectors: [feed], commands: commands, endWithDetectors: true)
+        let times = taken.withLock { $0 }
+        #expect(times.count == samples.count)
+        let off = zip(times, samples).filter { $0 != $1.time }.map { "\($0.0) for \($0.1.time)" }
+        let offCount = off.count
+        #expect(offCount == 0, "samples off their instants, the first: \(off.first ?? "")")
+    }
 }

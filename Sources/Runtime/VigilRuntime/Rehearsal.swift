@@ -77,12 +77,18 @@ public final class RecordingPacer: Sendable {
     public init() {}
 
     /// The clock's reading for `paced` real time.
-    func hold(_ paced: Duration) -> (offset: Duration, held: Bool) {
+    func hold(_ reading: Duration) -> (offset: Duration, held: Bool) {
         state.withLock { s in
+            // Readings come from several threads (the feed's sleep, the session's stamps, its
+            // ticks), each taken before the lock: one that waited for it is older than the last
+            // seen, and read as it is, it put the clock back by the pace times the wait (at 10^7,
+            // seconds for a microsecond), so a sample was stamped before its place. The clock
+            // never goes back: an older reading is the latest seen.
+            let paced = max(reading, s.lastPaced)
             if s.lag > .zero, paced > s.lastPaced {
                 s.lag -= min(s.lag, (paced - s.lastPaced) * Self.catchUp, Self.largestCatchUpStep)
             }
-            s.lastPaced = max(s.lastPaced, paced)
+            s.lastPaced = paced
             let t = paced - s.lag
             guard let horizon = s.pending.first, t >= horizon else { return (t, false) }
             s.lag = paced - horizon
@@ -145,7 +151,9 @@ public struct RecordingFeed: Detector {
             func due(_ sample: Sample) -> ScaledClock.Instant {
                 let first = origin ?? min(recording.value.start ?? sample.time, sample.time)
                 origin = first
-                return start.advanced(by: .seconds(sample.time - first))
+                // In whole nanoseconds, as the times are: through seconds in a Double, 906.3 s came
+                // out a nanosecond short, and the episode that ended there 1 ms early in the log.
+                return start.advanced(by: .nanoseconds(sample.time.nanoseconds - first.nanoseconds))
             }
             var next = try? recording.value.next()
             if let sample = next { pacer?.schedule(due(sample).offset) }
