@@ -13,15 +13,16 @@ cd "$(dirname "$0")/.."
 prefix=${PREFIX:-$HOME/.local}
 bash scripts/setup.sh
 echo "install: building vigil in release (a few minutes the first time)"
-swift build -c release --product vigil 2>&1 | grep -E "error|Build complete" || true
-swift build -c release --product generate-manual 2>&1 | grep -E "error|Build complete" || true
-vigil=.build/release/vigil
+bash scripts/build-release.sh 2>&1 | grep -E "error|Build complete" || true
+bash scripts/build-release.sh --product generate-manual 2>&1 | grep -E "error|Build complete" || true
+bin=$(bash scripts/build-release.sh --show-bin-path)
+vigil=$bin/vigil
 [ -x "$vigil" ] || { echo "install: the build failed; run 'swift build -c release' to see why" >&2; exit 1; }
 
 install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" "$prefix/share/zsh/site-functions"
 install -m 755 "$vigil" "$prefix/bin/vigil"
 rm -f "$prefix"/share/man/man1/vigil.*1 "$prefix/share/man/man1/vigil.1"
-.build/release/generate-manual "$vigil" --multi-page --output-directory "$prefix/share/man/man1"
+"$bin/generate-manual" "$vigil" --multi-page --output-directory "$prefix/share/man/man1"
 "$vigil" --generate-completion-script bash > "$prefix/share/bash-completion/completions/vigil"
 "$vigil" --generate-completion-script zsh > "$prefix/share/zsh/site-functions/_vigil"
 fish_dir=${XDG_CONFIG_HOME:-$HOME/.config}/fish/completions

@@ -11,6 +11,11 @@
 #include <dbus/dbus.h>
 #include <stdio.h>
 #include <string.h>
+#include <stddef.h>
+
+// Vigil opens this library when a sensor first needs it, not at start-up (CSensorLibraries):
+// 0 once it is open, -1 with dlerror's reason in `error`.
+int vigil_load_libdbus(char *error, size_t size);
 
 /// Copies a DBusError's name and message into the buffers and frees it.
 static inline void vigil_dbus_take_error(DBusError *err, char *name, size_t name_len, char *buf, size_t len) {

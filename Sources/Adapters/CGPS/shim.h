@@ -13,6 +13,11 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
+
+// Vigil opens this library when a sensor first needs it, not at start-up (CSensorLibraries):
+// 0 once it is open, -1 with dlerror's reason in `error`.
+int vigil_load_libgps(char *error, size_t size);
 
 #if GPSD_API_MAJOR_VERSION < 9
 #error "Vigil needs libgps API 9 or newer (gpsd 3.20+)"
@@ -46,6 +51,9 @@ static inline int vigil_gps_watch(struct gps_data_t *d) {
 static inline bool vigil_gps_waiting(const struct gps_data_t *d, int timeout_us) {
     return gps_waiting(d, timeout_us);
 }
+
+/// gpsd's socket, to sleep in `poll` on it next to the session's stop pipe.
+static inline int vigil_gps_descriptor(const struct gps_data_t *d) { return d->gps_fd; }
 
 /// Reads one report. Returns < 0 when the connection is gone (gpsd died or closed it).
 /// `set` is cleared first: libgps only ORs bits into it, so a SKY after a TPV would otherwise still

@@ -21,6 +21,12 @@
 #include <libudev.h>
 #include <stdarg.h>
 #include <unistd.h>
+#include <stddef.h>
+
+// Vigil opens this library when a sensor first needs it, not at start-up (CSensorLibraries):
+// 0 once it is open, -1 with dlerror's reason in `error`.
+int vigil_load_libinput(char *error, size_t size);
+int vigil_load_libudev(char *error, size_t size);
 
 static void vigil_libinput_discard_log(struct libinput *li, enum libinput_log_priority priority,
                                        const char *format, va_list args) {

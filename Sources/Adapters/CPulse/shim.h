@@ -8,5 +8,10 @@
 
 #include <pulse/pulseaudio.h>
 #include <pulse/thread-mainloop.h>
+#include <stddef.h>
+
+// Vigil opens this library when a sensor first needs it, not at start-up (CSensorLibraries):
+// 0 once it is open, -1 with dlerror's reason in `error`.
+int vigil_load_libpulse(char *error, size_t size);
 
 #endif

@@ -12,6 +12,11 @@
 #include <pulse/simple.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stddef.h>
+
+// Vigil opens this library when a sensor first needs it, not at start-up (CSensorLibraries):
+// 0 once it is open, -1 with dlerror's reason in `error`.
+int vigil_load_libpulse_simple(char *error, size_t size);
 
 /// Plays `frames` mono float samples at `rate` on `server` (NULL: the default server) and waits
 /// until they have been played. Returns 0, or -1 with the reason in `buf`.

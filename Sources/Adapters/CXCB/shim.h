@@ -12,10 +12,18 @@
 #include <stdlib.h>
 #include <xcb/xcb.h>
 #include <xcb/screensaver.h>
+#include <stddef.h>
+
+// Vigil opens this library when a sensor first needs it, not at start-up (CSensorLibraries):
+// 0 once it is open, -1 with dlerror's reason in `error`.
+int vigil_load_libxcb(char *error, size_t size);
+int vigil_load_libxcb_screensaver(char *error, size_t size);
+/// xcb_screensaver_id, the extension's record in libxcb-screensaver (data, not a function).
+void *vigil_xcb_screensaver_id(void);
 
 /// Whether the server has MIT-SCREEN-SAVER; `first_event` is its first event code when it does.
 static inline bool vigil_xcb_screensaver_present(xcb_connection_t *c, uint8_t *first_event) {
-    const xcb_query_extension_reply_t *e = xcb_get_extension_data(c, &xcb_screensaver_id);
+    const xcb_query_extension_reply_t *e = xcb_get_extension_data(c, (xcb_extension_t *)vigil_xcb_screensaver_id());
     if (e == NULL || !e->present) return false;
     *first_event = e->first_event;
     return true;

@@ -65,6 +65,12 @@ public final class BusConnection: @unchecked Sendable {
     /// Connects and registers with the bus.
     public init(address: String) throws(DBusFailure) {
         self.address = address
+        // libdbus is opened now, not at Vigil's start (CSensorLibraries).
+        if let problem = SensorLibrary.dbus.open(vigil_load_libdbus) {
+            var failure = DBusFailure(name: "org.freedesktop.DBus.Error.NoServer", message: problem)
+            failure.kind = .noBus
+            throw failure
+        }
         var name = [CChar](repeating: 0, count: 256)
         var message = [CChar](repeating: 0, count: 512)
         guard let c = vigil_dbus_connect(address, &name, name.count, &message, message.count) else {

@@ -74,6 +74,13 @@ public final class LibinputDetector: Detector, Sendable {
         func report(_ state: SensorState, _ detail: String) { context.report(state, detail) }
         var reported: SensorState? { context.lastReported }
 
+        // libinput is opened now, not at Vigil's start (CSensorLibraries); without it there is no
+        // input to read for the whole session.
+        if let problem = SensorLibrary.open([(.libinput, vigil_load_libinput), (.udev, vigil_load_libudev)]) {
+            report(.unavailable, problem)
+            while !context.isStopped { context.sleep(seconds: 3600) }
+            return
+        }
         var contexts: [LibinputContext] = []
         var setupProblems: [String] = []
         let access = DeviceAccess()
@@ -137,18 +144,22 @@ public final class LibinputDetector: Detector, Sendable {
         events.removeAll()
 
         var fds = contexts.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+        // The session's stop pipe is polled with the devices, so nothing wakes this on a timer: a
+        // device's events, the end of an input window, or the end of the session.
+        let stop = context.stopDescriptor
+        if stop >= 0, !fds.isEmpty { fds.append(pollfd(fd: stop, events: Int16(POLLIN), revents: 0)) }
         while !context.isStopped {
-            // Wake for the next window end, and at least every 250 ms to notice a stop.
-            var timeout = 250
+            var timeout = stop >= 0 ? Int.max : 250
             if let a = aggregator {
                 timeout = max(0, min(timeout, Int(((a.currentWindowEnd - monotonicSeconds()) * 1000).rounded(.up))))
             }
             if fds.isEmpty {
-                usleep(useconds_t(timeout * 1000))
-            } else {
-                for i in fds.indices { fds[i].revents = 0 }
-                _ = poll(&fds, nfds_t(fds.count), Int32(timeout))
+                // No libinput context at all: nothing will ever come; wait for the session's end.
+                context.sleep(seconds: 3600)
+                continue
             }
+            for i in fds.indices { fds[i].revents = 0 }
+            _ = poll(&fds, nfds_t(fds.count), timeout == Int.max ? -1 : Int32(clamping: timeout))
             let before = devices
             drain()
             if var a = aggregator {

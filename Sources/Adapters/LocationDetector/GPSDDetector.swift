@@ -1,6 +1,7 @@
 import CGPS
 import DetectorSupport
 import Foundation
+import SystemCalls
 import VigilCore
 
 /// Location from gpsd through libgps (`gps_open` / `gps_stream` / `gps_waiting` / `gps_read`).
@@ -48,6 +49,8 @@ public final class GPSDDetector: Detector, Sendable {
         var privacy = LocationPrivacy(config: location)
         let where_ = "gpsd at \(host):\(port)"
         context.keepConnecting(retry: retry) {
+            // libgps is opened now, not at Vigil's start (CSensorLibraries).
+            if let problem = SensorLibrary.gps.open(vigil_load_libgps) { return .failed("cannot use gpsd: \(problem). Retrying.") }
             let connection: GPSConnection
             do throws(GPSDError) {
                 connection = try GPSConnection(host: host, port: port)
@@ -59,7 +62,13 @@ public final class GPSDDetector: Detector, Sendable {
             context.report(.noFix, "connected to \(where_); waiting for a fix")
             var report = vigil_gps_report()
             while !context.isStopped {
-                guard connection.waiting(microseconds: 250_000) else { continue }
+                // Event-driven: libgps may already hold reports it read (`gps_waiting` without a
+                // wait looks there first); otherwise sleep on gpsd's socket and the stop pipe until
+                // either has something, instead of waking four times a second to look.
+                guard connection.waiting(microseconds: 0) else {
+                    connection.sleepUntilReadable(orStop: context.stopDescriptor)
+                    continue
+                }
                 guard connection.read(&report) else { return .lost("\(where_) went away; reconnecting") }
                 guard report.is_tpv else { continue }
                 // A position off the globe (a garbled report) is no position; the other numbers are
@@ -109,6 +118,10 @@ final class GPSConnection {
     }
 
     func waiting(microseconds: Int32) -> Bool { vigil_gps_waiting(data, microseconds) }
+
+    /// Sleeps until gpsd's socket is readable or `stop` is (the session ended). A minute at most,
+    /// so a socket that poll never reports still gets looked at.
+    func sleepUntilReadable(orStop stop: Int32) { _ = waitReadable(vigil_gps_descriptor(data), orStop: stop, seconds: 60) }
 
     /// False when the connection is gone.
     func read(_ report: inout vigil_gps_report) -> Bool { vigil_gps_read(data, &report) >= 0 }

@@ -136,6 +136,8 @@ class PulseConnection: @unchecked Sendable {
     ) {
         let serverName = server.map { "the PulseAudio server at \($0)" } ?? "the PulseAudio server"
         context.keepConnecting(retry: retry) {
+            // libpulse is opened now, not at Vigil's start (CSensorLibraries).
+            if let problem = SensorLibrary.pulse.open(vigil_load_libpulse) { return .failed("cannot \(doing) \(serverName): \(problem). Retrying.") }
             let connection = connect()
             connection.start()
             // Asleep until the connection works or fails (at most 10 s), then until it fails or the

@@ -1,5 +1,6 @@
 import CPulseSimple
 import Foundation
+import SystemCalls
 
 /// Why a sound could not be played.
 public struct SoundError: Error, CustomStringConvertible {
@@ -61,6 +62,8 @@ public struct TonePlayer: Sendable {
 
     /// Plays mono float samples and returns when they have been played.
     public func play(samples: [Float], rate: Int) throws(SoundError) {
+        // libpulse-simple is opened now, not at Vigil's start (CSensorLibraries).
+        if let problem = SensorLibrary.pulseSimple.open(vigil_load_libpulse_simple) { throw SoundError(detail: "cannot play a sound: \(problem)") }
         var buffer = [CChar](repeating: 0, count: 256)
         let rc = samples.withUnsafeBufferPointer { p in
             vigil_pulse_play(server, "Vigil", p.baseAddress, p.count, UInt32(rate), &buffer, buffer.count)

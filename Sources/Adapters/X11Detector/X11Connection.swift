@@ -21,6 +21,10 @@ final class X11Connection {
     /// Connects to `display`, or to $DISPLAY when it is nil.
     init(display: String?) throws(XCBError) {
         displayName = display ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
+        // libxcb is opened now, not at Vigil's start (CSensorLibraries).
+        if let problem = SensorLibrary.open([(.xcb, vigil_load_libxcb), (.xcbScreensaver, vigil_load_libxcb_screensaver)]) {
+            throw .library(problem)
+        }
         var screen: Int32 = 0
         // xcb_connect never returns NULL: a failed connection is an object in an error state.
         let c = xcb_connect(display, &screen)!

@@ -9,6 +9,8 @@ import SystemCalls
 enum XCBError: Error, Equatable, CustomStringConvertible {
     /// The connection failed or broke. `errno` is the socket's error when there was one.
     case connection(code: Int32, errno: Int32)
+    /// libxcb or libxcb-screensaver could not be opened (`SensorLibrary`): what to install.
+    case library(String)
 
     /// The state of `connection` right after a call that failed; nil when it is still healthy.
     @inline(__always)
@@ -34,6 +36,7 @@ enum XCBError: Error, Equatable, CustomStringConvertible {
             case XCB_CONN_CLOSED_FDPASSING_FAILED: "passing a file descriptor to the X server failed"
             default: "XCB connection error \(code)"
             }
+        case .library(let problem): problem
         }
     }
 }

@@ -59,7 +59,9 @@ final class KeyReader: @unchecked Sendable {
     }
 
     private func handle(_ key: Character) {
-        let state = view.withLock { $0.state }
+        // The screen shows the question and the help around the view: draw it again after a key.
+        defer { view.touch() }
+        let state = view.snapshot().state
         let asking = lock.withLock { confirming }
         if asking {
             lock.withLock { confirming = false }

@@ -287,15 +287,16 @@ struct SessionRun {
             note("type s + Enter to snooze an alarm, p to pause, b for a break, r to resume, q to end the session")
             keys.start(singleKeys: false)
         }
-        // The screen four times a second, so keys answer at once; plain lines and JSON need no timer.
+        // The screen is drawn when the view changed (the session's tick changes its clock every
+        // second; a key, a reading or an event at once), so keys answer at once and a quiet session
+        // wakes no more than its tick does. Plain lines and JSON need no painter.
         let painter =
             liveScreen
             ? Task {
-                while !Task.isCancelled {
-                    let snapshot = view.withLock { $0 }
-                    terminal.draw(keys.decorate(snapshot.lines(.init(color: terminal.color, width: terminal.width))))
-                    try? await Task.sleep(for: .milliseconds(250))
-                }
+                var changes = view.changes.makeAsyncIterator()
+                repeat {
+                    terminal.draw(keys.decorate(view.snapshot().lines(.init(color: terminal.color, width: terminal.width))))
+                } while await changes.next() != nil && !Task.isCancelled
             } : nil
         let outcome = await runner.run(detectors: detectors, statuses: statuses, commands: signals.stream, inject: { signals.inject($0) })
         signals.finish()

@@ -10,8 +10,30 @@ public final class LiveViewModel: @unchecked Sendable {
     // @unchecked: every access goes through the lock.
     private let lock = NSLock()
     private var value: LiveView
-    public init(_ value: LiveView) { self.value = value }
-    public func withLock<T>(_ body: (inout LiveView) -> T) -> T { lock.withLock { body(&value) } }
+    private let changed: AsyncStream<Void>.Continuation
+    /// An element after each change, the newest kept: the live screen is drawn when something it
+    /// shows changed (a reading, an event, the session's tick each second, a key), not on a timer
+    /// that wakes the process when nothing did.
+    public let changes: AsyncStream<Void>
+
+    public init(_ value: LiveView) {
+        self.value = value
+        (changes, changed) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    deinit { changed.finish() }
+
+    /// Reads or changes the view, and wakes whoever waits on `changes`.
+    public func withLock<T>(_ body: (inout LiveView) -> T) -> T {
+        defer { changed.yield() }
+        return lock.withLock { body(&value) }
+    }
+
+    /// The view as it is now, waking no one (for the one who draws it).
+    public func snapshot() -> LiveView { lock.withLock { value } }
+
+    /// Wakes whoever draws the view: something shown around it changed (a question, the help).
+    public func touch() { changed.yield() }
 }
 
 /// One focus session as `vigil start` runs it, from the first event to the last: the log (which
