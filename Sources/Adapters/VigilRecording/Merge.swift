@@ -33,6 +33,10 @@ public final class MergedRecordings {
         return sample
     }
 
+    /// The one recording, when it is all there is and a Vigil recording: a replay then reads it
+    /// directly, without a call through the merge for every sample.
+    public var onlyRecording: RecordingReader? { single }
+
     /// Start of the earliest recording.
     public var start: Timestamp? { sources.map(\.start).min() }
     /// The first file's task, if it names one.

@@ -53,46 +53,93 @@ private enum Key: Int {
     }
 
     /// The key whose bytes, read as a little-endian integer, are `word` (keys of up to 8 bytes).
+    /// A perfect hash of the word picks the one key it can be, which is then compared: one
+    /// multiplication, two loads and one comparison, where a switch over the words took a branch
+    /// at every level of its search (mispredicted, as lines of three kinds interleave).
     @inline(__always) static func fromWord(_ word: UInt64) -> Key? {
-        switch word {
-        case 0x74: return .t  // "t"
-        case 0x636361: return .acc  // "acc"
-        case 0x74616c: return .lat  // "lat"
-        case 0x6e6f6c: return .lon  // "lon"
-        case 0x736d72: return .rms  // "rms"
-        case 0x656c_6469: return .idle  // "idle"
-        case 0x7379_656b: return .keys  // "keys"
-        case 0x646e_696b: return .kind  // "kind"
-        case 0x7366_756c: return .lufs  // "lufs"
-        case 0x6564_6f6d: return .mode  // "mode"
-        case 0x7473_6964: return .dist  // "dist"
-        case 0x6c6c_6563: return .cell  // "cell"
-        case 0x6b61_6570: return .peak  // "peak"
-        case 0x64_6565_7073: return .speed  // "speed"
-        case 0x65_7461_7473: return .state  // "state"
-        case 0x72_6570_7573: return .superKey  // "super"
-        case 0x6e6f_6974_6361: return .action  // "action"
-        case 0x736b_6369_6c63: return .clicks  // "clicks"
-        case 0x6c69_6174_6564: return .detail  // "detail"
-        case 0x6c6c_6f72_6373: return .scroll  // "scroll"
-        case 0x726f_736e_6573: return .sensor  // "sensor"
-        case 0x7365_7069_7773: return .swipes  // "swipes"
-        case 0x65_756c_6176: return .value  // "value"
-        case 0x6c_6562_616c: return .label  // "label"
-        case 0x73_7361_6c63: return .appClass  // "class"
-        case 0x7972_6f67_6574_6163: return .category  // "category"
-        case 0x656c_7572: return .rule  // "rule"
-        case 0x65_6c74_6974: return .title  // "title"
-        case 0x73_6c6c_6163: return .calls  // "calls"
-        case 0x676e_6979_616c_70: return .playing  // "playing"
-        case 0x6c65_7661_7274: return .travel  // "travel"
-        case 0x776f_646e_6977: return .window  // "window"
-        case 0x62_6174_5f74_6c61: return .altTab  // "alt_tab"
-        case 0x6261_745f_6c72_7463: return .ctrlTab  // "ctrl_tab"
-        default: return nil
-        }
+        let slot = Int(truncatingIfNeeded: (word &* 0xbd33_7be8_de9a_5fb1) &>> 58)
+        return keyWords[slot] == word ? keysBySlot[slot] : nil
     }
 }
+
+/// The keys of up to 8 bytes by their slot in `Key.fromWord`'s hash (no two share one), and each
+/// one's word.
+private let keysBySlot: [Key?] = [
+    nil, .detail, nil, .title, nil, .scroll, nil, .action,
+    nil, .clicks, .mode, nil, .calls, .dist, .speed, .value,
+    nil, nil, nil, nil, nil, .lufs, nil, .peak,
+    .lon, .kind, .sensor, nil, .appClass, .category, .lat, .ctrlTab,
+    nil, .acc, .label, .window, .keys, nil, nil, .state,
+    nil, .playing, nil, nil, nil, nil, .t, .superKey,
+    nil, nil, nil, .swipes, nil, .rms, nil, .idle,
+    nil, .travel, nil, .rule, nil, .altTab, nil, .cell,
+]
+private let keyWords: [UInt64] = [
+    0,
+    0x6c69_6174_6564,  // detail
+    0,
+    0x65_6c74_6974,  // title
+    0,
+    0x6c6c_6f72_6373,  // scroll
+    0,
+    0x6e6f_6974_6361,  // action
+    0,
+    0x736b_6369_6c63,  // clicks
+    0x6564_6f6d,  // mode
+    0,
+    0x73_6c6c_6163,  // calls
+    0x7473_6964,  // dist
+    0x64_6565_7073,  // speed
+    0x65_756c_6176,  // value
+    0,
+    0,
+    0,
+    0,
+    0,
+    0x7366_756c,  // lufs
+    0,
+    0x6b61_6570,  // peak
+    0x6e6f6c,  // lon
+    0x646e_696b,  // kind
+    0x726f_736e_6573,  // sensor
+    0,
+    0x73_7361_6c63,  // class
+    0x7972_6f67_6574_6163,  // category
+    0x74616c,  // lat
+    0x6261_745f_6c72_7463,  // ctrl_tab
+    0,
+    0x636361,  // acc
+    0x6c_6562_616c,  // label
+    0x776f_646e_6977,  // window
+    0x7379_656b,  // keys
+    0,
+    0,
+    0x65_7461_7473,  // state
+    0,
+    0x676e_6979_616c_70,  // playing
+    0,
+    0,
+    0,
+    0,
+    0x74,  // t
+    0x72_6570_7573,  // super
+    0,
+    0,
+    0,
+    0x7365_7069_7773,  // swipes
+    0,
+    0x736d72,  // rms
+    0,
+    0x656c_6469,  // idle
+    0,
+    0x6c65_7661_7274,  // travel
+    0,
+    0x656c_7572,  // rule
+    0,
+    0x62_6174_5f74_6c61,  // alt_tab
+    0,
+    0x6c6c_6563,  // cell
+]
 
 private enum Kind { case input, audio, location, desktop, app, media, status, control, unknown }
 
@@ -176,42 +223,91 @@ private func decodeSampleLine(
 }
 
 /// The fast path: a line exactly as our writer prints it, `{"t":5,"kind":"input","keys":3,...}`.
-/// One pass, no backtracking; key bytes are folded into an integer as they are scanned. Returns false
-/// at the first thing it does not expect, and the general scanner takes over.
+/// Returns false at the first thing it does not expect, and the general scanner takes over.
 @inline(__always)
 private func scanCanonical(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMutablePointer<Double>, into f: inout LineFields) -> Bool {
     guard let p = line.baseAddress else { return false }
-    let n = line.count
-    guard n > 2, p[0] == 0x7B else { return false }
+    return scanCanonicalObject(p, line.count, slots: slots, into: &f) == line.count
+}
+
+/// The replay's fast path over the reader's buffer: the first line of `p[0..<n]` (the bytes read
+/// and not yet taken), if it is in the writer's canonical form and whole, ended by LF or CR LF.
+/// Returns its length with the line end, or 0 when the line must be read the general way (it is
+/// not canonical, or it runs past `n`). One pass: the line's end is found by the scan itself.
+@inline(__always)
+private func scanCanonicalLine(_ p: UnsafePointer<UInt8>, _ n: Int, slots: UnsafeMutablePointer<Double>, into f: inout LineFields) -> Int {
+    guard let end = scanCanonicalObject(p, n, slots: slots, into: &f), end < n else { return 0 }
+    if p[end] == 0x0A { return end + 1 }
+    if p[end] == 0x0D, end + 1 < n, p[end + 1] == 0x0A { return end + 2 }
+    return 0
+}
+
+/// Scans the canonical object at the start of `p[0..<n]`: one pass, no backtracking, reading
+/// eight bytes at a time where at least that many are left (a key and its closing quote, a run
+/// of digits). Returns the index just past its closing '}', or nil at the first thing it does not
+/// expect. It never reads past `n`, and never past a line's end: a control character (LF, CR)
+/// anywhere stops it, so over a buffer of many lines it reads one.
+@inline(__always)
+private func scanCanonicalObject(_ p: UnsafePointer<UInt8>, _ n: Int, slots: UnsafeMutablePointer<Double>, into f: inout LineFields) -> Int? {
+    guard n > 2, p[0] == 0x7B else { return nil }
     var i = 1
     while true {
-        guard i < n, p[i] == 0x22 else { return false }
+        guard i < n, p[i] == 0x22 else { return nil }
         i += 1
-        let keyStart = i
-        var word: UInt64 = 0
-        while i < n {
-            let c = p[i]
-            if c == 0x22 { break }
-            if c == 0x5C || c < 0x20 { return false }
-            if i - keyStart < 8 { word |= UInt64(c) << (8 * UInt64(i - keyStart)) }
-            i += 1
+        var key: Key?
+        var known = false
+        if n - i >= 8 {
+            // A known key of up to 7 bytes and its closing quote in one word.
+            let w = load8(p + i)
+            let length = firstByte(0x22, in: w)
+            if length < 8, let k = Key.fromWord(w & lowBytes(length)) {
+                key = k
+                known = true
+                i += length
+            }
         }
-        let keyLength = i - keyStart
-        guard i + 1 < n, p[i + 1] == 0x3A else { return false }
+        if !known {
+            let keyStart = i
+            var word: UInt64 = 0
+            while i < n {
+                let c = p[i]
+                if c == 0x22 { break }
+                if c == 0x5C || c < 0x20 { return nil }
+                if i - keyStart < 8 { word |= UInt64(c) << (8 * UInt64(i - keyStart)) }
+                i += 1
+            }
+            let keyLength = i - keyStart
+            key = keyLength <= 8 ? Key.fromWord(word) : Key.match(p + keyStart, keyLength)
+        }
+        guard i + 2 < n, p[i + 1] == 0x3A else { return nil }
         i += 2
-        let key = keyLength <= 8 ? Key.fromWord(word) : Key.match(p + keyStart, keyLength)
-        guard i < n else { return false }
         let c = p[i]
         if c == 0x22 {
             i += 1
+            if key == .kind, n - i >= 8 {
+                // The kinds built in, of up to 7 bytes, and the closing quote in one word.
+                let w = load8(p + i)
+                let length = firstByte(0x22, in: w)
+                if length < 8, let kind = builtInKind(w & lowBytes(length)) {
+                    f.sawKind = true
+                    f.kind = kind
+                    i += length + 1
+                    guard i < n else { return nil }
+                    if p[i] == 0x2C {
+                        i += 1
+                        continue
+                    }
+                    return p[i] == 0x7D ? i + 1 : nil
+                }
+            }
             let valueStart = i
             while i < n {
                 let v = p[i]
                 if v == 0x22 { break }
-                if v == 0x5C || v < 0x20 { return false }
+                if v == 0x5C || v < 0x20 { return nil }
                 i += 1
             }
-            guard i < n else { return false }
+            guard i < n else { return nil }
             let valueLength = i - valueStart
             i += 1
             switch key {
@@ -220,16 +316,9 @@ private func scanCanonical(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMuta
                 f.sawKind = true
                 var w: UInt64 = 0
                 if valueLength <= 8 { for j in 0..<valueLength { w |= UInt64(p[valueStart + j]) << (8 * UInt64(j)) } }
-                switch w {
-                case 0x74_7570_6e69: f.kind = .input  // "input"
-                case 0x6f_6964_7561: f.kind = .audio  // "audio"
-                case 0x6e6f_6974_6163_6f6c: f.kind = .location  // "location"
-                case 0x7375_7461_7473: f.kind = .status  // "status"
-                case 0x6c_6f72_746e_6f63: f.kind = .control  // "control"
-                case 0x70_6f74_6b73_6564: f.kind = .desktop  // "desktop"
-                case 0x707061: f.kind = .app  // "app"
-                case 0x61_6964_656d: f.kind = .media  // "media"
-                default:
+                if let kind = builtInKind(w) {
+                    f.kind = kind
+                } else {
                     f.kind = .unknown
                     f.more.kindName = String(decoding: UnsafeBufferPointer(start: p + valueStart, count: valueLength), as: UTF8.self)
                 }
@@ -237,22 +326,115 @@ private func scanCanonical(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMuta
                 let text = String(decoding: UnsafeBufferPointer(start: p + valueStart, count: valueLength), as: UTF8.self)
                 f.more.set(key!, text)
             default:
-                return false  // a number expected: let the general scanner decide what that means
+                return nil  // a number expected: let the general scanner decide what that means
             }
         } else {
-            guard let v = canonicalNumber(p, &i, n) else { return false }
+            guard let v = n - i >= 17 ? canonicalNumberWide(p, &i, n) : canonicalNumber(p, &i, n) else { return nil }
             if let key {
-                if key.isText { return false }
+                if key.isText { return nil }
                 slots[key.rawValue] = v
             }
         }
-        guard i < n else { return false }
+        guard i < n else { return nil }
         if p[i] == 0x2C {
             i += 1
             continue
         }
-        return p[i] == 0x7D && i + 1 == n
+        return p[i] == 0x7D ? i + 1 : nil
     }
+}
+
+/// A built-in kind's name, read as a little-endian integer (names of up to 8 bytes).
+@inline(__always) private func builtInKind(_ word: UInt64) -> Kind? {
+    switch word {
+    case 0x74_7570_6e69: .input  // "input"
+    case 0x6f_6964_7561: .audio  // "audio"
+    case 0x6e6f_6974_6163_6f6c: .location  // "location"
+    case 0x7375_7461_7473: .status  // "status"
+    case 0x6c_6f72_746e_6f63: .control  // "control"
+    case 0x70_6f74_6b73_6564: .desktop  // "desktop"
+    case 0x707061: .app  // "app"
+    case 0x61_6964_656d: .media  // "media"
+    default: nil
+    }
+}
+
+/// The 8 bytes at `p` as a little-endian integer: the first byte lowest. The caller makes sure
+/// they are there.
+@inline(__always) private func load8(_ p: UnsafePointer<UInt8>) -> UInt64 {
+    UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+}
+
+/// The index (0-7) of the first byte equal to `byte` in `w` (first byte lowest), or 8 if none is.
+@inline(__always) func firstByte(_ byte: UInt8, in w: UInt64) -> Int {
+    let x = w ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+    // The lowest high bit set marks the first zero byte of x exactly (only later ones can be wrong).
+    let zero = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+    return zero.trailingZeroBitCount >> 3
+}
+
+/// A mask of the lowest `count` (0-7) bytes.
+@inline(__always) private func lowBytes(_ count: Int) -> UInt64 { (1 &<< UInt64(8 &* count)) &- 1 }
+
+/// How many of the bytes of `w`, from the first (lowest), are ASCII digits: 0-8.
+@inline(__always) func digitRun(_ w: UInt64) -> Int {
+    let x = w ^ 0x3030_3030_3030_3030
+    // A byte of x is a digit's value when it is at most 9: adding 0x76 to it (its high bit clear,
+    // so nothing carries into the next byte) sets its high bit exactly when it is 10 or more.
+    let notDigit = (((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080
+    return notDigit.trailingZeroBitCount >> 3
+}
+
+/// The value of the first `count` (1-8) bytes of `w`, ASCII digits, the first the most significant:
+/// shifted so that they end the word behind zeros, then combined in pairs, fours and eights.
+@inline(__always) func digitsValue(_ w: UInt64, _ count: Int) -> UInt64 {
+    var v = (w & 0x0F0F_0F0F_0F0F_0F0F) &<< UInt64(64 &- 8 &* count)
+    v = (v &* 2561) &>> 8
+    v = ((v & 0x00FF_00FF_00FF_00FF) &* 6_553_601) &>> 16
+    return ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) &>> 32
+}
+
+/// 10^n for n in 1...7, as an integer.
+@inline(__always) private func tenToThe(_ n: Int) -> UInt64 {
+    switch n {
+    case 1: 10
+    case 2: 100
+    case 3: 1000
+    case 4: 10000
+    case 5: 100_000
+    case 6: 1_000_000
+    default: 10_000_000
+    }
+}
+
+/// `canonicalNumber` with at least 17 bytes left at `i`: the integer and the fraction digits each
+/// read as one word, without a loop or a branch per digit. Runs of 8 digits or more (and anything
+/// else unusual) go to `canonicalNumber`, which gives the same value for every text both accept.
+@inline(__always)
+private func canonicalNumberWide(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ n: Int) -> Double? {
+    var j = i
+    let negative = p[j] == 0x2D
+    if negative { j += 1 }
+    let w = load8(p + j)
+    let intDigits = digitRun(w)
+    guard intDigits > 0, intDigits < 8 else { return canonicalNumber(p, &i, n) }
+    guard intDigits == 1 || p[j] != 0x30 else { return nil }
+    var mantissa = digitsValue(w, intDigits)
+    j += intDigits
+    var fractionDigits = 0
+    if p[j] == 0x2E {
+        let f = load8(p + j + 1)
+        fractionDigits = digitRun(f)
+        guard fractionDigits > 0, fractionDigits < 8 else { return canonicalNumber(p, &i, n) }
+        mantissa = mantissa &* tenToThe(fractionDigits) &+ digitsValue(f, fractionDigits)
+        j += 1 + fractionDigits
+    }
+    // At most 7 + 7 digits: within the 15 that convert exactly.
+    guard p[j] | 0x20 != 0x65 else { return nil }
+    i = j
+    let m = Double(mantissa)
+    let v = fractionDigits == 0 ? m : m / JSONLineScanner.exactPower(fractionDigits)
+    return negative ? -v : v
 }
 
 /// A plain decimal (`-52.125`, `300`): up to 15 significant digits, no exponent, no leading zeros,
@@ -631,20 +813,33 @@ public final class RecordingReader {
 
     private let lines: LineReader
     @exclusivity(unchecked) private var lastTime: Timestamp?
+    /// The header's start, read for every line.
+    @exclusivity(unchecked) private var timeZero: Timestamp
+    /// The fast path's numeric slots (see `decodeSampleLine`), NaN between lines.
+    private let slots: UnsafeMutablePointer<Double>
 
     /// The signals whose readings and status lines it accepts, besides the built-in ones.
     public let signals: SignalCatalog
 
     /// Opens `path` and reads its header.
-    public init(path: String, signals: SignalCatalog = .builtIn) throws(RecordingError) {
+    public convenience init(path: String, signals: SignalCatalog = .builtIn) throws(RecordingError) {
+        try self.init(path: path, signals: signals, bufferSize: 1 << 20)
+    }
+
+    /// Opens `path` and reads its header, through a buffer of `bufferSize` bytes at first (tests
+    /// make lines fall across its boundaries).
+    init(path: String, signals: SignalCatalog, bufferSize: Int) throws(RecordingError) {
         self.path = path
         self.signals = signals
         do {
-            lines = try LineReader(path: path)
+            lines = try LineReader(path: path, bufferSize: bufferSize)
         } catch {
             throw RecordingError(file: path, line: 0, message: "cannot open: \(error.reason)", kind: .io)
         }
         header = RecordingHeader(start: Timestamp(nanoseconds: 0))
+        timeZero = header.start
+        slots = .allocate(capacity: Key.count)
+        slots.initialize(repeating: .nan, count: Key.count)
         var found: RecordingHeader?
         while let line = try rawLine() {
             if isBlank(line) { continue }
@@ -663,17 +858,39 @@ public final class RecordingReader {
             )
         }
         header = h
+        timeZero = h.start
     }
+
+    deinit { slots.deallocate() }
 
     /// The next sample, or `nil` at the end of the file.
     public func next() throws(RecordingError) -> Sample? {
-        while let line = try rawLine() {
-            if isBlank(line) { continue }
+        while true {
             let sample: Sample?
-            do {
-                sample = try decodeSampleLine(line, start: header.start, signals: signals)
-            } catch {
-                throw RecordingError(file: path, line: lineNumber, message: "column \(error.column): \(error.message)")
+            // The usual line, in the writer's form and whole in the buffer, is scanned where it
+            // lies, its end found by the scan; any other goes through `LineReader.next()` and the
+            // general scanner, which also explains what is wrong with it.
+            var fields = LineFields()
+            let unread = lines.unread
+            let length = unread.baseAddress.map { scanCanonicalLine($0, unread.count, slots: slots, into: &fields) } ?? 0
+            if length > 0 {
+                lines.consumeLine(length)
+                do {
+                    sample = try buildSample(fields, slots: slots, start: timeZero, signals: signals)
+                } catch {
+                    slots.update(repeating: .nan, count: Key.count)
+                    throw RecordingError(file: path, line: lineNumber, message: "column \(error.column): \(error.message)")
+                }
+                slots.update(repeating: .nan, count: Key.count)
+            } else {
+                slots.update(repeating: .nan, count: Key.count)
+                guard let line = try rawLine() else { return nil }
+                if isBlank(line) { continue }
+                do {
+                    sample = try decodeSampleLine(line, start: timeZero, signals: signals)
+                } catch {
+                    throw RecordingError(file: path, line: lineNumber, message: "column \(error.column): \(error.message)")
+                }
             }
             guard let sample else {
                 skippedLines += 1
@@ -688,7 +905,6 @@ public final class RecordingReader {
             lastTime = sample.time
             return sample
         }
-        return nil
     }
 
     /// Every remaining sample.

@@ -34,24 +34,41 @@ public struct Replayer {
             session: FocusSession(
                 configuration: configuration, task: task ?? recordings.task, plannedSeconds: plannedSeconds ?? recordings.plannedSeconds,
                 signals: signals))
+        // The usual replay, of one Vigil recording, reads it directly: the loop is compiled for
+        // the reader's own type.
+        let (count, start) =
+            if let reader = recordings.onlyRecording {
+                try Self.step(&stepper, through: reader, start: recordings.start, emit: emit)
+            } else {
+                try Self.step(&stepper, through: recordings, start: recordings.start, emit: emit)
+            }
+        return Result(samples: count, skippedLines: recordings.skippedLines, sessionStart: start)
+    }
+
+    /// Steps `stepper` through every sample of `source`; returns how many, and when the session started.
+    private static func step<Source: SampleStream>(
+        _ stepper: inout SessionStepper, through source: Source, start recordingsStart: Timestamp?, emit: (SessionEvent) throws -> Void
+    ) throws -> (Int, Timestamp?) {
         var count = 0
         var last: Timestamp?
         var start: Timestamp?
         var events: [SessionEvent] = []
         events.reserveCapacity(16)
 
-        while let sample = try recordings.next() {
+        while let sample = try source.next() {
             count += 1
             if start == nil {
                 // The session starts at the earliest recording's start, so idle before the first
                 // input sample is measured from there.
-                let s = min(recordings.start ?? sample.time, sample.time)
+                let s = min(recordingsStart ?? sample.time, sample.time)
                 start = s
                 events += stepper.start(at: s)
             }
             stepper.receive(sample, into: &events)
-            for e in events { try emit(e) }
-            events.removeAll(keepingCapacity: true)
+            if !events.isEmpty {
+                for e in events { try emit(e) }
+                events.removeAll(keepingCapacity: true)
+            }
             last = sample.time
             if stepper.isEnded { break }
         }
@@ -59,6 +76,14 @@ public struct Replayer {
             stepper.end(.recordingEnded, at: end, into: &events)
             for e in events { try emit(e) }
         }
-        return Result(samples: count, skippedLines: recordings.skippedLines, sessionStart: start)
+        return (count, start)
     }
 }
+
+/// What `Replayer` reads samples from: the merge, or the one recording it would only pass through.
+private protocol SampleStream: AnyObject {
+    func next() throws(RecordingError) -> Sample?
+}
+
+extension MergedRecordings: SampleStream {}
+extension RecordingReader: SampleStream {}

@@ -41,7 +41,7 @@ public struct SessionStepper {
         guard var nt = nextTick, let seen = lastSeen, !session.isEnded else { return }
         if t - seen <= gap {
             while nt < t, !session.isEnded {
-                events += session.tick(at: nt)
+                session.tick(at: nt, into: &events)
                 lastSeen = nt
                 nt = nt + tick
             }
@@ -65,7 +65,7 @@ public struct SessionStepper {
     public mutating func ticks(through t: Timestamp, into events: inout [SessionEvent]) {
         guard var nt = nextTick, !session.isEnded else { return }
         while nt <= t, !session.isEnded {
-            events += session.tick(at: nt)
+            session.tick(at: nt, into: &events)
             lastSeen = nt
             nt = nt + tick
         }
@@ -77,7 +77,7 @@ public struct SessionStepper {
     public mutating func receive(_ sample: Sample, into events: inout [SessionEvent]) {
         if nextTick == nil { events += start(at: sample.time) }
         ticks(before: sample.time, into: &events)
-        events += session.receive(sample)
+        session.receive(sample, into: &events)
         lastSeen = max(lastSeen ?? sample.time, sample.time)
     }
 

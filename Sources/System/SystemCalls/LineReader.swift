@@ -89,6 +89,19 @@ public final class LineReader {
         }
     }
 
+    /// The bytes read and not yet returned as lines, for a caller that finds its lines' ends
+    /// itself (the replay's JSON Lines fast path, in one pass over the buffer): they may end in the
+    /// middle of a line, and more are read only by `next()`. Valid until the next call.
+    @inline(__always) public var unread: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: buffer + begin, count: end - begin) }
+
+    /// Takes the first `count` unread bytes, a whole line and its newline, as the next line: as if
+    /// `next()` had returned it.
+    @inline(__always) public func consumeLine(_ count: Int) {
+        precondition(count > 0 && count <= end - begin, "a line within the unread bytes")
+        begin += count
+        linesReturned += 1
+    }
+
     /// Moves the partial line to the front, grows the buffer if that line fills it, and reads more.
     private func fill() throws(Failure) {
         if begin > 0 {

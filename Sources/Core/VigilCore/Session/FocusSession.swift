@@ -117,27 +117,34 @@ public struct FocusSession: Sendable {
 
     /// Feeds one sample. Samples must come in time order; a late one is judged at the current time.
     public mutating func receive(_ sample: Sample) -> [SessionEvent] {
-        scorers.makeUnique()
         var events: [SessionEvent] = []
+        receive(sample, into: &events)
+        return events
+    }
+
+    /// `receive(_:)`, appending the events to `events`: a replay steps millions of samples, and
+    /// most cause none.
+    public mutating func receive(_ sample: Sample, into events: inout [SessionEvent]) {
+        scorers.makeUnique()
         switch phase {
-        case .ended: return events
+        case .ended: return
         case .planned: events += start(at: sample.time)
         case .watching, .distracted, .paused: break
         }
         let now = max(sample.time, lastSeen ?? sample.time)
-        if finishIfPlanReached(before: now, into: &events) { return events }
+        if finishIfPlanReached(before: now, into: &events) { return }
         account(until: now, into: &events)
 
         switch sample.payload {
         case .desktop(.sleeping):
             fallAsleep(at: now, into: &events)
-            return events
+            return
         case .desktop(.woke):
             wake(at: now, into: &events)
-            return events
+            return
         case .input, .audio, .location, .desktop, .app, .media, .reading:
             // Between "going to sleep" and the wake-up, samples describe nobody.
-            guard asleepSince == nil else { return events }
+            guard asleepSince == nil else { return }
             scorers.observe(sample.payload, at: now, judging: phase.isJudging)
             switch sample.payload {
             case .app, .media: activities.note(sample.payload, at: now, judging: phase.isJudging, into: &events)
@@ -148,26 +155,31 @@ public struct FocusSession: Sendable {
             scorers.sensorChanged(status, at: now)
         case .control(let action):
             events += control(action, at: now)
-            return events
+            return
         }
-        guard asleepSince == nil else { return events }
+        guard asleepSince == nil else { return }
         evaluate(at: now, into: &events)
-        return events
     }
 
     /// Re-evaluates at `now` without a new sample: idle time grows, episodes escalate, the plan ends.
     public mutating func tick(at now: Timestamp) -> [SessionEvent] {
-        scorers.makeUnique()
         var events: [SessionEvent] = []
+        tick(at: now, into: &events)
+        return events
+    }
+
+    /// `tick(at:)`, appending the events to `events`. A tick no later than the last sample (the
+    /// usual one in a replay, whose samples come every second or more often) does nothing.
+    public mutating func tick(at now: Timestamp, into events: inout [SessionEvent]) {
+        guard let seen = lastSeen, now > seen else { return }
+        scorers.makeUnique()
         switch phase {
         case .planned, .ended:
-            return events
+            return
         case .watching, .distracted, .paused:
-            guard let seen = lastSeen, now > seen else { return events }
-            if finishIfPlanReached(before: now, into: &events) { return events }
+            if finishIfPlanReached(before: now, into: &events) { return }
             account(until: now, into: &events)
             if asleepSince == nil { evaluate(at: now, into: &events) }
-            return events
         }
     }
 
