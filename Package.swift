@@ -37,16 +37,18 @@
 import Foundation
 import PackageDescription
 
+/// The folders a Debian, Ubuntu or Fedora system keeps its libraries in.
+let libraryFolders = [
+    "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib/arm-linux-gnueabihf", "/usr/lib64", "/usr/lib", "/usr/local/lib",
+]
+
 /// The soname of the libgps this build compiles against (libgps.so.28 for gpsd 3.22): the sensor
 /// libraries are opened when first used (CSensorLibraries), and libgps's soname changes with gpsd's
 /// releases while its structs change with it, so the one to open is the one whose header this is.
 /// Read off the development symlink (libgps.so -> libgps.so.28.0.0: the soname is the name up to
 /// its major version); without it, the symlink's own name.
 func libgpsSoname() -> String {
-    let folders = [
-        "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib/arm-linux-gnueabihf", "/usr/lib64", "/usr/lib", "/usr/local/lib",
-    ]
-    for folder in folders {
+    for folder in libraryFolders {
         guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/libgps.so") else { continue }
         let name = (target as NSString).lastPathComponent
         let parts = name.components(separatedBy: ".so.")
@@ -54,6 +56,17 @@ func libgpsSoname() -> String {
     }
     return "libgps.so"
 }
+
+/// Where libdbus's headers are: /usr/include/dbus-1.0 and its architecture's dbus-arch-deps.h
+/// (what `pkg-config --cflags dbus-1` says). Given as flags rather than through pkg-config, whose
+/// `-ldbus-1` would link libdbus and the eight libraries it brings into every command.
+let dbusIncludeFlags: [String] = {
+    var folders = ["/usr/include/dbus-1.0"]
+    if let arch = libraryFolders.first(where: { FileManager.default.fileExists(atPath: $0 + "/dbus-1.0/include/dbus/dbus-arch-deps.h") }) {
+        folders.append(arch + "/dbus-1.0/include")
+    }
+    return folders.map { "-I" + $0 }
+}()
 
 let package = Package(
     name: "Vigil",
@@ -99,7 +112,7 @@ let package = Package(
         .systemLibrary(name: "CPulse", path: "Sources/Adapters/CPulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(
             name: "CLibinput", path: "Sources/Adapters/CLibinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
-        .systemLibrary(name: "CDBus", path: "Sources/Adapters/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CDBus", path: "Sources/Adapters/CDBus", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(
             name: "CPulseSimple", path: "Sources/Adapters/CPulseSimple", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(
@@ -117,7 +130,7 @@ let package = Package(
         .target(
             name: "CSensorLibraries", dependencies: ["CPulse", "CPulseSimple", "CLibinput", "CXCB", "CDBus", "CGPS"],
             path: "Sources/Adapters/CSensorLibraries", exclude: ["symbols.txt"],
-            cSettings: [.define("VIGIL_LIBGPS_SONAME", to: "\"\(libgpsSoname())\"")]),
+            cSettings: [.define("VIGIL_LIBGPS_SONAME", to: "\"\(libgpsSoname())\""), .unsafeFlags(dbusIncludeFlags)]),
         .target(name: "DetectorSupport", dependencies: ["VigilCore", "SystemCalls"], path: "Sources/Adapters/DetectorSupport"),
         .target(
             name: "X11Detector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CSensorLibraries", "CXCB"],
@@ -135,7 +148,11 @@ let package = Package(
         .target(
             name: "InputDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CSensorLibraries", "CLibinput"],
             path: "Sources/Adapters/InputDetector"),
-        .target(name: "DBusSupport", dependencies: ["CDBus", "CSensorLibraries", "SystemCalls"], path: "Sources/Adapters/DBusSupport"),
+        // libdbus's headers through flags (`dbusIncludeFlags`); CDBus is an internal import, so no
+        // module that uses DBusSupport needs them.
+        .target(
+            name: "DBusSupport", dependencies: ["CDBus", "CSensorLibraries", "SystemCalls"], path: "Sources/Adapters/DBusSupport",
+            swiftSettings: [.unsafeFlags(dbusIncludeFlags.flatMap { ["-Xcc", $0] })]),
         .target(name: "DesktopNotifier", dependencies: ["DBusSupport"], path: "Sources/Adapters/DesktopNotifier"),
         .target(
             name: "DesktopPresence", dependencies: ["VigilCore", "DetectorSupport", "DBusSupport", "SystemCalls"],

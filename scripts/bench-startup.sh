@@ -51,14 +51,24 @@ commands = [
     ("task list", ["task", "list", "--data-dir", data]),
     ("report", ["report", "--data-dir", data, "--last", "7d"]),
 ]
+quiet = [(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0), (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
 def run(argv):
     start = time.perf_counter()
-    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=[
-        (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
-        (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)])
+    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=quiet)
     _, status, usage = os.wait4(pid, 0)
     wall = time.perf_counter() - start
-    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024
+    return usage.ru_utime + usage.ru_stime, wall, peak(argv)
+peaks = {}
+def peak(argv):
+    # The peak RSS through /usr/bin/time, once per command: a child of this (large) Python process
+    # would report Python's own resident size when it is larger than the command's.
+    key = tuple(argv)
+    if key not in peaks:
+        out = os.path.join(os.environ.get("TMPDIR", "/tmp"), "vigil-bench-startup-rss")
+        subprocess.run(["/usr/bin/time", "-f", "%M", "-o", out, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(out) as f:
+            peaks[key] = int(f.read().split()[-1]) / 1024
+    return peaks[key]
 def line(name, label, samples):
     cpu = [s[0] * 1000 for s in samples]; wall = [s[1] * 1000 for s in samples]
     rss = max(s[2] for s in samples)

@@ -8,11 +8,15 @@
 # loaded as a dozen shared libraries at every start: a short command starts in about 4 ms less
 # (one library lookup and relocation pass fewer per library), and a live session maps only the
 # pages of Foundation it touches (about 6 MB less resident). The C libraries (SQLite and the
-# sensors') stay shared, as the system provides them. BENCHMARKS.md, "Start-up".
+# sensors', which are opened only when a sensor needs them) stay shared, as the system provides
+# them. BENCHMARKS.md, "Start-up".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 product=(--product vigil)
 for arg in "$@"; do
     case $arg in --product | --show-bin-path) product=() ;; esac
 done
-exec swift build -c release --static-swift-stdlib "${product[@]}" "$@"
+# --no-export-dynamic: linking the runtime statically exports every symbol of Vigil's own modules
+# (15,000) to the dynamic linker, which then searches them for every symbol any library looks up,
+# and the runtime's start-up walks them (dladdr); nothing resolves Vigil's symbols at run time.
+exec swift build -c release --static-swift-stdlib -Xlinker --no-export-dynamic "${product[@]}" "$@"

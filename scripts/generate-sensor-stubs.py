@@ -11,8 +11,8 @@ sensor that says why, not a crash.
 
 Each stub has the library's own prototype, read from its installed header by clang (the C compiler
 checks that they agree), so no signature is written by hand. The functions come from symbols.txt
-("LIBRARY FUNCTION" per line); a function used from Swift but missing there fails the release
-check (scripts/check-release.sh: the library would be linked again at start-up).
+("LIBRARY FUNCTION" per line). The C modules link nothing themselves, so a function called from
+Swift without a stub here is an undefined reference when Vigil is linked: add it and run this.
 
 libgps's soname changes with gpsd's releases, and only the one this binary's header belongs to has
 the struct layout it was compiled for: Package.swift reads it off the installed libgps.so and

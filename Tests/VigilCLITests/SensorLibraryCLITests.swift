@@ -6,7 +6,7 @@ import Testing
 /// dynamic loader's own account of what it loaded and why (`LD_DEBUG=files`) is the witness.
 @Suite struct SensorLibraryCLITests {
     static let sensorLibraries = [
-        "libpulse.so", "libpulse-simple.so", "libinput.so", "libudev.so", "libxcb.so", "libxcb-screensaver.so", "libgps.so",
+        "libpulse.so", "libpulse-simple.so", "libinput.so", "libudev.so", "libxcb.so", "libxcb-screensaver.so", "libgps.so", "libdbus-1.so",
     ]
 
     /// The libraries the loader opened before `main` (its lines `file=libc.so.6 [0];  needed by …`
