@@ -288,15 +288,21 @@ struct SessionRun {
             keys.start(singleKeys: false)
         }
         // The screen is drawn when the view changed (the session's tick changes its clock every
-        // second; a key, a reading or an event at once), so keys answer at once and a quiet session
-        // wakes no more than its tick does. Plain lines and JSON need no painter.
+        // second; a key, a reading or an event), at most four times a second: a quiet session wakes
+        // no more than its tick does, keys answer within a quarter of a second, and a sensor that
+        // reads many times a second (a GPS at 10 Hz) is not drawn at its rate. Plain lines and JSON
+        // need no painter.
         let painter =
             liveScreen
             ? Task {
                 var changes = view.changes.makeAsyncIterator()
+                let clock = ContinuousClock()
                 repeat {
+                    let drawn = clock.now
                     terminal.draw(keys.decorate(view.snapshot().lines(.init(color: terminal.color, width: terminal.width))))
-                } while await changes.next() != nil && !Task.isCancelled
+                    guard await changes.next() != nil else { break }
+                    try? await clock.sleep(until: drawn + .milliseconds(250))
+                } while !Task.isCancelled
             } : nil
         let outcome = await runner.run(detectors: detectors, statuses: statuses, commands: signals.stream, inject: { signals.inject($0) })
         signals.finish()
