@@ -102,4 +102,37 @@ import VigilStats
         #expect(detail.contains { $0.contains("COVERING INDEX state_changes_pauses") }, "\(detail)")
         #expect(!detail.contains { $0.contains("TEMP B-TREE") }, "no sort: the index gives the order")
     }
+
+    /// A report counts the sessions by source in the same read as its facts: the counts are those
+    /// of `sessionsBySource` (every source and task, from the period's start), whatever task and
+    /// sources the facts are for, and the facts are those `statisticsFacts` reads.
+    @Test func sessionsAreCountedBySourceInTheSameReadAsTheFacts() throws {
+        let store = try EventStore(path: tempDir() + "/vigil.sqlite3")
+        func session(task: String?, at offset: Double) -> [SessionEvent] {
+            sampleSessionEvents().map { e in
+                guard case .sessionStarted(_, let planned) = e.kind else { return SessionEvent(time: e.time + offset, kind: e.kind) }
+                return SessionEvent(time: e.time + offset, kind: .sessionStarted(task: task, plannedSeconds: planned))
+            }
+        }
+        let sources: [SessionSource] = [.live, .replay, .live, .rehearsal, .simulated, .live, .replay]
+        for (k, source) in sources.enumerated() {
+            try store.appendSession(
+                session(task: k % 3 == 0 ? "thesis" : k % 3 == 1 ? "email" : nil, at: Double(k) * 7200), source: source, recording: nil)
+        }
+        let end = t0 + 7 * 7200
+        for task in [nil, "thesis", "email"] {
+            for counted in [SessionSource.counted, Set(SessionSource.allCases), [.replay]] {
+                for from in [nil, t0 + 3 * 7200] {
+                    let read = try store.reportFacts(before: end, task: task, sources: counted, sourcesFrom: from)
+                    let bySource = try store.sessionsBySource(from: from, to: end)
+                    #expect(
+                        read.sessionsBySource == bySource, "task \(task ?? "none"), sources \(counted.sorted()), from \(String(describing: from))")
+                    let facts = try store.statisticsFacts(before: end, task: task, sources: counted)
+                    let ids = read.facts.sessions.map(\.id)
+                    let expected = facts.sessions.map(\.id)
+                    #expect(ids == expected)
+                }
+            }
+        }
+    }
 }

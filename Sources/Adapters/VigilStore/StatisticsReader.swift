@@ -22,6 +22,15 @@ struct StatisticsReader: Sendable {
     /// sees beyond the first's snapshot is left out, so a session being written meanwhile cannot
     /// tear the figures.
     func facts(before: Int64, task: String? = nil, sources: Set<SessionSource>) throws(StoreError) -> StatisticsFacts {
+        try reportFacts(before: before, task: task, sources: sources, countingSourcesFrom: .max).facts
+    }
+
+    /// `facts`, and how many sessions of each source (counted or not, of any task) started within
+    /// [`countingSourcesFrom`, `before`): what `LogQueries.sessionsBySource` counts, here from the
+    /// same scan of the sessions and the same snapshot instead of a second pass over them.
+    func reportFacts(
+        before: Int64, task: String?, sources: Set<SessionSource>, countingSourcesFrom: Int64
+    ) throws(StoreError) -> (facts: StatisticsFacts, sessionsBySource: [SessionSource: Int]) {
         let results = Results()
         do {
             if let pool = reader as? DatabasePool {
@@ -34,7 +43,8 @@ struct StatisticsReader: Sendable {
                         if i == 0 {
                             let rows = try pool.read {
                                 try Self.readSessions(
-                                    $0, before: before, task: task, sources: sources, snapshotTaken: { sessionsReading.signal() })
+                                    $0, before: before, task: task, sources: sources, countingSourcesFrom: countingSourcesFrom,
+                                    snapshotTaken: { sessionsReading.signal() })
                             }
                             results.withLock { $0.sessions = rows }
                         } else {
@@ -48,7 +58,12 @@ struct StatisticsReader: Sendable {
                 }
             } else {
                 let rows = try reader.read {
-                    ($0, try Self.readSessions($0, before: before, task: task, sources: sources, snapshotTaken: {}), try Self.readChildren($0))
+                    (
+                        $0,
+                        try Self.readSessions(
+                            $0, before: before, task: task, sources: sources, countingSourcesFrom: countingSourcesFrom, snapshotTaken: {}),
+                        try Self.readChildren($0)
+                    )
                 }
                 results.withLock {
                     $0.sessions = rows.1
@@ -65,7 +80,9 @@ struct StatisticsReader: Sendable {
             defer { values = .init() }
             return (values.sessions, values.children)
         }
-        return Self.assemble(&sessionRows, &childRows)
+        var bySource: [SessionSource: Int] = [:]
+        for (i, source) in SessionSource.allCases.enumerated() where sessionRows.bySource[i] > 0 { bySource[source] = sessionRows.bySource[i] }
+        return (Self.assemble(&sessionRows, &childRows), bySource)
     }
 
     /// The sessions' rows, as read: in id order, each session's pauses, breaks and gaps (by
@@ -79,6 +96,8 @@ struct StatisticsReader: Sendable {
         /// Pauses, breaks and gaps, and the session of each.
         var holes: [Span] = []
         var holeSessions: [Int64] = []
+        /// Sessions counted by source, in the order of `SessionSource.allCases`.
+        var bySource = [Int](repeating: 0, count: SessionSource.allCases.count)
     }
 
     /// Episodes and alarms in rowid order, and the session of each (parallel arrays: grouped by
@@ -104,7 +123,7 @@ struct StatisticsReader: Sendable {
 
     /// `snapshotTaken` is called once the read transaction has its snapshot of the log.
     private static func readSessions(
-        _ db: Database, before: Int64, task: String?, sources: Set<SessionSource>, snapshotTaken: () -> Void
+        _ db: Database, before: Int64, task: String?, sources: Set<SessionSource>, countingSourcesFrom: Int64, snapshotTaken: () -> Void
     ) throws -> SessionRows {
         var out = SessionRows()
         // Any read fixes the snapshot; this one is tiny.
@@ -113,10 +132,22 @@ struct StatisticsReader: Sendable {
         // NOT INDEXED: the table in rowid order, the order wanted. By the index on (source,
         // started_ms) SQLite would look up every session's row by its id and sort them all again
         // (26 ms against 9 ms for 51,000 sessions), and a report reads nearly every session.
+        // Every source and task is read, to count the sessions by source; the others are left out
+        // here, by their bytes.
         let sql =
-            "SELECT id, task, started_ms, coalesce(ended_ms, last_event_ms), outcome, last_event_ms FROM sessions NOT INDEXED WHERE started_ms < ?"
-            + " AND source IN (\(SessionSource.sqlList(sources)))" + (task == nil ? "" : " AND task = ?")
-        try stepRows(db, sql, task == nil ? [before] : [before, task]) { p in
+            "SELECT id, task, started_ms, coalesce(ended_ms, last_event_ms), outcome, last_event_ms, source FROM sessions NOT INDEXED WHERE started_ms < ?"
+        let wanted = SessionSource.allCases.map(sources.contains)
+        let taskBytes = task.map { Array($0.utf8) }
+        try stepRows(db, sql, [before]) { p in
+            let source = sourceIndex(p, 6)
+            guard source >= 0 else { return }  // a source from a newer Vigil: neither counted nor read
+            if sqlite3_column_int64(p, 2) >= countingSourcesFrom { out.bySource[source] += 1 }
+            guard wanted[source] else { return }
+            if let taskBytes {
+                guard let c = sqlite3_column_text(p, 1),
+                    same(taskBytes, UnsafeRawBufferPointer(start: c, count: Int(sqlite3_column_bytes(p, 1))))
+                else { return }
+            }
             let start = instant(p, 2)
             out.sessions.append(
                 SessionFacts(
@@ -294,6 +325,16 @@ private func outcome(_ p: OpaquePointer, _ column: Int32) -> SessionFacts.Outcom
     for (name, outcome) in outcomeNames where same(name, text) { return outcome }
     return .open
 }
+
+/// A session's source from its column's bytes, as its place in `SessionSource.allCases`; -1 for
+/// one this version does not know.
+private func sourceIndex(_ p: OpaquePointer, _ column: Int32) -> Int {
+    guard let c = sqlite3_column_text(p, column) else { return -1 }
+    let text = UnsafeRawBufferPointer(start: c, count: Int(sqlite3_column_bytes(p, column)))
+    return sourceNames.firstIndex { same($0, text) } ?? -1
+}
+
+private let sourceNames = SessionSource.allCases.map { Array($0.rawValue.utf8) }
 
 private let outcomeNames: [([UInt8], SessionFacts.Outcome)] = [
     (Array("completed".utf8), .completed), (Array("abandoned".utf8), .abandoned), (Array("interrupted".utf8), .interrupted),
