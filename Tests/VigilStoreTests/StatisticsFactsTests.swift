@@ -135,4 +135,65 @@ import VigilStats
             }
         }
     }
+
+    /// A session like `sampleSessionEvents()` (an away episode with two alarms, a gap) starting at
+    /// `start`, of `task`.
+    func awaySession(at start: Timestamp, task: String?) -> [SessionEvent] {
+        var s = FocusSession(configuration: .default, task: task, plannedSeconds: 3600)
+        var events = s.start(at: start)
+        events += s.receive(Sample(time: start + 5, payload: .input(InputActivity(window: 5, keyPresses: 9, idle: 0.5))))
+        for t in stride(from: 6.0, through: 500, by: 1) { events += s.tick(at: start + t) }
+        events += s.receive(Sample(time: start + 505, payload: .input(InputActivity(window: 5, keyPresses: 9, idle: 0.5))))
+        events += s.receive(Sample(time: start + 2000, payload: .input(InputActivity(window: 5, keyPresses: 9, idle: 0.5))))
+        events += s.end(.user, at: start + 2010)
+        return events
+    }
+
+    /// Everything the facts say of each session, to compare two reads.
+    func described(_ f: StatisticsFacts) -> [String] {
+        f.sessions.map { s in
+            let active = f.active[Int(s.active.lowerBound)..<Int(s.active.upperBound)].map { "\($0.start)-\($0.end)" }
+            let episodes = f.episodes[Int(s.episodes.lowerBound)..<Int(s.episodes.upperBound)].map {
+                "\($0.number) \($0.cause) \($0.span.start)-\($0.span.end)"
+            }
+            let alarms = f.alarms[Int(s.alarms.lowerBound)..<Int(s.alarms.upperBound)].map {
+                "\($0.episode).\($0.repeatCount) \($0.at) \(String(describing: $0.cleared))"
+            }
+            return "\(s.id) \(f.task(of: s) ?? "-") \(s.start)-\(s.end) \(s.outcome) \(active) \(episodes) \(alarms)"
+        }
+    }
+
+    /// Two sessions logged at the same time, the later one's events first: their episodes and
+    /// alarms are not in session order in the tables, and each session still gets its own, as
+    /// when the sessions were logged one after the other.
+    @Test func rowsLoggedOutOfSessionOrderGoToTheirSessions() throws {
+        let first = awaySession(at: t0, task: "thesis")
+        let second = awaySession(at: t0 + 3000, task: "email")
+        let inOrder = try EventStore(path: tempDir() + "/vigil.sqlite3")
+        try inOrder.appendSession(first, source: .live, recording: nil)
+        try inOrder.appendSession(second, source: .live, recording: nil)
+        let interleaved = try EventStore(path: tempDir() + "/vigil.sqlite3")
+        let a = try interleaved.beginSession(task: "thesis", source: .live, recording: nil, startedAt: t0, plannedSeconds: 3600)
+        let b = try interleaved.beginSession(task: "email", source: .live, recording: nil, startedAt: t0 + 3000, plannedSeconds: 3600)
+        try interleaved.append(Array(second.dropFirst()), session: b)
+        try interleaved.append(Array(first.dropFirst()), session: a)
+        let expected = described(try inOrder.statisticsFacts(before: allTime))
+        let got = described(try interleaved.statisticsFacts(before: allTime))
+        let withAwayEpisodes = expected.filter { $0.contains("away") }.count
+        #expect(withAwayEpisodes == 2)
+        #expect(got == expected)
+    }
+
+    /// Task names are told apart by their bytes, past the handful a person usually has too.
+    @Test func everySessionKeepsItsTaskAmongMany() throws {
+        let store = try EventStore(path: tempDir() + "/vigil.sqlite3")
+        let names: [String?] = (0..<40).map { k in k % 9 == 0 ? nil : "task \(k % 23)" + (k % 5 == 0 ? " é" : "") }
+        for (k, name) in names.enumerated() {
+            try store.appendSession(awaySession(at: t0 + Double(k) * 3000, task: name), source: .live, recording: nil)
+        }
+        let facts = try store.statisticsFacts(before: allTime)
+        let tasks = facts.sessions.map { facts.task(of: $0) }
+        #expect(tasks == names)
+        #expect(Set(facts.tasks).count == facts.tasks.count, "each name once")
+    }
 }
