@@ -34,6 +34,11 @@ public struct LocalClock: Sendable {
     public let timeZone: TimeZone
     /// Offset changes, ascending: from `at` (Unix seconds) on, local = UTC + `offset` seconds.
     private let changes: [(at: Int64, offset: Int64)]
+    /// For each UTC day of the period from `firstDay` on, the index in `changes` of the offset in
+    /// force all that day, or -1 for a day in which it changes: the statistics ask for the offset
+    /// of hundreds of thousands of instants, and most days need no search.
+    private let offsetOfDay: [Int32]
+    private let firstDay: Int64
 
     /// - Parameters: from/to: the period that will be asked about (a little outside is fine).
     public init(timeZone: TimeZone, from: Timestamp, to: Timestamp) {
@@ -47,6 +52,17 @@ public struct LocalClock: Sendable {
             cursor = next
         }
         self.changes = changes
+        firstDay = floorDiv(Int64(start.timeIntervalSince1970.rounded(.down)), 86_400)
+        let days = floorDiv(Int64(end.timeIntervalSince1970.rounded(.up)), 86_400) - firstDay + 1
+        // Up to 300 years; a longer period (never asked for by a report) is searched throughout.
+        var offsetOfDay: [Int32] = []
+        for d in 0..<(days <= 110_000 ? days : 0) {
+            let dayStart: Int64 = (firstDay + d) * 86_400
+            let i = Self.index(in: self.changes, at: dayStart)
+            let changesThatDay = i + 1 < self.changes.count && self.changes[i + 1].at < dayStart + 86_400
+            offsetOfDay.append(changesThatDay ? -1 : Int32(i))
+        }
+        self.offsetOfDay = offsetOfDay
     }
 
     /// For the local days `days` (days since 1970-01-01).
@@ -57,7 +73,9 @@ public struct LocalClock: Sendable {
     }
 
     /// The index of the offset in force at Unix second `t`.
-    private func index(at t: Int64) -> Int {
+    private func index(at t: Int64) -> Int { Self.index(in: changes, at: t) }
+
+    private static func index(in changes: [(at: Int64, offset: Int64)], at t: Int64) -> Int {
         var lo = 0
         var hi = changes.count - 1
         while lo < hi {
@@ -84,8 +102,13 @@ public struct LocalClock: Sendable {
         return HourSlot(day: Int(day), hour: Int(hour - day * 24))
     }
 
-    /// `index(at:)` of the second Unix millisecond `t` falls in.
-    private func index(atMillisecond t: Int64) -> Int { index(at: floorDiv(t, 1000)) }
+    /// `index(at:)` of the second Unix millisecond `t` falls in: from the day's entry, unless the
+    /// offset changes that day.
+    private func index(atMillisecond t: Int64) -> Int {
+        let d = floorDiv(t, 86_400_000) - firstDay
+        if d >= 0, d < offsetOfDay.count, offsetOfDay[Int(d)] >= 0 { return Int(offsetOfDay[Int(d)]) }
+        return index(at: floorDiv(t, 1000))
+    }
 
     /// Cuts [start, end) into pieces that each lie in one local hour, and hands each with its
     /// length in seconds, in time order.
