@@ -196,4 +196,15 @@ import VigilStats
         #expect(tasks == names)
         #expect(Set(facts.tasks).count == facts.tasks.count, "each name once")
     }
+
+    /// A report checks its `--task` with one row where it can: a session with exactly those bytes.
+    @Test func aTaskIsFoundByItsBytes() throws {
+        let store = try EventStore(path: tempDir() + "/vigil.sqlite3")
+        try store.appendSession(awaySession(at: t0, task: "caf\u{E9}"), source: .replay, recording: nil)
+        let exact = try store.hasSession(task: "caf\u{E9}")
+        let decomposed = try store.hasSession(task: "cafe\u{301}")
+        let otherCase = try store.hasSession(task: "Caf\u{E9}")
+        #expect(exact && !decomposed && !otherCase)
+        #expect(try store.taskNames().contains("cafe\u{301}"), "the list still compares names as Swift does")
+    }
 }

@@ -141,6 +141,9 @@ public final class EventStore: Sendable {
     /// The alarm deliveries of a session, oldest first.
     public func deliveries(session: Int64) throws(StoreError) -> [AlarmDelivery] { try queries.deliveries(session: session) }
 
+    /// Whether a session has exactly this task (byte for byte, as `task:` filters compare it).
+    public func hasSession(task: String) throws(StoreError) -> Bool { try queries.hasSession(task: task) }
+
     /// Distinct task names in the log, for `--task` suggestions.
     public func taskNames() throws(StoreError) -> [String] { try queries.taskNames() }
 

@@ -136,7 +136,9 @@ struct ReportCommand: AsyncParsableCommand {
             if try common.hasLog() {
                 let store = try common.openStore(readOnly: true)
                 opened = store
-                if let task, try !store.taskNames().contains(task) {
+                // Most often a session has the very bytes asked for (one row answers); otherwise the
+                // names are compared as Swift compares them, as the log's whole list.
+                if let task, try !store.hasSession(task: task), try !store.taskNames().contains(task) {
                     let known = try store.taskNames()
                     throw Failure(
                         "no session has the task '\(task.terminalSafe)'."
