@@ -79,4 +79,40 @@ import VigilCore
             #expect(got.mapValues { $0.rounded() } == want, "\(zone) from \(start) for \(end - start) s")
         }
     }
+
+    /// The statistics' path in whole milliseconds (`split(_: Span)`, `slot(ms:)`) cuts and places
+    /// time exactly as the path in nanoseconds: random spans of up to three days, before and after
+    /// 1970 and across every clock change of the years, in zones with whole, half-hour and
+    /// 45-minute offsets and a half-hour daylight saving.
+    @Test(arguments: ["Europe/Berlin", "America/New_York", "Australia/Sydney", "Asia/Kathmandu", "Australia/Lord_Howe", "UTC"])
+    func millisecondsAreCutAsNanosecondsAre(zone: String) {
+        let tz = TimeZone(identifier: zone)!
+        let from = Timestamp(milliseconds: -400 * 86_400_000)
+        let to = parseRFC3339("2027-01-01T00:00:00Z")!
+        let clock = LocalClock(timeZone: tz, from: from, to: to)
+        var rng = SplitMix64(seed: UInt64(zone.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) }))
+        let first = from.millisecondsSinceEpoch
+        let range = UInt64(to.millisecondsSinceEpoch - 3 * 86_400_000 - first)
+        var starts = (0..<2000).map { _ in first + Int64(rng.next() % range) }
+        var cursor = Date(timeIntervalSince1970: from.secondsSinceEpoch)
+        while let t = tz.nextDaylightSavingTimeTransition(after: cursor), t.timeIntervalSince1970 < to.secondsSinceEpoch - 86_400 {
+            let change = Int64(t.timeIntervalSince1970.rounded()) * 1000
+            starts += [change - 1, change, change + 1, change - 3_600_001]
+            cursor = t
+        }
+        for start in starts {
+            let span = Span(start, start + Int64(rng.next() % (3 * 86_400_000)))
+            var got: [(HourSlot, Int64)] = []
+            clock.split(span) { got.append(($0, $1)) }
+            var want: [(HourSlot, Int64)] = []
+            clock.split(from: Timestamp(milliseconds: span.start), to: Timestamp(milliseconds: span.end)) {
+                want.append(($0, Int64(($1 * 1000).rounded())))
+            }
+            let same = got.count == want.count && zip(got, want).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+            #expect(same, "\(zone) \(span)")
+            let slot = clock.slot(ms: start)
+            let expected = clock.slot(at: Timestamp(milliseconds: start))
+            #expect(slot == expected, "\(zone) \(start)")
+        }
+    }
 }

@@ -109,4 +109,36 @@ import VigilCore
         #expect(Self.obeyed(html).isEmpty, "\(Self.obeyed(html))")
         #expect(!html.contains("<script") && !html.contains("<b>game"))
     }
+
+    /// Escaping returns most text as it is without looking at its characters; what it writes must
+    /// still be what a character-by-character escape writes, for every kind of text.
+    @Test func escapingWritesWhatACharacterByCharacterEscapeWrites() {
+        func reference(_ s: String, _ replacement: (Character) -> String?) -> String {
+            var out = ""
+            for c in s.terminalSafe {
+                if let r = replacement(c) { out += r } else { out.append(c) }
+            }
+            return out
+        }
+        let samples = [
+            "", "thesis", "code review", "2026-11-21: procrastination-free · streak 5 days", "Weekday × hour", "naïve café", "日本語のタスク",
+            "emoji 👩‍💻 and flags 🇩🇪", Self.hostileTask, Self.hostileApp, "a & b", "<i>", "it's \"quoted\"", "tab\there", "del\u{7F}",
+            "c1 \u{85} control", "bidi \u{202E} override", "line\u{2028}separator", "greek question mark \u{37E}", "varia \u{1FEF}",
+            "& with an accent: &\u{301}", "\u{1FEF}\u{301}", "a\u{301}b", "back`tick", "pipe|", "#heading", "~strike~", "[link]", "*", "_",
+        ]
+        for s in samples {
+            let html = HTMLReport.escape(s)
+            let expectedHTML = reference(s) { c in
+                switch c {
+                case "\"": "&quot;"
+                case "'": "&#39;"
+                default: markupEntity(c)
+                }
+            }
+            #expect(html == expectedHTML, "HTML: \(s.debugDescription)")
+            let markdown = MarkdownReport.escape(s)
+            let expectedMarkdown = reference(s) { c in "\\|`*_[]#~".contains(c) ? "\\" + String(c) : markupEntity(c) }
+            #expect(markdown == expectedMarkdown, "Markdown: \(s.debugDescription)")
+        }
+    }
 }

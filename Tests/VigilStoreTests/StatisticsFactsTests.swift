@@ -102,4 +102,109 @@ import VigilStats
         #expect(detail.contains { $0.contains("COVERING INDEX state_changes_pauses") }, "\(detail)")
         #expect(!detail.contains { $0.contains("TEMP B-TREE") }, "no sort: the index gives the order")
     }
+
+    /// A report counts the sessions by source in the same read as its facts: the counts are those
+    /// of `sessionsBySource` (every source and task, from the period's start), whatever task and
+    /// sources the facts are for, and the facts are those `statisticsFacts` reads.
+    @Test func sessionsAreCountedBySourceInTheSameReadAsTheFacts() throws {
+        let store = try EventStore(path: tempDir() + "/vigil.sqlite3")
+        func session(task: String?, at offset: Double) -> [SessionEvent] {
+            sampleSessionEvents().map { e in
+                guard case .sessionStarted(_, let planned) = e.kind else { return SessionEvent(time: e.time + offset, kind: e.kind) }
+                return SessionEvent(time: e.time + offset, kind: .sessionStarted(task: task, plannedSeconds: planned))
+            }
+        }
+        let sources: [SessionSource] = [.live, .replay, .live, .rehearsal, .simulated, .live, .replay]
+        for (k, source) in sources.enumerated() {
+            try store.appendSession(
+                session(task: k % 3 == 0 ? "thesis" : k % 3 == 1 ? "email" : nil, at: Double(k) * 7200), source: source, recording: nil)
+        }
+        let end = t0 + 7 * 7200
+        for task in [nil, "thesis", "email"] {
+            for counted in [SessionSource.counted, Set(SessionSource.allCases), [.replay]] {
+                for from in [nil, t0 + 3 * 7200] {
+                    let read = try store.reportFacts(before: end, task: task, sources: counted, sourcesFrom: from)
+                    let bySource = try store.sessionsBySource(from: from, to: end)
+                    #expect(
+                        read.sessionsBySource == bySource, "task \(task ?? "none"), sources \(counted.sorted()), from \(String(describing: from))")
+                    let facts = try store.statisticsFacts(before: end, task: task, sources: counted)
+                    let ids = read.facts.sessions.map(\.id)
+                    let expected = facts.sessions.map(\.id)
+                    #expect(ids == expected)
+                }
+            }
+        }
+    }
+
+    /// A session like `sampleSessionEvents()` (an away episode with two alarms, a gap) starting at
+    /// `start`, of `task`.
+    func awaySession(at start: Timestamp, task: String?) -> [SessionEvent] {
+        var s = FocusSession(configuration: .default, task: task, plannedSeconds: 3600)
+        var events = s.start(at: start)
+        events += s.receive(Sample(time: start + 5, payload: .input(InputActivity(window: 5, keyPresses: 9, idle: 0.5))))
+        for t in stride(from: 6.0, through: 500, by: 1) { events += s.tick(at: start + t) }
+        events += s.receive(Sample(time: start + 505, payload: .input(InputActivity(window: 5, keyPresses: 9, idle: 0.5))))
+        events += s.receive(Sample(time: start + 2000, payload: .input(InputActivity(window: 5, keyPresses: 9, idle: 0.5))))
+        events += s.end(.user, at: start + 2010)
+        return events
+    }
+
+    /// Everything the facts say of each session, to compare two reads.
+    func described(_ f: StatisticsFacts) -> [String] {
+        f.sessions.map { s in
+            let active = f.active[Int(s.active.lowerBound)..<Int(s.active.upperBound)].map { "\($0.start)-\($0.end)" }
+            let episodes = f.episodes[Int(s.episodes.lowerBound)..<Int(s.episodes.upperBound)].map {
+                "\($0.number) \($0.cause) \($0.span.start)-\($0.span.end)"
+            }
+            let alarms = f.alarms[Int(s.alarms.lowerBound)..<Int(s.alarms.upperBound)].map {
+                "\($0.episode).\($0.repeatCount) \($0.at) \(String(describing: $0.cleared))"
+            }
+            return "\(s.id) \(f.task(of: s) ?? "-") \(s.start)-\(s.end) \(s.outcome) \(active) \(episodes) \(alarms)"
+        }
+    }
+
+    /// Two sessions logged at the same time, the later one's events first: their episodes and
+    /// alarms are not in session order in the tables, and each session still gets its own, as
+    /// when the sessions were logged one after the other.
+    @Test func rowsLoggedOutOfSessionOrderGoToTheirSessions() throws {
+        let first = awaySession(at: t0, task: "thesis")
+        let second = awaySession(at: t0 + 3000, task: "email")
+        let inOrder = try EventStore(path: tempDir() + "/vigil.sqlite3")
+        try inOrder.appendSession(first, source: .live, recording: nil)
+        try inOrder.appendSession(second, source: .live, recording: nil)
+        let interleaved = try EventStore(path: tempDir() + "/vigil.sqlite3")
+        let a = try interleaved.beginSession(task: "thesis", source: .live, recording: nil, startedAt: t0, plannedSeconds: 3600)
+        let b = try interleaved.beginSession(task: "email", source: .live, recording: nil, startedAt: t0 + 3000, plannedSeconds: 3600)
+        try interleaved.append(Array(second.dropFirst()), session: b)
+        try interleaved.append(Array(first.dropFirst()), session: a)
+        let expected = described(try inOrder.statisticsFacts(before: allTime))
+        let got = described(try interleaved.statisticsFacts(before: allTime))
+        let withAwayEpisodes = expected.filter { $0.contains("away") }.count
+        #expect(withAwayEpisodes == 2)
+        #expect(got == expected)
+    }
+
+    /// Task names are told apart by their bytes, past the handful a person usually has too.
+    @Test func everySessionKeepsItsTaskAmongMany() throws {
+        let store = try EventStore(path: tempDir() + "/vigil.sqlite3")
+        let names: [String?] = (0..<40).map { k in k % 9 == 0 ? nil : "task \(k % 23)" + (k % 5 == 0 ? " é" : "") }
+        for (k, name) in names.enumerated() {
+            try store.appendSession(awaySession(at: t0 + Double(k) * 3000, task: name), source: .live, recording: nil)
+        }
+        let facts = try store.statisticsFacts(before: allTime)
+        let tasks = facts.sessions.map { facts.task(of: $0) }
+        #expect(tasks == names)
+        #expect(Set(facts.tasks).count == facts.tasks.count, "each name once")
+    }
+
+    /// A report checks its `--task` with one row where it can: a session with exactly those bytes.
+    @Test func aTaskIsFoundByItsBytes() throws {
+        let store = try EventStore(path: tempDir() + "/vigil.sqlite3")
+        try store.appendSession(awaySession(at: t0, task: "caf\u{E9}"), source: .replay, recording: nil)
+        let exact = try store.hasSession(task: "caf\u{E9}")
+        let decomposed = try store.hasSession(task: "cafe\u{301}")
+        let otherCase = try store.hasSession(task: "Caf\u{E9}")
+        #expect(exact && !decomposed && !otherCase)
+        #expect(try store.taskNames().contains("cafe\u{301}"), "the list still compares names as Swift does")
+    }
 }

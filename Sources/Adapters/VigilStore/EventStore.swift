@@ -115,6 +115,16 @@ public final class EventStore: Sendable {
         try statistics.facts(before: before.millisecondBound, task: task, sources: sources)
     }
 
+    /// `statisticsFacts`, and in the same read what `sessionsBySource(from: sourcesFrom, to:
+    /// before)` counts: what a report reads, with one pass over the sessions instead of two.
+    public func reportFacts(
+        before: Timestamp, task: String? = nil, sources: Set<SessionSource> = SessionSource.counted, sourcesFrom: Timestamp?
+    ) throws(StoreError) -> (facts: StatisticsFacts, sessionsBySource: [SessionSource: Int]) {
+        try statistics.reportFacts(
+            before: before.millisecondBound, task: task, sources: sources,
+            countingSourcesFrom: sourcesFrom?.millisecondsSinceEpoch ?? Int64.min)
+    }
+
     /// Sessions from `sources`, newest first.
     public func sessions(limit: Int = 20, sources: Set<SessionSource> = SessionSource.counted) throws(StoreError) -> [StoredSession] {
         try queries.sessions(limit: limit, sources: sources)
@@ -130,6 +140,9 @@ public final class EventStore: Sendable {
 
     /// The alarm deliveries of a session, oldest first.
     public func deliveries(session: Int64) throws(StoreError) -> [AlarmDelivery] { try queries.deliveries(session: session) }
+
+    /// Whether a session has exactly this task (byte for byte, as `task:` filters compare it).
+    public func hasSession(task: String) throws(StoreError) -> Bool { try queries.hasSession(task: task) }
 
     /// Distinct task names in the log, for `--task` suggestions.
     public func taskNames() throws(StoreError) -> [String] { try queries.taskNames() }

@@ -149,6 +149,14 @@ struct LogQueries: Sendable {
         }
     }
 
+    /// Whether a session has exactly this task (the same bytes): the first such row answers, where
+    /// `taskNames` reads every session.
+    func hasSession(task: String) throws(StoreError) -> Bool {
+        try reader.read(logAt: path) {
+            try Bool.fetchOne($0, sql: "SELECT EXISTS (SELECT 1 FROM sessions WHERE task = ?)", arguments: [task]) ?? false
+        }
+    }
+
     func taskNames() throws(StoreError) -> [String] {
         try reader.read(logAt: path) { try String.fetchAll($0, sql: "SELECT DISTINCT task FROM sessions WHERE task IS NOT NULL ORDER BY task") }
     }

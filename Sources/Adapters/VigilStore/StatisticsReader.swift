@@ -22,6 +22,15 @@ struct StatisticsReader: Sendable {
     /// sees beyond the first's snapshot is left out, so a session being written meanwhile cannot
     /// tear the figures.
     func facts(before: Int64, task: String? = nil, sources: Set<SessionSource>) throws(StoreError) -> StatisticsFacts {
+        try reportFacts(before: before, task: task, sources: sources, countingSourcesFrom: .max).facts
+    }
+
+    /// `facts`, and how many sessions of each source (counted or not, of any task) started within
+    /// [`countingSourcesFrom`, `before`): what `LogQueries.sessionsBySource` counts, here from the
+    /// same scan of the sessions and the same snapshot instead of a second pass over them.
+    func reportFacts(
+        before: Int64, task: String?, sources: Set<SessionSource>, countingSourcesFrom: Int64
+    ) throws(StoreError) -> (facts: StatisticsFacts, sessionsBySource: [SessionSource: Int]) {
         let results = Results()
         do {
             if let pool = reader as? DatabasePool {
@@ -32,14 +41,17 @@ struct StatisticsReader: Sendable {
                 DispatchQueue.concurrentPerform(iterations: 2) { i in
                     do {
                         if i == 0 {
-                            let rows = try pool.read {
-                                try Self.readSessions(
-                                    $0, before: before, task: task, sources: sources, snapshotTaken: { sessionsReading.signal() })
+                            let rows = try pool.read { db in
+                                try Self.withSmallCache(db) {
+                                    try Self.readSessions(
+                                        db, before: before, task: task, sources: sources, countingSourcesFrom: countingSourcesFrom,
+                                        snapshotTaken: { sessionsReading.signal() })
+                                }
                             }
                             results.withLock { $0.sessions = rows }
                         } else {
                             sessionsReading.wait()
-                            let rows = try pool.read { try Self.readChildren($0) }
+                            let rows = try pool.read { db in try Self.withSmallCache(db) { try Self.readChildren(db) } }
                             results.withLock { $0.children = rows }
                         }
                     } catch {
@@ -48,7 +60,12 @@ struct StatisticsReader: Sendable {
                 }
             } else {
                 let rows = try reader.read {
-                    ($0, try Self.readSessions($0, before: before, task: task, sources: sources, snapshotTaken: {}), try Self.readChildren($0))
+                    (
+                        $0,
+                        try Self.readSessions(
+                            $0, before: before, task: task, sources: sources, countingSourcesFrom: countingSourcesFrom, snapshotTaken: {}),
+                        try Self.readChildren($0)
+                    )
                 }
                 results.withLock {
                     $0.sessions = rows.1
@@ -59,23 +76,39 @@ struct StatisticsReader: Sendable {
         } catch {
             throw StoreError(path: path, message: "cannot read the event log: \(reasonText(error))")
         }
-        let (sessionRows, childRows) = results.withLock { ($0.sessions, $0.children) }
-        return Self.assemble(sessionRows, childRows)
+        // Taken out of `results`, so that `assemble` owns the only reference to each array and
+        // fills them in place instead of copying them.
+        var (sessionRows, childRows) = results.withLock { values in
+            defer { values = .init() }
+            return (values.sessions, values.children)
+        }
+        var bySource: [SessionSource: Int] = [:]
+        for (i, source) in SessionSource.allCases.enumerated() where sessionRows.bySource[i] > 0 { bySource[source] = sessionRows.bySource[i] }
+        return (Self.assemble(&sessionRows, &childRows), bySource)
     }
 
+    /// The sessions' rows, as read: in id order, each session's pauses, breaks and gaps (by
+    /// session id, in parallel arrays).
     private struct SessionRows {
-        var facts = StatisticsFacts()
+        var tasks = TaskNames()
         var sessions: [SessionFacts] = []
         /// Each session's last logged event, as the snapshot saw it: rows of the other reader
         /// after it were written later.
         var lastEvents: [Int64] = []
-        /// Pauses, breaks and gaps by session id.
-        var holes: [(Int64, Span)] = []
+        /// Pauses, breaks and gaps, and the session of each.
+        var holes: [Span] = []
+        var holeSessions: [Int64] = []
+        /// Sessions counted by source, in the order of `SessionSource.allCases`.
+        var bySource = [Int](repeating: 0, count: SessionSource.allCases.count)
     }
 
+    /// Episodes and alarms in rowid order, and the session of each (parallel arrays: grouped by
+    /// session in place when they are in session order already, as they nearly always are).
     private struct ChildRows {
-        var episodes: [(Int64, EpisodeFacts)] = []
-        var alarms: [(Int64, AlarmFacts)] = []
+        var episodes: [EpisodeFacts] = []
+        var episodeSessions: [Int64] = []
+        var alarms: [AlarmFacts] = []
+        var alarmSessions: [Int64] = []
     }
 
     /// What the two readers hand back.
@@ -92,21 +125,39 @@ struct StatisticsReader: Sendable {
 
     /// `snapshotTaken` is called once the read transaction has its snapshot of the log.
     private static func readSessions(
-        _ db: Database, before: Int64, task: String?, sources: Set<SessionSource>, snapshotTaken: () -> Void
+        _ db: Database, before: Int64, task: String?, sources: Set<SessionSource>, countingSourcesFrom: Int64, snapshotTaken: () -> Void
     ) throws -> SessionRows {
         var out = SessionRows()
-        // Any read fixes the snapshot; this one is tiny.
-        _ = try Int64.fetchOne(db, sql: "SELECT max(id) FROM sessions")
+        // Any read fixes the snapshot; this one is tiny, and gives room for the rows to come (ids
+        // are dense), so that the arrays are not copied as they grow.
+        let capacity = Self.capacity(for: try Int64.fetchOne(db, sql: "SELECT (SELECT max(id) FROM sessions) - (SELECT min(id) FROM sessions) + 1"))
         snapshotTaken()
+        out.sessions.reserveCapacity(capacity)
+        out.lastEvents.reserveCapacity(capacity)
+        // NOT INDEXED: the table in rowid order, the order wanted. By the index on (source,
+        // started_ms) SQLite would look up every session's row by its id and sort them all again
+        // (26 ms against 9 ms for 51,000 sessions), and a report reads nearly every session.
+        // Every source and task is read, to count the sessions by source; the others are left out
+        // here, by their bytes.
         let sql =
-            "SELECT id, task, started_ms, coalesce(ended_ms, last_event_ms), outcome, last_event_ms FROM sessions WHERE started_ms < ?"
-            + " AND source IN (\(SessionSource.sqlList(sources)))" + (task == nil ? "" : " AND task = ?") + " ORDER BY id"
-        try stepRows(db, sql, task == nil ? [before] : [before, task]) { p in
+            "SELECT id, task, started_ms, coalesce(ended_ms, last_event_ms), outcome, last_event_ms, source FROM sessions NOT INDEXED WHERE started_ms < ?"
+        let wanted = SessionSource.allCases.map(sources.contains)
+        let taskBytes = task.map { Array($0.utf8) }
+        try stepRows(db, sql, [before]) { p in
+            let source = sourceIndex(p, 6)
+            guard source >= 0 else { return }  // a source from a newer Vigil: neither counted nor read
+            if sqlite3_column_int64(p, 2) >= countingSourcesFrom { out.bySource[source] += 1 }
+            guard wanted[source] else { return }
+            if let taskBytes {
+                guard let c = sqlite3_column_text(p, 1),
+                    same(taskBytes, UnsafeRawBufferPointer(start: c, count: Int(sqlite3_column_bytes(p, 1))))
+                else { return }
+            }
             let start = instant(p, 2)
             out.sessions.append(
                 SessionFacts(
-                    id: sqlite3_column_int64(p, 0), task: out.facts.internTask(text(p, 1)), start: start,
-                    end: max(start, instant(p, 3)), outcome: .init(text(p, 4))))
+                    id: sqlite3_column_int64(p, 0), task: out.tasks.index(p, 1), start: start, end: max(start, instant(p, 3)),
+                    outcome: outcome(p, 4)))
             out.lastEvents.append(instant(p, 5))
         }
         // Pauses and breaks from the state changes into and out of them (in session, then time order).
@@ -115,6 +166,10 @@ struct StatisticsReader: Sendable {
         func end(of session: Int64) -> Int64 {
             if ends.isEmpty { for s in out.sessions { ends[s.id] = s.end } }
             return ends[session] ?? .max
+        }
+        func hole(_ session: Int64, _ span: Span) {
+            out.holes.append(span)
+            out.holeSessions.append(session)
         }
         try stepRows(
             db,
@@ -126,7 +181,7 @@ struct StatisticsReader: Sendable {
         ) { p in
             let session = sqlite3_column_int64(p, 0)
             if let open = pausedSince, open.session != session {  // never resumed: paused to its end
-                out.holes.append((open.session, Span(open.at, end(of: open.session))))
+                hole(open.session, Span(open.at, end(of: open.session)))
                 pausedSince = nil
             }
             let at = instant(p, 1)
@@ -134,109 +189,199 @@ struct StatisticsReader: Sendable {
             let pausedAfter = sqlite3_column_int(p, 3) != 0
             if pausedAfter, !pausedBefore, pausedSince == nil { pausedSince = (session, at) }
             if !pausedAfter, let open = pausedSince {
-                out.holes.append((session, Span(open.at, at)))
+                hole(session, Span(open.at, at))
                 pausedSince = nil
             }
         }
-        if let open = pausedSince { out.holes.append((open.session, Span(open.at, end(of: open.session)))) }
+        if let open = pausedSince { hole(open.session, Span(open.at, end(of: open.session))) }
         try stepRows(db, "SELECT session_id, from_ms, to_ms FROM gaps") { p in
-            out.holes.append((sqlite3_column_int64(p, 0), Span(instant(p, 1), instant(p, 2))))
+            hole(sqlite3_column_int64(p, 0), Span(instant(p, 1), instant(p, 2)))
         }
         return out
     }
 
     private static func readChildren(_ db: Database) throws -> ChildRows {
         var out = ChildRows()
+        let episodes = Self.capacity(for: try Int64.fetchOne(db, sql: "SELECT (SELECT max(id) FROM episodes) - (SELECT min(id) FROM episodes) + 1"))
+        out.episodes.reserveCapacity(episodes)
+        out.episodeSessions.reserveCapacity(episodes)
         try stepRows(db, "SELECT session_id, number, started_ms, ended_ms, cause FROM episodes") { p in
-            guard let cause = storedCause(text(p, 4)) else { return }
+            guard let cause = storedCause(p, 4) else { return }
             let start = instant(p, 2)
             // An episode never closed ends with its session (Int64.max until assembled).
             let end = sqlite3_column_type(p, 3) == SQLITE_NULL ? Int64.max : max(start, instant(p, 3))
-            out.episodes.append(
-                (sqlite3_column_int64(p, 0), EpisodeFacts(number: Int(sqlite3_column_int64(p, 1)), span: Span(start, end), cause: cause)))
+            out.episodes.append(EpisodeFacts(number: Int(sqlite3_column_int64(p, 1)), span: Span(start, end), cause: cause))
+            out.episodeSessions.append(sqlite3_column_int64(p, 0))
         }
+        let alarms = Self.capacity(for: try Int64.fetchOne(db, sql: "SELECT (SELECT max(id) FROM alarms) - (SELECT min(id) FROM alarms) + 1"))
+        out.alarms.reserveCapacity(alarms)
+        out.alarmSessions.reserveCapacity(alarms)
         try stepRows(db, "SELECT session_id, episode_number, at_ms, repeat, cleared_ms FROM alarms") { p in
             out.alarms.append(
-                (
-                    sqlite3_column_int64(p, 0),
-                    AlarmFacts(
-                        episode: Int(sqlite3_column_int64(p, 1)), at: instant(p, 2), repeatCount: Int(sqlite3_column_int64(p, 3)),
-                        cleared: sqlite3_column_type(p, 4) == SQLITE_NULL ? nil : instant(p, 4))
-                ))
+                AlarmFacts(
+                    episode: Int(sqlite3_column_int64(p, 1)), at: instant(p, 2), repeatCount: Int(sqlite3_column_int64(p, 3)),
+                    cleared: sqlite3_column_type(p, 4) == SQLITE_NULL ? nil : instant(p, 4)))
+            out.alarmSessions.append(sqlite3_column_int64(p, 0))
         }
         return out
     }
 
+    /// Runs `body` with a small page cache on the connection of a file's log, then gives it back
+    /// its own. The statistics read each table once, in order, so no page is wanted twice, and
+    /// SQLite's default cache (2 MB a connection) only costs fresh memory to fault in: 5 of 88 ms
+    /// CPU for stress-5y's 10 MB of rows.
+    private static func withSmallCache<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        let size = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+        try db.execute(sql: "PRAGMA cache_size = -128")
+        defer { try? db.execute(sql: "PRAGMA cache_size = \(size)") }
+        return try body()
+    }
+
+    /// Room for the rows of a table whose ids span `span` (ids are dense unless rows were
+    /// forgotten): at most ten million, so that a log with strange ids cannot ask for more memory
+    /// than its rows need.
+    private static func capacity(for span: Int64?) -> Int { Int(min(max(span ?? 0, 0), 10_000_000)) }
+
     /// Puts the rows in the statistics' layout: sessions in start order, each one's judged spans,
-    /// episodes and alarms in consecutive ranges.
-    private static func assemble(_ rows: SessionRows, _ children: ChildRows) -> StatisticsFacts {
-        var sessions = rows.sessions
-        // What the sessions' snapshot had seen of each session (ids ascending, as read).
-        let lastEventById = rows.lastEvents
+    /// episodes and alarms in consecutive ranges. Takes the rows' arrays over (they are left empty).
+    private static func assemble(_ rows: inout SessionRows, _ children: inout ChildRows) -> StatisticsFacts {
+        var sessions: [SessionFacts] = []
+        swap(&sessions, &rows.sessions)
+        // What the sessions' snapshot had seen of each session, by position once in start order.
+        var lastEvents: [Int64] = []
+        swap(&lastEvents, &rows.lastEvents)
         // Statistics want start order; ids are nearly always in it already.
-        if !sessions.isSorted(by: { ($0.start, $0.id) <= ($1.start, $1.id) }) { sessions.sort { ($0.start, $0.id) < ($1.start, $1.id) } }
+        if !sessions.isSorted(by: { ($0.start, $0.id) <= ($1.start, $1.id) }) {
+            let order = sessions.indices.sorted { (sessions[$0].start, sessions[$0].id) < (sessions[$1].start, sessions[$1].id) }
+            sessions = order.map { sessions[$0] }
+            lastEvents = order.map { lastEvents[$0] }
+        }
+        // Constants from here on: the closures below read them for every row, and a variable they
+        // captured would be boxed and its every access checked for exclusivity.
+        let seenUntil = lastEvents
         // Session id -> position, as a flat table: ids are dense.
-        let firstId = sessions.map(\.id).min() ?? 0
-        var position = [Int32](repeating: -1, count: sessions.isEmpty ? 0 : Int((sessions.map(\.id).max() ?? 0) - firstId + 1))
-        for (i, s) in sessions.enumerated() { position[Int(s.id - firstId)] = Int32(i) }
-        func index(_ id: Int64) -> Int32? {
-            let k = id - firstId
-            guard k >= 0, k < position.count, position[Int(k)] >= 0 else { return nil }
-            return position[Int(k)]
+        var firstId = Int64.max
+        var lastId = Int64.min
+        for s in sessions {
+            firstId = min(firstId, s.id)
+            lastId = max(lastId, s.id)
         }
-        // The last event the sessions' snapshot saw, by session position.
-        var seenUntil = [Int64](repeating: .max, count: sessions.count)
-        for (k, s) in rows.sessions.enumerated() { if let i = index(s.id) { seenUntil[Int(i)] = lastEventById[k] } }
-        // Rows written after that snapshot: episodes and alarms that began later are left out, and
-        // an end or a clearing that came later is not known yet.
-        let episodes = children.episodes.compactMap { (id, e) -> (Int64, EpisodeFacts)? in
-            guard let i = index(id) else { return nil }
-            let seen = seenUntil[Int(i)]
-            guard e.span.start <= seen else { return nil }
-            var e = e
-            if e.span.end > seen { e.span.end = .max }
-            return (id, e)
+        var positions = [Int32](repeating: -1, count: sessions.isEmpty ? 0 : Int(lastId - firstId + 1))
+        for (i, s) in sessions.enumerated() { positions[Int(s.id - firstId)] = Int32(i) }
+        let (position, first) = (positions, firstId)
+        let index = { (id: Int64) -> Int32 in
+            let k = id &- first
+            return k >= 0 && k < position.count ? position[Int(k)] : -1
         }
-        let alarms = children.alarms.compactMap { (id, a) -> (Int64, AlarmFacts)? in
-            guard let i = index(id) else { return nil }
-            let seen = seenUntil[Int(i)]
-            guard a.at <= seen else { return nil }
-            return a.clearedAt > seen ? (id, AlarmFacts(episode: Int(a.episode), at: a.at, repeatCount: Int(a.repeatCount), cleared: nil)) : (id, a)
-        }
-        let (holeList, holeRanges) = groupBySession(rows.holes, sessions: sessions.count, index)
-        var (episodeList, episodeRanges) = groupBySession(episodes, sessions: sessions.count, index)
-        var (alarmList, alarmRanges) = groupBySession(alarms, sessions: sessions.count, index)
+        // Rows written after the sessions' snapshot: episodes and alarms that began later are left
+        // out, and an end or a clearing that came later is not known yet.
+        var (episodes, episodeRanges) = groupBySession(
+            &children.episodes, children.episodeSessions, sessions: sessions.count, index,
+            keep: { e, i in e.span.start <= seenUntil[i] },
+            adjust: { e, i in if e.span.end > seenUntil[i] { e.span.end = .max } })
+        var (alarms, alarmRanges) = groupBySession(
+            &children.alarms, children.alarmSessions, sessions: sessions.count, index,
+            keep: { a, i in a.at <= seenUntil[i] },
+            adjust: { a, i in if a.clearedAt > seenUntil[i] { a.clearedAt = .min } })
+        let (holes, holeRanges) = groupBySession(
+            &rows.holes, rows.holeSessions, sessions: sessions.count, index, keep: { _, _ in true }, adjust: { _, _ in })
 
         var active: [Span] = []
-        active.reserveCapacity(sessions.count + holeList.count)
+        active.reserveCapacity(sessions.count + holes.count)
+        var joined: [Span] = []
         for i in sessions.indices {
             let whole = Span(sessions[i].start, sessions[i].end)
             let first = Int32(active.count)
-            let r = holeRanges[i]
+            let r = Int(holeRanges[i].lowerBound)..<Int(holeRanges[i].upperBound)
             if r.isEmpty {
                 active.append(whole)
             } else {
-                subtract(union(Array(holeList[Int(r.lowerBound)..<Int(r.upperBound)])), from: CollectionOfOne(whole), into: &active)
+                union(holes[r], into: &joined)
+                subtract(joined, from: CollectionOfOne(whole), into: &active)
             }
             sessions[i].active = first..<Int32(active.count)
             sessions[i].episodes = episodeRanges[i]
             sessions[i].alarms = alarmRanges[i]
             let e = Int(episodeRanges[i].lowerBound)..<Int(episodeRanges[i].upperBound)
-            for k in e where episodeList[k].span.end == .max { episodeList[k].span.end = max(episodeList[k].span.start, whole.end) }
+            for k in e where episodes[k].span.end == .max { episodes[k].span.end = max(episodes[k].span.start, whole.end) }
             // Rowid order is the order they were logged in; sort only what is not in order.
-            if !episodeList[e].isSorted(by: { $0.span.start <= $1.span.start }) { episodeList[e].sort { $0.span.start < $1.span.start } }
+            if !episodes[e].isSorted(by: { $0.span.start <= $1.span.start }) { episodes[e].sort { $0.span.start < $1.span.start } }
             let a = Int(alarmRanges[i].lowerBound)..<Int(alarmRanges[i].upperBound)
-            if !alarmList[a].isSorted(by: { $0.at <= $1.at }) { alarmList[a].sort { $0.at < $1.at } }
+            if !alarms[a].isSorted(by: { $0.at <= $1.at }) { alarms[a].sort { $0.at < $1.at } }
         }
-        return StatisticsFacts(sessions: sessions, tasks: rows.facts.tasks, active: active, episodes: episodeList, alarms: alarmList)
+        return StatisticsFacts(sessions: sessions, tasks: rows.tasks.names, active: active, episodes: episodes, alarms: alarms)
     }
 }
 
-/// An episode's cause as stored, or nil for a cause this version does not know (its episode is
-/// left out of the figures). The one place the statistics read a cause from its text.
-private func storedCause(_ text: String?) -> Cause? {
-    text.flatMap(Cause.init(rawValue:))
+/// Task names as the facts' indexes into their list, recognised by their bytes: a `String` and a
+/// hash for every session cost more than reading its row. A person has a handful of tasks; past
+/// 16 of them, names are looked up by `String` as before.
+private struct TaskNames {
+    private(set) var names: [String] = []
+    private var bytes: [[UInt8]] = []
+    private var byName: [String: Int32] = [:]
+    private var last: Int32 = -1
+
+    mutating func index(_ p: OpaquePointer, _ column: Int32) -> Int32 {
+        guard let c = sqlite3_column_text(p, column) else { return -1 }
+        let text = UnsafeRawBufferPointer(start: c, count: Int(sqlite3_column_bytes(p, column)))
+        if last >= 0, same(bytes[Int(last)], text) { return last }
+        if names.count <= 16 {
+            for i in bytes.indices where same(bytes[i], text) {
+                last = Int32(i)
+                return last
+            }
+        }
+        let name = String(decoding: text, as: UTF8.self)
+        if let i = byName[name] {
+            last = i
+            return i
+        }
+        last = Int32(names.count)
+        names.append(name)
+        bytes.append(Array(text))
+        byName[name] = last
+        return last
+    }
 }
+
+@inline(__always) private func same(_ a: [UInt8], _ b: UnsafeRawBufferPointer) -> Bool {
+    a.count == b.count && a.withUnsafeBytes { memcmp($0.baseAddress!, b.baseAddress!, b.count) == 0 }
+}
+
+/// A session's outcome from its column's bytes (no `String` per row).
+private func outcome(_ p: OpaquePointer, _ column: Int32) -> SessionFacts.Outcome {
+    guard let c = sqlite3_column_text(p, column) else { return .open }
+    let text = UnsafeRawBufferPointer(start: c, count: Int(sqlite3_column_bytes(p, column)))
+    for (name, outcome) in outcomeNames where same(name, text) { return outcome }
+    return .open
+}
+
+/// A session's source from its column's bytes, as its place in `SessionSource.allCases`; -1 for
+/// one this version does not know.
+private func sourceIndex(_ p: OpaquePointer, _ column: Int32) -> Int {
+    guard let c = sqlite3_column_text(p, column) else { return -1 }
+    let text = UnsafeRawBufferPointer(start: c, count: Int(sqlite3_column_bytes(p, column)))
+    return sourceNames.firstIndex { same($0, text) } ?? -1
+}
+
+private let sourceNames = SessionSource.allCases.map { Array($0.rawValue.utf8) }
+
+private let outcomeNames: [([UInt8], SessionFacts.Outcome)] = [
+    (Array("completed".utf8), .completed), (Array("abandoned".utf8), .abandoned), (Array("interrupted".utf8), .interrupted),
+]
+
+/// An episode's cause as stored, or nil for a cause this version does not know (its episode is
+/// left out of the figures). The one place the statistics read a cause from its text: the
+/// built-in causes by their bytes, without a `String` per row.
+private func storedCause(_ p: OpaquePointer, _ column: Int32) -> Cause? {
+    guard let c = sqlite3_column_text(p, column) else { return nil }
+    let text = UnsafeRawBufferPointer(start: c, count: Int(sqlite3_column_bytes(p, column)))
+    for (name, cause) in builtInCauses where same(name, text) { return cause }
+    return Cause(rawValue: String(decoding: text, as: UTF8.self))
+}
+
+private let builtInCauses = Cause.builtIn.map { (Array($0.rawValue.utf8), $0) }
 
 /// Steps a statement's rows with SQLite's column functions.
 private func stepRows(_ db: Database, _ sql: String, _ arguments: StatementArguments = [], _ body: (OpaquePointer) throws -> Void) throws {
@@ -260,33 +405,52 @@ private func stepRows(_ db: Database, _ sql: String, _ arguments: StatementArgum
     SupportedDates.nearest(milliseconds: sqlite3_column_int64(p, column))
 }
 
-private func text(_ p: OpaquePointer, _ column: Int32) -> String? {
-    guard let c = sqlite3_column_text(p, column) else { return nil }
-    return String(cString: c)
-}
-
-/// Groups (session id, item) pairs by the session's position (`index`; pairs of sessions not
-/// wanted are dropped), keeping each session's items in the order given: a counting sort, one
-/// pass to count and one to place.
-private func groupBySession<T>(_ items: [(Int64, T)], sessions: Int, _ index: (Int64) -> Int32?) -> ([T], [Range<Int32>]) {
+/// Groups a reader's rows by the session's position (`index`, -1 for sessions not wanted, whose
+/// rows are dropped), keeping each session's rows in the order given, and returns each session's
+/// range. `keep` leaves out a row and `adjust` changes one, given the session's position. Rows
+/// already in session order (nearly always: sessions are logged one after the other) stay in their
+/// array; others are placed with a counting sort. `items` is taken over (left empty).
+private func groupBySession<T>(
+    _ items: inout [T], _ ids: [Int64], sessions: Int, _ index: (Int64) -> Int32,
+    keep: (T, Int) -> Bool, adjust: (inout T, Int) -> Void
+) -> ([T], [Range<Int32>]) {
     var counts = [Int32](repeating: 0, count: sessions + 1)
-    var positions = [Int32](repeating: -1, count: items.count)
-    for (k, (id, _)) in items.enumerated() {
-        if let i = index(id) {
-            positions[k] = i
+    var inOrder = true
+    var previous: Int32 = -1
+    for k in ids.indices {
+        let i = index(ids[k])
+        if i >= 0, keep(items[k], Int(i)) {
             counts[Int(i) + 1] += 1
+            if i < previous { inOrder = false }
+            previous = i
+        } else {
+            inOrder = false
         }
     }
     for i in 0..<sessions { counts[i + 1] += counts[i] }
     let ranges = (0..<sessions).map { counts[$0]..<counts[$0 + 1] }
-    guard let any = items.first?.1 else { return ([], ranges) }
-    var out = [T](repeating: any, count: Int(counts[sessions]))
-    var next = counts
-    for (k, (_, item)) in items.enumerated() where positions[k] >= 0 {
-        let i = Int(positions[k])
-        out[Int(next[i])] = item
-        next[i] += 1
+    var out: [T] = []
+    if inOrder {
+        swap(&out, &items)
+        for k in out.indices { adjust(&out[k], Int(index(ids[k]))) }
+        return (out, ranges)
     }
+    out.reserveCapacity(Int(counts[sessions]))
+    // Placed by a counting sort: each row's slot in `order`, then the rows in that order.
+    var order = [Int32](repeating: -1, count: Int(counts[sessions]))
+    var next = counts
+    for k in ids.indices {
+        let i = index(ids[k])
+        guard i >= 0, keep(items[k], Int(i)) else { continue }
+        order[Int(next[Int(i)])] = Int32(k)
+        next[Int(i)] += 1
+    }
+    for k in order {
+        var item = items[Int(k)]
+        adjust(&item, Int(index(ids[Int(k)])))
+        out.append(item)
+    }
+    items = []
     return (out, ranges)
 }
 

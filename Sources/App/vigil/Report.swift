@@ -118,13 +118,27 @@ struct ReportCommand: AsyncParsableCommand {
                     code: .usage)
             }
 
+            let fromDay: Int?
+            if let from {
+                fromDay = Statistics.day(from: from)
+            } else if last == "all" {
+                fromDay = nil  // from the first session on
+            } else {
+                fromDay = toDay - (Self.days(in: last ?? "7d")! - 1)
+            }
+
             // Reading must not create anything: without a log the report is empty.
             var facts = StatisticsFacts()
+            // Where the period's sessions came from, counted or not (all of them with --last all):
+            // counted in the same read as the facts.
+            var sessionsBySource: [SessionSource: Int] = [:]
             var opened: EventStore?
             if try common.hasLog() {
                 let store = try common.openStore(readOnly: true)
                 opened = store
-                if let task, try !store.taskNames().contains(task) {
+                // Most often a session has the very bytes asked for (one row answers); otherwise the
+                // names are compared as Swift compares them, as the log's whole list.
+                if let task, try !store.hasSession(task: task), try !store.taskNames().contains(task) {
                     let known = try store.taskNames()
                     throw Failure(
                         "no session has the task '\(task.terminalSafe)'."
@@ -133,30 +147,22 @@ struct ReportCommand: AsyncParsableCommand {
                                 : " Known tasks: \(known.map { "'\($0.terminalSafe)'" }.joined(separator: ", "))."),
                         code: .dataError)
                 }
-                let endClock = LocalClock(timeZone: zone, days: toDay...toDay)
-                facts = try store.statisticsFacts(before: endClock.startOfDay(toDay + 1), task: task, sources: sources)
+                let first = min(fromDay ?? toDay, toDay)
+                let clock = LocalClock(timeZone: zone, days: first...toDay)
+                (facts, sessionsBySource) = try store.reportFacts(
+                    before: clock.startOfDay(toDay + 1), task: task, sources: sources, sourcesFrom: fromDay == nil ? nil : clock.startOfDay(first))
             } else if let task {
                 throw Failure(
                     "no session has the task '\(task.terminalSafe)': the event log is empty. Give a session a task with `vigil start --task NAME`.",
                     code: .dataError)
             }
 
-            var fromDay: Int?
-            if let from {
-                fromDay = Statistics.day(from: from)
-            } else if last == "all" {
-                fromDay = nil  // from the first session on
-            } else {
-                fromDay = toDay - (Self.days(in: last ?? "7d")! - 1)
-            }
             var report = Statistics.report(facts, timeZone: zone, from: fromDay, to: toDay, task: task)
             if let store = opened {
                 let first = report.from.flatMap(Statistics.day(from:)) ?? fromDay ?? toDay
                 let clock = LocalClock(timeZone: zone, days: min(first, toDay)...toDay)
                 let (start, end) = (clock.startOfDay(min(first, toDay)), clock.startOfDay(toDay + 1))
-                // Where the period's sessions came from, counted or not (all of them with --last all).
-                report.sources = Report.SourceFigures(
-                    counted: sources, sessions: try store.sessionsBySource(from: fromDay == nil ? nil : start, to: end))
+                report.sources = Report.SourceFigures(counted: sources, sessions: sessionsBySource)
                 // Time in applications and on calls over the same local days (not by task yet).
                 if task == nil, report.from != nil {
                     let totals = try store.activityTotals(from: start, to: end, sources: sources)

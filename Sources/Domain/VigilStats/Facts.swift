@@ -180,12 +180,31 @@ private func append(_ s: Span, to out: inout [Span], from first: Int) {
 /// Sorted, disjoint spans covering the same time as `spans` (which may overlap, in any order).
 public func union(_ spans: [Span]) -> [Span] {
     var out: [Span] = []
-    for s in spans.sorted(by: { $0.start < $1.start }) where s.end > s.start {
+    union(spans[...], into: &out)
+    return out
+}
+
+/// `union(_:)` into `out` (emptied first, its storage kept): for a caller that joins many small
+/// lists, without an array per list. Spans already in order are not copied to be sorted.
+public func union(_ spans: ArraySlice<Span>, into out: inout [Span]) {
+    out.removeAll(keepingCapacity: true)
+    func add(_ s: Span) {
+        guard s.end > s.start else { return }
         if let last = out.last, s.start <= last.end {
             out[out.count - 1].end = max(last.end, s.end)
         } else {
             out.append(s)
         }
     }
-    return out
+    var sorted = true
+    var previous = Int64.min
+    for s in spans {
+        if s.start < previous { sorted = false }
+        previous = s.start
+    }
+    if sorted {
+        for s in spans { add(s) }
+    } else {
+        for s in spans.sorted(by: { $0.start < $1.start }) { add(s) }
+    }
 }

@@ -418,7 +418,7 @@ struct HTMLReport {
     /// are shown as escapes (`terminalSafe`): HTML has no use for them, and the page may be
     /// printed to a terminal (no `-o`).
     static func escape(_ s: String) -> String {
-        escaped(s) { c in
+        escaped(s, changing: "\"'&<>") { c in
             switch c {
             case "\"": "&quot;"
             case "'": "&#39;"

@@ -525,13 +525,38 @@ struct MarkdownReport {
     /// HTML through; and a backslash before the punctuation that would start a cell, code,
     /// emphasis, a link or a heading, or strike text through.
     static func escape(_ s: String) -> String {
-        escaped(s) { c in "\\|`*_[]#~".contains(c) ? "\\" + String(c) : markupEntity(c) }
+        escaped(s, changing: "\\|`*_[]#~&<>") { c in "\\|`*_[]#~".contains(c) ? "\\" + String(c) : markupEntity(c) }
     }
 }
 
 /// Text from outside Vigil for a report that is markup (HTML, Markdown): made safe for a terminal
 /// first (`terminalSafe`), then each character as `replacement` writes it (nil: as it is).
-func escaped(_ s: String, _ replacement: (Character) -> String?) -> String {
+/// `changing`: the ASCII characters `replacement` writes otherwise.
+///
+/// Most text has none of them and no control: it is returned as it is, found so from its bytes
+/// (a report's page escapes thousands of chart titles). Only a character that is one of
+/// `changing` can be written otherwise: with none of their bytes in the text, that can still be a
+/// character of one other scalar that Unicode holds to be the same (U+1FEF is a backtick), so
+/// each scalar beyond ASCII is compared as a character.
+func escaped(_ s: String, changing: StaticString, _ replacement: (Character) -> String?) -> String {
+    var beyondASCII = false
+    let plain = changing.withUTF8Buffer { changed in
+        s.utf8.allSatisfy { b in
+            if b >= 0x80 {
+                beyondASCII = true
+                return true
+            }
+            return b >= 0x20 && b != 0x7F && !changed.contains(b)
+        }
+    }
+    if plain, !beyondASCII { return s }
+    if plain {
+        let changedCharacters = "\(changing)"
+        let unchanged = s.unicodeScalars.allSatisfy { u in
+            u.isASCII || (!u.isTerminalControl && !changedCharacters.contains(Character(u)))
+        }
+        if unchanged { return s }
+    }
     var out = ""
     out.reserveCapacity(s.utf8.count)
     for c in s.terminalSafe {

@@ -39,7 +39,8 @@ public enum Statistics {
         var episodeStarts = [Int](repeating: 0, count: dayCount * 24)
         var sessionStarts = [Int](repeating: 0, count: dayCount)
         var completedStarts = [Int](repeating: 0, count: dayCount)
-        var taskSums: [Int32: TaskSums] = [:]
+        // By task index + 1 (0: sessions without a task).
+        var taskSums = [TaskSums](repeating: TaskSums(), count: facts.tasks.count + 1)
         var alarmsByDay = [Int](repeating: 0, count: dayCount)
         @inline(__always) func index(_ slot: HourSlot) -> Int? {
             let d = slot.day - base
@@ -50,8 +51,15 @@ public enum Statistics {
             sessions: 0, completed: 0, abandoned: 0, interrupted: 0, open: 0, completionRate: nil,
             activeMinutes: 0, focusedMinutes: 0, distractedMinutes: 0, focusShare: nil, alarms: 0, alarmsPerFocusedHour: nil,
             recovery: Report.Durations(count: 0))
-        var episodesInPeriod: [(span: Span, cause: Cause, task: Int32, hour: Int)] = []
-        var recoveries: [Double] = []
+        // The period's episodes, summed as they are met: in all, by cause (the built-in ones
+        // first, in their order), by local hour of their start and by task index + 1.
+        var allEpisodes = EpisodeSums()
+        var builtInCauseEpisodes = [EpisodeSums](repeating: EpisodeSums(), count: Cause.builtIn.count)
+        var otherCauseEpisodes: [Cause: EpisodeSums] = [:]
+        var hourEpisodes = [EpisodeSums](repeating: EpisodeSums(), count: 24)
+        var taskEpisodes = [EpisodeSums](repeating: EpisodeSums(), count: facts.tasks.count + 1)
+        // Milliseconds from an episode's first alarm to the person being back.
+        var recoveries: [Int64] = []
         var earned = Earned(clock: clock)
         var cumulativeFocus: Int64 = 0
         var focusedSpans: [Span] = []
@@ -67,7 +75,8 @@ public enum Statistics {
                 case .interrupted: totals.interrupted += 1
                 case .open: totals.open += 1
                 }
-                taskSums[s.task, default: TaskSums()].sessions += 1
+                taskSums[Int(s.task) + 1].sessions += 1
+                taskSums[Int(s.task) + 1].listed = true
             }
             if let i = index(clock.slot(ms: s.start)) {
                 sessionStarts[i / 24] += 1
@@ -86,7 +95,10 @@ public enum Statistics {
                 let span = Span(whole.start, min(whole.end, periodEnd))
                 clock.split(span) { slot, ms in if let i = index(slot) { focused[i] += ms } }
                 let inside = min(span.end, periodEnd) - max(span.start, periodStart)
-                if inside > 0 { taskSums[s.task, default: TaskSums()].focused += inside }
+                if inside > 0 {
+                    taskSums[Int(s.task) + 1].focused += inside
+                    taskSums[Int(s.task) + 1].listed = true
+                }
                 // Unbroken focus: the instant a span reached 25 and 90 minutes.
                 let length = span.milliseconds
                 if length >= 25 * 60_000 { earned.note(.deepFocus25, at: span.start + 25 * 60_000) }
@@ -109,7 +121,7 @@ public enum Statistics {
             }
             for a in firstAlarms {
                 guard let cleared = a.cleared, cleared < periodEnd else { continue }
-                if inPeriod(a.at) { recoveries.append(Double(cleared - a.at) / 1000) }
+                if inPeriod(a.at) { recoveries.append(cleared - a.at) }
                 if cleared - a.at <= 60_000 { earned.note(.quickRecovery, at: cleared) }
             }
 
@@ -117,12 +129,24 @@ public enum Statistics {
                 let span = Span(e.span.start, min(e.span.end, periodEnd))
                 clock.split(span) { slot, ms in if let i = index(slot) { distracted[i] += ms } }
                 let inside = span.end - max(span.start, periodStart)
-                if inside > 0 { taskSums[s.task, default: TaskSums()].distracted += inside }
+                if inside > 0 {
+                    taskSums[Int(s.task) + 1].distracted += inside
+                    taskSums[Int(s.task) + 1].listed = true
+                }
                 let slot = clock.slot(ms: e.span.start)
                 if let i = index(slot) { episodeStarts[i] += 1 }
                 if inPeriod(e.span.start) {
-                    episodesInPeriod.append((e.span, e.cause, s.task, slot.hour))
-                    taskSums[s.task, default: TaskSums()].episodes += 1
+                    let length = e.span.milliseconds
+                    allEpisodes.add(length)
+                    if let c = Cause.builtIn.firstIndex(of: e.cause) {
+                        builtInCauseEpisodes[c].add(length)
+                    } else {
+                        otherCauseEpisodes[e.cause, default: EpisodeSums()].add(length)
+                    }
+                    hourEpisodes[slot.hour].add(length)
+                    taskEpisodes[Int(s.task) + 1].add(length)
+                    taskSums[Int(s.task) + 1].episodes += 1
+                    taskSums[Int(s.task) + 1].listed = true
                 }
             }
         }
@@ -132,7 +156,8 @@ public enum Statistics {
         var periodRun = StreakTracker()
         var days: [Report.DayFigure] = []
         var calendar: [Report.StreakFigures.CalendarDay] = []
-        var weeks: [String: WeekSums] = [:]
+        // ISO weeks in order: the days come in order, so a week's days are consecutive.
+        var weeks: [(week: String, sums: WeekSums)] = []
         var freeDays = 0
         var sessionDays = 0
         for d in 0..<dayCount {
@@ -168,15 +193,14 @@ public enum Statistics {
                 Report.DayFigure(
                     date: dateString(day), weekday: HourSlot(day: day, hour: 0).weekday, sessions: sessionStarts[d], focusedMinutes: minutes(f),
                     distractedMinutes: minutes(x), episodes: eps, alarms: alarmsByDay[d], procrastinationFree: active ? free : nil))
-            let w = isoWeek(day)
-            var entry = weeks[w] ?? WeekSums(order: weeks.count)
-            entry.sessions += sessionStarts[d]
-            entry.episodes += eps
+            if weeks.isEmpty || HourSlot(day: day, hour: 0).weekday == 1 { weeks.append((isoWeek(day), WeekSums())) }
+            let w = weeks.count - 1
+            weeks[w].sums.sessions += sessionStarts[d]
+            weeks[w].sums.episodes += eps
             for h in 0..<24 {
-                entry.focused[h] += focused[d * 24 + h]
-                entry.judged[h] += focused[d * 24 + h] + distracted[d * 24 + h]
+                weeks[w].sums.focused[h] += focused[d * 24 + h]
+                weeks[w].sums.judged[h] += focused[d * 24 + h] + distracted[d * 24 + h]
             }
-            weeks[w] = entry
         }
 
         // Hours, weekdays and the headline figures of the period, and of the one before it.
@@ -192,7 +216,7 @@ public enum Statistics {
         totals.focusShare = share(focusedMs, of: focusedMs + distractedMs)
         totals.completionRate = totals.sessions > 0 ? ratio(Double(totals.completed) / Double(totals.sessions)) : nil
         totals.alarmsPerFocusedHour = focusedMs > 0 ? ratio(Double(totals.alarms) / (Double(focusedMs) / 3_600_000)) : nil
-        totals.recovery = durations(recoveries)
+        totals.recovery = durations(milliseconds: &recoveries)
         let highlights = sums.highlights
         var previous: Report.PeriodFigures?
         if from != nil {
@@ -200,35 +224,28 @@ public enum Statistics {
             previous = grid.sums((periodFirst - length)...(periodFirst - 1)).headline(from: periodFirst - length, to: periodFirst - 1)
         }
 
-        // Groups need no median: one pass each, no sorting.
-        func group(_ key: String, _ list: [(span: Span, cause: Cause, task: Int32, hour: Int)]) -> Report.EpisodeFigures.Group {
-            var total: Int64 = 0
-            var longest: Int64 = 0
-            for e in list {
-                total += e.span.milliseconds
-                longest = max(longest, e.span.milliseconds)
-            }
-            let n = list.count
+        // Groups need no median: summed as the episodes were met, no sorting.
+        func group(_ key: String, _ sums: EpisodeSums) -> Report.EpisodeFigures.Group {
+            let n = sums.count
             return .init(
-                key: key, count: n, minutes: minutes(total), meanS: n > 0 ? tenths(Double(total) / 1000 / Double(n)) : nil,
-                longestS: n > 0 ? tenths(Double(longest) / 1000) : nil)
+                key: key, count: n, minutes: minutes(sums.total), meanS: n > 0 ? tenths(Double(sums.total) / 1000 / Double(n)) : nil,
+                longestS: n > 0 ? tenths(Double(sums.longest) / 1000) : nil)
         }
-        let all = group("", episodesInPeriod)
+        let all = group("", allEpisodes)
         // The built-in causes are always listed (a stable shape for JSON and CSV readers); a plug-in
         // signal's cause is listed after them once it has an episode.
-        var byCause: [Cause: [(span: Span, cause: Cause, task: Int32, hour: Int)]] = Dictionary(uniqueKeysWithValues: Cause.builtIn.map { ($0, []) })
-        var byHour = [[(span: Span, cause: Cause, task: Int32, hour: Int)]](repeating: [], count: 24)
-        var byTask: [String: [(span: Span, cause: Cause, task: Int32, hour: Int)]] = [:]
-        for e in episodesInPeriod {
-            byCause[e.cause, default: []].append(e)
-            byHour[e.hour].append(e)
-            byTask[e.task >= 0 ? facts.tasks[Int(e.task)] : "", default: []].append(e)
+        var byCause = otherCauseEpisodes
+        for (c, cause) in Cause.builtIn.enumerated() { byCause[cause, default: EpisodeSums()].merge(builtInCauseEpisodes[c]) }
+        // By task name: a session without a task counts as the task "".
+        var byTask: [String: EpisodeSums] = [:]
+        for (i, sums) in taskEpisodes.enumerated() where sums.count > 0 {
+            byTask[i > 0 ? facts.tasks[i - 1] : "", default: EpisodeSums()].merge(sums)
         }
         let episodes = Report.EpisodeFigures(
             count: all.count, meanS: all.meanS, longestS: all.longestS,
             byCause: byCause.keys.sorted().map { group($0.rawValue, byCause[$0]!) },
             byTask: byTask.keys.sorted().map { group($0, byTask[$0]!) },
-            byHour: (0..<24).map { h in group(String(h), byHour[h]) })
+            byHour: (0..<24).map { h in group(String(h), hourEpisodes[h]) })
 
         let streak = Report.StreakFigures(
             current: tracker.current, best: tracker.best, score: tracker.score, bestScore: tracker.bestScore,
@@ -251,7 +268,7 @@ public enum Statistics {
         let heatmapJudged: [[Double]] = (0..<7).map { w in (0..<24).map { h in minutes(sums.heatJudged[w * 24 + h]) } }
         let heatmapShare: [[Double?]] = (0..<7).map { w in (0..<24).map { h in share(sums.heatFocused[w * 24 + h], of: sums.heatJudged[w * 24 + h]) }
         }
-        let weekFigures: [Report.WeekFigure] = weeks.sorted { $0.value.order < $1.value.order }.map { week, w in
+        let weekFigures: [Report.WeekFigure] = weeks.map { week, w in
             let f = w.focused.reduce(0, +)
             let judged = w.judged.reduce(0, +)
             return Report.WeekFigure(
@@ -260,9 +277,10 @@ public enum Statistics {
                 leastProductiveHour: rankByShare(w.focused, w.judged, lowest: true), hourJudgedMinutes: w.judged.map(minutes),
                 hourFocusShare: (0..<24).map { share(w.focused[$0], of: w.judged[$0]) })
         }
-        let tasks: [Report.TaskFigure] = taskSums.map { key, t in
-            Report.TaskFigure(
-                task: key >= 0 ? facts.tasks[Int(key)] : "", sessions: t.sessions, focusedMinutes: minutes(t.focused),
+        let tasks: [Report.TaskFigure] = taskSums.indices.filter { taskSums[$0].listed }.map { i in
+            let t = taskSums[i]
+            return Report.TaskFigure(
+                task: i > 0 ? facts.tasks[i - 1] : "", sessions: t.sessions, focusedMinutes: minutes(t.focused),
                 distractedMinutes: minutes(t.distracted), focusShare: share(t.focused, of: t.focused + t.distracted), episodes: t.episodes)
         }.sorted { ($1.focusedMinutes, $0.task) < ($0.focusedMinutes, $1.task) }
 
@@ -341,6 +359,20 @@ public enum Statistics {
         let n = sorted.count
         let median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
         return Report.Durations(count: n, meanS: tenths(sorted.reduce(0, +) / Double(n)), medianS: tenths(median), longestS: tenths(sorted[n - 1]))
+    }
+
+    /// `durations(_:)` of whole milliseconds (sorted in place): integers sort faster than the
+    /// seconds they stand for, in the same order, and the seconds are summed in that order, so
+    /// the figures are the same to the last bit.
+    static func durations(milliseconds ms: inout [Int64]) -> Report.Durations {
+        guard !ms.isEmpty else { return Report.Durations(count: 0) }
+        ms.sort()
+        let n = ms.count
+        func seconds(_ i: Int) -> Double { Double(ms[i]) / 1000 }
+        var sum = 0.0
+        for i in 0..<n { sum += seconds(i) }
+        let median = n % 2 == 1 ? seconds(n / 2) : (seconds(n / 2 - 1) + seconds(n / 2)) / 2
+        return Report.Durations(count: n, meanS: tenths(sum / Double(n)), medianS: tenths(median), longestS: tenths(seconds(n - 1)))
     }
 
     static func minutes(_ ms: Int64) -> Double { (Double(ms) / 600).rounded() / 100 }
@@ -433,11 +465,33 @@ struct TaskSums {
     var focused: Int64 = 0
     var distracted: Int64 = 0
     var episodes = 0
+    /// Whether the task has a line in the report: a session started, time judged or an episode
+    /// started in the period.
+    var listed = false
+}
+
+/// A group of the period's episodes (a cause, an hour, a task) while the sessions are read.
+struct EpisodeSums {
+    var count = 0
+    /// Milliseconds in all, and the longest.
+    var total: Int64 = 0
+    var longest: Int64 = 0
+
+    mutating func add(_ milliseconds: Int64) {
+        count += 1
+        total += milliseconds
+        longest = max(longest, milliseconds)
+    }
+
+    mutating func merge(_ other: EpisodeSums) {
+        count += other.count
+        total += other.total
+        longest = max(longest, other.longest)
+    }
 }
 
 /// An ISO week's figures while the days are read: focused and judged milliseconds by hour.
 struct WeekSums {
-    let order: Int
     var sessions = 0
     var episodes = 0
     var focused = [Int64](repeating: 0, count: 24)
