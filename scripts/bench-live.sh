@@ -21,7 +21,7 @@ RUNS=${RUNS:-3}
 SECONDS_PER_RUN=${SECONDS:-30}
 binaries=("$@")
 [ ${#binaries[@]} -gt 0 ] || binaries=("$(bash scripts/build-release.sh --show-bin-path)/vigil")
-for b in "${binaries[@]}"; do [ -x "$b" ] || { echo "bench-live: $b is not an executable (swift build -c release?)" >&2; exit 66; }; done
+for b in "${binaries[@]}"; do [ -x "$b" ] || { echo "bench-live: $b is not an executable (scripts/build-release.sh?)" >&2; exit 66; }; done
 for tool in Xvfb i3 xterm pulseaudio pactl parec gpsfake gpspipe script perf bc; do
     command -v $tool >/dev/null || { echo "bench-live: needs $tool (scripts/setup.sh --tests installs it)" >&2; exit 69; }
 done

@@ -29,8 +29,8 @@ python3 -c 'import orjson' 2>/dev/null || { echo "$0: needs orjson (apt-get inst
 if [[ -n ${BASE_BINARY:-} ]]; then
     rev=$(git rev-parse --short "$base")
     old=$BASE_BINARY
-    swift build -c release --product vigil >/dev/null
-    new=$PWD/.build/release/vigil
+    bash scripts/build-release.sh >/dev/null
+    new=$(bash scripts/build-release.sh --show-bin-path)/vigil
 else
     source scripts/bench-builds.sh
     build_base_and_this "$base"

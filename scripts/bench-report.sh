@@ -50,8 +50,8 @@ if [[ -n $base ]]; then
     build_base_and_this "$base"
     vigil=$new
 else
-    swift build -c release --product vigil
-    vigil=$PWD/.build/release/vigil
+    bash scripts/build-release.sh
+    vigil=$(bash scripts/build-release.sh --show-bin-path)/vigil
 fi
 common=(--time-zone Europe/Berlin --until 2026-11-21 --seed 1)
 

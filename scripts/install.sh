@@ -17,7 +17,7 @@ bash scripts/build-release.sh 2>&1 | grep -E "error|Build complete" || true
 bash scripts/build-release.sh --product generate-manual 2>&1 | grep -E "error|Build complete" || true
 bin=$(bash scripts/build-release.sh --show-bin-path)
 vigil=$bin/vigil
-[ -x "$vigil" ] || { echo "install: the build failed; run 'swift build -c release' to see why" >&2; exit 1; }
+[ -x "$vigil" ] || { echo "install: the build failed; run 'scripts/build-release.sh' to see why" >&2; exit 1; }
 
 install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" "$prefix/share/zsh/site-functions"
 install -m 755 "$vigil" "$prefix/bin/vigil"
