@@ -40,8 +40,6 @@ public final class LineReader {
     @exclusivity(unchecked) private var linesReturned = 0
     /// Where in the file `buffer[0]` is.
     @exclusivity(unchecked) private var bufferOffset = 0
-    /// Where in the file the line last returned starts.
-    @exclusivity(unchecked) public private(set) var offsetOfLastLine = 0
     /// Where in the file the next line starts.
     public var offset: Int { bufferOffset + begin }
 
@@ -97,7 +95,6 @@ public final class LineReader {
             if begin < end, let newline = memchr(buffer + begin, 0x0A, end - begin) {
                 let at = newline.assumingMemoryBound(to: UInt8.self) - buffer
                 let line = UnsafeBufferPointer(start: buffer + begin, count: at - begin)
-                offsetOfLastLine = bufferOffset + begin
                 begin = at + 1
                 linesReturned += 1
                 return line
@@ -105,7 +102,6 @@ public final class LineReader {
             if atEnd {
                 guard begin < end else { return nil }
                 let line = UnsafeBufferPointer(start: buffer + begin, count: end - begin)
-                offsetOfLastLine = bufferOffset + begin
                 begin = end
                 linesReturned += 1
                 return line
