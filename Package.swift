@@ -7,7 +7,9 @@
 //
 // System     SystemCalls     the one place where errno becomes an error: system calls made, EINTR
 //                            retried, errno read at the call (as NIOPosix's System.swift); output
-//                            files written safely (OutputFile).
+//                            files written safely (OutputFile); files read line by line (LineReader).
+//            JSONScanning    the allocation-free JSON scanner that Vigil's recordings and gpsd logs
+//                            are read with.
 // Core       VigilCore       samples, the pluggable-signal protocol and the built-in signals, the
 //                            focus-session state machine, events, the configuration model. C-free, no
 //                            I/O, no clock.
@@ -94,6 +96,7 @@ let package = Package(
     targets: [
         // System
         .target(name: "SystemCalls", path: "Sources/System/SystemCalls"),
+        .target(name: "JSONScanning", path: "Sources/System/JSONScanning"),
 
         // Core
         .target(
@@ -139,7 +142,7 @@ let package = Package(
             name: "WaylandIdle", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CWayland"], path: "Sources/Adapters/WaylandIdle"),
         .target(name: "I3Detector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls"], path: "Sources/Adapters/I3Detector"),
         .target(
-            name: "LocationDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CSensorLibraries", "CGPS"],
+            name: "LocationDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "JSONScanning", "CSensorLibraries", "CGPS"],
             path: "Sources/Adapters/LocationDetector"
         ),
         .target(
@@ -158,7 +161,7 @@ let package = Package(
             name: "DesktopPresence", dependencies: ["VigilCore", "DetectorSupport", "DBusSupport", "SystemCalls"],
             path: "Sources/Adapters/DesktopPresence"),
         .target(name: "SoundAlarm", dependencies: ["CPulseSimple", "CSensorLibraries", "SystemCalls"], path: "Sources/Adapters/SoundAlarm"),
-        .target(name: "VigilRecording", dependencies: ["VigilCore", "SystemCalls"], path: "Sources/Adapters/VigilRecording"),
+        .target(name: "VigilRecording", dependencies: ["VigilCore", "SystemCalls", "JSONScanning"], path: "Sources/Adapters/VigilRecording"),
         .target(
             name: "RecordingFormats",
             dependencies: [
@@ -195,6 +198,7 @@ let package = Package(
 
         // Tests: one target per module, plus end-to-end tests of the command line.
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
+        .testTarget(name: "JSONScanningTests", dependencies: ["JSONScanning"]),
         .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
         // What the detector tests share: collecting a live stream, a free port, a wall clock.
         .target(name: "TestSupport", dependencies: ["VigilCore"], path: "Tests/Support"),

@@ -54,6 +54,10 @@ struct InputAggregator {
         self.classifier = AppSwitchClassifier(obfuscated: obfuscatedKeys)
     }
 
+    /// From now on, keys are those of a recording made without --show-keycodes (see
+    /// `AppSwitchClassifier`): a recording read as a stream says so at its first such key.
+    mutating func keysAreObfuscated() { classifier.obfuscated = true }
+
     /// The end of the window that is being filled.
     var currentWindowEnd: Double { origin + Double(windowIndex + 1) * window }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 import VigilCore
 
 /// An error in a `libinput record` file, with where it is.
@@ -7,6 +8,8 @@ public struct LibinputRecordError: Error, CustomStringConvertible, Equatable {
     /// 1-based line number; 0 when the problem is the file as a whole.
     public var line: Int
     public var message: String
+    /// The file could not be opened or read (the disk, not its content).
+    public var isReadFailure = false
 
     public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
 }
@@ -48,7 +51,9 @@ public struct LibinputRecordingSummary: Hashable, Sendable {
     public var keysObfuscated: Bool
 }
 
-/// A `libinput record` file (format version 1) read into Vigil input samples.
+/// A `libinput record` file (format version 1) read into Vigil input samples, whole: for
+/// recordings small enough to hold (the tests', the fuzzer's). `vigil replay` and `inspect` read
+/// them as a stream with `LibinputRecordReader`, which this is made with.
 ///
 /// The same code that aggregates the live detector's events aggregates the recording's, so a
 /// replay of a recording shows what the live detector would have reported. Only counts come out:
@@ -60,14 +65,13 @@ public struct LibinputRecordingSummary: Hashable, Sendable {
 /// `libinput`, `system`, `udev`, `quirks`, `hid`, and `libinput:` event entries — is skipped, as the
 /// format requires of parsers. It is a line-oriented reader of the block YAML that libinput writes
 /// (both its own indentation and the man page's), not a general YAML parser: YAML libraries build
-/// a node per value, which for hours of events is slow and large. 100 000 frames take about 2.5 s in
-/// a debug build (see `largeRecordingsReadQuickly`).
+/// a node per value, which for hours of events is slow and large.
 public struct LibinputRecording: Sendable {
     /// Where the recording's time 0 is on the wall clock.
     public enum Start: Sendable, Equatable {
         /// The caller knows.
         case at(Timestamp)
-        /// Worked out from the file (see `read(path:window:start:)`).
+        /// Worked out from the file (see `LibinputRecordReader`).
         case fromFile
     }
 
@@ -79,35 +83,13 @@ public struct LibinputRecording: Sendable {
 
     /// The longest span of events a recording may have (7 days): every window of it becomes a sample.
     public static let longestRecording: Double = 7 * 86_400
-    /// The most windows (samples) a recording may make, whatever the window: about 140 MB.
+    /// The most windows (samples) a recording may make, whatever the window: about 140 MB held whole.
     public static let mostWindows = 1_000_000
 
-    /// Reads a recording and aggregates it into windows of `window` seconds.
-    ///
-    /// With `.fromFile` the start is derived from libinput record's `# Current time is HH:MM:SS`
-    /// comments (libinput 1.20 and later write one every five seconds while events arrive, in local
-    /// time, without a date): the first such comment after an event frame, minus that frame's time
-    /// (the comment comes at most five seconds after the frame), on the date of the file's
-    /// modification time (the day before, if that would put it after the file was written). If the
-    /// only comment precedes every event it stands for time 0, which for a one-device recording is
-    /// the first event and may be later. Without any comment the start is the file's modification
-    /// time minus the recording's duration, which holds when the file was written as the recording
-    /// ended.
+    /// Reads a recording and aggregates it into windows of `window` seconds (see
+    /// `LibinputRecordReader` for how `.fromFile` places it on the wall clock).
     public static func read(path: String, window: Double = 5, start: Start = .fromFile) throws(LibinputRecordError) -> LibinputRecording {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot read it" : "no such file"
-            throw LibinputRecordError(file: path, line: 0, message: reason)
-        }
-        var mtime: Date?
-        if let attributes = try? FileManager.default.attributesOfItem(atPath: path) {
-            // A time out of range is unknown (the start then falls back as without one).
-            mtime = (attributes[.modificationDate] as? Date).flatMap { Timestamp(checkedSeconds: $0.timeIntervalSince1970) == nil ? nil : $0 }
-        }
-        let bytes = [UInt8](data)
-        let parsed = try bytes.withUnsafeBufferPointer { (buffer) throws(LibinputRecordError) -> ParsedRecording in
-            try ParsedRecording.parse(buffer, file: path)
-        }
-        return try parsed.aggregate(window: window, start: start, mtime: mtime, file: path)
+        try whole(LibinputRecordReader(path: path, window: window, start: start))
     }
 
     /// Parses recording text (for tests and for input that is not a file); `.fromFile` is not
@@ -115,382 +97,266 @@ public struct LibinputRecording: Sendable {
     public static func parse(_ text: String, name: String = "<text>", window: Double = 5, start: Start) throws(LibinputRecordError)
         -> LibinputRecording
     {
-        let bytes = Array(text.utf8)
-        let parsed = try bytes.withUnsafeBufferPointer { (buffer) throws(LibinputRecordError) -> ParsedRecording in
-            try ParsedRecording.parse(buffer, file: name)
-        }
-        return try parsed.aggregate(window: window, start: start, mtime: nil, file: name)
+        try whole(LibinputRecordReader(contents: Array(text.utf8), name: name, window: window, start: start))
+    }
+
+    private static func whole(_ reader: LibinputRecordReader) throws(LibinputRecordError) -> LibinputRecording {
+        var samples: [Sample] = []
+        while let s = try reader.next() { samples.append(s) }
+        return LibinputRecording(samples: samples, summary: reader.summary, start: reader.start)
     }
 }
 
-// MARK: - Parsing
+/// A `libinput record` file read as a stream: samples come out as the lines are read, and memory
+/// stays at a line buffer (a day's recording is about 170 MB of text) however long the file is.
+///
+/// Where time 0 is on the wall clock, with `.fromFile`: libinput record's `# Current time is
+/// HH:MM:SS` comments (libinput 1.20 and later write one every five seconds while events arrive,
+/// in local time, without a date) say it: the first such comment after an event frame, minus that
+/// frame's time (the comment comes at most five seconds after the frame), on the date of the file's
+/// modification time (the day before, if that would put it after the file was written). If the
+/// only comment precedes every event it stands for time 0, which for a one-device recording is the
+/// first event and may be later. Without any comment the start is the file's modification time
+/// minus the recording's duration, which holds when the file was written as the recording ended.
+///
+/// Because the start must be known before the first sample, opening a recording reads ahead of the
+/// samples, a second time, as little as it can: up to its first `# Current time is` comment after
+/// a frame (a few kilobytes into a recording of libinput 1.20 or later), or, in a recording without
+/// one, the last frames from the end of the file (its duration). A recording of several devices
+/// (`--multiple`: each device's events follow its description, the devices one after another) is
+/// read through once to find where each device's events are, then each device as a stream of its
+/// own, merged in time order. So is a recording whose end cannot be read that way, or whose
+/// duration is more than the windows allow: what it finds is then exactly what reading the whole
+/// file would find, errors on their lines first.
+///
+/// Errors on a line after the first samples are found when `next()` reaches it, as are those of
+/// the file as a whole (no `version:`): read the recording to its end before trusting what was made
+/// of it. A recording that says `ndevices: 1` is read as one device; were another described after
+/// it, its events would follow the first's instead of being merged with them.
+public final class LibinputRecordReader {
+    /// The file, for messages.
+    public let path: String
+    /// The wall-clock instant of the recording's time 0.
+    public private(set) var start = Timestamp(nanoseconds: 0)
+    /// The largest size the line buffers the reader has held at once have had, in bytes: flat in
+    /// the length of the file (tests check it).
+    public private(set) var mostBufferBytes = 0
+    /// The most events read but not yet aggregated at once (a frame's).
+    public var mostEventsWaiting: Int { cursors.reduce(0) { max($0, $1.mostWaiting) } }
 
-/// The recording as the parser leaves it: devices with their translated events.
-struct ParsedRecording {
-    struct Device {
-        var node = ""
-        var name = ""
-        var codes: [UInt16: [UInt16]] = [:]
-        var absinfo: [UInt16: [Int]] = [:]
-        var frames = 0
-        var events: [TimedInputEvent] = []
-        var lastFrameTime = 0.0
+    private let window: Double
+    private let bytes: RecordBytes
+    /// What reading the whole file found, when it was read through on opening.
+    private var whole: RecordFacts?
+    /// One cursor for a recording of one device; one per device of a `--multiple` recording.
+    private var cursors: [RecordCursor] = []
+    /// The next event of each cursor, for the merge.
+    private var heads: [TimedInputEvent?] = []
+    /// All the events in time order, for a recording of several devices whose events go back.
+    private var sorted: [TimedInputEvent]?
+    private var nextSorted = 0
+    /// Nil when `window` is not a positive number: then the file is only checked (see `init`).
+    private var aggregator: InputAggregator?
+    /// The event to aggregate once the windows before it are handed out.
+    private var pending: TimedInputEvent?
+    private var previous: Double?
+    private var gaps: [LibinputRecordingSummary.IdleGap] = []
+    private var atEnd = false
 
-        var kind: LibinputRecordedDevice.Kind {
-            let keys = codes[EvdevCode.EV_KEY] ?? []
-            let rel = codes[EvdevCode.EV_REL] ?? []
-            if keys.contains(EvdevCode.BTN_TOOL_FINGER), absinfo[UInt16(EvdevCode.ABS_X)] != nil { return .touchpad }
-            if rel.contains(EvdevCode.REL_X) { return .mouse }
-            if keys.contains(where: { EvdevCode.isKeyboardKey($0) && $0 < EvdevCode.BTN_MISC }) { return .keyboard }
-            return .other
+    /// Opens the recording at `path` and reads ahead of the samples what their start needs.
+    /// - Parameters:
+    ///   - window: seconds of a sample; the windows are `[k·window, (k+1)·window)` from time 0.
+    ///   - start: with `.fromFile`, the file's modification time and content place it.
+    public convenience init(path: String, window: Double = 5, start: LibinputRecording.Start = .fromFile) throws(LibinputRecordError) {
+        let file: BlockFile
+        do throws(SystemError) {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw SystemError(call: "read", errno: EISDIR, path: path)
+            }
+            file = try BlockFile(path: path)
+        } catch {
+            throw LibinputRecordError(file: path, line: 0, message: error.errno == ENOENT ? "no such file" : "cannot read it", isReadFailure: true)
         }
+        var mtime: Date?
+        if let attributes = try? FileManager.default.attributesOfItem(atPath: path) {
+            // A time out of range is unknown (the start then falls back as without one).
+            mtime = (attributes[.modificationDate] as? Date).flatMap { Timestamp(checkedSeconds: $0.timeIntervalSince1970) == nil ? nil : $0 }
+        }
+        try self.init(bytes: .file(file), name: path, window: window, start: start, mtime: mtime)
+    }
 
-        mutating func makeTranslator() -> EvdevTranslator {
-            var resolution: (x: Double, y: Double)?
-            if let x = absinfo[EvdevCode.ABS_X], let y = absinfo[EvdevCode.ABS_Y], x.count >= 5, y.count >= 5 {
-                // Resolution is units per mm; a device without one is taken as 100 mm wide, 70 mm tall.
-                let rx = x[4] > 0 ? Double(x[4]) : max(1, Double(x[1] - x[0]) / 100)
-                let ry = y[4] > 0 ? Double(y[4]) : max(1, Double(y[1] - y[0]) / 70)
-                resolution = (rx, ry)
+    /// Reads a recording already in memory (a fuzzer's input, a test's text) as the file `name`;
+    /// `.fromFile` has no file date here and stands for the Unix epoch.
+    public convenience init(contents: [UInt8], name: String, window: Double = 5, start: LibinputRecording.Start) throws(LibinputRecordError) {
+        try self.init(bytes: .memory(contents), name: name, window: window, start: start, mtime: nil)
+    }
+
+    private init(bytes: RecordBytes, name: String, window: Double, start: LibinputRecording.Start, mtime: Date?) throws(LibinputRecordError) {
+        path = name
+        self.bytes = bytes
+        self.window = window
+        let validWindow = window > 0 && window.isFinite
+        // The description before the first device says whether the recording is of one device.
+        let main = try RecordCursor(bytes: bytes, file: name)
+        let oneDevice = try main.readToTheFirstDevice() && main.parser.ndevices == 1
+        var ahead: RecordScout?
+        var duration: Double?
+        if oneDevice, validWindow {
+            let wantsMarks = start == .fromFile && mtime != nil
+            var scout = try RecordScout(bytes: bytes, file: name)
+            if wantsMarks, try bytes.contains(RecordScout.wallClockComment, file: name) {
+                try scout.read(until: .wallClockAfterAFrame)
+            } else {
+                try scout.read(until: .firstEvent)
             }
-            var hasLowRes: Bool?
-            if let rel = codes[EvdevCode.EV_REL] {
-                hasLowRes = rel.contains(EvdevCode.REL_WHEEL) || rel.contains(EvdevCode.REL_HWHEEL)
+            ahead = scout
+            if scout.atEnd {
+                whole = scout.facts
+            } else if scout.devices.count == 1, let d = try lastEventTime(scout.devices[0]), d / window <= Double(LibinputRecording.mostWindows) {
+                // The start is the file's time minus this duration when there is no wall-clock
+                // comment: only if the frames run to the end of the file is its end the last.
+                var trusted = true
+                if wantsMarks, scout.marks.firstAfterAFrame == nil { trusted = try scout.framesRunToTheEnd() }
+                if trusted { duration = d }
             }
-            return EvdevTranslator(resolution: resolution, hasLowResWheel: hasLowRes)
+        }
+        if whole == nil, duration == nil {
+            // Several devices, no readable end, or more windows than allowed: read it all first.
+            var scout = try RecordScout(bytes: bytes, file: name)
+            try scout.read(until: .end)
+            ahead = scout
+            whole = scout.facts
+        }
+        mostBufferBytes = main.lines.bufferCapacity + (ahead?.lines.bufferCapacity ?? 0)
+        if let whole {
+            // As reading the whole file first did: the file's own faults, then the windows'.
+            if let problem = whole.problem { throw problem }
+            try Self.check(window: window, duration: whole.duration, file: name)
+            if whole.devices.count > 1, whole.eventsGoBack {
+                // Merging the devices' streams would not put a device's own events in time order:
+                // they are sorted in memory, as they all were before recordings were streamed.
+                var all: [TimedInputEvent] = []
+                while let e = try main.next() { all.append(e) }
+                sorted = all.enumerated().sorted { a, b in
+                    a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
+                }.map(\.element)
+                cursors = [main]
+            } else if whole.devices.count > 1 {
+                cursors = try whole.deviceStarts.map { (s) throws(LibinputRecordError) in
+                    try RecordCursor(bytes: bytes, file: name, at: s, onlyThisDevice: true)
+                }
+            } else {
+                cursors = [main]
+            }
+            mostBufferBytes = max(mostBufferBytes, cursors.reduce(0) { $0 + $1.lines.bufferCapacity })
+        } else {
+            cursors = [main]
+        }
+        let marks = ahead?.marks ?? WallClockMarks()
+        self.start = Self.startTimestamp(start, mtime: mtime, duration: whole?.duration ?? duration ?? 0, marks: marks)
+        if validWindow {
+            aggregator = InputAggregator(window: window, origin: 0, obfuscatedKeys: whole?.obfuscated ?? false)
         }
     }
 
-    var version: Int?
-    var ndevices: Int?
-    var devices: [Device] = []
-    var obfuscated = false
-    /// (time of the last frame before it, seconds since local midnight) for each `# Current time is`.
-    var wallClock: [(after: Double?, secondsOfDay: Int)] = []
-
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws(LibinputRecordError) -> ParsedRecording {
-        var r = ParsedRecording()
-        var stack: [(indent: Int, name: String, isItem: Bool)] = []
-        var lineNumber = 0
-        var i = 0
-        let n = bytes.count
-        // Where frames go: set while inside a device's `events:` → `- evdev:` list.
-        var frameIndent: Int?
-        var frameTime = 0.0
-        var sawFrameEvent = false
-        // The device whose events are being read, kept out of `r.devices` while it is filled.
-        var translator: EvdevTranslator?
-        var events: [TimedInputEvent] = []
-        func flushDevice() {
-            guard let d = r.devices.indices.last else { return }
-            if sawFrameEvent {
-                r.devices[d].frames += 1
-                r.devices[d].lastFrameTime = frameTime
-                sawFrameEvent = false
-            }
-            r.devices[d].events.append(contentsOf: events)
-            events.removeAll()
-            translator = nil
-        }
-
-        func error(_ message: String) -> LibinputRecordError {
-            LibinputRecordError(file: file, line: lineNumber, message: message)
-        }
-
-        while i < n {
-            lineNumber += 1
-            var end = i
-            while end < n, bytes[end] != 0x0A { end += 1 }
-            let lineStart = i
-            i = end + 1
-            var lineEnd = end
-            if lineEnd > lineStart, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-
-            var p = lineStart
-            while p < lineEnd, bytes[p] == 0x20 || bytes[p] == 0x09 { p += 1 }
-            if p == lineEnd { continue }
-            let indent = p - lineStart
-            if bytes[p] == UInt8(ascii: "#") {
-                if frameIndent != nil || stack.last?.name == "events" || stack.contains(where: { $0.name == "events" }) {
-                    if let seconds = Self.currentTime(bytes, p, lineEnd) {
-                        let last: Double? = sawFrameEvent ? frameTime : r.devices.last.flatMap { $0.frames > 0 ? $0.lastFrameTime : nil }
-                        r.wallClock.append((last, seconds))
-                    }
-                }
-                continue
-            }
-            if bytes[p] == UInt8(ascii: "%")
-                || (lineEnd - p >= 3 && bytes[p] == UInt8(ascii: "-") && bytes[p + 1] == UInt8(ascii: "-") && bytes[p + 2] == UInt8(ascii: "-"))
-            {
-                continue  // YAML directives and document markers
-            }
-
-            // Sequence items: "- " followed by the item's content.
-            var isItem = false
-            var content = p
-            if bytes[p] == UInt8(ascii: "-"), p + 1 == lineEnd || bytes[p + 1] == 0x20 {
-                isItem = true
-                content = p + 1
-                while content < lineEnd, bytes[content] == 0x20 { content += 1 }
-            }
-
-            // The hot path: an evdev event line inside a frame list.
-            if let fi = frameIndent, isItem, indent >= fi, content < lineEnd, bytes[content] == UInt8(ascii: "[") {
-                var values = (Int64(0), Int64(0), Int64(0), Int64(0), Int64(0))
-                var count = 0
-                var q = content + 1
-                while q < lineEnd, bytes[q] != UInt8(ascii: "]") {
-                    while q < lineEnd, bytes[q] == 0x20 || bytes[q] == UInt8(ascii: ",") { q += 1 }
-                    if q < lineEnd, bytes[q] == UInt8(ascii: "]") { break }
-                    guard let (v, next) = Self.integer(bytes, q, lineEnd) else {
-                        throw error("an evdev event must be [sec, usec, type, code, value] of integers")
-                    }
-                    switch count {
-                    case 0: values.0 = v
-                    case 1: values.1 = v
-                    case 2: values.2 = v
-                    case 3: values.3 = v
-                    case 4: values.4 = v
-                    default: break
-                    }
-                    count += 1
-                    q = next
-                }
-                guard q < lineEnd, count == 5 else {
-                    throw error(
-                        count == 5
-                            ? "unterminated evdev event (missing ']')"
-                            : "an evdev event has 5 numbers [sec, usec, type, code, value], this one has \(count)")
-                }
-                guard values.0 >= 0, (0..<1_000_000).contains(values.1), (0...0xffff).contains(values.2), (0...0xffff).contains(values.3),
-                    (Int64(Int32.min)...Int64(Int32.max)).contains(values.4)
-                else { throw error("evdev event values out of range") }
-                // Idle time becomes one sample per window, so a damaged timestamp years on would
-                // make millions of them (a fuzzer found 3.5 GB from a 12 KB file).
-                guard values.0 <= Int64(LibinputRecording.longestRecording) else {
-                    throw error(
-                        "an event \(values.0) s after the recording started: Vigil reads libinput recordings of up to "
-                            + "\(Int(LibinputRecording.longestRecording / 86_400)) days; is this timestamp damaged? Split longer recordings")
-                }
-                let t = Double(values.0) + Double(values.1) / 1e6
-                let type = UInt16(values.2)
-                let code = UInt16(values.3)
-                if type == EvdevCode.EV_KEY, !r.obfuscated, code == EvdevCode.KEY_A, Self.contains(bytes, q, lineEnd, "obfuscated") {
-                    r.obfuscated = true
-                }
-                if translator == nil { translator = r.devices[r.devices.count - 1].makeTranslator() }
-                translator!.feed(time: t, type: type, code: code, value: Int32(values.4), into: &events)
-                frameTime = t
-                sawFrameEvent = true
-                continue
-            }
-
-            // Structure: pop the blocks this line is not inside of.
-            while let top = stack.last, top.indent > indent || (top.indent == indent && (!isItem || top.isItem)) {
-                stack.removeLast()
-            }
-            if sawFrameEvent, let d = r.devices.indices.last {
-                r.devices[d].frames += 1
-                r.devices[d].lastFrameTime = frameTime
-                sawFrameEvent = false
-            }
-            frameIndent = nil
-
-            let path = stack.lazy.filter { !$0.isItem }.map(\.name)
-            if isItem {
-                stack.append((indent, "-", true))
-                // A new device starts at an item directly under the top-level `devices:`.
-                if stack.count == 2, stack[0].name == "devices" {
-                    flushDevice()
-                    r.devices.append(Device())
-                }
-            }
-            guard content < lineEnd else { continue }
-            // "key: value" or "key:" (value below).
-            guard let colon = Self.keyColon(bytes, content, lineEnd) else { continue }  // a scalar list item, a flow value: not ours
-            let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[content..<colon]), as: UTF8.self)
-            let valueStart = Self.skipSpaces(bytes, colon + 1, lineEnd)
-            let valueEnd = Self.valueEnd(bytes, valueStart, lineEnd)
-            let keyIndent = isItem ? content - lineStart : indent
-            stack.append((keyIndent, key, false))
-            let keyPath = Array(path)
-            let value = UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd])
-
-            switch (keyPath.count, keyPath.first, key) {
-            case (0, _, "version"):
-                guard let v = Self.wholeInteger(value) else { throw error("`version` must be a number") }
-                guard v == 1 else { throw error("libinput record format version \(v); Vigil reads version 1") }
-                r.version = Int(v)
-            case (0, _, "ndevices"):
-                guard let v = Self.wholeInteger(value), v >= 0 else { throw error("`ndevices` must be a number") }
-                r.ndevices = Int(v)
-            case (1, "devices", "node") where isItem || stack.count == 3:
-                guard !r.devices.isEmpty else { continue }
-                r.devices[r.devices.count - 1].node = Self.unquote(value)
-            case (2, "devices", "name") where keyPath[1] == "evdev":
-                guard !r.devices.isEmpty else { continue }
-                r.devices[r.devices.count - 1].name = Self.unquote(value)
-            case (3, "devices", _) where keyPath[1] == "evdev" && (keyPath[2] == "codes" || keyPath[2] == "absinfo"):
-                guard !r.devices.isEmpty, let code = Self.wholeInteger(UnsafeBufferPointer(rebasing: bytes[content..<colon])),
-                    (0...0xffff).contains(code)
-                else { throw error("expected `number: [numbers]` in \(keyPath[2])") }
-                guard let list = Self.integerList(value) else { throw error("expected a list of numbers after `\(code):`") }
-                if keyPath[2] == "codes" {
-                    r.devices[r.devices.count - 1].codes[UInt16(code)] = list.compactMap { (0...0xffff).contains($0) ? UInt16($0) : nil }
-                } else {
-                    r.devices[r.devices.count - 1].absinfo[UInt16(code)] = list.map { Int($0) }
-                }
-            case (2, "devices", "evdev") where keyPath[1] == "events" && isItem:
-                guard !r.devices.isEmpty else { continue }
-                // The frame's events follow, as a list at this key's indentation or deeper.
-                frameIndent = keyIndent
-            default:
-                break  // unknown keys are ignored, as the format requires
-            }
-        }
-        flushDevice()
-        lineNumber = 0
-        guard let version = r.version else {
-            throw error("not a libinput recording: there is no `version:` at the top")
-        }
-        _ = version
-        guard !r.devices.isEmpty else { throw error("the recording has no devices") }
-        return r
+    /// The recording's counts and devices: complete once `next()` has returned nil.
+    public var summary: LibinputRecordingSummary {
+        let t = aggregator?.totals ?? InputAggregator.Counts()
+        let devices = whole?.devices ?? cursors.first?.parser.devices ?? []
+        return LibinputRecordingSummary(
+            devices: devices.map(\.summary), duration: whole?.duration ?? previous ?? 0, keyPresses: t.keyPresses, clicks: t.clicks,
+            scrollTicks: t.scrollTicks, pointerTravel: t.travel, switches: t.switches, longestIdleGaps: gaps,
+            keysObfuscated: whole?.obfuscated ?? cursors.first?.parser.obfuscated ?? false)
     }
 
-    // MARK: Byte helpers
-
-    static func skipSpaces(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ end: Int) -> Int {
-        var p = from
-        while p < end, b[p] == 0x20 || b[p] == 0x09 { p += 1 }
-        return p
-    }
-
-    /// The colon that ends a plain mapping key on this line, if it is a key line.
-    static func keyColon(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ end: Int) -> Int? {
-        guard from < end else { return nil }
-        let c = b[from]
-        if c == UInt8(ascii: "[") || c == UInt8(ascii: "{") || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") { return nil }
-        var p = from
-        while p < end {
-            if b[p] == UInt8(ascii: ":"), p + 1 == end || b[p + 1] == 0x20 || b[p + 1] == 0x09 { return p }
-            if b[p] == UInt8(ascii: "#"), p > from, b[p - 1] == 0x20 { return nil }
-            p += 1
-        }
-        return nil
-    }
-
-    /// Where a value ends: before a ` #` comment outside quotes, without trailing spaces.
-    static func valueEnd(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ end: Int) -> Int {
-        var p = from
-        var quote: UInt8?
-        while p < end {
-            let c = b[p]
-            if let q = quote {
-                if c == q { quote = nil }
-            } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
-                quote = c
-            } else if c == UInt8(ascii: "#"), p == from || b[p - 1] == 0x20 || b[p - 1] == 0x09 {
-                break
-            }
-            p += 1
-        }
-        while p > from, b[p - 1] == 0x20 || b[p - 1] == 0x09 { p -= 1 }
-        return p
-    }
-
-    static func integer(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ end: Int) -> (Int64, Int)? {
-        var p = from
-        var negative = false
-        if p < end, b[p] == UInt8(ascii: "-") {
-            negative = true
-            p += 1
-        }
-        let digits = p
-        var v: Int64 = 0
-        while p < end, b[p] >= 0x30, b[p] <= 0x39 {
-            guard p - digits < 18 else { return nil }
-            v = v * 10 + Int64(b[p] - 0x30)
-            p += 1
-        }
-        guard p > digits else { return nil }
-        return (negative ? -v : v, p)
-    }
-
-    static func wholeInteger(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
-        var s = 0
-        var e = b.count
-        while s < e, b[s] == 0x20 { s += 1 }
-        while e > s, b[e - 1] == 0x20 { e -= 1 }
-        guard let (v, next) = integer(b, s, e), next == e else { return nil }
-        return v
-    }
-
-    static func integerList(_ b: UnsafeBufferPointer<UInt8>) -> [Int64]? {
-        var p = skipSpaces(b, 0, b.count)
-        guard p < b.count, b[p] == UInt8(ascii: "[") else { return nil }
-        p += 1
-        var out: [Int64] = []
+    /// The next window's sample, or nil at the end of the recording.
+    public func next() throws(LibinputRecordError) -> Sample? {
         while true {
-            while p < b.count, b[p] == 0x20 || b[p] == UInt8(ascii: ",") { p += 1 }
-            guard p < b.count else { return nil }
-            if b[p] == UInt8(ascii: "]") { return out }
-            guard let (v, next) = integer(b, p, b.count) else { return nil }
-            out.append(v)
-            p = next
-        }
-    }
-
-    static func unquote(_ b: UnsafeBufferPointer<UInt8>) -> String {
-        var s = String(decoding: b, as: UTF8.self)
-        if s.count >= 2, let f = s.first, f == "\"" || f == "'", s.last == f {
-            s = String(s.dropFirst().dropLast())
-        }
-        return s
-    }
-
-    static func contains(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ end: Int, _ needle: StaticString) -> Bool {
-        let count = needle.utf8CodeUnitCount
-        guard end - from >= count else { return false }
-        return needle.withUTF8Buffer { n in
-            var p = from
-            while p + count <= end {
-                if b[p] == n[0], memcmp(b.baseAddress! + p, n.baseAddress!, count) == 0 { return true }
-                p += 1
+            if let e = pending, let a = aggregator {
+                if a.currentWindowEnd <= e.time { return closeWindow() }
+                add(e)
+                pending = nil
             }
-            return false
+            if atEnd { return nil }
+            if let e = try nextEvent() {
+                pending = e
+                continue
+            }
+            atEnd = true
+            if whole == nil {
+                // Read as a stream: the file's faults as a whole come at its end.
+                if let problem = cursors[0].parser.problemAtTheEnd(file: path) { throw problem }
+                try Self.check(window: window, duration: previous ?? 0, file: path)
+            }
+            mostBufferBytes = max(mostBufferBytes, cursors.reduce(0) { $0 + $1.lines.bufferCapacity })
+            // The last, possibly partial, window ends at the next window boundary after the last event.
+            return previous == nil ? nil : closeWindow()
         }
     }
 
-    /// Seconds since midnight from a `# Current time is HH:MM:SS` comment.
-    static func currentTime(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ end: Int) -> Int? {
-        let text = String(decoding: UnsafeBufferPointer(rebasing: b[from..<end]), as: UTF8.self)
-        let prefix = "# Current time is "
-        guard text.hasPrefix(prefix) else { return nil }
-        let parts = text.dropFirst(prefix.count).prefix(8).split(separator: ":")
-        guard parts.count == 3, let h = Int(parts[0]), let m = Int(parts[1]), let s = Int(parts[2]),
-            (0..<24).contains(h), (0..<60).contains(m), (0...60).contains(s)
-        else { return nil }
-        return h * 3600 + m * 60 + s
+    /// The next event in time order: a device's own order, and between devices the earlier first
+    /// (the first device's on a tie).
+    private func nextEvent() throws(LibinputRecordError) -> TimedInputEvent? {
+        if let sorted {
+            guard nextSorted < sorted.count else { return nil }
+            defer { nextSorted += 1 }
+            return sorted[nextSorted]
+        }
+        if cursors.count == 1 {
+            let cursor = cursors[0]
+            let e = try cursor.next()
+            // Known only once a line says so (the whole file was not read first): before the line,
+            // no obfuscated key was pressed.
+            if cursor.parser.obfuscated, aggregator?.classifier.obfuscated == false { aggregator?.keysAreObfuscated() }
+            return e
+        }
+        if heads.isEmpty {
+            for c in cursors { heads.append(try c.next()) }
+        }
+        // The earliest head, a device at its end last; `min` keeps the first of equals.
+        let earliest = heads.indices.min { a, b in
+            guard let x = heads[a] else { return false }
+            guard let y = heads[b] else { return true }
+            return x.time < y.time
+        }
+        guard let earliest, let e = heads[earliest] else { return nil }
+        heads[earliest] = try cursors[earliest].next()
+        return e
     }
 
-    // MARK: Aggregation
+    private func add(_ e: TimedInputEvent) {
+        if let p = previous, e.time - p > 0 {
+            let gap = LibinputRecordingSummary.IdleGap(after: p, seconds: e.time - p)
+            if gaps.count < 5 || gap.seconds > gaps[gaps.count - 1].seconds {
+                gaps.append(gap)
+                gaps.sort { $0.seconds > $1.seconds }
+                if gaps.count > 5 { gaps.removeLast() }
+            }
+        }
+        previous = e.time
+        aggregator?.add(e) { _, _ in }
+    }
 
-    func aggregate(window: Double, start: LibinputRecording.Start, mtime: Date?, file: String) throws(LibinputRecordError) -> LibinputRecording {
+    /// The window being filled, closed and made a sample.
+    private func closeWindow() -> Sample? {
+        guard var a = aggregator else { return nil }
+        var sample: Sample?
+        a.close(upTo: a.currentWindowEnd) { end, activity in
+            // Within the ranges of a recording, as a live window is (`DetectorContext.emit`): a
+            // crafted file's 2^31 wheel detents in one window must not make a sample that a
+            // recording of its replay (`start --replay FILE --record`) cannot hold.
+            sample = Sample(time: start + end, payload: SampleLimits.clamped(.input(activity)))
+        }
+        aggregator = a
+        return sample
+    }
+
+    /// Refuses a window that is not a positive number, or more windows than a recording may make.
+    private static func check(window: Double, duration: Double, file: String) throws(LibinputRecordError) {
         guard window > 0, window.isFinite else {
             throw LibinputRecordError(file: file, line: 0, message: "the window must be a positive number of seconds")
         }
-        // Devices share one clock in a recording; merge their events in time order (stable, so a
-        // device's own order within a frame time is kept).
-        var all: [TimedInputEvent] = []
-        all.reserveCapacity(devices.reduce(0) { $0 + $1.events.count })
-        for d in devices { all.append(contentsOf: d.events) }
-        if devices.count > 1 {
-            all = all.enumerated().sorted { a, b in
-                a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
-            }.map(\.element)
-        }
-        let duration = all.last?.time ?? 0
         // Every window becomes a sample: 7 days of 5 s windows is 121,000, but with the smallest
         // window the config allows (0.1 s) the same span would be 6 million.
         guard duration / window <= Double(LibinputRecording.mostWindows) else {
@@ -499,43 +365,62 @@ struct ParsedRecording {
                 message: "\(humanDuration(duration)) of events in windows of \(window) s make more than "
                     + "\(LibinputRecording.mostWindows) samples; use a longer input.window or split the recording")
         }
-
-        let origin = startTimestamp(start, mtime: mtime, duration: duration)
-        var aggregator = InputAggregator(window: window, origin: 0, obfuscatedKeys: obfuscated)
-        var samples: [Sample] = []
-        samples.reserveCapacity(Int(duration / window) + 2)
-        var gaps: [LibinputRecordingSummary.IdleGap] = []
-        var previous: Double?
-        func emit(_ end: Double, _ activity: InputActivity) {
-            // Within the ranges of a recording, as a live window is (`DetectorContext.emit`): a
-            // crafted file's 2^31 wheel detents in one window must not make a sample that a
-            // recording of its replay (`start --replay FILE --record`) cannot hold.
-            samples.append(Sample(time: origin + end, payload: SampleLimits.clamped(.input(activity))))
-        }
-        for e in all {
-            if let p = previous, e.time - p > 0 {
-                let gap = LibinputRecordingSummary.IdleGap(after: p, seconds: e.time - p)
-                if gaps.count < 5 || gap.seconds > gaps[gaps.count - 1].seconds {
-                    gaps.append(gap)
-                    gaps.sort { $0.seconds > $1.seconds }
-                    if gaps.count > 5 { gaps.removeLast() }
-                }
-            }
-            previous = e.time
-            aggregator.add(e, emit: emit)
-        }
-        // The last, possibly partial, window ends at the next window boundary after the last event.
-        if !all.isEmpty { aggregator.close(upTo: aggregator.currentWindowEnd, emit: emit) }
-
-        let t = aggregator.totals
-        let summary = LibinputRecordingSummary(
-            devices: devices.map { LibinputRecordedDevice(node: $0.node, name: $0.name, kind: $0.kind, frames: $0.frames) },
-            duration: duration, keyPresses: t.keyPresses, clicks: t.clicks, scrollTicks: t.scrollTicks,
-            pointerTravel: t.travel, switches: t.switches, longestIdleGaps: gaps, keysObfuscated: obfuscated)
-        return LibinputRecording(samples: samples, summary: summary, start: origin)
     }
 
-    private func startTimestamp(_ start: LibinputRecording.Start, mtime: Date?, duration: Double) -> Timestamp {
+    /// The time of the last event of a one-device recording, from its last frames: nil when they do
+    /// not say (the file is short enough to read whole, its end is damaged, or no frame near it
+    /// makes an event), and the whole file is read instead.
+    ///
+    /// A frame makes an event whatever came before it (`EvdevTranslator`: a key, a click, motion,
+    /// a wheel turn the device counts, or anything on a touchpad), so a fresh translator, given the
+    /// device's header, tells from the frames that end after the first SYN_REPORT of the block.
+    private func lastEventTime(_ device: RecordedDeviceHeader) throws(LibinputRecordError) -> Double? {
+        var span = 1 << 16
+        while true {
+            let from = max(0, bytes.size - span)
+            if from == 0 { return nil }
+            let block = try bytes.block(at: from, count: bytes.size - from, file: path)
+            if let time = block.withUnsafeBufferPointer({ Self.lastEventTime(in: $0, device: device) }) { return time }
+            span *= 4
+        }
+    }
+
+    private static func lastEventTime(in block: UnsafeBufferPointer<UInt8>, device: RecordedDeviceHeader) -> Double? {
+        guard let base = block.baseAddress, let firstNewline = block.firstIndex(of: 0x0A) else { return nil }
+        var translator = device.makeTranslator()
+        var out: [TimedInputEvent] = []
+        var frameIndent: Int?
+        var sawFirstFrameEnd = false
+        var last: Double?
+        var i = firstNewline + 1
+        while i < block.count {
+            var end = i
+            while end < block.count, block[end] != 0x0A { end += 1 }
+            let line = UnsafeBufferPointer(start: base + i, count: end - i)
+            i = end + 1
+            guard let shape = LineShape(line), line[shape.indent] != UInt8(ascii: "#"), !shape.isMarker(line) else { continue }
+            if let fi = frameIndent, shape.indent >= fi, shape.isEvent(line) {
+                // A damaged event: the whole file is read, and its line named.
+                guard
+                    let event = try? RecordParser.event(
+                        line, from: shape.content, to: shape.end, error: { LibinputRecordError(file: "", line: 0, message: $0) })
+                else { return nil }
+                translator.feed(time: event.time, type: event.type, code: event.code, value: event.value, into: &out)
+                if event.type == EvdevCode.EV_SYN, event.code == EvdevCode.SYN_REPORT {
+                    // The block's first frame may have begun before it.
+                    if sawFirstFrameEnd, !out.isEmpty { last = event.time }
+                    sawFirstFrameEnd = true
+                    out.removeAll(keepingCapacity: true)
+                }
+                continue
+            }
+            frameIndent = shape.isItem && RecordParser.isEvdevKey(line, shape.content, shape.end) ? shape.content : nil
+        }
+        return last
+    }
+
+    /// Where time 0 is on the wall clock (see the type's description).
+    private static func startTimestamp(_ start: LibinputRecording.Start, mtime: Date?, duration: Double, marks: WallClockMarks) -> Timestamp {
         switch start {
         case .at(let t):
             return t
@@ -543,9 +428,7 @@ struct ParsedRecording {
             guard let mtime else { return Timestamp(nanoseconds: 0) }
             let modified = Timestamp(seconds: mtime.timeIntervalSince1970)
             // The first wall-clock comment that follows an event frame pins the frame's time.
-            guard let mark = wallClock.first(where: { $0.after != nil }) ?? wallClock.first else {
-                return modified - duration
-            }
+            guard let mark = marks.firstAfterAFrame ?? marks.first else { return modified - duration }
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = .current
             let midnight = calendar.startOfDay(for: mtime)
@@ -555,5 +438,241 @@ struct ParsedRecording {
             if wall > modified + 1 { wall = wall - 86_400 }
             return wall - (mark.after ?? 0)
         }
+    }
+}
+
+// MARK: - Reading ahead
+
+/// A recording's bytes: a file, or text in memory.
+enum RecordBytes {
+    case file(BlockFile)
+    case memory([UInt8])
+
+    var size: Int {
+        switch self {
+        case .file(let f): f.size
+        case .memory(let b): b.count
+        }
+    }
+
+    /// The file's lines from `offset`, the start of line `lineNumber` + 1.
+    func lines(file: String, offset: Int = 0, lineNumber: Int = 0) throws(LibinputRecordError) -> LineReader {
+        switch self {
+        case .file:
+            do {
+                return try LineReader(path: file, offset: offset, lineNumber: lineNumber, bufferSize: 1 << 16, longestLine: RecordCursor.longestLine)
+            } catch {
+                throw LibinputRecordError(file: file, line: 0, message: "cannot read it: \(error.reason)", isReadFailure: true)
+            }
+        case .memory(let b):
+            return LineReader(contents: b[min(offset, b.count)...], name: file, offset: offset, lineNumber: lineNumber)
+        }
+    }
+
+    func block(at offset: Int, count: Int, file: String) throws(LibinputRecordError) -> [UInt8] {
+        switch self {
+        case .file(let f):
+            do {
+                return try f.read(at: offset, count: count)
+            } catch {
+                throw LibinputRecordError(file: file, line: 0, message: "cannot read it: \(error.reason)", isReadFailure: true)
+            }
+        case .memory(let b):
+            return Array(b[min(offset, b.count)..<min(offset + count, b.count)])
+        }
+    }
+
+    func contains(_ text: [UInt8], file: String) throws(LibinputRecordError) -> Bool {
+        switch self {
+        case .file(let f):
+            do {
+                return try f.contains(text)
+            } catch {
+                throw LibinputRecordError(file: file, line: 0, message: "cannot read it: \(error.reason)", isReadFailure: true)
+            }
+        case .memory(let b):
+            return b.withUnsafeBytes { h in text.withUnsafeBytes { t in bytes(h, contain: t) } }
+        }
+    }
+}
+
+/// A line read, with the error a failure to read it is.
+private func nextLine(_ lines: LineReader, file: String) throws(LibinputRecordError) -> UnsafeBufferPointer<UInt8>? {
+    try lines.next(notA: "a libinput recording") { line, message, isReadFailure in
+        LibinputRecordError(file: file, line: line, message: message, isReadFailure: isReadFailure)
+    }
+}
+
+/// `# Current time is` comments seen.
+struct WallClockMarks {
+    var first: (after: Double?, secondsOfDay: Int)?
+    var firstAfterAFrame: (after: Double?, secondsOfDay: Int)?
+}
+
+/// Where a device's description begins, and the reading state there.
+struct DeviceStart {
+    /// The line after the device's `devices:` item.
+    var offset: Int
+    var lineNumber: Int
+    var parser: RecordParser
+}
+
+/// What reading a whole recording found.
+struct RecordFacts {
+    var problem: LibinputRecordError?
+    var devices: [RecordedDeviceHeader]
+    var deviceStarts: [DeviceStart]
+    var duration: Double
+    var obfuscated: Bool
+    /// A device's events go back in time somewhere (libinput never writes that).
+    var eventsGoBack: Bool
+}
+
+/// Reads a recording ahead of its samples, for what their start needs, translating each device's
+/// frames into events only to know when the last one is.
+struct RecordScout {
+    static let wallClockComment = Array("# Current time is".utf8)
+
+    enum Goal { case firstEvent, wallClockAfterAFrame, end }
+
+    let lines: LineReader
+    let file: String
+    private(set) var parser = RecordParser()
+    private(set) var marks = WallClockMarks()
+    private(set) var atEnd = false
+    private var translator: EvdevTranslator?
+    private var out: [TimedInputEvent] = []
+    private var lastEvent: Double?
+    private var latestEvent: Double?
+    /// The time of the last event of the device being read.
+    private var deviceLastEvent: Double?
+    private var eventsGoBack = false
+    private var deviceStarts: [DeviceStart] = []
+
+    init(bytes: RecordBytes, file: String) throws(LibinputRecordError) {
+        lines = try bytes.lines(file: file)
+        self.file = file
+    }
+
+    var devices: [RecordedDeviceHeader] { parser.devices }
+
+    var facts: RecordFacts {
+        // Devices share one clock in a recording and their events are read in time order: the last
+        // is the latest. One device's are read in the file's order.
+        RecordFacts(
+            problem: parser.problemAtTheEnd(file: file), devices: parser.devices, deviceStarts: deviceStarts,
+            duration: (parser.devices.count > 1 ? latestEvent : lastEvent) ?? 0, obfuscated: parser.obfuscated, eventsGoBack: eventsGoBack)
+    }
+
+    /// Whether the lines after the first event to the end of the file are all of its frame list
+    /// (`RecordParser.keepsTheFrameList`); read after `read(until: .firstEvent)`.
+    func framesRunToTheEnd() throws(LibinputRecordError) -> Bool {
+        guard let item = parser.evdevItem else { return false }
+        while let line = try nextLine(lines, file: file) {
+            if !RecordParser.keepsTheFrameList(line, item: item) { return false }
+        }
+        return true
+    }
+
+    mutating func read(until goal: Goal) throws(LibinputRecordError) {
+        while let line = try nextLine(lines, file: file) {
+            switch try parser.read(line, lineNumber: lines.lineNumber, file: file) {
+            case .nothing:
+                break
+            case .deviceBegins:
+                translator = nil
+                deviceLastEvent = nil
+                deviceStarts.append(DeviceStart(offset: lines.offset, lineNumber: lines.lineNumber, parser: parser))
+            case .event(let time, let type, let code, let value):
+                if goal == .firstEvent { return }
+                if translator == nil { translator = parser.devices.last?.makeTranslator() }
+                translator?.feed(time: time, type: type, code: code, value: value, into: &out)
+                if let e = out.last {
+                    if let last = deviceLastEvent, e.time < last { eventsGoBack = true }
+                    deviceLastEvent = e.time
+                    lastEvent = e.time
+                    latestEvent = max(latestEvent ?? e.time, e.time)
+                    out.removeAll(keepingCapacity: true)
+                }
+            case .wallClock(let after, let seconds):
+                if marks.first == nil { marks.first = (after, seconds) }
+                if after != nil, marks.firstAfterAFrame == nil {
+                    marks.firstAfterAFrame = (after, seconds)
+                    if goal == .wallClockAfterAFrame { return }
+                }
+            }
+        }
+        parser.finish()
+        atEnd = true
+    }
+}
+
+/// Reads a recording's events, frame by frame: all its devices' one after another, or, from a
+/// device's description, that device's only.
+final class RecordCursor {
+    /// A line of a recording is at most a device's list of codes: a few kilobytes.
+    static let longestLine = 1 << 20
+
+    let lines: LineReader
+    let file: String
+    private(set) var parser: RecordParser
+    /// The most events of a frame waiting at once.
+    private(set) var mostWaiting = 0
+    private let onlyThisDevice: Bool
+    private var translator: EvdevTranslator?
+    private var out: [TimedInputEvent] = []
+    private var nextOut = 0
+    private var ended = false
+
+    /// From the start of the file.
+    init(bytes: RecordBytes, file: String) throws(LibinputRecordError) {
+        lines = try bytes.lines(file: file)
+        self.file = file
+        parser = RecordParser()
+        onlyThisDevice = false
+    }
+
+    /// From a device's description, its own events only.
+    init(bytes: RecordBytes, file: String, at start: DeviceStart, onlyThisDevice: Bool) throws(LibinputRecordError) {
+        lines = try bytes.lines(file: file, offset: start.offset, lineNumber: start.lineNumber)
+        self.file = file
+        parser = start.parser
+        self.onlyThisDevice = onlyThisDevice
+    }
+
+    /// Reads the recording's description up to its first device; false if it has none.
+    func readToTheFirstDevice() throws(LibinputRecordError) -> Bool {
+        while let line = try nextLine(lines, file: file) {
+            if case .deviceBegins = try parser.read(line, lineNumber: lines.lineNumber, file: file) { return true }
+        }
+        return false
+    }
+
+    /// The next event, or nil at the end of the file (or of the device).
+    func next() throws(LibinputRecordError) -> TimedInputEvent? {
+        while nextOut == out.count {
+            out.removeAll(keepingCapacity: true)
+            nextOut = 0
+            guard !ended else { return nil }
+            guard let line = try nextLine(lines, file: file) else {
+                parser.finish()
+                ended = true
+                return nil
+            }
+            switch try parser.read(line, lineNumber: lines.lineNumber, file: file) {
+            case .event(let time, let type, let code, let value):
+                if translator == nil { translator = parser.devices.last?.makeTranslator() }
+                translator?.feed(time: time, type: type, code: code, value: value, into: &out)
+                mostWaiting = max(mostWaiting, out.count)
+            case .deviceBegins:
+                // A frame without its SYN_REPORT at the end of a device is dropped.
+                translator = nil
+                if onlyThisDevice { ended = true }
+            case .nothing, .wallClock:
+                break
+            }
+        }
+        defer { nextOut += 1 }
+        return out[nextOut]
     }
 }

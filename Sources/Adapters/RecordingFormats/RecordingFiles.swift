@@ -36,8 +36,11 @@ public enum RecordingFileFormat: String, Sendable, CaseIterable {
 public struct OpenedRecording {
     public var format: RecordingFileFormat
     public var source: any SampleSource
-    /// The libinput record reader's own counts (autorepeat, idle gaps between events).
-    public var input: LibinputRecordingSummary?
+    /// The libinput record reader's own counts (autorepeat, idle gaps between events), complete
+    /// once `source` is read to the end.
+    public var input: LibinputRecordingSummary? { libinput?.summary }
+    /// A `libinput record` file's reader.
+    public var libinput: LibinputRecordReader?
     /// The audio file's measurements over the whole file.
     public var audio: AudioFileSummary?
     /// A gpsd log's reader: its TPV reports and the track it measures as it reads, complete once
@@ -45,27 +48,51 @@ public struct OpenedRecording {
     public var gpsd: GPSDLogReader?
 }
 
-/// A gpsd log as a sample source: read as it is replayed, never held whole.
-final class GPSDLogSource: SampleSource {
-    let reader: GPSDLogReader
+/// A reader of a sensor's own format that makes samples as they are asked for.
+protocol StreamingReader: AnyObject {
+    associatedtype Failure: Error
+    var path: String { get }
+    var start: Timestamp { get }
+    var skippedLines: Int { get }
+    func next() throws(Failure) -> Sample?
+    static func recordingError(_ failure: Failure) -> RecordingError
+}
+
+extension GPSDLogReader: StreamingReader {
+    static func recordingError(_ failure: GPSDLogError) -> RecordingError { RecordingError(failure) }
+}
+
+extension LibinputRecordReader: StreamingReader {
+    var skippedLines: Int { 0 }
+    static func recordingError(_ failure: LibinputRecordError) -> RecordingError { RecordingError(failure) }
+}
+
+/// A gpsd log or a `libinput record` file as a sample source: read as it is replayed, never held
+/// whole.
+final class StreamingSource<Reader: StreamingReader>: SampleSource {
+    let reader: Reader
     var path: String { reader.path }
     var start: Timestamp { reader.start }
     let task: String? = nil
     let plannedSeconds: Double? = nil
     var skippedLines: Int { reader.skippedLines }
 
-    init(_ reader: GPSDLogReader) { self.reader = reader }
+    init(_ reader: Reader) { self.reader = reader }
 
     func next() throws(RecordingError) -> Sample? {
         do {
             return try reader.next()
         } catch {
-            throw RecordingError(error)
+            throw Reader.recordingError(error)
         }
     }
 }
 
 extension RecordingError {
+    init(_ error: LibinputRecordError) {
+        self.init(file: error.file, line: error.line, message: error.message, kind: error.isReadFailure ? .io : .data)
+    }
+
     init(_ error: GPSDLogError) {
         self.init(file: error.file, line: error.line, message: error.message, kind: error.isReadFailure ? .io : .data)
     }
@@ -77,7 +104,7 @@ extension RecordingError {
 /// - Vigil recordings: the header's `start`.
 /// - `libinput record`: its `# Current time is HH:MM:SS` comments on the date of the file's
 ///   modification time, or else the modification time minus the recording's length (see
-///   `LibinputRecording.read`).
+///   `LibinputRecordReader`).
 /// - gpsd JSON: the `time` of its first timed TPV report; every fix carries its own time.
 /// - WAV: a Broadcast Wave `bext` origination time, or else the modification time minus the
 ///   duration (the file was written as the recording ended).
@@ -148,15 +175,15 @@ public enum RecordingFiles {
             return OpenedRecording(format: format, source: try RecordingReader(path: path))
         case .libinputRecord:
             do {
-                let r = try LibinputRecording.read(path: path, window: configuration.input.window, start: .fromFile)
-                return OpenedRecording(format: format, source: SampleArray(path: path, start: r.start, samples: r.samples), input: r.summary)
+                let reader = try LibinputRecordReader(path: path, window: configuration.input.window, start: .fromFile)
+                return OpenedRecording(format: format, source: StreamingSource(reader), libinput: reader)
             } catch {
-                throw RecordingError(file: error.file, line: error.line, message: error.message)
+                throw RecordingError(error)
             }
         case .gpsdJSON:
             do {
                 let reader = try GPSDLogReader(path: path)
-                return OpenedRecording(format: format, source: GPSDLogSource(reader), gpsd: reader)
+                return OpenedRecording(format: format, source: StreamingSource(reader), gpsd: reader)
             } catch {
                 throw RecordingError(error)
             }

@@ -1,3 +1,4 @@
+import JSONScanning
 import SystemCalls
 import VigilCore
 

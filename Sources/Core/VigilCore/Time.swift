@@ -186,7 +186,13 @@ public enum TimeTextProblem: Error, Sendable, Equatable {
 
 /// `parseRFC3339` with the reason when the text is not a time Vigil takes.
 public func readRFC3339(_ text: String) -> Result<Timestamp, TimeTextProblem> {
-    let b = Array(text.utf8)
+    var text = text
+    return text.withUTF8 { readRFC3339(utf8: $0) }
+}
+
+/// `readRFC3339` of text as UTF-8 bytes, without making a string of them: a gpsd log has a time in
+/// every report.
+public func readRFC3339(utf8 b: UnsafeBufferPointer<UInt8>) -> Result<Timestamp, TimeTextProblem> {
     func num(_ from: Int, _ count: Int) -> Int? {
         guard from + count <= b.count else { return nil }
         var v = 0
@@ -240,8 +246,12 @@ public func readRFC3339(_ text: String) -> Result<Timestamp, TimeTextProblem> {
 
 /// Days in a month of the proleptic Gregorian calendar.
 public func daysIn(month: Int, year: Int) -> Int {
-    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-    return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+    // A switch, not a table: an array literal here is allocated on every call (a time a report).
+    switch month {
+    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
 }
 
 @usableFromInline func pad(_ v: Int, _ width: Int = 2) -> String {

@@ -25,6 +25,9 @@ public final class LineReader {
     public var lineNumber: Int { linesReturned }
     /// The longest line the buffer grows to hold, in bytes.
     public let longestLine: Int
+    /// The buffer's size now: its first size, or the longest line so far if that did not fit. This
+    /// is what reading holds, however long the file.
+    public var bufferCapacity: Int { capacity }
 
     // Touched for every line, and only by this object's methods, one at a time: the runtime's
     // dynamic exclusivity checks (a tenth of a replay's time in the JSON Lines reader) are skipped.
@@ -35,21 +38,37 @@ public final class LineReader {
     @exclusivity(unchecked) private var end = 0
     @exclusivity(unchecked) private var atEnd = false
     @exclusivity(unchecked) private var linesReturned = 0
+    /// Where in the file `buffer[0]` is.
+    @exclusivity(unchecked) private var bufferOffset = 0
+    /// Where in the file the next line starts.
+    public var offset: Int { bufferOffset + begin }
 
     /// Opens `path` for reading.
     /// - Parameters:
+    ///   - offset: where to start reading: the start of a line, whose number is `lineNumber` + 1.
     ///   - bufferSize: the buffer's first size; it doubles while a line does not fit, up to `longestLine`.
-    public init(path: String, bufferSize: Int = 1 << 20, longestLine: Int = 1 << 26) throws(SystemError) {
+    public init(path: String, offset: Int = 0, lineNumber: Int = 0, bufferSize: Int = 1 << 20, longestLine: Int = 1 << 26) throws(SystemError) {
         self.path = path
         self.longestLine = max(longestLine, 1)
-        fd = try syscall("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
+        let fd = try syscall("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
+        if offset > 0 {
+            do throws(SystemError) {
+                try syscall("lseek", path: path) { lseek(fd, off_t(offset), SEEK_SET) }
+            } catch {
+                close(fd)
+                throw error
+            }
+        }
+        self.fd = fd
+        bufferOffset = offset
+        linesReturned = lineNumber
         capacity = max(1, min(bufferSize, self.longestLine))
         buffer = .allocate(capacity: capacity)
     }
 
     /// Reads `contents`, already in memory (a fuzzer's input, a test's text), as if it were a file
-    /// named `name`.
-    public init(contents: some Collection<UInt8>, name: String) {
+    /// named `name` read from `offset`, the start of line `lineNumber` + 1.
+    public init(contents: some Collection<UInt8>, name: String, offset: Int = 0, lineNumber: Int = 0) {
         path = name
         let bytes = Array(contents)
         longestLine = max(bytes.count, 1)
@@ -61,6 +80,8 @@ public final class LineReader {
         }
         end = bytes.count
         atEnd = true
+        bufferOffset = offset
+        linesReturned = lineNumber
     }
 
     deinit {
@@ -102,10 +123,26 @@ public final class LineReader {
         linesReturned += 1
     }
 
+    /// `next()`, with a failure made the reader's own error by `make`: the line it is on, what
+    /// went wrong (a line too long is "not <format>"), and whether the disk, not the content, failed.
+    public func next<E: Error>(notA format: String, _ make: (_ line: Int, _ message: String, _ isReadFailure: Bool) -> E) throws(E)
+        -> UnsafeBufferPointer<UInt8>?
+    {
+        do {
+            return try next()
+        } catch {
+            switch error {
+            case .lineTooLong(let limit): throw make(linesReturned + 1, "line longer than \(limit >> 20) MiB: not \(format)", false)
+            case .cannotRead(let failure): throw make(linesReturned + 1, "read error: \(failure.reason)", true)
+            }
+        }
+    }
+
     /// Moves the partial line to the front, grows the buffer if that line fills it, and reads more.
     private func fill() throws(Failure) {
         if begin > 0 {
             memmove(buffer, buffer + begin, end - begin)
+            bufferOffset += begin
             end -= begin
             begin = 0
         }
@@ -127,4 +164,73 @@ public final class LineReader {
         if count == 0 { atEnd = true }
         end += count
     }
+}
+
+/// A file read in blocks at any offset (pread(2)): what a reader looks at before it reads a file
+/// line by line, such as its last lines, or whether some text occurs in it at all.
+public final class BlockFile {
+    public let path: String
+    /// The file's size when it was opened.
+    public let size: Int
+    private let fd: Int32
+
+    public init(path: String) throws(SystemError) {
+        self.path = path
+        let fd = try syscall("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
+        var info = stat()
+        do throws(SystemError) {
+            try syscall("fstat", path: path) { fstat(fd, &info) }
+        } catch {
+            close(fd)
+            throw error
+        }
+        self.fd = fd
+        size = Int(info.st_size)
+    }
+
+    deinit { close(fd) }
+
+    /// Up to `count` bytes from `offset`; fewer only at the end of the file.
+    public func read(at offset: Int, count: Int) throws(SystemError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: max(0, count))
+        var filled = 0
+        while filled < bytes.count {
+            let n = try syscall("pread", path: path) {
+                bytes.withUnsafeMutableBytes { b in pread(fd, b.baseAddress! + filled, b.count - filled, off_t(offset + filled)) }
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        bytes.removeLast(bytes.count - filled)
+        return bytes
+    }
+
+    /// Whether `text` occurs in the file, read a block at a time (memory stays at a block however
+    /// large the file).
+    public func contains(_ text: [UInt8], blockSize: Int = 1 << 20) throws(SystemError) -> Bool {
+        guard !text.isEmpty else { return true }
+        var offset = 0
+        while offset < size {
+            let block = try read(at: offset, count: blockSize + text.count - 1)
+            if block.count < text.count { return false }
+            if block.withUnsafeBytes({ b in text.withUnsafeBytes { t in bytes(b, contain: t) } }) { return true }
+            offset += blockSize
+        }
+        return false
+    }
+}
+
+/// Whether `needle` occurs in `haystack`: memchr(3) to each place its first byte is, then a
+/// comparison (glibc's memmem is a GNU extension the Swift module does not declare).
+public func bytes(_ haystack: UnsafeRawBufferPointer, contain needle: UnsafeRawBufferPointer) -> Bool {
+    guard let n = needle.baseAddress, needle.count > 0 else { return true }
+    guard let h = haystack.baseAddress, haystack.count >= needle.count else { return false }
+    var from = h
+    let last = h + (haystack.count - needle.count)
+    while from <= last {
+        guard let hit = memchr(from, Int32(n.load(as: UInt8.self)), last - from + 1) else { return false }
+        if memcmp(hit, n, needle.count) == 0 { return true }
+        from = UnsafeRawPointer(hit) + 1
+    }
+    return false
 }
