@@ -49,7 +49,8 @@ import Testing
     }
 
     @Test func aSensorCheckOpensEachLibraryWhenItsSensorIsAsked() throws {
-        // Servers that are not there: each detector opens its library, then fails to connect.
+        // Servers that are not there: each detector opens its library, then fails to connect, which
+        // is its answer (`sensors` ends at the last answer; the timeout only bounds a hung one).
         let home = freshHome()
         let config = home + "/config.yaml"
         try """
@@ -60,7 +61,7 @@ import Testing
         apps: {enabled: false}
         media: {enabled: false}
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        let run = try vigil(["sensors", "--timeout", "2", "--config", config], home: home, env: ["LD_DEBUG": "files"])
+        let run = try vigil(["sensors", "--timeout", "60", "--config", config], home: home, env: ["LD_DEBUG": "files"])
         let (start, later) = Self.loaded(run.stderr)
         let atStart = Self.sensorLibraries(in: start)
         let opened = Self.sensorLibraries(in: later)
