@@ -31,7 +31,8 @@
 //            detector's thread, status and backoff, several sources of one sensor combined, the focus
 //            categoriser the focus detectors share); VigilRecording (Vigil's JSON Lines recordings); RecordingFormats
 //            (every recording format, told apart by content, and inspect); VigilConfig (the YAML
-//            config file); VigilStore (the SQLite event log, GRDB).
+//            config file); VigilStore (the SQLite event log, GRDB); CSensorLibraries (the C libraries
+//            above, opened when a sensor first needs them: stubs from scripts/generate-sensor-stubs.py).
 // Runtime    VigilRuntime    SessionRunner (a live session: log, alarms, status file, Pomodoro, recording),
 //                            replay through the same stepper, PlannerService (tasks, habits, agenda),
 //                            ReminderDaemon, the session lock and status file, the history simulator.
