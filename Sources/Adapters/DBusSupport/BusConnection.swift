@@ -322,8 +322,3 @@ public final class BusConnection: @unchecked Sendable {
 /// A C string from libdbus, empty for NULL.
 private func string(_ p: UnsafePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "" }
 private func string(_ p: UnsafeMutablePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "" }
-
-/// A NUL-terminated C buffer as text.
-private func cText(_ buffer: [CChar]) -> String {
-    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}

@@ -69,7 +69,7 @@ public struct TonePlayer: Sendable {
             vigil_pulse_play(server, "Vigil", p.baseAddress, p.count, UInt32(rate), &buffer, buffer.count)
         }
         guard rc == 0 else {
-            let reason = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let reason = cText(buffer)
             throw SoundError(detail: "cannot play through the PulseAudio server (\(reason)); is PulseAudio or pipewire-pulse running (`pactl info`)?")
         }
     }

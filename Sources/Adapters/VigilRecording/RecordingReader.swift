@@ -922,15 +922,8 @@ public final class RecordingReader {
 
     /// The next line without its newline; the last line may lack one.
     @inline(__always) private func rawLine() throws(RecordingError) -> UnsafeBufferPointer<UInt8>? {
-        do {
-            return try lines.next()
-        } catch {
-            switch error {
-            case .lineTooLong(let limit):
-                throw RecordingError(file: path, line: lines.lineNumber + 1, message: "line longer than \(limit >> 20) MiB: not a recording line")
-            case .cannotRead(let failure):
-                throw RecordingError(file: path, line: lines.lineNumber + 1, message: "read error: \(failure.reason)", kind: .io)
-            }
+        try lines.next(notA: "a recording line") { line, message, isReadFailure in
+            RecordingError(file: path, line: line, message: message, kind: isReadFailure ? .io : .data)
         }
     }
 }

@@ -19,7 +19,7 @@ public struct SensorLibrary: Sendable {
     public static let xcb = SensorLibrary("libxcb.so.1", package: "libxcb1")
     public static let xcbScreensaver = SensorLibrary("libxcb-screensaver.so.0", package: "libxcb-screensaver0")
     public static let dbus = SensorLibrary("libdbus-1.so.3", package: "libdbus-1-3")
-    public static let gps = SensorLibrary("libgps", package: "libgps28 (gpsd's client library)")
+    public static let gps = SensorLibrary("libgps", package: "libgps of your gpsd version (libgps28 on Debian 12)")
 
     /// Opens it through its loader (`vigil_load_libpulse`…; at once when it is already open): nil,
     /// or why it cannot be, saying what to install.
@@ -27,7 +27,7 @@ public struct SensorLibrary: Sendable {
         var reason = [CChar](repeating: 0, count: 512)
         let status = reason.withUnsafeMutableBufferPointer { loader($0.baseAddress, $0.count) }
         guard status != 0 else { return nil }
-        let why = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let why = cText(reason)
         return "\(soname) could not be loaded (\(why)); install the package \(package)"
     }
 

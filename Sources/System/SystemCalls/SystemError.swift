@@ -135,3 +135,9 @@ public func monotonicSeconds() -> Double {
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
+
+/// The text a C function wrote into `buffer`, up to its NUL (all of it without one), as UTF-8 with
+/// invalid bytes replaced: libdbus's error names, libpulse's and dlerror's reasons.
+public func cText(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
