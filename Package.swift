@@ -93,6 +93,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // System
@@ -177,6 +178,12 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             path: "Sources/Adapters/VigilStore"),
+        // Sync between a person's devices through PostgreSQL (docs/sync.md): the server's schema and
+        // migrations, pushing and pulling the store's rows.
+        .target(
+            name: "VigilSync",
+            dependencies: ["VigilStore", "SystemCalls", .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Sources/Adapters/VigilSync"),
 
         // Runtime
         .target(
@@ -193,7 +200,7 @@ let package = Package(
             name: "vigil",
             dependencies: [
                 "VigilCore", "VigilStats", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig", "VigilStore",
-                "SoundAlarm", "VigilRuntime", "SystemCalls", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SoundAlarm", "VigilRuntime", "VigilSync", "SystemCalls", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/App/vigil"),
 
@@ -228,6 +235,9 @@ let package = Package(
                 "VigilRuntime", "TestSupport", "MicrophoneDetector", "LocationDetector", "InputDetector", "DesktopNotifier", "VigilPlanner",
                 "DetectorSupport",
             ]),
+        .testTarget(
+            name: "VigilSyncTests",
+            dependencies: ["VigilSync", "VigilStore", "VigilRuntime", "VigilCore", "VigilStats", "VigilPlanner", "TestSupport"]),
         .testTarget(name: "VigilCLITests", dependencies: ["vigil", "TestSupport"], exclude: ["Data"]),
     ],
     swiftLanguageModes: [.v6]

@@ -227,7 +227,7 @@ import Testing
         let statements = [
             "UPDATE tasks SET due_day = 2932896, due_minute = 600;",
             "UPDATE habits SET created_day = 2932896;",
-            "INSERT INTO habit_days VALUES (1, 2932896, 'done', 'manual');",
+            "INSERT INTO habit_days (habit_id, day, status, source) VALUES (1, 2932896, 'done', 'manual');",
             "UPDATE sessions SET started_ms = 253402214400000, ended_ms = 253402214460000, last_event_ms = 253402214460000",
             "  WHERE id = (SELECT max(id) FROM sessions);",
             "UPDATE episodes SET started_ms = 253402214400000, ended_ms = 253402214460000 WHERE session_id = (SELECT max(id) FROM sessions);",

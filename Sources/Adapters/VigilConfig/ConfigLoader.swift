@@ -491,7 +491,34 @@ private let schema: [String: [String: Apply]] = [
         "quiet_to": { $0.reminders.quietTo = try timeOfDay($1) },
         "check": { $0.reminders.check = try duration($1) },
     ],
+    "sync": [
+        "url": { $0.sync.url = try syncURL($1) },
+        "password_file": { $0.sync.passwordFile = try optionalString($1, nothing: "none").map { ($0 as NSString).expandingTildeInPath } },
+        "every": { $0.sync.every = try duration($1) },
+        "share_reasons": { $0.sync.shareReasons = try boolean($1) },
+        "group": { $0.sync.group = try groupName($1) },
+    ],
 ]
+
+/// `none`, or a PostgreSQL URL as libpq takes it.
+private func syncURL(_ node: Node) throws -> String? {
+    guard let text = try optionalString(node, nothing: "none") else { return nil }
+    guard text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") else {
+        throw ValueError(message: "expected a PostgreSQL URL such as postgres://me@db.example.org/vigil?sslmode=verify-full, or none; got '\(text)'")
+    }
+    return text
+}
+
+/// `none`, or a group's name: letters, digits, `-` and `_`, as it is shared with others.
+private func groupName(_ node: Node) throws -> String? {
+    guard let text = try optionalString(node, nothing: "none") else { return nil }
+    guard text.count <= 64, text.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }),
+        text.unicodeScalars.first.map({ $0.properties.isAlphabetic }) == true
+    else {
+        throw ValueError(message: "a group's name starts with a letter and has letters, digits, - and _ (at most 64); got '\(text)'")
+    }
+    return text
+}
 
 /// `auto` (nil: the first that answers) or a backend's name.
 private func desktopBackend(_ node: Node) throws -> DesktopBackend? {

@@ -304,6 +304,17 @@ enum LogFile {
         m.registerMigration("v6: sessions by source") { db in
             try db.execute(sql: "CREATE INDEX sessions_by_source ON sessions(source, started_ms)")
         }
+        // Sync between a person's devices (docs/sync.md): this device's identity, every row's global
+        // identity (its origin device and its id there), a hybrid logical clock on the rows that are
+        // edited, tombstones for deletes, and what was already sent. Every write path of the edited
+        // tables is stamped by triggers, so no caller can forget to.
+        m.registerMigration("v7: sync between devices") { db in
+            try db.execute(sql: SyncMigration.devicesTable)
+            try db.execute(
+                sql: "INSERT INTO devices (id, name, is_self, created_ms) VALUES (?, ?, 1, ?)",
+                arguments: [DeviceIdentity.newID(), DeviceIdentity.defaultName(), Int64(Date().timeIntervalSince1970 * 1000)])
+            try db.execute(sql: SyncMigration.sql)
+        }
         return m
     }
 }

@@ -7,7 +7,7 @@ extension EventStore {
     /// Every table of the log, in the order they are written out.
     public static let exportedTables = [
         "sessions", "state_changes", "episodes", "alarms", "alarm_deliveries", "snoozes", "sensor_events", "gaps", "activities",
-        "tasks", "habits", "habit_days", "habit_notes", "reminders_sent",
+        "tasks", "habits", "habit_days", "habit_notes", "reminders_sent", "devices", "sync_tombstones", "sync_state",
     ]
 
     /// Streams every row of every table as JSON, one table after the other:

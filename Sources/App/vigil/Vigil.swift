@@ -29,17 +29,20 @@ struct Vigil: AsyncParsableCommand {
               vigil task add "Write chapter 3" --due 2026-12-01 --priority high
               vigil habit add "Thesis" --days mon,tue,wed,thu,fri --auto "50m on thesis"
               vigil today
+              vigil sync
 
             Exit codes: 0 success, 1 nothing to act on or refused (no session running, one \
             already running) or another failure, 64 bad usage, 65 bad input data (a recording or \
             config file, an unknown task or habit number), 73 cannot create the data directory, \
-            the log or an output file, 74 read or write error (or session events not logged).
+            the log or an output file, 74 read or write error (or session events not logged); \
+            vigil sync adds 75 server unreachable (try later), 77 refused by the server, 78 sync \
+            not set up.
             """,
         version: "0.1.0",
         subcommands: [
             Start.self, Replay.self, Record.self, Inspect.self, Sensors.self, Log.self, StatusCommand.self, StopCommand.self, ReportCommand.self,
             TaskCommand.self, NextCommand.self, HabitCommand.self, TodayCommand.self, MotivateCommand.self, DaemonCommand.self, ExportCommand.self,
-            ForgetCommand.self, Simulate.self, ConfigCommand.self, AppsCommand.self,
+            ForgetCommand.self, Simulate.self, ConfigCommand.self, AppsCommand.self, SyncCommand.self, DeviceCommand.self,
         ]
     )
 
@@ -199,6 +202,12 @@ struct Failure: Error, CustomStringConvertible {
         case unavailable = 69
         case cannotCreate = 73
         case ioError = 74
+        /// Try again later: the sync server cannot be reached (EX_TEMPFAIL).
+        case tempFail = 75
+        /// The sync server refused the user or password (EX_NOPERM).
+        case noPermission = 77
+        /// Sync is not set up, or its settings are wrong (EX_CONFIG).
+        case configuration = 78
     }
     var message: String
     var code: Code

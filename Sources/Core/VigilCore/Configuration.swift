@@ -13,6 +13,7 @@ public struct VigilConfiguration: Hashable, Sendable {
     public var media = Media()
     public var alarms = Alarms()
     public var reminders = Reminders()
+    public var sync = Sync()
 
     public init() {}
 
@@ -201,6 +202,23 @@ public struct VigilConfiguration: Hashable, Sendable {
     }
 
     /// `vigil daemon`: reminders for habits and tasks.
+    /// Sync between a person's devices through PostgreSQL (docs/sync.md).
+    public struct Sync: Hashable, Sendable {
+        /// The server, as libpq takes it: `postgres://user@host:5432/vigil?sslmode=verify-full`;
+        /// nil: sync is not set up.
+        public var url: String? = nil
+        /// A file holding the password (private to its owner, as ~/.pgpass must be); without it,
+        /// `PGPASSWORD`, or the URL's own.
+        public var passwordFile: String? = nil
+        /// How often the daemon syncs (seconds).
+        public var every: Double = 600
+        /// Send the words of reasons ("12 min in Firefox"), which can name an application or a place.
+        public var shareReasons = false
+        /// A shared group to publish daily figures to (opt-in); nil: none.
+        public var group: String? = nil
+        public init() {}
+    }
+
     public struct Reminders: Hashable, Sendable {
         /// For habits without their own reminder time and tasks due on a day without a time:
         /// minutes after local midnight.
@@ -465,6 +483,7 @@ extension VigilConfiguration {
         ] {
             check((0..<1440).contains(minutes), key, "must be a time of day from 00:00 to 23:59")
         }
+        seconds(sync.every, "sync.every", above: 60, orEqual: true, max: day)
         check((100...8000).contains(alarms.tone), "alarms.tone", "must be between 100 and 8000 Hz, got \(alarms.tone)")
         check(
             !alarms.toneLevels.isEmpty && alarms.toneLevels.allSatisfy { (-60...0).contains($0) }, "alarms.tone_levels",

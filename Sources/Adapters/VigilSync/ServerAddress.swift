@@ -1,0 +1,169 @@
+import Foundation
+import PostgresNIO
+
+/// Why sync could not run, with what to do, and what kind of failure it is (the CLI's exit code).
+public struct SyncError: Error, CustomStringConvertible, Sendable {
+    public enum Kind: Sendable {
+        /// The settings are wrong: the URL, the password file, TLS, a missing database.
+        case configuration
+        /// The server cannot be reached or went away: try again later; nothing is lost.
+        case unreachable
+        /// The server refused the user or its password.
+        case authentication
+        /// The server's schema was made by a newer Vigil.
+        case newerServer
+        /// The server refused a statement (permissions, a full disk).
+        case server
+        /// The local log could not be read or written.
+        case store
+    }
+    public var kind: Kind
+    public var message: String
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+    public var description: String { message }
+}
+
+/// Where the sync server is and how to talk to it, from `sync.url` as libpq reads a URL:
+/// `postgres://[user[:password]@][host][:port][/database][?param=value&...]`, with libpq's
+/// parameters `sslmode` (disable, allow, prefer, require, verify-ca, verify-full; prefer by
+/// default), `sslrootcert`, `host` (a directory is a Unix socket), `port`, `user`, `password`,
+/// `dbname`, `connect_timeout` and `application_name`; and libpq's environment (`PGHOST`,
+/// `PGPORT`, `PGUSER`, `PGDATABASE`, `PGSSLMODE`) for what the URL leaves out.
+public struct ServerAddress: Sendable, Equatable {
+    public enum SSLMode: String, Sendable, CaseIterable {
+        case disable, allow, prefer, require
+        case verifyCA = "verify-ca"
+        case verifyFull = "verify-full"
+    }
+
+    public var host: String
+    public var port: Int
+    public var user: String
+    public var database: String
+    public var password: String?
+    public var sslMode: SSLMode
+    public var sslRootCert: String?
+    public var connectTimeout: Int
+    /// The URL without its password, for messages.
+    public var shown: String
+
+    /// Whether `host` is a socket directory rather than a host name.
+    public var isUnixSocket: Bool { host.hasPrefix("/") }
+
+    /// Reads `url`; the password comes from the URL, else `passwordFile`, else `PGPASSWORD`.
+    public init(url: String, passwordFile: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(SyncError) {
+        let scheme = ["postgresql://", "postgres://"].first { url.hasPrefix($0) }
+        guard let scheme, let components = URLComponents(string: url) else {
+            throw SyncError(.configuration, "sync.url: expected a URL such as postgres://me@db.example.org/vigil?sslmode=verify-full")
+        }
+        _ = scheme
+        var params: [String: String] = [:]
+        let known: Set<String> = ["sslmode", "sslrootcert", "host", "port", "user", "password", "dbname", "connect_timeout", "application_name"]
+        for item in components.queryItems ?? [] {
+            guard known.contains(item.name) else {
+                throw SyncError(
+                    .configuration, "sync.url: unknown parameter '\(item.name)' (Vigil reads \(known.sorted().joined(separator: ", ")))")
+            }
+            params[item.name] = item.value ?? ""
+        }
+        let login = ProcessInfo.processInfo.userName
+        host =
+            params["host"] ?? components.percentEncodedHost.flatMap { $0.isEmpty ? nil : $0.removingPercentEncoding } ?? environment["PGHOST"]
+            ?? "/var/run/postgresql"
+        let portText = params["port"] ?? components.port.map(String.init) ?? environment["PGPORT"] ?? "5432"
+        guard let port = Int(portText), (1...65535).contains(port) else {
+            throw SyncError(.configuration, "sync.url: the port must be a number from 1 to 65535; got '\(portText)'")
+        }
+        self.port = port
+        user = params["user"] ?? components.user.flatMap { $0.isEmpty ? nil : $0 } ?? environment["PGUSER"] ?? login
+        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        database = params["dbname"] ?? (path.isEmpty ? nil : path) ?? environment["PGDATABASE"] ?? user
+        let modeText = params["sslmode"] ?? environment["PGSSLMODE"] ?? "prefer"
+        guard let mode = SSLMode(rawValue: modeText) else {
+            throw SyncError(
+                .configuration, "sync.url: sslmode must be one of \(SSLMode.allCases.map(\.rawValue).joined(separator: ", ")); got '\(modeText)'")
+        }
+        sslMode = mode
+        sslRootCert = params["sslrootcert"].map { ($0 as NSString).expandingTildeInPath }
+        let timeoutText = params["connect_timeout"] ?? "10"
+        guard let timeout = Int(timeoutText), (1...600).contains(timeout) else {
+            throw SyncError(.configuration, "sync.url: connect_timeout is seconds from 1 to 600; got '\(timeoutText)'")
+        }
+        connectTimeout = timeout
+        if let inURL = params["password"] ?? components.password {
+            password = inURL
+        } else if let passwordFile {
+            password = try Self.readPasswordFile(passwordFile)
+        } else {
+            password = environment["PGPASSWORD"]
+        }
+        var shownComponents = components
+        if shownComponents.password != nil { shownComponents.password = "***" }
+        shownComponents.queryItems = shownComponents.queryItems?.map { $0.name == "password" ? URLQueryItem(name: "password", value: "***") : $0 }
+        shown = shownComponents.string ?? "the sync server"
+    }
+
+    /// The first line of a file private to its owner, as libpq requires of ~/.pgpass.
+    static func readPasswordFile(_ path: String) throws(SyncError) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw SyncError(
+                .configuration, "sync.password_file: \(path): \(String(cString: strerror(errno))). Write the password into it (chmod 600).")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw SyncError(.configuration, "sync.password_file: \(path) is not a regular file. Name a file holding the password.")
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            throw SyncError(
+                .configuration,
+                "sync.password_file: \(path) can be read by others (mode \(String(info.st_mode & 0o777, radix: 8))). Make it private: chmod 600 \(path)"
+            )
+        }
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw SyncError(.configuration, "sync.password_file: \(path) cannot be read, or is not text.")
+        }
+        let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        return line.hasSuffix("\r") ? String(line.dropLast()) : line
+    }
+
+    /// postgres-nio's configuration for it: TLS as libpq's `sslmode` means it.
+    func connectionConfiguration() throws(SyncError) -> PostgresConnection.Configuration {
+        var configuration: PostgresConnection.Configuration
+        if isUnixSocket {
+            configuration = .init(unixSocketPath: host + "/.s.PGSQL.\(port)", username: user, password: password, database: database)
+        } else {
+            configuration = .init(host: host, port: port, username: user, password: password, database: database, tls: try tls())
+        }
+        configuration.options.connectTimeout = .seconds(Int64(connectTimeout))
+        return configuration
+    }
+
+    private func tls() throws(SyncError) -> PostgresConnection.Configuration.TLS {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        switch sslMode {
+        case .disable: return .disable
+        case .allow, .prefer, .require:
+            // libpq: without a root certificate these encrypt but check nobody; with one, require checks the chain.
+            tls.certificateVerification = sslMode == .require && sslRootCert != nil ? .noHostnameVerification : .none
+        case .verifyCA: tls.certificateVerification = .noHostnameVerification
+        case .verifyFull: tls.certificateVerification = .fullVerification
+        }
+        if let sslRootCert {
+            guard FileManager.default.isReadableFile(atPath: sslRootCert) else {
+                throw SyncError(
+                    .configuration, "sync.url: sslrootcert \(sslRootCert) cannot be read. Name the CA certificate that signed the server's.")
+            }
+            tls.trustRoots = .file(sslRootCert)
+        }
+        let context: NIOSSLContext
+        do {
+            context = try NIOSSLContext(configuration: tls)
+        } catch {
+            throw SyncError(.configuration, "sync.url: TLS cannot be set up: \(error)")
+        }
+        return sslMode == .allow || sslMode == .prefer ? .prefer(context) : .require(context)
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import PostgresNIO
+import VigilStore
+
+/// What one sync moved.
+public struct SyncSummary: Sendable {
+    /// Rows sent, by table.
+    public var sent: [String: Int] = [:]
+    /// Rows received that changed the log, by table.
+    public var received: [String: Int] = [:]
+    /// Sessions (and tasks, habits, days) deleted here because they were deleted elsewhere.
+    public var deleted = 0
+    /// The server's id and the devices it knows.
+    public var server = ""
+    public var devices: [SyncDevice] = []
+    /// Whether this was the first sync of this log with this server.
+    public var firstWithServer = false
+    public init() {}
+}
+
+/// How one sync runs.
+public struct SyncOptions: Sendable {
+    public var shareReasons = false
+    /// Sessions per server transaction (their events go with them), and edited rows per transaction.
+    public var sessionBatch = 500
+    public var editBatch = 5000
+    /// For the tests' fault points: called after each server transaction of a push has committed,
+    /// before the log marks it sent (the window where a SIGKILL leaves a batch to send again).
+    public var afterCommit: (@Sendable (String) throws -> Void)? = nil
+    public init() {}
+}
+
+/// Sync between this log and the PostgreSQL server (docs/sync.md): push what this device made or
+/// changed, then pull what the others did. Every step is one transaction on each side and marks
+/// only what the other side committed, so an interruption anywhere (a dropped connection, a server
+/// restart, SIGKILL) leaves work that the next sync does again, and the unique keys make the
+/// repetition a no-op.
+public enum SyncClient {
+    /// The advisory lock held by every transaction that draws `server_seq` values ("vigil" in ASCII).
+    static let pushLock: Int64 = 0x76_69_67_69_6c
+
+    public static func sync(
+        store: EventStore, address: ServerAddress, options: SyncOptions = SyncOptions(), progress: @Sendable (String) -> Void = { _ in }
+    ) async throws(SyncError) -> SyncSummary {
+        let me: SyncDevice
+        do { me = try store.thisDevice() } catch { throw SyncError(.store, error.description) }
+        let connection = try await connect(address)
+        do {
+            let summary = try await run(
+                server: Server(connection: connection, address: address), store: store, me: me, options: options, progress: progress)
+            try? await connection.close()
+            return summary
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    private static func run(
+        server: Server, store: EventStore, me: SyncDevice, options: SyncOptions, progress: @Sendable (String) -> Void
+    ) async throws(SyncError) -> SyncSummary {
+        var summary = SyncSummary()
+        summary.server = try await server.prepareSchema()
+        summary.firstWithServer = try storeCall { try store.bindSyncServer(summary.server) }
+        try await server.register(me)
+
+        // Push: edits first (a session links to its task), then sessions.
+        for table in SyncTable.editedTables {
+            var guardRounds = 0
+            while true {
+                let rows = try storeCall { try store.outgoingEdits(table, limit: options.editBatch) }
+                if rows.isEmpty { break }
+                try await server.pushEdits(rows, of: table)
+                try fault(options, table.name)
+                try storeCall { try store.markSent(rows, of: table) }
+                summary.sent[table.name, default: 0] += rows.count
+                guardRounds += 1
+                // A row the log cannot mark (changed under the push every time) must not spin.
+                if guardRounds > 10_000 { break }
+            }
+        }
+        while true {
+            let batch = try storeCall { try store.outgoingSessions(limit: options.sessionBatch, shareReasons: options.shareReasons) }
+            if batch.isEmpty { break }
+            try await server.pushSessions(batch)
+            try fault(options, "sessions")
+            try storeCall { try store.markSent(batch) }
+            summary.sent["sessions", default: 0] += batch.sessions.count + batch.deleted.count
+            for (name, rows) in batch.events { summary.sent[name, default: 0] += rows.count }
+            progress("sent \(summary.sent["sessions"] ?? 0) sessions")
+        }
+
+        // Pull: the devices' names, edits (parents first), then sessions.
+        summary.devices = try await server.devices()
+        try storeCall { try store.recordDevices(summary.devices) }
+        var latestClock: Int64 = 0
+        for table in SyncTable.editedTables {
+            while true {
+                let key = "pulled:" + table.name
+                let after = Int64(try storeCall { try store.syncState(key) } ?? "0") ?? 0
+                let (rows, last) = try await server.pullEdits(of: table, after: after, excluding: me.id, limit: options.editBatch)
+                if rows.isEmpty { break }
+                let counts = try storeCall { try store.applyIncomingEdits(rows, of: table, stateKey: key, stateValue: String(last)) }
+                summary.received[table.name, default: 0] += counts.added
+                summary.deleted += counts.deleted
+                for row in rows { if case .integer(let hlc) = row[table.columns.count] { latestClock = max(latestClock, hlc) } }
+                if rows.count < options.editBatch { break }
+            }
+        }
+        if latestClock > 0 { try storeCall { try store.observeClock(latestClock) } }
+        while true {
+            let key = "pulled:sessions"
+            let after = Int64(try storeCall { try store.syncState(key) } ?? "0") ?? 0
+            let (incoming, last, count) = try await server.pullSessions(after: after, excluding: me.id, limit: options.sessionBatch)
+            if count == 0 { break }
+            let counts = try storeCall { try store.applyIncoming(incoming, stateKey: key, stateValue: String(last)) }
+            summary.received["sessions", default: 0] += incoming.sessions.count
+            for (name, rows) in incoming.events { summary.received[name, default: 0] += rows.count }
+            summary.deleted += counts.deleted
+            progress("received \(summary.received["sessions"] ?? 0) sessions")
+            if count < options.sessionBatch { break }
+        }
+        try await server.finish(me)
+        return summary
+    }
+
+    private static func fault(_ options: SyncOptions, _ table: String) throws(SyncError) {
+        do { try options.afterCommit?(table) } catch { throw SyncError(.unreachable, "stopped after sending \(table): \(error)") }
+    }
+
+    /// A call to the log; its failure (a `StoreError`, which names the file) ends the sync.
+    private static func storeCall<T>(_ body: () throws -> T) throws(SyncError) -> T {
+        do { return try body() } catch { throw SyncError(.store, "\(error)") }
+    }
+
+    static func connect(_ address: ServerAddress) async throws(SyncError) -> PostgresConnection {
+        let configuration = try address.connectionConfiguration()
+        var logger = Logger(label: "vigil.sync")
+        logger.logLevel = .critical
+        do {
+            return try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        } catch {
+            throw SyncError.from(error, address: address)
+        }
+    }
+}
+
+extension SyncError {
+    /// A connection failure in a person's words: the system's reason for the first address tried,
+    /// or that the name did not resolve.
+    static func reason(_ error: (any Error)?) -> String? {
+        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)).lowercased() }
+        if let connection = error as? NIOConnectionError {
+            if let first = connection.connectionErrors.first, let io = first.error as? IOError {
+                return String(cString: strerror(io.errnoCode)).lowercased()
+                    + (io.errnoCode == ECONNREFUSED ? " (is the server running, on that port?)" : "")
+            }
+            if connection.dnsAError != nil || connection.dnsAAAAError != nil { return "the host name cannot be resolved" }
+        }
+        if error is ChannelError { return "the connection failed (\(error!))" }
+        return nil
+    }
+
+    /// What a failure of postgres-nio means for the person, with what to do.
+    static func from(_ error: any Error, address: ServerAddress) -> SyncError {
+        let server = "\(address.host):\(address.port)"
+        if let error = error as? SyncError { return error }
+        if let transaction = error as? PostgresTransactionError {
+            return from(transaction.closureError ?? transaction.commitError ?? transaction.beginError ?? error, address: address)
+        }
+        guard let psql = error as? PSQLError else {
+            if let ssl = error as? NIOSSLError {
+                return SyncError(
+                    .configuration,
+                    "\(server): TLS failed (\(ssl)). Check sslmode and sslrootcert in sync.url: the server's certificate must be signed by that CA and, with verify-full, name the host."
+                )
+            }
+            return SyncError(.unreachable, "\(server) cannot be reached: \(reason(error) ?? "\(error)"). Vigil will send what waits next time.")
+        }
+        if psql.code == .server, let info = psql.serverInfo {
+            let state = info[.sqlState] ?? ""
+            let text = info[.message] ?? "refused"
+            switch state {
+            case "28P01", "28000":
+                return SyncError(
+                    .authentication,
+                    "\(server) refused user \(address.user): \(text). Check the user in sync.url and the password (sync.password_file or PGPASSWORD)."
+                )
+            case "3D000":
+                return SyncError(
+                    .configuration, "\(server): \(text). Create it once with `createdb \(address.database)` (or name another in sync.url).")
+            case "42501":
+                return SyncError(
+                    .server,
+                    "\(server): \(text). The user \(address.user) needs to create Vigil's schema once: GRANT CREATE ON DATABASE \(address.database) TO \(address.user)."
+                )
+            case "57P01", "57P02", "57P03", "53300":
+                return SyncError(.unreachable, "\(server): \(text). Vigil will send what waits next time.")
+            default:
+                return SyncError(.server, "\(server) refused: \(text) (SQLSTATE \(state)).")
+            }
+        }
+        switch psql.code {
+        case .sslUnsupported:
+            return SyncError(.configuration, "\(server) does not offer TLS, and sync.url asks for it (sslmode=\(address.sslMode.rawValue)).")
+        case .failedToAddSSLHandler:
+            return SyncError(.configuration, "\(server): TLS cannot be set up. Check sslmode and sslrootcert in sync.url.")
+        case .unsupportedAuthMechanism, .authMechanismRequiresPassword, .saslError:
+            return SyncError(
+                .authentication,
+                "\(server) wants a password for \(address.user) that Vigil does not have, or refused it. Set sync.password_file (or PGPASSWORD)."
+            )
+        default:
+            let underlying = psql.underlying.map { "\($0)" } ?? "\(psql.code)"
+            if let ssl = psql.underlying as? NIOSSLError {
+                return SyncError(
+                    .configuration, "\(server): TLS failed (\(ssl)). Check sslmode and sslrootcert in sync.url.")
+            }
+            return SyncError(
+                .unreachable,
+                "\(server) cannot be reached: \(reason(psql.underlying) ?? underlying). Nothing is lost: Vigil sends what waits next time.")
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import TestSupport
+import Testing
+import VigilCore
+import VigilPlanner
+import VigilRuntime
+import VigilStore
+import VigilSync
+
+/// One PostgreSQL server for the suite (a database per test): starting one takes a second.
+let postgres: Result<PostgresServer, any Error> = Result { try PostgresServer() }
+
+/// A device: its own data directory and log.
+struct Device {
+    let directory: String
+    let store: EventStore
+    init(_ name: String) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-sync-\(name)-\(UUID().uuidString.prefix(8))").path
+        store = try EventStore(path: directory + "/vigil.sqlite3")
+        try store.renameThisDevice(name)
+    }
+
+    /// `days` of simulated history ending `lastDay`, as `vigil simulate` writes it.
+    func simulate(seed: UInt64, days: Int, lastDay: Int = 20_400) throws {
+        var simulator = HistorySimulator(seed: seed, timeZone: TimeZone(identifier: "Europe/Berlin")!)
+        var sessions: [[SessionEvent]] = []
+        simulator.run(days: (lastDay - days + 1)...lastDay) { sessions.append($0) }
+        try store.appendSessions(sessions, source: .simulated)
+    }
+
+    func counts() throws -> [String: Int] { try store.counts() }
+}
+
+func syncAddress(_ server: PostgresServer, _ database: String, password: String? = nil) throws -> ServerAddress {
+    try ServerAddress(url: server.url(database), passwordFile: nil, environment: ["PGPASSWORD": password ?? server.password])
+}
+
+/// Rows of the synced tables that say what happened, in an order of their own: equal on two
+/// devices when they hold the same history, whatever the local ids.
+func history(_ store: EventStore) throws -> [String] {
+    let sessions = try store.sessions(limit: 1_000_000, sources: Set(SessionSource.allCases))
+    return sessions.map { "\($0.startedAt.millisecondsSinceEpoch) \($0.task ?? "-") \($0.outcome ?? "open") \($0.focusedSeconds ?? -1)" }
+        .sorted()
+}
+
+/// The error a sync ends with; nil when it succeeded.
+func syncFailure(_ store: EventStore, _ address: ServerAddress, options: SyncOptions = SyncOptions()) async -> SyncError? {
+    do {
+        _ = try await SyncClient.sync(store: store, address: address, options: options)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+@Suite(.serialized) struct SyncTests {
+    let server: PostgresServer
+    init() throws { server = try postgres.get() }
+
+    @Test func twoDevicesEndWithTheSameHistoryAndASecondSyncMovesNothing() async throws {
+        let database = try server.createDatabase()
+        let address = try syncAddress(server, database)
+        let laptop = try Device("laptop")
+        let desktop = try Device("desktop")
+        try laptop.simulate(seed: 1, days: 30)
+        try desktop.simulate(seed: 2, days: 30)
+        let before = (laptop: try laptop.counts(), desktop: try desktop.counts())
+
+        let first = try await SyncClient.sync(store: laptop.store, address: address)
+        let second = try await SyncClient.sync(store: desktop.store, address: address)
+        let third = try await SyncClient.sync(store: laptop.store, address: address)
+        let firstSent = first.sent["sessions"] ?? 0
+        let desktopReceived = second.received["sessions"] ?? 0
+        let laptopReceived = third.received["sessions"] ?? 0
+        #expect(firstSent == before.laptop["sessions"])
+        #expect(desktopReceived == before.laptop["sessions"])
+        #expect(laptopReceived == before.desktop["sessions"])
+        let after = (laptop: try laptop.counts(), desktop: try desktop.counts())
+        for table in ["sessions", "episodes", "alarms", "state_changes", "gaps"] {
+            let expected = (before.laptop[table] ?? 0) + (before.desktop[table] ?? 0)
+            #expect(after.laptop[table] == expected, "\(table) on the laptop")
+            #expect(after.desktop[table] == expected, "\(table) on the desktop")
+        }
+        let laptopHistory = try history(laptop.store)
+        let desktopHistory = try history(desktop.store)
+        #expect(laptopHistory == desktopHistory)
+
+        // Nothing new: nothing moves, nothing doubles.
+        let again = try await SyncClient.sync(store: desktop.store, address: address)
+        let movedAgain = again.sent.values.reduce(0, +) + again.received.values.reduce(0, +)
+        #expect(movedAgain == 0)
+        let serverSessions = try server.sql("SELECT count(*) FROM vigil.sessions", database: database)
+        #expect(Int(serverSessions) == (before.laptop["sessions"] ?? 0) + (before.desktop["sessions"] ?? 0))
+        let names = try laptop.store.devices().map(\.name)
+        #expect(names == ["laptop", "desktop"])
+    }
+
+    /// A sync stopped after the server committed a batch and before the log marked it sent (a
+    /// SIGKILL, a dropped connection): the next sync sends it again, and the server keeps one copy.
+    @Test func aSyncStoppedBetweenCommitAndMarkLosesAndDoublesNothing() async throws {
+        let database = try server.createDatabase()
+        let address = try syncAddress(server, database)
+        let laptop = try Device("laptop")
+        try laptop.simulate(seed: 3, days: 20)
+        let before = try laptop.counts()
+        var options = SyncOptions()
+        options.sessionBatch = 10
+        options.afterCommit = { table in if table == "sessions" { throw CancellationError() } }
+        let stopped = await syncFailure(laptop.store, address, options: options)
+        #expect(stopped != nil)
+        let afterFault = try server.sql("SELECT count(*) FROM vigil.sessions", database: database)
+        #expect(afterFault == "10")
+        let pending = try laptop.store.pendingSync().sessions
+        #expect(pending == before["sessions"])
+
+        _ = try await SyncClient.sync(store: laptop.store, address: address)
+        for table in ["sessions", "episodes", "alarms", "state_changes", "gaps"] {
+            let onServer = try server.sql("SELECT count(*) FROM vigil.\(table)", database: database)
+            #expect(Int(onServer) == before[table], "\(table)")
+        }
+        let left = try laptop.store.pendingSync().sessions
+        #expect(left == 0)
+    }
+
+    /// The same task edited on two devices before either synced: the later edit wins everywhere.
+    /// A habit day checked by the person on one device and failed by Vigil on the other: the
+    /// person's mark wins, whichever came later.
+    @Test func conflictingEditsMergeAsDocumented() async throws {
+        let database = try server.createDatabase()
+        let address = try syncAddress(server, database)
+        let laptop = try Device("laptop")
+        let desktop = try Device("desktop")
+        let created = Timestamp(milliseconds: 1_760_000_000_000)
+        let taskID = try laptop.store.addTask(TaskItem(id: 0, title: "Chapter 3", created: created))
+        let habitID = try laptop.store.addHabit(Habit(id: 0, name: "Thesis", schedule: .daily, createdDay: 20_000))
+        _ = try await SyncClient.sync(store: laptop.store, address: address)
+        _ = try await SyncClient.sync(store: desktop.store, address: address)
+        let desktopTask = try #require(try desktop.store.tasks().first)
+        let desktopHabit = try #require(try desktop.store.habits().first)
+
+        // Both edit; the desktop's edit is the later one.
+        var onLaptop = try #require(try laptop.store.task(id: taskID))
+        onLaptop.title = "Chapter 3 (laptop)"
+        try laptop.store.updateTask(onLaptop)
+        try await Task.sleep(for: .milliseconds(5))
+        var onDesktop = desktopTask
+        onDesktop.title = "Chapter 3 (desktop)"
+        try desktop.store.updateTask(onDesktop)
+        // The person checks day 20,001 on the laptop; the desktop fails it on its own, later.
+        try laptop.store.setHabitDay(id: habitID, day: 20_001, status: .completed, source: "person")
+        try await Task.sleep(for: .milliseconds(5))
+        try desktop.store.setHabitDay(id: desktopHabit.id, day: 20_001, status: .failed, source: "auto")
+
+        _ = try await SyncClient.sync(store: laptop.store, address: address)
+        _ = try await SyncClient.sync(store: desktop.store, address: address)
+        _ = try await SyncClient.sync(store: laptop.store, address: address)
+        let laptopTitle = try laptop.store.tasks().map(\.title)
+        let desktopTitle = try desktop.store.tasks().map(\.title)
+        #expect(laptopTitle == ["Chapter 3 (desktop)"])
+        #expect(desktopTitle == ["Chapter 3 (desktop)"])
+        let laptopDay = try laptop.store.habitDays(id: habitID)[20_001]
+        let desktopDay = try desktop.store.habitDays(id: desktopHabit.id)[20_001]
+        #expect(laptopDay == .completed)
+        #expect(desktopDay == .completed)
+
+        // A delete on one device reaches the other.
+        try desktop.store.deleteTask(id: desktopTask.id)
+        _ = try await SyncClient.sync(store: desktop.store, address: address)
+        _ = try await SyncClient.sync(store: laptop.store, address: address)
+        let left = try laptop.store.tasks().count
+        #expect(left == 0)
+    }
+
+    @Test func aWrongPasswordAnUnreachableServerAndANewerSchemaAreClearErrorsAndTouchNothing() async throws {
+        let database = try server.createDatabase()
+        let laptop = try Device("laptop")
+        try laptop.simulate(seed: 4, days: 3)
+        let historyBefore = try history(laptop.store)
+
+        let wrongPassword = await syncFailure(laptop.store, try syncAddress(server, database, password: "wrong"))
+        #expect(wrongPassword?.kind == .authentication)
+        #expect(wrongPassword?.message.contains("password") == true, "\(String(describing: wrongPassword))")
+        let closed = freePort()
+        let nowhere = try ServerAddress(url: "postgres://vigil@127.0.0.1:\(closed)/x?sslmode=disable", passwordFile: nil, environment: [:])
+        let unreachable = await syncFailure(laptop.store, nowhere)
+        #expect(unreachable?.kind == .unreachable)
+        // A newer Vigil upgraded the server.
+        _ = try await SyncClient.sync(store: try Device("other").store, address: try syncAddress(server, database))
+        try server.sql("INSERT INTO vigil.schema_version (version) VALUES (99)", database: database)
+        let sessionsBefore = try server.sql("SELECT count(*) FROM vigil.sessions", database: database)
+        let newer = await syncFailure(laptop.store, try syncAddress(server, database))
+        #expect(newer?.kind == .newerServer)
+        #expect(newer?.message.contains("Update Vigil") == true, "\(String(describing: newer))")
+        let sessionsAfter = try server.sql("SELECT count(*) FROM vigil.sessions", database: database)
+        #expect(sessionsAfter == sessionsBefore)
+        let pending = try laptop.store.pendingSync().sessions
+        let sessions = try laptop.counts()["sessions"]
+        #expect(pending == sessions)
+        let historyAfter = try history(laptop.store)
+        #expect(historyAfter == historyBefore)
+        let syncedWith = try laptop.store.syncState("server")
+        #expect(syncedWith == nil)
+    }
+}
