@@ -29,21 +29,27 @@ public struct StatisticsFacts: Sendable {
     public private(set) var sessions: [SessionFacts] = []
     /// Task names; sessions refer to them by index.
     public private(set) var tasks: [String] = []
+    /// Names of the devices the sessions ran on (after sync, one log holds several); sessions refer
+    /// to them by index, -1 for a session whose device has no name here (a log that never synced,
+    /// or facts built without devices: the whole log is then one unnamed device).
+    public private(set) var devices: [String] = []
     /// When the detectors were judged: each session minus its pauses, breaks and gaps.
     public private(set) var active: [Span] = []
     public private(set) var episodes: [EpisodeFacts] = []
     public private(set) var alarms: [AlarmFacts] = []
     private var taskIndex: [String: Int32] = [:]
+    private var deviceIndex: [String: Int32] = [:]
 
     public init() {}
 
     /// Adds a session with its judged spans (ascending, disjoint), episodes and alarms (each in
     /// time order). Sessions must be added in order of start. `start` and `end`: Unix ms.
+    /// `device`: the name of the device it ran on; nil for the unnamed one (see `devices`).
     public mutating func append(
-        id: Int64, task: String?, start: Int64, end: Int64, outcome: SessionFacts.Outcome,
+        id: Int64, task: String?, device: String? = nil, start: Int64, end: Int64, outcome: SessionFacts.Outcome,
         active spans: [Span], episodes eps: [EpisodeFacts], alarms alarmList: [AlarmFacts]
     ) {
-        var session = SessionFacts(id: id, task: internTask(task), start: start, end: end, outcome: outcome)
+        var session = SessionFacts(id: id, task: internTask(task), device: internDevice(device), start: start, end: end, outcome: outcome)
         session.active = range(active.count, spans.count)
         active += spans
         session.episodes = range(episodes.count, eps.count)
@@ -54,9 +60,13 @@ public struct StatisticsFacts: Sendable {
     }
 
     /// For a builder that fills the flat arrays itself (the store): the same layout, no copies.
-    public init(sessions: [SessionFacts], tasks: [String], active: [Span], episodes: [EpisodeFacts], alarms: [AlarmFacts]) {
+    /// Without `devices`, every session is on the one unnamed device (`SessionFacts.device` -1).
+    public init(
+        sessions: [SessionFacts], tasks: [String], devices: [String] = [], active: [Span], episodes: [EpisodeFacts], alarms: [AlarmFacts]
+    ) {
         self.sessions = sessions
         self.tasks = tasks
+        self.devices = devices
         self.active = active
         self.episodes = episodes
         self.alarms = alarms
@@ -71,7 +81,24 @@ public struct StatisticsFacts: Sendable {
         return i
     }
 
+    public mutating func internDevice(_ device: String?) -> Int32 {
+        guard let device else { return -1 }
+        if let i = deviceIndex[device] { return i }
+        let i = Int32(devices.count)
+        devices.append(device)
+        deviceIndex[device] = i
+        return i
+    }
+
     public func task(of session: SessionFacts) -> String? { session.task >= 0 ? tasks[Int(session.task)] : nil }
+
+    public func device(of session: SessionFacts) -> String? { session.device >= 0 ? devices[Int(session.device)] : nil }
+
+    /// Whether the sessions come from two or more devices (the unnamed one counting as one when a
+    /// session is on it): then the report breaks its figures down by device.
+    public var holdsSeveralDevices: Bool {
+        devices.count >= 2 || (devices.count == 1 && sessions.contains { $0.device < 0 })
+    }
 
     private func range(_ start: Int, _ count: Int) -> Range<Int32> { Int32(start)..<Int32(start + count) }
 }
@@ -95,6 +122,9 @@ public struct SessionFacts: Sendable {
     public var id: Int64
     /// Index into `StatisticsFacts.tasks`, -1 for none.
     public var task: Int32
+    /// Index into `StatisticsFacts.devices`, -1 for the unnamed device. (Here it fills what would
+    /// be padding after `task`: the session's size is the same.)
+    public var device: Int32
     /// When it started, Unix ms.
     public var start: Int64
     /// When it ended, Unix ms; for a session that never logged its end, its last event.
@@ -104,9 +134,10 @@ public struct SessionFacts: Sendable {
     public var episodes: Range<Int32> = 0..<0
     public var alarms: Range<Int32> = 0..<0
 
-    public init(id: Int64, task: Int32, start: Int64, end: Int64, outcome: Outcome) {
+    public init(id: Int64, task: Int32, device: Int32 = -1, start: Int64, end: Int64, outcome: Outcome) {
         self.id = id
         self.task = task
+        self.device = device
         self.start = start
         self.end = end
         self.outcome = outcome

@@ -568,6 +568,18 @@ extension HTMLReport {
         return barRows(id: "tasks", label: "Focused and distracted time by task", series: "focus distracted", rows: Array(rows))
     }
 
+    func devicesChart(_ devices: [Report.DeviceFigure]) -> String {
+        let rows = devices.map { d in
+            let name = deviceLabel(d.device)
+            var title = "\(name): \(d.sessions) session\(d.sessions == 1 ? "" : "s") · \(hoursMinutes(d.focusedMinutes)) focused, "
+            title += "\(hoursMinutes(d.distractedMinutes)) distracted · \(d.episodes) episode\(d.episodes == 1 ? "" : "s")"
+            return BarRow(
+                label: name, segments: [("focus", d.focusedMinutes), ("distracted", d.distractedMinutes)],
+                value: hoursMinutes(d.focusedMinutes + d.distractedMinutes), title: title)
+        }
+        return barRows(id: "devices", label: "Focused and distracted time by device", series: "focus distracted", rows: rows)
+    }
+
     func causesChart() -> String {
         let rows = report.episodes.byCause.filter { $0.count > 0 }.sorted { ($0.minutes, $1.key) > ($1.minutes, $0.key) }.map { g in
             var title = "\(causeLabel(g.key)): \(g.count) episode\(g.count == 1 ? "" : "s"), \(hoursMinutes(g.minutes)) distracted"

@@ -44,6 +44,7 @@ struct HTMLReport {
         }
         page += timeCards()
         page += taskAndCauseCards()
+        if let devices = r.devices, !devices.isEmpty { page += devicesCard(devices) }
         page += streakCard()
         page += achievementsCard()
         if let a = r.applications { page += applicationsCard(a) }
@@ -65,6 +66,7 @@ struct HTMLReport {
         out += "<div><dt>Time zone</dt><dd>\(escape(r.timeZone))</dd></div>\n"
         if let task = r.task { out += "<div><dt>Task</dt><dd>\(escape(task))</dd></div>\n" }
         if let s = r.sources { out += "<div><dt>Sources</dt><dd>\(escape(Summary(r: r).sourcesLine(s)))</dd></div>\n" }
+        if let overlap = r.totals.overlapMinutes { out += "<div><dt>Overlap</dt><dd>\(escape(Summary(r: r).overlapLine(overlap)))</dd></div>\n" }
         out += "<div><dt>Compared with</dt><dd>\(escape(comparedWith))</dd></div>\n"
         return out + "</dl>\n</header>\n"
     }
@@ -366,6 +368,14 @@ struct HTMLReport {
             body += "</li>\n"
         }
         return card("achievements", "Achievements", about: about, body: body + "</ul>\n")
+    }
+
+    func devicesCard(_ devices: [Report.DeviceFigure]) -> String {
+        var body = devicesChart(devices) + legend([(swatch("focus"), "focused"), (swatch("distracted"), "distracted")])
+        var words = devicesCountedOnce
+        if let overlap = report.totals.overlapMinutes { words += " Two or more sessions ran at once for \(hoursMinutes(overlap))." }
+        body += note(words)
+        return card("devices", "By device", about: "Judged time on each device, and its sessions and episodes.", body: body)
     }
 
     func applicationsCard(_ a: Report.ApplicationFigures) -> String {

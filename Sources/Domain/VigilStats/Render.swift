@@ -80,13 +80,20 @@ extension Report {
                 out +=
                     "\(quoted(t.task)),\(t.sessions),\(number(t.focusedMinutes)),\(number(t.distractedMinutes)),\(opt(t.focusShare)),\(t.episodes)\r\n"
             }
+        case .devices:
+            // No rows for a log of one device. Each device's own time: overlapping time is counted
+            // once in the totals, so the rows can add up to more.
+            out = "device,sessions,focused_minutes,distracted_minutes,episodes\r\n"
+            for d in devices ?? [] {
+                out += "\(quoted(d.device)),\(d.sessions),\(number(d.focusedMinutes)),\(number(d.distractedMinutes)),\(d.episodes)\r\n"
+            }
         }
         return out
     }
 
     /// The tables `--format csv --table` offers.
     public enum CSVTable: String, CaseIterable, Sendable {
-        case days, hours, weekdays, weeks, tasks
+        case days, hours, weekdays, weeks, tasks, devices
     }
 
     var periodTitle: String {
@@ -130,9 +137,20 @@ func hourLabel(_ h: Int?) -> String { h.map { ($0 < 10 ? "0" : "") + "\($0):00" 
 
 func weekdayLabel(_ w: Int?) -> String { w.map { Statistics.weekdayNames[$0 - 1] } ?? "–" }
 
+/// A device as a person reads it: "" is the log's own sessions from before devices had names.
+func deviceLabel(_ name: String) -> String { name.isEmpty ? "(unnamed)" : name }
+
+/// What every human format says under its figures by device.
+let devicesCountedOnce = "Each device's own time: overlapping time is counted once in the totals."
+
 /// The lines every human format shares: the summary in words.
 struct Summary {
     let r: Report
+
+    /// "1 h 05 min when two or more sessions ran at once, counted once".
+    func overlapLine(_ minutes: Double) -> String {
+        "\(hoursMinutes(minutes)) when two or more sessions ran at once, counted once"
+    }
 
     /// "live 12 · left out: replay 3, rehearsal 1 (--source all counts them)".
     func sourcesLine(_ s: Report.SourceFigures) -> String {
@@ -212,6 +230,7 @@ struct Summary {
         }
         out.append(("Focus", "\(hoursMinutes(t.focusedMinutes)) focused · \(hoursMinutes(t.distractedMinutes)) distracted · \(sessions)"))
         if let s = r.sources { out.append(("Sources", sourcesLine(s))) }
+        if let overlap = t.overlapMinutes { out.append(("Overlap", overlapLine(overlap))) }
         let e = r.episodes
         var episodes = "\(e.count) episode\(e.count == 1 ? "" : "s")"
         if e.count > 0 {
@@ -315,6 +334,20 @@ struct TextReport {
                 let label = String(taskName.prefix(name)).padding(toLength: name, withPad: " ", startingAt: 0)
                 let text =
                     "\(hoursMinutes(t.focusedMinutes)) focused · \(percent(t.focusShare)) · \(t.sessions) session\(t.sessions == 1 ? "" : "s") · \(t.episodes) episode\(t.episodes == 1 ? "" : "s")"
+                for (i, line) in wordWrap(text, width: width - name - 4, indent: 0).enumerated() {
+                    out += "  " + (i == 0 ? label : String(repeating: " ", count: name)) + "  " + line + "\n"
+                }
+            }
+        }
+        if let devices = r.devices, !devices.isEmpty {
+            out += "\n" + bold("By device") + "\n"
+            for line in wordWrap(devicesCountedOnce, width: width - 2, indent: 0) { out += "  " + line + "\n" }
+            let names = devices.map { deviceLabel($0.device).terminalSafe }
+            let name = min(24, max(8, names.map(\.count).max() ?? 8))
+            for (d, deviceName) in zip(devices, names) {
+                let label = String(deviceName.prefix(name)).padding(toLength: name, withPad: " ", startingAt: 0)
+                let text =
+                    "\(hoursMinutes(d.focusedMinutes)) focused · \(hoursMinutes(d.distractedMinutes)) distracted · \(d.sessions) session\(d.sessions == 1 ? "" : "s") · \(d.episodes) episode\(d.episodes == 1 ? "" : "s")"
                 for (i, line) in wordWrap(text, width: width - name - 4, indent: 0).enumerated() {
                     out += "  " + (i == 0 ? label : String(repeating: " ", count: name)) + "  " + line + "\n"
                 }
@@ -493,6 +526,14 @@ struct MarkdownReport {
             for t in r.tasks {
                 out += "| \(t.task.isEmpty ? "(no task)" : escape(t.task)) | \(t.sessions) | \(hoursMinutes(t.focusedMinutes)) | "
                 out += "\(hoursMinutes(t.distractedMinutes)) | \(percent(t.focusShare)) | \(t.episodes) |\n"
+            }
+        }
+        if let devices = r.devices, !devices.isEmpty {
+            out += "\n## By device\n\n\(devicesCountedOnce)\n\n"
+            out += "| Device | Sessions | Focused | Distracted | Episodes |\n|---|---:|---:|---:|---:|\n"
+            for d in devices {
+                out += "| \(escape(deviceLabel(d.device))) | \(d.sessions) | \(hoursMinutes(d.focusedMinutes)) | "
+                out += "\(hoursMinutes(d.distractedMinutes)) | \(d.episodes) |\n"
             }
         }
         out += "\n## Weeks\n\n| Week | Focused | Distracted | Focus share | Best hour | Sessions | Episodes |\n|---|---:|---:|---:|---:|---:|---:|\n"

@@ -43,6 +43,10 @@ public struct Report: Codable, Sendable {
     /// Where the period's sessions came from, and which of them the figures count; nil when the
     /// report was made without a log.
     public var sources: SourceFigures? = nil
+    /// Every device of the log (and the unnamed one, if a session ran on it), with its own figures
+    /// in the period, most focused time first; nil for a log of one device. A device's own: time two devices judged at once is in
+    /// both their figures, so they can add up to more than the totals, which count it once.
+    public var devices: [DeviceFigure]? = nil
 
     /// Sessions by where they came from (`live`, `simulated`, `replay`, `rehearsal`).
     public struct SourceFigures: Codable, Sendable {
@@ -84,6 +88,10 @@ public struct Report: Codable, Sendable {
         public var alarmsPerFocusedHour: Double?
         /// From an episode's first alarm to the person being back.
         public var recovery: Durations
+        /// Judged time when two or more sessions were judged at once (on two devices, or a replay
+        /// logged during a live session), each instant once: the figures above count it once. Nil
+        /// for a log of one device with no such time in the period.
+        public var overlapMinutes: Double? = nil
     }
 
     public struct Durations: Codable, Sendable {
@@ -170,6 +178,19 @@ public struct Report: Codable, Sendable {
         public var focusedMinutes: Double
         public var distractedMinutes: Double
         public var focusShare: Double?
+        /// Episodes started in the period.
+        public var episodes: Int
+    }
+
+    public struct DeviceFigure: Codable, Sendable {
+        /// As the device is named (`vigil device --name`); "" for a log's sessions from before it
+        /// had a name.
+        public var device: String
+        /// Sessions started in the period.
+        public var sessions: Int
+        /// Its own sessions' time, not counted once with other devices'.
+        public var focusedMinutes: Double
+        public var distractedMinutes: Double
         /// Episodes started in the period.
         public var episodes: Int
     }

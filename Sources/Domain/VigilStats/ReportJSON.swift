@@ -19,6 +19,7 @@ extension Report.Totals: JSONObject {
         w.field("alarms", alarms)
         w.field("alarms_per_focused_hour", alarmsPerFocusedHour)
         w.field("recovery", recovery)
+        w.field("overlap_minutes", overlapMinutes)
     }
 }
 
@@ -224,6 +225,17 @@ extension Report: JSONObject {
         w.field("achievements", achievements)
         w.field("applications", applications)
         w.field("sources", sources)
+        w.field("devices", devices)
+    }
+}
+
+extension Report.DeviceFigure: JSONObject {
+    func writeFields(_ w: inout JSONWriter) {
+        w.field("device", device)
+        w.field("sessions", sessions)
+        w.field("focused_minutes", focusedMinutes)
+        w.field("distracted_minutes", distractedMinutes)
+        w.field("episodes", episodes)
     }
 }
 

@@ -3,6 +3,10 @@ import VigilCore
 
 /// Builds the report's figures from the sessions' facts. Definitions: docs/statistics.md.
 ///
+/// Time is the person's: sessions that ran at the same time (on several devices, or a replay
+/// logged during a live session) count it once (`CountedTime`); their episodes and alarms stay
+/// each session's events.
+///
 /// Focused and distracted time is cut into local hours (`LocalClock`), so a session that crosses
 /// midnight or a DST change lands in the right hours of the right days. Figures about the period
 /// (hours, weekdays, days, episodes, totals) count only what lies inside it; streaks and
@@ -40,7 +44,10 @@ public enum Statistics {
         var sessionStarts = [Int](repeating: 0, count: dayCount)
         var completedStarts = [Int](repeating: 0, count: dayCount)
         // By task index + 1 (0: sessions without a task).
-        var taskSums = [TaskSums](repeating: TaskSums(), count: facts.tasks.count + 1)
+        var taskSums = [FigureSums](repeating: FigureSums(), count: facts.tasks.count + 1)
+        // By device index + 1 (0: the unnamed device), each device's own time; none for one device.
+        var deviceSums = [FigureSums](repeating: FigureSums(), count: facts.holdsSeveralDevices ? facts.devices.count + 1 : 0)
+        for d in deviceSums.indices.dropFirst() { deviceSums[d].listed = true }
         var alarmsByDay = [Int](repeating: 0, count: dayCount)
         @inline(__always) func index(_ slot: HourSlot) -> Int? {
             let d = slot.day - base
@@ -61,12 +68,20 @@ public enum Statistics {
         // Milliseconds from an episode's first alarm to the person being back.
         var recoveries: [Int64] = []
         var earned = Earned(clock: clock)
-        var cumulativeFocus: Int64 = 0
         var focusedSpans: [Span] = []
         var episodeSpans: [Span] = []
         var firstAlarms: [AlarmFacts] = []
+        // Sessions at the same time (on two devices, or a replay logged during a live session)
+        // count their time once: `CountedTime` finds the groups of such sessions (none, and
+        // nothing allocated, when no two overlap) and gives the spans each of them counts.
+        var sessionsBeforeEnd = sessions.count
+        while sessionsBeforeEnd > 0, sessions[sessionsBeforeEnd - 1].start >= periodEnd { sessionsBeforeEnd -= 1 }
+        var counted = CountedTime(facts, sessions: sessionsBeforeEnd)
+        var nextGroup = 0
+        var overlapMs: Int64 = 0
+        @inline(__always) func insidePeriod(_ span: Span) -> Int64 { max(0, min(span.end, periodEnd) - max(span.start, periodStart)) }
 
-        for s in sessions where s.start < periodEnd {
+        for (position, s) in sessions.enumerated() where s.start < periodEnd {
             if inPeriod(s.start) {
                 totals.sessions += 1
                 switch s.outcome {
@@ -85,12 +100,38 @@ public enum Statistics {
             if s.outcome == .completed, s.end < periodEnd { earned.note(.firstCompleted, at: s.end) }
             if !s.active.isEmpty { earned.note(.firstSession, at: facts.active[Int(s.active.lowerBound)].start) }
 
-            // Focused: the judged spans outside the episodes.
+            // Its own time: distracted in its episodes, focused in the judged spans outside them.
             let episodes = facts.episodes[Int(s.episodes.lowerBound)..<Int(s.episodes.upperBound)]
             episodeSpans.removeAll(keepingCapacity: true)
             for e in episodes { episodeSpans.append(e.span) }
             focusedSpans.removeAll(keepingCapacity: true)
             subtract(episodeSpans, from: facts.active[Int(s.active.lowerBound)..<Int(s.active.upperBound)], into: &focusedSpans)
+            if !deviceSums.isEmpty {
+                let d = Int(s.device) + 1
+                deviceSums[d].listed = true
+                if inPeriod(s.start) { deviceSums[d].sessions += 1 }
+                for span in focusedSpans { deviceSums[d].focused += insidePeriod(span) }
+                for span in episodeSpans { deviceSums[d].distracted += insidePeriod(span) }
+            }
+            // The time it counts: its own, unless it ran at the same time as another session. Then
+            // the group's unbroken and lifetime focus is the person's, noted once, in time order.
+            let shared = nextGroup < counted.groups.count && counted.groups[nextGroup].lowerBound <= position
+            if shared {
+                let group = counted.groups[nextGroup]
+                if position == group.lowerBound {
+                    counted.resolve(facts, group)
+                    for whole in counted.personFocused where whole.start < periodEnd {
+                        earned.noteFocus(Span(whole.start, min(whole.end, periodEnd)))
+                    }
+                    for span in counted.overlap { overlapMs += insidePeriod(span) }
+                }
+                let k = position - group.lowerBound
+                focusedSpans.removeAll(keepingCapacity: true)
+                focusedSpans += counted.focused[counted.focusedRanges[k]]
+                episodeSpans.removeAll(keepingCapacity: true)
+                episodeSpans += counted.distracted[counted.distractedRanges[k]]
+                if position == group.upperBound - 1 { nextGroup += 1 }
+            }
             for whole in focusedSpans where whole.start < periodEnd {
                 let span = Span(whole.start, min(whole.end, periodEnd))
                 clock.split(span) { slot, ms in if let i = index(slot) { focused[i] += ms } }
@@ -99,17 +140,7 @@ public enum Statistics {
                     taskSums[Int(s.task) + 1].focused += inside
                     taskSums[Int(s.task) + 1].listed = true
                 }
-                // Unbroken focus: the instant a span reached 25 and 90 minutes.
-                let length = span.milliseconds
-                if length >= 25 * 60_000 { earned.note(.deepFocus25, at: span.start + 25 * 60_000) }
-                if length >= 90 * 60_000 { earned.note(.deepFocus90, at: span.start + 90 * 60_000) }
-                if cumulativeFocus < 10 * 3_600_000, cumulativeFocus + length >= 10 * 3_600_000 {
-                    earned.note(.focused10h, at: span.start + 10 * 3_600_000 - cumulativeFocus)
-                }
-                if cumulativeFocus < 100 * 3_600_000, cumulativeFocus + length >= 100 * 3_600_000 {
-                    earned.note(.focused100h, at: span.start + 100 * 3_600_000 - cumulativeFocus)
-                }
-                cumulativeFocus += length
+                if !shared { earned.noteFocus(span) }
             }
 
             // Alarms; recovery runs from an episode's first alarm to the person being back.
@@ -125,14 +156,18 @@ public enum Statistics {
                 if cleared - a.at <= 60_000 { earned.note(.quickRecovery, at: cleared) }
             }
 
-            for e in episodes where e.span.start < periodEnd {
-                let span = Span(e.span.start, min(e.span.end, periodEnd))
+            for whole in episodeSpans where whole.start < periodEnd {
+                let span = Span(whole.start, min(whole.end, periodEnd))
                 clock.split(span) { slot, ms in if let i = index(slot) { distracted[i] += ms } }
                 let inside = span.end - max(span.start, periodStart)
                 if inside > 0 {
                     taskSums[Int(s.task) + 1].distracted += inside
                     taskSums[Int(s.task) + 1].listed = true
                 }
+            }
+
+            // Episodes are events of their session, however their time was counted.
+            for e in episodes where e.span.start < periodEnd {
                 let slot = clock.slot(ms: e.span.start)
                 if let i = index(slot) { episodeStarts[i] += 1 }
                 if inPeriod(e.span.start) {
@@ -147,6 +182,7 @@ public enum Statistics {
                     taskEpisodes[Int(s.task) + 1].add(length)
                     taskSums[Int(s.task) + 1].episodes += 1
                     taskSums[Int(s.task) + 1].listed = true
+                    if !deviceSums.isEmpty { deviceSums[Int(s.device) + 1].episodes += 1 }
                 }
             }
         }
@@ -217,6 +253,9 @@ public enum Statistics {
         totals.completionRate = totals.sessions > 0 ? ratio(Double(totals.completed) / Double(totals.sessions)) : nil
         totals.alarmsPerFocusedHour = focusedMs > 0 ? ratio(Double(totals.alarms) / (Double(focusedMs) / 3_600_000)) : nil
         totals.recovery = durations(milliseconds: &recoveries)
+        // Said whenever it can matter: always with several devices, and for one device when two of
+        // its sessions shared time in the period.
+        if overlapMs > 0 || !deviceSums.isEmpty { totals.overlapMinutes = minutes(overlapMs) }
         let highlights = sums.highlights
         var previous: Report.PeriodFigures?
         if from != nil {
@@ -283,6 +322,15 @@ public enum Statistics {
                 task: i > 0 ? facts.tasks[i - 1] : "", sessions: t.sessions, focusedMinutes: minutes(t.focused),
                 distractedMinutes: minutes(t.distracted), focusShare: share(t.focused, of: t.focused + t.distracted), episodes: t.episodes)
         }.sorted { ($1.focusedMinutes, $0.task) < ($0.focusedMinutes, $1.task) }
+        let devices: [Report.DeviceFigure]? =
+            deviceSums.isEmpty
+            ? nil
+            : deviceSums.indices.filter { deviceSums[$0].listed }.map { i in
+                let d = deviceSums[i]
+                return Report.DeviceFigure(
+                    device: i > 0 ? facts.devices[i - 1] : "", sessions: d.sessions, focusedMinutes: minutes(d.focused),
+                    distractedMinutes: minutes(d.distracted), episodes: d.episodes)
+            }.sorted { ($1.focusedMinutes, $0.device) < ($0.focusedMinutes, $1.device) }
 
         return Report(
             timeZone: timeZone.identifier,
@@ -304,7 +352,8 @@ public enum Statistics {
             episodes: episodes,
             streak: streak,
             tasks: tasks,
-            achievements: earned.list(periodFirst: periodFirst))
+            achievements: earned.list(periodFirst: periodFirst),
+            devices: devices)
     }
 
     static var minimumJudgedMs: Int64 { Int64(minimumJudgedMinutes) * 60_000 }
@@ -439,6 +488,23 @@ struct Earned {
 
     let clock: LocalClock
     var days = [Int?](repeating: nil, count: Kind.allCases.count)
+    /// Focused milliseconds noted so far (`noteFocus`).
+    var focusedSoFar: Int64 = 0
+
+    /// A span of unbroken focus, given in time order: the instants it reached 25 and 90 minutes,
+    /// and the instants the lifetime's focus reached 10 and 100 hours.
+    mutating func noteFocus(_ span: Span) {
+        let length = span.milliseconds
+        if length >= 25 * 60_000 { note(.deepFocus25, at: span.start + 25 * 60_000) }
+        if length >= 90 * 60_000 { note(.deepFocus90, at: span.start + 90 * 60_000) }
+        if focusedSoFar < 10 * 3_600_000, focusedSoFar + length >= 10 * 3_600_000 {
+            note(.focused10h, at: span.start + 10 * 3_600_000 - focusedSoFar)
+        }
+        if focusedSoFar < 100 * 3_600_000, focusedSoFar + length >= 100 * 3_600_000 {
+            note(.focused100h, at: span.start + 100 * 3_600_000 - focusedSoFar)
+        }
+        focusedSoFar += length
+    }
 
     mutating func note(_ kind: Kind, at ms: Int64) {
         // Only an earlier instant can change anything; most calls are later ones.
@@ -459,14 +525,14 @@ struct Earned {
     }
 }
 
-/// A task's figures while the sessions are read.
-struct TaskSums {
+/// A task's or a device's figures while the sessions are read.
+struct FigureSums {
     var sessions = 0
     var focused: Int64 = 0
     var distracted: Int64 = 0
     var episodes = 0
-    /// Whether the task has a line in the report: a session started, time judged or an episode
-    /// started in the period.
+    /// Whether it has a line in the report. A task: a session started, time judged or an episode
+    /// started in the period. A device: always when named, the unnamed one when a session ran on it.
     var listed = false
 }
 

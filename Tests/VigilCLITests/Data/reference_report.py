@@ -5,7 +5,10 @@ It shares no code and no algorithm with Vigil's statistics engine: it reads the 
 with Python's sqlite3, replays each session's state changes second by second (the state at a
 second is the state entered by the last change at or before it), and asks Python's zoneinfo for
 the local date and hour of every second. Vigil cuts intervals at hour boundaries with its own
-offset table instead. The definitions it follows are the ones written in docs/statistics.md.
+offset table instead. The definitions it follows are the ones written in docs/statistics.md, and
+for sessions at the same time docs/sync.md ("Merging"): a second counts once, distracted if any
+session is in an episode then, else focused if any judged it, and goes to the first session (in
+start order) that says so.
 
 Every logged time must be a whole second (the simulator guarantees it), so counting seconds is
 exact.
@@ -77,7 +80,13 @@ def main():
         if key not in earned or d < earned[key]:
             earned[key] = d
 
-    cumulative = 0
+    # Time is the person's, counted once (docs/sync.md, "Merging"): per second, the first session
+    # (in start order) in an episode then, else the first judged outside its episodes then.
+    distracted_by = {}
+    focused_by = {}
+    judged_sessions = defaultdict(int)
+    # Seconds t whose next second lies in the same session: unbroken focus runs on only there.
+    continues = set()
     for sid, task, start_ms, end_ms, outcome in sessions:
         start, end = start_ms // 1000, end_ms // 1000
         sd = local(start).date()
@@ -121,7 +130,7 @@ def main():
         ch = changes[sid]
         ci = 0
         state = "planned"
-        run = 0
+        continues.update(range(start, end - 1))
         for t in range(start, end):
             while ci < len(ch) and ch[ci][0] <= t:
                 state = ch[ci][1]
@@ -131,30 +140,42 @@ def main():
             lt = local(t)
             if lt.date() > to_day:
                 break
-            key = (lt.date(), lt.hour)
             if in_episode:
-                distracted[key] += 1
-                if in_period(lt.date()):
-                    tasks[task or ""]["distracted"] += 1
+                distracted_by.setdefault(t, task or "")
             if judged and not in_episode:
-                focused[key] += 1
-                if in_period(lt.date()):
-                    tasks[task or ""]["focused"] += 1
+                focused_by.setdefault(t, task or "")
                 if "first_session" not in earned:
                     note("first_session", lt.date())
-                run += 1
-                cumulative += 1
-                for minutes, name in ((25, "deep_focus_25"), (90, "deep_focus_90")):
-                    if run == minutes * 60:
-                        note(name, local(t + 1).date())
-                for hours, name in ((10, "focused_10h"), (100, "focused_100h")):
-                    if cumulative == hours * 3600:
-                        note(name, local(t + 1).date())
-            else:
-                run = 0
+            if judged or in_episode:
+                judged_sessions[t] += 1
             if judged and "first_session" not in earned:
                 note("first_session", lt.date())
         # (first_session: the first judged second, focused or not.)
+
+    for t, task in distracted_by.items():
+        lt = local(t)
+        distracted[(lt.date(), lt.hour)] += 1
+        if in_period(lt.date()):
+            tasks[task]["distracted"] += 1
+    run = cumulative = 0
+    previous_second = None
+    for t in sorted(focused_by):
+        if t in distracted_by:
+            continue
+        lt = local(t)
+        focused[(lt.date(), lt.hour)] += 1
+        if in_period(lt.date()):
+            tasks[focused_by[t]]["focused"] += 1
+        run = run + 1 if previous_second == t - 1 and previous_second in continues else 1
+        previous_second = t
+        cumulative += 1
+        for minutes, name in ((25, "deep_focus_25"), (90, "deep_focus_90")):
+            if run == minutes * 60:
+                note(name, local(t + 1).date())
+        for hours, name in ((10, "focused_10h"), (100, "focused_100h")):
+            if cumulative == hours * 3600:
+                note(name, local(t + 1).date())
+    overlap = sum(1 for t, n in judged_sessions.items() if n >= 2 and in_period(local(t).date()))
 
     # Days.
     all_days = sorted({k[0] for k in focused} | {k[0] for k in distracted} | set(sessions_by_day))
@@ -318,7 +339,7 @@ def main():
                     active_minutes=(focused_total + distracted_total) / 60, focused_minutes=focused_total / 60,
                     distracted_minutes=distracted_total / 60, focus_share=share(focused_total, focused_total + distracted_total),
                     alarms_per_focused_hour=totals["alarms"] / (focused_total / 3600) if focused_total else None,
-                    recovery=durations(recoveries)),
+                    recovery=durations(recoveries), overlap_minutes=overlap / 60 if overlap else None),
         hours=[dict(hour=h, focused_minutes=hour_f[h] / 60, distracted_minutes=hour_d[h] / 60, episodes=hour_e[h],
                     **rates(hour_f[h], hour_d[h], hour_e[h])) for h in range(24)],
         weekdays=[dict(weekday=i + 1, focused_minutes=wd_f[i] / 60, distracted_minutes=wd_d[i] / 60, episodes=wd_e[i],
