@@ -37,6 +37,7 @@
 //                            replay through the same stepper, PlannerService (tasks, habits, agenda),
 //                            ReminderDaemon, the session lock and status file, the history simulator.
 // App        vigil           the command line (swift-argument-parser): parse, call the runtime, render.
+//            vigil-sync      `vigil sync`'s worker, apart so that only it loads the PostgreSQL client.
 import Foundation
 import PackageDescription
 
@@ -76,6 +77,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "vigil", targets: ["vigil"]),
+        .executable(name: "vigil-sync", targets: ["vigil-sync"]),
         .library(name: "VigilCore", targets: ["VigilCore"]),
         .library(name: "VigilRecording", targets: ["VigilRecording"]),
         .library(name: "VigilRuntime", targets: ["VigilRuntime"]),
@@ -200,9 +202,18 @@ let package = Package(
             name: "vigil",
             dependencies: [
                 "VigilCore", "VigilStats", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig", "VigilStore",
-                "SoundAlarm", "VigilRuntime", "VigilSync", "SystemCalls", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SoundAlarm", "VigilRuntime", "SystemCalls", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/App/vigil"),
+        // `vigil sync`'s worker, a program of its own: the PostgreSQL client (SwiftNIO, BoringSSL)
+        // linked into `vigil` made every command start 2 ms slower.
+        .executableTarget(
+            name: "vigil-sync",
+            dependencies: [
+                "VigilSync", "VigilStore", "VigilStats", "VigilCore", "SystemCalls",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/App/vigil-sync"),
 
         // Tests: one target per module, plus end-to-end tests of the command line.
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),

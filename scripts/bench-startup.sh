@@ -9,8 +9,9 @@
 # Environment:
 #   TMPDIR   where the base build and the floor program go (default /tmp)
 #
-# The base is built as it was at BASE_REV (`swift build -c release`: the Swift runtime and
-# Foundation as shared libraries); this tree as scripts/build-release.sh builds it. Prints, for
+# The base is built as it was at BASE_REV: by its own scripts/build-release.sh when it has one,
+# else `swift build -c release` (the Swift runtime and Foundation as shared libraries); this tree as
+# scripts/build-release.sh builds it. Prints, for
 # each command and binary, min / median / max of the CPU time (user + system, getrusage) and of
 # the wall time in ms, the peak RSS in MB, and the shared libraries the binary loads.
 set -euo pipefail
@@ -24,9 +25,16 @@ tmp=${TMPDIR:-/tmp}
 rev=$(git rev-parse --short "$base")
 worktree=$tmp/vigil-bench-base-$rev
 [[ -d $worktree ]] || git worktree add --detach "$worktree" "$rev" >/dev/null
-# Its own build directory: bench-builds.sh builds the same worktree linked as this tree is.
-swift build -c release --product vigil --package-path "$worktree" --scratch-path "$worktree/.build-shared" >/dev/null
-old=$worktree/.build-shared/release/vigil
+if [[ -f $worktree/scripts/build-release.sh ]]; then
+    # A base that links as this tree does (issue 18 on): built by its own script, so that what is
+    # compared is the code, not the linking.
+    bash "$worktree/scripts/build-release.sh" >/dev/null
+    old=$(bash "$worktree/scripts/build-release.sh" --show-bin-path)/vigil
+else
+    # Its own build directory: bench-builds.sh builds the same worktree linked as this tree is.
+    swift build -c release --product vigil --package-path "$worktree" --scratch-path "$worktree/.build-shared" >/dev/null
+    old=$worktree/.build-shared/release/vigil
+fi
 new=$(bash scripts/build-release.sh --show-bin-path)/vigil
 bash scripts/build-release.sh >/dev/null
 
@@ -37,7 +45,9 @@ swiftc -O -static-stdlib "$floor.swift" -o "$floor" 2>/dev/null
 
 data=$(mktemp -d "$tmp/vigil-bench-startup.XXXXXX")
 trap 'rm -rf "$data"' EXIT
-"$new" task add "Write the report" --data-dir "$data" >/dev/null
+# A log for each build, made by it: an older build refuses a log a newer one has migrated.
+"$old" task add "Write the report" --data-dir "$data/base" >/dev/null
+"$new" task add "Write the report" --data-dir "$data/this" >/dev/null
 
 for b in "$old" "$new"; do
     echo "$b: $(ldd "$b" | wc -l) shared libraries, $(du -m "$b" | cut -f1) MB"
@@ -46,10 +56,10 @@ python3 - "$runs" "$old" "$new" "$floor" "$data" <<'PY'
 import os, resource, statistics, subprocess, sys, time
 runs, old, new, floor, data = int(sys.argv[1]), *sys.argv[2:]
 commands = [
-    ("--help", ["--help"]),
-    ("status", ["status", "--data-dir", data]),
-    ("task list", ["task", "list", "--data-dir", data]),
-    ("report", ["report", "--data-dir", data, "--last", "7d"]),
+    ("--help", lambda d: ["--help"]),
+    ("status", lambda d: ["status", "--data-dir", d]),
+    ("task list", lambda d: ["task", "list", "--data-dir", d]),
+    ("report", lambda d: ["report", "--data-dir", d, "--last", "7d"]),
 ]
 quiet = [(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0), (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
 def run(argv):
@@ -80,12 +90,12 @@ for label, argv in [("true", ["/bin/true"]), ("floor", [floor])]:
     line(label, "", [run(argv) for _ in range(runs)])
 for name, args in commands:
     samples = {"base": [], "this": []}
-    for b in (old, new):
-        run([b, *args])  # warm-up: the page cache
+    argv = {"base": [old, *args(data + "/base")], "this": [new, *args(data + "/this")]}
+    for label in argv:
+        run(argv[label])  # warm-up: the page cache
     for i in range(runs):
-        order = [("base", old), ("this", new)] if i % 2 == 0 else [("this", new), ("base", old)]
-        for label, binary in order:
-            samples[label].append(run([binary, *args]))
+        for label in (("base", "this") if i % 2 == 0 else ("this", "base")):
+            samples[label].append(run(argv[label]))
     for label in ("base", "this"):
         line(name, label, samples[label])
 PY

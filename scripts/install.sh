@@ -21,6 +21,8 @@ vigil=$bin/vigil
 
 install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" "$prefix/share/zsh/site-functions"
 install -m 755 "$vigil" "$prefix/bin/vigil"
+# vigil sync's worker, next to vigil where vigil looks for it.
+install -m 755 "$bin/vigil-sync" "$prefix/bin/vigil-sync"
 rm -f "$prefix"/share/man/man1/vigil.*1 "$prefix/share/man/man1/vigil.1"
 "$bin/generate-manual" "$vigil" --multi-page --output-directory "$prefix/share/man/man1"
 "$vigil" --generate-completion-script bash > "$prefix/share/bash-completion/completions/vigil"

@@ -1,4 +1,22 @@
 import Foundation
+import Synchronization
+
+/// The servers this test process started, stopped when it exits: a suite's server lives in a
+/// global, whose deinit never runs.
+private let startedServers = Mutex<[String]>([])
+private let stopAtExit: Void = {
+    atexit {
+        for directory in startedServers.withLock({ $0 }) {
+            // The postmaster's pid is the first line of postmaster.pid; SIGQUIT is an immediate stop.
+            if let text = try? String(contentsOfFile: directory + "/data/postmaster.pid", encoding: .utf8),
+                let pid = text.split(separator: "\n").first.flatMap({ Int32($0) })
+            {
+                kill(pid, SIGQUIT)
+            }
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+}()
 
 /// A private PostgreSQL server for the sync tests (Debian's `postgresql`): `initdb` into a temporary
 /// directory and `pg_ctl start` on a free loopback port with its own socket directory, password
@@ -24,6 +42,8 @@ public final class PostgresServer: @unchecked Sendable {
         password = "pw-" + UUID().uuidString.prefix(12)
         port = freePort()
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        _ = stopAtExit
+        startedServers.withLock { $0.append(directory) }
         try password.write(toFile: directory + "/pw", atomically: true, encoding: .utf8)
         if asNobody {
             // nobody owns the directory, and may read the password file initdb reads.

@@ -1,11 +1,14 @@
 import Foundation
+import GRDB
+import Synchronization
 import TestSupport
 import Testing
 import VigilCore
 import VigilPlanner
 import VigilRuntime
-import VigilStore
 import VigilSync
+
+@testable import VigilStore
 
 /// One PostgreSQL server for the suite (a database per test): starting one takes a second.
 let postgres: Result<PostgresServer, any Error> = Result { try PostgresServer() }
@@ -169,6 +172,125 @@ func syncFailure(_ store: EventStore, _ address: ServerAddress, options: SyncOpt
         _ = try await SyncClient.sync(store: laptop.store, address: address)
         let left = try laptop.store.tasks().count
         #expect(left == 0)
+    }
+
+    /// Per table, the rows of `store` that a full exchange must bring to every device.
+    func expectSameRows(_ devices: [Device], database: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let tables = ["sessions", "episodes", "alarms", "state_changes", "gaps"]
+        let counts = try devices.map { try $0.counts() }
+        let histories = try devices.map { try history($0.store) }
+        for table in tables {
+            let onServer = Int(
+                try server.sql("SELECT count(*) FROM vigil.\(table)\(table == "sessions" ? " WHERE NOT deleted" : "")", database: database))
+            for (device, count) in zip(devices, counts) {
+                #expect(count[table] == onServer, "\(table) on \(device.directory)", sourceLocation: sourceLocation)
+            }
+        }
+        for h in histories.dropFirst() { #expect(h == histories[0], sourceLocation: sourceLocation) }
+    }
+
+    /// Three devices with a month each sync at the same time, then once more to receive what the
+    /// others sent meanwhile: all three hold the same history, the server one copy of each row.
+    @Test func threeDevicesSyncingAtOnceEndEqual() async throws {
+        let database = try server.createDatabase()
+        let address = try syncAddress(server, database)
+        let devices = try ["laptop", "desktop", "office"].map { try Device($0) }
+        var own = 0
+        for (i, d) in devices.enumerated() {
+            try d.simulate(seed: UInt64(10 + i), days: 30)
+            own += try d.counts()["sessions"] ?? 0
+        }
+        var options = SyncOptions()
+        options.sessionBatch = 25
+        async let a = SyncClient.sync(store: devices[0].store, address: address, options: options)
+        async let b = SyncClient.sync(store: devices[1].store, address: address, options: options)
+        async let c = SyncClient.sync(store: devices[2].store, address: address, options: options)
+        _ = try await (a, b, c)
+        for d in devices { _ = try await SyncClient.sync(store: d.store, address: address) }
+        let total = try devices[0].counts()["sessions"]
+        #expect(total == own)
+        try expectSameRows(devices, database: database)
+    }
+
+    /// The server stops (a restart: `pg_ctl stop -m fast` ends every connection) in the middle of
+    /// a sync: the sync fails as unreachable, and the next one, once the server is back, completes it.
+    @Test func theServerStoppingMidSyncLosesAndDoublesNothing() async throws {
+        let database = try server.createDatabase()
+        let address = try syncAddress(server, database)
+        let laptop = try Device("laptop")
+        let desktop = try Device("desktop")
+        try laptop.simulate(seed: 21, days: 40)
+        try desktop.simulate(seed: 22, days: 40)
+        _ = try await SyncClient.sync(store: desktop.store, address: address)
+        var options = SyncOptions()
+        options.sessionBatch = 20
+        let server = self.server
+        let stopped = Mutex(false)
+        options.afterCommit = { table in
+            guard table == "sessions",
+                !stopped.withLock({
+                    let was = $0
+                    $0 = true
+                    return was
+                })
+            else { return }
+            server.stop(mode: "fast")
+        }
+        let failure = await syncFailure(laptop.store, address, options: options)
+        try server.start()
+        #expect(failure?.kind == .unreachable, "\(String(describing: failure))")
+        let onServer = Int(try server.sql("SELECT count(*) FROM vigil.sessions", database: database)) ?? 0
+        let desktopOwn = try desktop.store.pendingSync().sessions
+        #expect(desktopOwn == 0)
+        _ = try await SyncClient.sync(store: laptop.store, address: address)
+        _ = try await SyncClient.sync(store: desktop.store, address: address)
+        try expectSameRows([laptop, desktop], database: database)
+        #expect(onServer > 0, "the first batch had arrived before the stop")
+    }
+
+    /// A device offline for a week keeps working; what it made waits, and arrives whole when the
+    /// server is reachable again.
+    @Test func aDeviceOfflineForAWeekCatchesUp() async throws {
+        let database = try server.createDatabase()
+        let address = try syncAddress(server, database)
+        let laptop = try Device("laptop")
+        let desktop = try Device("desktop")
+        try laptop.simulate(seed: 31, days: 30, lastDay: 20_400)
+        try desktop.simulate(seed: 32, days: 30, lastDay: 20_400)
+        _ = try await SyncClient.sync(store: laptop.store, address: address)
+        _ = try await SyncClient.sync(store: desktop.store, address: address)
+        // A week away: the server cannot be reached.
+        try laptop.simulate(seed: 33, days: 7, lastDay: 20_407)
+        let week = try laptop.store.pendingSync().sessions
+        #expect(week > 0)
+        let nowhere = try ServerAddress(url: "postgres://vigil@127.0.0.1:\(freePort())/x?sslmode=disable", passwordFile: nil, environment: [:])
+        let offline = await syncFailure(laptop.store, nowhere)
+        #expect(offline?.kind == .unreachable)
+        let stillWaiting = try laptop.store.pendingSync().sessions
+        #expect(stillWaiting == week)
+        _ = try await SyncClient.sync(store: laptop.store, address: address)
+        _ = try await SyncClient.sync(store: desktop.store, address: address)
+        try expectSameRows([laptop, desktop], database: database)
+    }
+
+    /// What never leaves the computer is not on the server: the words of reasons (which name
+    /// applications and places) unless shared, application classes, sensor status, deliveries.
+    @Test func theServerHoldsNoReasonsApplicationsOrSensorDetails() async throws {
+        let database = try server.createDatabase()
+        let laptop = try Device("laptop")
+        try laptop.simulate(seed: 41, days: 20)
+        let reasons = try laptop.store.read { try String.fetchAll($0, sql: "SELECT DISTINCT reason FROM episodes") }
+        #expect(!reasons.isEmpty)
+        _ = try await SyncClient.sync(store: laptop.store, address: try syncAddress(server, database))
+        let dump =
+            try server.sql(
+                "SELECT string_agg(t::text, ' ') FROM (SELECT * FROM vigil.episodes) t", database: database)
+            + (try server.sql("SELECT string_agg(t::text, ' ') FROM (SELECT * FROM vigil.alarms) t", database: database))
+            + (try server.sql("SELECT string_agg(t::text, ' ') FROM (SELECT * FROM vigil.state_changes) t", database: database))
+        for reason in reasons where !reason.isEmpty { #expect(!dump.contains(reason), "\(reason) left the computer") }
+        let tables = try server.sql(
+            "SELECT string_agg(table_name, ' ' ORDER BY table_name) FROM information_schema.tables WHERE table_schema = 'vigil'", database: database)
+        for local in ["activities", "sensor_events", "alarm_deliveries", "snoozes"] { #expect(!tables.contains(local), "\(tables)") }
     }
 
     @Test func aWrongPasswordAnUnreachableServerAndANewerSchemaAreClearErrorsAndTouchNothing() async throws {

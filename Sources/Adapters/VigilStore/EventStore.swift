@@ -108,20 +108,22 @@ public final class EventStore: Sendable {
     /// one task: judged spans (pauses, breaks and gaps taken out), episodes, alarms, in the
     /// statistics' columnar form (Unix ms, as the rows hold them). How it is read fast and
     /// consistently: `StatisticsReader`.
-    /// Only the sessions from `sources` count (by default the person's own: `SessionSource.counted`).
+    /// Only the sessions from `sources` count (by default the person's own: `SessionSource.counted`),
+    /// and with `device`, only those of the device of that name (`devices()`).
     public func statisticsFacts(
-        before: Timestamp, task: String? = nil, sources: Set<SessionSource> = SessionSource.counted
+        before: Timestamp, task: String? = nil, device: String? = nil, sources: Set<SessionSource> = SessionSource.counted
     ) throws(StoreError) -> StatisticsFacts {
-        try statistics.facts(before: before.millisecondBound, task: task, sources: sources)
+        try statistics.facts(before: before.millisecondBound, task: task, device: device, sources: sources)
     }
 
     /// `statisticsFacts`, and in the same read what `sessionsBySource(from: sourcesFrom, to:
     /// before)` counts: what a report reads, with one pass over the sessions instead of two.
     public func reportFacts(
-        before: Timestamp, task: String? = nil, sources: Set<SessionSource> = SessionSource.counted, sourcesFrom: Timestamp?
+        before: Timestamp, task: String? = nil, device: String? = nil, sources: Set<SessionSource> = SessionSource.counted,
+        sourcesFrom: Timestamp?
     ) throws(StoreError) -> (facts: StatisticsFacts, sessionsBySource: [SessionSource: Int]) {
         try statistics.reportFacts(
-            before: before.millisecondBound, task: task, sources: sources,
+            before: before.millisecondBound, task: task, device: device, sources: sources,
             countingSourcesFrom: sourcesFrom?.millisecondsSinceEpoch ?? Int64.min)
     }
 

@@ -21,15 +21,15 @@ struct StatisticsReader: Sendable {
     /// their episodes and alarms are read at the same time on two connections; what the second
     /// sees beyond the first's snapshot is left out, so a session being written meanwhile cannot
     /// tear the figures.
-    func facts(before: Int64, task: String? = nil, sources: Set<SessionSource>) throws(StoreError) -> StatisticsFacts {
-        try reportFacts(before: before, task: task, sources: sources, countingSourcesFrom: .max).facts
+    func facts(before: Int64, task: String? = nil, device: String? = nil, sources: Set<SessionSource>) throws(StoreError) -> StatisticsFacts {
+        try reportFacts(before: before, task: task, device: device, sources: sources, countingSourcesFrom: .max).facts
     }
 
     /// `facts`, and how many sessions of each source (counted or not, of any task) started within
     /// [`countingSourcesFrom`, `before`): what `LogQueries.sessionsBySource` counts, here from the
     /// same scan of the sessions and the same snapshot instead of a second pass over them.
     func reportFacts(
-        before: Int64, task: String?, sources: Set<SessionSource>, countingSourcesFrom: Int64
+        before: Int64, task: String?, device: String? = nil, sources: Set<SessionSource>, countingSourcesFrom: Int64
     ) throws(StoreError) -> (facts: StatisticsFacts, sessionsBySource: [SessionSource: Int]) {
         let results = Results()
         do {
@@ -44,7 +44,7 @@ struct StatisticsReader: Sendable {
                             let rows = try pool.read { db in
                                 try Self.withSmallCache(db) {
                                     try Self.readSessions(
-                                        db, before: before, task: task, sources: sources, countingSourcesFrom: countingSourcesFrom,
+                                        db, before: before, task: task, device: device, sources: sources, countingSourcesFrom: countingSourcesFrom,
                                         snapshotTaken: { sessionsReading.signal() })
                                 }
                             }
@@ -63,7 +63,8 @@ struct StatisticsReader: Sendable {
                     (
                         $0,
                         try Self.readSessions(
-                            $0, before: before, task: task, sources: sources, countingSourcesFrom: countingSourcesFrom, snapshotTaken: {}),
+                            $0, before: before, task: task, device: device, sources: sources, countingSourcesFrom: countingSourcesFrom,
+                            snapshotTaken: {}),
                         try Self.readChildren($0)
                     )
                 }
@@ -91,6 +92,8 @@ struct StatisticsReader: Sendable {
     /// session id, in parallel arrays).
     private struct SessionRows {
         var tasks = TaskNames()
+        /// Device names, as the sessions refer to them (`SessionFacts.device`).
+        var devices: [String] = []
         var sessions: [SessionFacts] = []
         /// Each session's last logged event, as the snapshot saw it: rows of the other reader
         /// after it were written later.
@@ -125,7 +128,8 @@ struct StatisticsReader: Sendable {
 
     /// `snapshotTaken` is called once the read transaction has its snapshot of the log.
     private static func readSessions(
-        _ db: Database, before: Int64, task: String?, sources: Set<SessionSource>, countingSourcesFrom: Int64, snapshotTaken: () -> Void
+        _ db: Database, before: Int64, task: String?, device: String?, sources: Set<SessionSource>, countingSourcesFrom: Int64,
+        snapshotTaken: () -> Void
     ) throws -> SessionRows {
         var out = SessionRows()
         // Any read fixes the snapshot; this one is tiny, and gives room for the rows to come (ids
@@ -140,9 +144,22 @@ struct StatisticsReader: Sendable {
         // Every source and task is read, to count the sessions by source; the others are left out
         // here, by their bytes.
         let sql =
-            "SELECT id, task, started_ms, coalesce(ended_ms, last_event_ms), outcome, last_event_ms, source FROM sessions NOT INDEXED WHERE started_ms < ?"
+            "SELECT id, task, started_ms, coalesce(ended_ms, last_event_ms), outcome, last_event_ms, source, origin_device FROM sessions NOT INDEXED WHERE started_ms < ?"
         let wanted = SessionSource.allCases.map(sources.contains)
         let taskBytes = task.map { Array($0.utf8) }
+        // The devices by id: this one (its sessions have no origin) first. Two devices of the same
+        // name are told apart by the start of their ids.
+        let known = try Row.fetchAll(db, sql: "SELECT id, name, is_self FROM devices ORDER BY is_self DESC, name, id")
+        let duplicated = Set(Dictionary(grouping: known.map { $0[1] as String }, by: { $0 }).filter { $0.value.count > 1 }.keys)
+        var deviceIndex: [String: Int32] = [:]
+        for row in known {
+            let id: String = row[0]
+            let name: String = row[1]
+            deviceIndex[id] = Int32(out.devices.count)
+            out.devices.append(duplicated.contains(name) ? "\(name) (\(id.prefix(8)))" : name)
+        }
+        let thisDevice: Int32 = known.first.map { ($0[2] as Bool) ? 0 : -1 } ?? -1
+        let wantedDevice: Int32? = device.map { name in out.devices.firstIndex(of: name).map(Int32.init) ?? -2 }
         try stepRows(db, sql, [before]) { p in
             let source = sourceIndex(p, 6)
             guard source >= 0 else { return }  // a source from a newer Vigil: neither counted nor read
@@ -153,10 +170,16 @@ struct StatisticsReader: Sendable {
                     same(taskBytes, UnsafeRawBufferPointer(start: c, count: Int(sqlite3_column_bytes(p, 1))))
                 else { return }
             }
+            var deviceOfSession = thisDevice
+            if let origin = sqlite3_column_text(p, 7) {
+                deviceOfSession = deviceIndex[String(cString: origin)] ?? -1
+            }
+            if let wantedDevice, deviceOfSession != wantedDevice { return }
             let start = instant(p, 2)
             out.sessions.append(
                 SessionFacts(
-                    id: sqlite3_column_int64(p, 0), task: out.tasks.index(p, 1), start: start, end: max(start, instant(p, 3)),
+                    id: sqlite3_column_int64(p, 0), task: out.tasks.index(p, 1), device: deviceOfSession, start: start,
+                    end: max(start, instant(p, 3)),
                     outcome: outcome(p, 4)))
             out.lastEvents.append(instant(p, 5))
         }
@@ -309,7 +332,7 @@ struct StatisticsReader: Sendable {
             let a = Int(alarmRanges[i].lowerBound)..<Int(alarmRanges[i].upperBound)
             if !alarms[a].isSorted(by: { $0.at <= $1.at }) { alarms[a].sort { $0.at < $1.at } }
         }
-        return StatisticsFacts(sessions: sessions, tasks: rows.tasks.names, active: active, episodes: episodes, alarms: alarms)
+        return StatisticsFacts(sessions: sessions, tasks: rows.tasks.names, devices: rows.devices, active: active, episodes: episodes, alarms: alarms)
     }
 }
 

@@ -3,7 +3,7 @@ import PostgresNIO
 import VigilStore
 
 /// The statements sync runs on the server, each step in one transaction.
-struct Server {
+struct Server: Sendable {
     let connection: PostgresConnection
     /// For messages.
     let address: ServerAddress
@@ -25,6 +25,9 @@ struct Server {
 
     /// Runs `body` in a transaction begun by `begin`; any failure rolls it back.
     private func transaction<T>(_ begin: String, _ body: () async throws -> T) async throws(SyncError) -> T {
+        // A query on a connection the server has closed is never answered (postgres-nio drops the
+        // write); the close is noticed here, and `SyncClient.sync` covers a close in mid-flight.
+        guard !connection.isClosed else { throw SyncError.closed(address) }
         do {
             try await connection.query(PostgresQuery(unsafeSQL: begin), logger: logger)
             let result = try await body()
@@ -80,7 +83,7 @@ struct Server {
     }
 
     func register(_ me: SyncDevice) async throws(SyncError) {
-        try await writing {
+        _ = try await writing {
             try await connection.query(
                 """
                 INSERT INTO vigil.devices AS d (id, name) VALUES (\(me.id)::uuid, \(me.name))

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import Synchronization
 import VigilStore
 
 /// What one sync moved.
@@ -40,19 +41,48 @@ public enum SyncClient {
     static let pushLock: Int64 = 0x76_69_67_69_6c
 
     public static func sync(
-        store: EventStore, address: ServerAddress, options: SyncOptions = SyncOptions(), progress: @Sendable (String) -> Void = { _ in }
+        store: EventStore, address: ServerAddress, options: SyncOptions = SyncOptions(), progress: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws(SyncError) -> SyncSummary {
         let me: SyncDevice
         do { me = try store.thisDevice() } catch { throw SyncError(.store, error.description) }
         let connection = try await connect(address)
-        do {
-            let summary = try await run(
-                server: Server(connection: connection, address: address), store: store, me: me, options: options, progress: progress)
-            try? await connection.close()
-            return summary
-        } catch {
-            try? await connection.close()
-            throw error
+        let server = Server(connection: connection, address: address)
+        // The work, raced against the connection closing under it: postgres-nio never answers a
+        // query written to a connection that has just closed (the server stopped between two
+        // statements), so a close that the work has not reported within two seconds ends the
+        // sync as unreachable (the stuck statement is left waiting, which costs nothing).
+        let outcome = Outcome()
+        let result: Result<SyncSummary, SyncError> = await withCheckedContinuation { continuation in
+            let work = Task {
+                do throws(SyncError) {
+                    let summary = try await run(server: server, store: store, me: me, options: options, progress: progress)
+                    outcome.finish(.success(summary), continuation)
+                } catch {
+                    outcome.finish(.failure(error), continuation)
+                }
+            }
+            connection.closeFuture.whenComplete { _ in
+                _ = connection.eventLoop.scheduleTask(in: .seconds(2)) {
+                    if outcome.finish(.failure(SyncError.closed(address)), continuation) { work.cancel() }
+                }
+            }
+        }
+        try? await connection.close()
+        return try result.get()
+    }
+
+    /// The first of the work and the connection's close to end the sync.
+    private final class Outcome: Sendable {
+        private let done = Mutex(false)
+        /// Resumes `continuation` with `result` unless something else did first; whether it did.
+        @discardableResult
+        func finish(_ result: Result<SyncSummary, SyncError>, _ continuation: CheckedContinuation<Result<SyncSummary, SyncError>, Never>) -> Bool {
+            let first = done.withLock { (done: inout Bool) -> Bool in
+                defer { done = true }
+                return !done
+            }
+            if first { continuation.resume(returning: result) }
+            return first
         }
     }
 
@@ -146,6 +176,13 @@ public enum SyncClient {
 }
 
 extension SyncError {
+    /// The server closed the connection (it stopped, or an administrator ended it).
+    static func closed(_ address: ServerAddress) -> SyncError {
+        SyncError(
+            .unreachable,
+            "\(address.host):\(address.port) closed the connection (the server stopped or restarted). Vigil will send what waits next time.")
+    }
+
     /// A connection failure in a person's words: the system's reason for the first address tried,
     /// or that the name did not resolve.
     static func reason(_ error: (any Error)?) -> String? {

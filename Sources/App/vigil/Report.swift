@@ -52,6 +52,9 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only the sessions of this task (as given to `vigil start --task`).", valueName: "name"))
     var task: String?
 
+    @Option(help: ArgumentHelp("Only the sessions of this device, by its name (`vigil device`; default: every synced device).", valueName: "name"))
+    var device: String?
+
     @OptionGroup var source: SourceOptions
 
     @Option(help: ArgumentHelp("text, json, csv, markdown or html.", valueName: "format"), completion: .list(ReportFormat.allCases.map(\.rawValue)))
@@ -147,10 +150,19 @@ struct ReportCommand: AsyncParsableCommand {
                                 : " Known tasks: \(known.map { "'\($0.terminalSafe)'" }.joined(separator: ", "))."),
                         code: .dataError)
                 }
+                if let device {
+                    let names = try store.devices().map(\.name)
+                    guard names.contains(device) else {
+                        throw Failure(
+                            "no device is named '\(device.terminalSafe)'. Known devices: \(names.map { "'\($0.terminalSafe)'" }.joined(separator: ", ")) (`vigil device`).",
+                            code: .dataError)
+                    }
+                }
                 let first = min(fromDay ?? toDay, toDay)
                 let clock = LocalClock(timeZone: zone, days: first...toDay)
                 (facts, sessionsBySource) = try store.reportFacts(
-                    before: clock.startOfDay(toDay + 1), task: task, sources: sources, sourcesFrom: fromDay == nil ? nil : clock.startOfDay(first))
+                    before: clock.startOfDay(toDay + 1), task: task, device: device, sources: sources,
+                    sourcesFrom: fromDay == nil ? nil : clock.startOfDay(first))
             } else if let task {
                 throw Failure(
                     "no session has the task '\(task.terminalSafe)': the event log is empty. Give a session a task with `vigil start --task NAME`.",
@@ -163,8 +175,9 @@ struct ReportCommand: AsyncParsableCommand {
                 let clock = LocalClock(timeZone: zone, days: min(first, toDay)...toDay)
                 let (start, end) = (clock.startOfDay(min(first, toDay)), clock.startOfDay(toDay + 1))
                 report.sources = Report.SourceFigures(counted: sources, sessions: sessionsBySource)
-                // Time in applications and on calls over the same local days (not by task yet).
-                if task == nil, report.from != nil {
+                // Time in applications and on calls over the same local days (not by task yet); only
+                // this device knows its applications (they never travel).
+                if task == nil, report.from != nil, try device == nil || device == store.thisDevice().name {
                     let totals = try store.activityTotals(from: start, to: end, sources: sources)
                     report.applications = Report.ApplicationFigures(
                         totals.map { ($0.appClass, $0.category, $0.isCall, $0.seconds, $0.stretches) })

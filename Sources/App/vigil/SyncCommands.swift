@@ -3,17 +3,15 @@ import Foundation
 import SystemCalls
 import VigilCore
 import VigilRuntime
-import VigilStats
 import VigilStore
-import VigilSync
 
 struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device",
         abstract: "This computer's name and id in synced history, and the devices it knows.",
         discussion: """
-            Every log is a device with a random id, made with the log (a copied data directory is \\
-            the same device) and named after the host until you name it. The names appear in \\
+            Every log is a device with a random id, made with the log (a copied data directory is \
+            the same device) and named after the host until you name it. The names appear in \
             `vigil log` and in the report's by-device figures.
 
             Examples:
@@ -49,21 +47,24 @@ struct SyncCommand: AsyncParsableCommand {
         commandName: "sync",
         abstract: "Send this device's history to the sync server and receive the others'.",
         discussion: """
-            Sessions with their events, tasks, habits and habit days travel to the PostgreSQL \\
-            database named by sync.url in the config, and what your other devices sent comes back \\
-            into this log. Samples, recordings, coordinates, window titles and application names \\
-            never leave this computer; nor do the words of reasons unless sync.share_reasons is on. \\
-            A sync that is interrupted is completed by the next one: nothing is lost or doubled. \\
-            When the server cannot be reached, what waits stays here (exit 75). README, "Sync", \\
+            Sessions with their events, tasks, habits and habit days travel to the PostgreSQL \
+            database named by sync.url in the config, and what your other devices sent comes back \
+            into this log. Samples, recordings, coordinates, window titles and application names \
+            never leave this computer; nor do the words of reasons unless sync.share_reasons is on. \
+            A sync that is interrupted is completed by the next one: nothing is lost or doubled. \
+            When the server cannot be reached, what waits stays here (exit 75). README, "Sync", \
             has the setup: one createdb and one line of config.
+
+            The work is done by vigil-sync, installed next to vigil: the PostgreSQL client (with \
+            TLS) is loaded only by the command that needs it.
 
             Examples:
               vigil sync
               PGPASSWORD=... vigil sync --config ~/.config/vigil/config.yaml
 
-            Exit codes: 0 synced, 65 bad config, 69 the server was set up by a newer Vigil, 74 \\
-            the log could not be read or written, 75 the server cannot be reached (try later), \\
-            77 the server refused the user or password, 78 sync is not set up or its settings are \\
+            Exit codes: 0 synced, 65 bad config, 69 the server was set up by a newer Vigil, 74 \
+            the log could not be read or written, 75 the server cannot be reached (try later), \
+            77 the server refused the user or password, 78 sync is not set up or its settings are \
             wrong.
             """)
     @OptionGroup var common: CommonOptions
@@ -76,71 +77,89 @@ struct SyncCommand: AsyncParsableCommand {
                     "sync is not set up: add `sync: {url: postgres://USER@HOST/DATABASE}` to \(common.paths.configFile.terminalSafe) (README, \"Sync\").",
                     code: .configuration)
             }
-            let address: ServerAddress
-            do {
-                address = try ServerAddress(url: url, passwordFile: configuration.sync.passwordFile)
-            } catch let error as SyncError {
-                throw Failure(error.message, code: .configuration)
-            }
-            let store = try common.openStore()
-            var options = SyncOptions()
-            options.shareReasons = configuration.sync.shareReasons
-            let progress = isatty(2) != 0
-            let summary: SyncSummary
-            do {
-                summary = try await SyncClient.sync(store: store, address: address, options: options) { line in
-                    if progress { writeStandardError("\r\u{1B}[Kvigil: \(line)") }
-                }
-                if progress { writeStandardError("\r\u{1B}[K") }
-            } catch let error as SyncError {
-                if progress { writeStandardError("\r\u{1B}[K") }
-                var message = error.message
-                if error.kind == .unreachable, let pending = try? store.pendingSync(), pending.sessions + pending.edits > 0 {
-                    let since =
-                        pending.oldestSession.map { " (the oldest from \(Statistics.dateString(Int($0.millisecondsSinceEpoch / 86_400_000))))" } ?? ""
-                    message += " Waiting here: \(pending.sessions) sessions\(since) and \(pending.edits) changes to tasks and habits."
-                }
-                throw Failure(message, code: Self.code(error.kind))
-            }
-            print(Self.describe(summary, address: address))
+            // The log is made (or brought up to date) here, so vigil-sync only opens it.
+            _ = try common.openStore()
+            let arguments = syncToolArguments(log: common.paths.databasePath, url: url, sync: configuration.sync)
+            throw Failure(try execSyncTool(arguments), code: .unavailable)
         }
     }
+}
 
-    static func code(_ kind: SyncError.Kind) -> Failure.Code {
-        switch kind {
-        case .configuration: .configuration
-        case .unreachable: .tempFail
-        case .authentication: .noPermission
-        case .newerServer: .unavailable
-        case .server: .failure
-        case .store: .ioError
-        }
-    }
+/// The daemon's sync: vigil-sync now, then every `sync.every`; after a failure sooner (a minute,
+/// doubling up to `sync.every`), so a server that was down is caught up soon after it is back.
+struct SyncSchedule {
+    let arguments: [String]
+    let every: Double
+    let log: @Sendable (String, Bool) -> Void
 
-    /// What moved, in a few lines.
-    static func describe(_ s: SyncSummary, address: ServerAddress) -> String {
-        func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
-        let eventTables = SyncTable.sessionEvents.map(\.name)
-        let editTables = SyncTable.editedTables.map(\.name)
-        let sentSessions = s.sent["sessions"] ?? 0
-        let sentEvents = eventTables.reduce(0) { $0 + (s.sent[$1] ?? 0) }
-        let sentEdits = editTables.reduce(0) { $0 + (s.sent[$1] ?? 0) }
-        let gotSessions = s.received["sessions"] ?? 0
-        let gotEvents = eventTables.reduce(0) { $0 + (s.received[$1] ?? 0) }
-        let gotEdits = editTables.reduce(0) { $0 + (s.received[$1] ?? 0) }
-        var lines = ["Synced with \(address.shown.terminalSafe)\(s.firstWithServer ? " (the first time)" : "")."]
-        if sentSessions + sentEdits + gotSessions + gotEdits + s.deleted == 0 {
-            lines.append("  Up to date: nothing to send or receive.")
-        } else {
-            lines.append(
-                "  Sent \(count(sentSessions, "session", "sessions")) (\(count(sentEvents, "event", "events"))), \(count(sentEdits, "change", "changes")) to tasks and habits."
-            )
-            lines.append(
-                "  Received \(count(gotSessions, "session", "sessions")) (\(count(gotEvents, "event", "events"))), \(count(gotEdits, "change", "changes")) to tasks and habits"
-                    + (s.deleted > 0 ? "; \(s.deleted) deleted here as on another device." : "."))
+    func run() async {
+        var failures = 0
+        while !Task.isCancelled {
+            let (status, output) = await runSyncTool(arguments)
+            let said = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            if status == 0 {
+                failures = 0
+                log("vigil daemon: \(said)", false)
+            } else {
+                failures += 1
+                log("vigil daemon: sync failed (exit \(status)): \(said)", true)
+            }
+            let wait = failures == 0 ? every : min(every, 60 * pow(2, Double(min(failures - 1, 20))))
+            do { try await Task.sleep(for: .seconds(wait)) } catch { return }
         }
-        let names = s.devices.map(\.name.terminalSafe)
-        lines.append("  Devices: \(names.joined(separator: ", ")).")
-        return lines.joined(separator: "\n")
     }
+}
+
+/// Runs vigil-sync (next to vigil) to its end: its exit status and what it said (both streams).
+/// Cancelled (the daemon stopping), it stops vigil-sync too: a sync cut anywhere is completed by
+/// the next one.
+func runSyncTool(_ arguments: [String]) async -> (Int32, String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: FilePaths.directory(of: executablePath()) + "/vigil-sync")
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    process.standardInput = FileHandle.nullDevice
+    do {
+        try process.run()
+    } catch {
+        return (127, "cannot start vigil-sync: \(error)")
+    }
+    return await withTaskCancellationHandler {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: (process.terminationStatus, String(decoding: data, as: UTF8.self)))
+            }
+        }
+    } onCancel: {
+        process.terminate()
+    }
+}
+
+/// vigil-sync's arguments for the log at `log` and the config's sync settings.
+func syncToolArguments(log: String, url: String, sync: VigilConfiguration.Sync) -> [String] {
+    var arguments = ["--log", log, "--url", url]
+    if let file = sync.passwordFile { arguments += ["--password-file", file] }
+    if sync.shareReasons { arguments.append("--share-reasons") }
+    return arguments
+}
+
+/// Replaces this process with vigil-sync (installed next to vigil) given `arguments`: its output
+/// and exit code are the command's. Returns only the reason it could not be started.
+func execSyncTool(_ arguments: [String]) throws -> String {
+    let tool = FilePaths.directory(of: executablePath()) + "/vigil-sync"
+    let argv = ([tool] + arguments).map { strdup($0) } + [nil]
+    execv(tool, argv)
+    let reason = SystemError(call: "execv", errno: errno, path: tool).reason
+    return "cannot start \(tool.terminalSafe): \(reason). vigil sync needs vigil-sync next to vigil; install both (scripts/install.sh)."
+}
+
+/// This program's own file, through /proc (what the shell found on PATH may be a link).
+func executablePath() -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    return n > 0 ? String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
 }

@@ -118,7 +118,8 @@ struct DaemonCommand: AsyncParsableCommand {
             a habit at its reminder time (or `reminders.default_time`) and again every
             `reminders.repeat_every` until it is done, a task `reminders.before_due` before its due
             time and each morning while it is overdue; never in the quiet hours. Each reminder is
-            sent once, also across restarts. Run it as a systemd user service: see
+            sent once, also across restarts. With sync set up (sync.url), it also syncs every
+            `sync.every` (README, "Sync"). Run it as a systemd user service: see
             config/vigil-daemon.service.
 
             Examples:
@@ -153,13 +154,23 @@ struct DaemonCommand: AsyncParsableCommand {
             // wait between them at once.
             let signals = SignalWatch<Int32>([(SIGINT, SIGINT), (SIGTERM, SIGTERM), (SIGHUP, SIGHUP)])
             let rounds = Task { try await daemon.run() }
+            // With sync set up, the daemon also syncs every `sync.every` (through vigil-sync).
+            let syncing = config.sync.url.map { url in
+                let schedule = SyncSchedule(
+                    arguments: syncToolArguments(log: store.path, url: url, sync: config.sync), every: config.sync.every,
+                    log: { line, warning in Diagnostics.emit(line, level: warning ? .warning : .info, prefixed: false) })
+                log("vigil daemon: syncing with the server of sync.url every \(humanDuration(config.sync.every))")
+                return Task { await schedule.run() }
+            }
             let watcher = Task {
                 for await _ in signals.stream {
                     rounds.cancel()
+                    syncing?.cancel()
                     break
                 }
             }
             let result = await rounds.result
+            syncing?.cancel()
             watcher.cancel()
             signals.finish()
             try result.get()

@@ -94,10 +94,12 @@ public struct StatisticsFacts: Sendable {
 
     public func device(of session: SessionFacts) -> String? { session.device >= 0 ? devices[Int(session.device)] : nil }
 
-    /// Whether the sessions come from two or more devices (the unnamed one counting as one when a
-    /// session is on it): then the report breaks its figures down by device.
+    /// Whether the sessions come from two or more devices (the unnamed one counting as one): then
+    /// the report breaks its figures down by device. Devices without sessions (a log that knows
+    /// another device, but none of its sessions here) do not count.
     public var holdsSeveralDevices: Bool {
-        devices.count >= 2 || (devices.count == 1 && sessions.contains { $0.device < 0 })
+        guard let first = sessions.first?.device else { return false }
+        return sessions.contains { $0.device != first }
     }
 
     private func range(_ start: Int, _ count: Int) -> Range<Int32> { Int32(start)..<Int32(start + count) }

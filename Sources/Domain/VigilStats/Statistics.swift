@@ -47,7 +47,8 @@ public enum Statistics {
         var taskSums = [FigureSums](repeating: FigureSums(), count: facts.tasks.count + 1)
         // By device index + 1 (0: the unnamed device), each device's own time; none for one device.
         var deviceSums = [FigureSums](repeating: FigureSums(), count: facts.holdsSeveralDevices ? facts.devices.count + 1 : 0)
-        for d in deviceSums.indices.dropFirst() { deviceSums[d].listed = true }
+        // Every device that holds a session is listed, even with no time in the period.
+        if !deviceSums.isEmpty { for session in facts.sessions { deviceSums[Int(session.device) + 1].listed = true } }
         var alarmsByDay = [Int](repeating: 0, count: dayCount)
         @inline(__always) func index(_ slot: HourSlot) -> Int? {
             let d = slot.day - base
