@@ -48,6 +48,11 @@ private let postgres: Result<PostgresServer, any Error> = Result { try PostgresS
         let onDesktop = try await sessions(desktop)
         #expect(onLaptop == onDesktop)
         #expect(onLaptop > 20)
+        // The log says which sessions came from the other computer.
+        let log = try await vigil(["log", "--limit", "100000", "--source", "all"], home: laptop).stdout
+        #expect(log.contains("simulated on desktop"), "\(log.prefix(400))")
+        let json = try await vigil(["log", "--json", "--limit", "100000", "--source", "all"], home: desktop).stdout
+        #expect(json.contains("\"device\":\"laptop\"") && json.contains("\"device\":null"), "\(json.prefix(400))")
         let devices = try await vigil(["device"], home: laptop).stdout
         #expect(devices.contains("laptop") && devices.contains("(this device)") && devices.contains("desktop"), "\(devices)")
     }

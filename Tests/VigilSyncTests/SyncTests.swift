@@ -293,6 +293,33 @@ func syncFailure(_ store: EventStore, _ address: ServerAddress, options: SyncOpt
         for local in ["activities", "sensor_events", "alarm_deliveries", "snoozes"] { #expect(!tables.contains(local), "\(tables)") }
     }
 
+    /// docs/sync-schema.sql, run by psql, makes the schema sync makes; and every column a row
+    /// travels with is on the server, with the type it travels as.
+    @Test func theDocumentedSchemaIsWhatSyncCreatesAndHoldsEveryTravellingColumn() async throws {
+        let synced = try server.createDatabase()
+        _ = try await SyncClient.sync(store: try Device("laptop").store, address: try syncAddress(server, synced))
+        let documented = try server.createDatabase()
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        try server.sql(try String(contentsOfFile: repo + "/docs/sync-schema.sql", encoding: .utf8), database: documented)
+        let columns = """
+            SELECT string_agg(table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' ' || coalesce(column_default, ''),
+                E'\n' ORDER BY table_name, column_name)
+            FROM information_schema.columns WHERE table_schema = 'vigil'
+            """
+        let made = try server.sql(columns, database: synced)
+        let written = try server.sql(columns, database: documented)
+        #expect(made == written)
+        let types = ["bigint": "bigint", "double precision": "double precision", "text": "text", "uuid": "uuid"]
+        for table in [SyncTable.sessions] + SyncTable.sessionEvents + SyncTable.editedTables {
+            for column in table.sentColumns {
+                let type = try server.sql(
+                    "SELECT data_type FROM information_schema.columns WHERE table_schema = 'vigil' AND table_name = '\(table.name)' AND column_name = '\(column.name)'",
+                    database: synced)
+                #expect(type == types[column.type.serverType], "\(table.name).\(column.name)")
+            }
+        }
+    }
+
     @Test func aWrongPasswordAnUnreachableServerAndANewerSchemaAreClearErrorsAndTouchNothing() async throws {
         let database = try server.createDatabase()
         let laptop = try Device("laptop")

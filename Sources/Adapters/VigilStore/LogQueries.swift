@@ -21,6 +21,8 @@ public struct StoredSession: Hashable, Sendable, FetchableRecord {
     public var alarms: Int?
     /// The time of the last event written: where an interrupted session is closed.
     public var lastEventAt: Timestamp
+    /// The name of the device it ran on, when that is not this one (a session received by sync).
+    public var device: String?
 
     public init(row r: Row) {
         id = r["id"]
@@ -39,6 +41,7 @@ public struct StoredSession: Hashable, Sendable, FetchableRecord {
         episodes = r["episodes"]
         alarms = r["alarms"]
         lastEventAt = r.time("last_event_ms")
+        device = r.hasColumn("device_name") ? r["device_name"] : nil
     }
 }
 
@@ -84,7 +87,10 @@ struct LogQueries: Sendable {
         try reader.read(logAt: path) {
             try StoredSession.fetchAll(
                 $0,
-                sql: "SELECT * FROM sessions WHERE source IN (\(SessionSource.sqlList(sources))) ORDER BY started_ms DESC, id DESC LIMIT ?",
+                sql: """
+                    SELECT s.*, d.name AS device_name FROM sessions s LEFT JOIN devices d ON d.id = s.origin_device
+                    WHERE s.source IN (\(SessionSource.sqlList(sources))) ORDER BY s.started_ms DESC, s.id DESC LIMIT ?
+                    """,
                 arguments: [limit])
         }
     }

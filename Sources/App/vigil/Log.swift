@@ -68,7 +68,7 @@ struct Log: AsyncParsableCommand {
                 // from recordings: each on its line, inert.
                 let task = s.task.map { "\"\($0.terminalSafe)\"" } ?? "(no task)"
                 let outcome = s.outcome ?? "open"
-                var line = "#\(s.id)  \(localTime(s.startedAt))  \(task)  \(s.source)  \(outcome)"
+                var line = "#\(s.id)  \(localTime(s.startedAt))  \(task)  \(s.source)\(s.device.map { " on \($0.terminalSafe)" } ?? "")  \(outcome)"
                 if let f = s.focusedSeconds, let d = s.distractedSeconds {
                     line += "  focused \(humanDuration(f)) · distracted \(humanDuration(d))"
                 }
@@ -99,6 +99,6 @@ struct Log: AsyncParsableCommand {
             "{\"episode\":\(e.number),\"start\":\(t(e.startedAt)),\"end\":\(t(e.endedAt)),\"cause\":\(jsonString(e.cause)),\"peak\":\(jsonNumber(e.peakScore)),\"alarm_level\":\(e.alarmLevel),\"reason\":\(jsonString(e.reason))}"
         }
         return
-            "{\"session\":\(s.id),\"task\":\(s.task.map(jsonString) ?? "null"),\"source\":\(jsonString(s.source)),\"start\":\(t(s.startedAt)),\"end\":\(t(s.endedAt)),\"outcome\":\(s.outcome.map(jsonString) ?? "null"),\"focused\":\(n(s.focusedSeconds)),\"distracted\":\(n(s.distractedSeconds)),\"episodes\":[\(eps.joined(separator: ","))]}"
+            "{\"session\":\(s.id),\"task\":\(s.task.map(jsonString) ?? "null"),\"source\":\(jsonString(s.source)),\"device\":\(s.device.map(jsonString) ?? "null"),\"start\":\(t(s.startedAt)),\"end\":\(t(s.endedAt)),\"outcome\":\(s.outcome.map(jsonString) ?? "null"),\"focused\":\(n(s.focusedSeconds)),\"distracted\":\(n(s.distractedSeconds)),\"episodes\":[\(eps.joined(separator: ","))]}"
     }
 }
