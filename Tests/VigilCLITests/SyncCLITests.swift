@@ -231,6 +231,15 @@ private let postgres: Result<PostgresServer, any Error> = Result { try PostgresS
         let fine = try await vigil(["sync"], home: home)
         #expect(fine.status == 0, "\(fine.stderr)")
 
+        // vigil without vigil-sync beside it (a copy of the binary alone) says what is missing.
+        let alone = freshHome() + "/bin"
+        try FileManager.default.createDirectory(atPath: alone, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: vigilBinary, toPath: alone + "/vigil")
+        let missing = await runProcess(
+            alone + "/vigil", ["sync", "--config", home + "/config/vigil/config.yaml", "--data-dir", home + "/data/vigil"])
+        #expect(missing.status == 69)
+        #expect(missing.output.contains("vigil-sync next to vigil"), "\(missing.output)")
+
         let notSetUp = try await vigil(["sync"], home: freshHome())
         #expect(notSetUp.status == 78)
         #expect(notSetUp.stderr.contains("sync is not set up"), "\(notSetUp.stderr)")

@@ -346,14 +346,15 @@ extension EventStore {
                 }
             }
             for d in incoming.deleted {
-                let sessions =
+                let local =
                     d.device == me
-                    ? "SELECT id FROM sessions WHERE id = \(d.id) AND origin_device IS NULL"
-                    : "SELECT id FROM sessions WHERE origin_device = '\(d.device.replacingOccurrences(of: "'", with: "''"))' AND origin_id = \(d.id)"
+                    ? try Int64.fetchOne(db, sql: "SELECT id FROM sessions WHERE id = ? AND origin_device IS NULL", arguments: [d.id])
+                    : try Int64.fetchOne(db, sql: "SELECT id FROM sessions WHERE origin_device = ? AND origin_id = ?", arguments: [d.device, d.id])
+                guard let local else { continue }
                 for table in CrashRecovery.eventTables {
-                    try db.execute(sql: "DELETE FROM \(table) WHERE session_id IN (\(sessions))")
+                    try db.execute(sql: "DELETE FROM \(table) WHERE session_id = ?", arguments: [local])
                 }
-                try db.execute(sql: "DELETE FROM sessions WHERE id IN (\(sessions))")
+                try db.execute(sql: "DELETE FROM sessions WHERE id = ?", arguments: [local])
                 counts.deleted += db.changesCount
             }
             try Self.setState(db, stateKey, stateValue)
