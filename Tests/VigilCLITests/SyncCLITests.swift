@@ -193,6 +193,61 @@ private let postgres: Result<PostgresServer, any Error> = Result { try PostgresS
         #expect(said.contains("Synced with"), "\(said)")
     }
 
+    /// Two people, each with their own sync database, share a group database: each publishes only
+    /// daily figures, which equal their own reports, and `report --group` compares them.
+    @Test func aGroupSeesDailyFiguresAndNothingFiner() async throws {
+        let group = try server.createDatabase()
+        var homes: [String] = []
+        for (person, seed) in [("ana", "11"), ("ben", "12")] {
+            let home = freshHome()
+            write(
+                "sync:\n  url: \(server.url(try server.createDatabase()))\n  group: study-club\n  group_url: \(server.url(group))\n  alias: \(person)\n",
+                to: home + "/config/vigil/config.yaml")
+            let simulated = try await vigil(["simulate", "--days", "20", "--seed", seed, "--sessions-per-day", "2-4"], home: home)
+            try #require(simulated.status == 0, "\(simulated.stderr)")
+            let synced = try await vigil(["sync"], home: home, env: ["PGPASSWORD": server.password])
+            #expect(synced.status == 0, "\(synced.stderr)")
+            #expect(synced.stdout.contains("Published 30 days to the group study-club as \(person)."), "\(synced.stdout)")
+            homes.append(home)
+        }
+        // What the group holds: one row per person and day, those columns only.
+        let columns = try server.sql(
+            "SELECT string_agg(column_name, ' ' ORDER BY ordinal_position) FROM information_schema.columns WHERE table_schema = 'vigil_group' AND table_name = 'days'",
+            database: group)
+        #expect(columns == "group_name person alias day focused_minutes distracted_minutes sessions streak published_at")
+        let everything = try server.sql("SELECT string_agg(d::text, ' ') FROM vigil_group.days d", database: group)
+        let tasks = await runProcess("/usr/bin/sqlite3", [homes[0] + "/data/vigil/vigil.sqlite3", "SELECT DISTINCT task FROM sessions"]).output
+            .split(separator: "\n").map(String.init)
+        #expect(!tasks.isEmpty)
+        for task in tasks { #expect(!everything.contains(task), "a task name reached the group: \(task)") }
+        let tables = try server.sql(
+            "SELECT string_agg(table_name, ' ' ORDER BY table_name) FROM information_schema.tables WHERE table_schema = 'vigil_group'",
+            database: group)
+        #expect(tables == "days schema_version")
+
+        // The comparison: each member's focused minutes over the week equal their own report's.
+        let compared = try await vigil(
+            ["report", "--group", "--last", "7d", "--format", "json"], home: homes[0], env: ["PGPASSWORD": server.password])
+        #expect(compared.status == 0, "\(compared.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(compared.stdout.utf8)) as? [String: Any])
+        let members = try #require(json["members"] as? [[String: Any]])
+        #expect(Set(members.compactMap { $0["alias"] as? String }) == ["ana", "ben"])
+        for (home, person) in zip(homes, ["ana", "ben"]) {
+            let own = try await vigil(["report", "--last", "7d", "--format", "json"], home: home)
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(own.stdout.utf8)) as? [String: Any])
+            let totals = try #require(report["totals"] as? [String: Any])
+            let member = try #require(members.first { $0["alias"] as? String == person })
+            let published = (member["focused_minutes"] as? NSNumber)?.doubleValue ?? -1
+            let reported = (totals["focused_minutes"] as? NSNumber)?.doubleValue ?? -2
+            #expect(abs(published - reported) < 0.05, "\(person): \(published) published, \(reported) in their report")
+        }
+        let text = try await vigil(["report", "--group"], home: homes[1], env: ["PGPASSWORD": server.password])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("Group study-club") && text.stdout.contains("ana") && text.stdout.contains("ben"), "\(text.stdout)")
+        let byTask = try await vigil(["report", "--group", "--task", "x"], home: homes[1])
+        #expect(byTask.status == 64)
+    }
+
     /// Each failure says what to do, with its own exit code, and leaves the log as it was.
     @Test func failuresNameTheRemedyAndTheirExitCode() async throws {
         let database = try server.createDatabase()

@@ -497,6 +497,8 @@ private let schema: [String: [String: Apply]] = [
         "every": { $0.sync.every = try duration($1) },
         "share_reasons": { $0.sync.shareReasons = try boolean($1) },
         "group": { $0.sync.group = try groupName($1) },
+        "group_url": { $0.sync.groupURL = try syncURL($1) },
+        "alias": { $0.sync.alias = try groupName($1) },
     ],
 ]
 

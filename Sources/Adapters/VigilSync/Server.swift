@@ -48,31 +48,43 @@ struct Server: Sendable {
     /// Creates or upgrades the `vigil` schema; refuses one from a newer Vigil. Returns the server's id.
     func prepareSchema() async throws(SyncError) -> String {
         try await writing {
-            let exists =
-                try await connection.query("SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = 'vigil')", logger: logger)
-                .collect().first?.decode(Bool.self) ?? false
-            if !exists { try await execute("CREATE SCHEMA vigil") }
-            try await execute(
-                "CREATE TABLE IF NOT EXISTS vigil.schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
-            let version =
-                try await connection.query("SELECT coalesce(max(version), 0)::bigint FROM vigil.schema_version", logger: logger)
-                .collect().first?.decode(Int64.self) ?? 0
-            guard version <= ServerSchema.current else {
-                throw SyncError(
-                    .newerServer,
-                    "the sync server's schema is version \(version), made by a newer Vigil (this one knows \(ServerSchema.current)). Update Vigil on this computer; nothing was sent or received."
-                )
-            }
-            for v in Int(version)..<ServerSchema.current {
-                for statement in Self.statements(ServerSchema.migrations[v]) { try await execute(statement) }
-                try await execute("INSERT INTO vigil.schema_version (version) VALUES (\(v + 1))")
-            }
+            try await migrate("vigil", ServerSchema.migrations, what: "the sync server's schema")
             if let id = try await connection.query("SELECT id::text FROM vigil.server", logger: logger).collect().first?.decode(String.self) {
                 return id
             }
             let id = UUID().uuidString.lowercased()
             try await connection.query("INSERT INTO vigil.server (id) VALUES (\(id)::uuid)", logger: logger)
             return id
+        }
+    }
+
+    /// Creates or upgrades the shared group's schema, `vigil_group`.
+    func prepareGroupSchema() async throws(SyncError) {
+        try await writing { try await migrate("vigil_group", GroupSchema.migrations, what: "the group's schema") }
+    }
+
+    /// Brings `schema` up to `migrations`, in the caller's transaction; refuses a newer one.
+    private func migrate(_ schema: String, _ migrations: [String], what: String) async throws {
+        let exists =
+            try await connection.query("SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = \(schema))", logger: logger)
+            .collect().first?.decode(Bool.self) ?? false
+        if !exists { try await execute("CREATE SCHEMA \(schema)") }
+        try await execute(
+            "CREATE TABLE IF NOT EXISTS \(schema).schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+        let version =
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "SELECT coalesce(max(version), 0)::bigint FROM \(schema).schema_version"), logger: logger
+            )
+            .collect().first?.decode(Int64.self) ?? 0
+        guard version <= migrations.count else {
+            throw SyncError(
+                .newerServer,
+                "\(what) is version \(version), made by a newer Vigil (this one knows \(migrations.count)). Update Vigil on this computer; nothing was sent or received."
+            )
+        }
+        for v in Int(version)..<migrations.count {
+            for statement in Self.statements(migrations[v]) { try await execute(statement) }
+            try await execute("INSERT INTO \(schema).schema_version (version) VALUES (\(v + 1))")
         }
     }
 

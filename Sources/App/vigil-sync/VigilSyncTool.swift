@@ -26,6 +26,11 @@ struct VigilSyncTool: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The server, as libpq takes a URL.", valueName: "url")) var url: String
     @Option(help: ArgumentHelp("A file with the password.", valueName: "file")) var passwordFile: String?
     @Flag(help: "Send the words of reasons too.") var shareReasons = false
+    @Option(help: ArgumentHelp("After the sync, publish the last 30 days' figures to this group.", valueName: "name")) var group: String?
+    @Option(help: ArgumentHelp("The group's database (default: --url's).", valueName: "url")) var groupURL: String?
+    @Option(help: ArgumentHelp("The name the group sees (default: the login name).", valueName: "name")) var alias: String?
+    @Option(help: ArgumentHelp("Do not sync: compare the group's members over the last DAYS days.", valueName: "days")) var groupReport: Int?
+    @Flag(help: "With --group-report: as JSON.") var json = false
 
     func run() async throws {
         let address: ServerAddress
@@ -40,6 +45,10 @@ struct VigilSyncTool: AsyncParsableCommand {
         } catch {
             fail(error.description, code: error.kind == .contents ? 65 : 74)
         }
+        if let days = groupReport {
+            await printGroup(days: days, address: address)
+            return
+        }
         var options = SyncOptions()
         options.shareReasons = shareReasons
         let progress = isatty(2) != 0
@@ -49,6 +58,7 @@ struct VigilSyncTool: AsyncParsableCommand {
             }
             if progress { try? writeAll(2, "\r\u{1B}[K".utf8) }
             print(Self.describe(summary, address: address))
+            if let group { await publish(group: group, person: summary.server, store: store, address: address) }
         } catch {
             if progress { try? writeAll(2, "\r\u{1B}[K".utf8) }
             var message = error.message
@@ -59,6 +69,92 @@ struct VigilSyncTool: AsyncParsableCommand {
             }
             fail(message, code: Self.code(error.kind))
         }
+    }
+
+    /// The group's database: --group-url, else the sync server's.
+    func groupAddress(_ address: ServerAddress) -> ServerAddress {
+        guard let groupURL else { return address }
+        do {
+            return try ServerAddress(url: groupURL, passwordFile: passwordFile)
+        } catch {
+            fail("sync.group_url: " + error.message, code: 78)
+        }
+    }
+
+    /// Publishes this person's last 30 local days (every device's sessions, a minute counted once)
+    /// to the group: each day's focused and distracted minutes, sessions and streak, nothing finer.
+    func publish(group: String, person: String, store: EventStore, address: ServerAddress) async {
+        let zone = TimeZone.current
+        let now = Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+        let today = LocalClock(timeZone: zone, from: now - 3 * 86_400, to: now + 86_400).slot(at: now).day
+        let days: [GroupDay]
+        do {
+            let clock = LocalClock(timeZone: zone, days: (today - 29)...today)
+            let facts = try store.statisticsFacts(before: clock.startOfDay(today + 1))
+            let report = Statistics.report(facts, timeZone: zone, from: today - 29, to: today)
+            let streaks = Dictionary(report.streak.calendar.map { ($0.date, $0.streak) }, uniquingKeysWith: { $1 })
+            days = report.days.map {
+                GroupDay(
+                    day: $0.date, focusedMinutes: $0.focusedMinutes, distractedMinutes: $0.distractedMinutes, sessions: $0.sessions,
+                    streak: streaks[$0.date] ?? 0)
+            }
+        } catch {
+            fail("the figures for the group could not be read: \(error)", code: 74)
+        }
+        do {
+            try await GroupClient.publish(address: groupAddress(address), group: group, person: person, alias: alias ?? loginName(), days: days)
+            print("  Published \(days.count) days to the group \(group.terminalSafe) as \((alias ?? loginName()).terminalSafe).")
+        } catch {
+            fail("the group \(group): " + error.message, code: Self.code(error.kind))
+        }
+    }
+
+    /// The group's members over the last `days` days, most focused first.
+    func printGroup(days: Int, address: ServerAddress) async {
+        guard let group, (1...3660).contains(days) else { fail("--group-report needs --group and 1 to 3660 days", code: 64) }
+        let zone = TimeZone.current
+        let now = Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+        let today = LocalClock(timeZone: zone, from: now - 3 * 86_400, to: now + 86_400).slot(at: now).day
+        let from = Statistics.dateString(today - days + 1)
+        let members: [GroupMember]
+        do {
+            members = try await GroupClient.members(address: groupAddress(address), group: group, fromDay: from)
+        } catch {
+            fail("the group \(group): " + error.message, code: Self.code(error.kind))
+        }
+        if json {
+            let rows = members.map {
+                "{\"alias\":\(jsonString($0.alias)),\"focused_minutes\":\(jsonNumber($0.focusedMinutes)),\"distracted_minutes\":\(jsonNumber($0.distractedMinutes)),\"sessions\":\($0.sessions),\"streak\":\($0.streak),\"days\":\($0.days)}"
+            }
+            print(
+                "{\"group\":\(jsonString(group)),\"from\":\(jsonString(from)),\"to\":\(jsonString(Statistics.dateString(today))),\"members\":[\(rows.joined(separator: ","))]}"
+            )
+            return
+        }
+        print("Group \(group.terminalSafe) · \(from) to \(Statistics.dateString(today)) · each member's own devices, a minute counted once")
+        guard !members.isEmpty else {
+            print("  Nobody has published yet: members set sync.group and run vigil sync.")
+            return
+        }
+        let width = max(6, members.map(\.alias.count).max() ?? 6)
+        let widths = [12, 12, 6, 9, 7]
+        func row(_ name: String, _ cells: [String]) -> String {
+            "  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + zip(cells, widths).map { $0.leftPadded($1) }.joined()
+        }
+        print(row("member", ["focused", "distracted", "share", "sessions", "streak"]))
+        for m in members {
+            let judged = m.focusedMinutes + m.distractedMinutes
+            let share = judged > 0 ? "\(Int((100 * m.focusedMinutes / judged).rounded()))%" : "–"
+            print(
+                row(
+                    m.alias.terminalSafe,
+                    [humanDuration(m.focusedMinutes * 60), humanDuration(m.distractedMinutes * 60), share, String(m.sessions), String(m.streak)]))
+        }
+    }
+
+    func loginName() -> String {
+        let name = ProcessInfo.processInfo.environment["USER"] ?? ProcessInfo.processInfo.userName
+        return name.isEmpty ? "me" : name
     }
 
     /// Says `message` as every vigil command says an error, and exits with `code`.
@@ -105,4 +201,9 @@ struct VigilSyncTool: AsyncParsableCommand {
         lines.append("  Devices: \(names.joined(separator: ", ")).")
         return lines.joined(separator: "\n")
     }
+}
+
+extension String {
+    /// Right-aligned in `width` columns.
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }

@@ -55,6 +55,9 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only the sessions of this device, by its name (`vigil device`; default: every synced device).", valueName: "name"))
     var device: String?
 
+    @Flag(help: "Compare the members of your group (sync.group) over the period: their daily figures, nothing finer.")
+    var group = false
+
     @OptionGroup var source: SourceOptions
 
     @Option(help: ArgumentHelp("text, json, csv, markdown or html.", valueName: "format"), completion: .list(ReportFormat.allCases.map(\.rawValue)))
@@ -103,6 +106,25 @@ struct ReportCommand: AsyncParsableCommand {
         }
     }
 
+    /// `--group`: vigil-sync reads the group's database and prints the comparison (the PostgreSQL
+    /// client is in vigil-sync only). The period: --last (7 days by default), as text or JSON.
+    func compareGroup() throws {
+        let configuration = try common.loadConfiguration()
+        guard let url = configuration.sync.url, configuration.sync.group != nil else {
+            throw Failure(
+                "no group is set up: add sync.url and sync.group (and sync.group_url if the group has a database of its own) to \(common.paths.configFile.terminalSafe) (README, \"Sync\").",
+                code: .configuration)
+        }
+        guard from == nil, to == nil, task == nil, device == nil, last != "all", format == "text" || format == "json" else {
+            throw Failure(
+                "--group takes --last Nd and --format text or json only: the group has daily figures, nothing by task or device.", code: .usage)
+        }
+        let days = Self.days(in: last ?? "7d") ?? 7
+        var arguments = syncToolArguments(log: common.paths.databasePath, url: url, sync: configuration.sync)
+        arguments += ["--group-report", String(days)] + (format == "json" ? ["--json"] : [])
+        throw Failure(try execSyncTool(arguments), code: .unavailable)
+    }
+
     static func days(in span: String) -> Int? {
         guard span.hasSuffix("d"), let n = Int(span.dropLast()), n >= 1, n <= 100_000 else { return nil }
         return n
@@ -110,6 +132,7 @@ struct ReportCommand: AsyncParsableCommand {
 
     func run() async throws {
         await guarded {
+            if group { try compareGroup() }
             let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
             let today = LocalNow(at: try common.currentTime(), zone: zone).day
             let sources = source.sources

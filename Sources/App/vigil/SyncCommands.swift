@@ -144,6 +144,9 @@ func syncToolArguments(log: String, url: String, sync: VigilConfiguration.Sync) 
     var arguments = ["--log", log, "--url", url]
     if let file = sync.passwordFile { arguments += ["--password-file", file] }
     if sync.shareReasons { arguments.append("--share-reasons") }
+    if let group = sync.group { arguments += ["--group", group] }
+    if let groupURL = sync.groupURL { arguments += ["--group-url", groupURL] }
+    if let alias = sync.alias { arguments += ["--alias", alias] }
     return arguments
 }
 

@@ -216,6 +216,10 @@ public struct VigilConfiguration: Hashable, Sendable {
         public var shareReasons = false
         /// A shared group to publish daily figures to (opt-in); nil: none.
         public var group: String? = nil
+        /// The group's database, shared by its members, as libpq takes a URL; nil: sync.url's.
+        public var groupURL: String? = nil
+        /// The name the group sees; nil: the login name.
+        public var alias: String? = nil
         public init() {}
     }
 
