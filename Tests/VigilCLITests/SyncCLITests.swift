@@ -248,6 +248,48 @@ private let postgres: Result<PostgresServer, any Error> = Result { try PostgresS
         #expect(byTask.status == 64)
     }
 
+    /// Three computers with a month each sync at the same time, then once more: every one of them
+    /// reports the same figures, byte for byte, and those figures are what the independent
+    /// computation (Data/reference_report.py, overlapping time counted once) finds in the merged log.
+    @Test func threeComputersReportTheSameFiguresAsAnIndependentComputation() async throws {
+        let url = server.url(try server.createDatabase())
+        var homes: [String] = []
+        for (name, seed) in [("laptop", "21"), ("desktop", "22"), ("office", "23")] {
+            let home = try await computer(name, url: url)
+            let r = try await vigil(
+                ["simulate", "--days", "30", "--until", "2026-11-10", "--seed", seed, "--time-zone", "Europe/Berlin"], home: home)
+            try #require(r.status == 0, "\(r.stderr)")
+            homes.append(home)
+        }
+        let env = ["PGPASSWORD": server.password]
+        let (h0, h1, h2) = (homes[0], homes[1], homes[2])
+        async let a = vigil(["sync"], home: h0, env: env)
+        async let b = vigil(["sync"], home: h1, env: env)
+        async let c = vigil(["sync"], home: h2, env: env)
+        let first = try await [a, b, c]
+        for r in first { #expect(r.status == 0, "\(r.stderr)") }
+        for home in homes {
+            let r = try await vigil(["sync"], home: home, env: env)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        var reports: [String] = []
+        for home in homes {
+            let r = try await vigil(
+                ["report", "--from", "2026-10-01", "--to", "2026-11-10", "--time-zone", "Europe/Berlin", "--format", "json", "-o", home + "/r.json"],
+                home: home)
+            #expect(r.status == 0, "\(r.stderr)")
+            reports.append((try? String(contentsOfFile: home + "/r.json", encoding: .utf8)) ?? "")
+        }
+        #expect(reports[0] == reports[1] && reports[1] == reports[2])
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(reports[0].utf8)) as? [String: Any])
+        let devices = (parsed["devices"] as? [[String: Any]])?.compactMap { $0["device"] as? String }
+        #expect(Set(devices ?? []) == ["laptop", "desktop", "office"], "the by-device figures")
+        let check = await runProcess(
+            "/usr/bin/python3",
+            [ReportCLITests.reference, homes[0] + "/data/vigil/vigil.sqlite3", homes[0] + "/r.json", "Europe/Berlin", "2026-10-01", "2026-11-10"])
+        #expect(check.status == 0, "\(check.output)")
+    }
+
     /// Each failure says what to do, with its own exit code, and leaves the log as it was.
     @Test func failuresNameTheRemedyAndTheirExitCode() async throws {
         let database = try server.createDatabase()
