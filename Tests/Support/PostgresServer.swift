@@ -31,8 +31,13 @@ public final class PostgresServer: @unchecked Sendable {
     public let password: String
     private let binaries: String
     private let asNobody: Bool
+    /// With TLS: the certificate authority that signed the server's certificate (for localhost and
+    /// 127.0.0.1), for `sslrootcert`.
+    public private(set) var certificateAuthority: String?
 
-    public init() throws {
+    /// - Parameter tls: serve TLS with a certificate made for the test by openssl, signed by a
+    ///   certificate authority of its own (`certificateAuthority`).
+    public init(tls: Bool = false) throws {
         guard let version = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))?.compactMap(Int.init).max() else {
             throw TestFailure("PostgreSQL is not installed: `apt-get install postgresql` (scripts/setup.sh --tests does).")
         }
@@ -50,11 +55,37 @@ public final class PostgresServer: @unchecked Sendable {
             _ = runTool("/bin/chown", ["-R", "nobody:nogroup", directory])
             chmod(directory, 0o700)
         }
+        if tls { try makeCertificates() }
         let initdb = run(
             binaries + "/initdb",
             ["-D", directory + "/data", "-U", user, "--auth=scram-sha-256", "--pwfile=" + directory + "/pw", "-E", "UTF8", "--no-sync"])
         guard initdb.status == 0 else { throw TestFailure("initdb failed: \(initdb.output)") }
         try start()
+    }
+
+    /// A certificate authority and a server certificate it signed, for localhost and 127.0.0.1.
+    private func makeCertificates() throws {
+        let d = directory
+        try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(toFile: d + "/san.ext", atomically: true, encoding: .utf8)
+        for arguments in [
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", d + "/ca.key", "-out", d + "/ca.crt", "-days", "2", "-subj",
+                "/CN=Vigil test CA",
+            ],
+            ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", d + "/server.key", "-out", d + "/server.csr", "-subj", "/CN=localhost"],
+            [
+                "x509", "-req", "-in", d + "/server.csr", "-CA", d + "/ca.crt", "-CAkey", d + "/ca.key", "-CAcreateserial", "-out", d + "/server.crt",
+                "-days", "2", "-extfile", d + "/san.ext",
+            ],
+        ] {
+            let made = runTool("/usr/bin/openssl", arguments)
+            guard made.status == 0 else { throw TestFailure("openssl \(arguments[0]) failed: \(made.output)") }
+        }
+        // PostgreSQL refuses a key others may read, and runs as nobody when the tests are root.
+        chmod(d + "/server.key", 0o600)
+        chmod(d + "/ca.crt", 0o644)
+        if asNobody { _ = runTool("/bin/chown", ["nobody:nogroup", d + "/server.key", d + "/server.crt"]) }
+        certificateAuthority = d + "/ca.crt"
     }
 
     /// Runs a PostgreSQL tool, as nobody when the tests run as root.
@@ -68,7 +99,10 @@ public final class PostgresServer: @unchecked Sendable {
             binaries + "/pg_ctl",
             [
                 "-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-o",
-                "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60", "start",
+                "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60"
+                    + (certificateAuthority == nil
+                        ? "" : " -c ssl=on -c ssl_cert_file=\(directory)/server.crt -c ssl_key_file=\(directory)/server.key"),
+                "start",
             ])
         guard started.status == 0 else {
             let log = (try? String(contentsOfFile: directory + "/log", encoding: .utf8)) ?? ""

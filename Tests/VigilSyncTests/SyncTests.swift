@@ -13,6 +13,9 @@ import VigilSync
 /// One PostgreSQL server for the suite (a database per test): starting one takes a second.
 let postgres: Result<PostgresServer, any Error> = Result { try PostgresServer() }
 
+/// A server with TLS, for the sslmode tests.
+let tlsPostgres: Result<PostgresServer, any Error> = Result { try PostgresServer(tls: true) }
+
 /// A device: its own data directory and log.
 struct Device {
     let directory: String
@@ -318,6 +321,28 @@ func syncFailure(_ store: EventStore, _ address: ServerAddress, options: SyncOpt
                 #expect(type == types[column.type.serverType], "\(table.name).\(column.name)")
             }
         }
+    }
+
+    /// TLS as libpq's sslmode means it, against a server whose certificate a test CA signed:
+    /// verify-full with that CA syncs, without it (the system's CAs) refuses, naming sslrootcert;
+    /// require encrypts without checking.
+    @Test func sslModesVerifyTheServerAsLibpqDoes() async throws {
+        let tls = try tlsPostgres.get()
+        let ca = try #require(tls.certificateAuthority)
+        let database = try tls.createDatabase()
+        func address(_ query: String) throws -> ServerAddress {
+            try ServerAddress(
+                url: "postgres://vigil@localhost:\(tls.port)/\(database)?\(query)", passwordFile: nil, environment: ["PGPASSWORD": tls.password])
+        }
+        let laptop = try Device("laptop")
+        try laptop.simulate(seed: 51, days: 5)
+        let unverified = await syncFailure(laptop.store, try address("sslmode=verify-full"))
+        #expect(unverified?.kind == .configuration, "\(String(describing: unverified))")
+        #expect(unverified?.message.contains("sslrootcert") == true, "\(String(describing: unverified))")
+        let verified = await syncFailure(laptop.store, try address("sslmode=verify-full&sslrootcert=\(ca)"))
+        #expect(verified == nil, "\(String(describing: verified))")
+        let required = await syncFailure(try Device("desktop").store, try address("sslmode=require"))
+        #expect(required == nil, "\(String(describing: required))")
     }
 
     @Test func aWrongPasswordAnUnreachableServerAndANewerSchemaAreClearErrorsAndTouchNothing() async throws {
