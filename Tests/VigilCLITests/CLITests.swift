@@ -179,6 +179,30 @@ func write(_ text: String, to path: String) {
         }
     }
 
+    /// Every command's help, down to the subcommands of `task`, `habit` and `config`, reads as
+    /// prose: no line ends in a backslash left from a Swift line continuation written twice.
+    @Test func everyHelpReadsWithoutStrayBackslashes() throws {
+        func subcommands(_ help: String) -> [String] {
+            guard let section = help.components(separatedBy: "SUBCOMMANDS:").dropFirst().first else { return [] }
+            return section.split(separator: "\n").compactMap { line in
+                line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.split(separator: " ").first.map(String.init) : nil
+            }
+        }
+        var checked = 0
+        let top = try vigil(["--help"]).stdout
+        for command in subcommands(top) where command != "help" {
+            let help = try vigil([command, "--help"]).stdout
+            for sub in [[command]] + subcommands(help).filter { $0 != "help" }.map({ [command, $0] }) {
+                let text = sub.count == 1 ? help : try vigil(sub + ["--help"]).stdout
+                checked += 1
+                for line in text.split(separator: "\n") {
+                    #expect(!line.hasSuffix("\\"), "\(sub.joined(separator: " ")) --help: \(line)")
+                }
+            }
+        }
+        #expect(checked >= 30, "\(checked) helps")
+    }
+
     @Test func replayPrintsTheTimelineAndIsByteIdenticalTwice() throws {
         let file = "Samples/coffee-break/session.jsonl"
         let a = try vigil(["replay", file])

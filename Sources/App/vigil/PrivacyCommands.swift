@@ -12,8 +12,8 @@ struct ExportCommand: AsyncParsableCommand {
         commandName: "export",
         abstract: "Everything Vigil stores about you, as one JSON document.",
         discussion: """
-            Every row of every table of the event log: sessions and their events, episodes, alarms \\
-            and deliveries, snoozes, sensor status changes, gaps, tasks, habits and their days and \\
+            Every row of every table of the event log: sessions and their events, episodes, alarms \
+            and deliveries, snoozes, sensor status changes, gaps, tasks, habits and their days and \
             notes, reminders sent. The columns are described in docs/privacy.md.
 
             Examples:
@@ -62,7 +62,7 @@ struct ForgetCommand: AsyncParsableCommand {
         commandName: "forget",
         abstract: "Delete everything from a period: sessions, their events, habit days, reminders.",
         discussion: """
-            Days are local and inclusive. The deleted content is overwritten in the file, not just \\
+            Days are local and inclusive. The deleted content is overwritten in the file, not just \
             unlinked. In a terminal Vigil asks first; elsewhere give --yes.
 
             Examples:
