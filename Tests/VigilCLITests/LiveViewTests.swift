@@ -181,6 +181,9 @@ import Testing
             status.stdout.contains("\"running\":true") && status.stdout.contains("\"task\":\"slides\"")
                 && status.stdout.contains("\"state\":\"focused\""),
             "\(status.stdout)")
+        // For a person: when it started in local time, to the second (TZ=UTC here).
+        let shown = try await vigil(["status", "--data-dir", home + "/d"], home: home).stdout
+        #expect(shown.range(of: #"started \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} (UTC|GMT)\. "#, options: .regularExpression) != nil, "\(shown)")
         // A second session is refused while this one runs.
         let second = try await vigil(["start", "--minutes", "1", "--data-dir", home + "/d"], home: home)
         #expect(second.status == 1 && second.stderr.contains("a session is already running"), "\(second.stderr)")

@@ -35,8 +35,17 @@ struct StatusCommand: AsyncParsableCommand {
             line +=
                 " · score \(String(format: "%.2f", s.score)) · \(s.episodes) episode\(s.episodes == 1 ? "" : "s") · \(s.alarms) alarm\(s.alarms == 1 ? "" : "s")"
             print(line)
-            print("pid \(s.pid), started \(s.started). `vigil stop` ends it.")
+            print("pid \(s.pid), started \(Self.localTime(s.started)). `vigil stop` ends it.")
         }
+    }
+
+    /// The status file's start (RFC 3339 in UTC, to the nanosecond, for programs) as a person
+    /// reads it: local time to the second, with the zone.
+    static func localTime(_ started: String) -> String {
+        guard case .success(let t) = readRFC3339(started) else { return started.terminalSafe }
+        let f = DateFormatter()
+        f.dateFormat = "yyyy-MM-dd HH:mm:ss zzz"
+        return f.string(from: Date(timeIntervalSince1970: t.secondsSinceEpoch))
     }
 }
 
