@@ -39,7 +39,9 @@ struct Sensors: AsyncParsableCommand {
             let sensors = DetectorCatalog.availability(configuration: config, now: clock.now)
             let statuses = await DetectorCatalog.probe(sensors, timeout: timeout)
             var allGood = true
-            for (s, status) in zip(sensors, statuses) {
+            for (s, var status) in zip(sensors, statuses) {
+                // A detector says it is retrying, as it does in a session; this check asks once.
+                if status.detail.hasSuffix(" Retrying.") { status.detail.removeLast(" Retrying.".count) }
                 if s.detector != nil, status.state != .available { allGood = false }
                 if json {
                     print(
