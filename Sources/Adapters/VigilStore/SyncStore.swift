@@ -53,6 +53,11 @@ public struct AppliedCounts: Sendable, Equatable {
 extension EventStore {
     private static let selfID = "(SELECT id FROM devices WHERE is_self = 1)"
 
+    /// This device's id, as the rows name it.
+    private static func selfDevice(_ db: Database) throws -> String {
+        try String.fetchOne(db, sql: "SELECT id FROM devices WHERE is_self = 1") ?? ""
+    }
+
     // MARK: Devices
 
     /// This device, made when the log was.
@@ -136,7 +141,7 @@ extension EventStore {
     public func outgoingSessions(limit: Int, shareReasons: Bool) throws(StoreError) -> OutgoingSessions {
         try read { db in
             var out = OutgoingSessions()
-            let me: String = try String.fetchOne(db, sql: "SELECT id FROM devices WHERE is_self = 1") ?? ""
+            let me = try Self.selfDevice(db)
             let sessionRows = try Row.fetchAll(
                 db,
                 sql: """
@@ -228,6 +233,7 @@ extension EventStore {
         let keyCount = table.keyColumns.count
         let hlcIndex = table.columns.count
         try write { db in
+            let me = try Self.selfDevice(db)
             for row in rows {
                 guard case .text(let device) = row[0], case .integer(let origin) = row[1], case .integer(let hlc) = row[hlcIndex] else { continue }
                 let sub: String = if keyCount == 3, case .text(let s) = row[2] { s } else { "" }
@@ -237,7 +243,7 @@ extension EventStore {
                         arguments: [table.name, device, origin, sub, hlc])
                     continue
                 }
-                let local = try Self.localID(db, table: table.kind == .habitPart ? "habits" : table.name, device: device, origin: origin)
+                let local = try Self.localID(db, table: table.kind == .habitPart ? "habits" : table.name, device: device, origin: origin, me: me)
                 guard let local else { continue }
                 switch table.name {
                 case "habit_days":
@@ -255,8 +261,8 @@ extension EventStore {
     // MARK: Receiving
 
     /// The local id of a task or habit known by its global identity; nil when the log has none.
-    private static func localID(_ db: Database, table: String, device: String, origin: Int64) throws -> Int64? {
-        let me = try String.fetchOne(db, sql: "SELECT id FROM devices WHERE is_self = 1")
+    /// `me`: this device's id (`selfDevice`).
+    private static func localID(_ db: Database, table: String, device: String, origin: Int64, me: String) throws -> Int64? {
         if device == me {
             return try Int64.fetchOne(db, sql: "SELECT id FROM \(table) WHERE id = ? AND origin_device IS NULL", arguments: [origin])
         }
@@ -286,7 +292,7 @@ extension EventStore {
     public func applyIncoming(_ incoming: IncomingSessions, stateKey: String, stateValue: String) throws(StoreError) -> AppliedCounts {
         try applying { db in
             var counts = AppliedCounts()
-            let me = try String.fetchOne(db, sql: "SELECT id FROM devices WHERE is_self = 1") ?? ""
+            let me = try Self.selfDevice(db)
             // The sessions' columns after their identity, task link resolved to a local task.
             let sessionColumns = SyncTable.sessions.columns.map(\.name)
             let contentColumns = sessionColumns.dropFirst(2).filter { $0 != "task_origin_device" && $0 != "task_origin_id" }
@@ -305,7 +311,7 @@ extension EventStore {
                 }
                 var taskID: Int64? = nil
                 if case .text(let taskDevice) = row[3], case .integer(let taskOrigin) = row[4] {
-                    taskID = try Self.localID(db, table: "tasks", device: taskDevice, origin: taskOrigin)
+                    taskID = try Self.localID(db, table: "tasks", device: taskDevice, origin: taskOrigin, me: me)
                 }
                 var arguments: [(any DatabaseValueConvertible)?] = [device, origin, taskID]
                 for (i, name) in sessionColumns.enumerated().dropFirst(2) where name != "task_origin_device" && name != "task_origin_id" {
@@ -370,7 +376,7 @@ extension EventStore {
     {
         try applying { db in
             var counts = AppliedCounts()
-            let me = try String.fetchOne(db, sql: "SELECT id FROM devices WHERE is_self = 1") ?? ""
+            let me = try Self.selfDevice(db)
             let keyCount = table.keyColumns.count
             let content = Array(table.columns.dropFirst(keyCount))
             let hlcIndex = table.columns.count
@@ -385,7 +391,7 @@ extension EventStore {
                 let values = Array(row[keyCount..<hlcIndex])
                 switch table.kind {
                 case .edited:
-                    let local = try Self.localID(db, table: table.name, device: device, origin: origin)
+                    let local = try Self.localID(db, table: table.name, device: device, origin: origin, me: me)
                     if let local {
                         let current = try Row.fetchOne(db, sql: "SELECT hlc, hlc_device FROM \(table.name) WHERE id = ?", arguments: [local])!
                         guard Self.isLater(hlc, hlcDevice, than: current[0], current[1] ?? me) else {
@@ -422,7 +428,8 @@ extension EventStore {
                         counts.added += 1
                     }
                 case .habitPart:
-                    guard case .text(let sub) = row[2], let habit = try Self.localID(db, table: "habits", device: device, origin: origin) else {
+                    guard case .text(let sub) = row[2], let habit = try Self.localID(db, table: "habits", device: device, origin: origin, me: me)
+                    else {
                         counts.skipped += 1
                         continue
                     }

@@ -86,8 +86,7 @@ public enum GroupClient {
 
 extension Server {
     func publish(group: String, person: String, alias: String, days: [GroupDay]) async throws(SyncError) {
-        do {
-            try await connection.query("BEGIN", logger: logger)
+        try await transaction("BEGIN") {
             try await connection.query(
                 "UPDATE vigil_group.days SET alias = \(alias) WHERE group_name = \(group) AND person = \(person)::uuid", logger: logger)
             for d in days {
@@ -100,10 +99,6 @@ extension Server {
                         published_at = now()
                     """, logger: logger)
             }
-            try await connection.query("COMMIT", logger: logger)
-        } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
-            throw SyncError.from(error, address: address)
         }
     }
 

@@ -24,7 +24,7 @@ struct Server: Sendable {
     }
 
     /// Runs `body` in a transaction begun by `begin`; any failure rolls it back.
-    private func transaction<T>(_ begin: String, _ body: () async throws -> T) async throws(SyncError) -> T {
+    func transaction<T>(_ begin: String, _ body: () async throws -> T) async throws(SyncError) -> T {
         // A query on a connection the server has closed is never answered (postgres-nio drops the
         // write); the close is noticed here, and `SyncClient.sync` covers a close in mid-flight.
         guard !connection.isClosed else { throw SyncError.closed(address) }

@@ -55,11 +55,9 @@ public struct ServerAddress: Sendable, Equatable {
 
     /// Reads `url`; the password comes from the URL, else `passwordFile`, else `PGPASSWORD`.
     public init(url: String, passwordFile: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(SyncError) {
-        let scheme = ["postgresql://", "postgres://"].first { url.hasPrefix($0) }
-        guard let scheme, let components = URLComponents(string: url) else {
+        guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://"), let components = URLComponents(string: url) else {
             throw SyncError(.configuration, "sync.url: expected a URL such as postgres://me@db.example.org/vigil?sslmode=verify-full")
         }
-        _ = scheme
         var params: [String: String] = [:]
         let known: Set<String> = ["sslmode", "sslrootcert", "host", "port", "user", "password", "dbname", "connect_timeout", "application_name"]
         for item in components.queryItems ?? [] {
