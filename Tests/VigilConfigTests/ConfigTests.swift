@@ -35,6 +35,39 @@ func problems(_ yaml: String) -> [ConfigError] {
         #expect(documented.sorted() == ConfigLoader.knownKeys)
     }
 
+    /// The binary's copy of the documented config (config init, config show, vigil.yaml(5)) is the
+    /// shipped file: `scripts/embed-config.py` after editing config/vigil.yaml.
+    @Test func theEmbeddedDocumentationIsTheShippedFile() throws {
+        let shipped = try String(contentsOfFile: repoRoot + "/config/vigil.yaml", encoding: .utf8)
+        let embedded = DocumentedConfig.text + "\n"
+        #expect(embedded == shipped, "run scripts/embed-config.py")
+    }
+
+    /// `config init`'s file: every key commented out, so it loads to the defaults, and each one
+    /// still there to uncomment.
+    @Test func theCommentedOutFileIsTheDefaults() throws {
+        let text = ConfigLoader.commentedOut(DocumentedConfig.text)
+        let loaded = try ConfigLoader.load(yaml: text, file: "init.yaml", onto: VigilConfiguration())
+        #expect(loaded == .default)
+        #expect(ConfigLoader.settings(yaml: text)?.isEmpty == true)
+        // Keys were commented `  #key:` and their continuation lines `  #  - ...`; the
+        // documentation stays `  # words`.
+        let uncommented = text.replacingOccurrences(of: "\n  #(?! )|\n  #(?=  \\S|    \\S)", with: "\n  ", options: .regularExpression)
+        let keys = Set((ConfigLoader.settings(yaml: uncommented) ?? []).map(\.key))
+        #expect(keys == Set(ConfigLoader.knownKeys))
+        #expect(try ConfigLoader.load(yaml: uncommented, file: "init.yaml", onto: VigilConfiguration()) == .default)
+    }
+
+    @Test func settingsSayTheLineAndTheValueAsWritten() {
+        let text = "session:\n  gap: 2m\nreminders:\n  default_time: \"08:30\"\napps:\n  rules:\n    - {name: x, class: [a, b], category: work}\n"
+        let settings = ConfigLoader.settings(yaml: text) ?? []
+        #expect(settings.map(\.key) == ["session.gap", "reminders.default_time", "apps.rules"])
+        #expect(settings.map(\.line) == [2, 4, 6])
+        #expect(settings[1].value == ["\"08:30\""])
+        #expect(settings[2].value == ["", "- {name: x, class: [a, b], category: work}"])
+        #expect(ConfigLoader.settings(yaml: "- a\n- b\n") == nil)
+    }
+
     /// The class of "a value config check accepts and the program cannot run with" (issue 17: a
     /// gap of 1e13 s, reminders.check 0, before_due 1e300 crashed or spun the daemon): every key the
     /// loader knows refuses numbers no person means, naming the key and the allowed range, except

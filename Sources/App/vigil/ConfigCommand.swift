@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RecordingFormats
 import SessionViews
+import SystemCalls
 import VigilConfig
 import VigilCore
 import VigilRuntime
@@ -9,11 +10,84 @@ import VigilRuntime
 struct ConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
-        abstract: "Check the config file and show where Vigil keeps its files.",
-        subcommands: [Check.self, Paths.self]
+        abstract: "Write, check and show the config file, and show where Vigil keeps its files.",
+        discussion: "Every key is documented, with its default, in vigil.yaml(5): man vigil.yaml",
+        subcommands: [Init.self, Check.self, Show.self, Paths.self]
     )
 
-    struct Check: AsyncParsableCommand {
+    struct Init: AsyncParsableCommand, VigilCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a commented config file to start from: every key, its default and what it does.",
+            discussion: """
+                Every key is written commented out (#key: value), so the new file changes nothing: \
+                uncomment a key and change its value. An existing file is never overwritten.
+
+                Examples:
+                  vigil config init
+                  vigil config init --config ~/my-vigil.yaml
+                """
+        )
+        static let checksConfiguration = false
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            await guarded {
+                let path = common.paths.configFile
+                let text =
+                    """
+                    # Vigil configuration, written by `vigil config init`.
+                    #
+                    # Every key below is commented out and keeps its default, shown: uncomment the ones you
+                    # want to change. `vigil config check` checks this file, `vigil config show` shows what is
+                    # in effect and where it comes from, and `man vigil.yaml` documents every key.
+
+                    """ + ConfigLoader.commentedOut(Self.withoutItsHeader(DocumentedConfig.text)) + "\n"
+                try createNew(path, contents: text)
+                print("Wrote \(path.terminalSafe): every key is commented out with its default; uncomment what you want to change.")
+            }
+        }
+
+        /// The documented config without its first paragraph, which says how to use that file
+        /// (the new file's own header replaces it): up to its first empty line.
+        static func withoutItsHeader(_ text: String) -> String {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            guard let end = lines.firstIndex(of: "") else { return text }
+            return lines[end...].joined(separator: "\n")
+        }
+
+        /// Creates `path` with `contents`, never replacing what is there: created exclusively, and
+        /// removed again if it could not be written whole.
+        private func createNew(_ path: String, contents: String) throws {
+            let directory = FilePaths.directory(of: path)
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw Failure(
+                    "\(directory.terminalSafe): cannot create the config directory. Choose another file with --config.", code: .cannotCreate)
+            }
+            let fd: Int32
+            do {
+                fd = try syscall("open", path: path) { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+            } catch  where error.errno == EEXIST {
+                throw Failure(
+                    "\(path.terminalSafe) already exists and is left as it is. `vigil config show` shows what it sets; "
+                        + "write the commented defaults elsewhere with --config FILE.", code: .failure)
+            } catch {
+                throw Failure(
+                    "\(path.terminalSafe): cannot create the config file: \(error.reason). Choose another with --config.", code: .cannotCreate)
+            }
+            defer { close(fd) }
+            do {
+                try writeAll(fd, Array(contents.utf8))
+                try syscall("fsync", path: path) { fsync(fd) }
+            } catch {
+                unlink(path)
+                throw Failure("\(path.terminalSafe): cannot write the config file: \(error.reason). Nothing was left behind.", code: .ioError)
+            }
+        }
+    }
+
+    struct Check: AsyncParsableCommand, VigilCommand {
         static let configuration = CommandConfiguration(
             abstract: "Validate a config file: every bad key is named with its line and the reason.",
             discussion: """
@@ -22,13 +96,16 @@ struct ConfigCommand: AsyncParsableCommand {
                   vigil config check --config ~/my-vigil.yaml
                 """
         )
+        static let checksConfiguration = false
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
             await guarded {
                 let paths = common.paths
                 if !paths.configExplicit && !FileManager.default.fileExists(atPath: paths.configFile) {
-                    print("No config file at \(paths.configFile.terminalSafe): using the defaults (documented in config/vigil.yaml).")
+                    print(
+                        "No config file at \(paths.configFile.terminalSafe): using the defaults (man vigil.yaml; vigil config init writes a file to start from)."
+                    )
                     return
                 }
                 do throws(ConfigErrors) {
@@ -42,18 +119,91 @@ struct ConfigCommand: AsyncParsableCommand {
         }
     }
 
-    struct Paths: AsyncParsableCommand {
+    struct Show: AsyncParsableCommand, VigilCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the configuration in effect, each key with where its value comes from.",
+            discussion: """
+                Each key is followed by "default" or by the file and line that set it.
+
+                Examples:
+                  vigil config show
+                  vigil config show --json
+                """
+        )
+        @OptionGroup var common: CommonOptions
+        @Flag(help: "Print a JSON array of {key, value, source, line} (docs/json.md).") var json = false
+
+        func run() async throws {
+            await guarded {
+                let paths = common.paths
+                // Loaded first: a file with a problem is refused with every problem named.
+                _ = try common.loadConfiguration()
+                let defaults = ConfigLoader.settings(yaml: DocumentedConfig.text) ?? []
+                var fromFile: [String: ConfigSetting] = [:]
+                if FileManager.default.fileExists(atPath: paths.configFile), let text = try? String(contentsOfFile: paths.configFile, encoding: .utf8)
+                {
+                    for s in ConfigLoader.settings(yaml: text) ?? [] { fromFile[s.key] = s }
+                }
+                let file = paths.configFile
+                if json {
+                    let rows = defaults.map { d -> String in
+                        let s = fromFile[d.key] ?? d
+                        let source = fromFile[d.key] == nil ? "\"default\"" : jsonString(file)
+                        let line = fromFile[d.key].map { String($0.line) } ?? "null"
+                        return
+                            "  {\"key\": \(jsonString(d.key)), \"value\": \(jsonString(s.value.joined(separator: "\n"))), \"source\": \(source), \"line\": \(line)}"
+                    }
+                    print("[\n" + rows.joined(separator: ",\n") + "\n]")
+                    return
+                }
+                var section = ""
+                var out: [String] = []
+                for d in defaults {
+                    let parts = d.key.split(separator: ".", maxSplits: 1)
+                    if parts[0] != section {
+                        if !section.isEmpty { out.append("") }
+                        section = String(parts[0])
+                        out.append("\(section):")
+                    }
+                    let s = fromFile[d.key] ?? d
+                    let source = fromFile[d.key].map { "\(file):\($0.line)" } ?? "default"
+                    let head = "  \(parts[1]): \(s.value[0])".trimmingTrailingSpaces
+                    out.append(head.padding(toLength: max(head.count + 2, 44), withPad: " ", startingAt: 0) + "# " + source)
+                    out += s.value.dropFirst().map { "    " + $0 }
+                }
+                print(out.joined(separator: "\n").terminalSafeLines)
+            }
+        }
+    }
+
+    struct Paths: AsyncParsableCommand, VigilCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the config file and data paths in use.",
-            discussion: "Examples:\n  vigil config paths\n  vigil config paths --data-dir /tmp/vigil")
+            discussion: "Examples:\n  vigil config paths\n  vigil config paths --data-dir /tmp/vigil\n  vigil config paths --json")
+        static let checksConfiguration = false
         @OptionGroup var common: CommonOptions
+        @Flag(help: "Print a JSON object {config, config_exists, data_dir, event_log} (docs/json.md).") var json = false
 
         func run() async throws {
             let p = common.paths
             let exists = FileManager.default.fileExists(atPath: p.configFile)
+            if json {
+                print(
+                    "{\"config\": \(jsonString(p.configFile)), \"config_exists\": \(exists), \"data_dir\": \(jsonString(p.dataDirectory)), \"event_log\": \(jsonString(p.databasePath))}"
+                )
+                return
+            }
             print("config:    \(p.configFile.terminalSafe)\(exists ? "" : " (not present: defaults apply)")")
             print("data dir:  \(p.dataDirectory.terminalSafe)")
             print("event log: \(p.databasePath.terminalSafe)")
         }
+    }
+}
+
+extension String {
+    fileprivate var trimmingTrailingSpaces: String {
+        var s = self
+        while s.hasSuffix(" ") { s.removeLast() }
+        return s
     }
 }

@@ -112,7 +112,7 @@ struct ReportCommand: AsyncParsableCommand {
         let configuration = try common.loadConfiguration()
         guard let url = configuration.sync.url, configuration.sync.group != nil else {
             throw Failure(
-                "no group is set up: add sync.url and sync.group (and sync.group_url if the group has a database of its own) to \(common.paths.configFile.terminalSafe) (README, \"Sync\").",
+                "no group is set up: add sync.url and sync.group (and sync.group_url if the group has a database of its own) to \(common.paths.configFile.terminalSafe) (keys in man vigil.yaml, section sync).",
                 code: .configuration)
         }
         guard from == nil, to == nil, task == nil, device == nil, last != "all", format == "text" || format == "json" else {

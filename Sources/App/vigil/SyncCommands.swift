@@ -74,7 +74,7 @@ struct SyncCommand: AsyncParsableCommand {
             let configuration = try common.loadConfiguration()
             guard let url = configuration.sync.url else {
                 throw Failure(
-                    "sync is not set up: add `sync: {url: postgres://USER@HOST/DATABASE}` to \(common.paths.configFile.terminalSafe) (README, \"Sync\").",
+                    "sync is not set up: add `sync: {url: postgres://USER@HOST/DATABASE}` to \(common.paths.configFile.terminalSafe) (keys in man vigil.yaml, section sync).",
                     code: .configuration)
             }
             // The log is made (or brought up to date) here, so vigil-sync only opens it.

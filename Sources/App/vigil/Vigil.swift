@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RecordingFormats
 import SessionViews
+import Synchronization
 import SystemCalls
 import VigilConfig
 import VigilCore
@@ -52,6 +53,16 @@ struct Vigil: AsyncParsableCommand {
     static func main() async {
         do {
             var command = try await asyncParseAsRoot()
+            // One rule for every command: a config file with a problem stops it, with every
+            // problem named (exit 65). Only the commands that write, check or locate the file
+            // run without a valid one.
+            if let configured = command as? any VigilCommand, type(of: configured).checksConfiguration {
+                do {
+                    _ = try configured.common.loadConfiguration()
+                } catch let failure as Failure {
+                    Vigil.fail(failure)
+                }
+            }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -60,10 +71,16 @@ struct Vigil: AsyncParsableCommand {
         } catch {
             let code = exitCode(for: error)
             guard code != .success else { exit(withError: error) }
-            let message = inert(fullMessage(for: error), quoting: CommandLine.arguments.dropFirst())
+            let message = inert(oneStyle(fullMessage(for: error)), quoting: CommandLine.arguments.dropFirst())
             if !message.isEmpty { writeStandardError(message + "\n") }
             Foundation.exit(code.rawValue)
         }
+    }
+
+    /// ArgumentParser's `Error: ...` in Vigil's one style, `vigil: error: ...` (as every error
+    /// found while a command runs is printed), with the usage and the pointer to --help under it.
+    static func oneStyle(_ message: String) -> String {
+        message.hasPrefix("Error: ") ? "vigil: error: " + message.dropFirst("Error: ".count) : message
     }
 
     /// An error message of ArgumentParser's with its controls as escapes. The arguments it quotes
@@ -148,12 +165,22 @@ struct CommonOptions: ParsableArguments {
         return Timestamp(milliseconds: t.millisecondsSinceEpoch)
     }
 
+    /// The effective configuration, read once per process (`Vigil.main` reads it before any
+    /// command runs, and the command reads it again).
     func loadConfiguration() throws -> VigilConfiguration {
+        let paths = paths
+        if let loaded = loadedConfiguration.withLock({ $0 }), loaded.path == paths.configFile, loaded.explicit == paths.configExplicit {
+            return loaded.configuration
+        }
         do {
-            return try paths.loadConfiguration()
+            let configuration = try paths.loadConfiguration()
+            loadedConfiguration.withLock { $0 = (paths.configFile, paths.configExplicit, configuration) }
+            return configuration
         } catch {
             throw Failure(
-                error.description + "\nRun `vigil config check` for details; the documented defaults are in config/vigil.yaml.", code: .dataError)
+                error.description
+                    + "\nFix the file, or pass --config with another one: `vigil config check` lists every problem, `man vigil.yaml` documents every key.",
+                code: .dataError)
         }
     }
 
@@ -189,6 +216,20 @@ struct CommonOptions: ParsableArguments {
             throw Failure(error.description, code: error.kind == .contents ? .dataError : .cannotCreate)
         }
     }
+}
+
+/// The configuration this process read, with the file it came from.
+private let loadedConfiguration = Mutex<(path: String, explicit: Bool, configuration: VigilConfiguration)?>(nil)
+
+/// A command of Vigil's: it takes the common options, and a config file with a problem stops it
+/// before it runs (`Vigil.main`), unless it is one that writes, checks or locates the file.
+protocol VigilCommand {
+    var common: CommonOptions { get }
+    static var checksConfiguration: Bool { get }
+}
+
+extension VigilCommand {
+    static var checksConfiguration: Bool { true }
 }
 
 /// An error for the person, with a distinct exit code.
