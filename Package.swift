@@ -10,6 +10,8 @@
 //                            files written safely (OutputFile); files read line by line (LineReader).
 //            JSONScanning    the allocation-free JSON scanner that Vigil's recordings and gpsd logs
 //                            are read with.
+//            DisplayWidth    text measured, cut and padded in terminal columns (wcwidth(3) through
+//                            its shim CDisplayWidth), not characters.
 // Core       VigilCore       samples, the pluggable-signal protocol and the built-in signals, the
 //                            focus-session state machine, events, the configuration model. C-free, no
 //                            I/O, no clock.
@@ -101,6 +103,9 @@ let package = Package(
         // System
         .target(name: "SystemCalls", path: "Sources/System/SystemCalls"),
         .target(name: "JSONScanning", path: "Sources/System/JSONScanning"),
+        // wcwidth(3) in a UTF-8 locale, which Swift's Glibc module does not declare (see the shim).
+        .target(name: "CDisplayWidth", path: "Sources/System/CDisplayWidth"),
+        .target(name: "DisplayWidth", dependencies: ["CDisplayWidth"], path: "Sources/System/DisplayWidth"),
 
         // Core
         .target(
@@ -110,9 +115,9 @@ let package = Package(
 
         // Domain
         .target(name: "VigilAudio", dependencies: ["SystemCalls"], path: "Sources/Domain/VigilAudio"),
-        .target(name: "VigilStats", dependencies: ["VigilCore"], path: "Sources/Domain/VigilStats"),
+        .target(name: "VigilStats", dependencies: ["VigilCore", "DisplayWidth"], path: "Sources/Domain/VigilStats"),
         .target(name: "VigilPlanner", dependencies: ["VigilCore", "VigilStats"], path: "Sources/Domain/VigilPlanner"),
-        .target(name: "SessionViews", dependencies: ["VigilCore"], path: "Sources/Domain/SessionViews"),
+        .target(name: "SessionViews", dependencies: ["VigilCore", "DisplayWidth"], path: "Sources/Domain/SessionViews"),
 
         // Adapters: C libraries, one system-library target each, each imported by exactly one module.
         .systemLibrary(name: "CGPS", path: "Sources/Adapters/CGPS", providers: [.apt(["libgps-dev"])]),
@@ -202,7 +207,7 @@ let package = Package(
             name: "vigil",
             dependencies: [
                 "VigilCore", "VigilStats", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig", "VigilStore",
-                "SoundAlarm", "VigilRuntime", "SystemCalls", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SoundAlarm", "VigilRuntime", "SystemCalls", "DisplayWidth", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/App/vigil"),
         // `vigil sync`'s worker, a program of its own: the PostgreSQL client (SwiftNIO, BoringSSL)
@@ -210,7 +215,7 @@ let package = Package(
         .executableTarget(
             name: "vigil-sync",
             dependencies: [
-                "VigilSync", "VigilStore", "VigilStats", "VigilCore", "SystemCalls",
+                "VigilSync", "VigilStore", "VigilStats", "VigilCore", "SystemCalls", "DisplayWidth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/App/vigil-sync"),
@@ -218,6 +223,7 @@ let package = Package(
         // Tests: one target per module, plus end-to-end tests of the command line.
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "JSONScanningTests", dependencies: ["JSONScanning"]),
+        .testTarget(name: "DisplayWidthTests", dependencies: ["DisplayWidth"]),
         .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
         // What the detector tests share: collecting a live stream, a free port, a wall clock.
         .target(name: "TestSupport", dependencies: ["VigilCore"], path: "Tests/Support"),
@@ -243,13 +249,14 @@ let package = Package(
             name: "VigilRuntimeTests",
             dependencies: [
                 "VigilCore", "VigilTesting", "VigilRecording", "RecordingFormats", "VigilConfig", "VigilStore", "VigilStats", "SessionViews",
-                "VigilRuntime", "TestSupport", "MicrophoneDetector", "LocationDetector", "InputDetector", "DesktopNotifier", "VigilPlanner",
+                "DisplayWidth", "VigilRuntime", "TestSupport", "MicrophoneDetector", "LocationDetector", "InputDetector", "DesktopNotifier",
+                "VigilPlanner",
                 "DetectorSupport",
             ]),
         .testTarget(
             name: "VigilSyncTests",
             dependencies: ["VigilSync", "VigilStore", "VigilRuntime", "VigilCore", "VigilStats", "VigilPlanner", "TestSupport"]),
-        .testTarget(name: "VigilCLITests", dependencies: ["vigil", "TestSupport"], exclude: ["Data"]),
+        .testTarget(name: "VigilCLITests", dependencies: ["vigil", "TestSupport", "DisplayWidth"], exclude: ["Data"]),
     ],
     swiftLanguageModes: [.v6]
 )

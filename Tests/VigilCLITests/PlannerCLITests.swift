@@ -122,7 +122,7 @@ import Testing
         #expect(shown.contains("18 days until this becomes a habit · 87 days until a lifestyle change"))
         #expect(shown.contains("goal       3/3 reached"))
         #expect(shown.contains("note 2026-W47  Evenings work best."))
-        #expect(shown.contains("2026-W47 ✓ ✓ ✓"), "\(shown)")
+        #expect(shown.contains("2026-W47  ✓ ✓ ✓"), "\(shown)")
 
         // Sorting: flagged first, by reminder time, by priority.
         let flagged = try await run(["habit", "list", "--sort", "flag"], home, at: wednesday).stdout.split(separator: "\n")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DisplayWidth
 import Foundation
 import SystemCalls
 import VigilCore
@@ -139,7 +140,7 @@ struct VigilSyncTool: AsyncParsableCommand {
         let width = max(6, members.map(\.alias.count).max() ?? 6)
         let widths = [12, 12, 6, 9, 7]
         func row(_ name: String, _ cells: [String]) -> String {
-            "  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + zip(cells, widths).map { $0.leftPadded($1) }.joined()
+            "  " + name.padded(toWidth: width) + zip(cells, widths).map { $0.leftPadded(toWidth: $1) }.joined()
         }
         print(row("member", ["focused", "distracted", "share", "sessions", "streak"]))
         for m in members {
@@ -201,9 +202,4 @@ struct VigilSyncTool: AsyncParsableCommand {
         lines.append("  Devices: \(names.joined(separator: ", ")).")
         return lines.joined(separator: "\n")
     }
-}
-
-extension String {
-    /// Right-aligned in `width` columns.
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }

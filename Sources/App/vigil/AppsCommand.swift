@@ -1,4 +1,5 @@
 import ArgumentParser
+import DisplayWidth
 import Foundation
 import VigilConfig
 import VigilCore
@@ -81,13 +82,13 @@ struct AppsListing {
         }
         // An application's class is what the window said of itself: inert, and padded as shown.
         let names = applications.map { $0.appClass!.terminalSafe }
-        let width = max(12, names.map(\.count).max() ?? 0)
+        let width = max(12, names.map(\.displayWidth).max() ?? 0)
         var out = zip(applications, names).map { t, shown in
-            let name = shown.padding(toLength: width, withPad: " ", startingAt: 0)
+            let name = shown.padded(toWidth: width)
             let had = t.category?.rawValue ?? "neutral"
             let now = apps.categorize(appClass: t.appClass!, title: nil).category.rawValue
             let time = humanDuration(t.seconds)
-            return "\(name)  \(time.padding(toLength: 12, withPad: " ", startingAt: 0))  \(had)" + (now != had ? " (by class now: \(now))" : "")
+            return "\(name)  \(time.padded(toWidth: 12))  \(had)" + (now != had ? " (by class now: \(now))" : "")
         }
         for c in calls { out.append("calls: \(c.stretches), \(humanDuration(c.seconds)) in all") }
         return out

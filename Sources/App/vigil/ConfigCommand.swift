@@ -1,4 +1,5 @@
 import ArgumentParser
+import DisplayWidth
 import Foundation
 import RecordingFormats
 import SessionViews
@@ -168,7 +169,7 @@ struct ConfigCommand: AsyncParsableCommand {
                     let s = fromFile[d.key] ?? d
                     let source = fromFile[d.key].map { "\(file):\($0.line)" } ?? "default"
                     let head = "  \(parts[1]): \(s.value[0])".trimmingTrailingSpaces
-                    out.append(head.padding(toLength: max(head.count + 2, 44), withPad: " ", startingAt: 0) + "# " + source)
+                    out.append(head.padded(toWidth: max(head.displayWidth + 2, 44)) + "# " + source)
                     out += s.value.dropFirst().map { "    " + $0 }
                 }
                 print(out.joined(separator: "\n").terminalSafeLines)

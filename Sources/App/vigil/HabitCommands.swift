@@ -1,4 +1,5 @@
 import ArgumentParser
+import DisplayWidth
 import Foundation
 import RecordingFormats
 import SessionViews
@@ -150,7 +151,10 @@ struct HabitCommand: AsyncParsableCommand {
                     print("No habits yet. Add one with `vigil habit add NAME --every day`.")
                     return
                 }
-                print("   #  today       streak  strength  schedule            name")
+                // The header is made with the rows' own widths, so the two cannot drift apart.
+                print(
+                    "#".leftPadded(toWidth: 4) + "  " + "today".padded(toWidth: 10) + "  " + "streak".leftPadded(toWidth: 6) + "  "
+                        + "strength".leftPadded(toWidth: 9) + "  " + "schedule".padded(toWidth: 18) + "  name")
                 for r in listing.rows {
                     let (h, p) = (r.habit, r.progress)
                     let today =
@@ -160,13 +164,13 @@ struct HabitCommand: AsyncParsableCommand {
                         case .marked(.incomplete): "to do"
                         case .marked(let status): status.rawValue
                         }
-                    let streak = "\(p.current) d".leftPadded(6)
+                    let streak = "\(p.current) d".leftPadded(toWidth: 6)
                     let flag = h.flagged ? "⚑ " : ""
                     let extra = [h.reminder.map { "at \($0)" }, h.color.map(\.terminalSafe), h.goal.map { "\(p.completed)/\($0)" }].compactMap { $0 }
                         .joined(
                             separator: " · ")
                     print(
-                        "\(String(h.id).leftPadded(4))  \(today.padding(toLength: 10, withPad: " ", startingAt: 0))  \(streak)  \(String(Int((p.strength * 100).rounded())).leftPadded(7)) %  \(h.schedule.description.padding(toLength: 18, withPad: " ", startingAt: 0))  \(flag)\(h.name.terminalSafe)\(extra.isEmpty ? "" : "  (\(extra))")"
+                        "\(String(h.id).leftPadded(toWidth: 4))  \(today.padded(toWidth: 10))  \(streak)  \((String(Int((p.strength * 100).rounded())) + " %").leftPadded(toWidth: 9))  \(h.schedule.description.padded(toWidth: 18))  \(flag)\(h.name.terminalSafe)\(extra.isEmpty ? "" : "  (\(extra))")"
                     )
                 }
             }
@@ -200,6 +204,8 @@ struct HabitCommand: AsyncParsableCommand {
                         + (p.successRate.map { " · success \(Int(($0 * 100).rounded())) %" } ?? ""))
                 if let goal = h.goal { print("goal       \(min(p.completed, goal))/\(goal)" + (p.goalReached ? " reached" : "")) }
                 // The last four weeks, Monday first: ✓ completed, ✗ failed, – skipped, · to do.
+                // Each mark under its weekday's letter: the label's 10 columns and 2 spaces are the
+                // week name's 2 + 8 and 2.
                 print("last weeks  M T W T F S S")
                 for week in detail.calendar.weeks {
                     let marks = week.days.map { mark in
@@ -211,7 +217,9 @@ struct HabitCommand: AsyncParsableCommand {
                         case .none: " "
                         }
                     }
-                    print("  " + week.name + " " + marks.map { $0 + " " }.joined())
+                    var row = "  " + week.name.padded(toWidth: 8) + "  " + marks.joined(separator: " ")
+                    while row.hasSuffix(" ") { row.removeLast() }
+                    print(row)
                 }
                 for n in detail.notes { print("note \(n.week)  \(indentedLines(n.text, by: 7 + n.week.count))") }
             }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DisplayWidth
 import Foundation
 import RecordingFormats
 import SessionViews
@@ -48,8 +49,8 @@ struct Sensors: AsyncParsableCommand {
                         "{\"detail\":\(jsonString(status.detail)),\"sensor\":\(jsonString(s.sensor.rawValue)),"
                             + "\"source\":\(jsonString(s.source)),\"state\":\(jsonString(status.state.rawValue))}")
                 } else {
-                    let name = s.sensor.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
-                    let state = status.state.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)
+                    let name = s.sensor.rawValue.padded(toWidth: 9)
+                    let state = status.state.rawValue.padded(toWidth: 18)
                     // The source names config values (a server, a device); the detail is the
                     // system's own words: both inert.
                     print("\(name) \(state) \(s.source.terminalSafe)")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DisplayWidth
 import Foundation
 import RecordingFormats
 import SessionViews
@@ -135,12 +136,12 @@ struct TaskCommand: AsyncParsableCommand {
                 print("   #  urgency  priority  due               term   focused  title")
                 for r in tasks {
                     let t = r.task
-                    let due = (t.due?.text ?? "–").padding(toLength: 16, withPad: " ", startingAt: 0)
-                    let focused = humanMinutesShort(r.effort.focusedMinutes).leftPadded(7)
+                    let due = (t.due?.text ?? "–").padded(toWidth: 16)
+                    let focused = humanMinutesShort(r.effort.focusedMinutes).leftPadded(toWidth: 7)
                     let mark = t.isDone ? "✓ " : ""
                     let tags = t.tags.isEmpty ? "" : "  [" + t.tags.map(\.terminalSafe).joined(separator: ", ") + "]"
                     print(
-                        "\(String(t.id).leftPadded(4))  \(String(format: "%7.1f", r.urgency.total))  \(t.priority.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  \(due)  \(t.term.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(focused)  \(mark)\(t.title.terminalSafe)\(tags)"
+                        "\(String(t.id).leftPadded(toWidth: 4))  \(String(format: "%7.1f", r.urgency.total))  \(t.priority.rawValue.padded(toWidth: 8))  \(due)  \(t.term.rawValue.padded(toWidth: 5))  \(focused)  \(mark)\(t.title.terminalSafe)\(tags)"
                     )
                 }
             }
@@ -266,7 +267,7 @@ struct TaskCommand: AsyncParsableCommand {
                 let r = try openPlanner(common, lookingUp: true).rankedTask(task)
                 print("#\(r.task.id) \(r.task.title.terminalSafe): urgency \(String(format: "%.1f", r.urgency.total))")
                 for p in r.urgency.parts {
-                    print("  \(String(format: "%+6.1f", p.points))  \(p.name.padding(toLength: 9, withPad: " ", startingAt: 0))  \(p.why)")
+                    print("  \(String(format: "%+6.1f", p.points))  \(p.name.padded(toWidth: 9))  \(p.why)")
                 }
             }
         }
@@ -316,8 +317,4 @@ func dueNote(_ t: TaskItem) -> String { t.due.map { " (due \($0.text))" } ?? "" 
 func humanMinutesShort(_ minutes: Double) -> String {
     let m = Int(minutes.rounded())
     return m < 60 ? "\(m) min" : "\(m / 60) h \(m % 60 < 10 ? "0" : "")\(m % 60)"
-}
-
-extension String {
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }

@@ -1,3 +1,4 @@
+import DisplayWidth
 import Foundation
 import VigilCore
 
@@ -194,8 +195,12 @@ public struct LiveView: Sendable {
         func paint(_ s: String, _ code: String) -> String { style.color ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
         var out: [String] = []
         let title = "Vigil · " + (task.map { "\"\($0.terminalSafe)\"" } ?? "focus session")
-        let times = clockDuration(worked) + (planned.map { " / " + clockDuration($0) } ?? "")
-        out.append(fit(paint(title, "1"), visible: title.count, right: times, width: w))
+        var times = clockDuration(worked) + (planned.map { " / " + clockDuration($0) } ?? "")
+        // The title is cut to the columns left of the times; on a narrow terminal the planned
+        // length goes first (the bar below says the time left).
+        if title.displayWidth + 2 + times.displayWidth > w, w - times.displayWidth - 2 < 12 { times = clockDuration(worked) }
+        let shownTitle = truncate(title, w - times.displayWidth - 2)
+        out.append(fit(paint(shownTitle, "1"), visible: shownTitle.displayWidth, right: times, width: w))
         if let planned, planned > 0 {
             let fraction = min(1, worked / planned)
             let barWidth = max(10, min(50, w - 8))
@@ -260,7 +265,7 @@ public struct LiveView: Sendable {
         for (line, isNote) in recentLines {
             if isNote { out += wordWrap(line, width: w, indent: 2).map { truncate($0, w) } } else { out.append(truncate(line, w)) }
         }
-        out.append(truncate(paint("p pause/resume · b break · s snooze · q end · ? help", "2"), w + (style.color ? 8 : 0)))
+        out.append(paint(truncate("p pause/resume · b break · s snooze · q end · ? help", w), "2"))
         return out
     }
 
@@ -294,7 +299,7 @@ public struct LiveView: Sendable {
     /// `Door      `: the sensor's name as a line label.
     private func label(_ sensor: SensorKind) -> String {
         let name = (sensor.rawValue.prefix(1).uppercased() + sensor.rawValue.dropFirst()).terminalSafe
-        return name.count >= 10 ? name + " " : name + String(repeating: " ", count: 10 - name.count)
+        return name.displayWidth >= 10 ? name + " " : name.padded(toWidth: 10)
     }
 
     /// The receiver's fix quality, once it has said anything.
@@ -357,11 +362,10 @@ public func sparkline(_ values: [Double], width: Int) -> String {
     return String(repeating: " ", count: width - shown.count) + String(shown.map { blocks[min(7, max(0, Int(saturating: ($0 * 7).rounded())))] })
 }
 
-private func truncate(_ s: String, _ width: Int) -> String {
-    s.count <= width ? s : String(s.prefix(max(1, width - 1))) + "…"
-}
+/// At most `width` columns of the terminal (a CJK character or an emoji takes two).
+private func truncate(_ s: String, _ width: Int) -> String { s.truncated(toWidth: max(1, width)) }
 
 private func fit(_ left: String, visible: Int, right: String, width: Int) -> String {
-    let gap = width - visible - right.count
+    let gap = width - visible - right.displayWidth
     return gap >= 2 ? left + String(repeating: " ", count: gap) + right : left + "  " + right
 }

@@ -1,3 +1,4 @@
+import DisplayWidth
 import Foundation
 import VigilCore
 
@@ -328,30 +329,24 @@ struct TextReport {
         }
         if !r.tasks.isEmpty {
             out += "\n" + bold("By task") + "\n"
-            let names = r.tasks.map { $0.task.isEmpty ? "(no task)" : $0.task.terminalSafe }
-            let name = min(24, max(8, names.map(\.count).max() ?? 8))
-            for (t, taskName) in zip(r.tasks, names) {
-                let label = String(taskName.prefix(name)).padding(toLength: name, withPad: " ", startingAt: 0)
-                let text =
-                    "\(hoursMinutes(t.focusedMinutes)) focused · \(percent(t.focusShare)) · \(t.sessions) session\(t.sessions == 1 ? "" : "s") · \(t.episodes) episode\(t.episodes == 1 ? "" : "s")"
-                for (i, line) in wordWrap(text, width: width - name - 4, indent: 0).enumerated() {
-                    out += "  " + (i == 0 ? label : String(repeating: " ", count: name)) + "  " + line + "\n"
-                }
-            }
+            out += labelledRows(
+                r.tasks.map { t in
+                    (
+                        t.task.isEmpty ? "(no task)" : t.task.terminalSafe,
+                        "\(hoursMinutes(t.focusedMinutes)) focused · \(percent(t.focusShare)) · \(t.sessions) session\(t.sessions == 1 ? "" : "s") · \(t.episodes) episode\(t.episodes == 1 ? "" : "s")"
+                    )
+                }, width: width)
         }
         if let devices = r.devices, !devices.isEmpty {
             out += "\n" + bold("By device") + "\n"
             for line in wordWrap(devicesCountedOnce, width: width - 2, indent: 0) { out += "  " + line + "\n" }
-            let names = devices.map { deviceLabel($0.device).terminalSafe }
-            let name = min(24, max(8, names.map(\.count).max() ?? 8))
-            for (d, deviceName) in zip(devices, names) {
-                let label = String(deviceName.prefix(name)).padding(toLength: name, withPad: " ", startingAt: 0)
-                let text =
-                    "\(hoursMinutes(d.focusedMinutes)) focused · \(hoursMinutes(d.distractedMinutes)) distracted · \(d.sessions) session\(d.sessions == 1 ? "" : "s") · \(d.episodes) episode\(d.episodes == 1 ? "" : "s")"
-                for (i, line) in wordWrap(text, width: width - name - 4, indent: 0).enumerated() {
-                    out += "  " + (i == 0 ? label : String(repeating: " ", count: name)) + "  " + line + "\n"
-                }
-            }
+            out += labelledRows(
+                devices.map { d in
+                    (
+                        deviceLabel(d.device).terminalSafe,
+                        "\(hoursMinutes(d.focusedMinutes)) focused · \(hoursMinutes(d.distractedMinutes)) distracted · \(d.sessions) session\(d.sessions == 1 ? "" : "s") · \(d.episodes) episode\(d.episodes == 1 ? "" : "s")"
+                    )
+                }, width: width)
         }
         if let a = r.applications {
             out += "\n" + bold("Applications") + "\n"
@@ -615,4 +610,19 @@ func markupEntity(_ c: Character) -> String? {
     case ">": "&gt;"
     default: nil
     }
+}
+
+/// Rows of a name (cut to 24 columns, padded to the longest) and its figures, wrapped under
+/// themselves: "By task", "By device". Measured in terminal columns, so a task named in Chinese
+/// lines up with one named in English.
+func labelledRows(_ rows: [(name: String, text: String)], width: Int) -> String {
+    let name = min(24, max(8, rows.map(\.name.displayWidth).max() ?? 8))
+    var out = ""
+    for row in rows {
+        let label = row.name.truncated(toWidth: name).padded(toWidth: name)
+        for (i, line) in wordWrap(row.text, width: width - name - 4, indent: 0).enumerated() {
+            out += "  " + (i == 0 ? label : String(repeating: " ", count: name)) + "  " + line + "\n"
+        }
+    }
+    return out
 }
