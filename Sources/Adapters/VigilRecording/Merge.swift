@@ -17,6 +17,7 @@ public final class MergedRecordings {
             for r in sources { heads.append(try r.next()) }
         }
         self.heads = heads
+        spans = Array(repeating: nil, count: sources.count > 1 ? sources.count : 0)
     }
 
     public func next() throws(RecordingError) -> Sample? {
@@ -29,8 +30,36 @@ public final class MergedRecordings {
         }
         guard best >= 0 else { return nil }
         let sample = heads[best]
+        if let time = sample?.time {
+            spans[best] = spans[best].map { ($0.first, time) } ?? (time, time)
+        }
+        lastSource = best
         heads[best] = try sources[best].next()
         return sample
+    }
+
+    /// Which of `sources` the sample `next()` returned last came from.
+    public private(set) var lastSource = 0
+
+    /// The first and last sample of each recording read so far (nil for one that had none), in
+    /// the order given; kept only when there are several, to tell whether they belong together.
+    public private(set) var spans: [(first: Timestamp, last: Timestamp)?] = []
+
+    /// The stretches of time the recordings cover once read: recordings whose samples overlap, or
+    /// follow each other within `gap` seconds, are one stretch. More than one means the files are
+    /// of separate sessions (a morning and the next day's afternoon), which one replay would
+    /// judge as one session with a long silence in the middle.
+    public func stretches(joinedWithin gap: Double) -> [(first: Timestamp, last: Timestamp, files: [String])] {
+        let read = zip(spans, sources).compactMap { span, source in span.map { ($0.first, $0.last, source.path) } }.sorted { $0.0 < $1.0 }
+        var out: [(first: Timestamp, last: Timestamp, files: [String])] = []
+        for (first, last, file) in read {
+            if let current = out.last, first - current.last <= gap {
+                out[out.count - 1] = (current.first, max(current.last, last), current.files + [file])
+            } else {
+                out.append((first, last, [file]))
+            }
+        }
+        return out
     }
 
     /// The one recording, when it is all there is and a Vigil recording: a replay then reads it

@@ -38,9 +38,9 @@ struct EventLog: Sendable {
         try writer.write(logAt: path) { db in try Self.insertSession(events, source: source, recording: recording, db: db) }
     }
 
-    func appendSessions(_ sessions: [[SessionEvent]], source: SessionSource) throws(StoreError) {
+    func appendSessions(_ sessions: [[SessionEvent]], source: SessionSource, recording: String?) throws(StoreError) -> [Int64] {
         try writer.write(logAt: path) { db in
-            for events in sessions { try Self.insertSession(events, source: source, recording: nil, db: db) }
+            try sessions.compactMap { events in try Self.insertSession(events, source: source, recording: recording, db: db) }
         }
     }
 

@@ -70,9 +70,11 @@ public final class EventStore: Sendable {
         try log.appendSession(events, source: source, recording: recording)
     }
 
-    /// Writes many whole sessions in one transaction (a simulated history): all or none.
-    public func appendSessions(_ sessions: [[SessionEvent]], source: SessionSource) throws(StoreError) {
-        try log.appendSessions(sessions, source: source)
+    /// Writes many whole sessions in one transaction (a simulated history, a split replay): all or
+    /// none. Returns the new sessions' ids.
+    @discardableResult
+    public func appendSessions(_ sessions: [[SessionEvent]], source: SessionSource, recording: String? = nil) throws(StoreError) -> [Int64] {
+        try log.appendSessions(sessions, source: source, recording: recording)
     }
 
     /// Like `appendSessions`, but only into a log without sessions, checked in the same transaction

@@ -23,6 +23,11 @@ struct Replay: AsyncParsableCommand {
               vigil replay --json input.jsonl audio.jsonl > timeline.jsonl
               vigil replay keyboard.yml office.wav gpspipe.json
               vigil replay --log --task thesis Samples/loud-room/session.jsonl
+              vigil replay --split monday.jsonl tuesday.jsonl
+
+            Files of separate sessions (more than an hour apart, none covering the time between) \
+            are said to be so: replayed together they are judged as one session with a long \
+            silence in it. --split replays each stretch as a session of its own.
             """
     )
 
@@ -43,8 +48,15 @@ struct Replay: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Planned length; the session ends when it is reached (default: the whole recording).", valueName: "minutes"))
     var minutes: Double?
 
+    @Flag(help: "A silence of over an hour in the recordings ends one session and starts the next.")
+    var split = false
+
     @Option(help: ArgumentHelp("Play back at this many times real time instead of as fast as possible (e.g. 60).", valueName: "factor"))
     var pace: Double?
+
+    /// Recordings further apart than this are of separate sessions: longer than any silence a
+    /// session of one sitting has (the machine asleep over lunch), shorter than a night.
+    static let separateAfter: Double = 3600
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("Name at least one recording to replay.") }
@@ -66,8 +78,15 @@ struct Replay: AsyncParsableCommand {
             var renderer: TimelineRenderer?
             var events: [SessionEvent] = []
             let wallStart = ContinuousClock.now
-            let result = try replayer.run(merged) { e in
-                if renderer == nil { renderer = TimelineRenderer(sessionStart: e.time) }
+            // Logged once every recording was read, in one transaction: a file that turns out bad
+            // halfway leaves the log as it was.
+            var sessions: [[SessionEvent]] = []
+            let result = try replayer.run(merged, splitAfterSilence: split ? Self.separateAfter : nil) { e in
+                if case .sessionStarted = e.kind {
+                    // Each session's timeline counts from its own start, under a blank line.
+                    if renderer != nil, !json { out.line("") }
+                    renderer = TimelineRenderer(sessionStart: e.time)
+                }
                 if let pace, let r = renderer {
                     out.flush()
                     let due = wallStart + .seconds((e.time - r.sessionStart) / pace)
@@ -82,7 +101,13 @@ struct Replay: AsyncParsableCommand {
                 } else if let text = renderer!.text(e) {
                     out.line(text)
                 }
-                if store != nil { events.append(e) }
+                if store != nil {
+                    events.append(e)
+                    if case .sessionEnded = e.kind {
+                        sessions.append(events)
+                        events.removeAll()
+                    }
+                }
             }
             out.flush()
             if result.skippedLines > 0 {
@@ -91,13 +116,21 @@ struct Replay: AsyncParsableCommand {
             if result.samples == 0 {
                 throw Failure("\(files.map(\.terminalSafe).joined(separator: ", ")): no samples to replay", code: .dataError)
             }
-            if let store {
-                let id = try store.appendSession(events, source: .replay, recording: files.joined(separator: " "))
-                if let id {
+            if !split {
+                let stretches = merged.stretches(joinedWithin: Self.separateAfter)
+                if stretches.count > 1 {
+                    let hours = (stretches.last!.first - stretches.first!.last) / 3600
                     note(
-                        "logged as session \(id) in \(store.path.terminalSafe), as a replay: `vigil log --source replay` lists it; reports count it with --source replay"
+                        "note: these recordings are of \(stretches.count) separate stretches of time (\(Int(hours.rounded())) h from the end of the first to the start of the last), replayed as one session; `--split` replays each as a session of its own"
                     )
                 }
+            }
+            if let store, !sessions.isEmpty {
+                let logged = try store.appendSessions(sessions, source: .replay, recording: files.joined(separator: " "))
+                let ids = logged.map(String.init).joined(separator: ", ")
+                note(
+                    "logged as session\(logged.count == 1 ? "" : "s") \(ids) in \(store.path.terminalSafe), as a replay: `vigil log --source replay` lists \(logged.count == 1 ? "it" : "them"); reports count \(logged.count == 1 ? "it" : "them") with --source replay"
+                )
             }
         }
     }
