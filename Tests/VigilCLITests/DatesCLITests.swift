@@ -36,6 +36,29 @@ import Testing
         #expect(r.status == 64 && r.stderr.contains("--from tomorrow (2026-11-25) is after the period's last day (2026-11-24, today)"), "\(r.stderr)")
     }
 
+    /// Without `calendar.week_starts`, weeks start on the locale's first weekday (LC_TIME): Sunday
+    /// in the United States, Monday in Germany and where the locale says nothing (C).
+    @Test func theLocaleSaysWhereAWeekStarts() async throws {
+        let home = freshHome()
+        let locales = home + "/locales"
+        try FileManager.default.createDirectory(atPath: locales, withIntermediateDirectories: true)
+        for name in ["en_US", "de_DE"] {
+            let made = await runProcess("/usr/bin/localedef", ["-i", name, "-f", "UTF-8", "\(locales)/\(name).UTF-8"])
+            // 1: written, with warnings (en_US has some).
+            try #require(made.status == 0 || made.status == 1, "localedef \(name) (the locales package): \(made.output)")
+        }
+        func lastWeek(_ locale: String) async throws -> String {
+            let r = try await run(["report", "--period", ":lastweek"], home, env: ["LOCPATH": locales, "LC_ALL": locale])
+            return String(r.stdout.split(separator: "\n").first ?? "") + r.stderr
+        }
+        #expect(try await lastWeek("en_US.UTF-8") == "Vigil report · 2026-11-15 to 2026-11-21 · GMT")
+        #expect(try await lastWeek("de_DE.UTF-8") == "Vigil report · 2026-11-16 to 2026-11-22 · GMT")
+        #expect(try await lastWeek("C.UTF-8") == "Vigil report · 2026-11-16 to 2026-11-22 · GMT")
+        // The config key wins over the locale.
+        write("calendar:\n  week_starts: saturday\n", to: home + "/config/vigil/config.yaml")
+        #expect(try await lastWeek("en_US.UTF-8") == "Vigil report · 2026-11-14 to 2026-11-20 · GMT")
+    }
+
     @Test func dueDatesLookAhead() async throws {
         let home = freshHome()
         var r = try await run(["task", "add", "Invoice", "--due", "tomorrow"], home)
@@ -77,6 +100,11 @@ import Testing
         #expect(r.status == 65 && r.stderr.contains("Read starts on 2026-11-24; mark an earlier day after `vigil habit edit 2 --since 2026-11-23`."))
         r = try await run(["habit", "add", "Run", "--since", "tomorrow"], home)
         #expect(r.status == 64 && r.stderr.contains("--since: 2026-11-25 is in the future"), "\(r.stderr)")
+        // A note's week: an ISO week, or the week of a day.
+        r = try await run(["habit", "note", "Walk", "A good start.", "--week", "1w"], home)
+        #expect(r.stdout == "Noted for Walk, week 2026-W47.\n", "\(r.stderr)")
+        r = try await run(["habit", "note", "Walk", "On.", "--week", "2026-W48"], home)
+        #expect(r.stdout == "Noted for Walk, week 2026-W48.\n", "\(r.stderr)")
         r = try await run(["habit", "check", "Walk", "--date", ":week"], home)
         #expect(r.status == 64 && r.stderr.contains("--date: ':week' is not a date"), "\(r.stderr)")
     }

@@ -369,12 +369,18 @@ struct HabitCommand: AsyncParsableCommand {
         @OptionGroup var common: CommonOptions
         @Argument(help: "The habit's number or name.") var habit: String
         @Argument(help: "The note.") var text: String
-        @Option(help: ArgumentHelp("ISO week, like 2026-W47 (default: this week).", valueName: "week")) var week: String?
+        @Option(help: ArgumentHelp("ISO week, like 2026-W47, or a day in it: 1w, :lastweek, 2026-11-20 ... (default: this week).", valueName: "week"))
+        var week: String?
 
         func run() async throws {
             await guarded {
                 let planner = try openPlanner(common, lookingUp: true)
-                let (h, w) = try planner.noteHabit(habit, try nonBlank(text, what: "The note"), week: week)
+                // An ISO week as written (the planner checks it), else the week of a day.
+                let chosen = try week.map { text in
+                    text.uppercased().contains("-W")
+                        ? text : Statistics.isoWeek(try DateOption.day(text, option: "--week", now: planner.now, common: common, ranges: true))
+                }
+                let (h, w) = try planner.noteHabit(habit, try nonBlank(text, what: "The note"), week: chosen)
                 print("Noted for \(h.name.terminalSafe), week \(w).")
             }
         }
