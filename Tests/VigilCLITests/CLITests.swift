@@ -475,8 +475,8 @@ func write(_ text: String, to path: String) {
             (["start", "--minutes", "0"], 64, ["--minutes must be greater than 0"]),
             // Dates the time type cannot hold: refused where they enter, with the range (issue 17:
             // a task due 9999-12-31 was stored, then crashed every `task list`).
-            (["task", "add", "someday", "--due", "9999-12-31"], 64, ["'9999-12-31' is not a date", "from 1970-01-01 to 2199-12-31"]),
-            (["report", "--from", "1492-10-12"], 64, ["'1492-10-12' is not a date", "from 1970-01-01 to 2199-12-31"]),
+            (["task", "add", "someday", "--due", "9999-12-31"], 64, ["--due: '9999-12-31' is outside", "from 1970-01-01 to 2199-12-31"]),
+            (["report", "--from", "1492-10-12"], 64, ["--from: '1492-10-12' is outside", "from 1970-01-01 to 2199-12-31"]),
             (["report", "--now", "9999-01-01T00:00:00Z"], 64, ["--now", "from 1970-01-01 to 2199-12-31"]),
             (["simulate", "--until", "2262-04-12"], 64, ["--until", "from 1970-01-01 to 2199-12-31"]),
             (["replay", farFuture], 65, ["far-future.jsonl:1", "from 1970-01-01 to 2199-12-31"]),
@@ -504,7 +504,11 @@ func write(_ text: String, to path: String) {
             (["log", "--limit", "0"], 64, ["--limit must be at least 1"]),
             (["status"], 1, []),
             (["stop"], 1, []),
-            (["report", "--from", "2026-13-01"], 64, ["--from", "2026-13-01", "YYYY-MM-DD"]),
+            (["report", "--from", "2026-13-01"], 64, ["--from: '2026-13-01' is no real date", "a month past 12"]),
+            (["report", "--from", "someday"], 64, ["--from: 'someday' is not a date; use YYYY-MM-DD", "3d, 2w", ":lastmonth"]),
+            (["report", "--last", "1m"], 64, ["--last: '1m' is not a span; use 7d, 2w, 1mo or 1y", "--period"]),
+            (["report", "--period", ":fortnight"], 64, ["--period: ':fortnight' is not a date", ":week"]),
+            (["forget", "--period", ":lastweek", "--from", "monday", "--yes"], 64, ["give --from and --to, or --period"]),
             (["report", "-o", unwritable + "/r.txt"], 73, [unwritable + "/r.txt", "Choose another file with -o"]),
             // An empty path is bad usage, for every path option (issue 17).
             (["report", "-o", ""], 64, ["--output: the path is empty"]),

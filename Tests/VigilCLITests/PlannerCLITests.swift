@@ -76,7 +76,10 @@ import Testing
         r = try await run(["task", "add"], home)
         #expect(r.status == 64 && r.stderr.contains("Missing expected argument '<title>'"))
         r = try await run(["task", "add", "X", "--due", "2026-02-30"], home)
-        #expect(r.status == 64 && r.stderr.contains("--due: '2026-02-30' is not a date; use YYYY-MM-DD"))
+        #expect(r.status == 64 && r.stderr.contains("--due: '2026-02-30' is no real date"))
+        r = try await run(["task", "add", "X", "--due", "someday"], home)
+        #expect(
+            r.status == 64 && r.stderr.contains("--due: 'someday' is not a date; use YYYY-MM-DD, \"YYYY-MM-DD HH:MM\" (local time)"), "\(r.stderr)")
         r = try await run(["task", "add", "X", "--estimate", "lots"], home)
         #expect(r.status == 64 && r.stderr.contains("--estimate: 'lots' is not a duration; use minutes like 90m"))
         r = try await run(["task", "add", "X", "--priority", "urgent"], home)

@@ -185,19 +185,32 @@ import VigilStats
         #expect(try HabitMarking.day("today", for: h, today: wednesday) == wednesday)
         #expect(try HabitMarking.day("2026-11-16", for: h, today: wednesday) == monday, "the day it was added")
         #expect(throws: PlannerError.futureDay(wednesday + 1)) { try HabitMarking.day("tomorrow", for: h, today: wednesday) }
-        #expect(throws: PlannerError.beforeHabit(id: 4, createdDay: monday, day: monday - 1)) {
+        #expect(throws: PlannerError.beforeStart(id: 4, name: "Read", start: monday, day: monday - 1)) {
             try HabitMarking.day("2026-11-15", for: h, today: wednesday)
         }
-        #expect(throws: PlannerError.notADay("someday")) { try HabitMarking.day("someday", for: h, today: wednesday) }
-        #expect(throws: PlannerError.beforeHabit(id: 4, createdDay: monday, day: monday - 1)) {
+        #expect(throws: PlannerError.notADay("someday", .unknown)) { try HabitMarking.day("someday", for: h, today: wednesday) }
+        #expect(throws: PlannerError.notADay(":week", .unknown), "a range is no day") { try HabitMarking.day(":week", for: h, today: wednesday) }
+        #expect(throws: PlannerError.beforeStart(id: 4, name: "Read", start: monday, day: monday - 1)) {
             try HabitMarking.day("yesterday", for: h, today: monday)
         }
+        // The grammar, looking back: the last Monday (today included), two days ago.
+        #expect(try HabitMarking.day("monday", for: h, today: wednesday) == monday)
+        #expect(try HabitMarking.day("2d", for: h, today: wednesday) == monday)
+        #expect(try HabitMarking.day("2026-11-17T23:30", for: h, today: wednesday) == monday + 1, "a date with a time: its day")
+        // A habit that starts earlier (--since) takes the days from its start.
+        var since = h
+        since.createdDay = monday - 10
+        #expect(try HabitMarking.day("2026-11-06", for: since, today: wednesday) == monday - 10)
         // Archived: refused before the date is even read.
         #expect(throws: PlannerError.archivedHabit(4)) { try HabitMarking.day("someday", for: h.finished(at: ms(1)), today: wednesday) }
         #expect(PlannerError.futureDay(wednesday + 1).description == "2026-11-19 is in the future: a day can be marked once it has come.")
         #expect(
-            PlannerError.beforeHabit(id: 4, createdDay: monday, day: monday - 1).description
-                == "habit #4 was added on 2026-11-16; 2026-11-15 is before it.")
+            PlannerError.beforeStart(id: 4, name: "Read", start: monday, day: monday - 1).description
+                == "Read starts on 2026-11-16; mark an earlier day after `vigil habit edit 4 --since 2026-11-15`.")
+        #expect(
+            PlannerError.notADay("someday", .unknown).description
+                == "--date: 'someday' is not a date; use YYYY-MM-DD, today, yesterday, a weekday (monday: the last one, today included), 3d, 2w, 1mo or 1y ago."
+        )
     }
 
     // MARK: Habits: goals

@@ -11,12 +11,23 @@ import VigilStats
     // MARK: Tasks
 
     @Test func deadlinesParse() {
-        #expect(Deadline.parse("2026-11-30", today: monday) == Deadline(day: civilDay("2026-11-30")!))
-        #expect(Deadline.parse("2026-11-30 17:05", today: monday) == Deadline(day: civilDay("2026-11-30")!, minute: 17 * 60 + 5))
-        #expect(Deadline.parse("2026-11-30T09:00", today: monday)?.minute == 540)
-        #expect(Deadline.parse("tomorrow", today: monday) == Deadline(day: monday + 1))
+        func due(_ text: String) -> Deadline? {
+            try? Deadline.parse(text, today: monday, localMinute: { Int($0.nanoseconds / 60_000_000_000) }).get()
+        }
+        #expect(due("2026-11-30") == Deadline(day: civilDay("2026-11-30")!))
+        #expect(due("2026-11-30 17:05") == Deadline(day: civilDay("2026-11-30")!, minute: 17 * 60 + 5))
+        #expect(due("2026-11-30T09:00")?.minute == 540)
+        #expect(due("tomorrow") == Deadline(day: monday + 1))
+        // Looking ahead: a weekday is the next one after today, 3d is in three days, a range its last day.
+        #expect(due("monday") == Deadline(day: monday + 7), "on a Monday, the next Monday")
+        #expect(due("fri") == Deadline(day: monday + 4))
+        #expect(due("3d") == Deadline(day: monday + 3))
+        #expect(due(":week") == Deadline(day: monday + 6), "by Sunday, weeks starting on Monday")
+        #expect(due("17:30") == Deadline(day: monday, minute: 17 * 60 + 30), "a time alone is today")
+        // With an offset: the local minute the clock gives (here UTC), to the minute.
+        #expect(due("2026-11-30T09:00:59+01:00") == Deadline(day: civilDay("2026-11-30")!, minute: 8 * 60))
         for bad in ["2026-11-31", "30/11/2026", "2026-11-30 25:00", "2026-11-30 9", "next week", ""] {
-            #expect(Deadline.parse(bad, today: monday) == nil, "\(bad)")
+            #expect(due(bad) == nil, "\(bad)")
         }
         #expect(parseMinutes("90m") == 90 && parseMinutes("1h30m") == 90 && parseMinutes("2h") == 120 && parseMinutes("45") == 45)
         #expect(parseMinutes("1.5h") == nil && parseMinutes("0") == nil && parseMinutes("h") == nil)

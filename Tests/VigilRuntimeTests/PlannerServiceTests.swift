@@ -110,13 +110,45 @@ import VigilStore
         #expect(try p.habit("\(read.id)").archived == noon, "by number, an archived one too")
     }
 
+    /// A habit with a chosen start (`--since`): the days from it on can be marked and count, and
+    /// moving the start (`habit edit --since`) is stored; a start after today is refused.
+    @Test func aHabitStartsWhereThePersonSays() throws {
+        let store = EventStore()
+        let p = planner(store)
+        let walk = try p.addHabit(name: "Walk", since: monday - 3)
+        #expect(try store.habit(id: walk.id)?.createdDay == monday - 3)
+        let marked = try p.mark("Walk", on: "3d", .completed)
+        #expect(marked.mark.day == monday - 3)
+        #expect(throws: PlannerError.beforeStart(id: walk.id, name: "Walk", start: monday - 3, day: monday - 4)) {
+            try p.mark("Walk", on: "4d", .completed)
+        }
+        // Marked on each day from the start: a streak of four, counted from the start.
+        for ago in ["2d", "yesterday", "today"] { _ = try p.mark("Walk", on: ago, .completed) }
+        #expect(try p.habitDetail("Walk").progress.current == 4)
+
+        // Moved earlier: the earlier day can be marked now, and is stored.
+        var changes = HabitChanges()
+        changes.since = monday - 5
+        _ = try p.editHabit("Walk", changes)
+        #expect(try store.habit(id: walk.id)?.createdDay == monday - 5)
+        #expect(try p.mark("Walk", on: "4d", .completed).mark.day == monday - 4)
+        // The unmarked day at the new start was failed by the housekeeping: the streak is five.
+        #expect(try store.habitDays(id: walk.id)[monday - 5] == .failed)
+        #expect(try p.habitDetail("Walk").progress.current == 5)
+
+        changes.since = monday + 1
+        #expect(throws: PlannerError.futureStart(monday + 1)) { try p.editHabit("Walk", changes) }
+        #expect(throws: PlannerError.futureStart(monday + 1)) { try p.addHabit(name: "Run", since: monday + 1) }
+        #expect(try store.habit(id: walk.id)?.createdDay == monday - 5, "nothing written")
+    }
+
     /// A mark is written; a refused one writes nothing, not even the housekeeping's failures.
     @Test func marksAllowedAndRefused() throws {
         let store = EventStore()
         let read = try planner(store).addHabit(name: "Read", goal: 2)
         let wednesday = planner(store, plusDays: 2)
         #expect(throws: PlannerError.futureDay(monday + 3)) { try wednesday.mark("Read", on: "2026-11-19", .completed) }
-        #expect(throws: PlannerError.beforeHabit(id: read.id, createdDay: monday, day: monday - 1)) {
+        #expect(throws: PlannerError.beforeStart(id: read.id, name: "Read", start: monday, day: monday - 1)) {
             try wednesday.mark("Read", on: "2026-11-15", .completed)
         }
         #expect(try store.habitDays(id: read.id).isEmpty, "nothing written, Monday and Tuesday not failed yet")

@@ -500,7 +500,20 @@ private let schema: [String: [String: Apply]] = [
         "group_url": { $0.sync.groupURL = try syncURL($1) },
         "alias": { $0.sync.alias = try groupName($1) },
     ],
+    "calendar": [
+        "week_starts": { $0.calendar.weekStarts = try weekday($1) }
+    ],
 ]
+
+/// `locale` (nil), or a weekday's name: `monday`, `sunday`, `sat` ...
+private func weekday(_ node: Node) throws -> Int? {
+    let expected = "expected locale or a weekday such as monday, sunday or saturday"
+    guard case .scalar(let sc) = node else { throw ValueError(message: "\(expected), got \(describe(node))") }
+    let text = sc.string.trimmingCharacters(in: .whitespaces)
+    if text.lowercased() == "locale" { return nil }
+    guard let day = DateExpression.weekday(named: text) else { throw ValueError(message: "\(expected), got \(describe(node))") }
+    return day
+}
 
 /// `none`, or a PostgreSQL URL as libpq takes it.
 private func syncURL(_ node: Node) throws -> String? {

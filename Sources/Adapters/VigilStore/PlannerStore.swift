@@ -112,11 +112,11 @@ extension EventStore {
             try db.execute(
                 sql: """
                     UPDATE habits SET name = ?, schedule = ?, goal = ?, color = ?, reminder = ?, priority = ?, flagged = ?, auto_task = ?,
-                        auto_minutes = ?, archived_ms = ? WHERE id = ?
+                        auto_minutes = ?, created_day = ?, archived_ms = ? WHERE id = ?
                     """,
                 arguments: [
                     h.name, h.schedule.text, h.goal, h.color, h.reminder, h.priority.rawValue, h.flagged, h.autoTask, h.autoMinutes,
-                    h.archived?.millisecondsSinceEpoch, h.id,
+                    h.createdDay, h.archived?.millisecondsSinceEpoch, h.id,
                 ])
         }
     }

@@ -68,7 +68,10 @@ func clock(_ text: String, option: String) throws -> String {
 /// What check, fail and skip are told: the habit, and the day.
 struct MarkTarget: ParsableArguments {
     @Argument(help: "The habit's number or name.") var habit: String
-    @Option(help: ArgumentHelp("The day: YYYY-MM-DD, today (default) or yesterday.", valueName: "date")) var date: String?
+    @Option(
+        help: ArgumentHelp(
+            "The day (default: today): YYYY-MM-DD, today, yesterday, monday (the last one, today included), or 3d or 2w ago; from the habit's start on.",
+            valueName: "date")) var date: String?
 }
 
 struct HabitCommand: AsyncParsableCommand {
@@ -109,6 +112,10 @@ struct HabitCommand: AsyncParsableCommand {
         @Option(help: "high, medium or low.") var priority: Priority = .medium
         @Flag(help: "Flag it.") var flag = false
         @Option(help: ArgumentHelp("Completed by sessions: \"50m on thesis\" (a task's title or tag).", valueName: "rule")) var auto: String?
+        @Option(
+            help: ArgumentHelp(
+                "The day it started, so earlier days can be marked (default: today): YYYY-MM-DD, yesterday, monday, 3d, 2w or 1mo ago ...",
+                valueName: "date")) var since: String?
 
         func validate() throws {
             _ = try nonBlank(name, what: "The habit's name")
@@ -120,13 +127,16 @@ struct HabitCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
+                let now = LocalNow(at: try common.currentTime())
+                let start = try since.map { try DateOption.day($0, option: "--since", now: now, common: common) }
                 let h = try openPlanner(common).addHabit(
                     name: try nonBlank(name, what: "The habit's name"), schedule: try scheduleOptions.schedule() ?? .daily, goal: goal, color: color,
                     reminder: try reminder.map { try clock($0, option: "--reminder") }, priority: priority, flagged: flag,
-                    auto: try auto.map(parseAuto))
+                    auto: try auto.map(parseAuto), since: start)
                 print(
                     "Added habit #\(h.id): \(h.name.terminalSafe), \(h.schedule.description)\(h.reminder.map { ", reminded at \($0)" } ?? ""). Mark it with `vigil habit check \(h.id)`."
                 )
+                if h.createdDay < now.day { print(HabitCommand.sinceNote(h)) }
             }
         }
     }
@@ -228,6 +238,13 @@ struct HabitCommand: AsyncParsableCommand {
 
     /// check, fail, skip and set share this; in a terminal, a goal reached asks whether to continue
     /// or finish.
+    /// Where a habit with a chosen start stands: which days can be marked now.
+    static func sinceNote(_ h: Habit) -> String {
+        let start = civilDate(h.createdDay)
+        return "It starts on \(start): any day from then on can be marked (`vigil habit check \(h.id) --date \(start)`); "
+            + "scheduled days left unmarked count as failed."
+    }
+
     static func mark(_ common: CommonOptions, _ reference: String, date: String?, _ status: DayStatus) async {
         await guarded {
             let planner = try openPlanner(common, lookingUp: true)
@@ -294,7 +311,7 @@ struct HabitCommand: AsyncParsableCommand {
             discussion: "Examples:\n  vigil habit set 1 2026-11-18 completed\n  vigil habit set 1 2026-11-19 incomplete")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The habit's number or name.") var habit: String
-        @Argument(help: "The day, YYYY-MM-DD.") var date: String
+        @Argument(help: "The day: YYYY-MM-DD, yesterday, monday (the last one), 3d ago ... (as --date of check).") var date: String
         @Argument(help: "completed, failed, skipped or incomplete.") var status: String
 
         func validate() throws {
@@ -319,6 +336,10 @@ struct HabitCommand: AsyncParsableCommand {
         @Option(help: "high, medium or low.") var priority: Priority?
         @Flag(inversion: .prefixedEnableDisable, help: "Flag or unflag it.") var flag: Bool?
         @Option(help: ArgumentHelp("\"50m on thesis\", or none.", valueName: "rule")) var auto: String?
+        @Option(
+            help: ArgumentHelp(
+                "The day it started (the first that can be marked, and that its streaks count from): YYYY-MM-DD, monday, 3d ago ...",
+                valueName: "date")) var since: String?
 
         func validate() throws {
             _ = try scheduleOptions.schedule()
@@ -340,8 +361,11 @@ struct HabitCommand: AsyncParsableCommand {
                 changes.priority = priority
                 changes.flagged = flag
                 changes.auto = try change(auto, parseAuto)
-                let h = try openPlanner(common, lookingUp: true).editHabit(habit, changes)
+                let planner = try openPlanner(common, lookingUp: true)
+                changes.since = try since.map { try DateOption.day($0, option: "--since", now: planner.now, common: common) }
+                let h = try planner.editHabit(habit, changes)
                 print("Updated habit #\(h.id): \(h.name.terminalSafe), \(h.schedule.description).")
+                if since != nil { print(HabitCommand.sinceNote(h)) }
             }
         }
     }
@@ -353,12 +377,18 @@ struct HabitCommand: AsyncParsableCommand {
         @OptionGroup var common: CommonOptions
         @Argument(help: "The habit's number or name.") var habit: String
         @Argument(help: "The note.") var text: String
-        @Option(help: ArgumentHelp("ISO week, like 2026-W47 (default: this week).", valueName: "week")) var week: String?
+        @Option(help: ArgumentHelp("ISO week, like 2026-W47, or a day in it: 1w, :lastweek, 2026-11-20 ... (default: this week).", valueName: "week"))
+        var week: String?
 
         func run() async throws {
             await guarded {
                 let planner = try openPlanner(common, lookingUp: true)
-                let (h, w) = try planner.noteHabit(habit, try nonBlank(text, what: "The note"), week: week)
+                // An ISO week as written (the planner checks it), else the week of a day.
+                let chosen = try week.map { text in
+                    text.uppercased().contains("-W")
+                        ? text : Statistics.isoWeek(try DateOption.day(text, option: "--week", now: planner.now, common: common, ranges: true))
+                }
+                let (h, w) = try planner.noteHabit(habit, try nonBlank(text, what: "The note"), week: chosen)
                 print("Noted for \(h.name.terminalSafe), week \(w).")
             }
         }

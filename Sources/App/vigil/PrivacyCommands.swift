@@ -65,33 +65,54 @@ struct ForgetCommand: AsyncParsableCommand {
             Days are local and inclusive. The deleted content is overwritten in the file, not just \
             unlinked. In a terminal Vigil asks first; elsewhere give --yes.
 
+            Days are written as for `vigil report`: YYYY-MM-DD, yesterday, monday (the last one), \
+            3d or 2w ago, or a range such as :lastweek (--from takes its first day, --to its last).
+
             Examples:
               vigil forget --from 2026-11-01 --to 2026-11-07
-              vigil forget --from 2026-11-21 --to 2026-11-21 --yes
+              vigil forget --period yesterday --yes
+              vigil forget --period :lastweek
             """)
     @OptionGroup var common: CommonOptions
-    @Option(help: ArgumentHelp("First day to forget, YYYY-MM-DD (local).", valueName: "date")) var from: String
-    @Option(help: ArgumentHelp("Last day to forget, YYYY-MM-DD (local).", valueName: "date")) var to: String
+    @Option(help: ArgumentHelp("First day to forget: YYYY-MM-DD, yesterday, monday, 3d ago, :lastweek ... (local).", valueName: "date"))
+    var from: String?
+    @Option(help: ArgumentHelp("Last day to forget, as --from (a range is its last day).", valueName: "date")) var to: String?
+    @Option(help: ArgumentHelp("Instead of --from and --to: a range (:lastweek, :month ...) or one day.", valueName: "range"))
+    var period: String?
     @Flag(help: "Do not ask.") var yes = false
 
     func validate() throws {
-        for (name, value) in [("--from", from), ("--to", to)] where civilDay(value) == nil {
-            throw ValidationError("\(name): '\(value.terminalSafe)' is not a date; use YYYY-MM-DD, e.g. 2026-11-01, \(SupportedDates.range).")
+        guard (period == nil) == (from != nil && to != nil), period == nil || (from == nil && to == nil) else {
+            throw ValidationError("give --from and --to, or --period (such as :lastweek or yesterday).")
         }
-        if civilDay(from)! > civilDay(to)! { throw ValidationError("--from \(from) is after --to \(to).") }
+    }
+
+    /// The days to forget, and how they were given (for the messages).
+    private func days(_ now: LocalNow) throws -> (first: Int, last: Int) {
+        if let period {
+            let r = try DateOption.period(period, option: "--period", now: now, common: common)
+            return (r.lowerBound, r.upperBound)
+        }
+        let first = try DateOption.day(from ?? "", option: "--from", now: now, common: common, ranges: true)
+        let last = try DateOption.day(to ?? "", option: "--to", now: now, common: common, ranges: true, end: true)
+        guard first <= last else {
+            throw Failure(
+                "--from \(DateOption.shown(from ?? "", first)) is after --to \(DateOption.shown(to ?? "", last)).", code: .usage)
+        }
+        return (first, last)
     }
 
     func run() async throws {
         await guarded {
+            let now = LocalNow(at: try common.currentTime())
+            let (first, last) = try days(now)
+            let (from, to) = (civilDate(first), civilDate(last))
             guard try common.hasLog() else {
                 removeLeftovers()
                 print("Nothing to forget: there is no event log at \(common.paths.databasePath.terminalSafe).")
                 return
             }
             let store = try common.openStore()
-            let now = LocalNow(at: try common.currentTime())
-            let first = civilDay(from)!
-            let last = civilDay(to)!
             let range = (now.startOfDay(first), now.startOfDay(last + 1))
             let sessions = try store.sessionCount(from: range.0, to: range.1)
             if !yes {

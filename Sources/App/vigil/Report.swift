@@ -27,6 +27,8 @@ struct ReportCommand: AsyncParsableCommand {
             Examples:
               vigil report
               vigil report --last 30d --task thesis
+              vigil report --period :lastweek
+              vigil report --from monday
               vigil report --from 2026-11-01 --to 2026-11-30 --format html -o november.html
               vigil report --last all --format csv -o days.csv
               vigil report --last 90d --format csv --table hours
@@ -35,19 +37,32 @@ struct ReportCommand: AsyncParsableCommand {
             Only your own sessions count unless --source says otherwise: live ones and a simulated
             history. Replays (`vigil replay --log`) and rehearsals (`vigil start --replay --log`)
             re-judge time already lived; the report says how many it left out.
+
+            Dates are local: YYYY-MM-DD, today, yesterday, a weekday (the last one, today
+            included), 3d/2w/1mo/1y ago, and the ranges :week (calendar.week_starts), :lastweek,
+            :month, :lastmonth, :quarter, :lastquarter, :year, :lastyear, :today, :yesterday.
             """
     )
 
     @OptionGroup var common: CommonOptions
 
-    @Option(help: ArgumentHelp("First day of the period, YYYY-MM-DD (local).", valueName: "date"))
+    @Option(
+        help: ArgumentHelp(
+            "First day: YYYY-MM-DD, yesterday, monday (the last one, today included), 3d, 2w or 1mo ago, or a range's first day (:lastmonth).",
+            valueName: "date"))
     var from: String?
 
-    @Option(help: ArgumentHelp("Last day of the period, YYYY-MM-DD (default: today).", valueName: "date"))
+    @Option(help: ArgumentHelp("Last day (default: today), as --from; a range is its last day.", valueName: "date"))
     var to: String?
 
-    @Option(help: ArgumentHelp("The period ending today: 7d, 30d, any number of days, or all (default: 7d).", valueName: "span"))
+    @Option(help: ArgumentHelp("The period ending today: 7d, 2w, 1mo, 1y, any number of days or weeks, or all (default: 7d).", valueName: "span"))
     var last: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A range, up to today: :today, :yesterday, :week, :lastweek, :month, :lastmonth, :quarter, :lastquarter, :year, :lastyear (or one day).",
+            valueName: "range"))
+    var period: String?
 
     @Option(help: ArgumentHelp("Only the sessions of this task (as given to `vigil start --task`).", valueName: "name"))
     var task: String?
@@ -89,16 +104,8 @@ struct ReportCommand: AsyncParsableCommand {
         if last != nil, from != nil || to != nil {
             throw ValidationError("use either --last or --from/--to, not both.")
         }
-        if let last, last != "all", Self.days(in: last) == nil {
-            throw ValidationError("--last takes a number of days like 7d or 30d, or all; got '\(last.terminalSafe)'.")
-        }
-        for (name, value) in [("--from", from), ("--to", to)] {
-            if let value, Statistics.day(from: value) == nil {
-                throw ValidationError("\(name): '\(value.terminalSafe)' is not a date; use YYYY-MM-DD, e.g. 2026-11-01, \(SupportedDates.range).")
-            }
-        }
-        if let a = from.flatMap(Statistics.day(from:)), let b = to.flatMap(Statistics.day(from:)), a > b {
-            throw ValidationError("--from \(from!) is after --to \(to!).")
+        if period != nil, from != nil || to != nil || last != nil {
+            throw ValidationError("use either --period or --from/--to or --last, not two of them.")
         }
         try validatePath(output, "--output")
         if let timeZone, TimeZone(identifier: timeZone) == nil {
@@ -115,43 +122,57 @@ struct ReportCommand: AsyncParsableCommand {
                 "no group is set up: add sync.url and sync.group (and sync.group_url if the group has a database of its own) to \(common.paths.configFile.terminalSafe) (keys in man vigil.yaml, section sync).",
                 code: .configuration)
         }
-        guard from == nil, to == nil, task == nil, device == nil, last != "all", format == "text" || format == "json" else {
+        guard from == nil, to == nil, period == nil, task == nil, device == nil, last != "all", format == "text" || format == "json" else {
             throw Failure(
-                "--group takes --last Nd and --format text or json only: the group has daily figures, nothing by task or device.", code: .usage)
+                "--group takes --last (7d, 2w, 1mo ...) and --format text or json only: the group has daily figures, nothing by task or device.",
+                code: .usage)
         }
-        let days = Self.days(in: last ?? "7d") ?? 7
+        let today = LocalNow(at: try common.currentTime()).day
+        let days = today - (try Self.firstDay(ofLast: last ?? "7d", today: today)) + 1
         var arguments = syncToolArguments(log: common.paths.databasePath, url: url, sync: configuration.sync)
         arguments += ["--group-report", String(days)] + (format == "json" ? ["--json"] : [])
         throw Failure(try execSyncTool(arguments), code: .unavailable)
     }
 
-    static func days(in span: String) -> Int? {
-        guard span.hasSuffix("d"), let n = Int(span.dropLast()), n >= 1, n <= 100_000 else { return nil }
-        return n
+    /// The first day of `--last` (`7d`: today and the six days before).
+    static func firstDay(ofLast span: String, today: Int) throws -> Int {
+        guard let first = DateExpression.firstDay(ofLast: span, today: today) else {
+            throw Failure(
+                "--last: '\(span.terminalSafe)' is not a span; use 7d, 2w, 1mo or 1y (the days ending today, a month: since this day last month), or all; "
+                    + "for a range such as :week, --period.", code: .usage)
+        }
+        return first
+    }
+
+    /// The period's days: `--period`, `--from`/`--to`, or `--last` (nil first day: all of it).
+    func days(_ now: LocalNow) throws -> (from: Int?, to: Int) {
+        let today = now.day
+        if let period {
+            let r = try DateOption.period(period, option: "--period", now: now, common: common)
+            guard r.lowerBound <= today else {
+                throw Failure(
+                    "--period: '\(period.terminalSafe)' (from \(civilDate(r.lowerBound))) has not begun yet; a report ends today.", code: .usage)
+            }
+            return (r.lowerBound, min(r.upperBound, today))
+        }
+        let toDay = try to.map { try DateOption.day($0, option: "--to", now: now, common: common, ranges: true, end: true) } ?? today
+        guard let from else { return (last == "all" ? nil : try Self.firstDay(ofLast: last ?? "7d", today: toDay), toDay) }
+        let first = try DateOption.day(from, option: "--from", now: now, common: common, ranges: true)
+        guard first <= toDay else {
+            throw Failure(
+                to == nil
+                    ? "--from \(DateOption.shown(from, first)) is after the period's last day (\(civilDate(toDay)), today); give --to as well for a period ahead."
+                    : "--from \(DateOption.shown(from, first)) is after --to \(DateOption.shown(to ?? "", toDay)).", code: .usage)
+        }
+        return (first, toDay)
     }
 
     func run() async throws {
         await guarded {
             if group { try compareGroup() }
             let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
-            let today = LocalNow(at: try common.currentTime(), zone: zone).day
+            let (fromDay, toDay) = try days(LocalNow(at: try common.currentTime(), zone: zone))
             let sources = source.sources
-            let toDay = to.flatMap(Statistics.day(from:)) ?? today
-            // Checked here, where the default end (today) is known: a --from in the future alone.
-            if let from, let first = Statistics.day(from: from), first > toDay {
-                throw Failure(
-                    "--from \(from.terminalSafe) is after the period's last day (\(civilDate(toDay)), today); give --to as well for a period ahead.",
-                    code: .usage)
-            }
-
-            let fromDay: Int?
-            if let from {
-                fromDay = Statistics.day(from: from)
-            } else if last == "all" {
-                fromDay = nil  // from the first session on
-            } else {
-                fromDay = toDay - (Self.days(in: last ?? "7d")! - 1)
-            }
 
             // Reading must not create anything: without a log the report is empty.
             var facts = StatisticsFacts()

@@ -27,7 +27,7 @@ struct Simulate: AsyncParsableCommand {
     @Option(help: "How many days of history, ending yesterday (or --until).")
     var days = 90
 
-    @Option(help: ArgumentHelp("Last simulated day, YYYY-MM-DD (default: yesterday).", valueName: "date"))
+    @Option(help: ArgumentHelp("Last simulated day (default: yesterday): YYYY-MM-DD, monday (the last one), 3d or 2w ago ...", valueName: "date"))
     var until: String?
 
     @Option(help: "Seed of the simulation.")
@@ -44,9 +44,6 @@ struct Simulate: AsyncParsableCommand {
 
     func validate() throws {
         if days < 1 || days > 36_500 { throw ValidationError("--days must be between 1 and 36500.") }
-        if let until, Statistics.day(from: until) == nil {
-            throw ValidationError("--until: '\(until.terminalSafe)' is not a date; use YYYY-MM-DD, \(SupportedDates.range).")
-        }
         if let timeZone, TimeZone(identifier: timeZone) == nil {
             throw ValidationError("--time-zone: '\(timeZone.terminalSafe)' is not an IANA time zone.")
         }
@@ -65,6 +62,9 @@ struct Simulate: AsyncParsableCommand {
     func run() async throws {
         await guarded {
             let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
+            // What was typed is read before the log is opened: a bad --until creates nothing.
+            let now = LocalNow(at: try common.currentTime(), zone: zone)
+            let last = try until.map { try DateOption.day($0, option: "--until", now: now, common: common) } ?? now.day - 1
             let store = try common.openStore()
             func refuse(_ n: Int) -> Failure {
                 Failure(
@@ -74,8 +74,6 @@ struct Simulate: AsyncParsableCommand {
             // Asked early, so that a full log is refused before any simulating; asked again,
             // atomically, where the first month is written.
             if let n = try store.counts()["sessions"], n > 0 { throw refuse(n) }
-            let today = LocalNow(at: WallClock.now(), zone: zone).day
-            let last = until.flatMap(Statistics.day(from:)) ?? today - 1
             var profile = stress ? HistorySimulator.Profile.stress : HistorySimulator.Profile()
             if let range = sessionRange { profile.sessionsPerDay = range }
             var simulator = HistorySimulator(seed: seed, timeZone: zone, profile: profile)

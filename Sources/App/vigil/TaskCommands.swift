@@ -26,15 +26,6 @@ func openPlanner(_ common: CommonOptions, lookingUp: Bool = false) throws -> Pla
     return PlannerService(store: store, now: LocalNow(at: try common.currentTime()))
 }
 
-func deadline(_ text: String, today: Int, option: String) throws -> Deadline {
-    guard let d = Deadline.parse(text, today: today) else {
-        throw Failure(
-            "\(option): '\(text.terminalSafe)' is not a date; use YYYY-MM-DD or \"YYYY-MM-DD HH:MM\" (local time) \(SupportedDates.range), today or tomorrow.",
-            code: .usage)
-    }
-    return d
-}
-
 func minutes(_ text: String, option: String) throws -> Int {
     guard let m = parseMinutes(text) else {
         throw Failure("\(option): '\(text.terminalSafe)' is not a duration; use minutes like 90m, 1h30m or 2h, up to a year.", code: .usage)
@@ -81,7 +72,10 @@ struct TaskCommand: AsyncParsableCommand {
                 """)
         @OptionGroup var common: CommonOptions
         @Argument(help: "What the task is.") var title: String
-        @Option(help: ArgumentHelp("Due date, YYYY-MM-DD or \"YYYY-MM-DD HH:MM\" (local), today, tomorrow.", valueName: "date")) var due: String?
+        @Option(
+            help: ArgumentHelp(
+                "Due: YYYY-MM-DD or \"YYYY-MM-DD HH:MM\" (local), HH:MM, today, tomorrow, friday (the next one), 3d or 2w (from today).",
+                valueName: "date")) var due: String?
         @Option(help: "high, medium or low.") var priority: Priority = .medium
         @Option(help: "short, mid or long: over what horizon it pays off.") var term: Term = .short
         @Option(help: ArgumentHelp("How long you think it takes: 90m, 1h30m, 2h.", valueName: "duration")) var estimate: String?
@@ -95,8 +89,8 @@ struct TaskCommand: AsyncParsableCommand {
         func run() async throws {
             await guarded {
                 // What was typed is checked before the log is opened: a refused task creates nothing.
-                let today = LocalNow(at: try common.currentTime()).day
-                let dueDate = try due.map { try deadline($0, today: today, option: "--due") }
+                let now = LocalNow(at: try common.currentTime())
+                let dueDate = try due.map { try DateOption.deadline($0, option: "--due", now: now, common: common) }
                 let estimated = try estimate.map { try minutes($0, option: "--estimate") }
                 let planner = try openPlanner(common)
                 let t = try planner.addTask(
@@ -185,7 +179,7 @@ struct TaskCommand: AsyncParsableCommand {
         @OptionGroup var common: CommonOptions
         @Argument(help: "The task's number or exact title.") var task: String
         @Option(help: "A new title.") var title: String?
-        @Option(help: ArgumentHelp("A new due date, or none.", valueName: "date")) var due: String?
+        @Option(help: ArgumentHelp("A new due date (as for `task add`), or none.", valueName: "date")) var due: String?
         @Option(help: "high, medium or low.") var priority: Priority?
         @Option(help: "short, mid or long.") var term: Term?
         @Option(help: ArgumentHelp("A new estimate (90m, 2h), or none.", valueName: "duration")) var estimate: String?
@@ -205,7 +199,7 @@ struct TaskCommand: AsyncParsableCommand {
             let planner = try openPlanner(common, lookingUp: true)
             var changes = TaskChanges()
             changes.title = try title.map { try nonBlank($0, what: "The task's title") }
-            changes.due = try change(due) { try deadline($0, today: planner.now.day, option: "--due") }
+            changes.due = try change(due) { try DateOption.deadline($0, option: "--due", now: planner.now, common: common) }
             changes.priority = priority
             changes.term = term
             changes.estimateMinutes = try change(estimate) { try minutes($0, option: "--estimate") }

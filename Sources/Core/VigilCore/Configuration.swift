@@ -14,6 +14,7 @@ public struct VigilConfiguration: Hashable, Sendable {
     public var alarms = Alarms()
     public var reminders = Reminders()
     public var sync = Sync()
+    public var calendar = Calendar()
 
     public init() {}
 
@@ -220,6 +221,14 @@ public struct VigilConfiguration: Hashable, Sendable {
         public var groupURL: String? = nil
         /// The name the group sees; nil: the login name.
         public var alias: String? = nil
+        public init() {}
+    }
+
+    /// How dates are read (docs/dates.md).
+    public struct Calendar: Hashable, Sendable {
+        /// The ISO weekday a week starts on for `:week` and `:lastweek` (1 Monday ... 7 Sunday);
+        /// nil: the locale's (LC_TIME), Monday when the locale says nothing (C, POSIX).
+        public var weekStarts: Int? = nil
         public init() {}
     }
 

@@ -49,30 +49,36 @@ public struct AutoRule: Hashable, Sendable {
     }
 }
 
-/// Which days a habit can be marked on: from the day it was added to today, and only while it is
-/// not archived.
+/// Which days a habit can be marked on: from the day it starts (`habit add/edit --since`, else the
+/// day it was added) to today, and only while it is not archived.
 public enum HabitMarking {
     /// The day `text` names for marking `habit` (nil: today), or why it cannot be marked.
     ///
-    /// `text` is `YYYY-MM-DD`, `today` or `yesterday` (and what a deadline takes, such as
-    /// `tomorrow`, which is then refused as in the future).
-    public static func day(_ text: String?, for habit: Habit, today: Int) throws(PlannerError) -> Int {
+    /// `text` is any date of `DateExpression`, read looking back (`monday` is the last Monday,
+    /// `3d` three days ago); a date with a time counts for its day, a time with an offset for the
+    /// local day `localDay` gives it.
+    public static func day(_ text: String?, for habit: Habit, today: Int, localDay: (Timestamp) -> Int = utcDay) throws(PlannerError) -> Int {
         guard habit.archived == nil else { throw .archivedHabit(habit.id) }
         let day: Int
         if let text {
-            guard let d = parseDay(text, today: today) else { throw .notADay(text) }
-            day = d
+            switch DateExpression.parse(text, today: today, sense: .past) {
+            case .success(.day(let d)), .success(.localTime(let d, _)): day = d
+            case .success(.instant(let t)): day = localDay(t)
+            case .success(.range): throw .notADay(text, .unknown)
+            case .failure(let problem): throw .notADay(text, problem)
+            }
         } else {
             day = today
         }
         guard day <= today else { throw .futureDay(day) }
-        guard day >= habit.createdDay else { throw .beforeHabit(id: habit.id, createdDay: habit.createdDay, day: day) }
+        guard day >= habit.createdDay else { throw .beforeStart(id: habit.id, name: habit.name, start: habit.createdDay, day: day) }
         return day
     }
 
-    static func parseDay(_ text: String, today: Int) -> Int? {
-        if text.trimmingCharacters(in: .whitespaces).lowercased() == "yesterday" { return today - 1 }
-        return civilDay(text) ?? Deadline.parse(text, today: today).map(\.day)
+    /// The UTC day of an instant (for callers without a time zone: tests).
+    public static func utcDay(_ t: Timestamp) -> Int {
+        let s = t.nanoseconds / 1_000_000_000
+        return Int(s >= 0 ? s / 86_400 : (s - 86_399) / 86_400)
     }
 }
 
@@ -156,6 +162,8 @@ public struct HabitChanges: Hashable, Sendable {
     public var priority: Priority?
     public var flagged: Bool?
     public var auto: FieldChange<AutoRule> = .keep
+    /// The day it starts (the first that can be marked and counts).
+    public var since: Int?
 
     public init() {}
 
@@ -169,6 +177,7 @@ public struct HabitChanges: Hashable, Sendable {
         if let priority { h.priority = priority }
         if let flagged { h.flagged = flagged }
         h.autoRule = auto.applied(to: h.autoRule)
+        if let since { h.createdDay = since }
         return h
     }
 }

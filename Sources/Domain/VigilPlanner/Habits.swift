@@ -77,7 +77,8 @@ public struct Habit: Sendable, Hashable {
     /// task with this title or tag.
     public var autoTask: String?
     public var autoMinutes: Int?
-    /// Local day it was added.
+    /// Local day it starts: the day it was added, or the day `habit add/edit --since` gave (stored
+    /// as `created_day`). The first day that can be marked, and that its figures count from.
     public var createdDay: Int
     /// When it was archived (finished or put away), else nil.
     public var archived: Timestamp?

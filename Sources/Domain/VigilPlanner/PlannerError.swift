@@ -18,12 +18,14 @@ public enum PlannerError: Error, Hashable, Sendable, CustomStringConvertible {
     case ambiguousHabit(named: String, ids: [Int64])
     /// The habit is archived: it takes no marks until it is continued.
     case archivedHabit(Int64)
-    /// Not a day a habit can be marked on (`--date`).
-    case notADay(String)
+    /// Not a day a habit can be marked on (`--date`), and why.
+    case notADay(String, DateProblem)
     /// A day that has not come yet.
     case futureDay(Int)
-    /// A day before the habit was added.
-    case beforeHabit(id: Int64, createdDay: Int, day: Int)
+    /// A day before the habit starts (the day it was added, or `--since`).
+    case beforeStart(id: Int64, name: String, start: Int, day: Int)
+    /// A habit's start (`--since`) after today.
+    case futureStart(Int)
     /// Not an ISO week (`--week`).
     case notAWeek(String)
 
@@ -31,7 +33,7 @@ public enum PlannerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// not fit the data (no such task, a day before the habit).
     public var isABadArgument: Bool {
         switch self {
-        case .notADay, .notAWeek: true
+        case .notADay, .notAWeek, .futureStart: true
         default: false
         }
     }
@@ -53,12 +55,14 @@ public enum PlannerError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(ids.count) habits are called '\(name.terminalSafe)': \(Self.numbers(ids)). Give the number."
         case .archivedHabit(let id):
             "habit #\(id) is archived. `vigil habit continue \(id)` brings it back."
-        case .notADay(let text):
-            "--date: '\(text.terminalSafe)' is not a date; use YYYY-MM-DD, today or yesterday."
+        case .notADay(let text, let problem):
+            DateExpression.describe(problem, text, option: "--date", accepts: DateExpression.forms(.past))
         case .futureDay(let day):
             "\(civilDate(day)) is in the future: a day can be marked once it has come."
-        case .beforeHabit(let id, let createdDay, let day):
-            "habit #\(id) was added on \(civilDate(createdDay)); \(civilDate(day)) is before it."
+        case .beforeStart(let id, let name, let start, let day):
+            "\(name.terminalSafe) starts on \(civilDate(start)); mark an earlier day after `vigil habit edit \(id) --since \(civilDate(day))`."
+        case .futureStart(let day):
+            "--since: \(civilDate(day)) is in the future: a habit starts today at the latest."
         case .notAWeek(let text):
             "--week: '\(text.terminalSafe)' is not an ISO week like 2026-W47."
         }

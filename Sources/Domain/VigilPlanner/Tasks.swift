@@ -35,19 +35,25 @@ public struct Deadline: Hashable, Sendable, Comparable {
         self.minute = minute
     }
 
-    /// Parses `YYYY-MM-DD`, `YYYY-MM-DD HH:MM` or `YYYY-MM-DDTHH:MM`, and the words `today` and
-    /// `tomorrow` (relative to `today`).
-    public static func parse(_ text: String, today: Int) -> Deadline? {
-        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
-        if t == "today" { return Deadline(day: today) }
-        if t == "tomorrow" { return Deadline(day: today + 1) }
-        let parts = t.split(whereSeparator: { $0 == " " || $0 == "t" }).map(String.init)
-        guard (1...2).contains(parts.count), let day = civilDay(parts[0]) else { return nil }
-        guard parts.count == 2 else { return Deadline(day: day) }
-        let hm = parts[1].split(separator: ":")
-        guard hm.count == 2, hm[0].count <= 2, hm[1].count == 2, let h = Int(hm[0]), let m = Int(hm[1]), (0..<24).contains(h), (0..<60).contains(m)
-        else { return nil }
-        return Deadline(day: day, minute: h * 60 + m)
+    /// The deadline a date text names (`DateExpression`, looking ahead: `friday` is the next
+    /// Friday, `3d` three days from today, a range its last day: `:week` is by the end of the week).
+    /// A time with an offset is turned into a local minute by `localMinute` (minutes since
+    /// 1970-01-01 on the local clock); seconds are dropped, a deadline is to the minute.
+    public static func parse(_ text: String, today: Int, weekStart: Int = 1, localMinute: (Timestamp) -> Int) -> Result<Deadline, DateProblem> {
+        DateExpression.parse(text, today: today, sense: .future, weekStart: weekStart).map { value in
+            switch value {
+            case .day(let d): Deadline(day: d)
+            case .localTime(let d, let second): Deadline(day: d, minute: second / 60)
+            case .range(let r): Deadline(day: r.upperBound)
+            case .instant(let t): Deadline(atLocalMinute: localMinute(t))
+            }
+        }
+    }
+
+    /// The deadline at a local minute since 1970-01-01.
+    public init(atLocalMinute m: Int) {
+        let day = m >= 0 ? m / 1440 : (m - 1439) / 1440
+        self.init(day: day, minute: m - day * 1440)
     }
 
     /// The moment it falls due, in local minutes since 1970-01-01 (a day without a time is due at

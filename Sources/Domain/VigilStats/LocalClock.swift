@@ -10,7 +10,7 @@ public struct HourSlot: Hashable, Sendable, Comparable {
     public var hour: Int
 
     /// ISO weekday of `day`: 1 Monday ... 7 Sunday.
-    public var weekday: Int { ((day % 7 + 7) % 7 + 3) % 7 + 1 }  // 1970-01-01 was a Thursday (4)
+    public var weekday: Int { isoWeekday(ofDay: day) }
 
     /// The calendar date of `day`.
     public var date: (year: Int, month: Int, day: Int) {

@@ -27,6 +27,12 @@ public struct LocalNow: Sendable {
         return Int(local >= 0 ? local / 60 : (local - 59) / 60)
     }
 
+    /// The local day `t` falls on.
+    public func localDay(_ t: Timestamp) -> Int {
+        let m = localMinute(t)
+        return m >= 0 ? m / 1440 : (m - 1439) / 1440
+    }
+
     /// The first instant of a local day.
     public func startOfDay(_ day: Int) -> Timestamp { clock.startOfDay(day) }
 }

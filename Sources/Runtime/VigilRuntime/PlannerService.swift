@@ -133,14 +133,16 @@ public struct PlannerService: Sendable {
         }
     }
 
-    /// Adds a habit that starts today.
+    /// Adds a habit that starts today, or on the day `since` (today at the latest): the days from
+    /// it on can be marked, and count.
     public func addHabit(
         name: String, schedule: Schedule = .daily, goal: Int? = nil, color: String? = nil, reminder: String? = nil,
-        priority: Priority = .medium, flagged: Bool = false, auto: AutoRule? = nil
+        priority: Priority = .medium, flagged: Bool = false, auto: AutoRule? = nil, since: Int? = nil
     ) throws -> Habit {
+        if let since, since > now.day { throw PlannerError.futureStart(since) }
         var h = Habit(
             id: 0, name: name, schedule: schedule, goal: goal, color: color, reminder: reminder, priority: priority, flagged: flagged,
-            createdDay: now.day)
+            createdDay: since ?? now.day)
         h.autoRule = auto
         h.id = try store.addHabit(h)
         return h
@@ -184,7 +186,7 @@ public struct PlannerService: Sendable {
     public func mark(_ reference: String, on date: String?, _ status: DayStatus) throws -> (completedBySessions: SessionCompletions, mark: HabitMark)
     {
         let h = try habit(reference)
-        let day = try HabitMarking.day(date, for: h, today: now.day)
+        let day = try HabitMarking.day(date, for: h, today: now.day, localDay: now.localDay)
         let done = try housekeeping()
         let mark = HabitMark(habit: h, day: day, status: status, statuses: try store.habitDays(id: h.id), today: now.day)
         try store.setHabitDay(id: h.id, day: day, status: status, source: "person")
@@ -199,6 +201,7 @@ public struct PlannerService: Sendable {
     }
 
     public func editHabit(_ reference: String, _ changes: HabitChanges) throws -> Habit {
+        if let since = changes.since, since > now.day { throw PlannerError.futureStart(since) }
         let h = changes.applied(to: try habit(reference))
         try store.updateHabit(h)
         return h
