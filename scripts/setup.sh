@@ -35,10 +35,12 @@ packages=(libsqlite3-dev pkg-config python3 ca-certificates tzdata
 # and wait for the compositors with wayland-info (wayland-utils); the check that the committed
 # protocol glue is what wayland-scanner makes reads the protocols' XML (wayland-protocols,
 # plasma-wayland-protocols). The sync tests start their own PostgreSQL server (postgresql: initdb
-# and pg_ctl into a temporary directory, psql to look at what arrived).
+# and pg_ctl into a temporary directory, psql to look at what arrived). The import tests make their
+# exports with the real Taskwarrior and Timewarrior (taskwarrior, timewarrior).
 if [ "${1:-}" = "--tests" ]; then
   packages+=(postgresql chromium python3-pil python3-dbusmock libglib2.0-bin xvfb i3-wm xdotool x11-utils xterm sway gir1.2-gtk-3.0
-             python3-venv wtype kwin-wayland weston wayland-utils wayland-protocols plasma-wayland-protocols)
+             python3-venv wtype kwin-wayland weston wayland-utils wayland-protocols plasma-wayland-protocols
+             taskwarrior timewarrior)
 fi
 
 missing=()

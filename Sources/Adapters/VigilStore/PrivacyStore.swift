@@ -8,6 +8,7 @@ extension EventStore {
     public static let exportedTables = [
         "sessions", "state_changes", "episodes", "alarms", "alarm_deliveries", "snoozes", "sensor_events", "gaps", "activities",
         "tasks", "habits", "habit_days", "habit_notes", "reminders_sent", "devices", "sync_tombstones", "sync_state",
+        "imports",
     ]
 
     /// Streams every row of every table as JSON, one table after the other:

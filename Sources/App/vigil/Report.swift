@@ -34,7 +34,8 @@ struct ReportCommand: AsyncParsableCommand {
 
             Only your own sessions count unless --source says otherwise: live ones and a simulated
             history. Replays (`vigil replay --log`) and rehearsals (`vigil start --replay --log`)
-            re-judge time already lived; the report says how many it left out.
+            re-judge time already lived, and imported sessions (`vigil import timewarrior`) are time
+            another tool tracked; the report says how many it left out.
             """
     )
 
