@@ -41,6 +41,20 @@ import VigilPlanner
         #expect(facts.sessions.count == 1)
     }
 
+    /// `vigil forget` leaves no trace of an imported session: its record in `imports` (the
+    /// interval's times and tags) goes too.
+    @Test func forgettingAnImportedSessionForgetsItsRecord() throws {
+        let store = EventStore()
+        let sessions = [
+            ImportedSession(key: "a", task: "x", start: now, end: now + 60, detail: "[\"x\"]"),
+            ImportedSession(key: "b", task: "y", start: now + 86_400, end: now + 86_460, detail: "[\"y\"]"),
+        ]
+        _ = try store.importSessions(sessions, dryRun: false, at: now)
+        try store.forget(from: now, to: now + 3600, fromDay: 0, toDay: 0)
+        let left = try store.read { try String.fetchAll($0, sql: "SELECT external_id FROM imports ORDER BY external_id") }
+        #expect(left == ["b"])
+    }
+
     @Test func habitDaysNeverOverrideThePersonsOwnMarks() throws {
         let store = EventStore()
         let today = 20_780

@@ -71,6 +71,8 @@ extension EventStore {
                 try db.execute(sql: "DELETE FROM \(table) WHERE session_id IN (\(sessions))")
                 counts[table] = db.changesCount
             }
+            // What an import remembered of these sessions (Timewarrior's times and tags) goes with them.
+            try db.execute(sql: "DELETE FROM imports WHERE tbl = 'sessions' AND row_id IN (\(sessions))")
             try db.execute(sql: "DELETE FROM sessions WHERE started_ms >= ? AND started_ms < ?", arguments: [from, to])
             counts["sessions"] = db.changesCount
             try db.execute(sql: "DELETE FROM habit_days WHERE day >= ? AND day <= ?", arguments: [fromDay, toDay])
