@@ -188,7 +188,9 @@ private func day(_ text: String) -> Int { civilDay(text)! }
             2015-01-24,2,0,0,
             2015-01-23,3,1,0,
             """
-        let parsed = try LoopExport.parse(habitsCSV: Data(habits.utf8), habitsFile: "H", checkmarksCSV: Data(checks.utf8), checkmarksFile: "C")
+        // Saved again by a spreadsheet, with a byte-order mark in front: the same.
+        let parsed = try LoopExport.parse(
+            habitsCSV: Data(("\u{FEFF}" + habits).utf8), habitsFile: "H", checkmarksCSV: Data(("\u{FEFF}" + checks).utf8), checkmarksFile: "C")
         #expect(parsed.habits.map(\.name) == ["Meditate", "Wake up early"])
         #expect(parsed.numerical == ["Pages"], "amounts other than the marks: a numerical habit")
         #expect(parsed.habits[0].days == [day("2015-01-24"): .completed, day("2015-01-23"): .skipped])

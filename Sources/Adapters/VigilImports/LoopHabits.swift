@@ -38,7 +38,7 @@ public struct LoopExport: Sendable {
 
     /// - Parameters: habitsCSV, checkmarksCSV: the two files' contents; the names: for messages.
     public static func parse(habitsCSV: Data, habitsFile: String, checkmarksCSV: Data, checkmarksFile: String) throws(ImportProblem) -> LoopExport {
-        let rows = csvRows(String(decoding: habitsCSV, as: UTF8.self))
+        let rows = csvRows(withoutByteOrderMark(habitsCSV))
         guard let header = rows.first else { throw ImportProblem(file: habitsFile, reason: "empty; expected Loop Habit Tracker's Habits.csv") }
         func column(_ name: String) -> Int? { header.firstIndex { $0.trimmingCharacters(in: .whitespaces) == name } }
         guard let nameColumn = column("Name") else {
@@ -89,7 +89,7 @@ public struct LoopExport: Sendable {
         }
 
         // Checkmarks.csv: read line by line (its header is not CSV-quoted; its values never hold commas).
-        let lines = String(decoding: checkmarksCSV, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        let lines = withoutByteOrderMark(checkmarksCSV).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         guard let first = lines.first, first.hasPrefix("Date,") || first == "Date" else {
             throw ImportProblem(
                 file: checkmarksFile, record: 1, field: "Date", reason: "expected Loop Habit Tracker's Checkmarks.csv, whose header starts with Date")
@@ -164,6 +164,12 @@ public struct LoopExport: Sendable {
         }
         return columns
     }
+}
+
+/// A file's text without the byte-order mark a spreadsheet may have put in front when it saved it.
+private func withoutByteOrderMark(_ data: Data) -> String {
+    let text = String(decoding: data, as: UTF8.self)
+    return text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
 }
 
 /// Rows of a CSV text (RFC 4180: fields in double quotes may hold commas, newlines and doubled
