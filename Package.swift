@@ -33,7 +33,8 @@
 //            detector's thread, status and backoff, several sources of one sensor combined, the focus
 //            categoriser the focus detectors share); VigilRecording (Vigil's JSON Lines recordings); RecordingFormats
 //            (every recording format, told apart by content, and inspect); VigilConfig (the YAML
-//            config file); VigilStore (the SQLite event log, GRDB); CSensorLibraries (the C libraries
+//            config file); VigilStore (the SQLite event log, GRDB); VigilImports (Taskwarrior's,
+//            Timewarrior's and Loop Habit Tracker's exports read); CSensorLibraries (the C libraries
 //            above, opened when a sensor first needs them: stubs from scripts/generate-sensor-stubs.py).
 // Runtime    VigilRuntime    SessionRunner (a live session: log, alarms, status file, Pomodoro, recording),
 //                            replay through the same stepper, PlannerService (tasks, habits, agenda),
@@ -185,6 +186,9 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             path: "Sources/Adapters/VigilStore"),
+        // What other tools exported (Taskwarrior, Timewarrior, Loop Habit Tracker), read into Vigil's
+        // tasks, sessions and habits (docs/imports.md).
+        .target(name: "VigilImports", dependencies: ["VigilCore", "VigilPlanner", "VigilStore"], path: "Sources/Adapters/VigilImports"),
         // Sync between a person's devices through PostgreSQL (docs/sync.md): the server's schema and
         // migrations, pushing and pulling the store's rows.
         .target(
@@ -207,7 +211,7 @@ let package = Package(
             name: "vigil",
             dependencies: [
                 "VigilCore", "VigilStats", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig", "VigilStore",
-                "SoundAlarm", "VigilRuntime", "SystemCalls", "DisplayWidth", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SoundAlarm", "VigilRuntime", "VigilImports", "SystemCalls", "DisplayWidth", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/App/vigil"),
         // `vigil sync`'s worker, a program of its own: the PostgreSQL client (SwiftNIO, BoringSSL)
@@ -244,7 +248,8 @@ let package = Package(
         .testTarget(name: "VigilConfigTests", dependencies: ["VigilCore", "VigilConfig"]),
         .testTarget(name: "VigilStatsTests", dependencies: ["VigilStats", "VigilCore"]),
         .testTarget(name: "VigilPlannerTests", dependencies: ["VigilPlanner", "VigilStats", "VigilCore"]),
-        .testTarget(name: "VigilStoreTests", dependencies: ["VigilCore", "VigilStore", "VigilStats"]),
+        .testTarget(name: "VigilImportsTests", dependencies: ["VigilImports", "VigilStore", "VigilPlanner", "VigilCore"]),
+        .testTarget(name: "VigilStoreTests", dependencies: ["VigilCore", "VigilStore", "VigilStats", "VigilPlanner"]),
         .testTarget(
             name: "VigilRuntimeTests",
             dependencies: [

@@ -37,10 +37,12 @@ packages=(libsqlite3-dev pkg-config python3 ca-certificates tzdata
 # plasma-wayland-protocols). The sync tests start their own PostgreSQL server (postgresql: initdb
 # and pg_ctl into a temporary directory, psql to look at what arrived). The first weekday of
 # `:week` comes from the locale: its test compiles en_US and de_DE with localedef from the
-# locales' sources (locales).
+# locales' sources (locales). The import tests make their exports with the real Taskwarrior and
+# Timewarrior (taskwarrior, timewarrior).
 if [ "${1:-}" = "--tests" ]; then
   packages+=(postgresql chromium python3-pil python3-dbusmock libglib2.0-bin xvfb i3-wm xdotool x11-utils xterm sway gir1.2-gtk-3.0
-             python3-venv wtype kwin-wayland weston wayland-utils wayland-protocols plasma-wayland-protocols locales)
+             python3-venv wtype kwin-wayland weston wayland-utils wayland-protocols plasma-wayland-protocols locales
+             taskwarrior timewarrior)
 fi
 
 missing=()

@@ -8,7 +8,11 @@ import Testing
 /// `vigil: error: ...`; `--json` prints JSON. README "Exit status" and vigil(1) document the codes.
 @Suite struct CLIConformanceTests {
     /// Every leaf command, as the words typed after `vigil` ("task add").
-    static let commands: [String] = {
+    static let commands: [String] = everyCommand(leavesOnly: true)
+    /// And the commands that group them ("task").
+    static let groups: [String] = everyCommand(leavesOnly: false).filter { !commands.contains($0) }
+
+    static func everyCommand(leavesOnly: Bool) -> [String] {
         guard let run = try? vigil(["--experimental-dump-help"]),
             let object = try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
             let root = object["command"] as? [String: Any]
@@ -16,12 +20,12 @@ import Testing
         var out: [String] = []
         func walk(_ command: [String: Any], _ path: [String]) {
             let subcommands = command["subcommands"] as? [[String: Any]] ?? []
-            if subcommands.isEmpty, !path.isEmpty, path != ["help"] { out.append(path.joined(separator: " ")) }
+            if subcommands.isEmpty || !leavesOnly, !path.isEmpty, path != ["help"] { out.append(path.joined(separator: " ")) }
             for s in subcommands { walk(s, path + [s["commandName"] as? String ?? "?"]) }
         }
         walk(root, [])
         return out
-    }()
+    }
 
     /// Options that take a value, by command: what `--help` lists with a <value>.
     static func options(of command: String) throws -> [String: Bool] {
@@ -52,6 +56,7 @@ import Testing
         "habit finish": ["1"], "habit delete": ["1"], "today": [], "motivate": [], "daemon": ["--once"], "export": ["--all"],
         "forget": ["--from", "2026-11-01", "--to", "2026-11-02", "--yes"], "simulate": ["--days", "1"], "config init": [],
         "config check": [], "config show": [], "config paths": [], "apps": [], "sync": [], "device": [],
+        "import taskwarrior": ["tasks.json"], "import timewarrior": ["intervals.json"], "import loop": ["Habits.csv"],
     ]
 
     /// A value each command refuses (64), for a command that takes one; an unknown option is
@@ -75,7 +80,8 @@ import Testing
     }
 
     @Test func everyCommandHasHelpWithExamples() throws {
-        for command in Self.commands {
+        #expect(Self.groups.contains("task") && Self.groups.contains("config"), "\(Self.groups)")
+        for command in Self.commands + Self.groups {
             let words = command.split(separator: " ").map(String.init)
             let run = try vigil(words + ["--help"])
             #expect(run.status == 0, "\(command) --help")

@@ -433,25 +433,6 @@ func write(_ text: String, to path: String) {
         }
     }
 
-    /// Every command's --help has an example.
-    @Test func everyCommandsHelpHasAnExample() throws {
-        let home = freshHome()
-        let commands = [
-            ["start"], ["status"], ["stop"], ["replay"], ["record"], ["inspect"], ["sensors"], ["log"], ["report"], ["simulate"],
-            ["config", "check"],
-            ["config", "paths"], ["task"], ["task", "add"], ["task", "list"], ["task", "show"], ["task", "edit"], ["task", "done"],
-            ["task", "reopen"],
-            ["task", "delete"], ["task", "why"], ["next"], ["habit"], ["habit", "add"], ["habit", "list"], ["habit", "show"], ["habit", "check"],
-            ["habit", "fail"], ["habit", "skip"], ["habit", "set"], ["habit", "edit"], ["habit", "note"], ["habit", "continue"],
-            ["habit", "finish"], ["habit", "delete"], ["today"], ["motivate"], ["daemon"], ["export"], ["forget"],
-        ]
-        for c in commands {
-            let r = try vigil(c + ["--help"], home: home)
-            #expect(r.status == 0)
-            #expect(r.stdout.contains("Example"), "vigil \(c.joined(separator: " ")) --help has no example")
-        }
-    }
-
     /// Every command, run into its failures: the documented exit code (README, `vigil --help`), and
     /// a message that names what is wrong (file, line, key, option or number) and what to do.
     @Test func everyCommandFailsWithItsDocumentedExitCode() throws {

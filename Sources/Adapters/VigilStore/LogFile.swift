@@ -315,6 +315,25 @@ enum LogFile {
                 arguments: [DeviceIdentity.newID(), DeviceIdentity.defaultName(), Int64(Date().timeIntervalSince1970 * 1000)])
             try db.execute(sql: SyncMigration.sql)
         }
+        // What came in from other tools (`vigil import`, docs/imports.md): each imported record's
+        // id there (a Taskwarrior uuid, a Timewarrior interval's start, end and tags, a Loop habit's
+        // name) and the row it became, so that importing the same export again adds nothing. Kept
+        // on this device only (not synced); it outlives the rows, so what the person deleted after
+        // an import does not come back with the next one.
+        m.registerMigration("v8: imports from other tools") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE imports (
+                        source TEXT NOT NULL,
+                        external_id TEXT NOT NULL,
+                        tbl TEXT NOT NULL,
+                        row_id INTEGER NOT NULL,
+                        detail TEXT,
+                        imported_ms INTEGER NOT NULL,
+                        PRIMARY KEY (source, external_id)
+                    );
+                    """)
+        }
         return m
     }
 }

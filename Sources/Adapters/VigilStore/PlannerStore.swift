@@ -9,18 +9,21 @@ extension EventStore {
 
     @discardableResult
     public func addTask(_ t: TaskItem) throws(StoreError) -> Int64 {
-        try write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO tasks (title, note, due_day, due_minute, priority, term, estimate_min, tags, created_ms, done_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    t.title, t.note, t.due?.day, t.due?.minute, t.priority.rawValue, t.term.rawValue, t.estimateMinutes,
-                    t.tags.joined(separator: ","), t.created.millisecondsSinceEpoch, t.done?.millisecondsSinceEpoch,
-                ])
-            return db.lastInsertedRowID
-        }
+        try write { db in try Self.insertTask(t, db) }
+    }
+
+    /// Writes a new task's row in `db`'s transaction; returns its id.
+    static func insertTask(_ t: TaskItem, _ db: Database) throws -> Int64 {
+        try db.execute(
+            sql: """
+                INSERT INTO tasks (title, note, due_day, due_minute, priority, term, estimate_min, tags, created_ms, done_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                t.title, t.note, t.due?.day, t.due?.minute, t.priority.rawValue, t.term.rawValue, t.estimateMinutes,
+                t.tags.joined(separator: ","), t.created.millisecondsSinceEpoch, t.done?.millisecondsSinceEpoch,
+            ])
+        return db.lastInsertedRowID
     }
 
     public func updateTask(_ t: TaskItem) throws(StoreError) {

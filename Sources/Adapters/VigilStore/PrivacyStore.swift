@@ -8,6 +8,7 @@ extension EventStore {
     public static let exportedTables = [
         "sessions", "state_changes", "episodes", "alarms", "alarm_deliveries", "snoozes", "sensor_events", "gaps", "activities",
         "tasks", "habits", "habit_days", "habit_notes", "reminders_sent", "devices", "sync_tombstones", "sync_state",
+        "imports",
     ]
 
     /// Streams every row of every table as JSON, one table after the other:
@@ -70,6 +71,8 @@ extension EventStore {
                 try db.execute(sql: "DELETE FROM \(table) WHERE session_id IN (\(sessions))")
                 counts[table] = db.changesCount
             }
+            // What an import remembered of these sessions (Timewarrior's times and tags) goes with them.
+            try db.execute(sql: "DELETE FROM imports WHERE tbl = 'sessions' AND row_id IN (\(sessions))")
             try db.execute(sql: "DELETE FROM sessions WHERE started_ms >= ? AND started_ms < ?", arguments: [from, to])
             counts["sessions"] = db.changesCount
             try db.execute(sql: "DELETE FROM habit_days WHERE day >= ? AND day <= ?", arguments: [fromDay, toDay])

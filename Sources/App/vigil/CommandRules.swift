@@ -41,3 +41,6 @@ extension Simulate: VigilCommand {}
 extension AppsCommand: VigilCommand {}
 extension SyncCommand: VigilCommand {}
 extension DeviceCommand: VigilCommand {}
+extension ImportCommand.Taskwarrior: VigilCommand { var common: CommonOptions { options.common } }
+extension ImportCommand.Timewarrior: VigilCommand { var common: CommonOptions { options.common } }
+extension ImportCommand.Loop: VigilCommand { var common: CommonOptions { options.common } }

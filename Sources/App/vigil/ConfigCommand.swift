@@ -12,7 +12,14 @@ struct ConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
         abstract: "Write, check and show the config file, and show where Vigil keeps its files.",
-        discussion: "Every key is documented, with its default, in vigil.yaml(5): man vigil.yaml",
+        discussion: """
+            Every key is documented, with its default, in vigil.yaml(5): man vigil.yaml
+
+            Examples:
+              vigil config init
+              vigil config show
+              vigil config check
+            """,
         subcommands: [Init.self, Check.self, Show.self, Paths.self]
     )
 

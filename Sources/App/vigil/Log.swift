@@ -17,7 +17,7 @@ struct Log: AsyncParsableCommand {
             Times are shown in the local time zone.
 
             Your own sessions are listed (live ones and a simulated history); --source lists
-            replays and rehearsals too, which the listing otherwise only counts.
+            replays, rehearsals and imported sessions too, which the listing otherwise only counts.
 
             Examples:
               vigil log

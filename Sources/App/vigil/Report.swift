@@ -36,7 +36,8 @@ struct ReportCommand: AsyncParsableCommand {
 
             Only your own sessions count unless --source says otherwise: live ones and a simulated
             history. Replays (`vigil replay --log`) and rehearsals (`vigil start --replay --log`)
-            re-judge time already lived; the report says how many it left out.
+            re-judge time already lived, and imported sessions (`vigil import timewarrior`) are time
+            another tool tracked; the report says how many it left out.
 
             Dates are local: YYYY-MM-DD, today, yesterday, a weekday (the last one, today
             included), 3d/2w/1mo/1y ago, and the ranges :week (calendar.week_starts), :lastweek,

@@ -43,7 +43,7 @@ struct Vigil: AsyncParsableCommand {
         subcommands: [
             Start.self, Replay.self, Record.self, Inspect.self, Sensors.self, Log.self, StatusCommand.self, StopCommand.self, ReportCommand.self,
             TaskCommand.self, NextCommand.self, HabitCommand.self, TodayCommand.self, MotivateCommand.self, DaemonCommand.self, ExportCommand.self,
-            ForgetCommand.self, Simulate.self, ConfigCommand.self, AppsCommand.self, SyncCommand.self, DeviceCommand.self,
+            ForgetCommand.self, ImportCommand.self, Simulate.self, ConfigCommand.self, AppsCommand.self, SyncCommand.self, DeviceCommand.self,
         ]
     )
 
@@ -122,7 +122,7 @@ struct SourceOptions: ParsableArguments {
     @Option(
         name: .customLong("source"),
         help: ArgumentHelp(
-            "Which sessions count: live, simulated, replay, rehearsal, several with commas, or all (default: live,simulated).",
+            "Which sessions count: live, simulated, replay, rehearsal, imported, several with commas, or all (default: live,simulated).",
             valueName: "sources"),
         completion: .list(SessionSource.allCases.map(\.rawValue) + ["all"]))
     var text: String?
@@ -131,7 +131,8 @@ struct SourceOptions: ParsableArguments {
 
     func validate() throws {
         if let text, SessionSource.selection(text) == nil {
-            throw ValidationError("--source takes live, simulated, replay or rehearsal (several with commas), or all; got '\(text.terminalSafe)'.")
+            throw ValidationError(
+                "--source takes live, simulated, replay, rehearsal or imported (several with commas), or all; got '\(text.terminalSafe)'.")
         }
     }
 }

@@ -1,7 +1,8 @@
 /// Where a logged session came from. Figures about the person (reports, `vigil log`, achievements,
 /// habits completed by sessions) count `live` and `simulated` sessions unless asked otherwise:
 /// a replay or a rehearsal re-judges a recording of time already lived (or of someone else's), and
-/// counting it would count that time twice. A simulated history stands in for a person's live log
+/// counting it would count that time twice; an imported session is time another tool tracked,
+/// which Vigil never watched. A simulated history stands in for a person's live log
 /// (it is only ever written by `vigil simulate`, into a log of its own).
 public enum SessionSource: String, CaseIterable, Hashable, Sendable, Comparable {
     /// `vigil start` with the live detectors.
@@ -12,6 +13,8 @@ public enum SessionSource: String, CaseIterable, Hashable, Sendable, Comparable 
     case replay
     /// `vigil start --replay --log`.
     case rehearsal
+    /// `vigil import timewarrior`: time tracked by another tool, which Vigil did not judge.
+    case imported
 
     /// What figures count when no `--source` is given.
     public static let counted: Set<SessionSource> = [.live, .simulated]
@@ -23,6 +26,7 @@ public enum SessionSource: String, CaseIterable, Hashable, Sendable, Comparable 
         case .simulated: 1
         case .replay: 2
         case .rehearsal: 3
+        case .imported: 4
         }
     }
 

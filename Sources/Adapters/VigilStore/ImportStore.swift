@@ -1,0 +1,191 @@
+import Foundation
+import GRDB
+import VigilCore
+import VigilPlanner
+
+/// Where an imported record came from: the `imports` table's `source`.
+public enum ImportSource: String, Sendable {
+    case taskwarrior, timewarrior, loop
+}
+
+/// A tracked interval of another tool, as an imported session.
+public struct ImportedSession: Sendable, Hashable {
+    /// What identifies it in the other tool, across its exports.
+    public var key: String
+    public var task: String?
+    public var start: Timestamp
+    public var end: Timestamp
+    /// Kept with the import's record (Timewarrior's tags, as a JSON array).
+    public var detail: String?
+    public init(key: String, task: String?, start: Timestamp, end: Timestamp, detail: String?) {
+        self.key = key
+        self.task = task
+        self.start = start
+        self.end = end
+        self.detail = detail
+    }
+}
+
+/// A habit of another tool with its marked days.
+public struct ImportedHabit: Sendable {
+    /// Its name, which identifies it (habits have no other id in Loop's CSV export).
+    public var name: String
+    public var schedule: Schedule
+    public var color: String?
+    public var archived: Bool
+    /// Completed and skipped days.
+    public var days: [Int: DayStatus]
+    /// The first day it was judged; nil: today.
+    public var firstDay: Int?
+    public init(name: String, schedule: Schedule, color: String?, archived: Bool, days: [Int: DayStatus], firstDay: Int?) {
+        self.name = name
+        self.schedule = schedule
+        self.color = color
+        self.archived = archived
+        self.days = days
+        self.firstDay = firstDay
+    }
+}
+
+/// What an import added and what it found there already.
+public struct ImportCount: Sendable, Equatable {
+    /// Records added (tasks, sessions, habits).
+    public var added = 0
+    /// Records imported before (by an earlier import of the same record), left as they are.
+    public var already = 0
+    /// Habits only: existing habits the file's days went into (imported before, or of the same name).
+    public var merged = 0
+    /// Habits only: days marked.
+    public var days = 0
+    /// The keys of the records added (or, with a dry run, that would be).
+    public var addedKeys: [String] = []
+    public init() {}
+}
+
+/// `vigil import`: records of other tools written as tasks, sessions and habits, each import in
+/// one transaction (all of a file or nothing), with each record's id in its tool remembered in
+/// `imports` so that the same record is never imported twice.
+extension EventStore {
+    /// Adds the tasks not imported before. With `dryRun`, counts without writing.
+    public func importTasks(_ tasks: [(key: String, task: TaskItem)], dryRun: Bool, at now: Timestamp) throws(StoreError) -> ImportCount {
+        try importing(dryRun: dryRun) { db in
+            var count = ImportCount()
+            for (key, t) in tasks {
+                guard try !Self.wasImported(db, .taskwarrior, key) else {
+                    count.already += 1
+                    continue
+                }
+                let id = try Self.insertTask(t, db)
+                try Self.remember(db, .taskwarrior, key, table: "tasks", row: id, detail: nil, at: now)
+                count.added += 1
+                count.addedKeys.append(key)
+            }
+            return count
+        }
+    }
+
+    /// Adds the sessions not imported before, as source `imported`: ended, completed, their whole
+    /// time active and focused (Vigil did not watch it), no events. With `dryRun`, counts without writing.
+    public func importSessions(_ sessions: [ImportedSession], dryRun: Bool, at now: Timestamp) throws(StoreError) -> ImportCount {
+        try importing(dryRun: dryRun) { db in
+            var count = ImportCount()
+            for s in sessions {
+                guard try !Self.wasImported(db, .timewarrior, s.key) else {
+                    count.already += 1
+                    continue
+                }
+                let seconds = Double(s.end.millisecondsSinceEpoch - s.start.millisecondsSinceEpoch) / 1000
+                try db.execute(
+                    sql: """
+                        INSERT INTO sessions (task, source, started_ms, ended_ms, outcome, active_s, focused_s, distracted_s, paused_s, gap_s,
+                            episodes, alarms, last_event_ms)
+                        VALUES (?, ?, ?, ?, 'completed', ?, ?, 0, 0, 0, 0, 0, ?)
+                        """,
+                    arguments: [
+                        s.task, SessionSource.imported.rawValue, s.start.millisecondsSinceEpoch, s.end.millisecondsSinceEpoch, seconds, seconds,
+                        s.end.millisecondsSinceEpoch,
+                    ])
+                try Self.remember(db, .timewarrior, s.key, table: "sessions", row: db.lastInsertedRowID, detail: s.detail, at: now)
+                count.added += 1
+                count.addedKeys.append(s.key)
+            }
+            return count
+        }
+    }
+
+    /// Adds the habits and their days. A habit imported before (still there), or else one of the
+    /// same name that is not archived, gets the file's days that it has not marked itself (days
+    /// Vigil failed automatically take the file's mark), and starts as early as the file's first
+    /// day; a habit imported and deleted since is left alone. With `dryRun`, counts without writing.
+    public func importHabits(_ habits: [ImportedHabit], dryRun: Bool, today: Int, at now: Timestamp) throws(StoreError) -> ImportCount {
+        try importing(dryRun: dryRun) { db in
+            var count = ImportCount()
+            for h in habits {
+                let mapped = try Int64.fetchOne(
+                    db, sql: "SELECT row_id FROM imports WHERE source = ? AND external_id = ?", arguments: [ImportSource.loop.rawValue, h.name])
+                let firstDay = min(h.firstDay ?? today, today)
+                var id: Int64
+                if let mapped {
+                    guard try Bool.fetchOne(db, sql: "SELECT 1 FROM habits WHERE id = ?", arguments: [mapped]) == true else {
+                        count.already += 1
+                        continue
+                    }
+                    id = mapped
+                    count.merged += 1
+                } else if let same = try Int64.fetchOne(
+                    db, sql: "SELECT id FROM habits WHERE name = ? COLLATE NOCASE AND archived_ms IS NULL ORDER BY id LIMIT 1", arguments: [h.name])
+                {
+                    id = same
+                    count.merged += 1
+                    try Self.remember(db, .loop, h.name, table: "habits", row: id, detail: nil, at: now)
+                } else {
+                    try db.execute(
+                        sql: "INSERT INTO habits (name, schedule, color, priority, created_day, archived_ms) VALUES (?, ?, ?, 'medium', ?, ?)",
+                        arguments: [h.name, h.schedule.text, h.color, firstDay, h.archived ? now.millisecondsSinceEpoch : nil])
+                    id = db.lastInsertedRowID
+                    count.added += 1
+                    count.addedKeys.append(h.name)
+                    try Self.remember(db, .loop, h.name, table: "habits", row: id, detail: nil, at: now)
+                }
+                try db.execute(sql: "UPDATE habits SET created_day = ? WHERE id = ? AND created_day > ?", arguments: [firstDay, id, firstDay])
+                var marked: [Int: String] = [:]
+                for r in try Row.fetchAll(db, sql: "SELECT day, source FROM habit_days WHERE habit_id = ?", arguments: [id]) {
+                    marked[r["day"]] = r["source"]
+                }
+                for (day, status) in h.days.sorted(by: { $0.key < $1.key }) where day <= today && (marked[day] == nil || marked[day] == "auto") {
+                    try db.execute(
+                        sql: "INSERT OR REPLACE INTO habit_days (habit_id, day, status, source) VALUES (?, ?, ?, 'import')",
+                        arguments: [id, day, status.rawValue])
+                    count.days += 1
+                }
+            }
+            return count
+        }
+    }
+
+    /// Runs `body` in one transaction, rolled back with `dryRun`.
+    private func importing(dryRun: Bool, _ body: (Database) throws -> ImportCount) throws(StoreError) -> ImportCount {
+        try storeCall(path, failing: "cannot write to the event log") {
+            var result = ImportCount()
+            try db.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return dryRun ? .rollback : .commit
+                }
+            }
+            return result
+        }
+    }
+
+    private static func wasImported(_ db: Database, _ source: ImportSource, _ key: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM imports WHERE source = ? AND external_id = ?", arguments: [source.rawValue, key]) == true
+    }
+
+    private static func remember(_ db: Database, _ source: ImportSource, _ key: String, table: String, row: Int64, detail: String?, at now: Timestamp)
+        throws
+    {
+        try db.execute(
+            sql: "INSERT INTO imports (source, external_id, tbl, row_id, detail, imported_ms) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [source.rawValue, key, table, row, detail, now.millisecondsSinceEpoch])
+    }
+}

@@ -1,0 +1,250 @@
+import ArgumentParser
+import Foundation
+import SystemCalls
+import VigilCore
+import VigilImports
+import VigilPlanner
+import VigilRuntime
+import VigilStore
+
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Bring in tasks, tracked time and habits from Taskwarrior, Timewarrior and Loop Habit Tracker.",
+        discussion: """
+            Each import is all or nothing: a record that cannot be read stops it (exit 65, with the \
+            file, the record and the field) before anything is written. Every record is remembered \
+            by its id in the other tool, so importing the same export again (or a later one) adds \
+            only what is new. --dry-run says what would be imported and writes nothing.
+
+            Examples:
+              task export > tasks.json && vigil import taskwarrior tasks.json
+              timew export | vigil import timewarrior -
+              unzip "Loop Habits CSV 2026-11-20.zip" -d loop && vigil import loop loop
+            """,
+        subcommands: [Taskwarrior.self, Timewarrior.self, Loop.self]
+    )
+
+    struct Taskwarrior: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "taskwarrior",
+            abstract: "Import Taskwarrior's `task export` as tasks.",
+            discussion: """
+                The title, due date (local time), priority (H, M, L; none is medium), tags, the \
+                project (as one more tag) and annotations (as the note) come across; a completed \
+                task is done when Taskwarrior says it was; deleted tasks and recurrence templates \
+                are skipped (their instances are imported).
+
+                Examples:
+                  task export > tasks.json && vigil import taskwarrior tasks.json --dry-run
+                  task export | vigil import taskwarrior -
+                """)
+        @OptionGroup var options: ImportOptions
+
+        func run() async throws {
+            await guarded {
+                let now = try options.common.currentTime()
+                let (data, name) = try options.read()
+                let parsed: TaskwarriorExport
+                do throws(ImportProblem) {
+                    parsed = try TaskwarriorExport.parse(data, file: name, zone: .current, now: now)
+                } catch {
+                    throw Failure(error.description + ". Nothing was imported.", code: .dataError)
+                }
+                let store = try options.store()
+                let count = try store.importTasks(parsed.tasks.map { ($0.uuid, $0.task) }, dryRun: options.dryRun, at: now)
+                if options.dryRun {
+                    let added = Set(count.addedKeys)
+                    for e in parsed.tasks where added.contains(e.uuid) {
+                        let t = e.task
+                        let facts = [
+                            t.done.map { "done \(CivilTime($0).iso8601)" }, t.due.map { "due \($0.text)" }, "\(t.priority.rawValue) priority",
+                            t.tags.isEmpty ? nil : "tags " + t.tags.joined(separator: ","),
+                        ].compactMap { $0 }
+                        print("  \(t.title.terminalSafe) (\(facts.joined(separator: ", ").terminalSafe))")
+                    }
+                }
+                let skipped =
+                    [
+                        count.already > 0 ? "\(count.already) already imported" : nil,
+                        parsed.deleted > 0 ? "\(parsed.deleted) skipped: deleted" : nil,
+                        parsed.recurring > 0 ? "\(parsed.recurring) skipped: recurrence template\(parsed.recurring == 1 ? "" : "s")" : nil,
+                    ].compactMap { $0 }
+                print(options.summary("\(count.added) task\(count.added == 1 ? "" : "s")", skipped, from: name))
+            }
+        }
+    }
+
+    struct Timewarrior: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "timewarrior",
+            abstract: "Import Timewarrior's `timew export` as sessions of their own.",
+            discussion: """
+                Each closed interval becomes a session with the source "imported", its tags (joined \
+                with ", ") as its task. Vigil did not watch that time, so reports and `vigil log` \
+                count imported sessions only when asked: --source imported (or all). An interval \
+                still being tracked is skipped; import again once it is stopped.
+
+                Examples:
+                  timew export > time.json && vigil import timewarrior time.json
+                  timew export :year | vigil import timewarrior -
+                  vigil report --source imported --last all
+                """)
+        @OptionGroup var options: ImportOptions
+
+        func run() async throws {
+            await guarded {
+                let now = try options.common.currentTime()
+                let (data, name) = try options.read()
+                let parsed: TimewarriorExport
+                do throws(ImportProblem) {
+                    parsed = try TimewarriorExport.parse(data, file: name)
+                } catch {
+                    throw Failure(error.description + ". Nothing was imported.", code: .dataError)
+                }
+                let sessions = parsed.intervals.map {
+                    ImportedSession(key: $0.key, task: $0.task, start: $0.start, end: $0.end, detail: jsonArray($0.tags))
+                }
+                let store = try options.store()
+                let count = try store.importSessions(sessions, dryRun: options.dryRun, at: now)
+                let added = Set(count.addedKeys)
+                let new = sessions.filter { added.contains($0.key) }
+                if options.dryRun {
+                    for s in new {
+                        print(
+                            "  \(CivilTime(s.start).iso8601) to \(CivilTime(s.end).iso8601), \(humanDuration(s.end - s.start)): \((s.task ?? "no tags").terminalSafe)"
+                        )
+                    }
+                }
+                let total = new.reduce(0.0) { $0 + ($1.end - $1.start) }
+                let time = new.isEmpty ? [] : [humanDuration(total)]
+                let skipped = [
+                    count.already > 0 ? "\(count.already) already imported" : nil,
+                    parsed.open > 0 ? "\(parsed.open) skipped: still being tracked" : nil,
+                ].compactMap { $0 }
+                print(options.summary("\(count.added) session\(count.added == 1 ? "" : "s")", time + skipped, from: name))
+                if count.added > 0, !options.dryRun {
+                    print("Imported sessions count in reports and the log with --source imported (or all).")
+                }
+            }
+        }
+    }
+
+    struct Loop: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "loop",
+            abstract: "Import Loop Habit Tracker's CSV export as habits and their days.",
+            discussion: """
+                Loop exports a zip ("Loop Habits CSV DATE.zip"): unzip it and give the folder (or \
+                its Habits.csv; Checkmarks.csv is read from beside it). A day you checked is done, \
+                a skipped day skipped; the others are not marked. Every day stays every day, N \
+                times a week stays so, other frequencies become the times a week nearest above \
+                (the summary says which). A habit of the same name, or imported before, gets the \
+                days it has not marked. Numerical habits are skipped: Vigil's are done or not.
+
+                Examples:
+                  unzip "Loop Habits CSV 2026-11-20.zip" -d loop
+                  vigil import loop loop --dry-run
+                  vigil import loop loop/Habits.csv
+                """)
+        @OptionGroup var options: ImportOptions
+
+        func run() async throws {
+            await guarded {
+                guard options.file != "-" else {
+                    throw Failure(
+                        "vigil import loop reads two files (Habits.csv and Checkmarks.csv), not standard input: give the folder Loop's zip unpacks to.",
+                        code: .usage)
+                }
+                let now = try options.common.currentTime()
+                let local = LocalNow(at: now)
+                var isDirectory: ObjCBool = false
+                let exists = FileManager.default.fileExists(atPath: options.file, isDirectory: &isDirectory)
+                let folder = exists && isDirectory.boolValue ? options.file : FilePaths.directory(of: options.file)
+                if exists, !isDirectory.boolValue, options.file.lowercased().hasSuffix(".zip") {
+                    throw Failure(
+                        "\(options.file.terminalSafe): a zip archive: unzip it first (`unzip FILE -d loop`), then give the folder: `vigil import loop loop`.",
+                        code: .dataError)
+                }
+                let habitsFile = exists && isDirectory.boolValue ? folder + "/Habits.csv" : options.file
+                let checkmarksFile = folder + "/Checkmarks.csv"
+                let habits = try readFile(habitsFile)
+                let checkmarks = try readFile(checkmarksFile)
+                let parsed: LoopExport
+                do throws(ImportProblem) {
+                    parsed = try LoopExport.parse(
+                        habitsCSV: habits, habitsFile: habitsFile, checkmarksCSV: checkmarks, checkmarksFile: checkmarksFile)
+                } catch {
+                    throw Failure(error.description + ". Nothing was imported.", code: .dataError)
+                }
+                let store = try options.store()
+                let count = try store.importHabits(parsed.habits, dryRun: options.dryRun, today: local.day, at: now)
+                if options.dryRun {
+                    let added = Set(count.addedKeys)
+                    for h in parsed.habits {
+                        let what = added.contains(h.name) ? "new" : "into the existing habit"
+                        let done = h.days.values.filter { $0 == .completed }.count
+                        print(
+                            "  \(h.name.terminalSafe) (\(what), \(h.schedule.description), \(done) day\(done == 1 ? "" : "s") done\(h.archived ? ", archived" : ""))"
+                        )
+                    }
+                }
+                for note in parsed.notes { print("Note: \(note.terminalSafe).") }
+                let skipped = [
+                    count.merged > 0 ? "\(count.merged) into habits already here" : nil,
+                    count.already > 0 ? "\(count.already) imported before and deleted since: left out" : nil,
+                    parsed.numerical.isEmpty
+                        ? nil : "\(parsed.numerical.count) skipped: numerical (\(parsed.numerical.map { $0.terminalSafe }.joined(separator: ", ")))",
+                ].compactMap { $0 }
+                print(
+                    options.summary(
+                        "\(count.added) habit\(count.added == 1 ? "" : "s") and \(count.days) day\(count.days == 1 ? "" : "s")", skipped,
+                        from: options.file))
+            }
+        }
+    }
+}
+
+/// What every import takes: the file, --dry-run, and the common options.
+struct ImportOptions: ParsableArguments {
+    @OptionGroup var common: CommonOptions
+    @Argument(help: ArgumentHelp("The export to read; - for standard input.", valueName: "file")) var file: String
+    @Flag(help: "Say what would be imported, and write nothing.") var dryRun = false
+
+    func validate() throws { try validatePath(file, "FILE", naming: "the export (- for standard input)") }
+
+    /// The file's contents and its name for messages.
+    func read() throws -> (Data, String) {
+        if file == "-" { return (FileHandle.standardInput.readDataToEndOfFile(), "standard input") }
+        return (try readFile(file), file)
+    }
+
+    /// The log to import into; for a dry run without a log, an empty one in memory (a dry run
+    /// creates nothing).
+    func store() throws -> EventStore {
+        if dryRun, !(try common.hasLog()) { return EventStore() }
+        return try common.openStore()
+    }
+
+    /// `Imported 12 tasks (3 skipped: deleted) from FILE.`, or with --dry-run what would be.
+    func summary(_ what: String, _ notes: [String], from name: String) -> String {
+        let detail = notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"
+        return (dryRun ? "Would import " : "Imported ") + what + detail + " from \(name.terminalSafe)"
+            + (dryRun ? "; nothing was written (--dry-run)." : ".")
+    }
+}
+
+/// A file's contents; a file that cannot be read is an I/O failure (exit 74) that names it.
+private func readFile(_ path: String) throws -> Data {
+    do {
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+        let reason = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { String(cString: strerror(Int32($0.code))) }
+        throw Failure("\(path.terminalSafe): cannot read: \(reason ?? "\(error)".terminalSafe).", code: .ioError)
+    }
+}
+
+/// Strings as a JSON array.
+private func jsonArray(_ items: [String]) -> String {
+    "[" + items.map(jsonString).joined(separator: ",") + "]"
+}
