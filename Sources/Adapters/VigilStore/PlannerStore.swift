@@ -52,14 +52,6 @@ extension EventStore {
         try read { db in try Row.fetchOne(db, sql: "SELECT * FROM tasks WHERE id = ?", arguments: [id]).map(Self.task) }
     }
 
-    /// Open tasks with exactly this title (case-insensitive), oldest first.
-    public func tasks(titled title: String) throws(StoreError) -> [TaskItem] {
-        try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM tasks WHERE title = ? COLLATE NOCASE AND done_ms IS NULL ORDER BY id", arguments: [title]).map(
-                Self.task)
-        }
-    }
-
     private static func task(_ r: Row) -> TaskItem {
         let day = r.optionalDay("due_day")
         let tags: String = r["tags"]

@@ -49,7 +49,7 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The period ending today: 7d, 30d, any number of days, or all (default: 7d).", valueName: "span"))
     var last: String?
 
-    @Option(help: ArgumentHelp("Only the sessions of this task (as given to `vigil start --task`).", valueName: "name"))
+    @Option(help: ArgumentHelp("Only the sessions of this task: its number or title, or a session's name (`vigil start --task`).", valueName: "task"))
     var task: String?
 
     @Option(help: ArgumentHelp("Only the sessions of this device, by its name (`vigil device`; default: every synced device).", valueName: "name"))
@@ -159,19 +159,23 @@ struct ReportCommand: AsyncParsableCommand {
             // counted in the same read as the facts.
             var sessionsBySource: [SessionSource: Int] = [:]
             var opened: EventStore?
+            var task = self.task
             if try common.hasLog() {
                 let store = try common.openStore(readOnly: true)
                 opened = store
-                // Most often a session has the very bytes asked for (one row answers); otherwise the
-                // names are compared as Swift compares them, as the log's whole list.
-                if let task, try !store.hasSession(task: task), try !store.taskNames().contains(task) {
+                // A task's number or title (the one resolver), or a session's own name: the name
+                // sessions carry is what is selected.
+                if let reference = task {
                     let known = try store.taskNames()
-                    throw Failure(
-                        "no session has the task '\(task.terminalSafe)'."
-                            + (known.isEmpty
-                                ? " No session has a task yet: give one with `vigil start --task NAME`."
-                                : " Known tasks: \(known.map { "'\($0.terminalSafe)'" }.joined(separator: ", "))."),
-                        code: .dataError)
+                    task = try TaskLookup(store: store).sessionName(reference, among: known)
+                    if task == nil {
+                        throw Failure(
+                            "no session has the task '\(reference.terminalSafe)'."
+                                + (known.isEmpty
+                                    ? " No session has a task yet: give one with `vigil start --task NAME`."
+                                    : " Known tasks: \(known.map { "'\($0.terminalSafe)'" }.joined(separator: ", "))."),
+                            code: .dataError)
+                    }
                 }
                 if let device {
                     let names = try store.devices().map(\.name)
