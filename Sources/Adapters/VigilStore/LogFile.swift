@@ -315,6 +315,11 @@ enum LogFile {
                 arguments: [DeviceIdentity.newID(), DeviceIdentity.defaultName(), Int64(Date().timeIntervalSince1970 * 1000)])
             try db.execute(sql: SyncMigration.sql)
         }
+        // Sessions a person corrects (docs/history.md): tags and a note of their own, and the
+        // clock of their last edit, so that an edit made after the session was sent travels too.
+        m.registerMigration("v8: session tags, notes and edits") { db in
+            try db.execute(sql: SyncMigration.sessionEdits)
+        }
         return m
     }
 }

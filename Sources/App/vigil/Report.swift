@@ -52,6 +52,9 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only the sessions of this task: its number or title, or a session's name (`vigil start --task`).", valueName: "task"))
     var task: String?
 
+    @Option(help: ArgumentHelp("Only the sessions with this tag (`vigil start --tag`), or on a task with it.", valueName: "tag"))
+    var tag: String?
+
     @Option(help: ArgumentHelp("Only the sessions of this device, by its name (`vigil device`; default: every synced device).", valueName: "name"))
     var device: String?
 
@@ -115,7 +118,7 @@ struct ReportCommand: AsyncParsableCommand {
                 "no group is set up: add sync.url and sync.group (and sync.group_url if the group has a database of its own) to \(common.paths.configFile.terminalSafe) (README, \"Sync\").",
                 code: .configuration)
         }
-        guard from == nil, to == nil, task == nil, device == nil, last != "all", format == "text" || format == "json" else {
+        guard from == nil, to == nil, task == nil, tag == nil, device == nil, last != "all", format == "text" || format == "json" else {
             throw Failure(
                 "--group takes --last Nd and --format text or json only: the group has daily figures, nothing by task or device.", code: .usage)
         }
@@ -188,7 +191,8 @@ struct ReportCommand: AsyncParsableCommand {
                 let first = min(fromDay ?? toDay, toDay)
                 let clock = LocalClock(timeZone: zone, days: first...toDay)
                 (facts, sessionsBySource) = try store.reportFacts(
-                    before: clock.startOfDay(toDay + 1), task: task, device: device, sources: sources,
+                    before: clock.startOfDay(toDay + 1), task: task, tag: tag.flatMap { normalizedTags([$0]).first }, device: device,
+                    sources: sources,
                     sourcesFrom: fromDay == nil ? nil : clock.startOfDay(first))
             } else if let task {
                 throw Failure(
@@ -197,6 +201,7 @@ struct ReportCommand: AsyncParsableCommand {
             }
 
             var report = Statistics.report(facts, timeZone: zone, from: fromDay, to: toDay, task: task)
+            report.tag = tag.flatMap { normalizedTags([$0]).first }
             if let store = opened {
                 let first = report.from.flatMap(Statistics.day(from:)) ?? fromDay ?? toDay
                 let clock = LocalClock(timeZone: zone, days: min(first, toDay)...toDay)
@@ -204,7 +209,7 @@ struct ReportCommand: AsyncParsableCommand {
                 report.sources = Report.SourceFigures(counted: sources, sessions: sessionsBySource)
                 // Time in applications and on calls over the same local days (not by task yet); only
                 // this device knows its applications (they never travel).
-                if task == nil, report.from != nil, try device == nil || device == store.thisDevice().name {
+                if task == nil, tag == nil, report.from != nil, try device == nil || device == store.thisDevice().name {
                     let totals = try store.activityTotals(from: start, to: end, sources: sources)
                     report.applications = Report.ApplicationFigures(
                         totals.map { ($0.appClass, $0.category, $0.isCall, $0.seconds, $0.stretches) })

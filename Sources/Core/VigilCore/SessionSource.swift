@@ -12,6 +12,10 @@ public enum SessionSource: String, CaseIterable, Hashable, Sendable, Comparable 
     case replay
     /// `vigil start --replay --log`.
     case rehearsal
+    /// `vigil session add`: time the person says they spent, after the fact. Nothing judged it, so
+    /// it is never focused or distracted time: `vigil session list` shows it, and a report counts it
+    /// only among the sources, even with `--source added`.
+    case added
 
     /// What figures count when no `--source` is given.
     public static let counted: Set<SessionSource> = [.live, .simulated]
@@ -23,6 +27,7 @@ public enum SessionSource: String, CaseIterable, Hashable, Sendable, Comparable 
         case .simulated: 1
         case .replay: 2
         case .rehearsal: 3
+        case .added: 4
         }
     }
 
