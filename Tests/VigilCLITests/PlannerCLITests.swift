@@ -63,11 +63,13 @@ import Testing
     @Test func aSessionStartedOnATaskIsLinkedToIt() async throws {
         let home = freshHome()
         #expect(try await run(["task", "add", "Slides"], home).status == 0)
-        let session = try await vigil(["start", "--task", "1", "--minutes", "0.05", "--data-dir", home + "/d"], home: home)
+        let session = try await vigil(["start", "--task", "1", "--tag", "Deep, late", "--minutes", "0.05", "--data-dir", home + "/d"], home: home)
         #expect(session.status == 0, "\(session.stderr)")
         #expect(session.stdout.contains("started       task \"Slides\""))
         let show = try await run(["task", "show", "Slides"], home).stdout
         #expect(show.contains("in 1 session · 0 distraction episodes"), "\(show)")
+        let listed = try await vigil(["session", "list", "--data-dir", home + "/d"], home: home)
+        #expect(listed.stdout.contains("\"Slides\"  [deep, late]"), "\(listed.stdout)")
         // The report takes the task's number or its title in any case, and selects the same sessions.
         let byNumber = try await vigil(["report", "--task", "1", "--last", "all", "--format", "json", "--data-dir", home + "/d"], home: home)
         let byTitle = try await vigil(["report", "--task", "SLIDES", "--last", "all", "--format", "json", "--data-dir", home + "/d"], home: home)

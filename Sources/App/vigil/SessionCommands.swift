@@ -203,7 +203,7 @@ struct SessionCommand: AsyncParsableCommand {
                 try checkSpan(from, to)
                 (edit.started, edit.ended) = (from, to)
             }
-            guard edit != SessionEdit() else { throw ValidationError("say what to change: --task, --tag, --untag, --note, --start or --end.") }
+            guard edit != SessionEdit() else { throw Failure("say what to change: --task, --tag, --untag, --note, --start or --end.", code: .usage) }
             try store.editSession(id: s.id, edit)
             print("Updated session #\(s.id): \(subject(try loggedSession(store, s.id))).")
         }
