@@ -444,6 +444,8 @@ func write(_ text: String, to path: String) {
             ["task", "delete"], ["task", "why"], ["next"], ["habit"], ["habit", "add"], ["habit", "list"], ["habit", "show"], ["habit", "check"],
             ["habit", "fail"], ["habit", "skip"], ["habit", "set"], ["habit", "edit"], ["habit", "note"], ["habit", "continue"],
             ["habit", "finish"], ["habit", "delete"], ["today"], ["motivate"], ["daemon"], ["export"], ["forget"],
+            ["session"], ["session", "list"], ["session", "show"], ["session", "edit"], ["session", "tag"], ["session", "delete"],
+            ["session", "add"], ["undo"],
         ]
         for c in commands {
             let r = try vigil(c + ["--help"], home: home)

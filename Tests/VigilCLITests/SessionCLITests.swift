@@ -43,6 +43,16 @@ import Testing
         #expect(try await run(["session", "delete", "1", "--yes"], home).stdout == "Deleted session #1.\n")
         r = try await run(["session", "show", "1"], home)
         #expect(r.status == 65 && r.stderr.contains("no session #1"), "\(r.stderr)")
+
+        // Undo puts the last change back, once.
+        #expect(try await run(["undo"], home).stdout == "Undid: session delete #1.\n")
+        #expect(try await run(["session", "show", "1"], home).stdout.contains("note      quiet"))
+        r = try await run(["undo"], home)
+        #expect(r.status == 1 && r.stderr.contains("nothing to undo"), "\(r.stderr)")
+        #expect(try await run(["task", "delete", "thesis", "--yes"], home).status == 0)
+        #expect(try await run(["undo"], home).stdout == "Undid: task delete #1 \"Thesis\".\n")
+        r = try await run(["task", "show", "1"], home)
+        #expect(r.stdout.contains("tags      writing") && r.stdout.contains("in 0 sessions"), "\(r.stdout)")
     }
 
     @Test func aJudgedSessionKeepsItsTimesButTakesATaskTagsAndANote() async throws {

@@ -104,7 +104,10 @@ extension EventStore {
                     task, taskId, started.millisecondsSinceEpoch, ended.millisecondsSinceEpoch, ended.millisecondsSinceEpoch,
                     tags.joined(separator: ","), note,
                 ])
-            return db.lastInsertedRowID
+            let id = db.lastInsertedRowID
+            try UndoJournal.begin(db, "session add #\(id)")
+            try UndoJournal.record(db, [.init(table: "sessions", column: "id", value: id)], before: false)
+            return id
         }
     }
 
@@ -125,6 +128,7 @@ extension EventStore {
                 )
             }
             guard !sets.isEmpty else { return }
+            try UndoJournal.journal(db, "session edit #\(id)", [.init(table: "sessions", column: "id", value: id)])
             try db.execute(sql: "UPDATE sessions SET \(sets.joined(separator: ", ")) WHERE id = ?", arguments: StatementArguments(arguments + [id]))
         }
     }
@@ -132,6 +136,10 @@ extension EventStore {
     /// Deletes a session with its events; a session the server may have leaves a tombstone.
     public func deleteSession(id: Int64) throws(StoreError) {
         try write { db in
+            try UndoJournal.journal(
+                db, "session delete #\(id)",
+                [.init(table: "sessions", column: "id", value: id)]
+                    + CrashRecovery.eventTables.map { .init(table: $0, column: "session_id", value: id) })
             for table in CrashRecovery.eventTables {
                 try db.execute(sql: "DELETE FROM \(table) WHERE session_id = ?", arguments: [id])
             }

@@ -133,7 +133,8 @@ enum SyncMigration {
     /// 0 never sent, 1 on the server, 2 on the server but edited since, to be sent again without
     /// its events (the server keeps the later edit). The trigger stamps every edit of a closed
     /// session, whatever code makes it (a live session's own writes, before it is closed, are not
-    /// edits); a deleted session is a tombstone whenever the server may have it.
+    /// edits); a deleted session is a tombstone whenever the server may have it. `undo_journal`:
+    /// the last change a command made, as `vigil undo` puts it back (UndoJournal).
     static let sessionEdits = """
         ALTER TABLE sessions ADD COLUMN tags TEXT NOT NULL DEFAULT '';
         ALTER TABLE sessions ADD COLUMN note TEXT;
@@ -144,6 +145,14 @@ enum SyncMigration {
             \(tick)
             UPDATE sessions SET edited_hlc = (SELECT hlc FROM sync_clock), pushed = CASE WHEN pushed = 0 THEN 0 ELSE 2 END WHERE id = NEW.id;
         END;
+        CREATE TABLE undo_journal (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            label TEXT NOT NULL,
+            tbl TEXT NOT NULL,
+            cond TEXT NOT NULL,
+            args TEXT NOT NULL,
+            image TEXT NOT NULL
+        );
         DROP TRIGGER sessions_tombstone;
         CREATE TRIGGER sessions_tombstone AFTER DELETE ON sessions
         WHEN \(notApplying) AND (OLD.pushed <> 0 OR OLD.origin_device IS NOT NULL) BEGIN

@@ -390,7 +390,7 @@ struct HabitCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete a habit and its history.",
             discussion: """
-                In a terminal Vigil asks first; elsewhere give --yes.
+                In a terminal Vigil asks first; elsewhere give --yes. `vigil undo` brings it back.
 
                 Example:
                   vigil habit delete 1

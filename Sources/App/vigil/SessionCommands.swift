@@ -238,7 +238,7 @@ struct SessionCommand: AsyncParsableCommand {
             abstract: "Delete a session and its episodes.",
             discussion: """
                 In a terminal Vigil asks first; elsewhere give --yes. The delete reaches your other
-                devices at the next `vigil sync`.
+                devices at the next `vigil sync`; `vigil undo` brings it back.
 
                 Example:
                   vigil session delete 12

@@ -247,7 +247,7 @@ struct TaskCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete a task (its sessions stay in the log).",
             discussion: """
-                In a terminal Vigil asks first; elsewhere give --yes.
+                In a terminal Vigil asks first; elsewhere give --yes. `vigil undo` brings it back.
 
                 Examples:
                   vigil task delete 3
