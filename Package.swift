@@ -211,7 +211,8 @@ let package = Package(
             name: "vigil",
             dependencies: [
                 "VigilCore", "VigilStats", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig", "VigilStore",
-                "SoundAlarm", "VigilRuntime", "VigilImports", "SystemCalls", "DisplayWidth", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SoundAlarm", "VigilRuntime", "VigilImports", "SystemCalls", "DisplayWidth",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/App/vigil"),
         // `vigil sync`'s worker, a program of its own: the PostgreSQL client (SwiftNIO, BoringSSL)

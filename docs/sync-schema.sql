@@ -169,3 +169,9 @@ CREATE TABLE vigil.habit_notes (
 );
 CREATE INDEX habit_notes_by_seq ON vigil.habit_notes (server_seq);
 INSERT INTO vigil.schema_version (version) VALUES (1);
+
+-- Migration 2: sessions a person corrects (tags, a note, the clock of the last edit).
+ALTER TABLE vigil.sessions ADD COLUMN tags text;
+ALTER TABLE vigil.sessions ADD COLUMN note text;
+ALTER TABLE vigil.sessions ADD COLUMN edited_hlc bigint;
+INSERT INTO vigil.schema_version (version) VALUES (2);

@@ -57,6 +57,8 @@ import Testing
         "forget": ["--from", "2026-11-01", "--to", "2026-11-02", "--yes"], "simulate": ["--days", "1"], "config init": [],
         "config check": [], "config show": [], "config paths": [], "apps": [], "sync": [], "device": [],
         "import taskwarrior": ["tasks.json"], "import timewarrior": ["intervals.json"], "import loop": ["Habits.csv"],
+        "session list": [], "session show": ["1"], "session edit": ["1", "--note", "n"], "session tag": ["1", "+deep"],
+        "session delete": ["1", "--yes"], "session add": ["--start", "2026-11-20 09:00", "--end", "10:00"], "undo": [],
     ]
 
     /// A value each command refuses (64), for a command that takes one; an unknown option is
@@ -70,6 +72,7 @@ import Testing
         "habit edit": ["1", "--goal", "-2"], "habit continue": ["1", "--goal", "-2"], "today": ["--count", "-1"],
         "motivate": ["--category", "nonsense"], "export": ["--all", "-o", ""], "forget": ["--from", "someday", "--to", "2026-11-02"],
         "simulate": ["--days", "-4"], "apps": ["--days", "-1"], "device": ["--name", ""],
+        "session list": ["--last", "forever"], "session add": ["--start", "someday", "--end", "10:00"],
     ]
 
     @Test func everyCommandIsListed() {

@@ -52,21 +52,58 @@ import Testing
         #expect(!(try await run(["task", "list"], home).stdout.contains("Send invoice")))
         #expect(try await run(["task", "list", "--done"], home).stdout.contains("✓ Send invoice"))
         #expect(try await run(["task", "reopen", "2"], home).status == 0)
-        #expect(try await run(["task", "delete", "3"], home).status == 0)
+        // A delete asks; without a terminal it needs --yes, and nothing is deleted without it.
+        let refused = try await run(["task", "delete", "learn rust"], home)
+        #expect(refused.status == 1 && refused.stderr.contains("add --yes to delete task #3 \"Learn Rust\""), "\(refused.stderr)")
+        #expect(try await run(["task", "list", "--all"], home).stdout.contains("Learn Rust"))
+        #expect(try await run(["task", "delete", "3", "--yes"], home).status == 0)
         #expect(try await run(["task", "list", "--all"], home).stdout.split(separator: "\n").count == 3)
     }
 
     @Test func aSessionStartedOnATaskIsLinkedToIt() async throws {
         let home = freshHome()
         #expect(try await run(["task", "add", "Slides"], home).status == 0)
-        let session = try await vigil(["start", "--task", "1", "--minutes", "0.05", "--data-dir", home + "/d"], home: home)
+        let session = try await vigil(["start", "--task", "1", "--tag", "Deep, late", "--minutes", "0.05", "--data-dir", home + "/d"], home: home)
         #expect(session.status == 0, "\(session.stderr)")
         #expect(session.stdout.contains("started       task \"Slides\""))
         let show = try await run(["task", "show", "Slides"], home).stdout
         #expect(show.contains("in 1 session · 0 distraction episodes"), "\(show)")
+        let listed = try await vigil(["session", "list", "--data-dir", home + "/d"], home: home)
+        #expect(listed.stdout.contains("\"Slides\"  [deep, late]"), "\(listed.stdout)")
+        // The report takes the task's number or its title in any case, and selects the same sessions.
+        let byNumber = try await vigil(["report", "--task", "1", "--last", "all", "--format", "json", "--data-dir", home + "/d"], home: home)
+        let byTitle = try await vigil(["report", "--task", "SLIDES", "--last", "all", "--format", "json", "--data-dir", home + "/d"], home: home)
+        #expect(byNumber.status == 0 && byNumber.stdout == byTitle.stdout, "\(byNumber.stderr)")
+        #expect(byNumber.stdout.contains("\"Slides\""), "\(byNumber.stdout)")
         // A number that is no task is an error, not a session named "7".
         let wrong = try await vigil(["start", "--task", "7", "--minutes", "0.05", "--data-dir", home + "/d"], home: home)
         #expect(wrong.status == 65 && wrong.stderr.contains("no task #7"), "\(wrong.stderr)")
+    }
+
+    /// In a terminal a delete asks, and only a yes deletes (`script` gives it a pseudo-terminal).
+    @Test func deletesAskInATerminal() async throws {
+        let home = freshHome()
+        #expect(try await run(["task", "add", "Slides"], home).status == 0)
+        #expect(try await run(["habit", "add", "Read"], home).status == 0)
+        func answered(_ answer: String, _ args: [String]) async throws -> String {
+            let input = home + "/answer"
+            FileManager.default.createFile(atPath: input, contents: Data((answer + "\n").utf8))
+            let command = ([vigilBinary] + args + ["--data-dir", home + "/d"]).map { "'\($0)'" }.joined(separator: " ")
+            let (status, out) = try await inPseudoTerminal(command, home: home, env: ["TZ": "UTC"], stdin: input)
+            #expect(status == 0, "\(out)")
+            return out
+        }
+        var out = try await answered("n", ["task", "delete", "slides"])
+        #expect(out.contains("Delete task #1 \"Slides\"? Its sessions stay in the log. [y/N]") && out.contains("Nothing deleted."), "\(out)")
+        #expect(try await run(["task", "show", "1"], home).status == 0)
+        out = try await answered("y", ["task", "delete", "1"])
+        #expect(out.contains("Deleted task #1 Slides."), "\(out)")
+        #expect(try await run(["task", "show", "1"], home).status == 65)
+        out = try await answered("", ["habit", "delete", "read"])
+        #expect(out.contains("Delete habit #1 \"Read\" and its history? [y/N]") && out.contains("Nothing deleted."), "\(out)")
+        let refused = try await run(["habit", "delete", "1"], home)
+        #expect(refused.status == 1 && refused.stderr.contains("add --yes to delete habit #1 \"Read\" and its history"), "\(refused.stderr)")
+        #expect(try await run(["habit", "delete", "1", "--yes"], home).stdout == "Deleted habit #1 Read and its history.\n")
     }
 
     @Test func badTaskInputSaysWhatToDo() async throws {
@@ -91,7 +128,7 @@ import Testing
         r = try await run(["task", "show", "12"], home)
         #expect(r.status == 65 && r.stderr.contains("no task #12. `vigil task list --all` shows every task with its number."))
         r = try await run(["task", "done", "nothing like it"], home)
-        #expect(r.status == 65 && r.stderr.contains("no open task is called 'nothing like it'"))
+        #expect(r.status == 65 && r.stderr.contains("no task is called 'nothing like it'. `vigil task list --all` shows every task"))
     }
 
     @Test func habitsStreaksAndTheNextDay() async throws {

@@ -21,17 +21,27 @@ import VigilStats
         #expect(PlannerReference(" 3") == .name(" 3"))
     }
 
-    @Test func oneOpenTaskByTitleOrWhyNot() throws {
+    @Test func oneTaskByTitleOrWhyNot() throws {
         let a = TaskItem(id: 4, title: "Slides", created: ms(0))
         let b = TaskItem(id: 9, title: "slides", created: ms(0))
-        #expect(try TaskItem.only(titled: "slides", among: [a]).id == 4)
-        #expect(throws: PlannerError.noOpenTask(titled: "Essay")) { try TaskItem.only(titled: "Essay", among: []) }
-        #expect(throws: PlannerError.ambiguousTask(titled: "slides", ids: [4, 9])) { try TaskItem.only(titled: "slides", among: [a, b]) }
+        let doneTwin = TaskItem(id: 11, title: "Slides", created: ms(0), done: ms(5))
+        let talk = TaskItem(id: 12, title: "Slides for the talk", created: ms(0))
+        let report = TaskItem(id: 13, title: "Report", created: ms(0), done: ms(5))
+        #expect(try TaskItem.named("slides", among: [a, doneTwin]).id == 4, "an open task before a done one")
+        #expect(try TaskItem.named("REPORT", among: [a, report]).id == 13, "a done task when none open has the title")
+        #expect(throws: PlannerError.noTaskTitled("Essay", candidates: [])) { try TaskItem.named("Essay", among: [a]) }
+        #expect(throws: PlannerError.ambiguousTask(titled: "slides", ids: [4, 9])) { try TaskItem.named("slides", among: [a, b, doneTwin]) }
+        // Unknown: the tasks whose titles hold it (or it theirs) are offered, open ones first.
+        #expect(throws: PlannerError.noTaskTitled("slide", candidates: [a, talk, doneTwin])) {
+            try TaskItem.named("slide", among: [doneTwin, a, talk, report])
+        }
+        #expect(PlannerError.ambiguousTask(titled: "slides", ids: [4, 9]).description == "2 tasks are called 'slides': #4, #9. Give the number.")
         #expect(
-            PlannerError.ambiguousTask(titled: "slides", ids: [4, 9]).description == "2 open tasks are called 'slides': #4, #9. Give the number.")
+            PlannerError.noTaskTitled("Essay", candidates: []).description
+                == "no task is called 'Essay'. `vigil task list --all` shows every task; give its number or its exact title.")
         #expect(
-            PlannerError.noOpenTask(titled: "Essay").description
-                == "no open task is called 'Essay'. `vigil task list` shows them; give the number or the exact title.")
+            PlannerError.noTaskTitled("slide", candidates: [a, doneTwin]).description
+                == "no task is called 'slide'; did you mean #4 'Slides', #11 'Slides' (done)? Give the number or the exact title.")
         #expect(PlannerError.noTask(12).description == "no task #12. `vigil task list --all` shows every task with its number.")
     }
 

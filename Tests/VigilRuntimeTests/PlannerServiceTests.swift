@@ -33,7 +33,10 @@ import VigilStore
         #expect(try lookup.task("\(done.id)").isDone, "by number, a done task too")
         #expect(try lookup.task("SLIDES").id == slides.id, "a title without regard to case")
         #expect(throws: PlannerError.noTask(99)) { try lookup.task("99") }
-        #expect(throws: PlannerError.noOpenTask(titled: "Invoice")) { try lookup.task("Invoice") }
+        #expect(try lookup.task("invoice").id == done.id, "a done task by its title, when no open one has it")
+        #expect(throws: PlannerError.noTaskTitled("Invoices", candidates: [try store.task(id: done.id)!])) { try lookup.task("Invoices") }
+        #expect(throws: PlannerError.noTaskTitled("Budget", candidates: [])) { try lookup.task("Budget") }
+        #expect(throws: PlannerError.noTaskTitled("lid", candidates: [slides])) { try lookup.task("lid") }
         #expect(throws: PlannerError.ambiguousTask(titled: "Essay", ids: [essay.id, twin.id])) { try lookup.task("Essay") }
         // The service's commands use the same resolver.
         #expect(throws: PlannerError.ambiguousTask(titled: "Essay", ids: [essay.id, twin.id])) { try p.completeTask("Essay") }
@@ -56,6 +59,37 @@ import VigilStore
         #expect(throws: PlannerError.noTask(7)) { try TaskLookup(store: store).sessionSubject("7") }
         _ = try p.addTask(title: "slides")
         #expect(throws: PlannerError.ambiguousTask(titled: "Slides", ids: [1, 2])) { try TaskLookup(store: store).sessionSubject("Slides") }
+    }
+
+    /// `vigil report --task`: what sessions carry (their task's title) from a number, a title in
+    /// any case, or a session's own name; nil when nothing is called so.
+    @Test func whatAReportSelects() throws {
+        let store = EventStore()
+        let p = planner(store)
+        let thesis = try p.addTask(title: "Thesis")
+        let lookup = TaskLookup(store: store)
+        let names = ["Thesis", "code review"]
+        #expect(try lookup.sessionName("\(thesis.id)", among: names) == "Thesis")
+        #expect(try lookup.sessionName("THESIS", among: names) == "Thesis")
+        #expect(try lookup.sessionName("Code Review", among: names) == "code review", "a session's own name, in any case")
+        #expect(try lookup.sessionName("gardening", among: names) == nil)
+        #expect(throws: PlannerError.noTask(9)) { try lookup.sessionName("9", among: names) }
+    }
+
+    /// `vigil habit add --auto "50m on 3"`: the rule names the task by its title, as sessions do;
+    /// a tag stays as it is.
+    @Test func anAutoRuleNamesItsTaskByTitle() throws {
+        let store = EventStore()
+        let p = planner(store)
+        let thesis = try p.addTask(title: "Thesis chapter")
+        let byNumber = try p.addHabit(name: "Write", auto: AutoRule(task: "\(thesis.id)", minutes: 50))
+        #expect(byNumber.autoRule == AutoRule(task: "Thesis chapter", minutes: 50))
+        let byTag = try p.addHabit(name: "Study", auto: AutoRule(task: "thesis", minutes: 30))
+        #expect(byTag.autoRule == AutoRule(task: "thesis", minutes: 30))
+        #expect(throws: PlannerError.noTask(8)) { try p.addHabit(name: "X", auto: AutoRule(task: "8", minutes: 30)) }
+        var changes = HabitChanges()
+        changes.auto = .set(AutoRule(task: "thesis CHAPTER", minutes: 20))
+        #expect(try p.editHabit("Study", changes).autoRule == AutoRule(task: "Thesis chapter", minutes: 20))
     }
 
     // MARK: Tasks

@@ -100,7 +100,7 @@ func sampleSessionEvents() -> [SessionEvent] {
             try reopened.appliedMigrations() == [
                 "v1: sessions and events", "v2: alarm deliveries per channel, snoozes", "v3: index for the statistics' pauses",
                 "v4: tasks, habits, reminders", "v5: time in applications and on calls", "v6: sessions by source",
-                "v7: sync between devices", "v8: imports from other tools",
+                "v7: sync between devices", "v8: imports from other tools", "v9: session tags, notes, edits and undo",
             ])
         let mode = try reopened.db.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")

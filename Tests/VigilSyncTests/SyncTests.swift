@@ -101,6 +101,55 @@ func syncFailure(_ store: EventStore, _ address: ServerAddress, options: SyncOpt
         #expect(names == ["laptop", "desktop"])
     }
 
+    /// A session edited (task, tags, note) on another device after it was sent reaches the device
+    /// it was recorded on, and a session deleted there leaves every device; the later edit wins,
+    /// events are not sent twice, and a sync after that moves nothing.
+    @Test func sessionEditsAndDeletesAfterSendingReachEveryDevice() async throws {
+        let database = try server.createDatabase()
+        let address = try syncAddress(server, database)
+        let laptop = try Device("laptop")
+        let desktop = try Device("desktop")
+        try laptop.simulate(seed: 5, days: 3)
+        _ = try await SyncClient.sync(store: laptop.store, address: address)
+        _ = try await SyncClient.sync(store: desktop.store, address: address)
+        let own = try await laptop.store.db.read { try Int64.fetchAll($0, sql: "SELECT id FROM sessions ORDER BY id LIMIT 2") }
+        let (edited, deleted) = (own[0], own[1])
+        let copied = try await desktop.store.db.read {
+            try Int64.fetchOne($0, sql: "SELECT id FROM sessions WHERE origin_id = ?", arguments: [edited])
+        }
+        let copy = try #require(copied)
+        let events = try server.sql("SELECT count(*) FROM vigil.state_changes", database: database)
+
+        // The desktop corrects the laptop's session; the laptop deletes another one.
+        try desktop.store.editSession(id: copy, SessionEdit(task: .some("novel"), tags: ["deep"], note: .some("door closed")))
+        try laptop.store.deleteSession(id: deleted)
+        let fromDesktop = try await SyncClient.sync(store: desktop.store, address: address)
+        #expect(fromDesktop.sent["sessions"] == 1)
+        _ = try await SyncClient.sync(store: laptop.store, address: address)
+        _ = try await SyncClient.sync(store: desktop.store, address: address)
+
+        let record = try laptop.store.sessionRecord(id: edited)
+        let onLaptop = try #require(record)
+        #expect(onLaptop.task == "novel" && onLaptop.tags == ["deep"] && onLaptop.note == "door closed")
+        let onServer = try server.sql(
+            "SELECT task || ' ' || tags || ' ' || note FROM vigil.sessions WHERE origin_id = \(edited)", database: database)
+        #expect(onServer == "novel deep door closed")
+        let eventsAfter = try server.sql("SELECT count(*) FROM vigil.state_changes WHERE NOT origin_id IS NULL", database: database)
+        #expect(Int(eventsAfter)! < Int(events)!, "the deleted session's events went; the edited one's were not sent again")
+        let gone = try await desktop.store.db.read {
+            try Int.fetchOne($0, sql: "SELECT count(*) FROM sessions WHERE origin_id = ?", arguments: [deleted])
+        }
+        #expect(gone == 0)
+        let (laptopHistory, desktopHistory) = (try history(laptop.store), try history(desktop.store))
+        #expect(laptopHistory == desktopHistory)
+        // An older edit arriving later loses; nothing is left to move.
+        let again = try await SyncClient.sync(store: laptop.store, address: address)
+        let moved = again.sent.values.reduce(0, +) + again.received.values.reduce(0, +)
+        #expect(moved == 0)
+        let pending = try desktop.store.pendingSync().edits
+        #expect(pending == 0)
+    }
+
     /// A sync stopped after the server committed a batch and before the log marked it sent (a
     /// SIGKILL, a dropped connection): the next sync sends it again, and the server keeps one copy.
     @Test func aSyncStoppedBetweenCommitAndMarkLosesAndDoublesNothing() async throws {

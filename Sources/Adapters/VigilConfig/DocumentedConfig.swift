@@ -4,262 +4,262 @@
 /// and the comment that explains it.
 public enum DocumentedConfig {
     public static let text = #"""
-# Vigil configuration.
-#
-# This file documents every key with its default. Copy the keys you want to change into
-#   $XDG_CONFIG_HOME/vigil/config.yaml   (usually ~/.config/vigil/config.yaml)
-# or pass --config FILE. Keys you leave out keep these defaults. Check a file with:
-#   vigil config check [--config FILE]
+        # Vigil configuration.
+        #
+        # This file documents every key with its default. Copy the keys you want to change into
+        #   $XDG_CONFIG_HOME/vigil/config.yaml   (usually ~/.config/vigil/config.yaml)
+        # or pass --config FILE. Keys you leave out keep these defaults. Check a file with:
+        #   vigil config check [--config FILE]
 
-# Durations are written 90s, 2m, 1h or 1m30s (a bare number means seconds).
-# Scores are between 0 (focused) and 1 (certainly distracted).
+        # Durations are written 90s, 2m, 1h or 1m30s (a bare number means seconds).
+        # Scores are between 0 (focused) and 1 (certainly distracted).
 
-session:
-  # Planned length of `vigil start` when --minutes is not given (minutes).
-  default_minutes: 50
-  # No sample at all for longer than this means the machine slept or Vigil was not running.
-  # Such a gap counts neither as focus nor as distraction.
-  gap: 90s
-  # How often a live session re-evaluates between samples.
-  tick: 1s
-  # A pause (p) freezes the planned time: a 25-minute session paused for 10 minutes ends 10 minutes
-  # later, with 25 minutes of work. false: the plan runs on through pauses. A pomodoro set keeps
-  # its own clock either way.
-  pause_extends_plan: true
+        session:
+          # Planned length of `vigil start` when --minutes is not given (minutes).
+          default_minutes: 50
+          # No sample at all for longer than this means the machine slept or Vigil was not running.
+          # Such a gap counts neither as focus nor as distraction.
+          gap: 90s
+          # How often a live session re-evaluates between samples.
+          tick: 1s
+          # A pause (p) freezes the planned time: a 25-minute session paused for 10 minutes ends 10 minutes
+          # later, with 25 minutes of work. false: the plan runs on through pauses. A pomodoro set keeps
+          # its own clock either way.
+          pause_extends_plan: true
 
-scoring:
-  # The detectors' scores are combined into one (a probabilistic OR of weight x score).
-  # Each threshold has a lower exit value so the state cannot flicker around it (hysteresis).
-  # Combined score at which "focused" turns into "drifting"...
-  drift_enter: 0.30
-  # ...and below which "drifting" is "focused" again.
-  drift_exit: 0.20
-  # Combined score at which a distraction episode opens...
-  distract_enter: 0.60
-  # ...and below which it ends (the person is back at work).
-  distract_exit: 0.40
-  # The combined score must stay at or above distract_enter this long before an episode opens.
-  distract_confirm: 10s
+        scoring:
+          # The detectors' scores are combined into one (a probabilistic OR of weight x score).
+          # Each threshold has a lower exit value so the state cannot flicker around it (hysteresis).
+          # Combined score at which "focused" turns into "drifting"...
+          drift_enter: 0.30
+          # ...and below which "drifting" is "focused" again.
+          drift_exit: 0.20
+          # Combined score at which a distraction episode opens...
+          distract_enter: 0.60
+          # ...and below which it ends (the person is back at work).
+          distract_exit: 0.40
+          # The combined score must stay at or above distract_enter this long before an episode opens.
+          distract_confirm: 10s
 
-input:
-  # Watch keyboard, pointer and touchpad activity (counts only, never which key).
-  # Reading /dev/input needs membership in the `input` group: sudo usermod -aG input $USER
-  enabled: true
-  # The udev seat whose keyboards, mice and touchpads are followed, plugged in or out while
-  # Vigil runs; none to follow no seat and read only the devices below.
-  seat: seat0
-  # Extra device nodes to read, e.g. [/dev/input/by-id/usb-Logitech_K120-event-kbd].
-  devices: []
-  # One sample of counts per window of this length.
-  window: 5s
-  # Idle time that scores nothing: thinking, reading, a phone call about the work.
-  idle_grace: 2m
-  # Idle time at which the idle score reaches 1.
-  idle_full: 5m
-  # Pointer travel in one window below this is a bump of the desk, not activity
-  # (libinput's normalised units, about 1/1000 inch).
-  min_pointer_travel: 20
-  # Once someone counts as away, it takes this many activity events (key presses, clicks,
-  # scroll ticks, pointer movements)...
-  resume_events: 4
-  # ...within this long before they count as back. One key or one nudge is not enough.
-  resume_within: 15s
-  # How much this detector counts in the combined score (0 to 1).
-  weight: 1.0
+        input:
+          # Watch keyboard, pointer and touchpad activity (counts only, never which key).
+          # Reading /dev/input needs membership in the `input` group: sudo usermod -aG input $USER
+          enabled: true
+          # The udev seat whose keyboards, mice and touchpads are followed, plugged in or out while
+          # Vigil runs; none to follow no seat and read only the devices below.
+          seat: seat0
+          # Extra device nodes to read, e.g. [/dev/input/by-id/usb-Logitech_K120-event-kbd].
+          devices: []
+          # One sample of counts per window of this length.
+          window: 5s
+          # Idle time that scores nothing: thinking, reading, a phone call about the work.
+          idle_grace: 2m
+          # Idle time at which the idle score reaches 1.
+          idle_full: 5m
+          # Pointer travel in one window below this is a bump of the desk, not activity
+          # (libinput's normalised units, about 1/1000 inch).
+          min_pointer_travel: 20
+          # Once someone counts as away, it takes this many activity events (key presses, clicks,
+          # scroll ticks, pointer movements)...
+          resume_events: 4
+          # ...within this long before they count as back. One key or one nudge is not enough.
+          resume_within: 15s
+          # How much this detector counts in the combined score (0 to 1).
+          weight: 1.0
 
-switching:
-  # Score bursts of app switching: Alt+Tab, Super, Ctrl+Tab, workspace keys, 3-4 finger swipes.
-  enabled: true
-  # Sliding window in which switches are counted.
-  window: 2m
-  # Switches per window that score nothing.
-  calm: 6
-  # Switches per window that score 1.
-  storm: 14
-  # How much this detector counts in the combined score (0 to 1).
-  weight: 0.8
+        switching:
+          # Score bursts of app switching: Alt+Tab, Super, Ctrl+Tab, workspace keys, 3-4 finger swipes.
+          enabled: true
+          # Sliding window in which switches are counted.
+          window: 2m
+          # Switches per window that score nothing.
+          calm: 6
+          # Switches per window that score 1.
+          storm: 14
+          # How much this detector counts in the combined score (0 to 1).
+          weight: 0.8
 
-audio:
-  # Watch the microphone level (levels only, never audio).
-  enabled: true
-  # PulseAudio (or pipewire-pulse) server: default ($PULSE_SERVER, then your desktop session's),
-  # or an address such as unix:/run/user/1000/pulse/native.
-  server: default
-  # Source to record: default (the server's default microphone), or a name from
-  # `pactl list short sources`.
-  source: default
-  # One level sample (RMS, peak, momentary and short-term loudness) per window of this length.
-  window: 1s
-  # Level above which the room counts as loud: short-term loudness in LUFS
-  # (RMS in dBFS when the recording has no loudness).
-  loud: -30
-  # Quieter moments shorter than this do not end a loud stretch (pauses between sentences).
-  quiet_dip: 10s
-  # A loud stretch shorter than this scores nothing.
-  grace: 1m
-  # A loud stretch this long scores 1.
-  full: 3m
-  # How much this detector counts in the combined score (0 to 1).
-  weight: 0.7
+        audio:
+          # Watch the microphone level (levels only, never audio).
+          enabled: true
+          # PulseAudio (or pipewire-pulse) server: default ($PULSE_SERVER, then your desktop session's),
+          # or an address such as unix:/run/user/1000/pulse/native.
+          server: default
+          # Source to record: default (the server's default microphone), or a name from
+          # `pactl list short sources`.
+          source: default
+          # One level sample (RMS, peak, momentary and short-term loudness) per window of this length.
+          window: 1s
+          # Level above which the room counts as loud: short-term loudness in LUFS
+          # (RMS in dBFS when the recording has no loudness).
+          loud: -30
+          # Quieter moments shorter than this do not end a loud stretch (pauses between sentences).
+          quiet_dip: 10s
+          # A loud stretch shorter than this scores nothing.
+          grace: 1m
+          # A loud stretch this long scores 1.
+          full: 3m
+          # How much this detector counts in the combined score (0 to 1).
+          weight: 0.7
 
-location:
-  # Watch the position reported by gpsd (the log keeps distances, not coordinates).
-  enabled: true
-  # Where gpsd listens (host:port).
-  gpsd: localhost:2947
-  # The workplace: session_start (the first good fix of each session), or a place:
-  #   workplace:
-  #     name: the library
-  #     latitude: 52.2053
-  #     longitude: 0.1218
-  #     radius: 120        # metres
-  workplace: session_start
-  # Geofence radius around the session's starting point (metres).
-  radius: 75
-  # Fixes whose horizontal error estimate is larger than this are ignored (metres).
-  max_accuracy: 100
-  # What the detector hands over: by default each fix's distance from the workplace and a coarse
-  # cell (0.01 degrees, about 1 km), never the exact position. true keeps exact coordinates in the
-  # recordings you make (vigil record, start --record), for analysing your own tracks.
-  exact_coordinates: false
-  # Time outside the geofence that scores nothing (a fix wandering over the fence). Short, so
-  # that leaving the workplace is judged within a minute of crossing the fence.
-  grace: 20s
-  # Time outside the geofence at which the location score reaches 1.
-  full: 1m
-  # How much this detector counts in the combined score (0 to 1).
-  weight: 1.0
+        location:
+          # Watch the position reported by gpsd (the log keeps distances, not coordinates).
+          enabled: true
+          # Where gpsd listens (host:port).
+          gpsd: localhost:2947
+          # The workplace: session_start (the first good fix of each session), or a place:
+          #   workplace:
+          #     name: the library
+          #     latitude: 52.2053
+          #     longitude: 0.1218
+          #     radius: 120        # metres
+          workplace: session_start
+          # Geofence radius around the session's starting point (metres).
+          radius: 75
+          # Fixes whose horizontal error estimate is larger than this are ignored (metres).
+          max_accuracy: 100
+          # What the detector hands over: by default each fix's distance from the workplace and a coarse
+          # cell (0.01 degrees, about 1 km), never the exact position. true keeps exact coordinates in the
+          # recordings you make (vigil record, start --record), for analysing your own tracks.
+          exact_coordinates: false
+          # Time outside the geofence that scores nothing (a fix wandering over the fence). Short, so
+          # that leaving the workplace is judged within a minute of crossing the fence.
+          grace: 20s
+          # Time outside the geofence at which the location score reaches 1.
+          full: 1m
+          # How much this detector counts in the combined score (0 to 1).
+          weight: 1.0
 
-desktop:
-  # Idle time and screen lock from the desktop session (no special group needed), and sleep
-  # from logind. Idle from the desktop and from libinput feed the same presence judgement: input
-  # seen by either is presence; a locked screen is away at once.
-  enabled: true
-  # auto asks, in order: gnome (org.gnome.Mutter.IdleMonitor), freedesktop
-  # (org.freedesktop.ScreenSaver, KDE and others), wayland (the compositor's idle protocol,
-  # ext-idle-notify-v1 or org_kde_kwin_idle: sway, KWin, Hyprland; tried when $WAYLAND_DISPLAY is
-  # set), x11 (the MIT-SCREEN-SAVER extension).
-  backend: auto
-  # How often the idle time is asked for where the desktop cannot announce it. On Wayland, also
-  # the idle threshold (at most 5s): idle shorter than that reads as 0.
-  poll: 1s
-  # A locked screen counts as away at once, without the idle grace period.
-  lock_is_away: true
+        desktop:
+          # Idle time and screen lock from the desktop session (no special group needed), and sleep
+          # from logind. Idle from the desktop and from libinput feed the same presence judgement: input
+          # seen by either is presence; a locked screen is away at once.
+          enabled: true
+          # auto asks, in order: gnome (org.gnome.Mutter.IdleMonitor), freedesktop
+          # (org.freedesktop.ScreenSaver, KDE and others), wayland (the compositor's idle protocol,
+          # ext-idle-notify-v1 or org_kde_kwin_idle: sway, KWin, Hyprland; tried when $WAYLAND_DISPLAY is
+          # set), x11 (the MIT-SCREEN-SAVER extension).
+          backend: auto
+          # How often the idle time is asked for where the desktop cannot announce it. On Wayland, also
+          # the idle threshold (at most 5s): idle shorter than that reads as 0.
+          poll: 1s
+          # A locked screen counts as away at once, without the idle grace period.
+          lock_is_away: true
 
-apps:
-  # The application in front (X11 window managers, i3, sway). Only its class and category are
-  # kept; window titles are used for matching inside the detector and then dropped.
-  enabled: true
-  # Time in distracting applications that scores nothing (a glance at the chat).
-  grace: 1m
-  # Time in distracting applications at which the score reaches 1.
-  full: 3m
-  # How much this signal counts in the combined score (0 to 1).
-  weight: 0.9
-  # Keep window titles in recordings (they may contain what you read and write).
-  store_titles: false
-  # Count each change of the application in front as an app switch (instead of libinput's
-  # Alt+Tab and Super gestures, which would count the same switch twice).
-  count_switches: true
-  # The category of an application no rule matches: work, neutral or distracting.
-  fallback: neutral
-  # First match wins. class: a WM_CLASS class or Wayland app_id (any case; a trailing * matches
-  # any end), or a list of them; title: a piece of the window title (any case). `vigil apps`
-  # lists the applications your sessions saw, with their category.
-  rules:
-    - {name: youtube, title: youtube, category: distracting}
-    - {name: netflix, title: netflix, category: distracting}
-    - {name: twitch, title: twitch, category: distracting}
-    - {name: reddit, title: reddit, category: distracting}
-    - {name: social, title: facebook, category: distracting}
-    - {name: instagram, title: instagram, category: distracting}
-    - {name: tiktok, title: tiktok, category: distracting}
-    - {name: games, class: [steam, lutris, minecraft*, heroic], category: distracting}
-    - {name: chat, class: [discord], category: distracting}
-    - name: editors
-      class: [code, code-oss, vscodium, emacs, gvim, jetbrains-*, org.gnome.texteditor, kate, sublime_text]
-      category: work
-    - name: terminals
-      class: [xterm, gnome-terminal-server, org.gnome.terminal, konsole, kitty, alacritty, foot, tilix, urxvt]
-      category: work
-    - {name: office, class: [libreoffice*, soffice, evince, okular, zotero], category: work}
+        apps:
+          # The application in front (X11 window managers, i3, sway). Only its class and category are
+          # kept; window titles are used for matching inside the detector and then dropped.
+          enabled: true
+          # Time in distracting applications that scores nothing (a glance at the chat).
+          grace: 1m
+          # Time in distracting applications at which the score reaches 1.
+          full: 3m
+          # How much this signal counts in the combined score (0 to 1).
+          weight: 0.9
+          # Keep window titles in recordings (they may contain what you read and write).
+          store_titles: false
+          # Count each change of the application in front as an app switch (instead of libinput's
+          # Alt+Tab and Super gestures, which would count the same switch twice).
+          count_switches: true
+          # The category of an application no rule matches: work, neutral or distracting.
+          fallback: neutral
+          # First match wins. class: a WM_CLASS class or Wayland app_id (any case; a trailing * matches
+          # any end), or a list of them; title: a piece of the window title (any case). `vigil apps`
+          # lists the applications your sessions saw, with their category.
+          rules:
+            - {name: youtube, title: youtube, category: distracting}
+            - {name: netflix, title: netflix, category: distracting}
+            - {name: twitch, title: twitch, category: distracting}
+            - {name: reddit, title: reddit, category: distracting}
+            - {name: social, title: facebook, category: distracting}
+            - {name: instagram, title: instagram, category: distracting}
+            - {name: tiktok, title: tiktok, category: distracting}
+            - {name: games, class: [steam, lutris, minecraft*, heroic], category: distracting}
+            - {name: chat, class: [discord], category: distracting}
+            - name: editors
+              class: [code, code-oss, vscodium, emacs, gvim, jetbrains-*, org.gnome.texteditor, kate, sublime_text]
+              category: work
+            - name: terminals
+              class: [xterm, gnome-terminal-server, org.gnome.terminal, konsole, kitty, alacritty, foot, tilix, urxvt]
+              category: work
+            - {name: office, class: [libreoffice*, soffice, evince, okular, zotero], category: work}
 
-media:
-  # Calls and playback on the sound server (PulseAudio or PipeWire's pulse server).
-  enabled: true
-  # Another program recording from a microphone (a call, a meeting) means you are there and
-  # busy: no away and no noise alarm during it.
-  calls_are_presence: true
-  # Sound playing while there is no input: true counts it as presence (lectures); false judges it
-  # as no input, with its own reason ("watching/listening, no input for 6 min").
-  playback_is_presence: false
+        media:
+          # Calls and playback on the sound server (PulseAudio or PipeWire's pulse server).
+          enabled: true
+          # Another program recording from a microphone (a call, a meeting) means you are there and
+          # busy: no away and no noise alarm during it.
+          calls_are_presence: true
+          # Sound playing while there is no input: true counts it as presence (lectures); false judges it
+          # as no input, with its own reason ("watching/listening, no input for 6 min").
+          playback_is_presence: false
 
-alarms:
-  # Alarm level N fires this long after a distraction episode opened:
-  # 1 terminal nudge, 2 desktop notification, 3 sound, 4 persistent alarm.
-  escalation: [30s, 2m, 5m, 10m]
-  # The last level repeats at this interval until the person is back at work.
-  repeat_every: 1m
-  # How each level reaches you, one list per level (levels past the last list use it):
-  #   terminal  a banner and the bell in the terminal running the session
-  #   desktop   a desktop notification, more urgent at each level (needs a notification daemon)
-  #   sound     a tone through PulseAudio, louder at each level
-  # A channel that is not available (no terminal, no session bus, no sound server) is reported
-  # once and skipped; the others still fire.
-  channels: [[terminal], [terminal, desktop], [terminal, desktop, sound], [terminal, desktop, sound]]
-  # Snoozes per session: each quiets the alarms of the current episode for `snooze`
-  # (the episode itself goes on, and counts).
-  snoozes: 3
-  # How long one snooze lasts.
-  snooze: 5m
-  # What the sound channel plays: tone (three short beeps), or the path of a WAV file, played at
-  # the level's loudness below.
-  sound: tone
-  # The tone's pitch (Hz), played on audio.server...
-  tone: 880
-  # ...and its peak level at each alarm level (dBFS, 0 is full scale), louder as it escalates.
-  tone_levels: [-24, -18, -12, -6]
+        alarms:
+          # Alarm level N fires this long after a distraction episode opened:
+          # 1 terminal nudge, 2 desktop notification, 3 sound, 4 persistent alarm.
+          escalation: [30s, 2m, 5m, 10m]
+          # The last level repeats at this interval until the person is back at work.
+          repeat_every: 1m
+          # How each level reaches you, one list per level (levels past the last list use it):
+          #   terminal  a banner and the bell in the terminal running the session
+          #   desktop   a desktop notification, more urgent at each level (needs a notification daemon)
+          #   sound     a tone through PulseAudio, louder at each level
+          # A channel that is not available (no terminal, no session bus, no sound server) is reported
+          # once and skipped; the others still fire.
+          channels: [[terminal], [terminal, desktop], [terminal, desktop, sound], [terminal, desktop, sound]]
+          # Snoozes per session: each quiets the alarms of the current episode for `snooze`
+          # (the episode itself goes on, and counts).
+          snoozes: 3
+          # How long one snooze lasts.
+          snooze: 5m
+          # What the sound channel plays: tone (three short beeps), or the path of a WAV file, played at
+          # the level's loudness below.
+          sound: tone
+          # The tone's pitch (Hz), played on audio.server...
+          tone: 880
+          # ...and its peak level at each alarm level (dBFS, 0 is full scale), louder as it escalates.
+          tone_levels: [-24, -18, -12, -6]
 
-reminders:
-  # `vigil daemon` sends reminders as desktop notifications (the same channel as alarms).
-  # Habits without their own --reminder time, and tasks due on a day without a time, are
-  # reminded at this local time.
-  default_time: "09:00"
-  # A task with a due time is reminded this long before it.
-  before_due: 1h
-  # A habit that is due today and not done yet is reminded again at this interval until it is.
-  repeat_every: 2h
-  # No reminders in the quiet hours, from quiet_from (local time)...
-  quiet_from: "22:00"
-  # ...to quiet_to (they may run over midnight).
-  quiet_to: "08:00"
-  # How often the daemon looks for reminders that are due.
-  check: 30s
+        reminders:
+          # `vigil daemon` sends reminders as desktop notifications (the same channel as alarms).
+          # Habits without their own --reminder time, and tasks due on a day without a time, are
+          # reminded at this local time.
+          default_time: "09:00"
+          # A task with a due time is reminded this long before it.
+          before_due: 1h
+          # A habit that is due today and not done yet is reminded again at this interval until it is.
+          repeat_every: 2h
+          # No reminders in the quiet hours, from quiet_from (local time)...
+          quiet_from: "22:00"
+          # ...to quiet_to (they may run over midnight).
+          quiet_to: "08:00"
+          # How often the daemon looks for reminders that are due.
+          check: 30s
 
-sync:
-  # Sync between your computers through a PostgreSQL database (`vigil sync`; README, "Sync").
-  # Its URL as libpq takes it, for example postgres://me@db.example.org/vigil?sslmode=verify-full;
-  # none: sync is off.
-  url: none
-  # A file with the password, private to you (chmod 600, as ~/.pgpass); none: PGPASSWORD, or the URL's.
-  password_file: none
-  # How often `vigil daemon` syncs.
-  every: 10m
-  # Send the words of reasons ("12 min in Firefox — youtube"), which can name an application or a
-  # place; without it only the cause (app, noise, away...) leaves this computer.
-  share_reasons: false
-  # A shared group that sees your daily figures (focused and distracted minutes, sessions,
-  # streak), never anything finer; none: not in a group. `vigil report --group` compares them.
-  group: none
-  # The group's database, which its members share (a URL like url); none: the one of url.
-  group_url: none
-  # The name the group sees you by (letters, digits, - and _); none: your login name.
-  alias: none
+        sync:
+          # Sync between your computers through a PostgreSQL database (`vigil sync`; README, "Sync").
+          # Its URL as libpq takes it, for example postgres://me@db.example.org/vigil?sslmode=verify-full;
+          # none: sync is off.
+          url: none
+          # A file with the password, private to you (chmod 600, as ~/.pgpass); none: PGPASSWORD, or the URL's.
+          password_file: none
+          # How often `vigil daemon` syncs.
+          every: 10m
+          # Send the words of reasons ("12 min in Firefox — youtube"), which can name an application or a
+          # place; without it only the cause (app, noise, away...) leaves this computer.
+          share_reasons: false
+          # A shared group that sees your daily figures (focused and distracted minutes, sessions,
+          # streak), never anything finer; none: not in a group. `vigil report --group` compares them.
+          group: none
+          # The group's database, which its members share (a URL like url); none: the one of url.
+          group_url: none
+          # The name the group sees you by (letters, digits, - and _); none: your login name.
+          alias: none
 
-calendar:
-  # The first day of a week, for the ranges :week and :lastweek (`vigil report --period :week`):
-  # a weekday such as monday, sunday or saturday, or locale: the one of your locale (LC_TIME),
-  # Monday where the locale says nothing (C, POSIX).
-  week_starts: locale
-"""#
+        calendar:
+          # The first day of a week, for the ranges :week and :lastweek (`vigil report --period :week`):
+          # a weekday such as monday, sunday or saturday, or locale: the one of your locale (LC_TIME),
+          # Monday where the locale says nothing (C, POSIX).
+          week_starts: locale
+        """#
 }

@@ -11,14 +11,17 @@ struct EventLog: Sendable {
     /// The file, for messages.
     let path: String
 
-    func beginSession(task: String?, taskId: Int64? = nil, source: SessionSource, recording: String?, startedAt: Timestamp, plannedSeconds: Double?)
-        throws(StoreError) -> Int64
-    {
+    func beginSession(
+        task: String?, taskId: Int64? = nil, tags: [String] = [], source: SessionSource, recording: String?, startedAt: Timestamp,
+        plannedSeconds: Double?
+    ) throws(StoreError) -> Int64 {
         try writer.write(logAt: path) { db in
             try db.execute(
-                sql: "INSERT INTO sessions (task, task_id, source, recording, started_ms, planned_s, last_event_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                sql:
+                    "INSERT INTO sessions (task, task_id, tags, source, recording, started_ms, planned_s, last_event_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 arguments: [
-                    task, taskId, source.rawValue, recording, startedAt.millisecondsSinceEpoch, plannedSeconds, startedAt.millisecondsSinceEpoch,
+                    task, taskId, tags.joined(separator: ","), source.rawValue, recording, startedAt.millisecondsSinceEpoch, plannedSeconds,
+                    startedAt.millisecondsSinceEpoch,
                 ])
             return db.lastInsertedRowID
         }

@@ -54,11 +54,13 @@ public final class EventStore: Sendable {
 
     /// Opens a session row. Returns its id, which `append` needs.
     public func beginSession(
-        task: String?, taskId: Int64? = nil, source: SessionSource, recording: String?, startedAt: Timestamp, plannedSeconds: Double?
+        task: String?, taskId: Int64? = nil, tags: [String] = [], source: SessionSource, recording: String?, startedAt: Timestamp,
+        plannedSeconds: Double?
     )
         throws(StoreError) -> Int64
     {
-        try log.beginSession(task: task, taskId: taskId, source: source, recording: recording, startedAt: startedAt, plannedSeconds: plannedSeconds)
+        try log.beginSession(
+            task: task, taskId: taskId, tags: tags, source: source, recording: recording, startedAt: startedAt, plannedSeconds: plannedSeconds)
     }
 
     /// Writes a batch of a session's events in one durable transaction.
@@ -120,12 +122,13 @@ public final class EventStore: Sendable {
 
     /// `statisticsFacts`, and in the same read what `sessionsBySource(from: sourcesFrom, to:
     /// before)` counts: what a report reads, with one pass over the sessions instead of two.
+    /// `tag`: only the sessions with this tag or on a task with it (`report --tag`).
     public func reportFacts(
-        before: Timestamp, task: String? = nil, device: String? = nil, sources: Set<SessionSource> = SessionSource.counted,
+        before: Timestamp, task: String? = nil, tag: String? = nil, device: String? = nil, sources: Set<SessionSource> = SessionSource.counted,
         sourcesFrom: Timestamp?
     ) throws(StoreError) -> (facts: StatisticsFacts, sessionsBySource: [SessionSource: Int]) {
         try statistics.reportFacts(
-            before: before.millisecondBound, task: task, device: device, sources: sources,
+            before: before.millisecondBound, task: task, tag: tag, device: device, sources: sources,
             countingSourcesFrom: sourcesFrom?.millisecondsSinceEpoch ?? Int64.min)
     }
 

@@ -334,6 +334,11 @@ enum LogFile {
                     );
                     """)
         }
+        // Sessions a person corrects (docs/history.md): tags and a note of their own, and the
+        // clock of their last edit, so that an edit made after the session was sent travels too.
+        m.registerMigration("v9: session tags, notes, edits and undo") { db in
+            try db.execute(sql: SyncMigration.sessionEdits)
+        }
         return m
     }
 }

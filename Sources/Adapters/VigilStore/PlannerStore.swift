@@ -9,7 +9,12 @@ extension EventStore {
 
     @discardableResult
     public func addTask(_ t: TaskItem) throws(StoreError) -> Int64 {
-        try write { db in try Self.insertTask(t, db) }
+        try write { db in
+            let id = try Self.insertTask(t, db)
+            try UndoJournal.begin(db, "task add #\(id) \"\(t.title)\"")
+            try UndoJournal.record(db, [.init(table: "tasks", column: "id", value: id)], before: false)
+            return id
+        }
     }
 
     /// Writes a new task's row in `db`'s transaction; returns its id.
@@ -28,6 +33,7 @@ extension EventStore {
 
     public func updateTask(_ t: TaskItem) throws(StoreError) {
         try write { db in
+            try UndoJournal.journal(db, "task change #\(t.id) \"\(t.title)\"", [.init(table: "tasks", column: "id", value: t.id)])
             try db.execute(
                 sql: """
                     UPDATE tasks SET title = ?, note = ?, due_day = ?, due_minute = ?, priority = ?, term = ?, estimate_min = ?, tags = ?, done_ms = ?
@@ -42,7 +48,14 @@ extension EventStore {
 
     /// Deletes a task; its sessions stay in the log with the task's title.
     public func deleteTask(id: Int64) throws(StoreError) {
-        try write { db in try db.execute(sql: "DELETE FROM tasks WHERE id = ?", arguments: [id]) }
+        try write { db in
+            let title = try String.fetchOne(db, sql: "SELECT title FROM tasks WHERE id = ?", arguments: [id]) ?? ""
+            // Its sessions lose their link to it: put back with it.
+            try UndoJournal.journal(
+                db, "task delete #\(id) \"\(title)\"",
+                [.init(table: "tasks", column: "id", value: id), .init(table: "sessions", column: "task_id", value: id)])
+            try db.execute(sql: "DELETE FROM tasks WHERE id = ?", arguments: [id])
+        }
     }
 
     public func tasks(includeDone: Bool = true) throws(StoreError) -> [TaskItem] {
@@ -53,14 +66,6 @@ extension EventStore {
 
     public func task(id: Int64) throws(StoreError) -> TaskItem? {
         try read { db in try Row.fetchOne(db, sql: "SELECT * FROM tasks WHERE id = ?", arguments: [id]).map(Self.task) }
-    }
-
-    /// Open tasks with exactly this title (case-insensitive), oldest first.
-    public func tasks(titled title: String) throws(StoreError) -> [TaskItem] {
-        try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM tasks WHERE title = ? COLLATE NOCASE AND done_ms IS NULL ORDER BY id", arguments: [title]).map(
-                Self.task)
-        }
     }
 
     private static func task(_ r: Row) -> TaskItem {
@@ -106,12 +111,16 @@ extension EventStore {
                     h.name, h.schedule.text, h.goal, h.color, h.reminder, h.priority.rawValue, h.flagged, h.autoTask, h.autoMinutes,
                     h.createdDay, h.archived?.millisecondsSinceEpoch,
                 ])
-            return db.lastInsertedRowID
+            let id = db.lastInsertedRowID
+            try UndoJournal.begin(db, "habit add #\(id) \"\(h.name)\"")
+            try UndoJournal.record(db, [.init(table: "habits", column: "id", value: id)], before: false)
+            return id
         }
     }
 
     public func updateHabit(_ h: Habit) throws(StoreError) {
         try write { db in
+            try UndoJournal.journal(db, "habit change #\(h.id) \"\(h.name)\"", [.init(table: "habits", column: "id", value: h.id)])
             try db.execute(
                 sql: """
                     UPDATE habits SET name = ?, schedule = ?, goal = ?, color = ?, reminder = ?, priority = ?, flagged = ?, auto_task = ?,
@@ -125,7 +134,16 @@ extension EventStore {
     }
 
     public func deleteHabit(id: Int64) throws(StoreError) {
-        try write { db in try db.execute(sql: "DELETE FROM habits WHERE id = ?", arguments: [id]) }
+        try write { db in
+            let name = try String.fetchOne(db, sql: "SELECT name FROM habits WHERE id = ?", arguments: [id]) ?? ""
+            try UndoJournal.journal(
+                db, "habit delete #\(id) \"\(name)\"",
+                [
+                    .init(table: "habits", column: "id", value: id), .init(table: "habit_days", column: "habit_id", value: id),
+                    .init(table: "habit_notes", column: "habit_id", value: id),
+                ])
+            try db.execute(sql: "DELETE FROM habits WHERE id = ?", arguments: [id])
+        }
     }
 
     public func habits(includeArchived: Bool = false) throws(StoreError) -> [Habit] {
@@ -160,6 +178,13 @@ extension EventStore {
     /// unmarked) or `session` (sessions reached the habit's focus goal).
     public func setHabitDay(id: Int64, day: Int, status: DayStatus, source: String) throws(StoreError) {
         try write { db in
+            // The person's marks can be undone; Vigil's own (failed days, sessions) are not changes a command made.
+            if source == "person" {
+                let name = try String.fetchOne(db, sql: "SELECT name FROM habits WHERE id = ?", arguments: [id]) ?? ""
+                try UndoJournal.journal(
+                    db, "habit #\(id) \"\(name)\" marked \(status.rawValue) on \(civilDate(day))",
+                    [.init(table: "habit_days", [("habit_id", id), ("day", Int64(day))])])
+            }
             if status == .incomplete {
                 try db.execute(sql: "DELETE FROM habit_days WHERE habit_id = ? AND day = ?", arguments: [id, day])
             } else {
@@ -204,6 +229,7 @@ extension EventStore {
 
     public func setHabitNote(id: Int64, week: String, text: String) throws(StoreError) {
         try write { db in
+            try UndoJournal.journal(db, "habit #\(id) note for \(week)", [.init(table: "habit_notes", column: "habit_id", value: id)])
             try db.execute(sql: "INSERT OR REPLACE INTO habit_notes (habit_id, week, text) VALUES (?, ?, ?)", arguments: [id, week, text])
         }
     }

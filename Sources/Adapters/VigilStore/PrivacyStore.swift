@@ -9,6 +9,7 @@ extension EventStore {
         "sessions", "state_changes", "episodes", "alarms", "alarm_deliveries", "snoozes", "sensor_events", "gaps", "activities",
         "tasks", "habits", "habit_days", "habit_notes", "reminders_sent", "devices", "sync_tombstones", "sync_state",
         "imports",
+        "undo_journal",
     ]
 
     /// Streams every row of every table as JSON, one table after the other:
@@ -79,6 +80,8 @@ extension EventStore {
             counts["habit_days"] = db.changesCount
             try db.execute(sql: "DELETE FROM reminders_sent WHERE at_ms >= ? AND at_ms < ?", arguments: [from, to])
             counts["reminders_sent"] = db.changesCount
+            // The last change's before-image may hold what was just forgotten: undo forgets it too.
+            try db.execute(sql: "DELETE FROM undo_journal")
         }
         do {
             try db.writeWithoutTransaction { db in

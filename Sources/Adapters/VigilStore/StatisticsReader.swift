@@ -29,7 +29,7 @@ struct StatisticsReader: Sendable {
     /// [`countingSourcesFrom`, `before`): what `LogQueries.sessionsBySource` counts, here from the
     /// same scan of the sessions and the same snapshot instead of a second pass over them.
     func reportFacts(
-        before: Int64, task: String?, device: String? = nil, sources: Set<SessionSource>, countingSourcesFrom: Int64
+        before: Int64, task: String?, tag: String? = nil, device: String? = nil, sources: Set<SessionSource>, countingSourcesFrom: Int64
     ) throws(StoreError) -> (facts: StatisticsFacts, sessionsBySource: [SessionSource: Int]) {
         let results = Results()
         do {
@@ -44,7 +44,8 @@ struct StatisticsReader: Sendable {
                             let rows = try pool.read { db in
                                 try Self.withSmallCache(db) {
                                     try Self.readSessions(
-                                        db, before: before, task: task, device: device, sources: sources, countingSourcesFrom: countingSourcesFrom,
+                                        db, before: before, task: task, tag: tag, device: device, sources: sources,
+                                        countingSourcesFrom: countingSourcesFrom,
                                         snapshotTaken: { sessionsReading.signal() })
                                 }
                             }
@@ -63,7 +64,7 @@ struct StatisticsReader: Sendable {
                     (
                         $0,
                         try Self.readSessions(
-                            $0, before: before, task: task, device: device, sources: sources, countingSourcesFrom: countingSourcesFrom,
+                            $0, before: before, task: task, tag: tag, device: device, sources: sources, countingSourcesFrom: countingSourcesFrom,
                             snapshotTaken: {}),
                         try Self.readChildren($0)
                     )
@@ -128,7 +129,7 @@ struct StatisticsReader: Sendable {
 
     /// `snapshotTaken` is called once the read transaction has its snapshot of the log.
     private static func readSessions(
-        _ db: Database, before: Int64, task: String?, device: String?, sources: Set<SessionSource>, countingSourcesFrom: Int64,
+        _ db: Database, before: Int64, task: String?, tag: String?, device: String?, sources: Set<SessionSource>, countingSourcesFrom: Int64,
         snapshotTaken: () -> Void
     ) throws -> SessionRows {
         var out = SessionRows()
@@ -145,8 +146,11 @@ struct StatisticsReader: Sendable {
         // here, by their bytes.
         let sql =
             "SELECT id, task, started_ms, coalesce(ended_ms, last_event_ms), outcome, last_event_ms, source, origin_device FROM sessions NOT INDEXED WHERE started_ms < ?"
-        let wanted = SessionSource.allCases.map(sources.contains)
+        // An added session was judged by nobody: counted among the sources, never in the figures.
+        let wanted = SessionSource.allCases.map { sources.contains($0) && $0 != .added }
         let taskBytes = task.map { Array($0.utf8) }
+        // Sessions with the tag or on a task with it, from the same snapshot.
+        let tagged = try tag.map { Set(try Int64.fetchAll(db, sql: EventStore.taggedSessionsSQL, arguments: [$0, $0])) }
         // The devices by id: this one (its sessions have no origin) first. Two devices of the same
         // name are told apart by the start of their ids.
         let known = try Row.fetchAll(db, sql: "SELECT id, name, is_self FROM devices ORDER BY is_self DESC, name, id")
@@ -170,6 +174,7 @@ struct StatisticsReader: Sendable {
                     same(taskBytes, UnsafeRawBufferPointer(start: c, count: Int(sqlite3_column_bytes(p, 1))))
                 else { return }
             }
+            if let tagged, !tagged.contains(sqlite3_column_int64(p, 0)) { return }
             var deviceOfSession = thisDevice
             if let origin = sqlite3_column_text(p, 7) {
                 deviceOfSession = deviceIndex[String(cString: origin)] ?? -1

@@ -128,6 +128,40 @@ enum SyncMigration {
         END;
         """
 
+    /// Migration v8: sessions get tags (normalized like a task's, comma-separated), a note, and
+    /// `edited_hlc`, the clock of their last edit (0: never edited). `pushed` gains a third value:
+    /// 0 never sent, 1 on the server, 2 on the server but edited since, to be sent again without
+    /// its events (the server keeps the later edit). The trigger stamps every edit of a closed
+    /// session, whatever code makes it (a live session's own writes, before it is closed, are not
+    /// edits); a deleted session is a tombstone whenever the server may have it. `undo_journal`:
+    /// the last change a command made, as `vigil undo` puts it back (UndoJournal).
+    static let sessionEdits = """
+        ALTER TABLE sessions ADD COLUMN tags TEXT NOT NULL DEFAULT '';
+        ALTER TABLE sessions ADD COLUMN note TEXT;
+        ALTER TABLE sessions ADD COLUMN edited_hlc INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX sessions_edited ON sessions(id) WHERE pushed = 2;
+        CREATE TRIGGER sessions_stamp_edit AFTER UPDATE OF task, task_id, tags, note, started_ms, ended_ms ON sessions
+        WHEN \(notApplying) AND OLD.ended_ms IS NOT NULL BEGIN
+            \(tick)
+            UPDATE sessions SET edited_hlc = (SELECT hlc FROM sync_clock), pushed = CASE WHEN pushed = 0 THEN 0 ELSE 2 END WHERE id = NEW.id;
+        END;
+        CREATE TABLE undo_journal (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            label TEXT NOT NULL,
+            tbl TEXT NOT NULL,
+            cond TEXT NOT NULL,
+            args TEXT NOT NULL,
+            image TEXT NOT NULL
+        );
+        DROP TRIGGER sessions_tombstone;
+        CREATE TRIGGER sessions_tombstone AFTER DELETE ON sessions
+        WHEN \(notApplying) AND (OLD.pushed <> 0 OR OLD.origin_device IS NOT NULL) BEGIN
+            \(tick)
+            INSERT OR REPLACE INTO sync_tombstones (tbl, origin_device, origin_id, hlc, hlc_device)
+            VALUES ('sessions', coalesce(OLD.origin_device, \(selfID)), coalesce(OLD.origin_id, OLD.id), (SELECT hlc FROM sync_clock), \(selfID));
+        END;
+        """
+
     /// The table the migration creates first, before its SQL (whose stamps name this device).
     static let devicesTable = """
         CREATE TABLE devices (

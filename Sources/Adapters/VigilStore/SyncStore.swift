@@ -112,7 +112,7 @@ extension EventStore {
             guard current != serverID else { return false }
             try db.execute(sql: "DELETE FROM sync_state")
             try db.execute(sql: "INSERT INTO sync_state (key, value) VALUES ('server', ?)", arguments: [serverID])
-            try db.execute(sql: "UPDATE sessions SET pushed = 0 WHERE origin_device IS NULL AND pushed = 1")
+            try db.execute(sql: "UPDATE sessions SET pushed = 0 WHERE origin_device IS NULL AND pushed <> 0")
             for table in ["tasks", "habits", "habit_days", "habit_notes"] {
                 try db.execute(sql: "UPDATE \(table) SET dirty = 1 WHERE dirty = 0")
             }
@@ -127,6 +127,7 @@ extension EventStore {
             let sessions = try Row.fetchOne(
                 db, sql: "SELECT count(*), min(started_ms) FROM sessions WHERE pushed = 0 AND ended_ms IS NOT NULL AND origin_device IS NULL")!
             var edits = try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_tombstones WHERE pushed = 0") ?? 0
+            edits += try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions INDEXED BY sessions_edited WHERE pushed = 2") ?? 0
             for table in ["tasks", "habits", "habit_days", "habit_notes"] {
                 edits += try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE dirty = 1") ?? 0
             }
@@ -137,28 +138,32 @@ extension EventStore {
     // MARK: Sending
 
     /// Up to `limit` closed sessions of this device not yet sent, oldest first, with their events;
-    /// and the sessions deleted here that the server may have.
+    /// up to `limit` sessions edited here since they were sent (of any device), without them; and
+    /// the sessions deleted here that the server may have.
     public func outgoingSessions(limit: Int, shareReasons: Bool) throws(StoreError) -> OutgoingSessions {
         try read { db in
             var out = OutgoingSessions()
             let me = try Self.selfDevice(db)
-            let sessionRows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT s.id, s.task, CASE WHEN t.id IS NULL THEN NULL ELSE coalesce(t.origin_device, ?) END,
-                        coalesce(t.origin_id, t.id), s.source, s.started_ms, s.planned_s, s.ended_ms, s.outcome, s.active_s,
-                        s.focused_s, s.distracted_s, s.paused_s, s.gap_s, s.episodes, s.alarms, s.last_event_ms
-                    FROM sessions s INDEXED BY sessions_unpushed LEFT JOIN tasks t ON t.id = s.task_id
-                    WHERE s.pushed = 0 AND s.ended_ms IS NOT NULL AND s.origin_device IS NULL
-                    ORDER BY s.id LIMIT ?
-                    """, arguments: [me, limit])
-            for row in sessionRows {
-                let id: Int64 = row[0]
-                out.ids.append(id)
-                out.sessions.append([.text(me), .integer(id)] + (1..<row.count).map { syncValue(row[$0]) })
+            func sessions(_ index: String, _ condition: String) throws -> [Row] {
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT s.id, coalesce(s.origin_device, ?), coalesce(s.origin_id, s.id), s.task,
+                            CASE WHEN t.id IS NULL THEN NULL ELSE coalesce(t.origin_device, ?) END,
+                            coalesce(t.origin_id, t.id), s.source, s.started_ms, s.planned_s, s.ended_ms, s.outcome, s.active_s,
+                            s.focused_s, s.distracted_s, s.paused_s, s.gap_s, s.episodes, s.alarms, s.last_event_ms, s.tags, s.note,
+                            s.edited_hlc
+                        FROM sessions s INDEXED BY \(index) LEFT JOIN tasks t ON t.id = s.task_id
+                        WHERE \(condition) ORDER BY s.id LIMIT ?
+                        """, arguments: [me, me, limit])
             }
-            if !out.ids.isEmpty {
-                let ids = out.ids.map(String.init).joined(separator: ",")
+            let fresh = try sessions("sessions_unpushed", "s.pushed = 0 AND s.ended_ms IS NOT NULL AND s.origin_device IS NULL")
+            for row in try fresh + sessions("sessions_edited", "s.pushed = 2") {
+                out.ids.append(row[0])
+                out.sessions.append((1..<row.count).map { syncValue(row[$0]) })
+            }
+            if !fresh.isEmpty {
+                let ids = fresh.map { String($0[0] as Int64) }.joined(separator: ",")
                 for table in SyncTable.sessionEvents {
                     let content = table.columns.dropFirst(3).map {
                         !shareReasons && SyncTable.reasonColumns.contains($0.name) ? "NULL" : $0.name
@@ -181,8 +186,10 @@ extension EventStore {
     /// Marks sessions (and session deletes) as on the server.
     public func markSent(_ batch: OutgoingSessions) throws(StoreError) {
         try write { db in
-            if !batch.ids.isEmpty {
-                try db.execute(sql: "UPDATE sessions SET pushed = 1 WHERE id IN (\(batch.ids.map(String.init).joined(separator: ",")))")
+            // Only at the edit that was sent: one made meanwhile is still to be sent.
+            let mark = try db.cachedStatement(sql: "UPDATE sessions SET pushed = 1 WHERE id = ? AND edited_hlc IS ?")
+            for (id, row) in zip(batch.ids, batch.sessions) {
+                try mark.execute(arguments: [id, row.last?.databaseValue])
             }
             for d in batch.deleted {
                 try db.execute(
@@ -287,8 +294,8 @@ extension EventStore {
 
     /// Stores sessions received from the server with their events, and removes the sessions
     /// deleted elsewhere, in one transaction together with the new watermark `stateKey` =
-    /// `stateValue`: the watermark never runs ahead of the rows. A session the log already has is
-    /// left as it is, with its events.
+    /// `stateValue`: the watermark never runs ahead of the rows. A session the log already has
+    /// keeps its events, and takes the content received only when edited later than its own.
     public func applyIncoming(_ incoming: IncomingSessions, stateKey: String, stateValue: String) throws(StoreError) -> AppliedCounts {
         try applying { db in
             var counts = AppliedCounts()
@@ -302,10 +309,15 @@ extension EventStore {
                     VALUES (?, ?, 1, ?, \(contentColumns.map { _ in "?" }.joined(separator: ", ")))
                     ON CONFLICT (origin_device, origin_id) WHERE origin_device IS NOT NULL DO NOTHING
                     """)
+            let updateSession = try db.cachedStatement(
+                sql: """
+                    UPDATE sessions SET task_id = ?, \(contentColumns.map { "\($0) = ?" }.joined(separator: ", "))
+                    WHERE id = ? AND edited_hlc < ?
+                    """)
             // Local session ids by (origin device, origin id), for their events.
             var localSessions: [String: Int64] = [:]
             for row in incoming.sessions {
-                guard case .text(let device) = row[0], case .integer(let origin) = row[1], device != me else {
+                guard case .text(let device) = row[0], case .integer(let origin) = row[1] else {
                     counts.skipped += 1
                     continue
                 }
@@ -313,11 +325,26 @@ extension EventStore {
                 if case .text(let taskDevice) = row[3], case .integer(let taskOrigin) = row[4] {
                     taskID = try Self.localID(db, table: "tasks", device: taskDevice, origin: taskOrigin, me: me)
                 }
-                var arguments: [(any DatabaseValueConvertible)?] = [device, origin, taskID]
+                var content: [DatabaseValue] = []
                 for (i, name) in sessionColumns.enumerated().dropFirst(2) where name != "task_origin_device" && name != "task_origin_id" {
-                    arguments.append(row[i].databaseValue)
+                    content.append(row[i].databaseValue)
                 }
-                try insertSession.execute(arguments: StatementArguments(arguments))
+                // Edited somewhere: the later edit wins, and the clock moves past it.
+                if case .integer(let edited) = row[sessionColumns.count - 1], edited > 0 {
+                    try db.execute(sql: "UPDATE sync_clock SET hlc = max(hlc, ?)", arguments: [edited])
+                    if let local = try Self.localID(db, table: "sessions", device: device, origin: origin, me: me) {
+                        try updateSession.execute(
+                            arguments: StatementArguments([taskID.databaseValue] + content + [local.databaseValue, edited.databaseValue]))
+                        if db.changesCount == 1 { counts.added += 1 } else { counts.skipped += 1 }
+                        continue
+                    }
+                }
+                guard device != me else {
+                    counts.skipped += 1
+                    continue
+                }
+                try insertSession.execute(
+                    arguments: StatementArguments([device.databaseValue, origin.databaseValue, taskID.databaseValue] + content))
                 if db.changesCount == 1 {
                     localSessions["\(device) \(origin)"] = db.lastInsertedRowID
                     counts.added += 1

@@ -9,7 +9,8 @@
 /// travels, its wording stays.
 public struct SyncTable: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
-        /// Sessions: rows that only grow, sent with their events once closed.
+        /// Sessions: sent with their events once closed; a session edited after (its task, tags,
+        /// note, times: `edited_hlc`) is sent again without them, and the later edit wins.
         case session
         /// A session's events, sent and received with it: `session_id` is the session's origin id.
         case sessionEvent
@@ -57,7 +58,8 @@ public struct SyncTable: Sendable, Hashable {
             Column("task_origin_id", .integer), Column("source", .text), Column("started_ms", .integer), Column("planned_s", .real),
             Column("ended_ms", .integer), Column("outcome", .text), Column("active_s", .real), Column("focused_s", .real),
             Column("distracted_s", .real), Column("paused_s", .real), Column("gap_s", .real), Column("episodes", .integer),
-            Column("alarms", .integer), Column("last_event_ms", .integer),
+            Column("alarms", .integer), Column("last_event_ms", .integer), Column("tags", .text), Column("note", .text),
+            Column("edited_hlc", .integer),
         ])
 
     public static let episodes = SyncTable(

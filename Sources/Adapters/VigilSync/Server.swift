@@ -184,8 +184,15 @@ struct Server: Sendable {
                 let columns = SyncTable.sessions.columns
                 let names = columns.map(\.name).joined(separator: ", ")
                 try await stage("stage_sessions", columns, batch.sessions)
+                // A session sent again was edited: the later edit replaces its content (a
+                // forgotten session stays forgotten), and every device pulls it again.
+                let updates = columns.dropFirst(2).map { "\($0.name) = excluded.\($0.name)" }.joined(separator: ", ")
                 try await execute(
-                    "INSERT INTO vigil.sessions (\(names)) SELECT \(names) FROM stage_sessions ON CONFLICT (origin_device, origin_id) DO NOTHING")
+                    """
+                    INSERT INTO vigil.sessions (\(names)) SELECT \(names) FROM stage_sessions
+                    ON CONFLICT (origin_device, origin_id) DO UPDATE SET \(updates), server_seq = nextval('vigil.change_seq')
+                    WHERE NOT vigil.sessions.deleted AND coalesce(excluded.edited_hlc, 0) > coalesce(vigil.sessions.edited_hlc, 0)
+                    """)
                 for table in SyncTable.sessionEvents {
                     guard let rows = batch.events[table.name], !rows.isEmpty else { continue }
                     let names = table.columns.map(\.name).joined(separator: ", ")
@@ -261,8 +268,8 @@ struct Server: Sendable {
         }
     }
 
-    /// Sessions inserted or deleted after `after`, oldest first, with the events of those of other
-    /// devices; read in one snapshot so that a session comes with all its events. Returns them, the
+    /// Sessions inserted, edited or deleted after `after`, oldest first, with the events of those of
+    /// other devices (this device's own sessions only when edited, without events); read in one snapshot so that a session comes with all its events. Returns them, the
     /// last `server_seq` looked at, and how many rows were looked at.
     func pullSessions(after: Int64, excluding me: String, limit: Int) async throws(SyncError) -> (IncomingSessions, Int64, Int) {
         try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
@@ -286,7 +293,10 @@ struct Server: Sendable {
                 guard case .text(let device) = values[0], case .integer(let id) = values[1] else { continue }
                 if deleted {
                     incoming.deleted.append((device, id))
-                } else if device != me {
+                } else if device == me {
+                    // This device's own session comes back only when another device edited it.
+                    if case .integer(let edited) = values[columns.count - 1], edited > 0 { incoming.sessions.append(values) }
+                } else {
                     incoming.sessions.append(values)
                     devices.append(device)
                     ids.append(id)

@@ -175,7 +175,14 @@ enum ServerSchema {
             PRIMARY KEY (origin_device, origin_id, sub)
         );
         CREATE INDEX habit_notes_by_seq ON vigil.habit_notes (server_seq);
+        """,
+        // 2: sessions a person corrects: tags, a note, and the clock of the last edit (NULL with
+        // the rest of a forgotten session's content).
         """
+        ALTER TABLE vigil.sessions ADD COLUMN tags text;
+        ALTER TABLE vigil.sessions ADD COLUMN note text;
+        ALTER TABLE vigil.sessions ADD COLUMN edited_hlc bigint;
+        """,
     ]
 
     /// The version this Vigil writes.

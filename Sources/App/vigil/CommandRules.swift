@@ -44,3 +44,10 @@ extension DeviceCommand: VigilCommand {}
 extension ImportCommand.Taskwarrior: VigilCommand { var common: CommonOptions { options.common } }
 extension ImportCommand.Timewarrior: VigilCommand { var common: CommonOptions { options.common } }
 extension ImportCommand.Loop: VigilCommand { var common: CommonOptions { options.common } }
+extension SessionCommand.List: VigilCommand {}
+extension SessionCommand.Show: VigilCommand {}
+extension SessionCommand.Edit: VigilCommand {}
+extension SessionCommand.Tag: VigilCommand {}
+extension SessionCommand.Delete: VigilCommand {}
+extension SessionCommand.Add: VigilCommand {}
+extension UndoCommand: VigilCommand {}

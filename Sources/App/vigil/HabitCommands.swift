@@ -425,13 +425,25 @@ struct HabitCommand: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a habit and its history.", discussion: "Example:\n  vigil habit delete 1")
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a habit and its history.",
+            discussion: """
+                In a terminal Vigil asks first; elsewhere give --yes. `vigil undo` brings it back.
+
+                Example:
+                  vigil habit delete 1
+                """)
         @OptionGroup var common: CommonOptions
-        @Argument(help: "The habit's number.") var habit: String
+        @Argument(help: "The habit's number or name.") var habit: String
+        @Flag(help: "Do not ask.") var yes = false
 
         func run() async throws {
             await guarded {
-                let h = try openPlanner(common, lookingUp: true).deleteHabit(habit)
+                let planner = try openPlanner(common, lookingUp: true)
+                let h = try planner.habit(habit)
+                let what = "habit #\(h.id) \"\(h.name.terminalSafe)\" and its history"
+                guard try confirmed("Delete \(what)?", refusal: "add --yes to delete \(what) without a terminal.", given: yes) else { return }
+                _ = try planner.deleteHabit(String(h.id))
                 print("Deleted habit #\(h.id) \(h.name.terminalSafe) and its history.")
             }
         }

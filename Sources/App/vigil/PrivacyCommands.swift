@@ -115,21 +115,11 @@ struct ForgetCommand: AsyncParsableCommand {
             let store = try common.openStore()
             let range = (now.startOfDay(first), now.startOfDay(last + 1))
             let sessions = try store.sessionCount(from: range.0, to: range.1)
-            if !yes {
-                guard isatty(0) != 0 else {
-                    throw Failure(
-                        "forgetting cannot be undone: add --yes to delete \(sessions) session\(sessions == 1 ? "" : "s") and everything else from \(from) to \(to).",
-                        code: .failure)
-                }
-                print(
-                    "Delete \(sessions) session\(sessions == 1 ? "" : "s") and everything else from \(from) to \(to)? This cannot be undone. [y/N] ",
-                    terminator: "")
-                fflush(nil)
-                guard readLine()?.lowercased().hasPrefix("y") == true else {
-                    print("Nothing deleted.")
-                    return
-                }
-            }
+            let what = "\(sessions) session\(sessions == 1 ? "" : "s") and everything else from \(from) to \(to)"
+            guard
+                try confirmed(
+                    "Delete \(what)? This cannot be undone.", refusal: "forgetting cannot be undone: add --yes to delete \(what).", given: yes)
+            else { return }
             if SessionStatusFile(dataDirectory: common.paths.dataDirectory).running() != nil {
                 throw Failure("a session is running: end it (`vigil stop`) before forgetting.", code: .failure)
             }

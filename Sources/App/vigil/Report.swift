@@ -65,8 +65,11 @@ struct ReportCommand: AsyncParsableCommand {
             valueName: "range"))
     var period: String?
 
-    @Option(help: ArgumentHelp("Only the sessions of this task (as given to `vigil start --task`).", valueName: "name"))
+    @Option(help: ArgumentHelp("Only the sessions of this task: its number or title, or a session's name (`vigil start --task`).", valueName: "task"))
     var task: String?
+
+    @Option(help: ArgumentHelp("Only the sessions with this tag (`vigil start --tag`), or on a task with it.", valueName: "tag"))
+    var tag: String?
 
     @Option(help: ArgumentHelp("Only the sessions of this device, by its name (`vigil device`; default: every synced device).", valueName: "name"))
     var device: String?
@@ -123,7 +126,8 @@ struct ReportCommand: AsyncParsableCommand {
                 "no group is set up: add sync.url and sync.group (and sync.group_url if the group has a database of its own) to \(common.paths.configFile.terminalSafe) (keys in man vigil.yaml, section sync).",
                 code: .configuration)
         }
-        guard from == nil, to == nil, period == nil, task == nil, device == nil, last != "all", format == "text" || format == "json" else {
+        guard from == nil, to == nil, period == nil, task == nil, tag == nil, device == nil, last != "all", format == "text" || format == "json"
+        else {
             throw Failure(
                 "--group takes --last (7d, 2w, 1mo ...) and --format text or json only: the group has daily figures, nothing by task or device.",
                 code: .usage)
@@ -181,19 +185,23 @@ struct ReportCommand: AsyncParsableCommand {
             // counted in the same read as the facts.
             var sessionsBySource: [SessionSource: Int] = [:]
             var opened: EventStore?
+            var task = self.task
             if try common.hasLog() {
                 let store = try common.openStore(readOnly: true)
                 opened = store
-                // Most often a session has the very bytes asked for (one row answers); otherwise the
-                // names are compared as Swift compares them, as the log's whole list.
-                if let task, try !store.hasSession(task: task), try !store.taskNames().contains(task) {
+                // A task's number or title (the one resolver), or a session's own name: the name
+                // sessions carry is what is selected.
+                if let reference = task {
                     let known = try store.taskNames()
-                    throw Failure(
-                        "no session has the task '\(task.terminalSafe)'."
-                            + (known.isEmpty
-                                ? " No session has a task yet: give one with `vigil start --task NAME`."
-                                : " Known tasks: \(known.map { "'\($0.terminalSafe)'" }.joined(separator: ", "))."),
-                        code: .dataError)
+                    task = try TaskLookup(store: store).sessionName(reference, among: known)
+                    if task == nil {
+                        throw Failure(
+                            "no session has the task '\(reference.terminalSafe)'."
+                                + (known.isEmpty
+                                    ? " No session has a task yet: give one with `vigil start --task NAME`."
+                                    : " Known tasks: \(known.map { "'\($0.terminalSafe)'" }.joined(separator: ", "))."),
+                            code: .dataError)
+                    }
                 }
                 if let device {
                     let names = try store.devices().map(\.name)
@@ -206,7 +214,8 @@ struct ReportCommand: AsyncParsableCommand {
                 let first = min(fromDay ?? toDay, toDay)
                 let clock = LocalClock(timeZone: zone, days: first...toDay)
                 (facts, sessionsBySource) = try store.reportFacts(
-                    before: clock.startOfDay(toDay + 1), task: task, device: device, sources: sources,
+                    before: clock.startOfDay(toDay + 1), task: task, tag: tag.flatMap { normalizedTags([$0]).first }, device: device,
+                    sources: sources,
                     sourcesFrom: fromDay == nil ? nil : clock.startOfDay(first))
             } else if let task {
                 throw Failure(
@@ -215,6 +224,7 @@ struct ReportCommand: AsyncParsableCommand {
             }
 
             var report = Statistics.report(facts, timeZone: zone, from: fromDay, to: toDay, task: task)
+            report.tag = tag.flatMap { normalizedTags([$0]).first }
             if let store = opened {
                 let first = report.from.flatMap(Statistics.day(from:)) ?? fromDay ?? toDay
                 let clock = LocalClock(timeZone: zone, days: min(first, toDay)...toDay)
@@ -222,7 +232,7 @@ struct ReportCommand: AsyncParsableCommand {
                 report.sources = Report.SourceFigures(counted: sources, sessions: sessionsBySource)
                 // Time in applications and on calls over the same local days (not by task yet); only
                 // this device knows its applications (they never travel).
-                if task == nil, report.from != nil, try device == nil || device == store.thisDevice().name {
+                if task == nil, tag == nil, report.from != nil, try device == nil || device == store.thisDevice().name {
                     let totals = try store.activityTotals(from: start, to: end, sources: sources)
                     report.applications = Report.ApplicationFigures(
                         totals.map { ($0.appClass, $0.category, $0.isCall, $0.seconds, $0.stretches) })

@@ -54,6 +54,14 @@ struct Start: AsyncParsableCommand {
     var task: String?
 
     @Option(
+        name: .customLong("tag"),
+        help: ArgumentHelp("Tags for the session, separated by commas or repeated (`vigil report --tag NAME`).", valueName: "tags"))
+    var tags: [String] = []
+
+    /// `--tag a,b --tag c`, normalized as task tags are, each once.
+    var sessionTags: [String] { normalizedTags(tags) }
+
+    @Option(
         help: ArgumentHelp(
             "Planned length in minutes (default: session.default_minutes; with --replay, to the recording's end).", valueName: "minutes"))
     var minutes: Double?
@@ -272,7 +280,7 @@ struct SessionRun {
             configuration: config, store: keepsLog ? store : EventStore(), dataDirectory: command.common.paths.dataDirectory,
             plan: .init(
                 task: task, taskId: taskId, planned: planned, wallStart: wallStart, rehearsal: rehearsal, pomodoro: command.pomodoroPlan,
-                record: command.record),
+                record: command.record, tags: command.sessionTags),
             clock: clock, sinks: sinks, motivation: motivate, presenter: presenter)
         let view = runner.view
         let before = liveScreen ? Milestones(store: store) : nil

@@ -50,8 +50,10 @@ struct TaskCommand: AsyncParsableCommand {
         commandName: "task",
         abstract: "The tasks you focus on: priorities, deadlines, and what to do next.",
         discussion: """
-            A session started with `vigil start --task ID` (or the task's exact title) is linked to
-            the task, which then shows its focused time and distraction episodes.
+            A task is named by its number or its exact title (without regard to case; an open task
+            before a done one) here, in `vigil start --task` and in `vigil report --task`. A session
+            started with `vigil start --task` is linked to the task, which then shows its focused
+            time and distraction episodes.
 
             Examples:
               vigil task add "Write chapter 3" --due 2026-12-01 --priority high --estimate 6h --tag thesis
@@ -226,7 +228,7 @@ struct TaskCommand: AsyncParsableCommand {
     struct Reopen: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Open a done task again.", discussion: "Example:\n  vigil task reopen 3")
         @OptionGroup var common: CommonOptions
-        @Argument(help: "The task's number.") var task: String
+        @Argument(help: "The task's number or exact title.") var task: String
 
         func run() async throws {
             await guarded {
@@ -238,13 +240,28 @@ struct TaskCommand: AsyncParsableCommand {
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Delete a task (its sessions stay in the log).", discussion: "Example:\n  vigil task delete 3")
+            abstract: "Delete a task (its sessions stay in the log).",
+            discussion: """
+                In a terminal Vigil asks first; elsewhere give --yes. `vigil undo` brings it back.
+
+                Examples:
+                  vigil task delete 3
+                  vigil task delete "Write chapter 3" --yes
+                """)
         @OptionGroup var common: CommonOptions
-        @Argument(help: "The task's number.") var task: String
+        @Argument(help: "The task's number or exact title.") var task: String
+        @Flag(help: "Do not ask.") var yes = false
 
         func run() async throws {
             await guarded {
-                let t = try openPlanner(common, lookingUp: true).deleteTask(task)
+                let planner = try openPlanner(common, lookingUp: true)
+                let t = try planner.task(task)
+                let what = "task #\(t.id) \"\(t.title.terminalSafe)\""
+                guard
+                    try confirmed(
+                        "Delete \(what)? Its sessions stay in the log.", refusal: "add --yes to delete \(what) without a terminal.", given: yes)
+                else { return }
+                _ = try planner.deleteTask(String(t.id))
                 print("Deleted task #\(t.id) \(t.title.terminalSafe). Its sessions stay in the log under its title.")
             }
         }

@@ -15,6 +15,10 @@ public enum SessionSource: String, CaseIterable, Hashable, Sendable, Comparable 
     case rehearsal
     /// `vigil import timewarrior`: time tracked by another tool, which Vigil did not judge.
     case imported
+    /// `vigil session add`: time the person says they spent, after the fact. Nothing judged it, so
+    /// it is never focused or distracted time: `vigil session list` shows it, and a report counts it
+    /// only among the sources, even with `--source added`.
+    case added
 
     /// What figures count when no `--source` is given.
     public static let counted: Set<SessionSource> = [.live, .simulated]
@@ -27,6 +31,7 @@ public enum SessionSource: String, CaseIterable, Hashable, Sendable, Comparable 
         case .replay: 2
         case .rehearsal: 3
         case .imported: 4
+        case .added: 5
         }
     }
 

@@ -6,9 +6,9 @@ import VigilCore
 public enum PlannerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No task has this number.
     case noTask(Int64)
-    /// No open task has this exact title.
-    case noOpenTask(titled: String)
-    /// Several open tasks have this title; their numbers.
+    /// No task has this title (without regard to case); tasks whose titles are like it.
+    case noTaskTitled(String, candidates: [TaskItem])
+    /// Several open tasks (or, none open, several done ones) have this title; their numbers.
     case ambiguousTask(titled: String, ids: [Int64])
     /// No habit has this number.
     case noHabit(Int64)
@@ -43,10 +43,14 @@ public enum PlannerError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .noTask(let id):
             "no task #\(id). `vigil task list --all` shows every task with its number."
-        case .noOpenTask(let title):
-            "no open task is called '\(title.terminalSafe)'. `vigil task list` shows them; give the number or the exact title."
+        case .noTaskTitled(let title, let candidates) where candidates.isEmpty:
+            "no task is called '\(title.terminalSafe)'. `vigil task list --all` shows every task; give its number or its exact title."
+        case .noTaskTitled(let title, let candidates):
+            "no task is called '\(title.terminalSafe)'; did you mean "
+                + candidates.map { "#\($0.id) '\($0.title.terminalSafe)'\($0.isDone ? " (done)" : "")" }.joined(separator: ", ")
+                + "? Give the number or the exact title."
         case .ambiguousTask(let title, let ids):
-            "\(ids.count) open tasks are called '\(title.terminalSafe)': \(Self.numbers(ids)). Give the number."
+            "\(ids.count) tasks are called '\(title.terminalSafe)': \(Self.numbers(ids)). Give the number."
         case .noHabit(let id):
             "no habit #\(id). `vigil habit list --archived` shows every habit with its number."
         case .noHabitNamed(let name):

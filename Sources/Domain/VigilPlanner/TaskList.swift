@@ -1,11 +1,23 @@
 import VigilCore
 
 extension TaskItem {
-    /// The one task among `matches` (the open tasks titled `title`), or why there is not one.
-    public static func only(titled title: String, among matches: [TaskItem]) throws(PlannerError) -> TaskItem {
+    /// The one task called `title` among `tasks` (every task, done ones too), or why there is not
+    /// one: the exact title without regard to case, an open task before a done one. Several open
+    /// tasks (or, with none open, several done ones) with the title are ambiguous; no task with it
+    /// is an unknown title, with the tasks whose titles contain it (or it theirs) as candidates.
+    public static func named(_ title: String, among tasks: [TaskItem]) throws(PlannerError) -> TaskItem {
+        let key = title.lowercased()
+        let same = tasks.filter { $0.title.lowercased() == key }
+        let open = same.filter { !$0.isDone }
+        let matches = open.isEmpty ? same : open
         switch matches.count {
-        case 1: matches[0]
-        case 0: throw .noOpenTask(titled: title)
+        case 1: return matches[0]
+        case 0:
+            let similar = tasks.filter { t in
+                let other = t.title.lowercased()
+                return !key.isEmpty && (other.contains(key) || key.contains(other))
+            }
+            throw .noTaskTitled(title, candidates: similar.sorted { ($0.isDone ? 1 : 0, $0.id) < ($1.isDone ? 1 : 0, $1.id) }.prefix(5).map { $0 })
         default: throw .ambiguousTask(titled: title, ids: matches.map(\.id))
         }
     }

@@ -156,9 +156,12 @@ struct Summary {
     /// "live 12 · left out: replay 3, rehearsal 1 (--source all counts them)".
     func sourcesLine(_ s: Report.SourceFigures) -> String {
         let counted = s.sessions.filter(\.counted).map { "\($0.source) \($0.sessions)" }
-        let left = s.sessions.filter { !$0.counted }.map { "\($0.source) \($0.sessions)" }
-        var line = counted.isEmpty ? "no \(s.counted.joined(separator: " or ")) session" : counted.joined(separator: " · ")
+        let left = s.sessions.filter { !$0.counted && $0.source != SessionSource.added.rawValue }.map { "\($0.source) \($0.sessions)" }
+        let added = s.sessions.first { $0.source == SessionSource.added.rawValue }
+        var line =
+            counted.isEmpty ? "no \(s.counted.isEmpty ? "judged" : s.counted.joined(separator: " or ")) session" : counted.joined(separator: " · ")
         if !left.isEmpty { line += " · left out: " + left.joined(separator: ", ") + " (--source all counts them)" }
+        if let added { line += " · added \(added.sessions) (tracked by hand, not judged: never counted)" }
         return line
     }
 
@@ -298,7 +301,7 @@ struct TextReport {
     func render() -> String {
         let r = report
         var out = ""
-        let task = r.task.map { " · task \"\($0.terminalSafe)\"" } ?? ""
+        let task = (r.task.map { " · task \"\($0.terminalSafe)\"" } ?? "") + (r.tag.map { " · tag \"\($0.terminalSafe)\"" } ?? "")
         for line in wordWrap("Vigil report · \(r.periodTitle) · \(r.timeZone.terminalSafe)\(task)", width: width, indent: 0) {
             out += bold(line) + "\n"
         }
@@ -484,7 +487,8 @@ struct MarkdownReport {
 
     func render() -> String {
         let r = report
-        var out = "# Vigil report: \(r.periodTitle)\n\nTime zone: \(escape(r.timeZone))\(r.task.map { " · task: \(escape($0))" } ?? "")\n\n"
+        var out =
+            "# Vigil report: \(r.periodTitle)\n\nTime zone: \(escape(r.timeZone))\(r.task.map { " · task: \(escape($0))" } ?? "")\(r.tag.map { " · tag: \(escape($0))" } ?? "")\n\n"
         out += "| | |\n|---|---|\n"
         for (k, v) in Summary(r: r).lines where !v.isEmpty { out += "| \(k) | \(escape(v)) |\n" }
         let header = "| Focused min | Distracted min | Focus share | Episodes | Episodes per judged hour | |\n"

@@ -13,6 +13,8 @@ public struct Report: Codable, Sendable {
     public var from: String?
     public var to: String?
     public var task: String?
+    /// `report --tag`: only sessions with this tag or on a task with it.
+    public var tag: String? = nil
     public var totals: Totals
     /// 24 entries, hour 0-23 of the local day.
     public var hours: [HourFigure]
@@ -61,7 +63,9 @@ public struct Report: Codable, Sendable {
             public var counted: Bool
         }
 
+        /// Added sessions (`vigil session add`) are never counted: nothing judged them.
         public init(counted: Set<SessionSource>, sessions: [SessionSource: Int]) {
+            let counted = counted.subtracting([.added])
             self.counted = counted.sorted().map(\.rawValue)
             self.sessions = sessions.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map {
                 SourceCount(source: $0.key.rawValue, sessions: $0.value, counted: counted.contains($0.key))

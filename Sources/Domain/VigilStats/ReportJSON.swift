@@ -208,6 +208,7 @@ extension Report: JSONObject {
         w.field("from", from)
         w.field("to", to)
         w.field("task", task)
+        w.field("tag", tag)
         w.field("totals", totals)
         w.field("hours", hours)
         w.field("weekdays", weekdays)

@@ -4,35 +4,68 @@ import VigilPlanner
 import VigilStats
 import VigilStore
 
-/// Finds a task by what a person calls it: its number (done tasks too), or its exact title among
-/// the open tasks, without regard to case. The one resolver of the task commands and of
-/// `vigil start --task`.
+/// Finds a task by what a person calls it: its number (done tasks too), or its exact title
+/// without regard to case (an open task before a done one: `TaskItem.named`). The one resolver of
+/// the task commands, `vigil start --task`, `vigil report --task` and `vigil habit --auto`.
 public struct TaskLookup: Sendable {
     public let store: EventStore
 
     public init(store: EventStore) { self.store = store }
 
-    /// The task, or why there is not one (`PlannerError`: no such number, no open task with the
-    /// title, several).
+    /// The task, or why there is not one (`PlannerError`: no such number, no task with the title,
+    /// with the tasks like it, several).
     public func task(_ reference: String) throws -> TaskItem {
         switch PlannerReference(reference) {
         case .number(let id):
             guard let t = try store.task(id: id) else { throw PlannerError.noTask(id) }
             return t
         case .name(let title):
-            return try TaskItem.only(titled: title, among: try store.tasks(titled: title))
+            return try TaskItem.named(title, among: try store.tasks())
         }
     }
 
-    /// What a session is about: the task it names, linked by its number, or, for a title no open
+    /// What a session is about: the task it names, linked by its number, or, for a title no
     /// task has, a name of its own. A number that is no task is still an error (not a session
     /// called "7"), and so is a title several open tasks share.
     public func sessionSubject(_ reference: String) throws -> (name: String, taskId: Int64?) {
         do {
             let t = try task(reference)
             return (t.title, t.id)
-        } catch PlannerError.noOpenTask {
+        } catch PlannerError.noTaskTitled {
             return (reference, nil)
+        }
+    }
+
+    /// What `vigil report --task` selects sessions by: the task's title sessions carry
+    /// (`sessions.task`), among `sessionNames` (the names sessions have). A number is its task's
+    /// title; a name sessions have byte for byte is itself; then a task's title without regard to
+    /// case (a shared title is an error); then a session's name without regard to case. nil when
+    /// nothing is called so.
+    public func sessionName(_ reference: String, among sessionNames: [String]) throws -> String? {
+        if case .number(let id) = PlannerReference(reference) {
+            guard let t = try store.task(id: id) else { throw PlannerError.noTask(id) }
+            return t.title
+        }
+        if sessionNames.contains(reference) { return reference }
+        do {
+            return try task(reference).title
+        } catch PlannerError.noTaskTitled {
+            let key = reference.lowercased()
+            return sessionNames.first { $0.lowercased() == key }
+        }
+    }
+
+    /// A habit's `--auto` rule with its task named as sessions and tasks are: a number becomes its
+    /// task's title, a task's title its own spelling; anything else (a tag, a session's name) stays.
+    public func autoRule(_ rule: AutoRule) throws -> AutoRule {
+        if case .number(let id) = PlannerReference(rule.task) {
+            guard let t = try store.task(id: id) else { throw PlannerError.noTask(id) }
+            return AutoRule(task: t.title, minutes: rule.minutes)
+        }
+        do {
+            return AutoRule(task: try task(rule.task).title, minutes: rule.minutes)
+        } catch is PlannerError {
+            return rule
         }
     }
 }
@@ -143,7 +176,7 @@ public struct PlannerService: Sendable {
         var h = Habit(
             id: 0, name: name, schedule: schedule, goal: goal, color: color, reminder: reminder, priority: priority, flagged: flagged,
             createdDay: since ?? now.day)
-        h.autoRule = auto
+        h.autoRule = try auto.map { try TaskLookup(store: store).autoRule($0) }
         h.id = try store.addHabit(h)
         return h
     }
@@ -202,6 +235,8 @@ public struct PlannerService: Sendable {
 
     public func editHabit(_ reference: String, _ changes: HabitChanges) throws -> Habit {
         if let since = changes.since, since > now.day { throw PlannerError.futureStart(since) }
+        var changes = changes
+        if case .set(let rule) = changes.auto { changes.auto = .set(try TaskLookup(store: store).autoRule(rule)) }
         let h = changes.applied(to: try habit(reference))
         try store.updateHabit(h)
         return h

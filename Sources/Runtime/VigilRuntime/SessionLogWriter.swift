@@ -38,15 +38,19 @@ public final class SessionLogWriter: @unchecked Sendable {
     public static let bufferLimit = 100_000
 
     private let taskId: Int64?
+    private let tags: [String]
     private let source: SessionSource
 
     /// - Parameters: taskId: the task in the person's list the session is for, if any; source:
     ///   `live`, or `rehearsal` for a recording played as live; news: told when writing starts
-    ///   failing and when it works again (once each way).
-    public init(store: EventStore, taskId: Int64? = nil, source: SessionSource = .live, news: @escaping @Sendable (LogWriterNews) -> Void = { _ in })
-    {
+    ///   failing and when it works again (once each way); tags: the session's (`start --tag`).
+    public init(
+        store: EventStore, taskId: Int64? = nil, tags: [String] = [], source: SessionSource = .live,
+        news: @escaping @Sendable (LogWriterNews) -> Void = { _ in }
+    ) {
         self.store = store
         self.taskId = taskId
+        self.tags = tags
         self.source = source
         self.news = news
     }
@@ -99,7 +103,7 @@ public final class SessionLogWriter: @unchecked Sendable {
         do {
             if sessionId == nil, let first = waiting.first, case .sessionStarted(let task, let planned) = first.kind {
                 sessionId = try store.beginSession(
-                    task: task, taskId: taskId, source: source, recording: nil, startedAt: first.time, plannedSeconds: planned)
+                    task: task, taskId: taskId, tags: tags, source: source, recording: nil, startedAt: first.time, plannedSeconds: planned)
                 waiting.removeFirst()
             }
             guard let id = sessionId else { return }

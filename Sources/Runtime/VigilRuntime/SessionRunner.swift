@@ -47,6 +47,8 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
     public struct Plan: Sendable {
         public var task: String?
         public var taskId: Int64?
+        /// The session's tags (`start --tag`), normalized.
+        public var tags: [String] = []
         public var planned: Double?
         /// The wall time the session starts at (its clock's zero).
         public var wallStart: Timestamp
@@ -59,8 +61,9 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
 
         public init(
             task: String?, taskId: Int64?, planned: Double?, wallStart: Timestamp, rehearsal: Bool, pomodoro: PomodoroPlan? = nil,
-            record: String? = nil
+            record: String? = nil, tags: [String] = []
         ) {
+            self.tags = tags
             self.task = task
             self.taskId = taskId
             self.planned = planned
@@ -146,7 +149,7 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
             presenter.note(message)
         }
         // A log that cannot be written does not stop the session: its events wait in memory.
-        let writer = SessionLogWriter(store: store, taskId: plan.taskId, source: plan.rehearsal ? .rehearsal : .live) { news in
+        let writer = SessionLogWriter(store: store, taskId: plan.taskId, tags: plan.tags, source: plan.rehearsal ? .rehearsal : .live) { news in
             switch news {
             case .failing(let error, let count):
                 tell(

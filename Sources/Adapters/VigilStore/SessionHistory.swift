@@ -1,0 +1,149 @@
+import Foundation
+import GRDB
+import VigilCore
+
+/// A logged session as `vigil session` lists, shows and corrects it.
+public struct SessionRecord: Sendable, Hashable {
+    public var id: Int64
+    public var task: String?
+    public var taskId: Int64?
+    public var source: SessionSource?
+    public var started: Timestamp
+    /// Nil while the session runs (or until crash recovery closes it).
+    public var ended: Timestamp?
+    public var outcome: String?
+    /// Judged time; nil for a session nothing judged (`added`).
+    public var focusedSeconds: Double?
+    public var distractedSeconds: Double?
+    public var episodes: Int?
+    /// Normalized (trimmed, lower case), each once, in the order given.
+    public var tags: [String]
+    public var note: String?
+    /// The device it was recorded on, for a session synced from another device.
+    public var device: String?
+}
+
+/// What `vigil session edit` changes (nil: kept). Times only for a session nothing judged.
+public struct SessionEdit: Sendable, Hashable {
+    public var task: String??
+    public var taskId: Int64??
+    public var tags: [String]?
+    public var note: String??
+    public var started: Timestamp?
+    public var ended: Timestamp?
+    public init(
+        task: String?? = nil, taskId: Int64?? = nil, tags: [String]? = nil, note: String?? = nil, started: Timestamp? = nil, ended: Timestamp? = nil
+    ) {
+        self.task = task
+        self.taskId = taskId
+        self.tags = tags
+        self.note = note
+        self.started = started
+        self.ended = ended
+    }
+}
+
+extension EventStore {
+    private static let recordColumns = """
+        s.id, s.task, s.task_id, s.source, s.started_ms, s.ended_ms, s.outcome, s.focused_s, s.distracted_s, s.episodes, s.tags, s.note,
+        d.name
+        """
+    private static let recordJoin = "sessions s LEFT JOIN devices d ON d.id = s.origin_device"
+
+    private static func record(_ r: Row) -> SessionRecord {
+        let tags: String = r[10]
+        return SessionRecord(
+            id: r[0], task: r[1], taskId: r[2], source: (r[3] as String?).flatMap(SessionSource.init(rawValue:)),
+            started: Timestamp(milliseconds: r[4]), ended: (r[5] as Int64?).map { Timestamp(milliseconds: $0) }, outcome: r[6],
+            focusedSeconds: r[7], distractedSeconds: r[8], episodes: r[9], tags: tags.split(separator: ",").map(String.init), note: r[11],
+            device: r[12])
+    }
+
+    /// Sessions that started in [from, to) from these sources, oldest first.
+    public func sessionRecords(from: Timestamp, to: Timestamp, sources: Set<SessionSource>) throws(StoreError) -> [SessionRecord] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.recordColumns) FROM \(Self.recordJoin)
+                    WHERE s.started_ms >= ? AND s.started_ms < ? AND s.source IN (\(SessionSource.sqlList(sources))) ORDER BY s.started_ms, s.id
+                    """, arguments: [from.millisecondBound, to.millisecondBound]
+            ).map(Self.record)
+        }
+    }
+
+    public func sessionRecord(id: Int64) throws(StoreError) -> SessionRecord? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Self.recordColumns) FROM \(Self.recordJoin) WHERE s.id = ?", arguments: [id]).map(Self.record)
+        }
+    }
+
+    /// The ids of the sessions with a tag (the argument, twice), or on a task with it (`report --tag`).
+    static let taggedSessionsSQL = """
+        SELECT s.id FROM sessions s LEFT JOIN tasks t ON t.id = s.task_id
+        WHERE instr(',' || s.tags || ',', ',' || ? || ',') > 0 OR instr(',' || coalesce(t.tags, '') || ',', ',' || ? || ',') > 0
+        """
+
+    /// Ids of the sessions with this tag, or on a task with it.
+    public func sessionIDs(tagged tag: String) throws(StoreError) -> Set<Int64> {
+        try read { db in Set(try Int64.fetchAll(db, sql: Self.taggedSessionsSQL, arguments: [tag, tag])) }
+    }
+
+    /// A session the person says they spent (`vigil session add`): closed, with no events, source
+    /// `added`. Returns its id.
+    public func addSession(
+        task: String?, taskId: Int64?, tags: [String], note: String?, from started: Timestamp, to ended: Timestamp
+    ) throws(StoreError) -> Int64 {
+        try write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO sessions (task, task_id, source, started_ms, ended_ms, outcome, last_event_ms, tags, note)
+                    VALUES (?, ?, 'added', ?, ?, 'added', ?, ?, ?)
+                    """,
+                arguments: [
+                    task, taskId, started.millisecondsSinceEpoch, ended.millisecondsSinceEpoch, ended.millisecondsSinceEpoch,
+                    tags.joined(separator: ","), note,
+                ])
+            let id = db.lastInsertedRowID
+            try UndoJournal.begin(db, "session add #\(id)")
+            try UndoJournal.record(db, [.init(table: "sessions", column: "id", value: id)], before: false)
+            return id
+        }
+    }
+
+    /// Changes a session's task, tags, note or (the caller decides when it is honest) times; the
+    /// migration's trigger stamps the edit so that it travels.
+    public func editSession(id: Int64, _ edit: SessionEdit) throws(StoreError) {
+        try write { db in
+            var sets: [String] = []
+            var arguments: [(any DatabaseValueConvertible)?] = []
+            if let task = edit.task { (sets, arguments) = (sets + ["task = ?"], arguments + [task]) }
+            if let taskId = edit.taskId { (sets, arguments) = (sets + ["task_id = ?"], arguments + [taskId]) }
+            if let tags = edit.tags { (sets, arguments) = (sets + ["tags = ?"], arguments + [tags.joined(separator: ",")]) }
+            if let note = edit.note { (sets, arguments) = (sets + ["note = ?"], arguments + [note]) }
+            if let started = edit.started { (sets, arguments) = (sets + ["started_ms = ?"], arguments + [started.millisecondsSinceEpoch]) }
+            if let ended = edit.ended {
+                (sets, arguments) = (
+                    sets + ["ended_ms = ?", "last_event_ms = ?"], arguments + [ended.millisecondsSinceEpoch, ended.millisecondsSinceEpoch]
+                )
+            }
+            guard !sets.isEmpty else { return }
+            try UndoJournal.journal(db, "session edit #\(id)", [.init(table: "sessions", column: "id", value: id)])
+            try db.execute(sql: "UPDATE sessions SET \(sets.joined(separator: ", ")) WHERE id = ?", arguments: StatementArguments(arguments + [id]))
+        }
+    }
+
+    /// Deletes a session with its events; a session the server may have leaves a tombstone.
+    public func deleteSession(id: Int64) throws(StoreError) {
+        try write { db in
+            try UndoJournal.journal(
+                db, "session delete #\(id)",
+                [.init(table: "sessions", column: "id", value: id)]
+                    + CrashRecovery.eventTables.map { .init(table: $0, column: "session_id", value: id) })
+            for table in CrashRecovery.eventTables {
+                try db.execute(sql: "DELETE FROM \(table) WHERE session_id = ?", arguments: [id])
+            }
+            try db.execute(sql: "DELETE FROM sessions WHERE id = ?", arguments: [id])
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import GRDB
+
+/// The last change a command made to tasks, habits (their days and notes) and sessions, kept so
+/// that `vigil undo` can put it back (migration v8's `undo_journal`). Each journaled write records,
+/// in its own transaction and before it changes anything, the rows it may change as they were (a
+/// JSON image made by SQLite itself, so that every value keeps its type); a row it adds has an empty
+/// image. One level: a new change replaces the journal, and `undo` empties it.
+///
+/// Undoing deletes the rows the change made (those its parts select now that are not in the image)
+/// and writes the image back over the rest, in one transaction, parents first. The log's triggers
+/// stamp what it writes like any edit, so the undo travels with the next sync.
+enum UndoJournal {
+    /// A set of rows a change touches: `table` rows where each column has its value.
+    struct Part {
+        let table: String
+        let condition: [(column: String, value: Int64)]
+        init(table: String, column: String, value: Int64) {
+            self.table = table
+            condition = [(column, value)]
+        }
+        init(table: String, _ condition: [(column: String, value: Int64)]) {
+            self.table = table
+            self.condition = condition
+        }
+        /// Vigil's own words, never input.
+        var sql: String { condition.map { "\($0.column) = ?" }.joined(separator: " AND ") }
+        var values: String { "[" + condition.map { String($0.value) }.joined(separator: ",") + "]" }
+    }
+
+    /// Each table's key, for writing a row back over the one it was; a table without one
+    /// (`activities`, a session's children only) has its rows replaced.
+    private static let keys: [String: [String]] = [
+        "habit_days": ["habit_id", "day"], "habit_notes": ["habit_id", "week"], "activities": [],
+    ]
+
+    private static func columns(_ db: Database, _ table: String) throws -> [String] {
+        try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { $0["name"] }
+    }
+
+    /// Starts the journal of a change (`label`, said by `vigil undo`), replacing the last one.
+    static func begin(_ db: Database, _ label: String) throws {
+        try db.execute(sql: "DELETE FROM undo_journal")
+        try db.execute(sql: "INSERT INTO undo_journal (label, tbl, cond, args, image) VALUES (?, '', '', '[]', '[]')", arguments: [label])
+    }
+
+    /// Records the rows of `parts` as they are now, to the change `begin` started. A part whose
+    /// rows the change adds is recorded empty (`before: false`).
+    static func record(_ db: Database, _ parts: [Part], before: Bool = true) throws {
+        for p in parts {
+            let object = try columns(db, p.table).map { "'\($0)', \"\($0)\"" }.joined(separator: ", ")
+            let image = before ? "(SELECT json_group_array(json_object(\(object))) FROM \(p.table) WHERE \(p.sql))" : "'[]'"
+            try db.execute(
+                sql: """
+                    INSERT INTO undo_journal (label, tbl, cond, args, image)
+                    VALUES ((SELECT label FROM undo_journal ORDER BY seq LIMIT 1), ?, ?, ?, \(image))
+                    """,
+                arguments: StatementArguments(
+                    [p.table.databaseValue, p.sql.databaseValue, p.values.databaseValue] + (before ? p.condition.map(\.value.databaseValue) : [])))
+        }
+    }
+
+    /// Starts a change's journal and records `parts` as they are before it.
+    static func journal(_ db: Database, _ label: String, _ parts: [Part]) throws {
+        try begin(db, label)
+        try record(db, parts)
+    }
+
+    /// Puts the journaled change back and empties the journal; its label, or nil when there is none.
+    static func undo(_ db: Database) throws -> String? {
+        let entries = try Row.fetchAll(db, sql: "SELECT label, tbl, cond, args, image FROM undo_journal ORDER BY seq")
+        func arguments(_ e: Row, _ more: [String] = []) -> StatementArguments {
+            let values = (e["args"] as String).dropFirst().dropLast().split(separator: ",").compactMap { Int64($0) }
+            return StatementArguments(values.map(\.databaseValue) + more.map(\.databaseValue))
+        }
+        guard let label: String = entries.first?["label"] else { return nil }
+        let parts = entries.dropFirst()
+        // Rows the change added: children first.
+        for e in parts.reversed() {
+            let table: String = e["tbl"]
+            let key = keys[table] ?? ["id"]
+            let condition: String = e["cond"]
+            guard !key.isEmpty else {
+                try db.execute(sql: "DELETE FROM \(table) WHERE \(condition)", arguments: arguments(e))
+                continue
+            }
+            let extract = key.map { "json_extract(value, '$.\($0)')" }.joined(separator: ", ")
+            try db.execute(
+                sql: "DELETE FROM \(table) WHERE \(condition) AND (\(key.joined(separator: ", "))) NOT IN (SELECT \(extract) FROM json_each(?))",
+                arguments: arguments(e, [e["image"]]))
+        }
+        // Rows as they were: parents first.
+        for e in parts {
+            let table: String = e["tbl"]
+            let names = try columns(db, table).map { "\"\($0)\"" }
+            let key = keys[table] ?? ["id"]
+            let sets = names.filter { !key.map { "\"\($0)\"" }.contains($0) }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+            try db.execute(
+                sql: """
+                    INSERT INTO \(table) (\(names.joined(separator: ", ")))
+                    SELECT \(names.map { "json_extract(value, '$.' || '\($0.dropFirst().dropLast())')" }.joined(separator: ", ")) FROM json_each(?) WHERE true
+                    \(key.isEmpty ? "" : "ON CONFLICT (\(key.joined(separator: ", "))) DO UPDATE SET \(sets)")
+                    """, arguments: [e["image"] as String])
+        }
+        // A session deleted and not yet sent: its delete is not to be sent either.
+        for e in parts where e["tbl"] == "sessions" {
+            try db.execute(
+                sql: """
+                    DELETE FROM sync_tombstones WHERE tbl = 'sessions' AND pushed = 0 AND (origin_device, origin_id) IN (
+                        SELECT coalesce(json_extract(value, '$.origin_device'), (SELECT id FROM devices WHERE is_self = 1)),
+                            coalesce(json_extract(value, '$.origin_id'), json_extract(value, '$.id'))
+                        FROM json_each(?))
+                    """, arguments: [e["image"] as String])
+        }
+        try db.execute(sql: "DELETE FROM undo_journal")
+        return label
+    }
+}
+
+extension EventStore {
+    /// Undoes the last change a command made to tasks, habits or sessions (`vigil undo`); what it
+    /// was, or nil when there is nothing to undo.
+    public func undoLastChange() throws(StoreError) -> String? {
+        try write { db in try UndoJournal.undo(db) }
+    }
+
+    /// What `undoLastChange` would undo.
+    public func lastChange() throws(StoreError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT label FROM undo_journal ORDER BY seq LIMIT 1") }
+    }
+}

@@ -1,0 +1,331 @@
+import ArgumentParser
+import DisplayWidth
+import Foundation
+import VigilCore
+import VigilPlanner
+import VigilRuntime
+import VigilStore
+
+/// A session's start or end as typed (`--start "2026-11-23 14:00"`, `--end 16:00`): the one place session times are parsed, on the one
+/// date grammar (docs/dates.md); `HH:MM` alone is on `day`, the start's day, when given, else
+/// today. A day without a time is refused: a session starts at a time.
+func sessionTime(_ text: String, option: String, now: LocalNow, day: Int? = nil) throws -> Timestamp {
+    let hm = text.trimmingCharacters(in: .whitespaces).split(separator: ":")
+    if let day, hm.count == 2, hm[0].count <= 2, hm[1].count == 2, let h = Int(hm[0]), let m = Int(hm[1]), (0..<24).contains(h), (0..<60).contains(m)
+    {
+        return now.startOfDay(day) + Double(h * 3600 + m * 60)
+    }
+    switch DateExpression.parse(text, today: now.day, sense: .past) {
+    case .success(.localTime(let d, let second)): return now.startOfDay(d) + Double(second)
+    case .success(.instant(let t)): return t
+    case .success(.day), .success(.range):
+        throw Failure(
+            "\(option): '\(text.terminalSafe)' is a day; a session needs a time too: \"YYYY-MM-DD HH:MM\"\(day == nil ? "" : " or HH:MM on the start's day").",
+            code: .usage)
+    case .failure(let problem):
+        throw Failure(
+            DateExpression.describe(
+                problem, text, option: option,
+                accepts: "\"YYYY-MM-DD HH:MM\" (local), HH:MM\(day == nil ? " today" : " on the start's day"), or an ISO time with an offset"),
+            code: .usage)
+    }
+}
+
+/// The session a command names by its number (`vigil session list` shows them).
+func loggedSession(_ store: EventStore, _ id: Int64) throws -> SessionRecord {
+    guard let s = try store.sessionRecord(id: id) else {
+        throw Failure("no session #\(id). `vigil session list --last all --source all` shows every session with its number.", code: .dataError)
+    }
+    return s
+}
+
+/// The store of a command that corrects a session: with no log there is no session.
+func sessionStore(_ common: CommonOptions) throws -> EventStore {
+    guard try common.hasLog() else {
+        throw Failure("there are no sessions yet (no event log at \(common.paths.databasePath.terminalSafe)).", code: .dataError)
+    }
+    return try common.openStore()
+}
+
+struct SessionCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "session",
+        abstract: "Past sessions: list, show, correct, tag, delete, or add one you forgot.",
+        discussion: """
+            A session's task, tags and note can be corrected at any time. Its times cannot, when
+            Vigil judged it: what was measured stays as measured. A session added after the fact
+            (`vigil session add`) was judged by nobody: it is tracked time, never focused time,
+            and reports count it only with --source added. Edits and deletes reach your other
+            devices at the next `vigil sync`. See docs/history.md.
+
+            Examples:
+              vigil session list --last 3d
+              vigil session show 12
+              vigil session edit 12 --task "Write chapter 3" --note "with the door closed"
+              vigil session tag 12 +deep -shallow
+              vigil session add --start "2026-11-23 14:00" --end 16:00 --task thesis --tag library
+              vigil session delete 12
+            """,
+        subcommands: [List.self, Show.self, Edit.self, Tag.self, Delete.self, Add.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List sessions with their number, start, length, task, tags and figures.",
+            discussion: """
+                By default your own sessions of the last 7 days, added ones included.
+
+                Examples:
+                  vigil session list
+                  vigil session list --last all --source all
+                """)
+        @OptionGroup var common: CommonOptions
+        @Option(help: ArgumentHelp("The period ending today: 7d, any number of days, or all (default: 7d).", valueName: "span"))
+        var last = "7d"
+        @Option(
+            name: .customLong("source"),
+            help: ArgumentHelp(
+                "live, simulated, replay, rehearsal, added, several with commas, or all (default: live,simulated,added).", valueName: "sources"))
+        var sourceText: String?
+        @Option(help: ArgumentHelp("Only sessions with this tag, or on a task with it.", valueName: "tag")) var tag: String?
+
+        func validate() throws {
+            if let sourceText, SessionSource.selection(sourceText) == nil {
+                throw ValidationError(
+                    "--source takes \(SessionSource.allCases.map(\.rawValue).joined(separator: ", ")) (several with commas), or all; got '\(sourceText.terminalSafe)'."
+                )
+            }
+        }
+
+        func run() async throws {
+            await guarded {
+                guard try common.hasLog() else {
+                    print(Log.noSessions)
+                    return
+                }
+                let store = try common.openStore(readOnly: true)
+                let now = LocalNow(at: try common.currentTime())
+                let sources = sourceText.flatMap(SessionSource.selection) ?? SessionSource.counted.union([.added])
+                let from = last == "all" ? Timestamp(nanoseconds: .min) : try now.startOfDay(ReportCommand.firstDay(ofLast: last, today: now.day))
+                var sessions = try store.sessionRecords(from: from, to: Timestamp(nanoseconds: .max), sources: sources)
+                if let tag = tag.flatMap({ normalizedTags([$0]).first }) {
+                    let tagged = try store.sessionIDs(tagged: tag)
+                    sessions = sessions.filter { tagged.contains($0.id) }
+                }
+                guard !sessions.isEmpty else {
+                    print("No sessions\(last == "all" ? "" : " in the last \(last)"). `vigil session list --last all --source all` lists every one.")
+                    return
+                }
+                print("   #  start             length  source     focused  distracted  task  [tags]")
+                for s in sessions {
+                    let length = s.ended.map { humanMinutesShort(($0 - s.started) / 60) } ?? "running"
+                    let judged =
+                        s.focusedSeconds.map {
+                            humanMinutesShort($0 / 60).leftPadded(toWidth: 7) + "  "
+                                + humanMinutesShort((s.distractedSeconds ?? 0) / 60).leftPadded(toWidth: 10)
+                        }
+                        ?? "      –           –"
+                    print(
+                        "\(String(s.id).leftPadded(toWidth: 4))  \(localDateTime(s.started))  \(length.leftPadded(toWidth: 6))  \((s.source?.rawValue ?? "?").padded(toWidth: 9))  \(judged)  \(subject(s))"
+                    )
+                }
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a session with its distraction episodes.", discussion: "Example:\n  vigil session show 12")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The session's number (`vigil session list`).") var session: Int64
+
+        func run() async throws {
+            await guarded {
+                let store = try sessionStore(common)
+                let s = try loggedSession(store, session)
+                print("#\(s.id)  \(subject(s))")
+                print("source    \(s.source?.rawValue ?? "?")\(s.device.map { " on \($0.terminalSafe)" } ?? "")")
+                print("start     \(localDateTime(s.started))")
+                print("end       \(s.ended.map(localDateTime) ?? "running")\(s.outcome.map { "  (\($0.terminalSafe))" } ?? "")")
+                if let f = s.focusedSeconds {
+                    print("judged    focused \(humanDuration(f)) · distracted \(humanDuration(s.distractedSeconds ?? 0))")
+                } else {
+                    print("judged    no: time you tracked, not counted as focused")
+                }
+                if let note = s.note { print("note      \(indentedLines(note, by: 10))") }
+                for e in try store.episodes(session: s.id) {
+                    let length = e.endedAt.map { humanDuration($0 - e.startedAt) } ?? "open"
+                    print("episode \(e.number)  \(localDateTime(e.startedAt))  \(length)  \(e.cause.terminalSafe)  \(e.reason.terminalSafe)")
+                }
+            }
+        }
+    }
+
+    struct Edit: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Correct a session's task, tags or note (and an added session's times).",
+            discussion: """
+                Examples:
+                  vigil session edit 12 --task 3
+                  vigil session edit 12 --task none --note "was reading, not writing"
+                  vigil session edit 14 --start "2026-11-23 13:30" --end 15:45
+                """)
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The session's number.") var session: Int64
+        @Option(help: ArgumentHelp("A task's number or title (linked), any name, or none.", valueName: "task")) var task: String?
+        @Option(name: .customLong("tag"), help: ArgumentHelp("Add tags (commas or repeated).", valueName: "tags")) var addTags: [String] = []
+        @Option(name: .customLong("untag"), help: ArgumentHelp("Remove tags.", valueName: "tags")) var removeTags: [String] = []
+        @Option(help: ArgumentHelp("A note, or none.", valueName: "text")) var note: String?
+        @Option(help: ArgumentHelp("Start, \"YYYY-MM-DD HH:MM\" (added sessions only).", valueName: "time")) var start: String?
+        @Option(help: ArgumentHelp("End, \"YYYY-MM-DD HH:MM\" or HH:MM (added sessions only).", valueName: "time")) var end: String?
+
+        func run() async throws {
+            await guarded { try edit() }
+        }
+
+        private func edit() throws {
+            let store = try sessionStore(common)
+            let now = LocalNow(at: try common.currentTime())
+            let s = try loggedSession(store, session)
+            var edit = SessionEdit()
+            if let task {
+                if task == "none" {
+                    (edit.task, edit.taskId) = (.some(nil), .some(nil))
+                } else {
+                    let subject = try TaskLookup(store: store).sessionSubject(try nonBlank(task, what: "--task"))
+                    (edit.task, edit.taskId) = (subject.name, subject.taskId)
+                }
+            }
+            if !addTags.isEmpty || !removeTags.isEmpty {
+                edit.tags = retagged(s.tags, adding: normalizedTags(addTags), removing: normalizedTags(removeTags))
+            }
+            if let note { edit.note = note == "none" ? .some(nil) : note }
+            if start != nil || end != nil {
+                guard s.source == .added else {
+                    throw Failure(
+                        "session #\(s.id) was judged (\(s.source?.rawValue ?? "?")): its times are what was measured and stay. Delete it and `vigil session add` the time you spent, or correct its task, tags and note.",
+                        code: .failure)
+                }
+                let from = try start.map { try sessionTime($0, option: "--start", now: now) } ?? s.started
+                let to = try end.map { try sessionTime($0, option: "--end", now: now, day: localDay(from, now)) } ?? s.ended ?? from
+                try checkSpan(from, to)
+                (edit.started, edit.ended) = (from, to)
+            }
+            guard edit != SessionEdit() else { throw Failure("say what to change: --task, --tag, --untag, --note, --start or --end.", code: .usage) }
+            try store.editSession(id: s.id, edit)
+            print("Updated session #\(s.id): \(subject(try loggedSession(store, s.id))).")
+        }
+    }
+
+    struct Tag: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add (+tag, or tag) and remove (-tag) a session's tags.", discussion: "Example:\n  vigil session tag 12 +deep -shallow")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The session's number.") var session: Int64
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("+tag to add, -tag to remove.", valueName: "changes")) var changes: [String] = []
+
+        func validate() throws {
+            if changes.isEmpty { throw ValidationError("say which tags: +tag to add, -tag to remove.") }
+            // The changes take what the parser does not know, so an option it does not know lands
+            // here: refused as every command refuses one (a tag never starts with "-").
+            if let option = changes.first(where: { $0.hasPrefix("--") }) { throw ValidationError("Unknown option '\(option)'") }
+        }
+
+        func run() async throws {
+            await guarded {
+                let store = try sessionStore(common)
+                let s = try loggedSession(store, session)
+                let removing = changes.filter { $0.hasPrefix("-") }.map { String($0.dropFirst()) }
+                let adding = changes.filter { !$0.hasPrefix("-") }.map { $0.hasPrefix("+") ? String($0.dropFirst()) : $0 }
+                let tags = retagged(s.tags, adding: normalizedTags(adding), removing: normalizedTags(removing))
+                if tags != s.tags { try store.editSession(id: s.id, SessionEdit(tags: tags)) }
+                print("Session #\(s.id): \(tags.isEmpty ? "no tags" : "tags " + tags.map(\.terminalSafe).joined(separator: ", ")).")
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a session and its episodes.",
+            discussion: """
+                In a terminal Vigil asks first; elsewhere give --yes. The delete reaches your other
+                devices at the next `vigil sync`; `vigil undo` brings it back.
+
+                Example:
+                  vigil session delete 12
+                """)
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The session's number.") var session: Int64
+        @Flag(help: "Do not ask.") var yes = false
+
+        func run() async throws {
+            await guarded {
+                let store = try sessionStore(common)
+                let s = try loggedSession(store, session)
+                guard s.ended != nil else { throw Failure("session #\(s.id) is running: end it (`vigil stop`) first.", code: .failure) }
+                let what = "session #\(s.id) (\(localDateTime(s.started)), \(subject(s))) and its episodes"
+                guard try confirmed("Delete \(what)?", refusal: "add --yes to delete \(what) without a terminal.", given: yes) else { return }
+                try store.deleteSession(id: s.id)
+                print("Deleted session #\(s.id).")
+            }
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a session you forgot to start: time you spent, not judged.",
+            discussion: """
+                Like `timew track`. Nothing judged it, so it is never focused time: it is listed
+                (source "added") and counted by reports only with --source added.
+
+                Example:
+                  vigil session add --start "2026-11-23 14:00" --end 16:00 --task thesis --tag library
+                """)
+        @OptionGroup var common: CommonOptions
+        @Option(help: ArgumentHelp("When it started, \"YYYY-MM-DD HH:MM\" (local).", valueName: "time")) var start: String
+        @Option(help: ArgumentHelp("When it ended, \"YYYY-MM-DD HH:MM\", or HH:MM on the start's day.", valueName: "time")) var end: String
+        @Option(help: ArgumentHelp("A task's number or title (linked), or any name.", valueName: "task")) var task: String?
+        @Option(name: .customLong("tag"), help: ArgumentHelp("Tags (commas or repeated).", valueName: "tags")) var tags: [String] = []
+        @Option(help: ArgumentHelp("A note.", valueName: "text")) var note: String?
+
+        func run() async throws {
+            await guarded {
+                let now = LocalNow(at: try common.currentTime())
+                let from = try sessionTime(start, option: "--start", now: now)
+                let to = try sessionTime(end, option: "--end", now: now, day: localDay(from, now))
+                try checkSpan(from, to)
+                guard to <= now.now else { throw Failure("--end \(end.terminalSafe) has not come yet: add a session once it is over.", code: .usage) }
+                let store = try common.openStore()
+                let subject = try task.map { try TaskLookup(store: store).sessionSubject(try nonBlank($0, what: "--task")) }
+                let id = try store.addSession(
+                    task: subject?.name, taskId: subject?.taskId, tags: normalizedTags(tags), note: note, from: from, to: to)
+                print("Added session #\(id): \(localDateTime(from)) to \(localDateTime(to)) (\(humanMinutesShort((to - from) / 60))), not judged.")
+            }
+        }
+    }
+}
+
+/// `"task" [tags]`, inert in a terminal.
+private func subject(_ s: SessionRecord) -> String {
+    (s.task.map { "\"\($0.terminalSafe)\"" } ?? "(no task)")
+        + (s.tags.isEmpty ? "" : "  [" + s.tags.map(\.terminalSafe).joined(separator: ", ") + "]")
+}
+
+private func retagged(_ tags: [String], adding: [String], removing: [String]) -> [String] {
+    (tags + adding.filter { !tags.contains($0) }).filter { !removing.contains($0) }
+}
+
+private func checkSpan(_ from: Timestamp, _ to: Timestamp) throws {
+    guard to > from else { throw Failure("the session must end after it starts.", code: .usage) }
+    guard to - from <= 86_400 else { throw Failure("a session lasts at most a day; add each day's time on its own.", code: .usage) }
+}
+
+private func localDay(_ t: Timestamp, _ now: LocalNow) -> Int {
+    let m = now.localMinute(t)
+    return m >= 0 ? m / 1440 : (m - 1439) / 1440
+}
+
+private func localDateTime(_ t: Timestamp) -> String {
+    let f = DateFormatter()
+    f.dateFormat = "yyyy-MM-dd HH:mm"
+    return f.string(from: Date(timeIntervalSince1970: t.secondsSinceEpoch))
+}
