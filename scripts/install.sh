@@ -60,7 +60,7 @@ prune() { # DIR: removes it and its parents while they are empty, up to the pref
 if $uninstall; then
     [ -f "$manifest" ] || { echo "install: nothing to remove: no $manifest (was Vigil installed with PREFIX=$prefix?)" >&2; exit 1; }
     had_unit=false
-    grep -qxF "$unit" "$manifest" && had_unit=true
+    if grep -qxF "$unit" "$manifest"; then had_unit=true; fi
     if $had_unit && command -v systemctl >/dev/null; then systemctl --user disable --now vigil-daemon.service || true; fi
     count=$(grep -c . "$manifest")
     remove_installed
@@ -70,12 +70,12 @@ if $uninstall; then
 fi
 
 if [ -z "$bin" ]; then
-    $packages && bash scripts/setup.sh
+    if $packages; then bash scripts/setup.sh; fi
     echo "install: building vigil in release (a few minutes the first time)"
     bash scripts/build-release.sh
     bin=$(bash scripts/build-release.sh --show-bin-path)
 else
-    $packages && bash scripts/setup.sh --runtime
+    if $packages; then bash scripts/setup.sh --runtime; fi
 fi
 for program in vigil vigil-sync; do
     [ -x "$bin/$program" ] || { echo "install: no $bin/$program; build it first (scripts/build-release.sh)" >&2; exit 1; }

@@ -22,10 +22,11 @@ libgps=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' 'libgps[0-9]*' 2>/d
 
 # Building it: the C libraries' headers (libgps-dev, libpulse-dev, libinput-dev, libudev-dev,
 # libdbus-1-dev, libxcb1-dev, libxcb-screensaver0-dev, libwayland-dev; SQLite's for GRDB),
-# pkg-config, python3 (the manual pages, scripts/generate-manuals.py) and ca-certificates (the
-# Swift packages are fetched over HTTPS).
+# pkg-config, python3 (the manual pages, scripts/generate-manuals.py), ca-certificates (the
+# Swift packages are fetched over HTTPS) and binutils (the linker; strings and strip for
+# scripts/build-deb.sh).
 if [ "$tier" != runtime ]; then
-  packages+=(libsqlite3-dev pkg-config python3 ca-certificates
+  packages+=(libsqlite3-dev pkg-config python3 ca-certificates binutils
              libgps-dev libpulse-dev libinput-dev libudev-dev libdbus-1-dev libxcb1-dev libxcb-screensaver0-dev libwayland-dev)
 fi
 
