@@ -218,6 +218,22 @@ import Testing
         #expect(twice.status == 1 && twice.output.contains("nothing to remove"))
     }
 
+    @Test func aFailedBuildInstallsNothing() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A Swift toolchain whose build fails, first on PATH.
+        let tools = dir + "/tools"
+        try FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
+        try "#!/bin/sh\necho 'error: the build failed here' >&2\nexit 1\n".write(toFile: tools + "/swift", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tools + "/swift")
+        let path = tools + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let env = environment(["PREFIX": dir + "/prefix", "XDG_CONFIG_HOME": dir + "/config", "PATH": path])
+        let failed = runTool("/bin/bash", [repo + "/scripts/install.sh", "--no-packages"], environment: env)
+        #expect(failed.status != 0 && failed.output.contains("error: the build failed here"), "\(failed.output)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/prefix"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/config"))
+    }
+
     @Test func theDaemonUnitStartsUnderPlainWindowManagersAndItsManualResolves() throws {
         let unit = try String(contentsOfFile: repo + "/config/vigil-daemon.service", encoding: .utf8)
         let lines = unit.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
