@@ -1,28 +1,42 @@
 #!/usr/bin/env bash
-# Installs what Vigil needs to build and test on Debian or Ubuntu, and nothing that is already there.
-# Safe to run again. Used by scripts/demo, scripts/test and CI (.ci/run).
+# Installs what Vigil needs on Debian or Ubuntu, and nothing that is already there. Safe to run again.
+#
+# Usage: scripts/setup.sh [--runtime | --tests]
+#   --runtime  only what running a built vigil needs (scripts/install.sh --bin)
+#   (none)     that and what building it needs (scripts/install.sh, scripts/demo)
+#   --tests    that and what the tests need: the servers they run (scripts/test, CI)
 set -euo pipefail
+tier=${1:-build}
+case $tier in --runtime) tier=runtime ;; --tests) tier=tests ;; build) ;;
+    *) echo "setup: unknown option $1 (--runtime, --tests or nothing)" >&2; exit 64 ;; esac
 
-# System packages: SQLite for the event log (GRDB links the system library), pkg-config for the
-# C libraries, python3 for regenerating the sample recordings, and the detectors' C libraries:
-# libgps, libpulse, libinput with libudev. Their tests run the real servers: gpsd with gpsfake
-# (gpsd-clients), PulseAudio with pactl/paplay/parec (pulseaudio-utils); sox makes test signals and, with
-# ffmpeg, independently measures their levels. The input tests also use setpriv, and the fault
-# tests prlimit (util-linux, always there on Debian); the wall-clock test builds a small C shim
-# with the Swift toolchain's own clang. Desktop notifications go through libdbus; their tests start a private
+# Running Vigil: SQLite for the event log and libwayland-client (linked), tzdata (the statistics
+# put time into local days and hours through the system's zone database), and the sensors' C
+# libraries, opened when a sensor is first used (CSensorLibraries): libpulse, libinput with
+# libudev, libxcb and its MIT-SCREEN-SAVER binding, libdbus (desktop notifications and presence),
+# and libgps, whose package is named after its soname (libgps28 on Debian 12, libgps30t64 later).
+packages=(libsqlite3-0 libwayland-client0 tzdata libpulse0 libinput10 libudev1 libxcb1 libxcb-screensaver0 libdbus-1-3)
+libgps=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' 'libgps[0-9]*' 2>/dev/null | awk '$1 == "ii" {print $2; exit}' || true)
+[ -n "$libgps" ] || libgps=$(apt-cache search --names-only '^libgps[0-9]+(t64)?$' 2>/dev/null | awk 'NR == 1 {print $1}' || true)
+[ -n "$libgps" ] && packages+=("$libgps")
+
+# Building it: the C libraries' headers (libgps-dev, libpulse-dev, libinput-dev, libudev-dev,
+# libdbus-1-dev, libxcb1-dev, libxcb-screensaver0-dev, libwayland-dev; SQLite's for GRDB),
+# pkg-config, python3 (the manual pages, scripts/generate-manuals.py), ca-certificates (the
+# Swift packages are fetched over HTTPS) and binutils (the linker; strings and strip for
+# scripts/build-deb.sh).
+if [ "$tier" != runtime ]; then
+  packages+=(libsqlite3-dev pkg-config python3 ca-certificates binutils
+             libgps-dev libpulse-dev libinput-dev libudev-dev libdbus-1-dev libxcb1-dev libxcb-screensaver0-dev libwayland-dev)
+fi
+
+# With --tests, what only the tests need. The detectors' tests run the real servers: gpsd with
+# gpsfake (gpsd-clients), PulseAudio with pactl/paplay/parec (pulseaudio-utils); sox makes test
+# signals and, with ffmpeg, independently measures their levels. The input tests also use setpriv,
+# and the fault tests prlimit (util-linux, always there on Debian); the wall-clock test builds a
+# small C shim with the Swift toolchain's own clang. The notification tests start a private
 # dbus-daemon (dbus) with a small notification service written with python3-dbus and python3-gi.
-# tzdata: the statistics put time into local days and hours (Foundation and, in the tests,
-# Python's zoneinfo read the system's zone database). The X11 detectors (idle time, blanking, the
-# window in front) link libxcb and its MIT-SCREEN-SAVER binding. The Wayland idle detector links
-# libwayland-client (libwayland-dev; the protocols' glue is generated and committed).
-packages=(libsqlite3-dev pkg-config python3 ca-certificates tzdata
-          libgps-dev gpsd gpsd-clients
-          libpulse-dev pulseaudio pulseaudio-utils sox ffmpeg
-          libinput-dev libudev-dev
-          libdbus-1-dev dbus python3-dbus python3-gi
-          libxcb1-dev libxcb-screensaver0-dev
-          libwayland-dev)
-# With --tests, what only the tests need: a real browser (headless Chromium) renders the HTML
+# A real browser (headless Chromium) renders the HTML
 # report, and python3-pil counts the chart colours in its screenshot. The desktop-presence tests
 # run logind, GNOME's idle monitor and screen saver, and org.freedesktop.ScreenSaver as
 # python-dbusmock services (python3-dbusmock: logind needs systemd as PID 1, GNOME Shell a full
@@ -35,14 +49,16 @@ packages=(libsqlite3-dev pkg-config python3 ca-certificates tzdata
 # and wait for the compositors with wayland-info (wayland-utils); the check that the committed
 # protocol glue is what wayland-scanner makes reads the protocols' XML (wayland-protocols,
 # plasma-wayland-protocols). The sync tests start their own PostgreSQL server (postgresql: initdb
-# and pg_ctl into a temporary directory, psql to look at what arrived). The first weekday of
-# `:week` comes from the locale: its test compiles en_US and de_DE with localedef from the
-# locales' sources (locales). The import tests make their exports with the real Taskwarrior and
-# Timewarrior (taskwarrior, timewarrior).
-if [ "${1:-}" = "--tests" ]; then
-  packages+=(postgresql chromium python3-pil python3-dbusmock libglib2.0-bin xvfb i3-wm xdotool x11-utils xterm sway gir1.2-gtk-3.0
-             python3-venv wtype kwin-wayland weston wayland-utils wayland-protocols plasma-wayland-protocols locales
-             taskwarrior timewarrior)
+# and pg_ctl into a temporary directory, psql to look at what arrived). The packaging tests render
+# the manual pages with groff (groff-base) and man (man-db), and look into the .deb with dpkg-deb.
+# The first weekday of `:week` comes from the locale: its test compiles en_US and de_DE with
+# localedef from the locales' sources (locales). The import tests make their exports with the real
+# Taskwarrior and Timewarrior (taskwarrior, timewarrior).
+if [ "$tier" = tests ]; then
+  packages+=(gpsd gpsd-clients pulseaudio pulseaudio-utils sox ffmpeg dbus python3-dbus python3-gi
+             postgresql chromium python3-pil python3-dbusmock libglib2.0-bin xvfb i3-wm xdotool x11-utils xterm sway gir1.2-gtk-3.0
+             python3-venv wtype kwin-wayland weston wayland-utils wayland-protocols plasma-wayland-protocols
+             groff-base man-db locales taskwarrior timewarrior)
 fi
 
 missing=()
@@ -71,6 +87,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+if [ "$tier" = runtime ]; then
+  echo "setup: ready to run vigil"
+  exit 0
+fi
 if ! command -v swift >/dev/null; then
   echo "setup: no Swift toolchain on PATH. Vigil needs Swift 6.1 or newer:" >&2
   echo "setup: see https://www.swift.org/install/linux/ , then run this again." >&2
@@ -84,7 +104,7 @@ if [ "$major" -lt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -lt 1 ]; }; then
 fi
 # With --tests: ActivityWatch's own server (aw-server, from PyPI), whose export the tests replay,
 # in a virtual environment of its own (peewee 4 breaks aw-server 0.12's storage: pinned below 4).
-if [ "${1:-}" = "--tests" ]; then
+if [ "$tier" = tests ]; then
   aw="${VIGIL_TEST_TOOLS:-$HOME/.cache/vigil-tests}/aw-server"
   if [ ! -x "$aw/bin/aw-server" ]; then
     echo "setup: installing aw-server 0.12.0 from PyPI into $aw"

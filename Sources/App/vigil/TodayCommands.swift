@@ -119,8 +119,8 @@ struct DaemonCommand: AsyncParsableCommand {
             `reminders.repeat_every` until it is done, a task `reminders.before_due` before its due
             time and each morning while it is overdue; never in the quiet hours. Each reminder is
             sent once, also across restarts. With sync set up (sync.url), it also syncs every
-            `sync.every` (README, "Sync"). Run it as a systemd user service: see
-            config/vigil-daemon.service.
+            `sync.every` (README, "Sync"). Run it as the systemd user service vigil-daemon.service,
+            which the Debian package and `scripts/install.sh --daemon` install.
 
             Examples:
               vigil daemon
