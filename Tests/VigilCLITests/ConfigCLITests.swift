@@ -48,3 +48,18 @@ import Testing
         #expect(rows.count > 60)
     }
 }
+
+/// Help texts name a document; `vigil config paths` says where the documentation is, installed
+/// or in the repository (issue 20: messages pointed to config/vigil.yaml and docs/, not installed).
+@Suite struct DocumentationCLITests {
+    @Test func configPathsFindsTheDocumentationAndHelpTextsNameNoRepositoryPath() throws {
+        let paths = try vigil(["config", "paths", "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(paths.stdout.utf8)) as? [String: Any]
+        let docs = try #require(object?["documentation"] as? String)
+        #expect(FileManager.default.fileExists(atPath: docs + "/timeline-json.md"), "\(docs)")
+        for command in ["replay", "inspect", "record", "report", "export", "session"] {
+            let help = try vigil([command, "--help"]).stdout
+            #expect(!help.contains("docs/") && !help.contains("config/vigil.yaml"), "\(command) --help: \(help)")
+        }
+    }
+}

@@ -139,7 +139,7 @@ struct ConfigCommand: AsyncParsableCommand {
                 """
         )
         @OptionGroup var common: CommonOptions
-        @Flag(help: "Print a JSON array of {key, value, source, line} (docs/json.md).") var json = false
+        @Flag(help: "Print a JSON array of {key, value, source, line}.") var json = false
 
         func run() async throws {
             await guarded {
@@ -190,20 +190,22 @@ struct ConfigCommand: AsyncParsableCommand {
             discussion: "Examples:\n  vigil config paths\n  vigil config paths --data-dir /tmp/vigil\n  vigil config paths --json")
         static let checksConfiguration = false
         @OptionGroup var common: CommonOptions
-        @Flag(help: "Print a JSON object {config, config_exists, data_dir, event_log} (docs/json.md).") var json = false
+        @Flag(help: "Print a JSON object {config, config_exists, data_dir, event_log, documentation}.") var json = false
 
         func run() async throws {
             let p = common.paths
             let exists = FileManager.default.fileExists(atPath: p.configFile)
+            let docs = documentationDirectory()
             if json {
                 print(
-                    "{\"config\": \(jsonString(p.configFile)), \"config_exists\": \(exists), \"data_dir\": \(jsonString(p.dataDirectory)), \"event_log\": \(jsonString(p.databasePath))}"
+                    "{\"config\": \(jsonString(p.configFile)), \"config_exists\": \(exists), \"data_dir\": \(jsonString(p.dataDirectory)), \"event_log\": \(jsonString(p.databasePath)), \"documentation\": \(docs.map(jsonString) ?? "null")}"
                 )
                 return
             }
             print("config:    \(p.configFile.terminalSafe)\(exists ? "" : " (not present: defaults apply)")")
             print("data dir:  \(p.dataDirectory.terminalSafe)")
             print("event log: \(p.databasePath.terminalSafe)")
+            print("docs:      \(docs?.terminalSafe ?? "not installed (scripts/install.sh installs it; the repository's docs/ folder has it)")")
         }
     }
 }

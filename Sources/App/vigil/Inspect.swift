@@ -29,7 +29,7 @@ struct Inspect: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Recordings in any supported format.", valueName: "file"))
     var files: [String]
 
-    @Flag(help: "Print one JSON object per file (fields: docs/inspect-json.md).")
+    @Flag(help: "Print one JSON object per file (fields: \(documented("inspect-json.md"))).")
     var json = false
 
     func validate() throws {

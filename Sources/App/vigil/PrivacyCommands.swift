@@ -14,7 +14,7 @@ struct ExportCommand: AsyncParsableCommand {
         discussion: """
             Every row of every table of the event log: sessions and their events, episodes, alarms \
             and deliveries, snoozes, sensor status changes, gaps, tasks, habits and their days and \
-            notes, reminders sent. The columns are described in docs/privacy.md.
+            notes, reminders sent. The columns are described in privacy.md in the documentation (`vigil config paths` finds it).
 
             Examples:
               vigil export --all -o vigil-export.json

@@ -11,7 +11,7 @@ struct Record: AsyncParsableCommand {
         abstract: "Record the live sensors to a file, without a session.",
         discussion: """
             Writes every sample of the enabled detectors (input counts, microphone levels, location \
-            fixes, sensor status changes) in Vigil's recording format (docs/recording-format.md), \
+            fixes, sensor status changes) in Vigil's recording format (recording-format.md in the documentation (`vigil config paths` finds it)), \
             readable by you only. Stops after --minutes, or at Ctrl-C; the file is complete either \
             way. No key identities and no audio are recorded, and location fixes only as their \
             distance from the workplace and a coarse cell of about 1 km (set \

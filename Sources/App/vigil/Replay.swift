@@ -14,7 +14,7 @@ struct Replay: AsyncParsableCommand {
             Reads Vigil recordings and the sensors' own formats, told apart by their content: \
             `libinput record` YAML, gpsd JSON (`gpspipe -w`) and WAV audio. Several files are merged \
             on one timeline by their absolute times (a Vigil recording's header says when its t=0 \
-            is; for the other formats see docs/recording-format.md). The replay runs on a virtual \
+            is; for the other formats see recording-format.md in the documentation (`vigil config paths` finds it)). The replay runs on a virtual \
             clock, as fast as the machine allows, and is deterministic: the same files and config \
             give byte-identical output.
 
@@ -36,7 +36,7 @@ struct Replay: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Recordings: Vigil JSON Lines, libinput record, gpsd JSON or WAV.", valueName: "file"))
     var files: [String]
 
-    @Flag(help: "Print one JSON object per event (fields: docs/timeline-json.md).")
+    @Flag(help: "Print one JSON object per event (fields: \(documented("timeline-json.md"))).")
     var json = false
 
     @Flag(help: "Also write the replayed session to the event log, for `vigil log` and reports.")

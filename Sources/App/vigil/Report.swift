@@ -21,7 +21,7 @@ struct ReportCommand: AsyncParsableCommand {
 
             Formats: text (fits the terminal and pages through $PAGER, as git does, when longer
             than the screen; NO_COLOR is respected), json and csv (stable fields, see
-            docs/report-fields.md; csv one --table at a time), markdown, html (one self-contained
+            report-fields.md in the documentation (`vigil config paths` finds it); csv one --table at a time), markdown, html (one self-contained
             dashboard, light and dark, no network needed).
 
             Examples:

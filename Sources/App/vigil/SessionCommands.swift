@@ -56,7 +56,7 @@ struct SessionCommand: AsyncParsableCommand {
             Vigil judged it: what was measured stays as measured. A session added after the fact
             (`vigil session add`) was judged by nobody: it is tracked time, never focused time,
             and reports count it only with --source added. Edits and deletes reach your other
-            devices at the next `vigil sync`. See docs/history.md.
+            devices at the next `vigil sync`. See history.md in the documentation (`vigil config paths` finds it).
 
             Examples:
               vigil session list --last 3d
