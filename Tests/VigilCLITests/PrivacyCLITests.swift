@@ -191,6 +191,6 @@ import Testing
         #expect(mode(home + "/session.jsonl") == 0o600 && mode(home + "/exact.jsonl") == 0o600)
         // And the input log: the replayed keyboard session is there, as counts.
         let log = try await vigil(["log", "--json", "--source", "all", "--data-dir", home + "/d"], home: home)
-        #expect(log.stdout.split(separator: "\n").count == 2, "\(log.stdout)")
+        #expect(jsonRecords(log.stdout).count == 2, "\(log.stdout)")
     }
 }
