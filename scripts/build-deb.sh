@@ -98,8 +98,9 @@ install -d "$root/usr/lib/systemd/user"
 sed 's|^ExecStart=%h/.local/bin/vigil|ExecStart=/usr/bin/vigil|' config/vigil-daemon.service >"$root/usr/lib/systemd/user/vigil-daemon.service"
 grep -q '^ExecStart=/usr/bin/vigil ' "$root/usr/lib/systemd/user/vigil-daemon.service" ||
     { echo "build-deb: config/vigil-daemon.service's ExecStart is not %h/.local/bin/vigil any more; update this script" >&2; exit 1; }
-install -D -m 644 README.md "$root/usr/share/doc/vigil/README.md"
-gzip -9n "$root/usr/share/doc/vigil/README.md"
+# The documentation the help texts point to (JSON fields, the date grammar, sync), uncompressed so
+# that the paths the help gives open as they are.
+for doc in README.md docs/*.md docs/sync-schema.sql; do install -D -m 644 "$doc" "$root/usr/share/doc/vigil/$(basename "$doc")"; done
 find "$root" -type f ! -path "*/usr/bin/*" -exec chmod 644 {} +
 find "$root" -type d -exec chmod 755 {} +
 

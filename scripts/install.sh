@@ -113,6 +113,8 @@ put 644 "$stage/vigil.bash" "$prefix/share/bash-completion/completions/vigil"
 put 644 "$stage/_vigil" "$prefix/share/zsh/site-functions/_vigil"
 put 644 "$stage/vigil.fish" "$config_home/fish/completions/vigil.fish"
 put 644 config/vigil.yaml "$doc_dir/vigil.yaml"
+# The documentation the help texts point to (JSON fields, the date grammar, sync), beside it.
+for doc in README.md docs/*.md docs/sync-schema.sql; do put 644 "$doc" "$doc_dir/$(basename "$doc")"; done
 if $daemon; then
     sed "s|%h/.local/bin/vigil|$prefix/bin/vigil|" config/vigil-daemon.service >"$stage/vigil-daemon.service"
     put 644 "$stage/vigil-daemon.service" "$unit"

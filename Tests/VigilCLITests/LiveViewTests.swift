@@ -152,11 +152,19 @@ import Testing
         #expect(!r.stdout.contains("\u{1B}["))
         #expect(r.stdout.contains("distracted    episode 1"))
         #expect(r.stdout.contains("ended         completed"))
-        // The readings too, a line a minute.
+        // The readings too, a line a minute, dated when they were read (the minute's first tick).
         #expect(
             r.stdout.range(
-                of: "00:14:00  status        alarm 2 · score 1.00 · input 0 keys/min · audio -[0-9]+ LUFS · location [0-9]+ m · 3D fix",
+                of: "00:14:[0-5][0-9]  status        alarm 2 · score 1.00 · input 0 keys/min · audio -[0-9]+ LUFS · location [0-9]+ m · 3D fix",
                 options: .regularExpression) != nil, "\(r.stdout)")
+        // In order: no line is dated before the one above it (issue 20: the status of minute 12,
+        // dated 00:12:00, came after an alarm at 00:12:27).
+        let times = r.stdout.split(separator: "\n").compactMap { line -> Int? in
+            let parts = line.prefix(8).split(separator: ":").compactMap { Int($0) }
+            return parts.count == 3 ? parts[0] * 3600 + parts[1] * 60 + parts[2] : nil
+        }
+        #expect(times.count > 20)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "\(r.stdout)")
     }
 
     /// `vigil status` from another terminal, then `vigil stop`.

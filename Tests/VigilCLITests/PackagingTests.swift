@@ -224,12 +224,19 @@ import Testing
         // A Swift toolchain whose build fails, first on PATH.
         let tools = dir + "/tools"
         try FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
-        try "#!/bin/sh\necho 'error: the build failed here' >&2\nexit 1\n".write(toFile: tools + "/swift", atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tools + "/swift")
+        // Written by a shell of its own, not by this process: a child that another test spawns
+        // meanwhile would inherit the descriptor of a script this process is writing, and running
+        // the script then fails (ETXTBSY) before it can say the build failed. It leaves a mark,
+        // so the test knows the build ran.
+        let script = "#!/bin/sh\necho 'error: the build failed here' >&2\necho \"$@\" >>'\(dir)/build-ran'\nexit 1\n"
+        let made = runTool("/bin/sh", ["-c", "cat >\"$1\" <<'EOF'\n\(script)EOF\nchmod 755 \"$1\"", "sh", tools + "/swift"])
+        #expect(made.status == 0, "\(made.output)")
         let path = tools + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let env = environment(["PREFIX": dir + "/prefix", "XDG_CONFIG_HOME": dir + "/config", "PATH": path])
         let failed = runTool("/bin/bash", [repo + "/scripts/install.sh", "--no-packages"], environment: env)
         #expect(failed.status != 0 && failed.output.contains("error: the build failed here"), "\(failed.output)")
+        let ran = (try? String(contentsOfFile: dir + "/build-ran", encoding: .utf8)) ?? ""
+        #expect(ran.hasPrefix("build -c release"), "the build was run: \(ran)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/prefix"))
         #expect(!FileManager.default.fileExists(atPath: dir + "/config"))
     }

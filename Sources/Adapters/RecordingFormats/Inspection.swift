@@ -92,8 +92,10 @@ public struct RecordingInspection: Sendable, Encodable {
     public struct LocationFigures: Sendable, Encodable {
         public var fixes: Int
         public var fixLosses: Int
-        /// Metres along the fixes.
+        /// Metres travelled: movement beyond the fixes' own error (`TrackSummary`).
         public var distanceTravelled: Double
+        /// Metres along every step between consecutive fixes, jitter included.
+        public var pathLength: Double
         /// Metres, the farthest fix from the first.
         public var maxDistanceFromFirstFix: Double
         public var maxSpeed: Double?
@@ -256,7 +258,7 @@ public struct RecordingInspection: Sendable, Encodable {
         if let gpsd = opened.gpsd { track = gpsd.track }
         if sawLocation || opened.gpsd != nil {
             result.location = LocationFigures(
-                fixes: track.fixes, fixLosses: track.fixLosses, distanceTravelled: track.distanceTravelled,
+                fixes: track.fixes, fixLosses: track.fixLosses, distanceTravelled: track.distanceTravelled, pathLength: track.pathLength,
                 maxDistanceFromFirstFix: track.maxDistanceFromFirstFix, maxSpeed: track.maxSpeed,
                 coarseFixes: track.coarseFixes, maxDistanceFromWorkplace: track.maxDistanceFromWorkplace,
                 reports: opened.gpsd?.reports)
@@ -361,7 +363,8 @@ public struct RecordingInspection: Sendable, Encodable {
             if let r = l.reports { text += " in \(r) TPV reports" }
             text += ", \(l.fixLosses) fix loss\(l.fixLosses == 1 ? "" : "es")"
             if l.coarseFixes < l.fixes {
-                text += ", travelled \(f1(l.distanceTravelled)) m, farthest \(f1(l.maxDistanceFromFirstFix)) m from the first fix"
+                text +=
+                    ", travelled \(f1(l.distanceTravelled)) m beyond the fixes' error (\(f1(l.pathLength)) m summing every step), farthest \(f1(l.maxDistanceFromFirstFix)) m from the first fix"
             }
             if l.coarseFixes > 0 {
                 text += ", \(l.coarseFixes) as coarse cells (no exact positions recorded)"

@@ -247,11 +247,16 @@ struct SessionRun {
         }
         let renderer = TimelineRenderer(sessionStart: wallStart)
         let lastStatusMinute = Mutex(0)
+        // The session time of the last line printed: a status line is never dated before it, so
+        // piped lines read in order (an alarm at 00:12:27 was followed by the status of minute 12,
+        // dated 00:12:00, when the tick that printed it came after the alarm).
+        let lastPrinted = Mutex(0.0)
         let presenter = SessionRunner<C>.Presenter(
             events: { rendered in
                 guard !liveScreen else { return }
                 for (e, text) in rendered {
                     if asJSON { out.line(renderer.json(e)) } else if let text { out.line(text) }
+                    lastPrinted.withLock { $0 = max($0, e.time - wallStart) }
                 }
                 out.flush()
             },
@@ -273,7 +278,12 @@ struct SessionRun {
                         return minute > last
                     })
                 else { return }
-                out.line("\(clockDuration(Double(minute * 60)))  status        " + snapshot.statusLine())
+                // Dated when it was taken (to the second), and never before a line already printed.
+                let at = lastPrinted.withLock { last in
+                    last = max(last, snapshot.elapsed.rounded(.down))
+                    return last
+                }
+                out.line("\(clockDuration(at))  status        " + snapshot.statusLine())
                 out.flush()
             })
         let runner = try SessionRunner(

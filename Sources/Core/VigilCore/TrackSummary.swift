@@ -5,8 +5,19 @@ public struct TrackSummary: Hashable, Sendable {
     public private(set) var fixes = 0
     /// Times a fix was followed by the loss of it.
     public private(set) var fixLosses = 0
-    /// Sum of the geodesic distances between consecutive fixes, metres.
-    public private(set) var distanceTravelled = 0.0
+    /// Distance travelled, metres: only movement beyond the fixes' own error. A receiver on a desk
+    /// reports a position that wanders by its error; summing every step of that wandering made a
+    /// day at the desk kilometres long. Consecutive fixes within their combined error of the
+    /// centre of the fixes before them are one place, at that centre (their mean, where the
+    /// jitter averages out); a fix beyond it starts the next place, and the track is the path
+    /// from centre to centre (`horizontalAccuracy`; a fix that does not say counts as exact).
+    public var distanceTravelled: Double {
+        guard let place, let previous = previousPlace else { return closedDistance }
+        return closedDistance + Geodesy.distance(latitude: previous.lat, longitude: previous.lon, latitude: place.lat, longitude: place.lon)
+    }
+    /// Sum of the geodesic distances between consecutive fixes, metres, jitter included: the
+    /// path's length as tools that sum every step report it.
+    public private(set) var pathLength = 0.0
     /// The largest geodesic distance of any fix from the first, metres.
     public private(set) var maxDistanceFromFirstFix = 0.0
     /// Highest reported speed, m/s.
@@ -19,6 +30,14 @@ public struct TrackSummary: Hashable, Sendable {
 
     private var first: (lat: Double, lon: Double)?
     private var previous: (lat: Double, lon: Double)?
+    /// The place the latest fixes are at: their sums, to average, and how many.
+    private var sums: (lat: Double, lon: Double, error: Double, count: Double)?
+    private var place: (lat: Double, lon: Double, error: Double)? {
+        sums.map { ($0.lat / $0.count, $0.lon / $0.count, $0.error / $0.count) }
+    }
+    /// The centre of the place before, and the path between the places before it.
+    private var previousPlace: (lat: Double, lon: Double)?
+    private var closedDistance = 0.0
     private var hasFix = false
 
     public init() {}
@@ -33,8 +52,22 @@ public struct TrackSummary: Hashable, Sendable {
             return
         }
         if let p = previous {
-            distanceTravelled += Geodesy.distance(latitude: p.lat, longitude: p.lon, latitude: fix.latitude, longitude: fix.longitude)
+            pathLength += Geodesy.distance(latitude: p.lat, longitude: p.lon, latitude: fix.latitude, longitude: fix.longitude)
         }
+        let error = fix.horizontalAccuracy.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 0
+        if let here = place {
+            let d = Geodesy.distance(latitude: here.lat, longitude: here.lon, latitude: fix.latitude, longitude: fix.longitude)
+            if d > (here.error * here.error + error * error).squareRoot() {
+                // Moved on: the place is left, at its centre, and a new one starts at this fix.
+                if let previous = previousPlace {
+                    closedDistance += Geodesy.distance(latitude: previous.lat, longitude: previous.lon, latitude: here.lat, longitude: here.lon)
+                }
+                previousPlace = (here.lat, here.lon)
+                sums = nil
+            }
+        }
+        let s = sums ?? (0, 0, 0, 0)
+        sums = (s.lat + fix.latitude, s.lon + fix.longitude, s.error + error, s.count + 1)
         if let f = first {
             maxDistanceFromFirstFix = max(
                 maxDistanceFromFirstFix,
@@ -52,7 +85,7 @@ public struct TrackSummary: Hashable, Sendable {
     }
 
     public static func == (a: TrackSummary, b: TrackSummary) -> Bool {
-        a.fixes == b.fixes && a.fixLosses == b.fixLosses && a.distanceTravelled == b.distanceTravelled
+        a.fixes == b.fixes && a.fixLosses == b.fixLosses && a.distanceTravelled == b.distanceTravelled && a.pathLength == b.pathLength
             && a.maxDistanceFromFirstFix == b.maxDistanceFromFirstFix && a.maxSpeed == b.maxSpeed
             && a.coarseFixes == b.coarseFixes && a.maxDistanceFromWorkplace == b.maxDistanceFromWorkplace
     }
