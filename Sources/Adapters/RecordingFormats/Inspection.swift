@@ -303,7 +303,9 @@ public struct RecordingInspection: Sendable, Encodable {
             out.audio = a
         }
         if var l = out.location {
-            (l.distanceTravelled, l.maxDistanceFromFirstFix) = (r(l.distanceTravelled, 1), r(l.maxDistanceFromFirstFix, 1))
+            (l.distanceTravelled, l.pathLength, l.maxDistanceFromFirstFix) = (
+                r(l.distanceTravelled, 1), r(l.pathLength, 1), r(l.maxDistanceFromFirstFix, 1)
+            )
             (l.maxSpeed, l.maxDistanceFromWorkplace) = (r(l.maxSpeed, 2), r(l.maxDistanceFromWorkplace, 1))
             out.location = l
         }
