@@ -73,6 +73,10 @@ func longNumbers(in text: String) -> [String] {
     return found
 }
 
+extension Array {
+    subscript(safe i: Int) -> Element? { indices.contains(i) ? self[i] : nil }
+}
+
 /// The JSON of the listings that had none before: tasks, `next`, habits, `today`, sessions; and
 /// `log`, `status`, `apps` in the one style (docs/json.md).
 @Suite struct JSONOutputCLITests {
@@ -130,6 +134,11 @@ func longNumbers(in text: String) -> [String] {
         let show = jsonObject(shown.stdout)
         #expect(show["name"] as? String == "Walk" && show["today"] == nil, "\(show)")
         #expect((show["notes"] as? [[String: Any]])?.first?["text"] as? String == "felt good", "\(show)")
+        // 2026-11-20 is the Friday of 2026-W47, the last of four weeks; the habit began that day.
+        let weeks = show["last_weeks"] as? [[String: Any]] ?? []
+        let thisWeek = weeks.last?["days"] as? [Any] ?? []
+        #expect(weeks.count == 4 && weeks.last?["week"] as? String == "2026-W47" && thisWeek.count == 7, "\(weeks)")
+        #expect(thisWeek.first is NSNull && thisWeek[safe: 4] as? String == "completed" && thisWeek[safe: 5] is NSNull, "\(thisWeek)")
 
         let today = try vigil(["today", "--json"] + d, home: home)
         let agenda = jsonObject(today.stdout)

@@ -218,6 +218,17 @@ struct HabitCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
+        /// A day of the last weeks in `habit show --json`: null where the text shows nothing.
+        static func markJSON(_ mark: HabitCalendar.Mark) -> JSONValue {
+            switch mark {
+            case .completed: .string("completed")
+            case .failed: .string("failed")
+            case .skipped: .string("skipped")
+            case .toDo: .string("incomplete")
+            case .none: .null
+            }
+        }
+
         static let configuration = CommandConfiguration(
             abstract: "A habit's streak, badge, score, strength, success rate, goal and notes.",
             discussion: "Example:\n  vigil habit show 1")
@@ -230,7 +241,11 @@ struct HabitCommand: AsyncParsableCommand {
                 let detail = try openPlanner(common, lookingUp: true).habitDetail(habit)
                 if json {
                     let notes = JSONValue.array(detail.notes.map { .object([("week", .string($0.week)), ("text", .string($0.text))]) })
-                    printJSON(habitJSON(detail.habit, detail.progress, today: nil, extra: [("notes", notes)]))
+                    let weeks = JSONValue.array(
+                        detail.calendar.weeks.map { week in
+                            .object([("week", .string(week.name)), ("days", .array(week.days.map(Self.markJSON)))])
+                        })
+                    printJSON(habitJSON(detail.habit, detail.progress, today: nil, extra: [("last_weeks", weeks), ("notes", notes)]))
                     return
                 }
                 announce(detail.completedBySessions)
