@@ -165,8 +165,8 @@ import Testing
         }
     }
 
-    /// Every command that takes `--json` prints JSON (a document, or JSON Lines), on a log with
-    /// a simulated week in it.
+    /// Every command that takes `--json` prints JSON (a document, or JSON Lines) in the style of
+    /// docs/json.md, on a log with a simulated week in it; every listing has `--json`.
     @Test func everyJSONOptionPrintsJSON() throws {
         let home = freshHome()
         let data = home + "/data"
@@ -186,21 +186,32 @@ import Testing
             checked.append(command)
             if command == "status" {
                 // No session is running: exit 1, and the JSON says so.
-                #expect(run.status == 1 && run.stdout.contains("\"running\":false"), "status --json: \(run.status) \(run.stdout)")
+                #expect(run.status == 1 && run.stdout == "{\"running\":false}\n", "status --json: \(run.status) \(run.stdout)")
                 continue
             }
             if command == "sensors" { continue }  // The sensors' state is this machine's; its JSON is checked in SensorFormatsCLITests.
             #expect(run.status == 0, "\(command) --json: \(run.status) \(run.stderr)")
             let text = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            // A document, or JSON Lines: one per line, none when there is nothing (apps of a
-            // simulated history, which saw no desktop).
+            // A document, or JSON Lines (the streams: timelines and inspect): one per line.
             let documents =
                 text.hasPrefix("[") || !text.contains("\n{") ? [text].filter { !$0.isEmpty } : text.split(separator: "\n").map(String.init)
+            #expect(!documents.isEmpty, "\(command) --json prints something, [] at least")
             for document in documents {
                 let parsed = try? JSONSerialization.jsonObject(with: Data(document.utf8))
                 #expect(parsed != nil, "\(command) --json prints JSON: \(document.prefix(200))")
+                // And in the one style (docs/json.md): snake_case, rounded, ISO 8601 times with offsets.
+                let problems = (parsed.map { jsonStyleProblems($0) } ?? []) + longNumbers(in: document).map { "\($0) has more than four decimals" }
+                #expect(problems.isEmpty, "\(command) --json: \(problems.prefix(5))")
             }
         }
-        #expect(checked.count >= 8, "\(checked)")
+        // The report's JSON, which is --format json, too.
+        let report = try vigil(["report", "--format", "json", "--last", "7d", "--data-dir", data, "--now", "2026-11-21T09:00:00Z"], home: home)
+        let parsedReport = try? JSONSerialization.jsonObject(with: Data(report.stdout.utf8))
+        let reportProblems = (parsedReport.map { jsonStyleProblems($0) } ?? ["not JSON"]) + longNumbers(in: report.stdout)
+        #expect(reportProblems.isEmpty, "report --format json: \(reportProblems.prefix(5))")
+        let listings = [
+            "task list", "task show", "next", "habit list", "habit show", "today", "session list", "session show", "log", "apps", "config show",
+        ]
+        #expect(Set(listings).isSubset(of: checked), "\(Set(listings).subtracting(checked))")
     }
 }

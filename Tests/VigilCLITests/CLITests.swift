@@ -229,7 +229,7 @@ func write(_ text: String, to path: String) {
         #expect(log.stdout.contains("episode 1"))
         #expect(log.stdout.contains("noise"))
         let json = try vigil(["log", "--json", "--source", "all"], home: home)
-        let obj = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let obj = jsonRecords(json.stdout).first
         #expect(obj?["task"] as? String == "code review")
         #expect((obj?["episodes"] as? [Any])?.count == 1)
     }

@@ -105,16 +105,16 @@ import Testing
 
         // Apart from judged sessions: listed and reported only with --source imported.
         let plain = try await vigil(["log", "--json", "--data-dir", home + "/d"], home: home)
-        #expect(plain.stdout.isEmpty, "\(plain.stdout)")
+        #expect(plain.stdout == "[]\n", "\(plain.stdout)")
         let log = try await vigil(["log", "--json", "--source", "imported", "--data-dir", home + "/d"], home: home)
-        let sessions = log.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let sessions = jsonRecords(log.stdout)
         #expect(sessions.count == 2)
         let thesis = try #require(sessions.first { $0["task"] as? String == "thesis" })
         #expect((thesis["start"] as? String)?.hasPrefix("2024-03-04T09:00:00") == true, "\(thesis)")
         #expect((thesis["end"] as? String)?.hasPrefix("2024-03-04T10:30:00") == true, "\(thesis)")
-        #expect(thesis["focused"] as? Double == 5400)
+        #expect(thesis["focused_s"] as? Double == 5400)
         #expect(thesis["source"] as? String == "imported")
-        #expect(sessions.contains { $0["task"] as? String == "thesis, writing" && $0["focused"] as? Double == 2700 })
+        #expect(sessions.contains { $0["task"] as? String == "thesis, writing" && $0["focused_s"] as? Double == 2700 })
         let report = try await vigil(
             ["report", "--format", "json", "--source", "imported", "--from", "2024-03-04", "--to", "2024-03-05", "--data-dir", home + "/d"],
             home: home)

@@ -45,7 +45,7 @@ import Testing
         #expect(tables["habits"]?.first?["name"] as? String == "Walk")
         // Everything the log holds is in it: the row counts match the log's own.
         let stats = try await vigil(["log", "--json", "--limit", "10", "--source", "all", "--data-dir", home + "/d"], home: home).stdout
-        #expect(stats.split(separator: "\n").count == tables["sessions"]?.count)
+        #expect(jsonRecords(stats).count == tables["sessions"]?.count)
         let bad = try await vigil(["export", "--data-dir", home + "/d"], home: home)
         #expect(bad.status == 64 && bad.stderr.contains("say --all"))
     }
@@ -191,6 +191,6 @@ import Testing
         #expect(mode(home + "/session.jsonl") == 0o600 && mode(home + "/exact.jsonl") == 0o600)
         // And the input log: the replayed keyboard session is there, as counts.
         let log = try await vigil(["log", "--json", "--source", "all", "--data-dir", home + "/d"], home: home)
-        #expect(log.stdout.split(separator: "\n").count == 2, "\(log.stdout)")
+        #expect(jsonRecords(log.stdout).count == 2, "\(log.stdout)")
     }
 }

@@ -51,8 +51,7 @@ import Testing
         #expect(next.stderr.contains("session 1 had not been saved as ended"), "\(next.stderr)")
         log = try await vigil(["log", "--json", "--limit", "5", "--source", "all", "--data-dir", home + "/d"], home: home).stdout
         let first = try #require(
-            log.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-                .first { $0["session"] as? Int == 1 })
+            jsonRecords(log).first { $0["id"] as? Int == 1 })
         #expect(first["outcome"] as? String == "interrupted")
         // Closed at its last sign of life: within the 10 s heartbeat (and a screen refresh) of
         // what the status file showed, never later than the kill.
@@ -67,7 +66,7 @@ import Testing
         let end = try #require(date(first["end"] as? String))
         let length = end.timeIntervalSince(start)
         #expect(length >= elapsedLast - 30 && length <= elapsedLast + 15, "closed at \(length) s; the status said \(elapsedLast) s last")
-        #expect((first["focused"] as? Double ?? 0) >= 7 * 60, "\(first)")
+        #expect((first["focused_s"] as? Double ?? 0) >= 7 * 60, "\(first)")
         let episodes = first["episodes"] as? [[String: Any]] ?? []
         #expect(episodes.count == 1 && episodes[0]["end"] as? String != nil, "the open episode is closed too: \(episodes)")
 
@@ -330,6 +329,6 @@ import Testing
         let check = await integrityCheck(home + "/d/vigil.sqlite3")
         #expect(check == "ok\n", "\(check)")
         let log = try await vigil(["log", "--json", "--source", "all", "--data-dir", home + "/d"], home: home).stdout
-        #expect(log.split(separator: "\n").count == 1 && log.contains("\"outcome\":\"abandoned\""), "\(log)")
+        #expect(jsonRecords(log).count == 1 && log.contains("\"outcome\":\"abandoned\""), "\(log)")
     }
 }

@@ -34,7 +34,7 @@ import Testing
         let logged = try vigil(["replay", "--split", "--log", monday, tuesday], home: home)
         #expect(logged.stderr.contains("logged as sessions 1, 2 in"), "\(logged.stderr)")
         let log = try vigil(["log", "--source", "replay", "--json"], home: home)
-        let sessions = log.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let sessions = jsonRecords(log.stdout)
         let tasks = sessions.compactMap { $0["task"] as? String }.sorted()
         #expect(tasks == ["report draft", "slides"], "\(log.stdout)")
     }

@@ -27,11 +27,10 @@ import Testing
         // A one-shot check does not retry, so it does not say it does.
         #expect(!r.stdout.contains("Retrying"), "\(r.stdout)")
         let json = try vigil(["sensors", "--json", "--timeout", "3"])
-        let lines = json.stdout.split(separator: "\n")
-        #expect(lines.count == 6)
-        for line in lines {
-            let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String])
-            #expect(Set(o.keys) == ["sensor", "source", "state", "detail"])
+        let sensors = jsonRecords(json.stdout)
+        #expect(sensors.count == 6)
+        for o in sensors {
+            #expect(Set(o.keys) == ["sensor", "source", "state", "detail"] && o.values.allSatisfy { $0 is String }, "\(o)")
         }
     }
 
@@ -44,9 +43,7 @@ import Testing
         let wm = try I3WindowManager(on: x)
         defer { withExtendedLifetime(wm) {} }
         let r = try vigil(["sensors", "--json", "--timeout", "5"], env: ["DISPLAY": x.display])
-        let sensors = try r.stdout.split(separator: "\n").map {
-            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String])
-        }
+        let sensors = jsonRecords(r.stdout).map { $0.compactMapValues { $0 as? String } }
         let desktop = try #require(sensors.first { $0["sensor"] == "desktop" })
         #expect(desktop["state"] == "available", "\(desktop)")
         #expect(desktop["source"] == "X11 screen saver on \(x.display) + logind")
@@ -70,9 +67,7 @@ import Testing
         defer { x.kill() }
         func sensors(_ env: [String: String], home: String? = nil) throws -> [String: [String: String]] {
             let r = try vigil(["sensors", "--json", "--timeout", "5"], home: home, env: env)
-            let lines = try r.stdout.split(separator: "\n").map {
-                try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String])
-            }
+            let lines = jsonRecords(r.stdout).map { $0.compactMapValues { $0 as? String } }
             return Dictionary(lines.map { ($0["sensor"] ?? "", $0) }) { a, _ in a }
         }
         let session = ["WAYLAND_DISPLAY": sway.waylandDisplay, "SWAYSOCK": socket, "DISPLAY": x.display, "DBUS_SESSION_BUS_ADDRESS": bus.address]

@@ -42,7 +42,7 @@ private let postgres: Result<PostgresServer, any Error> = Result { try PostgresS
 
         // Both logs hold both computers' sessions.
         func sessions(_ home: String) async throws -> Int {
-            try await vigil(["log", "--json", "--limit", "100000", "--source", "all"], home: home).stdout.split(separator: "\n").count
+            jsonRecords(try await vigil(["log", "--json", "--limit", "100000", "--source", "all"], home: home).stdout).count
         }
         let onLaptop = try await sessions(laptop)
         let onDesktop = try await sessions(desktop)

@@ -266,17 +266,60 @@ public struct RecordingInspection: Sendable, Encodable {
         return result
     }
 
-    /// One JSON object (snake_case keys, sorted, as docs/inspect-json.md lists them).
+    /// One JSON object (snake_case keys, sorted, as docs/inspect-json.md lists them), its numbers
+    /// rounded to what they mean (docs/json.md): seconds to the millisecond, levels to 0.1 dB or
+    /// LU, metres to 0.1, speeds to 0.01 m/s, pointer travel to whole units.
     public func json() -> String {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let text = (try? encoder.encode(self)).map({ String(decoding: $0, as: UTF8.self) }) else { return "{}" }
+        guard let text = (try? encoder.encode(roundedForJSON())).map({ String(decoding: $0, as: UTF8.self) }) else { return "{}" }
         // JSONEncoder escapes the C0 controls only; DEL, the C1 and the bidi controls (a file name,
         // an application's class from the recording) are written as `jsonString` writes them, so
         // the line is inert in a terminal. Outside strings, the encoder writes none of them.
         guard text.unicodeScalars.contains(where: \.isTerminalControl) else { return text }
         return text.unicodeScalars.map { $0.isTerminalControl ? String(jsonString(String($0)).dropFirst().dropLast()) : String($0) }.joined()
+    }
+
+    /// This inspection with every measured number rounded as `json()` prints it.
+    func roundedForJSON() -> RecordingInspection {
+        func r(_ v: Double, _ places: Double) -> Double {
+            // Beyond 2^53 a double has no fraction to round (and scaling could overflow).
+            guard abs(v) < 1e15 else { return v }
+            let scale = places == 0 ? 1 : (0..<Int(places)).reduce(1.0) { x, _ in x * 10 }
+            return (v * scale).rounded() / scale
+        }
+        func r(_ v: Double?, _ places: Double) -> Double? { v.map { r($0, places) } }
+        var out = self
+        out.duration = r(duration, 3)
+        if var i = out.input {
+            i.pointerTravel = r(i.pointerTravel, 0)
+            i.longestIdleGaps = i.longestIdleGaps.map { IdleGap(after: r($0.after, 3), seconds: r($0.seconds, 3)) }
+            out.input = i
+        }
+        if var a = out.audio {
+            (a.integratedLUFS, a.maxMomentaryLUFS, a.maxShortTermLUFS) = (r(a.integratedLUFS, 1), r(a.maxMomentaryLUFS, 1), r(a.maxShortTermLUFS, 1))
+            (a.samplePeakDBFS, a.declaredDuration) = (r(a.samplePeakDBFS, 1), r(a.declaredDuration, 3))
+            out.audio = a
+        }
+        if var l = out.location {
+            (l.distanceTravelled, l.pathLength, l.maxDistanceFromFirstFix) = (
+                r(l.distanceTravelled, 1), r(l.pathLength, 1), r(l.maxDistanceFromFirstFix, 1)
+            )
+            (l.maxSpeed, l.maxDistanceFromWorkplace) = (r(l.maxSpeed, 2), r(l.maxDistanceFromWorkplace, 1))
+            out.location = l
+        }
+        out.desktop?.longestIdle = r(desktop?.longestIdle ?? 0, 3)
+        if var a = out.apps {
+            a.apps = a.apps.map { AppFigures.App(appClass: $0.appClass, category: $0.category, seconds: r($0.seconds, 3)) }
+            a.secondsByCategory = a.secondsByCategory.mapValues { r($0, 3) }
+            out.apps = a
+        }
+        if var m = out.media {
+            (m.callSeconds, m.playingSeconds) = (r(m.callSeconds, 3), r(m.playingSeconds, 3))
+            out.media = m
+        }
+        return out
     }
 
     /// A few lines for the terminal.

@@ -35,7 +35,7 @@ struct AppsCommand: AsyncParsableCommand {
 
     @OptionGroup var source: SourceOptions
 
-    @Flag(help: "Print one JSON object per application, then one for calls.")
+    @Flag(help: "Print a JSON object: the applications, longest in front first, and calls (docs/json.md).")
     var json = false
 
     func validate() throws {
@@ -45,15 +45,23 @@ struct AppsCommand: AsyncParsableCommand {
     func run() async throws {
         await guarded {
             let configuration = try common.loadConfiguration()
+            let now = LocalNow(at: try common.currentTime())
             guard try common.hasLog() else {
-                if !json { print(Log.noSessions) }
+                if json {
+                    printJSON(AppsListing(totals: [], apps: configuration.apps).json(from: now.day - days + 1, to: now.day))
+                } else {
+                    print(Log.noSessions)
+                }
                 return
             }
-            let now = LocalNow(at: try common.currentTime())
             let totals = try common.openStore(readOnly: true).activityTotals(
                 from: now.startOfDay(now.day - days + 1), to: now.startOfDay(now.day + 1), sources: source.sources)
+            if json {
+                printJSON(AppsListing(totals: totals, apps: configuration.apps).json(from: now.day - days + 1, to: now.day))
+                return
+            }
             let out = Output()
-            for line in AppsListing(totals: totals, apps: configuration.apps).lines(json: json) { out.line(line) }
+            for line in AppsListing(totals: totals, apps: configuration.apps).lines() { out.line(line) }
             out.flush()
         }
     }
@@ -64,16 +72,31 @@ struct AppsListing {
     let totals: [ActivityTotal]
     let apps: VigilConfiguration.Apps
 
-    func lines(json: Bool) -> [String] {
+    /// The listing as `apps --json` prints it (docs/json.md): the local days it covers, each
+    /// application with its category then and by its class now, and the calls.
+    func json(from: Int, to: Int) -> JSONValue {
         let applications = totals.filter { !$0.isCall && $0.appClass != nil }
         let calls = totals.filter(\.isCall)
-        if json {
-            return applications.map { t in
-                let now = apps.categorize(appClass: t.appClass!, title: nil).category
-                return "{\"app_class\":\(jsonString(t.appClass!)),\"category\":\(jsonString(t.category?.rawValue ?? "neutral")),"
-                    + "\"category_now\":\(jsonString(now.rawValue)),\"seconds\":\(jsonNumber((t.seconds * 10).rounded() / 10)),\"stretches\":\(t.stretches)}"
-            } + calls.map { "{\"calls\":\($0.stretches),\"seconds\":\(jsonNumber(($0.seconds * 10).rounded() / 10))}" }
-        }
+        return .object([
+            ("from", .day(from)), ("to", .day(to)),
+            (
+                "apps",
+                .array(
+                    applications.map { t in
+                        .object([
+                            ("app_class", .string(t.appClass!)), ("category", .string(t.category?.rawValue ?? "neutral")),
+                            ("category_now", .string(apps.categorize(appClass: t.appClass!, title: nil).category.rawValue)),
+                            ("time_s", .seconds(t.seconds)), ("stretches", .int(t.stretches)),
+                        ])
+                    })
+            ),
+            ("calls", .object([("count", .int(calls.map(\.stretches).reduce(0, +))), ("time_s", .seconds(calls.map(\.seconds).reduce(0, +)))])),
+        ])
+    }
+
+    func lines() -> [String] {
+        let applications = totals.filter { !$0.isCall && $0.appClass != nil }
+        let calls = totals.filter(\.isCall)
         guard !applications.isEmpty || !calls.isEmpty else {
             return [
                 "No applications seen in front in this period. The application in front is seen on X11 window managers, i3 and "

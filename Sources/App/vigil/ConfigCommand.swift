@@ -154,14 +154,15 @@ struct ConfigCommand: AsyncParsableCommand {
                 }
                 let file = paths.configFile
                 if json {
-                    let rows = defaults.map { d -> String in
-                        let s = fromFile[d.key] ?? d
-                        let source = fromFile[d.key] == nil ? "\"default\"" : jsonString(file)
-                        let line = fromFile[d.key].map { String($0.line) } ?? "null"
-                        return
-                            "  {\"key\": \(jsonString(d.key)), \"value\": \(jsonString(s.value.joined(separator: "\n"))), \"source\": \(source), \"line\": \(line)}"
-                    }
-                    print("[\n" + rows.joined(separator: ",\n") + "\n]")
+                    printJSON(
+                        .array(
+                            defaults.map { d in
+                                let s = fromFile[d.key] ?? d
+                                return .object([
+                                    ("key", .string(d.key)), ("value", .string(s.value.joined(separator: "\n"))),
+                                    ("source", .string(fromFile[d.key] == nil ? "default" : file)), ("line", .int(fromFile[d.key]?.line)),
+                                ])
+                            }))
                     return
                 }
                 var section = ""
@@ -197,9 +198,11 @@ struct ConfigCommand: AsyncParsableCommand {
             let exists = FileManager.default.fileExists(atPath: p.configFile)
             let docs = documentationDirectory()
             if json {
-                print(
-                    "{\"config\": \(jsonString(p.configFile)), \"config_exists\": \(exists), \"data_dir\": \(jsonString(p.dataDirectory)), \"event_log\": \(jsonString(p.databasePath)), \"documentation\": \(docs.map(jsonString) ?? "null")}"
-                )
+                printJSON(
+                    .object([
+                        ("config", .string(p.configFile)), ("config_exists", .bool(exists)), ("data_dir", .string(p.dataDirectory)),
+                        ("event_log", .string(p.databasePath)), ("documentation", docs.map { .string($0) } ?? .null),
+                    ]))
                 return
             }
             print("config:    \(p.configFile.terminalSafe)\(exists ? "" : " (not present: defaults apply)")")

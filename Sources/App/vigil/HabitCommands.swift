@@ -18,6 +18,31 @@ func announce(_ completions: PlannerService.SessionCompletions) {
     }
 }
 
+/// A habit as `habit list` and `habit show` print it with --json (docs/json.md). `today` is
+/// where it stands today (list only).
+func habitJSON(_ h: Habit, _ p: HabitProgress, today: HabitRow.Today?, extra: [(String, JSONValue)] = []) -> JSONValue {
+    let todayText: JSONValue =
+        switch today {
+        case nil: .null
+        case .archived?: .string("archived")
+        case .unscheduled?: .string("unscheduled")
+        case .marked(let status)?: .string(status.rawValue)
+        }
+    var fields: [(String, JSONValue)] = [
+        ("id", .int(h.id)), ("name", .string(h.name)), ("schedule", .string(h.schedule.text)), ("since", .day(h.createdDay)),
+        ("goal", .int(h.goal)), ("reminder", .string(h.reminder)), ("priority", .string(h.priority.rawValue)),
+        ("flagged", .bool(h.flagged)), ("color", .string(h.color)), ("auto_task", .string(h.autoTask)),
+        ("auto_minutes", .int(h.autoMinutes)), ("archived", .time(h.archived)),
+    ]
+    if today != nil { fields.append(("today", todayText)) }
+    fields += [
+        ("streak", .int(p.current)), ("best_streak", .int(p.best)), ("score", .int(p.score)), ("best_score", .int(p.bestScore)),
+        ("badge", .string(p.badge.rawValue)), ("strength", .share(p.strength)), ("completed", .int(p.completed)), ("failed", .int(p.failed)),
+        ("skipped", .int(p.skipped)), ("success_rate", .share(p.successRate)), ("goal_reached", .bool(p.goalReached)),
+    ]
+    return .object(fields + extra)
+}
+
 /// The options that set a habit's schedule: at most one of them.
 struct ScheduleOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Every day (day).", valueName: "day")) var every: String?
@@ -152,10 +177,15 @@ struct HabitCommand: AsyncParsableCommand {
         @OptionGroup var common: CommonOptions
         @Option(help: "name, color, created, due (due today first), flag, priority or reminder.") var sort: HabitOrder = .created
         @Flag(help: "Also finished and archived habits.") var archived = false
+        @Flag(help: "Print a JSON array of habits (docs/json.md).") var json = false
 
         func run() async throws {
             await guarded {
                 let listing = try openPlanner(common).habits(order: sort, includeArchived: archived)
+                if json {
+                    printJSON(.array(listing.rows.map { habitJSON($0.habit, $0.progress, today: $0.today) }))
+                    return
+                }
                 announce(listing.completedBySessions)
                 if listing.rows.isEmpty {
                     print("No habits yet. Add one with `vigil habit add NAME --every day`.")
@@ -188,15 +218,36 @@ struct HabitCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
+        /// A day of the last weeks in `habit show --json`: null where the text shows nothing.
+        static func markJSON(_ mark: HabitCalendar.Mark) -> JSONValue {
+            switch mark {
+            case .completed: .string("completed")
+            case .failed: .string("failed")
+            case .skipped: .string("skipped")
+            case .toDo: .string("incomplete")
+            case .none: .null
+            }
+        }
+
         static let configuration = CommandConfiguration(
             abstract: "A habit's streak, badge, score, strength, success rate, goal and notes.",
             discussion: "Example:\n  vigil habit show 1")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The habit's number or name.") var habit: String
+        @Flag(help: "Print the habit as a JSON object (docs/json.md).") var json = false
 
         func run() async throws {
             await guarded {
                 let detail = try openPlanner(common, lookingUp: true).habitDetail(habit)
+                if json {
+                    let notes = JSONValue.array(detail.notes.map { .object([("week", .string($0.week)), ("text", .string($0.text))]) })
+                    let weeks = JSONValue.array(
+                        detail.calendar.weeks.map { week in
+                            .object([("week", .string(week.name)), ("days", .array(week.days.map(Self.markJSON)))])
+                        })
+                    printJSON(habitJSON(detail.habit, detail.progress, today: nil, extra: [("last_weeks", weeks), ("notes", notes)]))
+                    return
+                }
                 announce(detail.completedBySessions)
                 let (h, p) = (detail.habit, detail.progress)
                 print("#\(h.id)  \(h.name.terminalSafe)\(h.flagged ? "  ⚑" : "")\(h.archived != nil ? "  (archived)" : "")")

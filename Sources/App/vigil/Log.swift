@@ -33,7 +33,7 @@ struct Log: AsyncParsableCommand {
 
     @OptionGroup var source: SourceOptions
 
-    @Flag(help: "Print one JSON object per session, with its episodes.")
+    @Flag(help: "Print a JSON array of sessions, with their episodes (docs/json.md).")
     var json = false
 
     func validate() throws {
@@ -44,7 +44,7 @@ struct Log: AsyncParsableCommand {
         await guarded {
             // Listing must not create anything: without a log there is nothing to list.
             guard try common.hasLog() else {
-                if !json { print(Self.noSessions) }
+                if json { printJSON(.array([])) } else { print(Self.noSessions) }
                 return
             }
             let store = try common.openStore(readOnly: true)
@@ -58,12 +58,12 @@ struct Log: AsyncParsableCommand {
             if sessions.isEmpty && !json {
                 out.line(others.isEmpty ? Self.noSessions : "No \(sources.sorted().map(\.rawValue).joined(separator: " or ")) sessions.")
             }
+            if json {
+                printJSON(.array(try sessions.map { sessionJSON($0, try store.episodes(session: $0.id)) }))
+                return
+            }
             for s in sessions {
                 let episodes = try store.episodes(session: s.id)
-                if json {
-                    out.line(sessionJSON(s, episodes))
-                    continue
-                }
                 // The task, a reason (it names applications) and a cause come from the person and
                 // from recordings: each on its line, inert.
                 let task = s.task.map { "\"\($0.terminalSafe)\"" } ?? "(no task)"
@@ -92,13 +92,20 @@ struct Log: AsyncParsableCommand {
         return f.string(from: Date(timeIntervalSince1970: t.secondsSinceEpoch))
     }
 
-    private func sessionJSON(_ s: StoredSession, _ episodes: [StoredEpisode]) -> String {
-        func t(_ time: Timestamp?) -> String { time.map { jsonString($0.description) } ?? "null" }
-        func n(_ v: Double?) -> String { v.map(jsonNumber) ?? "null" }
-        let eps = episodes.map { e in
-            "{\"episode\":\(e.number),\"start\":\(t(e.startedAt)),\"end\":\(t(e.endedAt)),\"cause\":\(jsonString(e.cause)),\"peak\":\(jsonNumber(e.peakScore)),\"alarm_level\":\(e.alarmLevel),\"reason\":\(jsonString(e.reason))}"
-        }
-        return
-            "{\"session\":\(s.id),\"task\":\(s.task.map(jsonString) ?? "null"),\"source\":\(jsonString(s.source)),\"device\":\(s.device.map(jsonString) ?? "null"),\"start\":\(t(s.startedAt)),\"end\":\(t(s.endedAt)),\"outcome\":\(s.outcome.map(jsonString) ?? "null"),\"focused\":\(n(s.focusedSeconds)),\"distracted\":\(n(s.distractedSeconds)),\"episodes\":[\(eps.joined(separator: ","))]}"
+    private func sessionJSON(_ s: StoredSession, _ episodes: [StoredEpisode]) -> JSONValue {
+        .object([
+            ("id", .int(s.id)), ("task", .string(s.task)), ("source", .string(s.source)), ("device", .string(s.device)),
+            ("start", .time(s.startedAt)), ("end", .time(s.endedAt)), ("outcome", .string(s.outcome)),
+            ("focused_s", .seconds(s.focusedSeconds)), ("distracted_s", .seconds(s.distractedSeconds)),
+            ("episodes", .array(episodes.map(episodeJSON))),
+        ])
     }
+}
+
+/// A distraction episode as `log --json` and `session show --json` print it (docs/json.md).
+func episodeJSON(_ e: StoredEpisode) -> JSONValue {
+    .object([
+        ("number", .int(e.number)), ("start", .time(e.startedAt)), ("end", .time(e.endedAt)), ("cause", .string(e.cause)),
+        ("peak_score", .score(e.peakScore)), ("alarm_level", .int(e.alarmLevel)), ("reason", .string(e.reason)),
+    ])
 }

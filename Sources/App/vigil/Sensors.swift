@@ -22,7 +22,7 @@ struct Sensors: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    @Flag(help: "Print one JSON object per sensor: sensor, source, state, detail.")
+    @Flag(help: "Print a JSON array, an object per sensor: sensor, state, source, detail (docs/json.md).")
     var json = false
 
     @Option(help: ArgumentHelp("Seconds to wait for each sensor's first answer.", valueName: "seconds"))
@@ -40,14 +40,17 @@ struct Sensors: AsyncParsableCommand {
             let sensors = DetectorCatalog.availability(configuration: config, now: clock.now)
             let statuses = await DetectorCatalog.probe(sensors, timeout: timeout)
             var allGood = true
+            var records: [JSONValue] = []
             for (s, var status) in zip(sensors, statuses) {
                 // A detector says it is retrying, as it does in a session; this check asks once.
                 if status.detail.hasSuffix(" Retrying.") { status.detail.removeLast(" Retrying.".count) }
                 if s.detector != nil, status.state != .available { allGood = false }
                 if json {
-                    print(
-                        "{\"detail\":\(jsonString(status.detail)),\"sensor\":\(jsonString(s.sensor.rawValue)),"
-                            + "\"source\":\(jsonString(s.source)),\"state\":\(jsonString(status.state.rawValue))}")
+                    records.append(
+                        .object([
+                            ("sensor", .string(s.sensor.rawValue)), ("state", .string(status.state.rawValue)), ("source", .string(s.source)),
+                            ("detail", .string(status.detail)),
+                        ]))
                 } else {
                     let name = s.sensor.rawValue.padded(toWidth: 9)
                     let state = status.state.rawValue.padded(toWidth: 18)
@@ -57,6 +60,7 @@ struct Sensors: AsyncParsableCommand {
                     if !status.detail.isEmpty { print("          \(status.detail.terminalSafe)") }
                 }
             }
+            if json { printJSON(.array(records)) }
             if !allGood { throw ExitCode(1) }
         }
     }

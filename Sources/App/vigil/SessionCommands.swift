@@ -87,6 +87,7 @@ struct SessionCommand: AsyncParsableCommand {
                 "live, simulated, replay, rehearsal, added, several with commas, or all (default: live,simulated,added).", valueName: "sources"))
         var sourceText: String?
         @Option(help: ArgumentHelp("Only sessions with this tag, or on a task with it.", valueName: "tag")) var tag: String?
+        @Flag(help: "Print a JSON array of sessions (docs/json.md).") var json = false
 
         func validate() throws {
             if let sourceText, SessionSource.selection(sourceText) == nil {
@@ -99,7 +100,7 @@ struct SessionCommand: AsyncParsableCommand {
         func run() async throws {
             await guarded {
                 guard try common.hasLog() else {
-                    print(Log.noSessions)
+                    if json { printJSON(.array([])) } else { print(Log.noSessions) }
                     return
                 }
                 let store = try common.openStore(readOnly: true)
@@ -110,6 +111,10 @@ struct SessionCommand: AsyncParsableCommand {
                 if let tag = tag.flatMap({ normalizedTags([$0]).first }) {
                     let tagged = try store.sessionIDs(tagged: tag)
                     sessions = sessions.filter { tagged.contains($0.id) }
+                }
+                if json {
+                    printJSON(.array(sessions.map { sessionJSON($0) }))
+                    return
                 }
                 guard !sessions.isEmpty else {
                     print("No sessions\(last == "all" ? "" : " in the last \(last)"). `vigil session list --last all --source all` lists every one.")
@@ -137,11 +142,16 @@ struct SessionCommand: AsyncParsableCommand {
             abstract: "Show a session with its distraction episodes.", discussion: "Example:\n  vigil session show 12")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The session's number (`vigil session list`).") var session: Int64
+        @Flag(help: "Print the session as a JSON object, with its episodes (docs/json.md).") var json = false
 
         func run() async throws {
             await guarded {
                 let store = try sessionStore(common)
                 let s = try loggedSession(store, session)
+                if json {
+                    printJSON(sessionJSON(s, episodes: try store.episodes(session: s.id)))
+                    return
+                }
                 print("#\(s.id)  \(subject(s))")
                 print("source    \(s.source?.rawValue ?? "?")\(s.device.map { " on \($0.terminalSafe)" } ?? "")")
                 print("start     \(localDateTime(s.started))")
@@ -305,6 +315,19 @@ struct SessionCommand: AsyncParsableCommand {
 }
 
 /// `"task" [tags]`, inert in a terminal.
+/// A session as `session list` (without its episodes) and `session show` print it with --json.
+private func sessionJSON(_ s: SessionRecord, episodes: [StoredEpisode]? = nil) -> JSONValue {
+    var fields: [(String, JSONValue)] = [
+        ("id", .int(s.id)), ("task", .string(s.task)), ("task_id", .int(s.taskId)), ("source", .string(s.source?.rawValue)),
+        ("device", .string(s.device)), ("start", .time(s.started)), ("end", .time(s.ended)), ("outcome", .string(s.outcome)),
+        ("length_s", .seconds(s.ended.map { $0 - s.started })), ("focused_s", .seconds(s.focusedSeconds)),
+        ("distracted_s", .seconds(s.distractedSeconds)), ("episode_count", .int(s.episodes)), ("tags", .strings(s.tags)),
+        ("note", .string(s.note)),
+    ]
+    if let episodes { fields.append(("episodes", .array(episodes.map(episodeJSON)))) }
+    return .object(fields)
+}
+
 private func subject(_ s: SessionRecord) -> String {
     (s.task.map { "\"\($0.terminalSafe)\"" } ?? "(no task)")
         + (s.tags.isEmpty ? "" : "  [" + s.tags.map(\.terminalSafe).joined(separator: ", ") + "]")

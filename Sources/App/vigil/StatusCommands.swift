@@ -16,17 +16,28 @@ struct StatusCommand: AsyncParsableCommand {
               vigil status --json
             """)
     @OptionGroup var common: CommonOptions
-    @Flag(help: "One JSON object.") var json = false
+    @Flag(help: "One JSON object (docs/json.md).") var json = false
 
     func run() async throws {
         await guarded {
             guard let s = SessionStatusFile(dataDirectory: common.paths.dataDirectory).running() else {
-                if json { print("{\"running\":false}") } else { print("No focus session is running. Start one with `vigil start`.") }
+                if json {
+                    printJSON(.object([("running", .bool(false))]))
+                } else {
+                    print("No focus session is running. Start one with `vigil start`.")
+                }
                 throw ExitCode(1)
             }
             if json {
-                // The status file's object with "running" first.
-                print("{\"running\":true," + s.json.dropFirst())
+                let started: JSONValue =
+                    if case .success(let t) = readRFC3339(s.started) { .time(t) } else { .string(s.started) }
+                printJSON(
+                    .object([
+                        ("running", .bool(true)), ("pid", .int(Int(s.pid))), ("task", .string(s.task)), ("state", .string(s.state)),
+                        ("started", started), ("planned_s", .seconds(s.planned)), ("elapsed_s", .seconds(s.elapsed)),
+                        ("worked_s", .seconds(s.worked)), ("score", .score(s.score)), ("episodes", .int(s.episodes)), ("alarms", .int(s.alarms)),
+                        ("updated", .time(Timestamp(nanoseconds: Int64((s.updated * 1e9).rounded())))),
+                    ]))
                 return
             }
             var line =

@@ -120,11 +120,16 @@ struct TaskCommand: AsyncParsableCommand {
         @Option(help: "Only tasks with this tag.") var tag: String?
         @Flag(help: "Only tasks that are overdue.") var overdue = false
         @Option(help: "urgency, due, priority, term or created.") var sort: TaskOrder = .urgency
+        @Flag(help: "Print a JSON array of tasks (docs/json.md).") var json = false
 
         func run() async throws {
             await guarded {
                 let filter = TaskFilter(status: done ? .done : all ? .all : .open, priority: priority, term: term, tag: tag, overdueOnly: overdue)
                 let tasks = try openPlanner(common).tasks(filter, order: sort)
+                if json {
+                    printJSON(.array(tasks.map(taskJSON)))
+                    return
+                }
                 if tasks.isEmpty {
                     print(all || done ? "No tasks." : "No open tasks. Add one with `vigil task add TITLE`.")
                     return
@@ -150,10 +155,15 @@ struct TaskCommand: AsyncParsableCommand {
             discussion: "Example:\n  vigil task show 3")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The task's number or exact title.") var task: String
+        @Flag(help: "Print the task as a JSON object (docs/json.md).") var json = false
 
         func run() async throws {
             await guarded {
                 let r = try openPlanner(common, lookingUp: true).rankedTask(task)
+                if json {
+                    printJSON(taskJSON(r))
+                    return
+                }
                 let (t, effort) = (r.task, r.effort)
                 print("#\(t.id)  \(t.title.terminalSafe)\(t.isDone ? "  (done)" : "")")
                 print(
@@ -296,12 +306,17 @@ struct NextCommand: AsyncParsableCommand {
             """)
     @OptionGroup var common: CommonOptions
     @Option(help: "How many suggestions.") var count = 1
+    @Flag(help: "Print a JSON array of the suggested tasks, with the reasons (docs/json.md).") var json = false
 
     func validate() throws { if count < 1 { throw ValidationError("--count must be at least 1.") } }
 
     func run() async throws {
         await guarded {
             let ranked = try openPlanner(common).next(count)
+            if json {
+                printJSON(.array(ranked.map { taskJSON($0, reasons: $0.urgency.leadingReasons()) }))
+                return
+            }
             guard let first = ranked.first else {
                 print("Nothing on your list. Add a task with `vigil task add TITLE`, or start a free session with `vigil start`.")
                 return
@@ -314,6 +329,23 @@ struct NextCommand: AsyncParsableCommand {
             print("Start with `vigil start --task \(first.task.id)`.")
         }
     }
+}
+
+/// A task as `task list`, `task show` and `next` print it with --json (docs/json.md); `next` adds
+/// the reasons it is suggested.
+func taskJSON(_ r: RankedTask) -> JSONValue { taskJSON(r, reasons: nil) }
+
+func taskJSON(_ r: RankedTask, reasons: [String]?) -> JSONValue {
+    let t = r.task
+    var fields: [(String, JSONValue)] = [
+        ("id", .int(t.id)), ("title", .string(t.title)), ("done", .bool(t.isDone)), ("priority", .string(t.priority.rawValue)),
+        ("term", .string(t.term.rawValue)), ("due_date", .day(t.due?.day)), ("due_time", .string(t.due?.time)),
+        ("estimate_minutes", .int(t.estimateMinutes)), ("tags", .strings(t.tags)), ("note", .string(t.note)),
+        ("created", .time(t.created)), ("done_at", .time(t.done)), ("urgency", t.isDone ? .null : .number(r.urgency.total, decimals: 1)),
+        ("focused_minutes", .minutes(r.effort.focusedMinutes)), ("sessions", .int(r.effort.sessions)), ("episodes", .int(r.effort.episodes)),
+    ]
+    if let reasons { fields.append(("reasons", .strings(reasons))) }
+    return .object(fields)
 }
 
 /// Text of several lines (a note) after a label: controls as escapes, and every line after the

@@ -22,17 +22,26 @@ struct TodayCommand: AsyncParsableCommand {
             """)
     @OptionGroup var common: CommonOptions
     @Flag(help: "Print only how many things are still to do today.") var count = false
+    @Flag(help: "Print a JSON object: the day, how many to do, and the items (docs/json.md).") var json = false
 
     func run() async throws {
         await guarded {
             // Nothing to show without a log, and nothing is created to find that out.
             guard try common.hasLog() else {
+                if json {
+                    printJSON(.object([("date", .day(LocalNow(at: try common.currentTime()).day)), ("to_do", .int(0)), ("items", .array([]))]))
+                    return
+                }
                 print(count ? "0" : "Nothing due today. Add a habit with `vigil habit add` or a task with `vigil task add`.")
                 return
             }
             let agenda = try openPlanner(common).agenda()
             if count {
                 print(agenda.toDo)
+                return
+            }
+            if json {
+                printJSON(.object([("date", .day(agenda.day)), ("to_do", .int(agenda.toDo)), ("items", .array(agenda.items.map(Self.itemJSON)))]))
                 return
             }
             if agenda.items.isEmpty {
@@ -57,6 +66,30 @@ struct TodayCommand: AsyncParsableCommand {
                     print("  [ ] task #\(t.id) \(t.title.terminalSafe) · \(timing)")
                 }
             }
+        }
+    }
+}
+
+extension TodayCommand {
+    /// An item of `today --json`: a habit with its status today, or a task with when it is due.
+    static func itemJSON(_ item: Agenda.Item) -> JSONValue {
+        switch item {
+        case .habit(let h, let status, let streak):
+            return .object([
+                ("kind", .string("habit")), ("id", .int(h.id)), ("name", .string(h.name)), ("reminder", .string(h.reminder)),
+                ("status", .string(status.rawValue)), ("streak", .int(streak)),
+            ])
+        case .task(let t, let when):
+            let (state, time): (String, String?) =
+                switch when {
+                case .overdue: ("overdue", t.due?.time)
+                case .dueToday: ("due_today", nil)
+                case .dueAt(let time): ("due_at", time)
+                }
+            return .object([
+                ("kind", .string("task")), ("id", .int(t.id)), ("title", .string(t.title)), ("due_date", .day(t.due?.day)),
+                ("due_time", .string(time)), ("status", .string(state)),
+            ])
         }
     }
 }

@@ -81,7 +81,7 @@ public struct TimelineRenderer: Sendable {
 
     /// One JSON object for an event (no newline).
     public func json(_ e: SessionEvent) -> String {
-        var f: [(String, String)] = [("time", jsonString(e.time.description)), ("elapsed", seconds(e.time - sessionStart))]
+        var f: [(String, String)] = [("time", jsonString(stamp(e.time))), ("elapsed", seconds(e.time - sessionStart))]
         func add(_ k: String, _ v: String) { f.append((k, v)) }
         func str(_ k: String, _ v: String?) { add(k, v.map(jsonString) ?? "null") }
         switch e.kind {
@@ -101,7 +101,7 @@ public struct TimelineRenderer: Sendable {
             str("event", "episode_started")
             add("episode", String(ep.number))
             str("cause", ep.cause.rawValue)
-            str("since", ep.start.description)
+            str("since", stamp(ep.start))
             add("since_elapsed", seconds(ep.start - sessionStart))
             add("score", score3(ep.peakScore))
             str("reason", ep.reason)
@@ -109,7 +109,7 @@ public struct TimelineRenderer: Sendable {
             str("event", "episode_ended")
             add("episode", String(ep.number))
             str("cause", ep.cause.rawValue)
-            str("since", ep.start.description)
+            str("since", stamp(ep.start))
             add("since_elapsed", seconds(ep.start - sessionStart))
             add("duration", seconds(ep.duration ?? 0))
             add("peak", score3(ep.peakScore))
@@ -132,7 +132,7 @@ public struct TimelineRenderer: Sendable {
             str("event", "alarm_snoozed")
             add("level", String(level))
             add("episode", String(episode))
-            str("until", until.description)
+            str("until", stamp(until))
             add("left", String(left))
         case .snoozeRefused(let reason):
             str("event", "snooze_refused")
@@ -144,7 +144,7 @@ public struct TimelineRenderer: Sendable {
             str("detail", s.detail)
         case .gap(let from, let secs):
             str("event", "gap")
-            str("from", from.description)
+            str("from", stamp(from))
             add("duration", seconds(secs))
         case .activity(let span):
             str("event", "activity")
@@ -156,7 +156,7 @@ public struct TimelineRenderer: Sendable {
             case .call:
                 str("activity", "call")
             }
-            str("from", span.start.description)
+            str("from", stamp(span.start))
             add("duration", seconds(span.seconds))
         case .sessionEnded(let s):
             str("event", "session_ended")
@@ -170,6 +170,14 @@ public struct TimelineRenderer: Sendable {
             add("alarms", String(s.alarms))
         }
         return "{" + f.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// An instant as the timeline writes it (docs/timeline-json.md): UTC, cut to whole
+    /// milliseconds (a live session's clock has nanoseconds; its JSON does not).
+    private func stamp(_ t: Timestamp) -> String {
+        let ns = t.nanoseconds
+        let ms = ns >= 0 ? ns / 1_000_000 : -((-ns + 999_999) / 1_000_000)
+        return Timestamp(milliseconds: ms).description
     }
 
     /// Seconds with millisecond precision, as a JSON number.
