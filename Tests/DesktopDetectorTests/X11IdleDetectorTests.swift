@@ -29,7 +29,7 @@ import VigilCore
         #expect(dropped, "no reading below \(before) s after \(what): \(c.idle.dropFirst(count).prefix(10))")
     }
 
-    @Test func idleGrowsWithoutInputAndDropsOnInputBlankingIsALockAndAServerLossIsRecovered() async throws {
+    @Test func idleGrowsWithoutInputAndDropsOnInputBlankingIsNoLockAndAServerLossIsRecovered() async throws {
         let x = try XServer()
         let c = Collector(Self.detector(x).samples())
         defer { c.stop() }
@@ -44,16 +44,16 @@ import VigilCore
         await expectDrop(c, after: { x.run("/usr/bin/xdotool", ["mousemove", "100", "200"]) }, "a pointer move")
         await expectDrop(c, after: { x.run("/usr/bin/xdotool", ["key", "shift"]) }, "a key press")
 
-        // The X screen saver forced on by another client: a lock, once; input ends it: an unlock.
+        // The X screen saver forced on by another client: a blanked screen, which is not a lock
+        // (issue 32: it was reported as "screen locked"); the idle time goes on, and input after
+        // it is seen as input.
         let blank = x.blankScreen()
         #expect(blank.status == 0, "\(blank.output)")
-        #expect(await c.wait(timeout: 30) { $0.desktop.contains(.locked) }, "\(c.desktop.suffix(5))")
         let readingsWhileBlank = c.idle.count
         #expect(await c.wait(timeout: 30) { $0.idle.count >= readingsWhileBlank + 3 }, "idle readings go on while the screen is blank")
-        x.run("/usr/bin/xdotool", ["mousemove", "300", "300"])
-        #expect(await c.wait(timeout: 30) { $0.desktop.contains(.unlocked) }, "\(c.desktop.suffix(5))")
+        await expectDrop(c, after: { x.run("/usr/bin/xdotool", ["mousemove", "300", "300"]) }, "input on a blanked screen")
         let locks = c.desktop.filter { $0.stateName != nil }
-        #expect(locks == [.locked, .unlocked], "\(locks)")
+        #expect(locks.isEmpty, "a blank is no lock: \(locks)")
 
         // The server dies: lost; a new one on the same display: available again, readings again.
         x.kill()

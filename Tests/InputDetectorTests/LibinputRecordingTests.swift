@@ -178,6 +178,9 @@ import VigilRecording
         ("ndevices: 1\n", 0, "no `version:`"),
         ("version: 1\nndevices: 0\n", 0, "no devices"),
         ("\u{0}\u{1}binary garbage\n[[[\n", 0, "no `version:`"),
+        // Issue 32: tab-indented events were read as a recording without any (0 s, 0 samples).
+        ("version: 1\nndevices: 1\ndevices:\n- node: /dev/input/event0\n  events:\n\t- evdev:\n\t\t- [0, 0, 1, 30, 1]\n", 6, "indented with a tab"),
+        ("version: 1\nndevices: 1\ndevices:\n- node: x\n  events:\n  -\tevdev:\n", 6, "indented with a tab"),
     ])
     func errorsNameTheLineAndWhatIsWrong(text: String, line: Int, message: String) {
         do {
@@ -248,6 +251,27 @@ import VigilRecording
             Issue.record("6 million windows should have been refused")
         } catch {
             #expect(error.description.contains("more than 1000000 samples") && error.description.contains("input.window"), "\(error)")
+        }
+    }
+
+    /// Issue 32: a real recording whose indentation was turned into tabs (as one is printed in the
+    /// Linux kernel's documentation source) is refused at its first tabbed line, never read as an
+    /// empty recording.
+    @Test func aTabIndentedRecordingIsRefusedAtItsFirstTabbedLine() throws {
+        let text = try String(contentsOfFile: LibinputRecordingTests.data + "/keyboard-alt-tab.yml", encoding: .utf8)
+        let lines = text.components(separatedBy: "\n").map { (line: String) -> String in
+            let spaces = line.prefix { $0 == " " }.count
+            return String(repeating: "\t", count: spaces / 2) + String(repeating: " ", count: spaces % 2) + line.dropFirst(spaces)
+        }
+        let firstTabbed = try #require(lines.firstIndex { $0.hasPrefix("\t") && !$0.drop { $0 == "\t" }.hasPrefix("#") }) + 1
+        do {
+            _ = try LibinputRecording.parse(lines.joined(separator: "\n"), name: "tabbed.yml", start: .at(t0))
+            Issue.record("a tab-indented recording was read")
+        } catch let error as LibinputRecordError {
+            #expect(error.line == firstTabbed, "\(error)")
+            #expect(error.message.contains("indented with a tab") && error.message.contains("expand"), "\(error)")
+        } catch {
+            Issue.record("\(error)")
         }
     }
 }

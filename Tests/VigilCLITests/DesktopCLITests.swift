@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 /// `vigil start` on a real X11 desktop (Xvfb with i3), as a person without the `input` group runs
-/// it: the screen is locked (blanked by another client) and the session says "away" at once; the
-/// recording it made replays to the same timeline.
+/// it: the screen is blanked by another client (idle time, not a lock); the recording it made
+/// replays to the same timeline.
 @Suite struct DesktopCLITests {
     /// The JSON events printed so far.
     func events(_ file: String) -> [[String: Any]] {
@@ -38,7 +38,10 @@ import Testing
         return (live, out, recording)
     }
 
-    @Test func aLockedScreenIsAwayAtOnceAndTheRecordingReplaysTheSame() throws {
+    /// Issue 32: a blanked X screen was reported as "screen locked". It is idle time, not a lock
+    /// (a lock comes from logind, tested with a mock logind in DesktopPresenceTests): the session
+    /// goes on judging the idle time, and no reason says "locked".
+    @Test func aBlankedScreenIsNoLockAndTheRecordingReplaysTheSame() throws {
         let x = try XServer()
         defer { x.kill() }
         let wm = try I3WindowManager(on: x)
@@ -51,20 +54,12 @@ import Testing
         let desktop = try #require(up.first { $0["sensor"] as? String == "desktop" })
         #expect(desktop["state"] as? String == "available", "\(desktop)")
         #expect(x.blankScreen().status == 0)
-        let seen = waitFor(out) { e in e.contains { $0["event"] as? String == "episode_started" } }
-        let episode = try #require(seen.first { $0["event"] as? String == "episode_started" }, "\(seen)")
-        #expect(episode["cause"] as? String == "away")
-        #expect((episode["reason"] as? String)?.hasPrefix("screen locked") == true, "\(episode)")
-        // Confirmed at once: the episode opens at the lock, without the idle grace or the
-        // 10-second confirmation (the times are the session's own, not this test's).
-        let opened = try #require(episode["elapsed"] as? Double)
-        let lockedAt = try #require(episode["since_elapsed"] as? Double)
-        #expect(opened - lockedAt <= 2, "\(episode)")
         #expect(live.wait() == 0)
 
         // The recording has the desktop's readings and replays to the same timeline.
         let lines = try String(contentsOfFile: recording, encoding: .utf8)
-        #expect(lines.contains(#""kind":"desktop","state":"locked""#))
+        #expect(!lines.contains(#""state":"locked""#), "a blank is recorded as no lock")
+        #expect(!events(out).contains { ($0["reason"] as? String)?.contains("locked") == true })
         #expect(lines.contains(#""kind":"desktop","idle":"#))
         let replayed = try vigil(["replay", "--json", recording], home: home)
         #expect(replayed.status == 0, "\(replayed.stderr)")

@@ -120,7 +120,7 @@ import Testing
         let text = Self.plain(screen)
         #expect(status == 0, "\(text.suffix(2000))")
         #expect(text.contains("on break      planned break"))
-        #expect(text.contains("paused"), "the summary counts the break as paused time")
+        #expect(text.contains(", on break "), "the summary names the break as a break (issue 32: it said paused)")
         let bad = try await vigil(["start", "--pomodoro", "25-5", "--data-dir", home + "/d"], home: home)
         #expect(bad.status == 64 && bad.stderr.contains("--pomodoro: '25-5' is not a plan like 25/5/15x4"))
     }

@@ -14,6 +14,8 @@ import Testing
         var from: String
         var to: String
         var task: String?
+        /// The day still running (`--now`'s), which the report does not judge yet.
+        var openDay: String?
         var description: String { "\(zone) \(simulate.joined(separator: " ")) → \(report.joined(separator: " "))" }
     }
 
@@ -22,10 +24,10 @@ import Testing
         Fixture(
             zone: "Europe/Berlin", simulate: ["--days", "75", "--until", "2026-11-10", "--seed", "7"],
             report: ["--from", "2026-10-01", "--to", "2026-11-10"], from: "2026-10-01", to: "2026-11-10"),
-        // New York's spring forward (2026-03-08), all history, busier days.
+        // New York's spring forward (2026-03-08), all history, busier days, up to a day still running.
         Fixture(
-            zone: "America/New_York", simulate: ["--days", "40", "--until", "2026-03-20", "--seed", "3", "--sessions-per-day", "5-9"],
-            report: ["--last", "all", "--now", "2026-03-21T16:00:00Z"], from: "all", to: "2026-03-21"),
+            zone: "America/New_York", simulate: ["--days", "40", "--until", "2026-03-21", "--seed", "3", "--sessions-per-day", "5-9"],
+            report: ["--last", "all", "--now", "2026-03-21T16:00:00Z"], from: "all", to: "2026-03-21", openDay: "2026-03-21"),
         // Sessions around the clock, so some run through the repeated hour of the fall-back night.
         Fixture(
             zone: "Europe/Berlin", simulate: ["--days", "4", "--until", "2026-10-26", "--seed", "11", "--stress", "--sessions-per-day", "46-48"],
@@ -50,7 +52,9 @@ import Testing
             ["report", "--data-dir", home + "/d", "--time-zone", f.zone, "--format", "json", "-o", home + "/r.json"] + f.report, home: home)
         #expect(run.status == 0, "\(run.stderr)")
         let check = await runProcess(
-            "/usr/bin/python3", [Self.reference, home + "/d/vigil.sqlite3", home + "/r.json", f.zone, f.from, f.to] + (f.task.map { [$0] } ?? []))
+            "/usr/bin/python3",
+            [Self.reference, home + "/d/vigil.sqlite3", home + "/r.json", f.zone, f.from, f.to] + (f.task.map { [$0] } ?? [])
+                + (f.openDay.map { ["--open-day=\($0)"] } ?? []))
         #expect(check.status == 0, "\(check.output)")
         // The check must have compared something substantial: figures, sessions and episodes.
         let counts =

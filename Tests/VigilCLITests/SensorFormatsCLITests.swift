@@ -9,28 +9,28 @@ import Testing
     static let gps = repo + "/Tests/LocationDetectorTests/Data/haicom-305N.log.chk"
     static let wav = repo + "/Tests/VigilAudioTests/Data/piano.wav"
 
-    /// No input devices, sound server or gpsd here: every sensor is listed with what to do, and the
-    /// exit status says not all are available.
+    /// No desktop, input devices, sound server or gpsd here: every sensor is listed with what to
+    /// do, and the exit status says a session could not tell whether anyone is at the computer.
     @Test func sensorsListsEachDetectorWithTheRemedy() throws {
         let r = try vigil(["sensors", "--timeout", "3"])
         #expect(r.status == 1)
-        #expect(r.stdout.contains("input     unavailable        libinput, seat \"seat0\""))
-        #expect(r.stdout.contains("audio     unavailable        PulseAudio, default source"))
-        #expect(r.stdout.contains("location  unavailable        gpsd at localhost:2947"))
+        #expect(r.stdout.contains("input     not working  libinput, seat \"seat0\""), "\(r.stdout)")
+        #expect(r.stdout.contains("audio     not in use   PulseAudio, default source"))
+        #expect(r.stdout.contains("location  not in use   gpsd at localhost:2947"))
         #expect(r.stdout.contains("systemctl start gpsd"))
-        #expect(r.stdout.contains("media     unavailable        PulseAudio streams"))
+        #expect(r.stdout.contains("media     not in use   PulseAudio streams"))
         // No session bus and no system bus here: no idle interface, and logind says what is missing.
-        #expect(r.stdout.contains("desktop   unavailable        no idle interface + logind"))
+        #expect(r.stdout.contains("desktop   not working  no idle interface + logind"))
         #expect(r.stdout.contains("logind: cannot reach the system D-Bus"))
         #expect(r.stdout.contains("no desktop idle interface: no GNOME idle monitor or org.freedesktop.ScreenSaver"))
-        #expect(r.stdout.contains("app       unavailable        X11 window manager on $DISPLAY"))
+        #expect(r.stdout.contains("app       not in use   X11 window manager on $DISPLAY"))
         // A one-shot check does not retry, so it does not say it does.
         #expect(!r.stdout.contains("Retrying"), "\(r.stdout)")
         let json = try vigil(["sensors", "--json", "--timeout", "3"])
         let sensors = jsonRecords(json.stdout)
         #expect(sensors.count == 6)
         for o in sensors {
-            #expect(Set(o.keys) == ["sensor", "source", "state", "detail"] && o.values.allSatisfy { $0 is String }, "\(o)")
+            #expect(Set(o.keys) == ["sensor", "use", "source", "state", "detail"] && o.values.allSatisfy { $0 is String }, "\(o)")
         }
     }
 
@@ -52,6 +52,16 @@ import Testing
         #expect(app["state"] == "available", "\(app)")
         #expect(app["source"] == "i3/sway IPC at \(wm.socket)")
         #expect(sensors.first { $0["sensor"] == "input" }?["state"] == "unavailable", "no /dev/input here: the desktop is enough")
+        #expect(sensors.first { $0["sensor"] == "input" }?["use"] == "not_in_use")
+
+        // Issue 32: a new user's first check on such a desktop, without gpsd or a sound server,
+        // reads as working, and exits 0.
+        let text = try vigil(["sensors", "--timeout", "5"], env: ["DISPLAY": x.display])
+        #expect(text.status == 0, "\(text.stdout)")
+        #expect(text.stdout.contains("desktop   in use       X11 screen saver on \(x.display) + logind"), "\(text.stdout)")
+        #expect(text.stdout.contains("app       in use       i3/sway IPC at \(wm.socket)"))
+        #expect(text.stdout.contains("location  not in use   gpsd at localhost:2947"))
+        #expect(!text.stdout.contains("unavailable") && !text.stdout.contains("not working"), "\(text.stdout)")
     }
 
     /// A sway session as sway 1.7 makes one: a session bus with no idle interface on it (sway has

@@ -54,8 +54,8 @@ import Testing
         #expect(!before.isEmpty && before.allSatisfy { $0.1.hasPrefix("no input for ") }, "\(before)")
         #expect(!after.isEmpty, "\(reasons)")
         for (t, reason) in after {
-            let away = humanMinutes(t - 10)
-            let touch = humanMinutes(t - 300)
+            let away = reasonDuration(t - 10)
+            let touch = reasonDuration(t - 300)
             #expect(reason == "away for \(away), last input \(touch) ago", "at \(t) s")
         }
     }
@@ -73,7 +73,7 @@ import Testing
         #expect(e?.cause == .away)
         #expect(e?.start == at(10))
         #expect(e?.confirmedAt == at(248))
-        #expect(e?.reason == "no input for 3 min")
+        #expect(e?.reason == "no input for 3 min 58 s")
     }
 
     @Test func inputSeenByEitherSourceIsPresence() {
@@ -104,7 +104,7 @@ import Testing
         #expect(events.alarms.first?.time == at(61))
         events = s.receive(Sample(time: at(400), payload: desktop(.unlocked)))
         #expect(events.episodesEnded.first?.end == at(400))
-        #expect(events.episodesEnded.first?.reason == "screen locked for 6 min")
+        #expect(events.episodesEnded.first?.reason == "screen locked for 6 min 8 s")
         #expect(s.state == .focused)
     }
 
@@ -173,7 +173,7 @@ import Testing
         #expect(e?.start == at(100))
         // Score (t - 100 - 60) / 120, weighted 0.9, reaches 0.6 at 240; confirmed at 250.
         #expect(e?.confirmedAt == at(250))
-        #expect(e?.reason == "2 min in firefox — youtube (distracting)")
+        #expect(e?.reason == "2 min 30 s in firefox — youtube (distracting)")
         events = s.receive(Sample(time: at(401), payload: app("code", .work, rule: "editors")))
         #expect(events.episodesEnded.first?.end == at(401))
         #expect(events.episodesEnded.first?.reason == "5 min in firefox — youtube (distracting)")
@@ -239,7 +239,7 @@ import Testing
         var events = s.receive(Sample(time: at(1), payload: media(playing: 1)))
         var last = 0.0
         events += desktopIdle(&s, 2, 400, lastInput: &last)
-        #expect(events.episodesStarted.first?.reason == "watching/listening, no input for 3 min")
+        #expect(events.episodesStarted.first?.reason == "watching/listening, no input for 3 min 58 s")
 
         var c = config
         c.media.playbackIsPresence = true

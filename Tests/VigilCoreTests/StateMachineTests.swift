@@ -108,10 +108,39 @@ extension SensorKind { static let dial = SensorKind(rawValue: "dial") }
     @Test func aPauseClosesTheEpisodeAndResumeStartsFocused() {
         var s = session(.distracted(EpisodeMachine(episode: episode(level: 2), firstAlarmAt: at(130), lastAlarmAt: at(220))), lastSeen: 249)
         var events = s.control(.pause, at: at(250))
-        #expect(events.map(\.kind).first == .alarmCleared(level: 2, episode: 1, recoverySeconds: 120))
+        // A pause stops the alarm, and it is no return to work: no recovery time.
+        #expect(events.map(\.kind).first == .alarmCleared(level: 2, episode: 1, closedBy: "paused", recoverySeconds: nil))
         #expect(events.states == [.paused(.pause)])
         events = s.control(.resume, at: at(300))
         #expect(events.map(\.kind) == [.stateChanged(from: .paused(.pause), to: .focused, score: 0, reason: "back from pause")])
+    }
+
+    /// Issue 32: `b` pressed while away in alarm 2 was logged as "back after 1 min 33 s" and earned
+    /// the quick-recovery achievement. A break ends the episode as a break, not as a return.
+    @Test func aBreakDuringAnAlarmEndsTheEpisodeAsABreakNotAReturn() {
+        var s = session(.distracted(EpisodeMachine(episode: episode(level: 2), firstAlarmAt: at(130), lastAlarmAt: at(220))), lastSeen: 249)
+        let events = s.control(.breakTime, at: at(250))
+        #expect(events.map(\.kind).first == .alarmCleared(level: 2, episode: 1, closedBy: "break", recoverySeconds: nil))
+        #expect(events.episodesEnded.map(\.closedBy) == ["break"])
+        #expect(events.states == [.paused(.breakTime)])
+    }
+
+    /// A break by the person freezes the plan as a pause does, and the summary tells it apart.
+    @Test func aBreakExtendsThePlanAndIsNamedInTheSummary() {
+        var s = FocusSession(configuration: VigilConfiguration(), plannedSeconds: 600)
+        var events = s.start(at: at(0))
+        for t in stride(from: 10.0, through: 1200, by: 10) {
+            if t == 60 { events += s.control(.breakTime, at: at(t)) }
+            if t == 360 {
+                events += s.control(.resume, at: at(t))
+                #expect(s.plannedEnd == at(900), "5 minutes on a break move the planned end by 5 minutes")
+            }
+            events += s.tick(at: at(t))
+        }
+        let summary = events.compactMap { if case .sessionEnded(let x) = $0.kind { x } else { nil } }.first
+        #expect(summary?.outcome == .completed && summary?.ended == at(900))
+        #expect(summary?.pausedSeconds == 300)
+        #expect(summary?.breakSeconds == 300)
     }
 
     @Test func snoozesAreRefusedWithoutAnAlarmOrWhenUsedUp() {

@@ -78,7 +78,7 @@ import VigilStore
         let repeats = events.compactMap { if case .alarm(4, let r, _, _, _) = $0.kind, r > 0 { r } else { nil } }
         #expect(repeats.count >= 5, "the persistent level repeats while away: \(repeats)")
         #expect(repeats == Array(1...repeats.count))
-        let cleared = events.firstIndex { if case .alarmCleared(4, _, _) = $0.kind { true } else { false } }
+        let cleared = events.firstIndex { if case .alarmCleared(4, _, _, _) = $0.kind { true } else { false } }
         let lastAlarm = events.lastIndex { if case .alarm = $0.kind { true } else { false } }
         #expect(cleared != nil && lastAlarm != nil && cleared! > lastAlarm!, "cleared after the last alarm")
 
@@ -263,7 +263,7 @@ import VigilStore
             AlarmNotice(
                 time: t0, level: 2, repeatCount: 0, episode: 1, cause: .away, reason: "no input for 5 min", task: nil,
                 isPersistent: false, motivation: "Open the file."))
-        #expect(try sink.clear(episode: 1, level: 2, recoverySeconds: 95))
+        #expect(try sink.clear(episode: 1, level: 2, closedBy: "back", recoverySeconds: 95))
         // The terminal hands the writes over in as many reads as it likes: read until the last
         // line has come, or until nothing more comes for 10 s.
         var bytes: [UInt8] = []

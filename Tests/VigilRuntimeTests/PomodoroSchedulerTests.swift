@@ -80,4 +80,33 @@ import VigilTesting
         await run.value
         #expect(!scheduler.isWaiting)
     }
+
+    /// Issue 32: the wait ends by the session's presence rule, from any source: the desktop's idle
+    /// time (input since the latest activity seen), an unlocked screen, a call starting.
+    @Test func theWaitEndsOnPresenceFromAnySource() async {
+        let t0 = Timestamp(nanoseconds: 0)
+        func desktop(_ e: DesktopEvent, at s: Double) -> Sample { Sample(time: t0 + s, payload: .desktop(e)) }
+        for (name, back) in [
+            ("idle time falls", desktop(.idle(0.4), at: 300)), ("unlocked", desktop(.unlocked, at: 300)),
+            ("a call starts", Sample(time: t0 + 300, payload: .media(MediaActivity(calls: 1)))),
+        ] {
+            let clock = ManualClock()
+            let scheduler = PomodoroScheduler(plan: PomodoroPlan(work: 60, shortBreak: 60, longBreak: 60, rounds: 4), clock: clock) { _ in }
+            let run = Task { await scheduler.run() }
+            // Input during the work period, then nothing: the desktop's idle time grows.
+            scheduler.observe(desktop(.idle(1), at: 50))
+            await settle(clock)
+            clock.advance(by: .seconds(60))
+            await settle(clock)
+            clock.advance(by: .seconds(60))
+            await settle(clock) { scheduler.isWaiting }
+            scheduler.observe(desktop(.idle(151), at: 200))
+            scheduler.observe(desktop(.locked, at: 210))
+            #expect(scheduler.isWaiting, "\(name): the same last input, reported again, is nobody back")
+            scheduler.observe(back)
+            #expect(!scheduler.isWaiting, "\(name) ends the wait")
+            run.cancel()
+            await run.value
+        }
+    }
 }

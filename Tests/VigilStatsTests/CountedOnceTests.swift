@@ -42,7 +42,7 @@ import VigilCore
                 EpisodeFacts(number: $0.offset + 1, span: Span(Planned.instant($0.element.0), Planned.instant($0.element.1)), cause: .away)
             }
             let alarms = p.episodes.enumerated().map {
-                AlarmFacts(episode: $0.offset + 1, at: Planned.instant($0.element.0) + 30_000, repeatCount: 0, cleared: Planned.instant($0.element.1))
+                AlarmFacts(episode: $0.offset + 1, at: Planned.instant($0.element.0) + 30_000, repeatCount: 0, back: Planned.instant($0.element.1))
             }
             facts.append(
                 id: Int64(i + 1), task: p.task, device: p.device, start: Planned.instant(p.from), end: Planned.instant(p.to),

@@ -26,7 +26,7 @@ import VigilCore
             episodes: episodes.enumerated().map {
                 EpisodeFacts(number: $0.offset + 1, span: Span(ms($0.element.0), ms($0.element.1)), cause: $0.element.2)
             },
-            alarms: alarms.map { AlarmFacts(episode: $0.episode, at: ms($0.at), repeatCount: 0, cleared: $0.cleared.map(ms)) })
+            alarms: alarms.map { AlarmFacts(episode: $0.episode, at: ms($0.at), repeatCount: 0, back: $0.cleared.map(ms)) })
     }
 
     /// 2026-10-25 in Berlin: 01:30 CEST to 03:30 CET is three real hours, two of them in hour 2.
@@ -330,5 +330,63 @@ import VigilCore
         #expect(f.mostDistracting.map(\.minutes) == [15, 10, 0.5])
         #expect(f.calls == 2)
         #expect(f.callMinutes == 30)
+    }
+
+    /// Issue 32: `q` after 2 minutes printed "streak 0 → 1 day" and "First procrastination-free
+    /// day!", and a later session with an episode the same day took both back without a word. A
+    /// day is judged when it is over, and an abandoned session earns nothing.
+    @Test func todayIsJudgedWhenItIsOverAndAnAbandonedSessionEarnsNothing() {
+        var facts = StatisticsFacts()
+        session(&facts, id: 1, "2026-11-23T09:00:00Z", "2026-11-23T09:02:00Z", outcome: .abandoned)
+        let today = day("2026-11-23")
+        var r = Statistics.report(facts, timeZone: berlin, from: today, to: today, openDay: today)
+        #expect(r.streak.current == 0 && r.streak.todaySoFarFree == nil, "an abandoned session alone judges nothing")
+        #expect(r.achievements.isEmpty, "\(r.achievements.map(\.id))")
+
+        // A whole session: free so far, and still no free day, no streak, until the day is over.
+        session(&facts, id: 2, "2026-11-23T10:00:00Z", "2026-11-23T10:50:00Z")
+        r = Statistics.report(facts, timeZone: berlin, from: today, to: today, openDay: today)
+        #expect(r.streak.current == 0 && r.streak.todaySoFarFree == true)
+        #expect(!r.achievements.contains { $0.id == "free_day" }, "\(r.achievements.map(\.id))")
+        #expect(r.achievements.contains { $0.id == "first_session" })
+        #expect(r.days.first?.procrastinationFree == nil, "not judged while it runs")
+
+        // An episode later the same day: so far not free; nothing earned had to be taken back.
+        session(
+            &facts, id: 3, "2026-11-23T14:00:00Z", "2026-11-23T14:50:00Z",
+            episodes: [("2026-11-23T14:10:00Z", "2026-11-23T14:15:00Z", .away)])
+        r = Statistics.report(facts, timeZone: berlin, from: today, to: today, openDay: today)
+        #expect(r.streak.todaySoFarFree == false && r.streak.current == 0)
+
+        // The next day, the day is judged: not free.
+        r = Statistics.report(facts, timeZone: berlin, from: today, to: today + 1, openDay: today + 1)
+        #expect(r.days.first?.procrastinationFree == false && r.streak.current == 0 && r.streak.todaySoFarFree == nil)
+    }
+
+    /// A day whose only session was abandoned is no session day for the streak, so it neither
+    /// grows nor breaks it; an abandoned session with an episode still breaks it.
+    @Test func abandonedSessionsDoNotMakeAFreeDay() {
+        var facts = StatisticsFacts()
+        session(&facts, id: 1, "2026-11-20T09:00:00Z", "2026-11-20T10:00:00Z")
+        session(&facts, id: 2, "2026-11-21T09:00:00Z", "2026-11-21T09:03:00Z", outcome: .abandoned)
+        session(
+            &facts, id: 3, "2026-11-22T09:00:00Z", "2026-11-22T09:30:00Z", outcome: .abandoned,
+            episodes: [("2026-11-22T09:10:00Z", "2026-11-22T09:20:00Z", .away)])
+        var r = Statistics.report(facts, timeZone: berlin, from: day("2026-11-20"), to: day("2026-11-21"))
+        #expect(r.streak.current == 1 && r.streak.calendar.map(\.date) == ["2026-11-20"])
+        r = Statistics.report(facts, timeZone: berlin, from: day("2026-11-20"), to: day("2026-11-22"))
+        #expect(r.streak.current == 0 && r.days.last?.procrastinationFree == false)
+    }
+
+    /// Issue 32: an alarm that a break (or a pause, or the end) stopped is no return to work: no
+    /// recovery time and no "back within a minute" achievement.
+    @Test func onlyAReturnIsARecovery() {
+        var facts = StatisticsFacts()
+        session(
+            &facts, id: 1, "2026-11-20T09:00:00Z", "2026-11-20T10:00:00Z",
+            episodes: [("2026-11-20T09:10:00Z", "2026-11-20T09:13:00Z", .away)], alarms: [(1, "2026-11-20T09:12:30Z", nil)])
+        let r = Statistics.report(facts, timeZone: berlin, from: day("2026-11-20"), to: day("2026-11-20"))
+        #expect(r.totals.alarms == 1 && r.totals.recovery.count == 0)
+        #expect(!r.achievements.contains { $0.id == "quick_recovery" })
     }
 }

@@ -83,7 +83,7 @@ import VigilStats
         let facts = try store.statisticsFacts(before: allTime)
         #expect(facts.episodes.count == 1)
         #expect(facts.alarms.count == 2)
-        #expect(facts.alarms.allSatisfy { $0.cleared == nil })
+        #expect(facts.alarms.allSatisfy { $0.back == nil })
     }
 
     /// The report reads pauses through a partial index that covers what it needs.
@@ -157,7 +157,7 @@ import VigilStats
                 "\($0.number) \($0.cause) \($0.span.start)-\($0.span.end)"
             }
             let alarms = f.alarms[Int(s.alarms.lowerBound)..<Int(s.alarms.upperBound)].map {
-                "\($0.episode).\($0.repeatCount) \($0.at) \(String(describing: $0.cleared))"
+                "\($0.episode).\($0.repeatCount) \($0.at) \(String(describing: $0.back))"
             }
             return "\(s.id) \(f.task(of: s) ?? "-") \(s.start)-\(s.end) \(s.outcome) \(active) \(episodes) \(alarms)"
         }

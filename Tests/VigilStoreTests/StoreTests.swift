@@ -82,6 +82,33 @@ func sampleSessionEvents() -> [SessionEvent] {
         #expect(try store.closeInterruptedSessions() == ([], []) as ([Int64], [Int64]), "nothing left open")
     }
 
+    /// Issue 32: an alarm that a break stopped was logged with a recovery time, and counted as a
+    /// return. It has none; and logs written before are mended by migration v10.
+    @Test func anAlarmStoppedByABreakHasNoRecoveryTimeEvenInAnOlderLog() throws {
+        let path = tempDir() + "/vigil.sqlite3"
+        var s = FocusSession(configuration: .default, task: "thesis", plannedSeconds: 3600)
+        var events = s.start(at: t0)
+        events += s.receive(Sample(time: t0 + 5, payload: .input(InputActivity(window: 5, keyPresses: 9, idle: 0.5))))
+        for t in stride(from: 6.0, through: 400, by: 1) { events += s.tick(at: t0 + t) }
+        events += s.control(.breakTime, at: t0 + 401)
+        events += s.end(.user, at: t0 + 420)
+        do {
+            let store = try EventStore(path: path)
+            _ = try store.appendSession(events, source: .live, recording: nil)
+            let rows = try store.db.read { try Row.fetchAll($0, sql: "SELECT cleared_ms, recovery_s FROM alarms") }
+            #expect(!rows.isEmpty && rows.allSatisfy { $0["cleared_ms"] as Int64? != nil && $0["recovery_s"] as Double? == nil }, "\(rows)")
+            #expect(try store.statisticsFacts(before: t0 + 86_400).alarms.allSatisfy { $0.back == nil })
+            // As an older Vigil logged it: a recovery time, and migration v10 not yet applied.
+            try store.db.write { db in
+                try db.execute(sql: "UPDATE alarms SET recovery_s = 12")
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v10: recovery only for returns'")
+            }
+        }
+        let reopened = try EventStore(path: path)
+        let mended = try reopened.db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM alarms WHERE recovery_s IS NOT NULL") }
+        #expect(mended == 0)
+    }
+
     @Test func liveBatchesAreDurableAcrossReopening() throws {
         let dir = tempDir()
         let path = dir + "/vigil.sqlite3"
@@ -101,6 +128,7 @@ func sampleSessionEvents() -> [SessionEvent] {
                 "v1: sessions and events", "v2: alarm deliveries per channel, snoozes", "v3: index for the statistics' pauses",
                 "v4: tasks, habits, reminders", "v5: time in applications and on calls", "v6: sessions by source",
                 "v7: sync between devices", "v8: imports from other tools", "v9: session tags, notes, edits and undo",
+                "v10: recovery only for returns",
             ])
         let mode = try reopened.db.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")

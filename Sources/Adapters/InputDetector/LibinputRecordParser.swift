@@ -43,6 +43,9 @@ struct LineShape {
     var end: Int
     /// Where its text starts, after spaces and tabs.
     var indent: Int
+    /// A tab in the indentation, or between an item's dash and its content: YAML indents with
+    /// spaces only, and a tab's width is anybody's guess, so the structure cannot be read.
+    var tabbed = false
     /// The line is a sequence item: "- " and the item's content.
     var isItem: Bool
     /// Where the item's content starts (`indent` for a line that is not an item).
@@ -53,13 +56,19 @@ struct LineShape {
         end = bytes.count
         if end > 0, bytes[end - 1] == 0x0D { end -= 1 }
         indent = 0
-        while indent < end, bytes[indent] == 0x20 || bytes[indent] == 0x09 { indent += 1 }
+        while indent < end, bytes[indent] == 0x20 || bytes[indent] == 0x09 {
+            if bytes[indent] == 0x09 { tabbed = true }
+            indent += 1
+        }
         if indent == end { return nil }
-        isItem = bytes[indent] == UInt8(ascii: "-") && (indent + 1 == end || bytes[indent + 1] == 0x20)
+        isItem = bytes[indent] == UInt8(ascii: "-") && (indent + 1 == end || bytes[indent + 1] == 0x20 || bytes[indent + 1] == 0x09)
         content = indent
         if isItem {
             content = indent + 1
-            while content < end, bytes[content] == 0x20 { content += 1 }
+            while content < end, bytes[content] == 0x20 || bytes[content] == 0x09 {
+                if bytes[content] == 0x09 { tabbed = true }
+                content += 1
+            }
         }
     }
 
@@ -123,6 +132,12 @@ struct RecordParser {
             return .nothing
         }
         if shape.isMarker(bytes) { return .nothing }
+        // Read as spaces, tabs made a file of events look like one without any (issue 32).
+        if shape.tabbed {
+            throw error(
+                "indented with a tab: YAML, and `libinput record`, indent with spaces only, so the structure cannot be read. "
+                    + "Replace the tabs with spaces (for example `expand -t 4 FILE > FILE.yml`, with the width the file was written with)")
+        }
 
         // The hot path: an evdev event line inside a frame list.
         if let fi = frameIndent, indent >= fi, shape.isEvent(bytes) {

@@ -22,9 +22,9 @@ public enum DocumentedConfig {
           gap: 90s
           # How often a live session re-evaluates between samples.
           tick: 1s
-          # A pause (p) freezes the planned time: a 25-minute session paused for 10 minutes ends 10 minutes
-          # later, with 25 minutes of work. false: the plan runs on through pauses. A pomodoro set keeps
-          # its own clock either way.
+          # A pause (p) or a break (b) freezes the planned time: a 25-minute session paused for 10 minutes
+          # ends 10 minutes later, with 25 minutes of work. false: the plan runs on through them. A
+          # pomodoro set keeps its own clock either way.
           pause_extends_plan: true
 
         scoring:

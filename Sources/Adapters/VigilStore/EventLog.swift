@@ -115,11 +115,15 @@ struct EventLog: Sendable {
             try db.execute(
                 sql: "INSERT INTO alarms (session_id, episode_number, at_ms, level, repeat, cause, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 arguments: [session, episode, at, level, rep, cause.rawValue, reason])
-        case .alarmCleared(_, let episode, _):
+        case .alarmCleared(_, let episode, _, let recovery):
+            // A recovery time only for a return to work; a pause, a break or the end stops the
+            // alarm without one (and the statistics count only returns).
             try db.execute(
-                sql:
-                    "UPDATE alarms SET cleared_ms = ?, recovery_s = (? - at_ms) / 1000.0 WHERE session_id = ? AND episode_number = ? AND cleared_ms IS NULL",
-                arguments: [at, at, session, episode])
+                sql: """
+                    UPDATE alarms SET cleared_ms = ?, recovery_s = CASE WHEN ? THEN (? - at_ms) / 1000.0 END
+                    WHERE session_id = ? AND episode_number = ? AND cleared_ms IS NULL
+                    """,
+                arguments: [at, recovery != nil, at, session, episode])
         case .alarmSnoozed(let level, let episode, let until, let left):
             try db.execute(
                 sql: "INSERT INTO snoozes (session_id, at_ms, episode_number, level, until_ms, snoozes_left) VALUES (?, ?, ?, ?, ?, ?)",

@@ -339,6 +339,16 @@ enum LogFile {
         m.registerMigration("v9: session tags, notes, edits and undo") { db in
             try db.execute(sql: SyncMigration.sessionEdits)
         }
+        // A recovery is a return to work: alarms of episodes that a pause, a break, a gap or the
+        // session's end closed were logged with one before, and the statistics counted them.
+        m.registerMigration("v10: recovery only for returns") { db in
+            try db.execute(
+                sql: """
+                    UPDATE alarms SET recovery_s = NULL WHERE recovery_s IS NOT NULL AND EXISTS (
+                        SELECT 1 FROM episodes e WHERE e.session_id = alarms.session_id AND e.number = alarms.episode_number
+                            AND e.closed_by IS NOT NULL AND e.closed_by <> 'back')
+                    """)
+        }
         return m
     }
 }

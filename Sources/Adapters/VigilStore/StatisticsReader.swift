@@ -244,11 +244,14 @@ struct StatisticsReader: Sendable {
         let alarms = Self.capacity(for: try Int64.fetchOne(db, sql: "SELECT (SELECT max(id) FROM alarms) - (SELECT min(id) FROM alarms) + 1"))
         out.alarms.reserveCapacity(alarms)
         out.alarmSessions.reserveCapacity(alarms)
-        try stepRows(db, "SELECT session_id, episode_number, at_ms, repeat, cleared_ms FROM alarms") { p in
+        // The instant the person was back: the alarm's clearing, when it has a recovery time (an
+        // alarm that a pause, a break or the end stopped has none).
+        let back = "CASE WHEN recovery_s IS NOT NULL THEN cleared_ms END"
+        try stepRows(db, "SELECT session_id, episode_number, at_ms, repeat, \(back) FROM alarms") { p in
             out.alarms.append(
                 AlarmFacts(
                     episode: Int(sqlite3_column_int64(p, 1)), at: instant(p, 2), repeatCount: Int(sqlite3_column_int64(p, 3)),
-                    cleared: sqlite3_column_type(p, 4) == SQLITE_NULL ? nil : instant(p, 4)))
+                    back: sqlite3_column_type(p, 4) == SQLITE_NULL ? nil : instant(p, 4)))
             out.alarmSessions.append(sqlite3_column_int64(p, 0))
         }
         return out
@@ -310,7 +313,7 @@ struct StatisticsReader: Sendable {
         var (alarms, alarmRanges) = groupBySession(
             &children.alarms, children.alarmSessions, sessions: sessions.count, index,
             keep: { a, i in a.at <= seenUntil[i] },
-            adjust: { a, i in if a.clearedAt > seenUntil[i] { a.clearedAt = .min } })
+            adjust: { a, i in if a.backAt > seenUntil[i] { a.backAt = .min } })
         let (holes, holeRanges) = groupBySession(
             &rows.holes, rows.holeSessions, sessions: sessions.count, index, keep: { _, _ in true }, adjust: { _, _ in })
 

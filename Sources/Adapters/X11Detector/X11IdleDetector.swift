@@ -7,11 +7,11 @@ import VigilCore
 /// any X client may ask how long ago the last keyboard or pointer input was.
 ///
 /// Every `desktop.poll` seconds it emits `.desktop(.idle(seconds))`. A blanked screen (the X screen
-/// saver's state ON or CYCLE) is emitted as `.locked` once, and `.unlocked` when it is OFF again:
-/// on X11 a blanked screen counts as the person away. The extension's notify events make a
-/// blank seen at once, not at the next poll. What it cannot see: a screen locker that draws its own
-/// window without the X screen saver (i3lock started by hand, without xss-lock or `xset s`) leaves
-/// the state OFF; that lock is seen only through the idle time, or through logind's LockedHint.
+/// saver's state ON or CYCLE) is not a lock: nothing was locked, and calling it one gave reasons
+/// ("screen locked") that did not happen. It comes after the screen saver's timeout, when the idle
+/// time already says the person is away, and the extension's notify events make the reading at a
+/// blank or an unblank come at once, not at the next poll. A lock is seen through logind's
+/// LockedHint (lockers started by xss-lock or the desktop set it).
 /// Under Xwayland the idle time counts only input that reached X clients: use the GNOME or
 /// freedesktop backend there.
 ///
@@ -47,19 +47,16 @@ public final class X11IdleDetector: Detector, Sendable {
     }
 
     func run(_ context: DetectorContext) {
-        // Across reconnections: a screen blanked before the server went away is unblanked by the
-        // first reading that says OFF.
-        var blanked = false
         X11Connection.keepConnected(display: display, retry: retry, context) { x in
             guard let firstEvent = x.screenSaverFirstEvent else {
                 return "the X display \(x.displayName) has no MIT-SCREEN-SAVER extension, so its idle time cannot be read "
                     + "(an X server started with `-extension MIT-SCREEN-SAVER`?). Set desktop.backend to gnome or freedesktop "
                     + "if the desktop offers those. Retrying."
             }
-            // Blanking and unblanking as they happen, between the polls.
+            // A reading at a blank or an unblank, between the polls.
             _ = xcb_screensaver_select_input(x.connection, x.root, UInt32(XCB_SCREENSAVER_EVENT_NOTIFY_MASK.rawValue))
             _ = xcb_flush(x.connection)
-            context.report(.available, "idle time and screen blanking from the X display \(x.displayName) (MIT-SCREEN-SAVER)")
+            context.report(.available, "idle time from the X display \(x.displayName) (MIT-SCREEN-SAVER)")
             var due = ContinuousClock.now
             while !context.isStopped, x.failure == nil {
                 var notified = false
@@ -67,7 +64,7 @@ public final class X11IdleDetector: Detector, Sendable {
                     if vigil_xcb_event_code(event) == firstEvent + UInt8(XCB_SCREENSAVER_NOTIFY) { notified = true }
                 }
                 if notified || ContinuousClock.now >= due {
-                    guard read(x, context, &blanked) else { break }
+                    guard read(x, context) else { break }
                     due = ContinuousClock.now + .seconds(interval)
                     continue
                 }
@@ -78,15 +75,9 @@ public final class X11IdleDetector: Detector, Sendable {
         }
     }
 
-    /// One reading: the idle time, and a lock or unlock when the blanking changed. False when the
-    /// connection is gone.
-    private func read(_ x: X11Connection, _ context: DetectorContext, _ blanked: inout Bool) -> Bool {
+    /// One reading: the idle time. False when the connection is gone.
+    private func read(_ x: X11Connection, _ context: DetectorContext) -> Bool {
         guard let info = x.screenSaverInfo() else { return false }
-        let on = info.state == XCB_SCREENSAVER_STATE_ON.rawValue || info.state == XCB_SCREENSAVER_STATE_CYCLE.rawValue
-        if on != blanked {
-            blanked = on
-            context.emit(.desktop(on ? .locked : .unlocked))
-        }
         context.emit(.desktop(.idle(Double(info.idleMilliseconds) / 1000)))
         return true
     }

@@ -92,7 +92,7 @@ struct VigilSyncTool: AsyncParsableCommand {
         do {
             let clock = LocalClock(timeZone: zone, days: (today - 29)...today)
             let facts = try store.statisticsFacts(before: clock.startOfDay(today + 1))
-            let report = Statistics.report(facts, timeZone: zone, from: today - 29, to: today)
+            let report = Statistics.report(facts, timeZone: zone, from: today - 29, to: today, openDay: today)
             let streaks = Dictionary(report.streak.calendar.map { ($0.date, $0.streak) }, uniquingKeysWith: { $1 })
             days = report.days.map {
                 GroupDay(

@@ -14,7 +14,7 @@ final class ScreenAlarmSink: AlarmSink, @unchecked Sendable {
     private let terminal: LiveTerminal
     init(terminal: LiveTerminal) { self.terminal = terminal }
     func fire(_ alarm: AlarmNotice) throws(AlarmChannelUnavailable) { terminal.write("\u{7}") }
-    func clear(episode: Int, level: Int, recoverySeconds: Double) throws(AlarmChannelUnavailable) -> Bool { true }
+    func clear(episode: Int, level: Int, closedBy: String, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool { true }
 }
 
 /// Keys during a session. On the live screen single keys (p, b, s, q with a confirmation, ?);
@@ -97,32 +97,36 @@ final class KeyReader: @unchecked Sendable {
     }
 }
 
-/// Streak and achievements before a session, to say what it changed.
+/// Achievements before a session, to say which it earned, and how the day stands.
 struct Milestones {
-    let streak: Int
     let achievements: Set<String>
 
     init?(store: EventStore) {
         guard let r = Self.report(store) else { return nil }
-        streak = r.streak.current
         achievements = Set(r.achievements.map(\.id))
     }
 
+    /// Today is still running: it is judged when it is over, so nothing said here is taken back
+    /// by a later session of the same day.
     static func report(_ store: EventStore) -> Report? {
         let now = LocalNow(at: WallClock.now())
         guard let facts = try? store.statisticsFacts(before: now.startOfDay(now.day + 1)) else { return nil }
-        return Statistics.report(facts, timeZone: now.zone, from: now.day, to: now.day)
+        return Statistics.report(facts, timeZone: now.zone, from: now.day, to: now.day, openDay: now.day)
     }
 
     func changes(store: EventStore) -> [String] {
         guard let r = Self.report(store) else { return [] }
         var out: [String] = []
-        if r.streak.current != streak {
+        func days(_ n: Int) -> String { "\(n) day\(n == 1 ? "" : "s")" }
+        let current = r.streak.current
+        switch r.streak.todaySoFarFree {
+        case true?:
+            out.append("So far today: procrastination-free. If it stays so, your streak becomes \(days(current + 1)) when the day is over.")
+        case false?:
             out.append(
-                "Procrastination-free streak: \(streak) → \(r.streak.current) day\(r.streak.current == 1 ? "" : "s")"
-                    + (r.streak.messages.first.map { " · \($0)" } ?? ""))
-        } else if r.streak.current > 0 {
-            out.append("Procrastination-free streak: \(r.streak.current) day\(r.streak.current == 1 ? "" : "s")")
+                "So far today: not procrastination-free" + (current > 0 ? "; your streak of \(days(current)) ends when the day is over." : "."))
+        case nil:
+            if current > 0 { out.append("Procrastination-free streak: \(days(current)).") }
         }
         for a in r.achievements where !achievements.contains(a.id) { out.append("Achievement: \(a.title)!") }
         return out

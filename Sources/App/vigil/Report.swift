@@ -176,7 +176,8 @@ struct ReportCommand: AsyncParsableCommand {
         await guarded {
             if group { try compareGroup() }
             let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
-            let (fromDay, toDay) = try days(LocalNow(at: try common.currentTime(), zone: zone))
+            let now = LocalNow(at: try common.currentTime(), zone: zone)
+            let (fromDay, toDay) = try days(now)
             let sources = source.sources
 
             // Reading must not create anything: without a log the report is empty.
@@ -223,7 +224,8 @@ struct ReportCommand: AsyncParsableCommand {
                     code: .dataError)
             }
 
-            var report = Statistics.report(facts, timeZone: zone, from: fromDay, to: toDay, task: task)
+            // Today is judged once it is over: the report says how it stands so far.
+            var report = Statistics.report(facts, timeZone: zone, from: fromDay, to: toDay, task: task, openDay: now.day)
             report.tag = tag.flatMap { normalizedTags([$0]).first }
             if let store = opened {
                 let first = report.from.flatMap(Statistics.day(from:)) ?? fromDay ?? toDay

@@ -8,11 +8,15 @@ import VigilRuntime
 
 struct Sensors: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check each live sensor: is it there, and if not, what to do.",
+        abstract: "Check each live sensor: is it in use here, and if not, why and what to do.",
         discussion: """
-            Starts each enabled detector (libinput, PulseAudio, gpsd) for a moment, as `vigil start` \
-            would, and prints its state with the reason and the remedy when it cannot be used. \
-            Exits 0 when every enabled sensor is available, 1 otherwise.
+            Starts each enabled detector for a moment, as `vigil start` would: the desktop's idle \
+            time, screen lock and sleep; the application in front; input devices (libinput); calls \
+            and playback and the microphone's loudness (PulseAudio); location (gpsd). Prints whether \
+            each is in use, with the reason and the remedy when it is not. A sensor that is switched \
+            off or not there on this machine is "not in use": the session does without it. Exits 0 \
+            when a session can run, 1 when it cannot tell whether you are at the computer (neither \
+            the desktop nor input devices work) or a configured workplace has no gpsd.
 
             Examples:
               vigil sensors
@@ -39,21 +43,20 @@ struct Sensors: AsyncParsableCommand {
             let clock = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
             let sensors = DetectorCatalog.availability(configuration: config, now: clock.now)
             let statuses = await DetectorCatalog.probe(sensors, timeout: timeout)
-            var allGood = true
+            let uses = DetectorCatalog.uses(statuses, configuration: config)
             var records: [JSONValue] = []
-            for (s, var status) in zip(sensors, statuses) {
+            for ((s, var status), use) in zip(zip(sensors, statuses), uses) {
                 // A detector says it is retrying, as it does in a session; this check asks once.
                 if status.detail.hasSuffix(" Retrying.") { status.detail.removeLast(" Retrying.".count) }
-                if s.detector != nil, status.state != .available { allGood = false }
                 if json {
                     records.append(
                         .object([
-                            ("sensor", .string(s.sensor.rawValue)), ("state", .string(status.state.rawValue)), ("source", .string(s.source)),
-                            ("detail", .string(status.detail)),
+                            ("sensor", .string(s.sensor.rawValue)), ("use", .string(use.rawValue)), ("state", .string(status.state.rawValue)),
+                            ("source", .string(s.source)), ("detail", .string(status.detail)),
                         ]))
                 } else {
                     let name = s.sensor.rawValue.padded(toWidth: 9)
-                    let state = status.state.rawValue.padded(toWidth: 18)
+                    let state = use.words.padded(toWidth: 12)
                     // The source names config values (a server, a device); the detail is the
                     // system's own words: both inert.
                     print("\(name) \(state) \(s.source.terminalSafe)")
@@ -61,7 +64,7 @@ struct Sensors: AsyncParsableCommand {
                 }
             }
             if json { printJSON(.array(records)) }
-            if !allGood { throw ExitCode(1) }
+            if uses.contains(.failing) { throw ExitCode(1) }
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SessionViews
 import SystemCalls
 import VigilCore
 import VigilRuntime
@@ -35,7 +36,8 @@ struct StatusCommand: AsyncParsableCommand {
                     .object([
                         ("running", .bool(true)), ("pid", .int(Int(s.pid))), ("task", .string(s.task)), ("state", .string(s.state)),
                         ("started", started), ("planned_s", .seconds(s.planned)), ("elapsed_s", .seconds(s.elapsed)),
-                        ("worked_s", .seconds(s.worked)), ("score", .score(s.score)), ("episodes", .int(s.episodes)), ("alarms", .int(s.alarms)),
+                        ("worked_s", .seconds(s.worked)), ("score", .score(s.score)), ("reason", .string(s.reason)),
+                        ("pomodoro", s.pomodoro.map(Self.pomodoroJSON) ?? .null), ("episodes", .int(s.episodes)), ("alarms", .int(s.alarms)),
                         ("updated", .time(Timestamp(nanoseconds: Int64((s.updated * 1e9).rounded())))),
                     ]))
                 return
@@ -46,8 +48,14 @@ struct StatusCommand: AsyncParsableCommand {
             line +=
                 " · score \(String(format: "%.2f", s.score)) · \(s.episodes) episode\(s.episodes == 1 ? "" : "s") · \(s.alarms) alarm\(s.alarms == 1 ? "" : "s")"
             print(line)
+            if let reason = s.reason { print("Why: \(reason.terminalSafe)") }
+            if let p = s.pomodoro { print("Pomodoro: \(p.text)") }
             print("pid \(s.pid), started \(Self.localTime(s.started)). `vigil stop` ends it.")
         }
+    }
+
+    static func pomodoroJSON(_ p: PomodoroProgress) -> JSONValue {
+        .object([("phase", .string(p.phase.rawValue)), ("period", .int(p.period)), ("rounds", .int(p.rounds)), ("left_s", .seconds(p.left))])
     }
 
     /// The status file's start (RFC 3339 in UTC, to the nanosecond, for programs) as a person

@@ -27,8 +27,8 @@ public struct VigilConfiguration: Hashable, Sendable {
         public var gap: Double = 90
         /// How often the live engine re-evaluates between samples.
         public var tick: Double = 1
-        /// A pause by the person freezes the planned time: the session ends later by the time
-        /// paused, as every timer people know does. False: the plan runs on through pauses. (A
+        /// A pause or a break by the person freezes the planned time: the session ends later by the
+        /// time away, as every timer people know does. False: the plan runs on through them. (A
         /// pomodoro set keeps its own clock: its breaks are part of the plan.)
         public var pauseExtendsPlan = true
         public init() {}

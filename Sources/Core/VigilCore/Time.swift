@@ -280,6 +280,16 @@ public func humanMinutes(_ seconds: Double) -> String {
     return m < 1 ? "\(Int(saturating: seconds)) s" : "\(m) min"
 }
 
+/// A duration in a reason: seconds under a minute, minutes and seconds under ten minutes, whole
+/// minutes after (`45 s`, `2 min 41 s`, `12 min`). A reason stands beside a clock: "1 min in
+/// firefox" at 1 min 41 s in firefox contradicted it.
+public func reasonDuration(_ seconds: Double) -> String {
+    let s = Int(saturating: max(0, seconds).rounded(.down))
+    if s < 60 { return "\(s) s" }
+    if s >= 600 || s % 60 == 0 { return "\(s / 60) min" }
+    return "\(s / 60) min \(s % 60) s"
+}
+
 /// `HH:MM:SS` of an elapsed span (hours grow past 24 if they must).
 public func clockDuration(_ seconds: Double) -> String {
     let total = max(0, Int(saturating: seconds.rounded(.down)))

@@ -41,14 +41,17 @@ public struct LiveView: Sendable {
     public var episodeCauses: [Cause: Int] = [:]
     /// Waiting for the person to come back after a Pomodoro break.
     public var waiting = false
+    /// The Pomodoro set's current phase, if the session runs one: its kind, its period, and since
+    /// when it runs (the session's clock) for how long.
+    public var pomodoroPhase: (phase: PomodoroProgress.Phase, period: Int, rounds: Int, since: Timestamp, length: Double?)?
     private let workplace: VigilConfiguration.Workplace?
     private var firstFix: (Double, Double)?
     private var keyWindows: [(Timestamp, Int)] = []
 
-    /// Whether a pause freezes the planned time (`session.pause_extends_plan`): then the clock and
-    /// the bar show the time worked, which stands still while paused.
+    /// Whether a pause or a break freezes the planned time (`session.pause_extends_plan`): then the
+    /// clock and the bar show the time worked, which stands still while paused.
     public var pauseExtendsPlan = true
-    /// Paused by the person before the current pause, and since when the current one runs.
+    /// Paused or on a break before the current pause, and since when the current one runs.
     private var pausedBefore = 0.0
     private var pausedSince: Timestamp?
 
@@ -68,7 +71,7 @@ public struct LiveView: Sendable {
         switch e.kind {
         case .sessionStarted: start = e.time
         case .stateChanged(_, let to, let score, let reason):
-            if case .paused(.pause) = to {
+            if case .paused = to {
                 if pausedSince == nil { pausedSince = e.time }
             } else if let since = pausedSince {
                 pausedBefore += e.time - since
@@ -84,10 +87,15 @@ public struct LiveView: Sendable {
         case .episodeEnded: currentEpisode = nil
         case .alarm: alarms += 1
         case .alarmSnoozed(_, _, _, let left): snoozesLeft = left
-        case .sensorStatus(let s): sensors[s.sensor] = s
+        case .sensorStatus(let s): noteStatus(s)
         case .sessionEnded(let s): summary = s
         default: break
         }
+    }
+
+    private mutating func noteStatus(_ s: SensorStatus) {
+        sensors[s.sensor] = s
+        if s.state == .available || s.state == .noFix || s.state == .lost { everInUse.insert(s.sensor) }
     }
 
     /// A message for the person (a channel that stopped working), shown with the timeline.
@@ -136,7 +144,7 @@ public struct LiveView: Sendable {
         case .app(let f): app = f
         case .media(let m): media = m
         case .reading(let r): readings[r.sensor] = r
-        case .status(let s): sensors[s.sensor] = s
+        case .status(let s): noteStatus(s)
         case .control: break
         }
     }
@@ -176,6 +184,13 @@ public struct LiveView: Sendable {
         return max(0, elapsed - pausedBefore - current)
     }
 
+    /// Where the Pomodoro set stands now, with the time left in its phase.
+    public var pomodoro: PomodoroProgress? {
+        guard let p = pomodoroPhase else { return nil }
+        let left = p.length.map { length in max(0, length - max(0, (now ?? p.since) - p.since)) }
+        return PomodoroProgress(phase: p.phase, period: p.period, rounds: p.rounds, left: left.map { $0.rounded() })
+    }
+
     /// The state as a person reads it.
     public var stateText: String {
         if waiting { return "waiting for you to come back" }
@@ -195,10 +210,16 @@ public struct LiveView: Sendable {
         func paint(_ s: String, _ code: String) -> String { style.color ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
         var out: [String] = []
         let title = "Vigil · " + (task.map { "\"\($0.terminalSafe)\"" } ?? "focus session")
-        var times = clockDuration(worked) + (planned.map { " / " + clockDuration($0) } ?? "")
+        // One clock unless pauses froze the plan: then the time worked (against the plan) and the
+        // time since the start (the timeline's clock) are both shown, each with its name.
+        let split = worked < elapsed - 0.5
+        var times = (split ? "worked " : "") + clockDuration(worked) + (planned.map { " / " + clockDuration($0) } ?? "")
+        if split, title.displayWidth + 2 + times.displayWidth + 23 <= w { times += " · \(clockDuration(elapsed)) since start" }
         // The title is cut to the columns left of the times; on a narrow terminal the planned
         // length goes first (the bar below says the time left).
-        if title.displayWidth + 2 + times.displayWidth > w, w - times.displayWidth - 2 < 12 { times = clockDuration(worked) }
+        if title.displayWidth + 2 + times.displayWidth > w, w - times.displayWidth - 2 < 12 {
+            times = (split ? "worked " : "") + clockDuration(worked)
+        }
         let shownTitle = truncate(title, w - times.displayWidth - 2)
         out.append(fit(paint(shownTitle, "1"), visible: shownTitle.displayWidth, right: times, width: w))
         if let planned, planned > 0 {
@@ -209,6 +230,7 @@ public struct LiveView: Sendable {
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
             out.append(paint(bar, "32") + " \(Int(saturating: fraction * 100))%" + (w >= barWidth + 22 ? " · \(clockDuration(left)) left" : ""))
         }
+        if let p = pomodoro { out.append(truncate("Pomodoro  " + p.text, w)) }
         let stateColor =
             switch state {
             case .focused: "32"
@@ -224,39 +246,17 @@ public struct LiveView: Sendable {
         }
         let spark = sparkline(history, width: max(5, min(30, w - 22)))
         out.append("Score     \(String(format: "%.2f", score))  \(paint(spark, "35"))" + (w >= 50 ? "  last 5 min" : ""))
-        out.append(
-            truncate(
-                "Input     "
-                    + sensorLine(.input) {
-                        guard let rate = inputRate else { return nil }
-                        return "\(Int(saturating: rate.rounded())) keys/min" + (idle.map { $0 >= 60 ? " · idle \(humanMinutes($0))" : "" } ?? "")
-                    }, w))
-        out.append(
-            truncate(
-                "Audio     "
-                    + sensorLine(.audio) {
-                        guard let a = audio else { return nil }
-                        let level = a.level
-                        let unit = a.shortTermLUFS != nil ? "LUFS" : "dBFS"
-                        let filled = max(0, min(10, Int(saturating: (level + 70) / 6)))
-                        let meter = String(repeating: "▮", count: filled) + String(repeating: "▯", count: 10 - filled)
-                        return "\(Int(saturating: level.rounded())) \(unit) \(meter)"
-                    }, w))
-        out.append(
-            truncate(
-                "Location  "
-                    + sensorLine(.location) {
-                        guard let quality = fixText else { return nil }
-                        return distance.map { "\(Int(saturating: $0.rounded())) m from \(workplace?.name ?? "where you started") · \(quality)" }
-                            ?? quality
-                    }, w))
-        // The desktop signals, once their sensors have said anything (replays of older recordings
-        // have none).
-        if heard(.desktop) { out.append(truncate("Desktop   " + sensorLine(.desktop) { desktopText }, w)) }
-        if heard(.app) { out.append(truncate("App       " + sensorLine(.app) { appText }, w)) }
-        if heard(.media) { out.append(truncate("Media     " + sensorLine(.media) { mediaText }, w)) }
-        for signal in pluggedIn {
-            out.append(truncate(label(signal.sensor) + sensorLine(signal.sensor) { readings[signal.sensor].map(signal.describe) }, w))
+        // A row for each sensor that measures something; those not in use on this machine (not
+        // configured, or not there) share one line: `vigil sensors` says why and what to do.
+        for sensor in Self.rowOrder where shows(sensor) {
+            out.append(truncate(label(sensor) + sensorLine(sensor) { reading(sensor) }, w))
+        }
+        for signal in pluggedIn where shows(signal.sensor) {
+            out.append(truncate(label(signal.sensor) + sensorLine(signal.sensor) { reading(signal.sensor) }, w))
+        }
+        let unused = notInUse
+        if !unused.isEmpty {
+            out.append(truncate("Not used  " + unused.map(\.rawValue).joined(separator: ", ").terminalSafe + " · `vigil sensors` says why", w))
         }
         var tally = "Episodes  \(episodes) · alarms \(alarms)"
         if let s = snoozesLeft { tally += " · snoozes left \(s)" }
@@ -269,10 +269,56 @@ public struct LiveView: Sendable {
         return out
     }
 
-    private func heard(_ sensor: SensorKind) -> Bool {
-        sensors[sensor] != nil
-            || (sensor == .desktop && (desktopIdle != nil || locked || asleep))
-            || (sensor == .app && app != nil) || (sensor == .media && media != nil)
+    /// The built-in sensors' rows, presence first.
+    static let rowOrder: [SensorKind] = [.desktop, .app, .input, .media, .audio, .location]
+
+    /// Whether a sensor's status says it measures (or measured: a sensor lost during the session
+    /// keeps its row, with what went wrong).
+    private func inUse(_ sensor: SensorKind) -> Bool {
+        guard let s = sensors[sensor] else { return false }
+        return s.state == .available || s.state == .noFix || s.state == .lost
+    }
+
+    /// A row for the sensor: it is in use, was in use, or sent a reading.
+    private func shows(_ sensor: SensorKind) -> Bool {
+        inUse(sensor) || everInUse.contains(sensor) || reading(sensor) != nil
+    }
+
+    /// Sensors that said they cannot be used and never measured anything in this session.
+    private var notInUse: [SensorKind] {
+        (Self.rowOrder + pluggedIn.map(\.sensor)).filter { sensors[$0] != nil && !shows($0) }
+    }
+
+    /// Sensors that have been in use in this session.
+    private var everInUse: Set<SensorKind> = []
+
+    /// The sensor's reading as its row says it (or, `compact`, as the one-line status says it),
+    /// once it has said anything.
+    private func reading(_ sensor: SensorKind, compact: Bool = false) -> String? {
+        switch sensor {
+        case .input:
+            guard let rate = inputRate else { return nil }
+            let keys = "\(Int(saturating: rate.rounded())) keys/min"
+            return compact ? keys : keys + (idle.map { $0 >= 60 ? " · idle \(humanMinutes($0))" : "" } ?? "")
+        case .audio:
+            guard let a = audio else { return nil }
+            let level = a.level
+            let unit = a.shortTermLUFS != nil ? "LUFS" : "dBFS"
+            if compact { return "\(Int(saturating: level.rounded())) \(unit)" }
+            let filled = max(0, min(10, Int(saturating: (level + 70) / 6)))
+            let meter = String(repeating: "▮", count: filled) + String(repeating: "▯", count: 10 - filled)
+            return "\(Int(saturating: level.rounded())) \(unit) \(meter)"
+        case .location:
+            guard let quality = fixText else { return nil }
+            let place = compact ? "" : " from \(workplace?.name ?? "where you started")"
+            return distance.map { "\(Int(saturating: $0.rounded())) m\(place) · \(quality)" } ?? quality
+        case .desktop: return desktopText
+        case .app: return appText
+        case .media: return mediaText
+        default:
+            guard let signal = pluggedIn.first(where: { $0.sensor == sensor }) else { return nil }
+            return readings[sensor].map(signal.describe)
+        }
     }
 
     private var desktopText: String? {
@@ -320,21 +366,12 @@ public struct LiveView: Sendable {
     /// The screen in one line, for logs: state, score and each sensor's reading.
     public func statusLine() -> String {
         var parts = [stateText, "score \(String(format: "%.2f", score))"]
-        parts.append("input " + sensorLine(.input) { inputRate.map { "\(Int(saturating: $0.rounded())) keys/min" } })
-        parts.append(
-            "audio " + sensorLine(.audio) { audio.map { "\(Int(saturating: $0.level.rounded())) \($0.shortTermLUFS != nil ? "LUFS" : "dBFS")" } })
-        parts.append(
-            "location "
-                + sensorLine(.location) {
-                    guard let quality = fixText else { return nil }
-                    return (distance.map { "\(Int(saturating: $0.rounded())) m · " } ?? "") + quality
-                })
-        if heard(.desktop) { parts.append("desktop " + sensorLine(.desktop) { desktopText }) }
-        if heard(.app) { parts.append("app " + sensorLine(.app) { appText }) }
-        if heard(.media) { parts.append("media " + sensorLine(.media) { mediaText }) }
-        for signal in pluggedIn {
-            parts.append("\(signal.sensor.rawValue.terminalSafe) " + sensorLine(signal.sensor) { readings[signal.sensor].map(signal.describe) })
+        if let p = pomodoro { parts.append("pomodoro " + p.text) }
+        for sensor in Self.rowOrder + pluggedIn.map(\.sensor) where shows(sensor) {
+            parts.append("\(sensor.rawValue.terminalSafe) " + sensorLine(sensor) { reading(sensor, compact: true) })
         }
+        let unused = notInUse
+        if !unused.isEmpty { parts.append("not used: " + unused.map(\.rawValue).joined(separator: ", ").terminalSafe) }
         return parts.joined(separator: " · ")
     }
 
@@ -343,7 +380,7 @@ public struct LiveView: Sendable {
         guard let s = summary else { return [] }
         var out = [
             "Session \(s.outcome.rawValue): \(humanDuration(s.focusedSeconds)) focused, \(humanDuration(s.distractedSeconds)) distracted"
-                + (s.pausedSeconds > 0 ? ", \(humanDuration(s.pausedSeconds)) paused" : "")
+                + pauseParts(s).map { ", " + $0 }.joined()
         ]
         if s.episodes == 0 {
             out.append("No distraction episodes.")
@@ -368,4 +405,46 @@ private func truncate(_ s: String, _ width: Int) -> String { s.truncated(toWidth
 private func fit(_ left: String, visible: Int, right: String, width: Int) -> String {
     let gap = width - visible - right.displayWidth
     return gap >= 2 ? left + String(repeating: " ", count: gap) + right : left + "  " + right
+}
+
+/// Where a Pomodoro set stands: the phase, the work period it is in or follows, and the time left.
+public struct PomodoroProgress: Codable, Hashable, Sendable {
+    public enum Phase: String, Codable, Sendable {
+        case work
+        case shortBreak = "short_break"
+        case longBreak = "long_break"
+        /// The break is over: the set goes on when the person is back.
+        case waiting
+    }
+    public var phase: Phase
+    /// The work period (1-based) running, or the one the break follows.
+    public var period: Int
+    /// Work periods in a set.
+    public var rounds: Int
+    /// Seconds left in the phase; nil while waiting.
+    public var left: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case phase, period, rounds
+        case left = "left_s"
+    }
+
+    public init(phase: Phase, period: Int, rounds: Int, left: Double?) {
+        self.phase = phase
+        self.period = period
+        self.rounds = rounds
+        self.left = left
+    }
+
+    /// "work 2/4 · 00:12:34 left", "break after 2/4 · 00:03:10 left", "break over · waiting for you".
+    public var text: String {
+        let count = "\(period)/\(rounds)"
+        let left = self.left.map { " · \(clockDuration($0)) left" } ?? ""
+        switch phase {
+        case .work: return "work \(count)" + left
+        case .shortBreak: return "break after \(count)" + left
+        case .longBreak: return "long break after \(count)" + left
+        case .waiting: return "break after \(count) over · waiting for you"
+        }
+    }
 }

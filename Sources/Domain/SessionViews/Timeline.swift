@@ -54,7 +54,9 @@ public struct TimelineRenderer: Sendable {
                 verb, "episode \(ep.number) lasted \(humanDuration(ep.duration ?? 0))\(how) · \(ep.cause.rawValue) · peak \(fixed2(ep.peakScore))")
         case .alarm(let level, let rep, _, _, let reason):
             return line(rep == 0 ? "alarm \(level)" : "alarm \(level) again", rep == 0 ? reason : "\(reason) · repeat \(rep)")
-        case .alarmCleared(let level, _, let recovery):
+        case .alarmCleared(let level, _, let closedBy, let recovery):
+            // Only a return to work is a recovery; otherwise the alarm stops for another reason.
+            guard let recovery else { return line("alarm off", "level \(level) · \(episodeCloser(closedBy))") }
             return line("alarm cleared", "level \(level) · back after \(humanDuration(recovery))")
         case .alarmSnoozed(let level, _, let until, let left):
             return line("snoozed", "alarm \(level) quiet for \(humanDuration(until - e.time)) · \(left) snooze\(left == 1 ? "" : "s") left")
@@ -71,7 +73,7 @@ public struct TimelineRenderer: Sendable {
             return line("call", "\(humanDuration(span.seconds)) on a call, since \(clockDuration(span.start - sessionStart))")
         case .sessionEnded(let s):
             var parts = [s.outcome.rawValue, "focused \(humanDuration(s.focusedSeconds))", "distracted \(humanDuration(s.distractedSeconds))"]
-            if s.pausedSeconds > 0 { parts.append("paused \(humanDuration(s.pausedSeconds))") }
+            parts += pauseParts(s)
             if s.gapSeconds > 0 { parts.append("gaps \(humanDuration(s.gapSeconds))") }
             parts.append(s.episodes == 1 ? "1 episode" : "\(s.episodes) episodes")
             parts.append(s.alarms == 1 ? "1 alarm" : "\(s.alarms) alarms")
@@ -123,11 +125,12 @@ public struct TimelineRenderer: Sendable {
             add("episode", String(episode))
             str("cause", cause.rawValue)
             str("reason", reason)
-        case .alarmCleared(let level, let episode, let recovery):
+        case .alarmCleared(let level, let episode, let closedBy, let recovery):
             str("event", "alarm_cleared")
             add("level", String(level))
             add("episode", String(episode))
-            add("recovery", seconds(recovery))
+            str("closed_by", closedBy)
+            add("recovery", recovery.map(seconds) ?? "null")
         case .alarmSnoozed(let level, let episode, let until, let left):
             str("event", "alarm_snoozed")
             add("level", String(level))
@@ -165,6 +168,7 @@ public struct TimelineRenderer: Sendable {
             add("focused", seconds(s.focusedSeconds))
             add("distracted", seconds(s.distractedSeconds))
             add("paused", seconds(s.pausedSeconds))
+            add("on_break", seconds(s.breakSeconds))
             add("gaps", seconds(s.gapSeconds))
             add("episodes", String(s.episodes))
             add("alarms", String(s.alarms))
@@ -183,6 +187,28 @@ public struct TimelineRenderer: Sendable {
     /// Seconds with millisecond precision, as a JSON number.
     private func seconds(_ s: Double) -> String { jsonNumber((s * 1000).rounded() / 1000) }
     private func score3(_ s: Double) -> String { jsonNumber((s * 1000).rounded() / 1000) }
+}
+
+/// Why an episode ended without a return to work, in words: `break` → "on a break".
+public func episodeCloser(_ closedBy: String) -> String {
+    switch closedBy {
+    case "paused": "paused"
+    case "break": "on a break"
+    case "gap": "no samples (the machine slept or Vigil was not running)"
+    case "sleep": "the computer went to sleep"
+    case "ended": "the session ended"
+    case "interrupted": "Vigil stopped"
+    default: closedBy
+    }
+}
+
+/// The time a session was paused and on breaks, as summary parts: "paused 2 min", "on break 5 min".
+public func pauseParts(_ s: SessionSummary) -> [String] {
+    var parts: [String] = []
+    let paused = max(0, s.pausedSeconds - s.breakSeconds)
+    if paused > 0 { parts.append("paused \(humanDuration(paused))") }
+    if s.breakSeconds > 0 { parts.append("on break \(humanDuration(s.breakSeconds))") }
+    return parts
 }
 
 /// `0.34`: two decimals without Foundation's locale-dependent formatting.

@@ -164,17 +164,18 @@ public struct EpisodeFacts: Sendable {
 public struct AlarmFacts: Sendable {
     /// When it fired, Unix ms.
     public var at: Int64
-    /// When the person was back (the episode closed), Unix ms; `Int64.min` if never.
-    public var clearedAt: Int64
+    /// When the person was back at work (the episode closed by a return), Unix ms; `Int64.min` if
+    /// never: an episode that a pause, a break, a gap or the session's end closed has no return.
+    public var backAt: Int64
     public var episode: Int32
     /// 0 for a level's first firing, 1, 2 ... for the persistent level's repeats.
     public var repeatCount: Int32
-    public var cleared: Int64? { clearedAt == .min ? nil : clearedAt }
-    public init(episode: Int, at: Int64, repeatCount: Int, cleared: Int64?) {
+    public var back: Int64? { backAt == .min ? nil : backAt }
+    public init(episode: Int, at: Int64, repeatCount: Int, back: Int64?) {
         self.episode = Int32(truncatingIfNeeded: episode)
         self.at = at
         self.repeatCount = Int32(truncatingIfNeeded: repeatCount)
-        self.clearedAt = cleared ?? .min
+        self.backAt = back ?? .min
     }
 }
 

@@ -263,7 +263,11 @@ struct Summary {
         let s = r.streak
         let badge = StreakModel.Badge(rawValue: s.badge)?.title ?? s.badge
         let current = s.current == 0 ? "no current streak" : "\(s.current) day\(s.current == 1 ? "" : "s") (\(badge), x\(s.multiplier))"
-        out.append(("Streak", "\(current) · score \(s.score) (best \(s.bestScore)) · best streak \(s.best) day\(s.best == 1 ? "" : "s")"))
+        var streakLine = "\(current) · score \(s.score) (best \(s.bestScore)) · best streak \(s.best) day\(s.best == 1 ? "" : "s")"
+        if let today = s.todaySoFarFree {
+            streakLine += today ? " · today so far: procrastination-free" : " · today so far: not procrastination-free"
+        }
+        out.append(("Streak", streakLine))
         out.append(("", s.messages.joined(separator: " · ")))
         return out
     }

@@ -274,6 +274,10 @@ public struct Report: Codable, Sendable {
         public var messages: [String]
         /// Every session day of the period: `free`, `procrastinated`; days without sessions absent.
         public var calendar: [CalendarDay]
+        /// The day still running, so far: true procrastination-free, false with an episode; nil
+        /// when it has no judged session or the report was not asked about it. It is judged, and
+        /// counted in the streak, when it is over.
+        public var todaySoFarFree: Bool? = nil
 
         public struct CalendarDay: Codable, Sendable {
             public var date: String

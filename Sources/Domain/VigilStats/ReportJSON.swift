@@ -189,6 +189,7 @@ extension Report.StreakFigures: JSONObject {
         w.field("days_to_lifestyle", daysToLifestyle)
         w.field("messages", messages)
         w.field("calendar", calendar)
+        w.field("today_so_far_free", todaySoFarFree)
     }
 }
 

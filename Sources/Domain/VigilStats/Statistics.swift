@@ -23,7 +23,12 @@ public enum Statistics {
     ///     period), already filtered by task if the report is for one task.
     ///   - from: first local day of the period (days since 1970-01-01); nil for all history.
     ///   - to: last local day of the period, inclusive.
-    public static func report(_ facts: StatisticsFacts, timeZone: TimeZone, from: Int?, to: Int, task: String? = nil) -> Report {
+    ///   - openDay: the local day still running (today), if the period reaches it. A day is judged
+    ///     procrastination-free or not when it is over: until then it counts for no streak, no
+    ///     free-day figure and no day achievement, and `streak.today` says how it stands so far.
+    public static func report(
+        _ facts: StatisticsFacts, timeZone: TimeZone, from: Int?, to: Int, task: String? = nil, openDay: Int? = nil
+    ) -> Report {
         let sessions = facts.sessions
         let earliest = sessions.first?.start ?? Int64(to) * 86_400_000
         let clock = LocalClock(
@@ -50,6 +55,9 @@ public enum Statistics {
         // Every device that holds a session is listed, even with no time in the period.
         if !deviceSums.isEmpty { for session in facts.sessions { deviceSums[Int(session.device) + 1].listed = true } }
         var alarmsByDay = [Int](repeating: 0, count: dayCount)
+        // Days with judged time of a session that was not abandoned: a day counts for the streak
+        // through such a session (or through an episode of any session: abandoning does not undo it).
+        var keptDay = [Bool](repeating: false, count: dayCount)
         @inline(__always) func index(_ slot: HourSlot) -> Int? {
             let d = slot.day - base
             return d >= 0 && d < dayCount ? d * 24 + slot.hour : nil
@@ -99,7 +107,9 @@ public enum Statistics {
                 if s.outcome == .completed { completedStarts[i / 24] += 1 }
             }
             if s.outcome == .completed, s.end < periodEnd { earned.note(.firstCompleted, at: s.end) }
-            if !s.active.isEmpty { earned.note(.firstSession, at: facts.active[Int(s.active.lowerBound)].start) }
+            // A session abandoned before its plan earns nothing.
+            let kept = s.outcome != .abandoned
+            if kept, !s.active.isEmpty { earned.note(.firstSession, at: facts.active[Int(s.active.lowerBound)].start) }
 
             // Its own time: distracted in its episodes, focused in the judged spans outside them.
             let episodes = facts.episodes[Int(s.episodes.lowerBound)..<Int(s.episodes.upperBound)]
@@ -135,7 +145,12 @@ public enum Statistics {
             }
             for whole in focusedSpans where whole.start < periodEnd {
                 let span = Span(whole.start, min(whole.end, periodEnd))
-                clock.split(span) { slot, ms in if let i = index(slot) { focused[i] += ms } }
+                clock.split(span) { slot, ms in
+                    if let i = index(slot) {
+                        focused[i] += ms
+                        if kept { keptDay[i / 24] = true }
+                    }
+                }
                 let inside = min(span.end, periodEnd) - max(span.start, periodStart)
                 if inside > 0 {
                     taskSums[Int(s.task) + 1].focused += inside
@@ -152,9 +167,9 @@ public enum Statistics {
                 if !firstAlarms.contains(where: { $0.episode == a.episode }) { firstAlarms.append(a) }
             }
             for a in firstAlarms {
-                guard let cleared = a.cleared, cleared < periodEnd else { continue }
-                if inPeriod(a.at) { recoveries.append(cleared - a.at) }
-                if cleared - a.at <= 60_000 { earned.note(.quickRecovery, at: cleared) }
+                guard let back = a.back, back < periodEnd else { continue }
+                if inPeriod(a.at) { recoveries.append(back - a.at) }
+                if back - a.at <= 60_000 { earned.note(.quickRecovery, at: back) }
             }
 
             for whole in episodeSpans where whole.start < periodEnd {
@@ -197,6 +212,18 @@ public enum Statistics {
         var weeks: [(week: String, sums: WeekSums)] = []
         var freeDays = 0
         var sessionDays = 0
+        // How the day still running stands so far (`openDay`).
+        var today: Bool?
+        func appendWeek(_ day: Int, _ d: Int, _ eps: Int) {
+            if weeks.isEmpty || HourSlot(day: day, hour: 0).weekday == 1 { weeks.append((isoWeek(day), WeekSums())) }
+            let w = weeks.count - 1
+            weeks[w].sums.sessions += sessionStarts[d]
+            weeks[w].sums.episodes += eps
+            for h in 0..<24 {
+                weeks[w].sums.focused[h] += focused[d * 24 + h]
+                weeks[w].sums.judged[h] += focused[d * 24 + h] + distracted[d * 24 + h]
+            }
+        }
         for d in 0..<dayCount {
             let day = base + d
             var f: Int64 = 0
@@ -207,8 +234,19 @@ public enum Statistics {
                 x += distracted[d * 24 + h]
                 eps += episodeStarts[d * 24 + h]
             }
-            let active = f + x > 0
+            let active = f + x > 0 && (keptDay[d] || eps > 0)
             let free = active && eps == 0
+            // The day still running is judged when it is over; until then it is only "so far".
+            if let open = openDay, day >= open {
+                if day == open, day >= periodFirst, active { today = free }
+                days.append(
+                    Report.DayFigure(
+                        date: dateString(day), weekday: HourSlot(day: day, hour: 0).weekday, sessions: sessionStarts[d],
+                        focusedMinutes: minutes(f), distractedMinutes: minutes(x), episodes: eps, alarms: alarmsByDay[d],
+                        procrastinationFree: nil))
+                appendWeek(day, d, eps)
+                continue
+            }
             if active {
                 let length = tracker.record(day: day, completed: free)
                 switch length {
@@ -230,20 +268,13 @@ public enum Statistics {
                 Report.DayFigure(
                     date: dateString(day), weekday: HourSlot(day: day, hour: 0).weekday, sessions: sessionStarts[d], focusedMinutes: minutes(f),
                     distractedMinutes: minutes(x), episodes: eps, alarms: alarmsByDay[d], procrastinationFree: active ? free : nil))
-            if weeks.isEmpty || HourSlot(day: day, hour: 0).weekday == 1 { weeks.append((isoWeek(day), WeekSums())) }
-            let w = weeks.count - 1
-            weeks[w].sums.sessions += sessionStarts[d]
-            weeks[w].sums.episodes += eps
-            for h in 0..<24 {
-                weeks[w].sums.focused[h] += focused[d * 24 + h]
-                weeks[w].sums.judged[h] += focused[d * 24 + h] + distracted[d * 24 + h]
-            }
+            appendWeek(day, d, eps)
         }
 
         // Hours, weekdays and the headline figures of the period, and of the one before it.
         let grid = DayHourGrid(
             base: base, focused: focused, distracted: distracted, episodeStarts: episodeStarts, sessionStarts: sessionStarts,
-            completedStarts: completedStarts, alarms: alarmsByDay)
+            completedStarts: completedStarts, alarms: alarmsByDay, keptDay: keptDay, openDay: openDay)
         let sums = grid.sums(periodFirst...to)
         let focusedMs = sums.focused
         let distractedMs = sums.distracted
@@ -291,7 +322,7 @@ public enum Statistics {
             current: tracker.current, best: tracker.best, score: tracker.score, bestScore: tracker.bestScore,
             badge: tracker.badge.rawValue, multiplier: StreakModel.multiplier(forLength: tracker.current),
             daysToHabit: max(0, StreakModel.habitDays - tracker.current), daysToLifestyle: max(0, StreakModel.lifestyleDays - tracker.current),
-            messages: tracker.messages, calendar: calendar)
+            messages: tracker.messages, calendar: calendar, todaySoFarFree: today)
 
         let hours: [Report.HourFigure] = (0..<24).map { h in
             .init(
@@ -575,6 +606,9 @@ struct DayHourGrid {
     let sessionStarts: [Int]
     let completedStarts: [Int]
     let alarms: [Int]
+    /// Days with judged time of a session not abandoned, and the day still running (see `report`).
+    let keptDay: [Bool]
+    let openDay: Int?
 
     /// Sums over `days` (local day numbers); days outside the grid hold nothing.
     func sums(_ days: ClosedRange<Int>) -> PeriodSums {
@@ -603,7 +637,8 @@ struct DayHourGrid {
             s.completed += completedStarts[d]
             s.alarms += alarms[d]
             s.episodes += episodesToday
-            if judgedToday > 0 {
+            // A judged day, as the streaks count it (`Statistics.report`).
+            if judgedToday > 0, keptDay[d] || episodesToday > 0, openDay.map({ day < $0 }) ?? true {
                 s.activeDays += 1
                 if episodesToday == 0 { s.freeDays += 1 }
             }

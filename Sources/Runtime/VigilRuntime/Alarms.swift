@@ -1,5 +1,6 @@
 import DesktopNotifier
 import Foundation
+import SessionViews
 import SoundAlarm
 import VigilAudio
 import VigilCore
@@ -35,6 +36,27 @@ public struct AlarmNotice: Sendable, Equatable {
     }
 }
 
+/// A Pomodoro set's turn from work to a break and back, told with a notification and a short
+/// sound, as every Pomodoro timer does.
+public enum PomodoroCue: Sendable, Equatable {
+    case breakStarts(period: Int, rounds: Int, minutes: Double, long: Bool)
+    case breakOver(period: Int, rounds: Int)
+    case workStarts(period: Int, rounds: Int, minutes: Double)
+
+    /// The notification's summary and body.
+    public var text: (summary: String, body: String) {
+        func m(_ x: Double) -> String { humanDuration(x * 60) }
+        switch self {
+        case .breakStarts(let period, let rounds, let minutes, let long):
+            return ("\(long ? "Long break" : "Break") · \(period)/\(rounds) done", "\(m(minutes)) away from the screen. Vigil rests its alarms.")
+        case .breakOver(let period, let rounds):
+            return ("Break over · \(period)/\(rounds) done", "Work period \(period % rounds + 1) starts when you are back at the computer.")
+        case .workStarts(let period, let rounds, let minutes):
+            return ("Work period \(period)/\(rounds)", "\(m(minutes)) of focus. Good luck.")
+        }
+    }
+}
+
 /// A channel that cannot deliver right now, and why.
 public struct AlarmChannelUnavailable: Error, CustomStringConvertible {
     public var detail: String
@@ -46,9 +68,16 @@ public struct AlarmChannelUnavailable: Error, CustomStringConvertible {
 public protocol AlarmSink: AnyObject, Sendable {
     var channel: AlarmChannel { get }
     func fire(_ alarm: AlarmNotice) throws(AlarmChannelUnavailable)
-    /// The person is back: the episode's alarm is over. Returns whether anything was delivered
-    /// (a channel that showed nothing for the episode has nothing to clear).
-    func clear(episode: Int, level: Int, recoverySeconds: Double) throws(AlarmChannelUnavailable) -> Bool
+    /// The episode's alarm is over: the person is back (`recoverySeconds` since its first alarm), or
+    /// it ended otherwise (`closedBy`: a pause, a break, the end). Returns whether anything was
+    /// delivered (a channel that showed nothing for the episode has nothing to clear).
+    func clear(episode: Int, level: Int, closedBy: String, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool
+    /// A Pomodoro cue; returns whether the channel tells it (the terminal's timeline already does).
+    func announce(_ cue: PomodoroCue) throws(AlarmChannelUnavailable) -> Bool
+}
+
+extension AlarmSink {
+    public func announce(_ cue: PomodoroCue) throws(AlarmChannelUnavailable) -> Bool { false }
 }
 
 /// Delivers the session's alarms through the channels the config gives each level
@@ -105,7 +134,7 @@ public final class AlarmDispatcher: @unchecked Sendable {
                         }
                     }
                 }
-            case .alarmCleared(let level, let episode, let recovery):
+            case .alarmCleared(let level, let episode, let closedBy, let recovery):
                 // Cleared on every channel that may have shown it.
                 let channels = Set((1...max(level, 1)).flatMap { configuration.channels(level: $0) })
                 queue.async {
@@ -113,12 +142,30 @@ public final class AlarmDispatcher: @unchecked Sendable {
                         let delivery = AlarmDelivery(
                             time: e.time, episode: episode, level: level, repeatCount: 0, channel: c, action: .cleared, delivered: true)
                         self.attempt(c, delivery) { sink throws(AlarmChannelUnavailable) in
-                            try sink.clear(episode: episode, level: level, recoverySeconds: recovery)
+                            try sink.clear(episode: episode, level: level, closedBy: closedBy, recoverySeconds: recovery)
                         }
                     }
                 }
             default:
                 break
+            }
+        }
+    }
+
+    /// Tells a Pomodoro cue through the channels the alarms use at any level (a notification and
+    /// a short sound by default), off the session's path like the alarms.
+    public func announce(_ cue: PomodoroCue) {
+        let channels = Set(configuration.channels.flatMap { $0 })
+        queue.async {
+            for c in AlarmChannel.allCases where channels.contains(c) {
+                guard let sink = self.sinks[c] else { continue }
+                do throws(AlarmChannelUnavailable) {
+                    _ = try sink.announce(cue)
+                } catch {
+                    if self.failing.insert(c).inserted {
+                        self.report("\(c.rawValue) cues unavailable: \(error.detail); the session goes on")
+                    }
+                }
             }
         }
     }
@@ -176,7 +223,12 @@ public final class TerminalAlarmSink: AlarmSink, @unchecked Sendable {
         try write("\u{07}\(label) \(alarm.reason.terminalSafe) · \(advice)\n" + (alarm.motivation.map { "        \($0.terminalSafe)\n" } ?? ""))
     }
 
-    public func clear(episode: Int, level: Int, recoverySeconds: Double) throws(AlarmChannelUnavailable) -> Bool {
+    public func clear(episode: Int, level: Int, closedBy: String, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool {
+        guard let recoverySeconds else {
+            let label = color ? "\u{1B}[1;30;43m ALARM OFF \u{1B}[0m" : "[ALARM OFF]"
+            try write("\(label) \(episodeCloser(closedBy))\n")
+            return true
+        }
         let label = color ? "\u{1B}[1;30;42m BACK \u{1B}[0m" : "[BACK]"
         try write("\(label) back at work after \(humanDuration(recoverySeconds))\n")
         return true
@@ -197,6 +249,8 @@ public final class DesktopAlarmSink: AlarmSink, @unchecked Sendable {
     private let notifier: DesktopNotifier
     /// The notification shown for each episode, to update in place.
     private var shown: [Int: UInt32] = [:]
+    /// The Pomodoro set's notification.
+    private var cueShown: UInt32 = 0
 
     public init(notifier: DesktopNotifier = DesktopNotifier()) { self.notifier = notifier }
 
@@ -225,12 +279,25 @@ public final class DesktopAlarmSink: AlarmSink, @unchecked Sendable {
         }
     }
 
-    public func clear(episode: Int, level: Int, recoverySeconds: Double) throws(AlarmChannelUnavailable) -> Bool {
-        guard let id = shown.removeValue(forKey: episode) else { return false }
+    public func announce(_ cue: PomodoroCue) throws(AlarmChannelUnavailable) -> Bool {
+        let (summary, body) = cue.text
         do {
-            try notifier.notify(
-                summary: "Back at work", body: "Back after \(humanDuration(recoverySeconds)). Keep going.", urgency: .low,
-                replacing: id, timeout: 5000)
+            // One notification for the set, replaced at each turn.
+            cueShown = try notifier.notify(summary: summary, body: body, urgency: .normal, replacing: cueShown, timeout: 10_000)
+            return true
+        } catch {
+            throw AlarmChannelUnavailable(error.detail)
+        }
+    }
+
+    public func clear(episode: Int, level: Int, closedBy: String, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool {
+        guard let id = shown.removeValue(forKey: episode) else { return false }
+        // Only a return is "back at work"; a break or a pause just stops the alarm.
+        let (summary, body) =
+            recoverySeconds.map { ("Back at work", "Back after \(humanDuration($0)). Keep going.") }
+            ?? ("Alarm off", "The alarm stopped: \(episodeCloser(closedBy)).")
+        do {
+            try notifier.notify(summary: summary, body: body, urgency: .low, replacing: id, timeout: 5000)
             return true
         } catch {
             throw AlarmChannelUnavailable(error.detail)
@@ -299,5 +366,16 @@ public final class SoundAlarmSink: AlarmSink, @unchecked Sendable {
         return (mono, reader.sampleRate)
     }
 
-    public func clear(episode: Int, level: Int, recoverySeconds: Double) throws(AlarmChannelUnavailable) -> Bool { false }
+    public func clear(episode: Int, level: Int, closedBy: String, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool { false }
+
+    /// Two soft beeps at the first level's loudness: a turn of the set, not an alarm.
+    public func announce(_ cue: PomodoroCue) throws(AlarmChannelUnavailable) -> Bool {
+        let tone = AlarmTone(frequency: configuration.tone, level: configuration.toneLevel(level: 1), beeps: 2, beepSeconds: 0.12, gapSeconds: 0.1)
+        do {
+            try player.play(tone)
+            return true
+        } catch {
+            throw AlarmChannelUnavailable(error.detail)
+        }
+    }
 }

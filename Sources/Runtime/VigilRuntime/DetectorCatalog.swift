@@ -21,6 +21,27 @@ public struct SensorAvailability: Sendable {
     public var status: SensorStatus?
 }
 
+/// What a sensor's state means for a session on this machine.
+public enum SensorUse: String, Sendable {
+    /// It measures (or is connected and waiting for a fix).
+    case inUse = "in_use"
+    /// Switched off in the config, or not there on this machine (no GPS, no sound server, no
+    /// `input` group while the desktop gives the idle time): the session does without it.
+    case notInUse = "not_in_use"
+    /// The session needs it and it does not work: nothing tells whether the person is at the
+    /// computer (neither the desktop nor input devices), or the workplace geofence has no gpsd.
+    case failing
+
+    /// How the state reads in `vigil sensors`.
+    public var words: String {
+        switch self {
+        case .inUse: "in use"
+        case .notInUse: "not in use"
+        case .failing: "not working"
+        }
+    }
+}
+
 /// The live detectors, built from the config: libinput for input, PulseAudio for the microphone,
 /// gpsd for location. A disabled sensor is reported with the reason, and the session runs with
 /// the others; an enabled one that cannot work says why in its first status sample.
@@ -133,6 +154,26 @@ public enum DetectorCatalog {
         SensorAvailability(
             sensor: sensor, detector: nil, source: source,
             status: SensorStatus(sensor: sensor, state: .unavailable, detail: "disabled in the config (\(key): false)"))
+    }
+
+    /// What each probed sensor means for a session: every sensor but presence is optional, so one
+    /// that is not there is "not in use"; presence fails only when neither the desktop nor input
+    /// devices can tell it, and location only when a workplace is configured (the person relies
+    /// on the geofence).
+    public static func uses(_ statuses: [SensorStatus], configuration: VigilConfiguration) -> [SensorUse] {
+        func measures(_ s: SensorStatus) -> Bool { s.state == .available || s.state == .noFix || s.state == .lost }
+        let presence = statuses.contains { ($0.sensor == .desktop || $0.sensor == .input) && measures($0) }
+        return statuses.map { s in
+            if measures(s) { return .inUse }
+            switch s.sensor {
+            case .desktop where configuration.desktop.enabled, .input where configuration.input.enabled:
+                return presence ? .notInUse : .failing
+            case .location where configuration.location.enabled && configuration.location.workplace != nil:
+                return .failing
+            default:
+                return .notInUse
+            }
+        }
     }
 
     /// Each sensor's state as its detector first reports it, waiting at most `timeout` seconds per

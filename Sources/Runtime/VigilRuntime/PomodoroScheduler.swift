@@ -2,8 +2,9 @@ import Synchronization
 import VigilCore
 
 /// Runs a Pomodoro plan beside a session: at the end of each work period a break, at the end of
-/// the break a wait for the person, and the first input with activity (a key, a click, a scroll)
-/// ends the wait and starts the next work period. Event-driven: the wait is a continuation that
+/// the break a wait for the person, and the first sign of them by the session's presence rule
+/// (`PresenceWatch`: input, the desktop's idle time or unlock, a call) ends the wait and starts the
+/// next work period. Event-driven: the wait is a continuation that
 /// `observe` resumes, not a poll. Generic over the clock, so tests step it on a `ManualClock`.
 public final class PomodoroScheduler<C: Clock>: Sendable where C.Duration == Duration {
     public enum Step: Hashable, Sendable {
@@ -18,18 +19,23 @@ public final class PomodoroScheduler<C: Clock>: Sendable where C.Duration == Dur
     public let plan: PomodoroPlan
     private let clock: C
     private let onStep: @Sendable (Step) -> Void
-    private let state = Mutex(Waiting())
+    private let state: Mutex<Waiting>
 
     private struct Waiting {
+        var presence: PresenceWatch
         var period = 0
         var continuation: CheckedContinuation<Void, Never>?
         var isWaiting = false
     }
 
-    public init(plan: PomodoroPlan, clock: C, onStep: @escaping @Sendable (Step) -> Void) {
+    /// - Parameter presence: the session's presence rule, from its configuration.
+    public init(
+        plan: PomodoroPlan, presence: PresenceWatch = PresenceWatch(VigilConfiguration()), clock: C, onStep: @escaping @Sendable (Step) -> Void
+    ) {
         self.plan = plan
         self.clock = clock
         self.onStep = onStep
+        state = Mutex(Waiting(presence: presence))
     }
 
     /// Whether the scheduler is waiting for the person to come back.
@@ -62,11 +68,11 @@ public final class PomodoroScheduler<C: Clock>: Sendable where C.Duration == Dur
         }
     }
 
-    /// A sample the session received: while waiting, activity ends the wait.
+    /// A sample the session received: every one is watched (input seen during the break is no
+    /// return), and while waiting, one that shows the person ends the wait.
     public func observe(_ sample: Sample) {
-        guard case .input(let a) = sample.payload, a.keyPresses > 0 || a.clicks > 0 || a.scrollTicks > 0 else { return }
         let back: (CheckedContinuation<Void, Never>, Int)? = state.withLock { s in
-            guard s.isWaiting, let c = s.continuation.take() else { return nil }
+            guard s.presence.observe(sample), s.isWaiting, let c = s.continuation.take() else { return nil }
             s.isWaiting = false
             return (c, s.period)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SessionViews
 import SystemCalls
 import VigilCore
 
@@ -20,11 +21,17 @@ public struct SessionStatus: Codable, Hashable, Sendable {
     public var episodes: Int
     public var alarms: Int
     public var updated: Double
+    /// Why the score is what it is ("no input for 3 min"), unless the person is focused.
+    public var reason: String?
+    /// Where the Pomodoro set stands, if the session runs one.
+    public var pomodoro: PomodoroProgress?
 
     public init(
         pid: Int32, task: String?, started: String, planned: Double?, state: String, score: Double, elapsed: Double, worked: Double? = nil,
-        episodes: Int, alarms: Int, updated: Double
+        episodes: Int, alarms: Int, updated: Double, reason: String? = nil, pomodoro: PomodoroProgress? = nil
     ) {
+        self.reason = reason
+        self.pomodoro = pomodoro
         self.worked = worked
         self.pid = pid
         self.task = task
@@ -44,7 +51,7 @@ public struct SessionStatus: Codable, Hashable, Sendable {
         case state, score
         case elapsed = "elapsed_s"
         case worked = "worked_s"
-        case episodes, alarms, updated
+        case episodes, alarms, updated, reason, pomodoro
     }
 
     /// The object as one JSON line, keys sorted, written by hand (this runs up to once a tick).
@@ -55,6 +62,13 @@ public struct SessionStatus: Codable, Hashable, Sendable {
         f.append("\"episodes\":\(episodes)")
         f.append("\"pid\":\(pid)")
         f.append("\"planned_s\":\(planned.map(jsonNumber) ?? "null")")
+        if let p = pomodoro {
+            let left = p.left.map(jsonNumber) ?? "null"
+            f.append("\"pomodoro\":{\"left_s\":\(left),\"period\":\(p.period),\"phase\":\(jsonString(p.phase.rawValue)),\"rounds\":\(p.rounds)}")
+        } else {
+            f.append("\"pomodoro\":null")
+        }
+        f.append("\"reason\":\(reason.map(jsonString) ?? "null")")
         f.append("\"score\":\(jsonNumber(score))")
         f.append("\"started\":\(jsonString(started))")
         f.append("\"state\":\(jsonString(state))")

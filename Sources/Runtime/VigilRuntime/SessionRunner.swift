@@ -212,20 +212,35 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
             })
         await live.begin(statuses: statuses)
         // Pomodoro: a break at the end of each work period; after it, wait for the person (the
-        // first input with activity resumes the session and starts the next work period).
+        // first sign of them, by the session's presence rule, starts the next work period).
+        if let p = plan.pomodoro {
+            view.withLock { $0.pomodoroPhase = (.work, 1, p.rounds, plan.wallStart, p.work) }
+        }
         let pomodoro = plan.pomodoro.map { p in
-            PomodoroScheduler(plan: p, clock: clock) { step in
+            PomodoroScheduler(plan: p, presence: PresenceWatch(configuration), clock: clock) { step in
+                // The phase starts at the session's current instant (its clock ticks every second).
+                func phase(_ kind: PomodoroProgress.Phase, _ period: Int, _ length: Double?) {
+                    view.withLock { v in v.pomodoroPhase = (kind, period, p.rounds, v.now ?? plan.wallStart, length) }
+                }
                 switch step {
-                case .breakStarts: inject(.control(.breakTime))
-                case .waiting:
+                case .breakStarts(let period):
+                    let long = period % p.rounds == 0
+                    phase(long ? .longBreak : .shortBreak, period, p.breakLength(after: period))
+                    inject(.control(.breakTime))
+                    alarms.announce(.breakStarts(period: period, rounds: p.rounds, minutes: p.breakLength(after: period) / 60, long: long))
+                case .waiting(let period):
+                    phase(.waiting, period, nil)
                     let elapsed = view.withLock { v in
                         v.waiting = true
                         return v.elapsed
                     }
                     presenter.waiting(elapsed)
-                case .resumed:
+                    alarms.announce(.breakOver(period: period, rounds: p.rounds))
+                case .resumed(let period):
+                    phase(.work, period + 1, p.work)
                     view.withLock { $0.waiting = false }
                     inject(.control(.resume))
+                    alarms.announce(.workStarts(period: period + 1, rounds: p.rounds, minutes: p.work / 60))
                 }
             }
         }
@@ -274,7 +289,8 @@ private final class Bookkeeper: Sendable {
     func update(_ view: LiveView) {
         var status = SessionStatus(
             pid: pid, task: task, started: started, planned: planned, state: view.stateText, score: (view.score * 100).rounded() / 100,
-            elapsed: view.elapsed.rounded(), worked: view.worked.rounded(), episodes: view.episodes, alarms: view.alarms, updated: 0)
+            elapsed: view.elapsed.rounded(), worked: view.worked.rounded(), episodes: view.episodes, alarms: view.alarms, updated: 0,
+            reason: view.state == .focused ? nil : view.reason, pomodoro: view.pomodoro)
         let (write, touch) = books.withLock { b -> (Bool, Timestamp?) in
             let changed = b.written != status
             if changed { b.written = status }

@@ -31,8 +31,11 @@ CAUSES = ["away", "switching", "noise", "location", "app"]
 
 
 def main():
-    db_path, report_path, zone, first, last = sys.argv[1:6]
-    task_filter = sys.argv[6] if len(sys.argv) > 6 else None
+    # --open-day=YYYY-MM-DD: the local day still running (today), judged only once it is over.
+    args = [a for a in sys.argv[1:] if not a.startswith("--open-day=")]
+    open_day = next((date.fromisoformat(a.split("=", 1)[1]) for a in sys.argv[1:] if a.startswith("--open-day=")), None)
+    db_path, report_path, zone, first, last = args[:5]
+    task_filter = args[5] if len(args) > 5 else None
     tz = ZoneInfo(zone)
     report = json.load(open(report_path))
     db = sqlite3.connect(db_path)
@@ -58,7 +61,11 @@ def main():
     for sid, number, a, b, cause in db.execute("SELECT session_id, number, started_ms, ended_ms, cause FROM episodes ORDER BY session_id, number"):
         episodes[sid].append((number, a // 1000, None if b is None else b // 1000, cause))
     alarms = defaultdict(list)
-    for sid, ep, at, cleared in db.execute("SELECT session_id, episode_number, at_ms, cleared_ms FROM alarms ORDER BY session_id, at_ms, id"):
+    # The person was back only when the episode closed by a return (not a pause, a break, a gap or the end).
+    for sid, ep, at, cleared in db.execute(
+            "SELECT a.session_id, a.episode_number, a.at_ms, CASE WHEN e.closed_by = 'back' THEN a.cleared_ms END"
+            " FROM alarms a LEFT JOIN episodes e ON e.session_id = a.session_id AND e.number = a.episode_number"
+            " ORDER BY a.session_id, a.at_ms, a.id"):
         alarms[sid].append((ep, at // 1000, None if cleared is None else cleared // 1000))
 
     in_period = lambda d: first_day <= d <= to_day
@@ -84,6 +91,9 @@ def main():
     # (in start order) in an episode then, else the first judged outside its episodes then.
     distracted_by = {}
     focused_by = {}
+    # Whether the session a focused second counts for was not abandoned: its days count for streaks.
+    kept_by = {}
+    kept_days = set()
     judged_sessions = defaultdict(int)
     # Seconds t whose next second lies in the same session: unbroken focus runs on only there.
     continues = set()
@@ -143,14 +153,14 @@ def main():
             if in_episode:
                 distracted_by.setdefault(t, task or "")
             if judged and not in_episode:
+                if t not in focused_by:
+                    kept_by[t] = outcome != "abandoned"
                 focused_by.setdefault(t, task or "")
-                if "first_session" not in earned:
-                    note("first_session", lt.date())
             if judged or in_episode:
                 judged_sessions[t] += 1
-            if judged and "first_session" not in earned:
+            if judged and outcome != "abandoned" and "first_session" not in earned:
                 note("first_session", lt.date())
-        # (first_session: the first judged second, focused or not.)
+        # (first_session: the first judged second, focused or not, of a session not abandoned.)
 
     for t, task in distracted_by.items():
         lt = local(t)
@@ -164,6 +174,8 @@ def main():
             continue
         lt = local(t)
         focused[(lt.date(), lt.hour)] += 1
+        if kept_by.get(t):
+            kept_days.add(lt.date())
         if in_period(lt.date()):
             tasks[focused_by[t]]["focused"] += 1
         run = run + 1 if previous_second == t - 1 and previous_second in continues else 1
@@ -196,12 +208,17 @@ def main():
     heat = [[0] * 24 for _ in range(7)]
     weeks = {}
     free_days = session_days = 0
+    today_so_far_free = None
     multiplier = lambda n: 5 if n >= 90 else 4 if n >= 60 else 3 if n >= 21 else 2 if n >= 7 else 1
     while day <= to_day:
         f = sum(focused[(day, h)] for h in range(24))
         x = sum(distracted[(day, h)] for h in range(24))
         e = sum(ep_starts[(day, h)] for h in range(24))
-        active = f + x > 0
+        # A day counts through a session not abandoned, or an episode; today only once it is over.
+        judged_day = f + x > 0 and (day in kept_days or e > 0)
+        if open_day is not None and day == open_day and in_period(day) and judged_day:
+            today_so_far_free = e == 0
+        active = judged_day and (open_day is None or day < open_day)
         free = active and e == 0
         if active:
             if free:
@@ -288,7 +305,8 @@ def main():
                 hd[h] += distracted[(d, h)]
                 he[h] += ep_starts[(d, h)]
                 fe += ep_starts[(d, h)]
-            if sum(focused[(d, h)] + distracted[(d, h)] for h in range(24)) > 0:
+            if sum(focused[(d, h)] + distracted[(d, h)] for h in range(24)) > 0 and (d in kept_days or fe > 0) \
+                    and (open_day is None or d < open_day):
                 active_days += 1
                 free += fe == 0
             n_sessions += started_by_day[d]
@@ -371,7 +389,8 @@ def main():
             by_hour=[group(str(h), [e for e in period_episodes if e[3] == h]) for h in range(24)]),
         streak=dict(current=streak, best=best, score=score, best_score=best_score,
                     badge=next(b for n, b in badges if max(streak, 1) >= n), multiplier=multiplier(max(streak, 1)),
-                    days_to_habit=max(0, 21 - streak), days_to_lifestyle=max(0, 90 - streak), calendar=calendar),
+                    days_to_habit=max(0, 21 - streak), days_to_lifestyle=max(0, 90 - streak), calendar=calendar,
+                    today_so_far_free=today_so_far_free),
         tasks=sorted((dict(task=k, sessions=t["sessions"], focused_minutes=t["focused"] / 60, distracted_minutes=t["distracted"] / 60,
                            focus_share=share(t["focused"], t["focused"] + t["distracted"]), episodes=t["episodes"])
                       for k, t in tasks.items()), key=lambda t: (-round(t["focused_minutes"], 2), t["task"])),

@@ -91,10 +91,10 @@ public struct FocusSession: Sendable {
     public private(set) var isEnded = false
 
     /// The instant the planned time is up, if there is a plan: later by the time the person paused
-    /// (`session.pause_extends_plan`), booked up to the last instant seen.
+    /// or took a break (`session.pause_extends_plan`), booked up to the last instant seen.
     public var plannedEnd: Timestamp? {
         guard let s = startedAt, let p = plannedSeconds else { return nil }
-        return s + p + (configuration.session.pauseExtendsPlan ? ledger.pausedByPerson : 0)
+        return s + p + (configuration.session.pauseExtendsPlan ? ledger.paused : 0)
     }
 
     // MARK: Inputs
@@ -207,7 +207,9 @@ public struct FocusSession: Sendable {
             case .watching:
                 enter(.paused(kind), at: now, reason: reason, into: &events)
             case .distracted(let m):
-                closeEpisode(m, at: now, by: "paused", into: &events)
+                // Stepping away on purpose ends the episode, and it is no return to work: its
+                // alarm stops without a recovery time (and earns nothing).
+                closeEpisode(m, at: now, by: kind == .pause ? "paused" : "break", into: &events)
                 enter(.paused(kind), at: now, reason: reason, into: &events)
             case .paused(let current):
                 if current != kind { enter(.paused(kind), at: now, reason: nil, into: &events) }
@@ -283,7 +285,8 @@ public struct FocusSession: Sendable {
             let summary = SessionSummary(
                 outcome: outcome, started: started, ended: at, activeSeconds: ledger.active,
                 focusedSeconds: max(0, ledger.active - ledger.distracted), distractedSeconds: ledger.distracted,
-                pausedSeconds: ledger.paused, gapSeconds: ledger.gaps, episodes: ledger.episodes, alarms: ledger.alarms)
+                pausedSeconds: ledger.paused, breakSeconds: ledger.onBreak, gapSeconds: ledger.gaps, episodes: ledger.episodes,
+                alarms: ledger.alarms)
             events.append(SessionEvent(time: at, kind: .sessionEnded(summary)))
             return events
         }
@@ -353,7 +356,7 @@ public struct FocusSession: Sendable {
             case .watching, .distracted: ledger.active += elapsed
             case .paused(let kind):
                 ledger.paused += elapsed
-                if kind == .pause { ledger.pausedByPerson += elapsed }
+                if kind == .breakTime { ledger.onBreak += elapsed }
             case .planned, .ended: break
             }
             return
@@ -500,7 +503,9 @@ public struct FocusSession: Sendable {
         e.closedBy = closer
         ledger.distracted += end - e.start
         if let first = m.firstAlarmAt {
-            events.append(SessionEvent(time: end, kind: .alarmCleared(level: e.alarmLevel, episode: e.number, recoverySeconds: max(0, end - first))))
+            let recovery = closer == "back" ? max(0, end - first) : nil
+            events.append(
+                SessionEvent(time: end, kind: .alarmCleared(level: e.alarmLevel, episode: e.number, closedBy: closer, recoverySeconds: recovery)))
         }
         events.append(SessionEvent(time: end, kind: .episodeEnded(e)))
         datingFloor = end
@@ -563,8 +568,8 @@ extension FocusSession {
         var alarms = 0
         var active = 0.0
         var paused = 0.0
-        /// Paused by the person (`p`), not a planned break.
-        var pausedByPerson = 0.0
+        /// The part of `paused` on breaks.
+        var onBreak = 0.0
         var gaps = 0.0
         var distracted = 0.0
     }

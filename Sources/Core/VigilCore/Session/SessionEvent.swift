@@ -81,7 +81,8 @@ public struct Episode: Hashable, Sendable {
     public var reason: String
     /// Highest alarm level fired during the episode (0 for none).
     public var alarmLevel: Int = 0
-    /// How the episode closed: `back`, `paused`, `gap`, `ended`.
+    /// How the episode closed: `back` (the one return to work), `paused`, `break`, `gap`, `sleep`,
+    /// `ended` (the session ended first) or `interrupted` (Vigil stopped).
     public var closedBy: String? = nil
 
     public var duration: Double? { end.map { $0 - start } }
@@ -113,7 +114,10 @@ public struct SessionSummary: Hashable, Sendable {
     public var focusedSeconds: Double
     /// Time inside distraction episodes (episodes are dated back to their cause).
     public var distractedSeconds: Double
+    /// Time paused by the person or on a break (breaks included).
     public var pausedSeconds: Double
+    /// The part of `pausedSeconds` spent on breaks (`b`, a Pomodoro break).
+    public var breakSeconds: Double = 0
     /// Time with no samples at all: the machine slept or Vigil was not running.
     public var gapSeconds: Double
     public var episodes: Int
@@ -137,7 +141,10 @@ public struct SessionEvent: Hashable, Sendable {
         case episodeEnded(Episode)
         /// `repeat` is 0 for the first firing of a level, then 1, 2... for the persistent last level.
         case alarm(level: Int, repeat: Int, episode: Int, cause: Cause, reason: String)
-        case alarmCleared(level: Int, episode: Int, recoverySeconds: Double)
+        /// The episode's alarm is over. `recoverySeconds` (from its first alarm) only when the person
+        /// came back to work (`closedBy` is `back`): a pause, a break, a gap or the session's end
+        /// stops the alarm without a return.
+        case alarmCleared(level: Int, episode: Int, closedBy: String, recoverySeconds: Double?)
         /// The alarms of the episode are quiet until `until`; `left` snoozes remain in the session.
         case alarmSnoozed(level: Int, episode: Int, until: Timestamp, left: Int)
         /// A snooze that was asked for and not given, and why.

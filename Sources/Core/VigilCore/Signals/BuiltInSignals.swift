@@ -43,8 +43,8 @@ public struct IdleDetail: ScoreDetail {
     public var sinceLastInput: Double? = nil
     public var reason: String {
         let watching = playing ? "watching/listening, " : ""
-        guard let touch = sinceLastInput else { return watching + "no input for \(humanMinutes(seconds))" }
-        return watching + "away for \(humanMinutes(seconds)), last input \(humanMinutes(touch)) ago"
+        guard let touch = sinceLastInput else { return watching + "no input for \(reasonDuration(seconds))" }
+        return watching + "away for \(reasonDuration(seconds)), last input \(reasonDuration(touch)) ago"
     }
 }
 
@@ -60,7 +60,7 @@ public struct NoiseDetail: ScoreDetail {
     public var level: Double
     public var loudness: Bool
     public var seconds: Double
-    public var reason: String { "noise \(Int(saturating: level.rounded())) \(loudness ? "LUFS" : "dBFS") for \(humanMinutes(seconds))" }
+    public var reason: String { "noise \(Int(saturating: level.rounded())) \(loudness ? "LUFS" : "dBFS") for \(reasonDuration(seconds))" }
 }
 
 /// Distance from the workplace: "212 m from the office".
@@ -160,8 +160,7 @@ public struct PresenceScorer: SignalScorer {
             // again by every idle sample after it, is one event, not enough to be back.
             var seen = lastInput
             if let touch = returning.last?.time, let last = seen, touch > last { seen = touch }
-            let fresh = seen.map { lastEvent - $0 > 0.25 } ?? false
-            noteActivity(lastEvent: lastEvent, events: fresh ? 1 : 0, at: t)
+            noteActivity(lastEvent: lastEvent, events: Self.isFresh(lastEvent, after: seen) ? 1 : 0, at: t)
         case .locked:
             guard desktop.lockIsAway, lockedSince == nil else { return }
             lockedSince = t
@@ -183,6 +182,12 @@ public struct PresenceScorer: SignalScorer {
         playing = m.isPlaying
         // The end of a call starts the idle clock: the person was there until then.
         if wasBusy && !busy && lastInput != nil { back(at: t) }
+    }
+
+    /// Whether the last input the desktop reports is new since `seen`, the latest activity seen
+    /// before: by default a quarter of a second tells fresh input from the rounding of idle times.
+    @inlinable public static func isFresh(_ lastEvent: Timestamp, after seen: Timestamp?, tolerance: Double = 0.25) -> Bool {
+        seen.map { lastEvent - $0 > tolerance } ?? false
     }
 
     private mutating func noteActivity(lastEvent: Timestamp, events: Int, at t: Timestamp) {
@@ -298,10 +303,61 @@ public struct PresenceScorer: SignalScorer {
     }
 }
 
+/// The presence rule, one sample at a time, for whoever waits for the person rather than scoring
+/// their absence (the session after a Pomodoro break): the same sources and the same reading of
+/// them as `PresenceScorer`. A sample shows the person is here when it has activity from any
+/// source: an input window with activity events (keys, clicks, scroll, switches, a pointer moved
+/// further than `input.min_pointer_travel`), input the desktop saw after the latest activity seen
+/// before, the screen unlocked (a password was typed), or a call starting (`media.calls_are_presence`).
+public struct PresenceWatch: Sendable {
+    public let input: VigilConfiguration.Input
+    public let desktop: VigilConfiguration.Desktop
+    public let media: VigilConfiguration.Media
+    /// The latest activity any source reported.
+    private var lastActivity: Timestamp?
+    private var onCall = false
+
+    public init(_ configuration: VigilConfiguration) {
+        input = configuration.input
+        desktop = configuration.desktop
+        media = configuration.media
+    }
+
+    /// Takes the next sample; true when it shows the person here, now.
+    public mutating func observe(_ sample: Sample) -> Bool {
+        let t = sample.time
+        switch sample.payload {
+        case .input(let a):
+            guard input.enabled, PresenceScorer.events(in: a, minTravel: input.minPointerTravel) > 0 else { return false }
+            note(t - max(a.idle, 0))
+            return true
+        case .desktop(.idle(let seconds)):
+            guard desktop.enabled else { return false }
+            let last = t - max(seconds, 0)
+            defer { note(last) }
+            // One sample ends the wait, so a reading stamped late on a busy machine must not look
+            // like input: a return moves the last input by minutes, never by two seconds.
+            return PresenceScorer.isFresh(last, after: lastActivity, tolerance: 2)
+        case .desktop(.unlocked):
+            guard desktop.enabled else { return false }
+            note(t)
+            return true
+        case .media(let m):
+            guard media.enabled, media.callsArePresence else { return false }
+            defer { onCall = m.onCall }
+            return m.onCall && !onCall
+        case .desktop, .audio, .location, .app, .reading, .status, .control:
+            return false
+        }
+    }
+
+    private mutating func note(_ t: Timestamp) { lastActivity = max(t, lastActivity ?? t) }
+}
+
 /// A locked screen: "screen locked for 3 min".
 public struct LockDetail: ScoreDetail {
     public var seconds: Double
-    public var reason: String { "screen locked for \(humanMinutes(seconds))" }
+    public var reason: String { "screen locked for \(reasonDuration(seconds))" }
 }
 
 // MARK: - App switching
@@ -596,7 +652,7 @@ public struct AppDetail: ScoreDetail {
     public var rule: String?
     public var seconds: Double
     public var reason: String {
-        "\(humanMinutes(seconds)) in \(appClass)\(rule.map { " — \($0)" } ?? "") (distracting)"
+        "\(reasonDuration(seconds)) in \(appClass)\(rule.map { " — \($0)" } ?? "") (distracting)"
     }
 }
 
