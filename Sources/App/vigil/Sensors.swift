@@ -10,9 +10,9 @@ struct Sensors: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check each live sensor: is it there, and if not, what to do.",
         discussion: """
-            Starts each enabled detector (libinput, PulseAudio, gpsd) for a moment, as `vigil start` \
-            would, and prints its state with the reason and the remedy when it cannot be used. \
-            Exits 0 when every enabled sensor is available, 1 otherwise.
+            Starts the detector of each enabled sensor, \(HelpText.sensors), for a moment, as \
+            `vigil start` would, and prints its state with the reason and the remedy when it \
+            cannot be used. Exits 0 when every enabled sensor is available, 1 otherwise.
 
             Examples:
               vigil sensors

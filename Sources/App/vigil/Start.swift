@@ -16,10 +16,9 @@ struct Start: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Start a live focus session.",
         discussion: """
-            Watches input activity (libinput), microphone loudness (PulseAudio) and location \
-            (gpsd) until the planned time is up, or until you end it. A sensor that cannot be used \
-            is reported with the reason and the remedy, and the session runs with the others \
-            (`vigil sensors` checks them beforehand).
+            Watches \(HelpText.sensors) until the planned time is up, or until you end it. A \
+            sensor that cannot be used is reported with the reason and the remedy, and the \
+            session runs with the others (`vigil sensors` checks them beforehand).
 
             In a terminal, one screen shows the task, the time, the state, the distraction score \
             with its last minutes, and each sensor's reading; keys: p pause/resume, b break, \
