@@ -22,10 +22,11 @@ struct Start: AsyncParsableCommand {
 
             In a terminal, one screen shows the task, the time, the state, the distraction score \
             with its last minutes, and each sensor's reading; keys: p pause/resume, b break, \
-            s snooze an alarm, q end (asks first), ? help. Piped or under systemd it prints plain \
-            lines instead (--plain forces them). Ctrl-C ends the session (abandoned if early); \
-            SIGTERM or a closed terminal (SIGHUP) saves it as interrupted. `vigil status` shows \
-            the running session from another terminal, `vigil stop` ends it.
+            r resume, s snooze an alarm, q end (asks first), ? help. Piped or under systemd it \
+            prints plain lines instead (--plain forces them), and a key is typed with Enter. \
+            Ctrl-C ends the session (abandoned if early); SIGTERM or a closed terminal (SIGHUP) \
+            saves it as interrupted. `vigil status` shows the running session from another \
+            terminal, `vigil stop` ends it.
 
             While you are distracted, alarms escalate through the channels alarms.channels gives \
             each level: the terminal, desktop notifications, a sound.
