@@ -4,11 +4,11 @@ import VigilCore
 /// What help texts say Vigil watches and reads, made from the registries (`SensorKind.builtIn`,
 /// `RecordingFileFormat`), so that `--help` and the manual pages made from it name every sensor
 /// and every format there is, not the few there were when a text was written
-/// (`CLIConformanceTests.helpNamesEverySensorOrNone` holds them to it).
+/// (`HelpTextTests.helpNamesEverySensorOrNone` holds them to it).
 enum HelpText {
     /// Every built-in sensor with where it reads from, in the registry's order: "the desktop's
-    /// idle time, screen lock and sleep (D-Bus, Wayland, X11, logind), input activity (libinput),
-    /// ..., and location (gpsd)".
+    /// idle time, screen lock and sleep (D-Bus, Wayland or X11, and logind), input activity
+    /// (libinput), ... and location (gpsd)".
     static let sensors = series(SensorKind.builtIn.map { "\(watched($0)) (\(source($0)))" }, "and")
 
     /// The recording formats `vigil replay` and `vigil inspect` read, told apart by their content.
