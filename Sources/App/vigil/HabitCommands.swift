@@ -45,7 +45,7 @@ func habitJSON(_ h: Habit, _ p: HabitProgress, today: HabitRow.Today?, extra: [(
 
 /// The options that set a habit's schedule: at most one of them.
 struct ScheduleOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Every day (day).", valueName: "day")) var every: String?
+    @Option(help: ArgumentHelp("Every day: --every day (or daily), the schedule of a habit given none.", valueName: "day")) var every: String?
     @Option(help: ArgumentHelp("On these weekdays: mon,wed,fri.", valueName: "days")) var days: String?
     @Option(help: ArgumentHelp("This many times a week, any days: 3/week.", valueName: "n/week")) var times: String?
 
@@ -104,7 +104,7 @@ struct HabitCommand: AsyncParsableCommand {
         commandName: "habit",
         abstract: "Habits with streaks (the 21/90 model), strength, goals and reminders.",
         discussion: """
-            A scheduled day you do not mark is marked failed the next day Vigil runs. A habit with
+            A scheduled day you do not mark is marked failed the next day Vigil runs. A habit with \
             --auto is completed by your focus sessions themselves.
 
             Examples:
@@ -134,7 +134,7 @@ struct HabitCommand: AsyncParsableCommand {
         @Option(help: "Completions to reach (then continue or finish).") var goal: Int?
         @Option(help: "A colour, for you and for sorting.") var color: String?
         @Option(help: ArgumentHelp("Remind at this local time, HH:MM.", valueName: "time")) var reminder: String?
-        @Option(help: "high, medium or low.") var priority: Priority = .medium
+        @Option(help: "How much it matters, for sorting (`habit list --sort priority`).") var priority: Priority = .medium
         @Flag(help: "Flag it.") var flag = false
         @Option(help: ArgumentHelp("Completed by sessions: \"50m on thesis\" (a task's title or tag).", valueName: "rule")) var auto: String?
         @Option(
@@ -175,7 +175,7 @@ struct HabitCommand: AsyncParsableCommand {
                   vigil habit list --sort reminder
                 """)
         @OptionGroup var common: CommonOptions
-        @Option(help: "name, color, created, due (due today first), flag, priority or reminder.") var sort: HabitOrder = .created
+        @Option(help: "The order; due puts the habits due today first.") var sort: HabitOrder = .created
         @Flag(help: "Also finished and archived habits.") var archived = false
         @Flag(help: "Print a JSON array of habits (docs/json.md).") var json = false
 
@@ -384,7 +384,7 @@ struct HabitCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("A new goal, or none.", valueName: "n")) var goal: String?
         @Option(help: ArgumentHelp("A colour, or none.", valueName: "color")) var color: String?
         @Option(help: ArgumentHelp("Reminder time HH:MM, or none.", valueName: "time")) var reminder: String?
-        @Option(help: "high, medium or low.") var priority: Priority?
+        @Option(help: "A new priority.") var priority: Priority?
         @Flag(inversion: .prefixedEnableDisable, help: "Flag or unflag it.") var flag: Bool?
         @Option(help: ArgumentHelp("\"50m on thesis\", or none.", valueName: "rule")) var auto: String?
         @Option(

@@ -10,13 +10,19 @@ struct Inspect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Summarise recordings without running a session.",
         discussion: """
-            Reads Vigil recordings, `libinput record` YAML, gpsd JSON (`gpspipe -w`) and WAV audio, \
-            telling them apart by their content, and prints for each what it holds: for input, key \
-            presses (autorepeat excluded), clicks, scroll ticks, pointer travel, app-switch gestures \
-            and the longest idle gaps; for audio, integrated loudness (audio files), maximum \
-            momentary and short-term loudness and the sample peak; for location, fixes, fix losses, \
-            distance travelled and the largest distance from the first fix. Counts and levels only: \
-            no key, audio or coordinate is printed.
+            Reads recordings in any of these formats, told apart by their content: \
+            \(HelpText.formats).
+
+            For each it prints what it holds, sensor by sensor: for input activity, key presses \
+            (autorepeat excluded), clicks, scroll ticks, pointer travel, app-switch gestures and \
+            the longest idle gaps; for microphone loudness, integrated loudness (audio files), \
+            maximum momentary and short-term loudness and the sample peak; for location, fixes, \
+            fix losses, distance travelled, the largest distance from the first fix (or from the \
+            workplace, for coarse fixes) and the top speed; for the desktop, its idle readings, the \
+            longest idle time, screen locks and sleeps; for the application in front, its changes \
+            and the time in each application with its category; for calls and media playback, the \
+            calls, the time on calls and the time playing. Counts and levels only: no key, audio, \
+            coordinate or window title is printed.
 
             Examples:
               vigil inspect Samples/coffee-break/session.jsonl

@@ -17,7 +17,7 @@ final class ScreenAlarmSink: AlarmSink, @unchecked Sendable {
     func clear(episode: Int, level: Int, closedBy: String, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool { true }
 }
 
-/// Keys during a session. On the live screen single keys (p, b, s, q with a confirmation, ?);
+/// Keys during a session. On the live screen single keys (p, b, r, s, q with a confirmation, ?);
 /// otherwise a letter and Enter.
 final class KeyReader: @unchecked Sendable {
     private let view: LiveViewModel
@@ -88,7 +88,8 @@ final class KeyReader: @unchecked Sendable {
         if asking { out += ["", "End the session now? y to end, any other key to go on."] }
         if showHelp {
             out += [
-                "", "p  pause, or resume after a pause", "b  take a break, or end it", "s  snooze the alarms of this episode (a few times a session)",
+                "", "p  pause, or resume after a pause", "b  take a break, or end it", "r  resume after a pause or a break",
+                "s  snooze the alarms of this episode (a few times a session)",
                 "q  end the session (asks first; saved as completed or, before its planned end, abandoned)", "?  this help",
                 "Ctrl-C ends the session too; everything is saved.",
             ]

@@ -16,7 +16,7 @@ struct Log: AsyncParsableCommand {
         discussion: """
             Times are shown in the local time zone.
 
-            Your own sessions are listed (live ones and a simulated history); --source lists
+            Your own sessions are listed (live ones and a simulated history); --source lists \
             replays, rehearsals and imported sessions too, which the listing otherwise only counts.
 
             Examples:

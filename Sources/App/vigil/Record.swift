@@ -10,12 +10,13 @@ struct Record: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Record the live sensors to a file, without a session.",
         discussion: """
-            Writes every sample of the enabled detectors (input counts, microphone levels, location \
-            fixes, sensor status changes) in Vigil's recording format (recording-format.md in the documentation (`vigil config paths` finds it)), \
+            Writes every sample of the enabled sensors, \(HelpText.sensors), and each sensor's \
+            status changes, in Vigil's recording format (\(documented("recording-format.md"))), \
             readable by you only. Stops after --minutes, or at Ctrl-C; the file is complete either \
-            way. No key identities and no audio are recorded, and location fixes only as their \
-            distance from the workplace and a coarse cell of about 1 km (set \
-            location.exact_coordinates: true in the config to keep exact positions).
+            way. No key identities and no audio are recorded, window titles only with \
+            apps.store_titles: true, and location fixes only as their distance from the workplace \
+            and a coarse cell of about 1 km (set location.exact_coordinates: true in the config to \
+            keep exact positions).
 
             Examples:
               vigil record -o morning.jsonl --minutes 30

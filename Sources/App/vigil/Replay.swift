@@ -11,12 +11,12 @@ struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a focus session over recorded samples and print its event timeline.",
         discussion: """
-            Reads Vigil recordings and the sensors' own formats, told apart by their content: \
-            `libinput record` YAML, gpsd JSON (`gpspipe -w`) and WAV audio. Several files are merged \
-            on one timeline by their absolute times (a Vigil recording's header says when its t=0 \
-            is; for the other formats see recording-format.md in the documentation (`vigil config paths` finds it)). The replay runs on a virtual \
-            clock, as fast as the machine allows, and is deterministic: the same files and config \
-            give byte-identical output.
+            Reads recordings in any of these formats, told apart by their content: \
+            \(HelpText.formats). Several files are merged on one timeline by their absolute times \
+            (a Vigil recording's header says when its t=0 is; for the other formats see \
+            \(documented("recording-format.md"))). The replay runs on a virtual clock, as fast as \
+            the machine allows, and is deterministic: the same files and config give \
+            byte-identical output.
 
             Examples:
               vigil replay Samples/coffee-break/session.jsonl
@@ -33,7 +33,7 @@ struct Replay: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    @Argument(help: ArgumentHelp("Recordings: Vigil JSON Lines, libinput record, gpsd JSON or WAV.", valueName: "file"))
+    @Argument(help: ArgumentHelp("Recordings: \(HelpText.formatNames).", valueName: "file"))
     var files: [String]
 
     @Flag(help: "Print one JSON object per event (fields: \(documented("timeline-json.md"))).")

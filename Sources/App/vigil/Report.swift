@@ -12,17 +12,17 @@ struct ReportCommand: AsyncParsableCommand {
         commandName: "report",
         abstract: "Report when, how long and why you procrastinate.",
         discussion: """
-            When you focus well and when you drift: focus share and episodes per judged hour by
-            hour of the day and weekday (the best and worst hours need an hour of judged time),
-            the change from the period before, the week-by-week profile, tasks, causes,
-            procrastination-free days and streaks (the 21/90 model), alarms and recovery,
-            achievements. Days and hours are in the local time zone (TZ, or --time-zone), which
+            When you focus well and when you drift: focus share and episodes per judged hour by \
+            hour of the day and weekday (the best and worst hours need an hour of judged time), \
+            the change from the period before, the week-by-week profile, tasks, causes, \
+            procrastination-free days and streaks (the 21/90 model), alarms and recovery, \
+            achievements. Days and hours are in the local time zone (TZ, or --time-zone), which \
             the report names.
 
-            Formats: text (fits the terminal and pages through $PAGER, as git does, when longer
-            than the screen; NO_COLOR is respected), json and csv (stable fields, see
-            report-fields.md in the documentation (`vigil config paths` finds it); csv one --table at a time), markdown, html (one self-contained
-            dashboard, light and dark, no network needed).
+            Formats: text (fits the terminal and pages through $PAGER, as git does, when longer \
+            than the screen; NO_COLOR is respected), json and csv (stable fields, see \
+            \(documented("report-fields.md")); csv one --table at a time), markdown, html (one \
+            self-contained dashboard, light and dark, no network needed).
 
             Examples:
               vigil report
@@ -34,13 +34,13 @@ struct ReportCommand: AsyncParsableCommand {
               vigil report --last 90d --format csv --table hours
               vigil report --source all
 
-            Only your own sessions count unless --source says otherwise: live ones and a simulated
-            history. Replays (`vigil replay --log`) and rehearsals (`vigil start --replay --log`)
-            re-judge time already lived, and imported sessions (`vigil import timewarrior`) are time
+            Only your own sessions count unless --source says otherwise: live ones and a simulated \
+            history. Replays (`vigil replay --log`) and rehearsals (`vigil start --replay --log`) \
+            re-judge time already lived, and imported sessions (`vigil import timewarrior`) are time \
             another tool tracked; the report says how many it left out.
 
-            Dates are local: YYYY-MM-DD, today, yesterday, a weekday (the last one, today
-            included), 3d/2w/1mo/1y ago, and the ranges :week (calendar.week_starts), :lastweek,
+            Dates are local: YYYY-MM-DD, today, yesterday, a weekday (the last one, today \
+            included), 3d/2w/1mo/1y ago, and the ranges :week (calendar.week_starts), :lastweek, \
             :month, :lastmonth, :quarter, :lastquarter, :year, :lastyear, :today, :yesterday.
             """
     )

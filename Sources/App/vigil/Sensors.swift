@@ -10,13 +10,12 @@ struct Sensors: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check each live sensor: is it in use here, and if not, why and what to do.",
         discussion: """
-            Starts each enabled detector for a moment, as `vigil start` would: the desktop's idle \
-            time, screen lock and sleep; the application in front; input devices (libinput); calls \
-            and playback and the microphone's loudness (PulseAudio); location (gpsd). Prints whether \
-            each is in use, with the reason and the remedy when it is not. A sensor that is switched \
-            off or not there on this machine is "not in use": the session does without it. Exits 0 \
-            when a session can run, 1 when it cannot tell whether you are at the computer (neither \
-            the desktop nor input devices work) or a configured workplace has no gpsd.
+            Starts the detector of each enabled sensor, \(HelpText.sensors), for a moment, as \
+            `vigil start` would, and prints whether each is in use, with the reason and the remedy \
+            when it is not. A sensor that is switched off or not there on this machine is "not in \
+            use": the session does without it. Exits 0 when a session can run, 1 when it cannot \
+            tell whether you are at the computer (neither the desktop nor input devices work) or a \
+            configured workplace has no gpsd.
 
             Examples:
               vigil sensors

@@ -52,10 +52,10 @@ struct SessionCommand: AsyncParsableCommand {
         commandName: "session",
         abstract: "Past sessions: list, show, correct, tag, delete, or add one you forgot.",
         discussion: """
-            A session's task, tags and note can be corrected at any time. Its times cannot, when
-            Vigil judged it: what was measured stays as measured. A session added after the fact
-            (`vigil session add`) was judged by nobody: it is tracked time, never focused time,
-            and reports count it only with --source added. Edits and deletes reach your other
+            A session's task, tags and note can be corrected at any time. Its times cannot, when \
+            Vigil judged it: what was measured stays as measured. A session added after the fact \
+            (`vigil session add`) was judged by nobody: it is tracked time, never focused time, \
+            and reports count it only with --source added. Edits and deletes reach your other \
             devices at the next `vigil sync`. See history.md in the documentation (`vigil config paths` finds it).
 
             Examples:
@@ -63,7 +63,7 @@ struct SessionCommand: AsyncParsableCommand {
               vigil session show 12
               vigil session edit 12 --task "Write chapter 3" --note "with the door closed"
               vigil session tag 12 +deep -shallow
-              vigil session add --start "2026-11-23 14:00" --end 16:00 --task thesis --tag library
+              vigil session add --start "2026-11-23 14:00" --end 16:00 --task thesis
               vigil session delete 12
             """,
         subcommands: [List.self, Show.self, Edit.self, Tag.self, Delete.self, Add.self])
@@ -79,7 +79,7 @@ struct SessionCommand: AsyncParsableCommand {
                   vigil session list --last all --source all
                 """)
         @OptionGroup var common: CommonOptions
-        @Option(help: ArgumentHelp("The period ending today: 7d, any number of days, or all (default: 7d).", valueName: "span"))
+        @Option(help: ArgumentHelp("The period ending today: 7d, any number of days, or all.", valueName: "span"))
         var last = "7d"
         @Option(
             name: .customLong("source"),
@@ -257,7 +257,7 @@ struct SessionCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete a session and its episodes.",
             discussion: """
-                In a terminal Vigil asks first; elsewhere give --yes. The delete reaches your other
+                In a terminal Vigil asks first; elsewhere give --yes. The delete reaches your other \
                 devices at the next `vigil sync`; `vigil undo` brings it back.
 
                 Example:
@@ -284,11 +284,12 @@ struct SessionCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a session you forgot to start: time you spent, not judged.",
             discussion: """
-                Like `timew track`. Nothing judged it, so it is never focused time: it is listed
+                Like `timew track`. Nothing judged it, so it is never focused time: it is listed \
                 (source "added") and counted by reports only with --source added.
 
-                Example:
-                  vigil session add --start "2026-11-23 14:00" --end 16:00 --task thesis --tag library
+                Examples:
+                  vigil session add --start "2026-11-23 14:00" --end 16:00 --task thesis
+                  vigil session add --start "2026-11-24 09:00" --end 10:30 --tag library
                 """)
         @OptionGroup var common: CommonOptions
         @Option(help: ArgumentHelp("When it started, \"YYYY-MM-DD HH:MM\" (local).", valueName: "time")) var start: String

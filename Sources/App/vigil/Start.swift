@@ -16,17 +16,17 @@ struct Start: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Start a live focus session.",
         discussion: """
-            Watches input activity (libinput), microphone loudness (PulseAudio) and location \
-            (gpsd) until the planned time is up, or until you end it. A sensor that cannot be used \
-            is reported with the reason and the remedy, and the session runs with the others \
-            (`vigil sensors` checks them beforehand).
+            Watches \(HelpText.sensors) until the planned time is up, or until you end it. A \
+            sensor that cannot be used is reported with the reason and the remedy, and the \
+            session runs with the others (`vigil sensors` checks them beforehand).
 
             In a terminal, one screen shows the task, the time, the state, the distraction score \
             with its last minutes, and each sensor's reading; keys: p pause/resume, b break, \
-            s snooze an alarm, q end (asks first), ? help. Piped or under systemd it prints plain \
-            lines instead (--plain forces them). Ctrl-C ends the session (abandoned if early); \
-            SIGTERM or a closed terminal (SIGHUP) saves it as interrupted. `vigil status` shows \
-            the running session from another terminal, `vigil stop` ends it.
+            r resume, s snooze an alarm, q end (asks first), ? help. Piped or under systemd it \
+            prints plain lines instead (--plain forces them), and a key is typed with Enter. \
+            Ctrl-C ends the session (abandoned if early); SIGTERM or a closed terminal (SIGHUP) \
+            saves it as interrupted. `vigil status` shows the running session from another \
+            terminal, `vigil stop` ends it.
 
             While you are distracted, alarms escalate through the channels alarms.channels gives \
             each level: the terminal, desktop notifications, a sound.

@@ -50,13 +50,14 @@ struct TaskCommand: AsyncParsableCommand {
         commandName: "task",
         abstract: "The tasks you focus on: priorities, deadlines, and what to do next.",
         discussion: """
-            A task is named by its number or its exact title (without regard to case; an open task
-            before a done one) here, in `vigil start --task` and in `vigil report --task`. A session
-            started with `vigil start --task` is linked to the task, which then shows its focused
+            A task is named by its number or its exact title (without regard to case; an open task \
+            before a done one) here, in `vigil start --task` and in `vigil report --task`. A session \
+            started with `vigil start --task` is linked to the task, which then shows its focused \
             time and distraction episodes.
 
             Examples:
-              vigil task add "Write chapter 3" --due 2026-12-01 --priority high --estimate 6h --tag thesis
+              vigil task add "Write chapter 3" --due 2026-12-01 --priority high
+              vigil task edit 3 --estimate 6h --tag thesis
               vigil task list --sort due
               vigil task why 3
               vigil task done 3
@@ -69,7 +70,7 @@ struct TaskCommand: AsyncParsableCommand {
             abstract: "Add a task.",
             discussion: """
                 Examples:
-                  vigil task add "Send the invoice" --due "2026-11-27 17:00" --priority high --term short
+                  vigil task add "Send the invoice" --due "2026-11-27 17:00" --priority high
                   vigil task add "Learn Rust" --term long --note "one chapter a week"
                 """)
         @OptionGroup var common: CommonOptions
@@ -78,8 +79,8 @@ struct TaskCommand: AsyncParsableCommand {
             help: ArgumentHelp(
                 "Due: YYYY-MM-DD or \"YYYY-MM-DD HH:MM\" (local), HH:MM, today, tomorrow, friday (the next one), 3d or 2w (from today).",
                 valueName: "date")) var due: String?
-        @Option(help: "high, medium or low.") var priority: Priority = .medium
-        @Option(help: "short, mid or long: over what horizon it pays off.") var term: Term = .short
+        @Option(help: "How much it matters: a part of its urgency (`vigil task why`).") var priority: Priority = .medium
+        @Option(help: "Over what horizon it pays off.") var term: Term = .short
         @Option(help: ArgumentHelp("How long you think it takes: 90m, 1h30m, 2h.", valueName: "duration")) var estimate: String?
         @Option(help: "A note.") var note: String?
         @Option(
@@ -119,7 +120,7 @@ struct TaskCommand: AsyncParsableCommand {
         @Option(help: "Only this term.") var term: Term?
         @Option(help: "Only tasks with this tag.") var tag: String?
         @Flag(help: "Only tasks that are overdue.") var overdue = false
-        @Option(help: "urgency, due, priority, term or created.") var sort: TaskOrder = .urgency
+        @Option(help: "The order; urgency puts the most urgent first.") var sort: TaskOrder = .urgency
         @Flag(help: "Print a JSON array of tasks (docs/json.md).") var json = false
 
         func run() async throws {
@@ -192,8 +193,8 @@ struct TaskCommand: AsyncParsableCommand {
         @Argument(help: "The task's number or exact title.") var task: String
         @Option(help: "A new title.") var title: String?
         @Option(help: ArgumentHelp("A new due date (as for `task add`), or none.", valueName: "date")) var due: String?
-        @Option(help: "high, medium or low.") var priority: Priority?
-        @Option(help: "short, mid or long.") var term: Term?
+        @Option(help: "A new priority.") var priority: Priority?
+        @Option(help: "A new term: over what horizon it pays off.") var term: Term?
         @Option(help: ArgumentHelp("A new estimate (90m, 2h), or none.", valueName: "duration")) var estimate: String?
         @Option(help: ArgumentHelp("A new note, or none.", valueName: "text")) var note: String?
         @Option(name: .customLong("tag"), help: ArgumentHelp("Add a tag.", valueName: "tag")) var addTags: [String] = []

@@ -99,7 +99,7 @@ struct MotivateCommand: AsyncParsableCommand {
         commandName: "motivate",
         abstract: "A motivating line: a tip in Vigil's words or a public-domain quote.",
         discussion: """
-            From the offline collection in config/motivation.yaml, extended by your own
+            From the offline collection in config/motivation.yaml, extended by your own \
             $XDG_CONFIG_HOME/vigil/motivation.yaml. Each call gives a different one from the last.
 
             Examples:
@@ -147,12 +147,12 @@ struct DaemonCommand: AsyncParsableCommand {
         commandName: "daemon",
         abstract: "Send reminders for habits and tasks as desktop notifications.",
         discussion: """
-            Runs until stopped (SIGTERM or Ctrl-C). It looks every `reminders.check` for what is due:
-            a habit at its reminder time (or `reminders.default_time`) and again every
-            `reminders.repeat_every` until it is done, a task `reminders.before_due` before its due
-            time and each morning while it is overdue; never in the quiet hours. Each reminder is
-            sent once, also across restarts. With sync set up (sync.url), it also syncs every
-            `sync.every` (README, "Sync"). Run it as the systemd user service vigil-daemon.service,
+            Runs until stopped (SIGTERM or Ctrl-C). It looks every `reminders.check` for what is due: \
+            a habit at its reminder time (or `reminders.default_time`) and again every \
+            `reminders.repeat_every` until it is done, a task `reminders.before_due` before its due \
+            time and each morning while it is overdue; never in the quiet hours. Each reminder is \
+            sent once, also across restarts. With sync set up (sync.url), it also syncs every \
+            `sync.every` (README, "Sync"). Run it as the systemd user service vigil-daemon.service, \
             which the Debian package and `scripts/install.sh --daemon` install.
 
             Examples:

@@ -7,9 +7,9 @@ struct UndoCommand: AsyncParsableCommand {
         commandName: "undo",
         abstract: "Undo the last change a command made to tasks, habits or sessions.",
         discussion: """
-            One level: the last change only (an add, an edit, a done, a mark, a note, a delete of a
-            task, a habit or a session). A second undo finds nothing; an undo cannot be undone.
-            Days Vigil marks on its own (failed, or completed by sessions) are not undone. A
+            One level: the last change only (an add, an edit, a done, a mark, a note, a delete of a \
+            task, a habit or a session). A second undo finds nothing; an undo cannot be undone. \
+            Days Vigil marks on its own (failed, or completed by sessions) are not undone. A \
             session delete already sent by `vigil sync` comes back on this device only.
 
             Example:

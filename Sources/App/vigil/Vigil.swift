@@ -17,8 +17,9 @@ struct Vigil: AsyncParsableCommand {
         commandName: "vigil",
         abstract: "Notice the moment you drift: focus sessions with procrastination detection.",
         discussion: """
-            Vigil watches input activity, microphone loudness and location during a focus session, \
-            scores how distracted you are, and logs every episode for statistics.
+            During a focus session Vigil watches \(HelpText.sensors); it scores how distracted you \
+            are, and logs every episode for statistics. Recordings (\(HelpText.formatNames)) are \
+            judged the same way by vigil replay, and summarised by vigil inspect.
 
             Examples:
               vigil start --task "thesis" --minutes 50
@@ -34,10 +35,12 @@ struct Vigil: AsyncParsableCommand {
 
             Exit codes: 0 success, 1 nothing to act on or refused (no session running, one \
             already running) or another failure, 64 bad usage, 65 bad input data (a recording or \
-            config file, an unknown task or habit number), 73 cannot create the data directory, \
-            the log or an output file, 74 read or write error (or session events not logged); \
-            vigil sync adds 75 server unreachable (try later), 77 refused by the server, 78 sync \
-            not set up.
+            config file, an unknown task or habit number), 69 a service Vigil needs is not there \
+            (a notification service for daemon --once, vigil-sync next to vigil, or a sync server \
+            set up by a newer Vigil), 73 cannot create the data directory, the log or an output \
+            file, 74 read or write error (or session events not logged); vigil sync and report \
+            --group add 75 server unreachable (try later), 77 refused by the server, 78 sync not \
+            set up.
             """,
         version: "0.1.0",
         subcommands: [
