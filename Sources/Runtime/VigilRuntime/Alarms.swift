@@ -163,7 +163,7 @@ public final class AlarmDispatcher: @unchecked Sendable {
                     _ = try sink.announce(cue)
                 } catch {
                     if self.failing.insert(c).inserted {
-                        self.report("\(c.rawValue) cues unavailable: \(error.detail); the session goes on")
+                        self.report("\(c.rawValue) alarms and Pomodoro cues unavailable: \(error.detail); the session goes on")
                     }
                 }
             }
