@@ -211,7 +211,7 @@ struct HTMLReport {
             if let worst = h.leastProductiveHour {
                 body += fact("▼ Worst hour", hourLabel(worst), rated(worst) + previously(worst, before?.leastProductiveHour))
             } else {
-                body += fact("▼ Worst hour", "–", "no other hour has \(h.minimumJudgedMinutes) min of judged time to compare")
+                body += fact("▼ Worst hour", "–", noWorstHour(h))
             }
             if let most = h.mostProcrastinatedHour, let rate = r.hours[most].rates.episodesPerJudgedHour {
                 body += fact(

@@ -138,6 +138,13 @@ func hourLabel(_ h: Int?) -> String { h.map { ($0 < 10 ? "0" : "") + "\($0):00" 
 
 func weekdayLabel(_ w: Int?) -> String { w.map { Statistics.weekdayNames[$0 - 1] } ?? "–" }
 
+/// Why the highlights name no worst hour though they name a best one.
+func noWorstHour(_ h: Report.Highlights) -> String {
+    h.hoursWithEnoughData < 2
+        ? "no other hour has \(h.minimumJudgedMinutes) min of judged time to compare"
+        : "no worst: the \(h.hoursWithEnoughData) hours with enough judged time focused alike"
+}
+
 /// A device as a person reads it: "" is the log's own sessions from before devices had names.
 func deviceLabel(_ name: String) -> String { name.isEmpty ? "(unnamed)" : name }
 
@@ -183,7 +190,7 @@ struct Summary {
         if let worst = h.leastProductiveHour {
             line += " · worst \(rated(worst))"
         } else {
-            line += " · no other hour has \(minimum) of judged time to compare"
+            line += " · " + noWorstHour(h)
         }
         if let p = h.mostProcrastinatedHour, let rate = r.hours[p].rates.episodesPerJudgedHour {
             line += " · most procrastination at \(hourLabel(p)) (\(oneDecimal(rate)) episodes per judged hour)"

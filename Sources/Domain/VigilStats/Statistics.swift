@@ -391,21 +391,29 @@ public enum Statistics {
     static var minimumJudgedMs: Int64 { Int64(minimumJudgedMinutes) * 60_000 }
 
     /// The index with the highest (or lowest) focus share among those with enough judged time;
-    /// ties go to more judged time, then to the first. The lowest needs two candidates: with one,
-    /// the best hour would also be named the worst.
+    /// ties go to more judged time, then to the first. The lowest is named only when its share is
+    /// below the highest's: with one candidate, or with all of them alike, the best hour would
+    /// also be named the worst.
     static func rankByShare(_ focused: [Int64], _ judged: [Int64], lowest: Bool) -> Int? {
-        var pick: Int?
-        var candidates = 0
-        for i in judged.indices where judged[i] >= minimumJudgedMs {
-            candidates += 1
-            guard let p = pick else {
-                pick = i
-                continue
+        func focusShare(_ i: Int) -> Double { Double(focused[i]) / Double(judged[i]) }
+        func choose(lowest: Bool) -> Int? {
+            var pick: Int?
+            for i in judged.indices where judged[i] >= minimumJudgedMs {
+                guard let p = pick else {
+                    pick = i
+                    continue
+                }
+                let (a, b) = (focusShare(i), focusShare(p))
+                if (lowest ? a < b : a > b) || (a == b && judged[i] > judged[p]) { pick = i }
             }
-            let (a, b) = (Double(focused[i]) / Double(judged[i]), Double(focused[p]) / Double(judged[p]))
-            if (lowest ? a < b : a > b) || (a == b && judged[i] > judged[p]) { pick = i }
+            return pick
         }
-        return lowest && candidates < 2 ? nil : pick
+        guard let best = choose(lowest: false) else { return nil }
+        guard lowest else { return best }
+        // The worst must be worse than the best: among hours that all focus alike none is the
+        // worst, or the best hour could be named the worst too.
+        guard let worst = choose(lowest: true), focusShare(worst) < focusShare(best) else { return nil }
+        return worst
     }
 
     /// The hour with the most episodes started per judged hour, among those with enough judged
