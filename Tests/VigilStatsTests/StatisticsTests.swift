@@ -139,6 +139,38 @@ import VigilCore
         #expect(worse.highlights.mostProductiveHour == 14 && worse.highlights.leastProductiveHour == 17)
     }
 
+    /// Imported and added sessions are tracked time: beside the judged figures, never in them, each
+    /// instant once, the part inside the period. With nothing else in the period no hour is named,
+    /// best or worst.
+    @Test func trackedTimeIsBesideTheJudgedFigures() {
+        var facts = StatisticsFacts()
+        session(&facts, id: 1, "2026-06-02T09:00:00Z", "2026-06-02T10:00:00Z")
+        facts.tracked = [
+            Span(ms("2026-06-03T09:00:00Z"), ms("2026-06-03T11:30:00Z")),
+            Span(ms("2026-06-03T11:00:00Z"), ms("2026-06-03T12:00:00Z")),  // overlaps the one before: counted once
+            Span(ms("2026-05-31T23:00:00Z"), ms("2026-06-01T01:00:00Z")),  // started before the period: its hour inside
+            Span(ms("2026-06-07T23:30:00Z"), ms("2026-06-08T00:30:00Z")),  // ends after it: its half hour inside
+        ]
+        let utc = TimeZone(identifier: "UTC")!
+        let r = Statistics.report(facts, timeZone: utc, from: day("2026-06-01"), to: day("2026-06-07"))
+        #expect(r.totals.trackedSessions == 3)
+        #expect(r.totals.trackedMinutes == 180 + 60 + 30)
+        #expect(r.totals.focusedMinutes == 60 && r.totals.activeMinutes == 60 && r.totals.sessions == 1, "the judged figures are the live session's")
+        #expect(r.days.map(\.focusedMinutes).reduce(0, +) == 60)
+        let text = r.rendered(as: .text)
+        #expect(text.contains("\nTracked     4 h 30 min in 3 sessions nobody judged: never counted as focused\n"), "\(text)")
+
+        var only = StatisticsFacts()
+        only.tracked = [Span(ms("2026-06-02T09:00:00Z"), ms("2026-06-02T11:30:00Z")), Span(ms("2026-06-03T14:00:00Z"), ms("2026-06-03T16:00:00Z"))]
+        let tracked = Statistics.report(only, timeZone: utc, from: day("2026-06-01"), to: day("2026-06-07"))
+        #expect(tracked.totals.trackedMinutes == 270 && tracked.totals.focusedMinutes == 0 && tracked.totals.focusShare == nil)
+        #expect(tracked.highlights.mostProductiveHour == nil && tracked.highlights.leastProductiveHour == nil)
+        #expect(tracked.hours.allSatisfy { $0.rates.judgedMinutes == 0 })
+        // All history begins with the first tracked session when nothing was judged before it.
+        let history = Statistics.report(only, timeZone: utc, from: nil, to: day("2026-06-07"))
+        #expect(history.from == "2026-06-02" && history.totals.trackedSessions == 2 && history.totals.trackedMinutes == 270)
+    }
+
     /// The mission's question, asked where volume and rate disagree: every weekday the person works
     /// an hour at 09:00 with two 10-minute episodes, and a quarter of an hour at 16:00 without one;
     /// one night, ten minutes at 02:00, half of them distracted. By minutes 09:00 would be the most

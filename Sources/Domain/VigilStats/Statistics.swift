@@ -30,11 +30,13 @@ public enum Statistics {
         _ facts: StatisticsFacts, timeZone: TimeZone, from: Int?, to: Int, task: String? = nil, openDay: Int? = nil
     ) -> Report {
         let sessions = facts.sessions
-        let earliest = sessions.first?.start ?? Int64(to) * 86_400_000
+        // History begins with the first session, judged or tracked (`--last all`).
+        let first = [sessions.first?.start, facts.tracked.lazy.map(\.start).min()].compactMap { $0 }.min()
+        let earliest = first ?? Int64(to) * 86_400_000
         let clock = LocalClock(
             timeZone: timeZone, from: Timestamp(milliseconds: min(earliest, Int64(from ?? to) * 86_400_000)),
             to: Timestamp(milliseconds: (Int64(to) + 1) * 86_400_000))
-        let historyFirst = sessions.first.map { clock.slot(ms: $0.start).day } ?? (from ?? to)
+        let historyFirst = first.map { clock.slot(ms: $0).day } ?? (from ?? to)
         let periodFirst = from ?? min(historyFirst, to)
         let base = min(historyFirst, periodFirst)
         let dayCount = max(0, to - base + 1)
@@ -288,6 +290,9 @@ public enum Statistics {
         // Said whenever it can matter: always with several devices, and for one device when two of
         // its sessions shared time in the period.
         if overlapMs > 0 || !deviceSums.isEmpty { totals.overlapMinutes = minutes(overlapMs) }
+        // Tracked time, beside the judged figures: each instant once, as the person's time is.
+        totals.trackedSessions = facts.tracked.reduce(0) { $0 + (inPeriod($1.start) ? 1 : 0) }
+        totals.trackedMinutes = minutes(union(facts.tracked).reduce(0) { $0 + insidePeriod($1) })
         let highlights = sums.highlights
         var previous: Report.PeriodFigures?
         if from != nil {
