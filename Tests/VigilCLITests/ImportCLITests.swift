@@ -88,48 +88,86 @@ import Testing
         #expect(after == 2)
     }
 
+    /// Timewarrior's intervals are tracked time with their tags as the session's tags: found by
+    /// `session list --tag` and `report --tag`, shown as not judged, never focused time (not even with
+    /// --source imported), and a report over them names no best or worst hour.
     @Test(.enabled(if: toolsThere, "needs timewarrior (scripts/setup.sh --tests)"))
     func timewarriorsExportRoundTripsAsImportedSessions() async throws {
         let home = freshHome()
+        let data = ["--data-dir", home + "/d", "--now", "2024-03-06T12:00:00Z"]
         try FileManager.default.createDirectory(atPath: home + "/timew/data", withIntermediateDirectories: true)
         write("", to: home + "/timew/timewarrior.cfg")
         _ = try Self.tool("timew track 2024-03-04T09:00 - 2024-03-04T10:30 thesis", home: home)
-        _ = try Self.tool("timew track 2024-03-04T11:00 - 2024-03-04T11:45 thesis writing", home: home)
+        _ = try Self.tool("timew track 2024-03-04T11:00 - 2024-03-04T11:45 thesis Writing", home: home)
+        // As Timewarrior's hook for Taskwarrior tags an interval: with its task's description.
+        _ = try Self.tool("timew track 2024-03-05T11:00 - 2024-03-05T12:30 'Write chapter 3' thesis", home: home)
         _ = try Self.tool("timew start reading", home: home)
         let file = home + "/time.json"
         _ = try Self.tool("timew export", home: home, output: file)
+        #expect(try await vigil(["task", "add", "Write chapter 3"] + data, home: home).status == 0)
 
-        let r = try await vigil(["import", "timewarrior", file, "--data-dir", home + "/d"], home: home)
+        let r = try await vigil(["import", "timewarrior", file] + data, home: home)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("Imported 2 sessions (2 h 15 min; 1 skipped: still being tracked) from \(file)."), "\(r.stdout)")
+        #expect(r.stdout.hasPrefix("Imported 3 sessions (3 h 45 min; 1 skipped: still being tracked) from \(file)."), "\(r.stdout)")
 
-        // Apart from judged sessions: listed and reported only with --source imported.
-        let plain = try await vigil(["log", "--json", "--data-dir", home + "/d"], home: home)
+        // Listed as the person's own time, with their tags (lower case, as `session tag` keeps them),
+        // without focused time; a task only where a tag is a task's title.
+        var list = try await vigil(["session", "list", "--last", "all", "--tag", "thesis"] + data, home: home)
+        #expect(list.stdout.contains("1 h 30  imported         –           –  (no task)  [thesis]"), "\(list.stdout)")
+        // (Timewarrior keeps an interval's tags sorted: "Writing" before "thesis".)
+        #expect(list.stdout.contains("(no task)  [writing, thesis]"), "\(list.stdout)")
+        #expect(list.stdout.contains("\"Write chapter 3\"  [write chapter 3, thesis]"), "\(list.stdout)")
+        list = try await vigil(["session", "list", "--last", "all", "--tag", "writing", "--json"] + data, home: home)
+        let tagged = jsonRecords(list.stdout)
+        #expect(tagged.count == 1, "\(list.stdout)")
+        #expect(tagged.first?["tags"] as? [String] == ["writing", "thesis"])
+        #expect(tagged.first?["task"] is NSNull && tagged.first?["focused_s"] is NSNull, "\(list.stdout)")
+        let id = try #require(tagged.first?["id"] as? Int)
+        let show = try await vigil(["session", "show", String(id)] + data, home: home)
+        #expect(show.stdout.contains("judged    no: time another tool tracked (imported), not counted as focused"), "\(show.stdout)")
+        #expect(!show.stdout.contains("focused 45 min"), "\(show.stdout)")
+        // Nobody judged its times either: they can be corrected, as an added session's.
+        let edit = try await vigil(["session", "edit", String(id), "--end", "11:40"] + data, home: home)
+        #expect(edit.status == 0, "\(edit.stderr)")
+
+        // `vigil log` lists them when asked, as sessions nobody judged.
+        let plain = try await vigil(["log", "--json"] + data, home: home)
         #expect(plain.stdout == "[]\n", "\(plain.stdout)")
-        let log = try await vigil(["log", "--json", "--source", "imported", "--data-dir", home + "/d"], home: home)
+        let log = try await vigil(["log", "--json", "--source", "imported"] + data, home: home)
         let sessions = jsonRecords(log.stdout)
-        #expect(sessions.count == 2)
-        let thesis = try #require(sessions.first { $0["task"] as? String == "thesis" })
-        #expect((thesis["start"] as? String)?.hasPrefix("2024-03-04T09:00:00") == true, "\(thesis)")
-        #expect((thesis["end"] as? String)?.hasPrefix("2024-03-04T10:30:00") == true, "\(thesis)")
-        #expect(thesis["focused_s"] as? Double == 5400)
-        #expect(thesis["source"] as? String == "imported")
-        #expect(sessions.contains { $0["task"] as? String == "thesis, writing" && $0["focused_s"] as? Double == 2700 })
-        let report = try await vigil(
-            ["report", "--format", "json", "--source", "imported", "--from", "2024-03-04", "--to", "2024-03-05", "--data-dir", home + "/d"],
-            home: home)
-        #expect(report.status == 0, "\(report.stderr)")
-        let totals = (try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["totals"] as? [String: Any]
-        #expect(totals?["sessions"] as? Int == 2, "\(report.stdout)")
+        #expect(sessions.count == 3)
+        let first = try #require(sessions.first { ($0["start"] as? String)?.hasPrefix("2024-03-04T09:00:00") == true })
+        #expect((first["end"] as? String)?.hasPrefix("2024-03-04T10:30:00") == true, "\(first)")
+        #expect(first["focused_s"] is NSNull && first["source"] as? String == "imported", "\(first)")
+
+        // Reports show them as tracked time, by tag too, and never as focused time: not even with
+        // --source imported, which names no hour best and worst.
+        for source in [[], ["--source", "imported"]] {
+            let report = try await vigil(
+                ["report", "--format", "json", "--tag", "thesis", "--from", "2024-03-04", "--to", "2024-03-05"] + source + data, home: home)
+            #expect(report.status == 0, "\(report.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+            let totals = json["totals"] as? [String: Any]
+            #expect(totals?["tracked_sessions"] as? Int == 3, "\(report.stdout)")
+            #expect(totals?["tracked_minutes"] as? Double == 220, "\(report.stdout)")
+            #expect(totals?["focused_minutes"] as? Double == 0 && totals?["sessions"] as? Int == 0, "\(report.stdout)")
+            let highlights = json["highlights"] as? [String: Any]
+            #expect(highlights?["most_productive_hour"] is NSNull && highlights?["least_productive_hour"] is NSNull, "\(report.stdout)")
+            #expect((json["sources"] as? [String: Any])?["tracked"] as? [String] == (source.isEmpty ? ["imported", "added"] : ["imported"]))
+        }
+        let text = try await vigil(["report", "--tag", "writing", "--from", "2024-03-04", "--to", "2024-03-05"] + data, home: home)
+        let words = text.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("Tracked 40 min in 1 session nobody judged (imported, added): never counted as focused"), "\(text.stdout)")
+        #expect(words.contains("tracked, not judged: imported 3"), "\(text.stdout)")
 
         // Once the open interval is stopped it comes in; the others are not imported twice.
         _ = try Self.tool("timew stop", home: home)
         _ = try Self.tool("timew export", home: home, output: file)
         let again = try await vigil(["import", "timewarrior", file, "--data-dir", home + "/d"], home: home)
         #expect(again.stdout.hasPrefix("Imported 1 session ("), "\(again.stdout)")
-        #expect(again.stdout.contains("; 2 already imported) from"), "\(again.stdout)")
+        #expect(again.stdout.contains("; 3 already imported) from"), "\(again.stdout)")
         let count = try await Self.exported(home, data: home + "/d")["sessions"]?.count
-        #expect(count == 3)
+        #expect(count == 4)
     }
 
     /// Loop Habit Tracker 2.3's layout (Habits.csv and Checkmarks.csv as Loop's HabitsCSVExporter

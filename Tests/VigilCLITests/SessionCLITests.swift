@@ -28,6 +28,10 @@ import Testing
         r = try await run(["report", "--tag", "writing", "--last", "all", "--source", "all", "--format", "json"], home)
         #expect(r.status == 0 && r.stdout.contains("\"tag\": \"writing\""), "\(r.stdout)\(r.stderr)")
         #expect(r.stdout.contains("\"focused_minutes\": 0") && r.stdout.contains("\"source\": \"added\""), "\(r.stdout)")
+        // It is the report's tracked time, without --source too: the person's own time.
+        r = try await run(["report", "--tag", "writing", "--last", "all", "--format", "json"], home)
+        #expect(r.stdout.contains("\"tracked_sessions\": 1,") && r.stdout.contains("\"tracked_minutes\": 90\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("\"focused_minutes\": 0,") && r.stdout.contains("\"active_minutes\": 0,"), "\(r.stdout)")
 
         // Bad times are bad values; a session ends after it starts and before now.
         r = try await run(["session", "add", "--start", "2026-11-23", "--end", "16:00"], home)
@@ -53,6 +57,24 @@ import Testing
         #expect(try await run(["undo"], home).stdout == "Undid: task delete #1 \"Thesis\".\n")
         r = try await run(["task", "show", "1"], home)
         #expect(r.stdout.contains("tags      writing") && r.stdout.contains("in 0 sessions"), "\(r.stdout)")
+    }
+
+    /// Every `--source` names every source there is (SessionSource.allCases), in its help and
+    /// when it refuses a word, with the command's own default.
+    @Test func everySourceIsNamedInHelpAndRefusals() async throws {
+        let home = freshHome()
+        let all = "live, simulated, replay, rehearsal, imported, added"
+        for (command, defaults) in [
+            (["report"], "live,simulated,imported,added"), (["session", "list"], "live,simulated,imported,added"), (["log"], "live,simulated"),
+            (["apps"], "live,simulated"),
+        ] {
+            let help = try await run(command + ["--help"], home)
+            let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(words.contains("\(all), several with commas, or all (default: \(defaults))."), "\(command): \(help.stdout)")
+            let refused = try await run(command + ["--source", "bogus"], home)
+            #expect(refused.status == 64, "\(command)")
+            #expect(refused.stderr.contains("--source takes \(all) (several with commas), or all; got 'bogus'."), "\(command): \(refused.stderr)")
+        }
     }
 
     @Test func aJudgedSessionKeepsItsTimesButTakesATaskTagsAndANote() async throws {

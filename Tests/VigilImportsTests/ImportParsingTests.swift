@@ -97,7 +97,7 @@ private func day(_ text: String) -> Int { civilDay(text)! }
         let export = """
             [
             {"id":3,"start":"20261120T090000Z","end":"20261120T103000Z","tags":["thesis"]},
-            {"id":2,"start":"20261120T110000Z","end":"20261120T114500Z","tags":["deep work","thesis"]},
+            {"id":2,"start":"20261120T110000Z","end":"20261120T114500Z","tags":["Deep Work"," thesis","deep work"]},
             {"id":1,"start":"20261123T100000Z","tags":["reading"],"annotation":"chapter two"}
             ]
             """
@@ -107,9 +107,29 @@ private func day(_ text: String) -> Int { civilDay(text)! }
         let first = parsed.intervals[0]
         #expect(first.start == exportTime("20261120T090000Z"))
         #expect(first.end - first.start == 5400)
-        #expect(first.task == "thesis")
-        #expect(parsed.intervals[1].task == "deep work, thesis")
+        #expect(first.sessionTags == ["thesis"])
+        // Tags as `vigil session tag` keeps them (trimmed, lower case, each once), not a task name.
+        #expect(parsed.intervals[1].sessionTags == ["deep work", "thesis"])
+        #expect(parsed.intervals[1].tags == ["Deep Work", "thesis", "deep work"], "as Timewarrior wrote them, for the import's record")
         #expect(parsed.intervals[0].key != parsed.intervals[1].key)
+    }
+
+    /// An interval's task: the first tag that is a task's title, as `--task` names one; no other tag
+    /// makes one (it used to be the tags joined with ", ").
+    @Test func aTagNamesATaskOnlyWhenItIsATasksTitle() {
+        let tasks = [
+            TaskItem(id: 1, title: "Write chapter 3", created: now), TaskItem(id: 2, title: "Review", created: now),
+            TaskItem(id: 3, title: "Review", created: now), TaskItem(id: 4, title: "Old", created: now, done: now),
+            TaskItem(id: 5, title: "Old", created: now),
+        ]
+        let byTag = TaskByTag(tasks)
+        #expect(byTag.task(for: ["thesis", "write chapter 3"])?.id == 1, "exact title, without regard to case")
+        #expect(byTag.task(for: ["thesis"]) == nil)
+        #expect(byTag.task(for: ["review"]) == nil, "two open tasks share the title: none")
+        #expect(byTag.task(for: ["review", "Write chapter 3"])?.id == 1)
+        #expect(byTag.task(for: ["old"])?.id == 5, "the open one before the done one")
+        #expect(byTag.task(for: ["1"]) == nil, "a number is not a title")
+        #expect(byTag.task(for: []) == nil)
     }
 
     @Test func theKeyIsStartEndAndTagsNotTheId() throws {

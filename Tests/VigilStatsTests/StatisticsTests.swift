@@ -114,7 +114,8 @@ import VigilCore
         #expect(!r.achievements.map(\.id).contains("deep_focus_90"))
     }
 
-    /// Equal focus shares go to the hour with more judged time behind it, then to the earlier one.
+    /// Equal focus shares go to the hour with more judged time behind it, then to the earlier one;
+    /// hours that all focus alike have a best and no worst (it would be the best hour again).
     @Test func tiesGoToMoreDataThenTheEarlierHour() {
         var facts = StatisticsFacts()
         session(&facts, id: 1, "2026-06-01T09:00:00Z", "2026-06-01T10:00:00Z")  // Monday, all focused
@@ -122,10 +123,52 @@ import VigilCore
         session(&facts, id: 3, "2026-06-03T14:00:00Z", "2026-06-03T15:00:00Z")  // Wednesday
         session(&facts, id: 4, "2026-06-04T16:00:00Z", "2026-06-04T17:00:00Z")  // Thursday
         let r = Statistics.report(facts, timeZone: TimeZone(identifier: "UTC")!, from: day("2026-06-01"), to: day("2026-06-07"))
-        #expect(r.highlights.mostProductiveHour == 14 && r.highlights.leastProductiveHour == 14, "all 100 %: the most data wins both")
-        #expect(r.highlights.mostProductiveWeekday == 1 && r.highlights.leastProductiveWeekday == 1, "equal data: the earlier")
+        #expect(r.highlights.mostProductiveHour == 14 && r.highlights.leastProductiveHour == nil, "all 100 %: the most data is best, none worst")
+        #expect(r.highlights.mostProductiveWeekday == 1 && r.highlights.leastProductiveWeekday == nil, "equal data: the earlier; none worst")
         #expect(r.highlights.mostProcrastinatedHour == nil, "no episode")
         #expect(r.highlights.hoursWithEnoughData == 3 && r.highlights.weekdaysWithEnoughData == 4)
+        #expect(r.weeks[0].mostProductiveHour == 14 && r.weeks[0].leastProductiveHour == nil)
+        let words = r.rendered(as: .text).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("best 14:00 (100% focused over 2 h 00 min) · no worst: the 3 hours with enough judged time focused alike"))
+
+        // A tie among the worst goes to more data too.
+        session(&facts, id: 5, "2026-06-05T11:00:00Z", "2026-06-05T12:00:00Z", episodes: [("2026-06-05T11:00:00Z", "2026-06-05T11:30:00Z", .away)])
+        session(&facts, id: 6, "2026-06-05T17:00:00Z", "2026-06-05T18:00:00Z", episodes: [("2026-06-05T17:00:00Z", "2026-06-05T17:30:00Z", .away)])
+        session(&facts, id: 7, "2026-06-06T17:00:00Z", "2026-06-06T18:00:00Z", episodes: [("2026-06-06T17:00:00Z", "2026-06-06T17:30:00Z", .away)])
+        let worse = Statistics.report(facts, timeZone: TimeZone(identifier: "UTC")!, from: day("2026-06-01"), to: day("2026-06-07"))
+        #expect(worse.highlights.mostProductiveHour == 14 && worse.highlights.leastProductiveHour == 17)
+    }
+
+    /// Imported and added sessions are tracked time: beside the judged figures, never in them, each
+    /// instant once, the part inside the period. With nothing else in the period no hour is named,
+    /// best or worst.
+    @Test func trackedTimeIsBesideTheJudgedFigures() {
+        var facts = StatisticsFacts()
+        session(&facts, id: 1, "2026-06-02T09:00:00Z", "2026-06-02T10:00:00Z")
+        facts.tracked = [
+            Span(ms("2026-06-03T09:00:00Z"), ms("2026-06-03T11:30:00Z")),
+            Span(ms("2026-06-03T11:00:00Z"), ms("2026-06-03T12:00:00Z")),  // overlaps the one before: counted once
+            Span(ms("2026-05-31T23:00:00Z"), ms("2026-06-01T01:00:00Z")),  // started before the period: its hour inside
+            Span(ms("2026-06-07T23:30:00Z"), ms("2026-06-08T00:30:00Z")),  // ends after it: its half hour inside
+        ]
+        let utc = TimeZone(identifier: "UTC")!
+        let r = Statistics.report(facts, timeZone: utc, from: day("2026-06-01"), to: day("2026-06-07"))
+        #expect(r.totals.trackedSessions == 3)
+        #expect(r.totals.trackedMinutes == 180 + 60 + 30)
+        #expect(r.totals.focusedMinutes == 60 && r.totals.activeMinutes == 60 && r.totals.sessions == 1, "the judged figures are the live session's")
+        #expect(r.days.map(\.focusedMinutes).reduce(0, +) == 60)
+        let text = r.rendered(as: .text)
+        #expect(text.contains("\nTracked     4 h 30 min in 3 sessions nobody judged: never counted as focused\n"), "\(text)")
+
+        var only = StatisticsFacts()
+        only.tracked = [Span(ms("2026-06-02T09:00:00Z"), ms("2026-06-02T11:30:00Z")), Span(ms("2026-06-03T14:00:00Z"), ms("2026-06-03T16:00:00Z"))]
+        let tracked = Statistics.report(only, timeZone: utc, from: day("2026-06-01"), to: day("2026-06-07"))
+        #expect(tracked.totals.trackedMinutes == 270 && tracked.totals.focusedMinutes == 0 && tracked.totals.focusShare == nil)
+        #expect(tracked.highlights.mostProductiveHour == nil && tracked.highlights.leastProductiveHour == nil)
+        #expect(tracked.hours.allSatisfy { $0.rates.judgedMinutes == 0 })
+        // All history begins with the first tracked session when nothing was judged before it.
+        let history = Statistics.report(only, timeZone: utc, from: nil, to: day("2026-06-07"))
+        #expect(history.from == "2026-06-02" && history.totals.trackedSessions == 2 && history.totals.trackedMinutes == 270)
     }
 
     /// The mission's question, asked where volume and rate disagree: every weekday the person works
@@ -177,7 +220,7 @@ import VigilCore
         #expect(p.from == "2026-06-01" && p.to == "2026-06-07")
         #expect(p.sessions == 3 && p.completed == 2 && p.completionRate == 0.6667)
         #expect(p.focusedMinutes == 270 && p.distractedMinutes == 0 && p.focusShare == 1 && p.episodes == 0 && p.procrastinationFreeShare == 1)
-        #expect(p.mostProductiveHour == 9 && p.leastProductiveHour == 9 && p.mostProcrastinatedHour == nil)
+        #expect(p.mostProductiveHour == 9 && p.leastProductiveHour == nil && p.mostProcrastinatedHour == nil)
         #expect(r.totals.focusedMinutes == 105 && r.totals.focusShare == 0.875 && r.highlights.mostProductiveHour == 14)
         // All history has no previous period.
         #expect(Statistics.report(facts, timeZone: TimeZone(identifier: "UTC")!, from: nil, to: day("2026-06-14")).previous == nil)

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import VigilCore
 import VigilPlanner
@@ -27,18 +28,79 @@ import VigilPlanner
         #expect(third.added == 0 && third.already == 2)
     }
 
-    @Test func importedSessionsAreApartFromTheCountedOnes() throws {
+    /// Imported time is tracked, not judged: its tags are the session's, it has no focused time
+    /// (not even when a report asks for imported sessions), and it is the report's tracked time.
+    @Test func importedSessionsAreTaggedTrackedTimeNeverJudged() throws {
         let store = EventStore()
-        let s = ImportedSession(key: "k", task: "thesis", start: now, end: now + 5400, detail: "[\"thesis\"]")
+        let s = ImportedSession(
+            key: "k", task: nil, tags: ["deep work", "thesis"], start: now, end: now + 5400, detail: "[\"Deep Work\",\"thesis\"]")
         let count = try store.importSessions([s, s], dryRun: false, at: now)
         #expect(count.added == 1 && count.already == 1, "the same interval twice in one file is one session")
         #expect(try store.sessions().isEmpty)
         let imported = try store.sessions(sources: [.imported])
         #expect(imported.count == 1)
-        #expect(imported.first?.focusedSeconds == 5400)
+        #expect(imported.first?.focusedSeconds == nil && imported.first?.activeSeconds == nil, "nobody judged it")
         #expect(imported.first?.endedAt == now + 5400)
-        let facts = try store.statisticsFacts(before: now + 86_400, sources: [.imported])
-        #expect(facts.sessions.count == 1)
+        let id = try #require(imported.first?.id)
+        let record = try #require(try store.sessionRecord(id: id))
+        #expect(record.tags == ["deep work", "thesis"] && record.task == nil && record.focusedSeconds == nil)
+        #expect(try store.sessionIDs(tagged: "thesis") == [id])
+        // Not in the judged figures, even when asked for; its time is tracked time.
+        let (facts, bySource) = try store.reportFacts(before: now + 86_400, tag: "thesis", sources: [.imported, .live], sourcesFrom: now)
+        #expect(bySource[.imported] == 1)
+        #expect(facts.sessions.isEmpty)
+        #expect(facts.tracked.map { [$0.start, $0.end] } == [[now.millisecondsSinceEpoch, (now + 5400).millisecondsSinceEpoch]])
+        #expect(try store.reportFacts(before: now + 86_400, tag: "other", sources: [.imported], sourcesFrom: now).facts.tracked.isEmpty)
+        #expect(try store.reportFacts(before: now + 86_400, sources: [.live], sourcesFrom: now).facts.tracked.isEmpty, "not selected")
+        // Sync sends it like any session: its tags, and no judged time.
+        let outgoing = try store.outgoingSessions(limit: 10, shareReasons: false)
+        #expect(outgoing.ids == [id])
+        #expect(outgoing.sessions[0][5] == .text("imported") && outgoing.sessions[0][18] == .text("deep work,thesis"))
+        #expect(outgoing.sessions[0][11] == .null, "focused_s")
+    }
+
+    /// A log that imported Timewarrior before v11 (the tags joined as the task, the whole time as
+    /// focused) is brought in line: tags from the import's record, the task a tag names, no judged
+    /// figures; what the person changed since stays. The change is an edit that sync sends again.
+    @Test func migrationElevenTagsSessionsImportedBefore() throws {
+        let path = tempDir() + "/vigil.sqlite3"
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try LogFile.migrator.migrate(queue, upTo: "v10: recovery only for returns")
+            try queue.write { db in
+                try db.execute(
+                    sql: "INSERT INTO tasks (title, priority, term, tags, created_ms) VALUES ('Write chapter 3', 'medium', 'short', '', 0)")
+                let rows: [(String, String?, String, String)] = [
+                    ("a", "thesis, Deep Work", #"["thesis","Deep Work"]"#, ""),
+                    ("b", "Write chapter 3, thesis", #"["Write chapter 3","thesis"]"#, ""),
+                    ("c", "my own name", #"["x"]"#, "mine"),
+                    ("d", nil, "[]", ""),
+                ]
+                for (i, (key, task, detail, tags)) in rows.enumerated() {
+                    let start = now.millisecondsSinceEpoch + Int64(i) * 7_200_000
+                    try db.execute(
+                        sql: """
+                            INSERT INTO sessions (task, source, started_ms, ended_ms, outcome, active_s, focused_s, distracted_s, paused_s, gap_s,
+                                episodes, alarms, last_event_ms, tags, pushed)
+                            VALUES (?, 'imported', ?, ?, 'completed', 3600, 3600, 0, 0, 0, 0, 0, ?, ?, 1)
+                            """, arguments: [task, start, start + 3_600_000, start + 3_600_000, tags])
+                    try db.execute(
+                        sql:
+                            "INSERT INTO imports (source, external_id, tbl, row_id, detail, imported_ms) VALUES ('timewarrior', ?, 'sessions', ?, ?, 0)",
+                        arguments: [key, db.lastInsertedRowID, detail])
+                }
+            }
+        }
+        let store = try EventStore(path: path)
+        #expect(try store.appliedMigrations().last == "v11: imported sessions tagged, not judged")
+        let records = try store.sessionRecords(from: now, to: now + 86_400, sources: [.imported])
+        #expect(records.map(\.tags) == [["thesis", "deep work"], ["write chapter 3", "thesis"], ["mine"], []])
+        #expect(records.map(\.task) == [nil, "Write chapter 3", "my own name", nil])
+        #expect(records[1].taskId == 1, "linked to the task a tag names")
+        let figures = try store.db.read { try Row.fetchAll($0, sql: "SELECT focused_s, active_s, pushed FROM sessions ORDER BY id") }
+        #expect(figures.allSatisfy { ($0[0] as Double?) == nil && ($0[1] as Double?) == nil }, "nobody judged imported time")
+        #expect(figures.map { $0[2] as Int } == [2, 2, 1, 1], "the changed ones are sent again, as edits")
     }
 
     /// `vigil forget` leaves no trace of an imported session: its record in `imports` (the

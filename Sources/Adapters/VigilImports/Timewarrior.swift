@@ -1,26 +1,30 @@
 import Foundation
 import VigilCore
+import VigilPlanner
 
 /// Timewarrior's `timew export` (a JSON array of intervals) as sessions Vigil did not judge.
 ///
 /// - `start`, `end` → the session's start and end;
-/// - `tags` → the session's task: the tags joined with `, ` in Timewarrior's order (one tag, as
-///   is usual, is the task itself); the tags themselves are also kept with the import's record;
+/// - `tags` → the session's tags, normalized as `vigil session tag` normalizes them (trimmed, lower
+///   case, each once; a comma separates two tags); the tags as Timewarrior wrote them are also kept
+///   with the import's record;
+/// - the session's task: none, unless a tag is a task's title (`TaskByTag`);
 /// - an open interval (no `end`: it is still being tracked) is skipped: imported later, once it
 ///   is stopped, it comes in with its real end;
 /// - `annotation` and `id` (a number Timewarrior renumbers) are not imported.
 ///
-/// Each interval is remembered by its start, end and tags, so importing the same export again
-/// (or a later one that includes it) adds nothing.
+/// Each interval is remembered by its start, end and tags (as Timewarrior wrote them), so
+/// importing the same export again (or a later one that includes it) adds nothing.
 public struct TimewarriorExport: Sendable {
     public struct Interval: Sendable, Hashable {
         /// What identifies it across exports: start, end and tags.
         public var key: String
         public var start: Timestamp
         public var end: Timestamp
+        /// As Timewarrior wrote them (trimmed), in its order.
         public var tags: [String]
-        /// The session's task: the tags joined with `, `; nil without tags.
-        public var task: String? { tags.isEmpty ? nil : tags.joined(separator: ", ") }
+        /// The session's tags: `tags` as sessions keep theirs.
+        public var sessionTags: [String] { TaskItem.normalizedTags(tags) }
     }
     public var intervals: [Interval]
     /// Intervals still being tracked, not imported.

@@ -12,14 +12,22 @@ public enum ImportSource: String, Sendable {
 public struct ImportedSession: Sendable, Hashable {
     /// What identifies it in the other tool, across its exports.
     public var key: String
+    /// The task's title, and the task when it is one of Vigil's (linked, as `--task` links).
     public var task: String?
+    public var taskId: Int64?
+    /// The session's tags, normalized (`TaskItem.normalizedTags`).
+    public var tags: [String]
     public var start: Timestamp
     public var end: Timestamp
-    /// Kept with the import's record (Timewarrior's tags, as a JSON array).
+    /// Kept with the import's record (Timewarrior's tags as it wrote them, as a JSON array).
     public var detail: String?
-    public init(key: String, task: String?, start: Timestamp, end: Timestamp, detail: String?) {
+    public init(
+        key: String, task: String?, taskId: Int64? = nil, tags: [String] = [], start: Timestamp, end: Timestamp, detail: String?
+    ) {
         self.key = key
         self.task = task
+        self.taskId = taskId
+        self.tags = tags
         self.start = start
         self.end = end
         self.detail = detail
@@ -84,8 +92,9 @@ extension EventStore {
         }
     }
 
-    /// Adds the sessions not imported before, as source `imported`: ended, completed, their whole
-    /// time active and focused (Vigil did not watch it), no events. With `dryRun`, counts without writing.
+    /// Adds the sessions not imported before, as source `imported`: ended, completed, with their
+    /// tags, no events, and no judged figures: tracked time, which Vigil did not watch, is never
+    /// focused (`SessionSource.isJudged`). With `dryRun`, counts without writing.
     public func importSessions(_ sessions: [ImportedSession], dryRun: Bool, at now: Timestamp) throws(StoreError) -> ImportCount {
         try importing(dryRun: dryRun) { db in
             var count = ImportCount()
@@ -94,16 +103,14 @@ extension EventStore {
                     count.already += 1
                     continue
                 }
-                let seconds = Double(s.end.millisecondsSinceEpoch - s.start.millisecondsSinceEpoch) / 1000
                 try db.execute(
                     sql: """
-                        INSERT INTO sessions (task, source, started_ms, ended_ms, outcome, active_s, focused_s, distracted_s, paused_s, gap_s,
-                            episodes, alarms, last_event_ms)
-                        VALUES (?, ?, ?, ?, 'completed', ?, ?, 0, 0, 0, 0, 0, ?)
+                        INSERT INTO sessions (task, task_id, source, started_ms, ended_ms, outcome, last_event_ms, tags)
+                        VALUES (?, ?, ?, ?, ?, 'completed', ?, ?)
                         """,
                     arguments: [
-                        s.task, SessionSource.imported.rawValue, s.start.millisecondsSinceEpoch, s.end.millisecondsSinceEpoch, seconds, seconds,
-                        s.end.millisecondsSinceEpoch,
+                        s.task, s.taskId, SessionSource.imported.rawValue, s.start.millisecondsSinceEpoch, s.end.millisecondsSinceEpoch,
+                        s.end.millisecondsSinceEpoch, s.tags.joined(separator: ","),
                     ])
                 try Self.remember(db, .timewarrior, s.key, table: "sessions", row: db.lastInsertedRowID, detail: s.detail, at: now)
                 count.added += 1
@@ -161,6 +168,53 @@ extension EventStore {
             }
             return count
         }
+    }
+
+    /// Migration v11, for sessions imported before it: Timewarrior's tags (kept with each import's
+    /// record) become the session's tags, and its task the one a tag names (`TaskByTag`) instead of
+    /// the tags joined; only where the person has not given the session tags or another task since.
+    /// The judged figures those imports stored (their whole time as focused) are cleared: nobody
+    /// judged that time. Changed tags and tasks are stamped as edits by the log's trigger, so they
+    /// reach the other devices with the next sync.
+    static func tagImportedSessions(_ db: Database) throws {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT s.id, s.task, s.task_id, s.tags, i.detail FROM imports i JOIN sessions s ON s.id = i.row_id
+                WHERE i.source = ? AND i.tbl = 'sessions' AND s.source = ? ORDER BY s.id
+                """, arguments: [ImportSource.timewarrior.rawValue, SessionSource.imported.rawValue])
+        if !rows.isEmpty {
+            let tasks = TaskByTag(try Row.fetchAll(db, sql: "SELECT * FROM tasks ORDER BY id").map(Self.task))
+            for r in rows {
+                let detail: String? = r[4]
+                guard let data = detail?.data(using: .utf8), let given = (try? JSONSerialization.jsonObject(with: data)) as? [String] else {
+                    continue
+                }
+                let (id, task, taskId, tags): (Int64, String?, Int64?, String) = (r[0], r[1], r[2], r[3])
+                var sets: [String] = []
+                var arguments: [(any DatabaseValueConvertible)?] = []
+                let normalized = TaskItem.normalizedTags(given)
+                if tags.isEmpty, !normalized.isEmpty {
+                    sets.append("tags = ?")
+                    arguments.append(normalized.joined(separator: ","))
+                }
+                // The task the import made (the tags joined), not one the person gave it since.
+                let linked = tasks.task(for: given)
+                if taskId == nil, task == (given.isEmpty ? nil : given.joined(separator: ", ")), linked != nil || task != nil {
+                    sets += ["task = ?", "task_id = ?"]
+                    arguments += [linked?.title, linked?.id]
+                }
+                guard !sets.isEmpty else { continue }
+                try db.execute(
+                    sql: "UPDATE sessions SET \(sets.joined(separator: ", ")) WHERE id = ?", arguments: StatementArguments(arguments + [id]))
+            }
+        }
+        try db.execute(
+            sql: """
+                UPDATE sessions SET active_s = NULL, focused_s = NULL, distracted_s = NULL, paused_s = NULL, gap_s = NULL, episodes = NULL,
+                    alarms = NULL
+                WHERE source = ?
+                """, arguments: [SessionSource.imported.rawValue])
     }
 
     /// Runs `body` in one transaction, rolled back with `dryRun`.

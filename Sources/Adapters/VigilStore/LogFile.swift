@@ -349,6 +349,11 @@ enum LogFile {
                             AND e.closed_by IS NOT NULL AND e.closed_by <> 'back')
                     """)
         }
+        // Imported time is tracked, not judged (docs/imports.md): a Timewarrior interval's tags are
+        // the session's tags, not its task, and it has no focused time (EventStore.tagImportedSessions).
+        m.registerMigration("v11: imported sessions tagged, not judged") { db in
+            try EventStore.tagImportedSessions(db)
+        }
         return m
     }
 }

@@ -33,13 +33,17 @@ public struct StoredSession: Hashable, Sendable, FetchableRecord {
         plannedSeconds = r["planned_s"]
         endedAt = r.optionalTime("ended_ms")
         outcome = r["outcome"]
-        activeSeconds = r["active_s"]
-        focusedSeconds = r["focused_s"]
-        distractedSeconds = r["distracted_s"]
-        pausedSeconds = r["paused_s"]
-        gapSeconds = r["gap_s"]
-        episodes = r["episodes"]
-        alarms = r["alarms"]
+        // Tracked time (`SessionSource.isJudged`) has no judged figures, whatever its row holds
+        // (imports before v11 stored their whole time as focused).
+        if SessionSource(rawValue: source)?.isJudged ?? true {
+            activeSeconds = r["active_s"]
+            focusedSeconds = r["focused_s"]
+            distractedSeconds = r["distracted_s"]
+            pausedSeconds = r["paused_s"]
+            gapSeconds = r["gap_s"]
+            episodes = r["episodes"]
+            alarms = r["alarms"]
+        }
         lastEventAt = r.time("last_event_ms")
         device = r.hasColumn("device_name") ? r["device_name"] : nil
     }

@@ -68,7 +68,7 @@ extension EventStore {
         try read { db in try Row.fetchOne(db, sql: "SELECT * FROM tasks WHERE id = ?", arguments: [id]).map(Self.task) }
     }
 
-    private static func task(_ r: Row) -> TaskItem {
+    static func task(_ r: Row) -> TaskItem {
         let day = r.optionalDay("due_day")
         let tags: String = r["tags"]
         return TaskItem(

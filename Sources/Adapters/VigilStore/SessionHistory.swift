@@ -12,7 +12,7 @@ public struct SessionRecord: Sendable, Hashable {
     /// Nil while the session runs (or until crash recovery closes it).
     public var ended: Timestamp?
     public var outcome: String?
-    /// Judged time; nil for a session nothing judged (`added`).
+    /// Judged time; nil for a session nothing judged (`added`, `imported`: `SessionSource.isJudged`).
     public var focusedSeconds: Double?
     public var distractedSeconds: Double?
     public var episodes: Int?
@@ -52,11 +52,15 @@ extension EventStore {
 
     private static func record(_ r: Row) -> SessionRecord {
         let tags: String = r[10]
+        let source = (r[3] as String?).flatMap(SessionSource.init(rawValue:))
+        // Tracked time was judged by nobody, whatever figures its row holds (imports before v11
+        // stored their whole time as focused).
+        let judged = source?.isJudged ?? true
         return SessionRecord(
-            id: r[0], task: r[1], taskId: r[2], source: (r[3] as String?).flatMap(SessionSource.init(rawValue:)),
+            id: r[0], task: r[1], taskId: r[2], source: source,
             started: Timestamp(milliseconds: r[4]), ended: (r[5] as Int64?).map { Timestamp(milliseconds: $0) }, outcome: r[6],
-            focusedSeconds: r[7], distractedSeconds: r[8], episodes: r[9], tags: tags.split(separator: ",").map(String.init), note: r[11],
-            device: r[12])
+            focusedSeconds: judged ? r[7] : nil, distractedSeconds: judged ? r[8] : nil, episodes: judged ? r[9] : nil,
+            tags: tags.split(separator: ",").map(String.init), note: r[11], device: r[12])
     }
 
     /// Sessions that started in [from, to) from these sources, oldest first.

@@ -104,6 +104,8 @@ struct StatisticsReader: Sendable {
         var holeSessions: [Int64] = []
         /// Sessions counted by source, in the order of `SessionSource.allCases`.
         var bySource = [Int](repeating: 0, count: SessionSource.allCases.count)
+        /// The selected sessions nobody judged (imported, added): their start and end.
+        var tracked: [Span] = []
     }
 
     /// Episodes and alarms in rowid order, and the session of each (parallel arrays: grouped by
@@ -146,8 +148,10 @@ struct StatisticsReader: Sendable {
         // here, by their bytes.
         let sql =
             "SELECT id, task, started_ms, coalesce(ended_ms, last_event_ms), outcome, last_event_ms, source, origin_device FROM sessions NOT INDEXED WHERE started_ms < ?"
-        // An added session was judged by nobody: counted among the sources, never in the figures.
-        let wanted = SessionSource.allCases.map { sources.contains($0) && $0 != .added }
+        // An imported or added session was judged by nobody: tracked time, never in the judged
+        // figures, whatever the selection.
+        let wanted = SessionSource.allCases.map { sources.contains($0) && $0.isJudged }
+        let tracked = SessionSource.allCases.map { sources.contains($0) && !$0.isJudged }
         let taskBytes = task.map { Array($0.utf8) }
         // Sessions with the tag or on a task with it, from the same snapshot.
         let tagged = try tag.map { Set(try Int64.fetchAll(db, sql: EventStore.taggedSessionsSQL, arguments: [$0, $0])) }
@@ -168,7 +172,7 @@ struct StatisticsReader: Sendable {
             let source = sourceIndex(p, 6)
             guard source >= 0 else { return }  // a source from a newer Vigil: neither counted nor read
             if sqlite3_column_int64(p, 2) >= countingSourcesFrom { out.bySource[source] += 1 }
-            guard wanted[source] else { return }
+            guard wanted[source] || tracked[source] else { return }
             if let taskBytes {
                 guard let c = sqlite3_column_text(p, 1),
                     same(taskBytes, UnsafeRawBufferPointer(start: c, count: Int(sqlite3_column_bytes(p, 1))))
@@ -181,6 +185,10 @@ struct StatisticsReader: Sendable {
             }
             if let wantedDevice, deviceOfSession != wantedDevice { return }
             let start = instant(p, 2)
+            if tracked[source] {
+                out.tracked.append(Span(start, max(start, instant(p, 3))))
+                return
+            }
             out.sessions.append(
                 SessionFacts(
                     id: sqlite3_column_int64(p, 0), task: out.tasks.index(p, 1), device: deviceOfSession, start: start,
@@ -340,7 +348,9 @@ struct StatisticsReader: Sendable {
             let a = Int(alarmRanges[i].lowerBound)..<Int(alarmRanges[i].upperBound)
             if !alarms[a].isSorted(by: { $0.at <= $1.at }) { alarms[a].sort { $0.at < $1.at } }
         }
-        return StatisticsFacts(sessions: sessions, tasks: rows.tasks.names, devices: rows.devices, active: active, episodes: episodes, alarms: alarms)
+        return StatisticsFacts(
+            sessions: sessions, tasks: rows.tasks.names, devices: rows.devices, active: active, episodes: episodes, alarms: alarms,
+            tracked: rows.tracked)
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import VigilPlanner
 
 /// Asks before a command erases something, as `vigil forget`, `task delete`, `habit delete` and
 /// `session delete` do: true at once with `--yes` (`given`); in a terminal, `question [y/N]`, true
@@ -15,14 +14,4 @@ func confirmed(_ question: String, refusal: String, given yes: Bool) throws -> B
         return false
     }
     return true
-}
-
-/// Tags as given to `--tag` (separated by commas, or the option repeated): trimmed, lower case,
-/// each once, in the order given; as tasks keep theirs.
-func normalizedTags(_ texts: [String]) -> [String] {
-    var out: [String] = []
-    for tag in texts.flatMap({ $0.split(separator: ",") }).compactMap({ TaskItem.normalizedTag(String($0)) }) where !out.contains(tag) {
-        out.append(tag)
-    }
-    return out
 }

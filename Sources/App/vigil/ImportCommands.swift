@@ -80,15 +80,19 @@ struct ImportCommand: AsyncParsableCommand {
             commandName: "timewarrior",
             abstract: "Import Timewarrior's `timew export` as sessions of their own.",
             discussion: """
-                Each closed interval becomes a session with the source "imported", its tags (joined \
-                with ", ") as its task. Vigil did not watch that time, so reports and `vigil log` \
-                count imported sessions only when asked: --source imported (or all). An interval \
-                still being tracked is skipped; import again once it is stopped.
+                Each closed interval becomes a session with the source "imported" and the \
+                interval's tags as its tags (lower case, as `vigil session tag` keeps them). Its task \
+                is the first tag that is one of your tasks' titles (Timewarrior's hook for \
+                Taskwarrior tags intervals with their task's description), else none. Vigil did not \
+                watch that time: it is tracked time, never focused time, and reports show it apart \
+                ("Tracked"). An interval still being tracked is skipped; import again once it is \
+                stopped.
 
                 Examples:
                   timew export > time.json && vigil import timewarrior time.json
                   timew export :year | vigil import timewarrior -
-                  vigil report --source imported --last all
+                  vigil session list --last all --tag thesis
+                  vigil report --last all --tag thesis
                 """)
         @OptionGroup var options: ImportOptions
 
@@ -102,17 +106,23 @@ struct ImportCommand: AsyncParsableCommand {
                 } catch {
                     throw Failure(error.description + ". Nothing was imported.", code: .dataError)
                 }
-                let sessions = parsed.intervals.map {
-                    ImportedSession(key: $0.key, task: $0.task, start: $0.start, end: $0.end, detail: jsonArray($0.tags))
-                }
                 let store = try options.store()
+                let tasks = TaskByTag(try store.tasks())
+                let sessions = parsed.intervals.map {
+                    let task = tasks.task(for: $0.tags)
+                    return ImportedSession(
+                        key: $0.key, task: task?.title, taskId: task?.id, tags: $0.sessionTags, start: $0.start, end: $0.end,
+                        detail: jsonArray($0.tags))
+                }
                 let count = try store.importSessions(sessions, dryRun: options.dryRun, at: now)
                 let added = Set(count.addedKeys)
                 let new = sessions.filter { added.contains($0.key) }
                 if options.dryRun {
                     for s in new {
+                        let tags = s.tags.isEmpty ? "no tags" : "[" + s.tags.joined(separator: ", ") + "]"
+                        let task = s.task.map { ", task \"\($0)\"" } ?? ""
                         print(
-                            "  \(CivilTime(s.start).iso8601) to \(CivilTime(s.end).iso8601), \(humanDuration(s.end - s.start)): \((s.task ?? "no tags").terminalSafe)"
+                            "  \(CivilTime(s.start).iso8601) to \(CivilTime(s.end).iso8601), \(humanDuration(s.end - s.start)): \((tags + task).terminalSafe)"
                         )
                     }
                 }
@@ -124,7 +134,7 @@ struct ImportCommand: AsyncParsableCommand {
                 ].compactMap { $0 }
                 print(options.summary("\(count.added) session\(count.added == 1 ? "" : "s")", time + skipped, from: name))
                 if count.added > 0, !options.dryRun {
-                    print("Imported sessions count in reports and the log with --source imported (or all).")
+                    print("Imported time is tracked, not judged: reports show it as Tracked, never as focused time (`vigil session list` lists it).")
                 }
             }
         }

@@ -16,8 +16,9 @@ struct Log: AsyncParsableCommand {
         discussion: """
             Times are shown in the local time zone.
 
-            Your own sessions are listed (live ones and a simulated history); --source lists \
-            replays, rehearsals and imported sessions too, which the listing otherwise only counts.
+            Your own judged sessions are listed (live ones and a simulated history); --source lists \
+            replays, rehearsals, imported and added sessions too (the last two without focused \
+            time: nobody judged them), which the listing otherwise only counts.
 
             Examples:
               vigil log

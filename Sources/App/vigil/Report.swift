@@ -3,6 +3,7 @@ import Foundation
 import RecordingFormats
 import SessionViews
 import VigilCore
+import VigilPlanner
 import VigilRuntime
 import VigilStats
 import VigilStore
@@ -35,9 +36,10 @@ struct ReportCommand: AsyncParsableCommand {
               vigil report --source all
 
             Only your own sessions count unless --source says otherwise: live ones and a simulated \
-            history. Replays (`vigil replay --log`) and rehearsals (`vigil start --replay --log`) \
-            re-judge time already lived, and imported sessions (`vigil import timewarrior`) are time \
-            another tool tracked; the report says how many it left out.
+            history, judged by Vigil, and time tracked without being judged (imported by `vigil \
+            import timewarrior`, added by `vigil session add`), which the report shows apart as \
+            "Tracked", never as focused time. Replays (`vigil replay --log`) and rehearsals (`vigil \
+            start --replay --log`) re-judge time already lived; the report says how many it left out.
 
             Dates are local: YYYY-MM-DD, today, yesterday, a weekday (the last one, today \
             included), 3d/2w/1mo/1y ago, and the ranges :week (calendar.week_starts), :lastweek, \
@@ -77,7 +79,8 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(help: "Compare the members of your group (sync.group) over the period: their daily figures, nothing finer.")
     var group = false
 
-    @OptionGroup var source: SourceOptions
+    @Option(name: .customLong("source"), help: sourceHelp(default: SessionSource.own), completion: sourceCompletion)
+    var sourceText: String?
 
     @Option(help: ArgumentHelp("text, json, csv, markdown or html.", valueName: "format"), completion: .list(ReportFormat.allCases.map(\.rawValue)))
     var format: String = "text"
@@ -94,6 +97,7 @@ struct ReportCommand: AsyncParsableCommand {
     var timeZone: String?
 
     func validate() throws {
+        try validateSources(sourceText)
         guard ReportFormat(rawValue: format) != nil else {
             throw ValidationError(
                 "--format must be one of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(format.terminalSafe)'.")
@@ -178,7 +182,7 @@ struct ReportCommand: AsyncParsableCommand {
             let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
             let now = LocalNow(at: try common.currentTime(), zone: zone)
             let (fromDay, toDay) = try days(now)
-            let sources = source.sources
+            let sources = sourceText.flatMap(SessionSource.selection) ?? SessionSource.own
 
             // Reading must not create anything: without a log the report is empty.
             var facts = StatisticsFacts()
@@ -215,7 +219,7 @@ struct ReportCommand: AsyncParsableCommand {
                 let first = min(fromDay ?? toDay, toDay)
                 let clock = LocalClock(timeZone: zone, days: first...toDay)
                 (facts, sessionsBySource) = try store.reportFacts(
-                    before: clock.startOfDay(toDay + 1), task: task, tag: tag.flatMap { normalizedTags([$0]).first }, device: device,
+                    before: clock.startOfDay(toDay + 1), task: task, tag: tag.flatMap { TaskItem.normalizedTags([$0]).first }, device: device,
                     sources: sources,
                     sourcesFrom: fromDay == nil ? nil : clock.startOfDay(first))
             } else if let task {
@@ -226,7 +230,7 @@ struct ReportCommand: AsyncParsableCommand {
 
             // Today is judged once it is over: the report says how it stands so far.
             var report = Statistics.report(facts, timeZone: zone, from: fromDay, to: toDay, task: task, openDay: now.day)
-            report.tag = tag.flatMap { normalizedTags([$0]).first }
+            report.tag = tag.flatMap { TaskItem.normalizedTags([$0]).first }
             if let store = opened {
                 let first = report.from.flatMap(Statistics.day(from:)) ?? fromDay ?? toDay
                 let clock = LocalClock(timeZone: zone, days: min(first, toDay)...toDay)

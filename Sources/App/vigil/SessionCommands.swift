@@ -54,9 +54,9 @@ struct SessionCommand: AsyncParsableCommand {
         discussion: """
             A session's task, tags and note can be corrected at any time. Its times cannot, when \
             Vigil judged it: what was measured stays as measured. A session added after the fact \
-            (`vigil session add`) was judged by nobody: it is tracked time, never focused time, \
-            and reports count it only with --source added. Edits and deletes reach your other \
-            devices at the next `vigil sync`. See history.md in the documentation (`vigil config paths` finds it).
+            (`vigil session add`) or imported (`vigil import timewarrior`) was judged by nobody: it \
+            is tracked time, never focused time, and reports show it apart ("Tracked"). Edits and \
+            deletes reach your other devices at the next `vigil sync`. See history.md in the documentation (`vigil config paths` finds it).
 
             Examples:
               vigil session list --last 3d
@@ -72,7 +72,8 @@ struct SessionCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List sessions with their number, start, length, task, tags and figures.",
             discussion: """
-                By default your own sessions of the last 7 days, added ones included.
+                By default your own sessions of the last 7 days: judged ones, and the time you \
+                tracked without them (added and imported sessions, shown without focused time).
 
                 Examples:
                   vigil session list
@@ -81,21 +82,12 @@ struct SessionCommand: AsyncParsableCommand {
         @OptionGroup var common: CommonOptions
         @Option(help: ArgumentHelp("The period ending today: 7d, any number of days, or all.", valueName: "span"))
         var last = "7d"
-        @Option(
-            name: .customLong("source"),
-            help: ArgumentHelp(
-                "live, simulated, replay, rehearsal, added, several with commas, or all (default: live,simulated,added).", valueName: "sources"))
+        @Option(name: .customLong("source"), help: sourceHelp("Which sessions", default: SessionSource.own), completion: sourceCompletion)
         var sourceText: String?
         @Option(help: ArgumentHelp("Only sessions with this tag, or on a task with it.", valueName: "tag")) var tag: String?
         @Flag(help: "Print a JSON array of sessions (docs/json.md).") var json = false
 
-        func validate() throws {
-            if let sourceText, SessionSource.selection(sourceText) == nil {
-                throw ValidationError(
-                    "--source takes \(SessionSource.allCases.map(\.rawValue).joined(separator: ", ")) (several with commas), or all; got '\(sourceText.terminalSafe)'."
-                )
-            }
-        }
+        func validate() throws { try validateSources(sourceText) }
 
         func run() async throws {
             await guarded {
@@ -105,10 +97,10 @@ struct SessionCommand: AsyncParsableCommand {
                 }
                 let store = try common.openStore(readOnly: true)
                 let now = LocalNow(at: try common.currentTime())
-                let sources = sourceText.flatMap(SessionSource.selection) ?? SessionSource.counted.union([.added])
+                let sources = sourceText.flatMap(SessionSource.selection) ?? SessionSource.own
                 let from = last == "all" ? Timestamp(nanoseconds: .min) : try now.startOfDay(ReportCommand.firstDay(ofLast: last, today: now.day))
                 var sessions = try store.sessionRecords(from: from, to: Timestamp(nanoseconds: .max), sources: sources)
-                if let tag = tag.flatMap({ normalizedTags([$0]).first }) {
+                if let tag = tag.flatMap({ TaskItem.normalizedTags([$0]).first }) {
                     let tagged = try store.sessionIDs(tagged: tag)
                     sessions = sessions.filter { tagged.contains($0.id) }
                 }
@@ -158,6 +150,8 @@ struct SessionCommand: AsyncParsableCommand {
                 print("end       \(s.ended.map(localDateTime) ?? "running")\(s.outcome.map { "  (\($0.terminalSafe))" } ?? "")")
                 if let f = s.focusedSeconds {
                     print("judged    focused \(humanDuration(f)) · distracted \(humanDuration(s.distractedSeconds ?? 0))")
+                } else if s.source == .imported {
+                    print("judged    no: time another tool tracked (imported), not counted as focused")
                 } else {
                     print("judged    no: time you tracked, not counted as focused")
                 }
@@ -172,7 +166,7 @@ struct SessionCommand: AsyncParsableCommand {
 
     struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Correct a session's task, tags or note (and an added session's times).",
+            abstract: "Correct a session's task, tags or note (and the times of one nobody judged).",
             discussion: """
                 Examples:
                   vigil session edit 12 --task 3
@@ -185,8 +179,9 @@ struct SessionCommand: AsyncParsableCommand {
         @Option(name: .customLong("tag"), help: ArgumentHelp("Add tags (commas or repeated).", valueName: "tags")) var addTags: [String] = []
         @Option(name: .customLong("untag"), help: ArgumentHelp("Remove tags.", valueName: "tags")) var removeTags: [String] = []
         @Option(help: ArgumentHelp("A note, or none.", valueName: "text")) var note: String?
-        @Option(help: ArgumentHelp("Start, \"YYYY-MM-DD HH:MM\" (added sessions only).", valueName: "time")) var start: String?
-        @Option(help: ArgumentHelp("End, \"YYYY-MM-DD HH:MM\" or HH:MM (added sessions only).", valueName: "time")) var end: String?
+        @Option(help: ArgumentHelp("Start, \"YYYY-MM-DD HH:MM\" (added and imported sessions only).", valueName: "time")) var start: String?
+        @Option(help: ArgumentHelp("End, \"YYYY-MM-DD HH:MM\" or HH:MM (added and imported sessions only).", valueName: "time"))
+        var end: String?
 
         func run() async throws {
             await guarded { try edit() }
@@ -206,11 +201,11 @@ struct SessionCommand: AsyncParsableCommand {
                 }
             }
             if !addTags.isEmpty || !removeTags.isEmpty {
-                edit.tags = retagged(s.tags, adding: normalizedTags(addTags), removing: normalizedTags(removeTags))
+                edit.tags = retagged(s.tags, adding: TaskItem.normalizedTags(addTags), removing: TaskItem.normalizedTags(removeTags))
             }
             if let note { edit.note = note == "none" ? .some(nil) : note }
             if start != nil || end != nil {
-                guard s.source == .added else {
+                guard s.source?.isJudged == false else {
                     throw Failure(
                         "session #\(s.id) was judged (\(s.source?.rawValue ?? "?")): its times are what was measured and stay. Delete it and `vigil session add` the time you spent, or correct its task, tags and note.",
                         code: .failure)
@@ -246,7 +241,7 @@ struct SessionCommand: AsyncParsableCommand {
                 let s = try loggedSession(store, session)
                 let removing = changes.filter { $0.hasPrefix("-") }.map { String($0.dropFirst()) }
                 let adding = changes.filter { !$0.hasPrefix("-") }.map { $0.hasPrefix("+") ? String($0.dropFirst()) : $0 }
-                let tags = retagged(s.tags, adding: normalizedTags(adding), removing: normalizedTags(removing))
+                let tags = retagged(s.tags, adding: TaskItem.normalizedTags(adding), removing: TaskItem.normalizedTags(removing))
                 if tags != s.tags { try store.editSession(id: s.id, SessionEdit(tags: tags)) }
                 print("Session #\(s.id): \(tags.isEmpty ? "no tags" : "tags " + tags.map(\.terminalSafe).joined(separator: ", ")).")
             }
@@ -285,7 +280,7 @@ struct SessionCommand: AsyncParsableCommand {
             abstract: "Add a session you forgot to start: time you spent, not judged.",
             discussion: """
                 Like `timew track`. Nothing judged it, so it is never focused time: it is listed \
-                (source "added") and counted by reports only with --source added.
+                (source "added"), and reports show it as tracked time, apart from focused time.
 
                 Examples:
                   vigil session add --start "2026-11-23 14:00" --end 16:00 --task thesis
@@ -308,7 +303,7 @@ struct SessionCommand: AsyncParsableCommand {
                 let store = try common.openStore()
                 let subject = try task.map { try TaskLookup(store: store).sessionSubject(try nonBlank($0, what: "--task")) }
                 let id = try store.addSession(
-                    task: subject?.name, taskId: subject?.taskId, tags: normalizedTags(tags), note: note, from: from, to: to)
+                    task: subject?.name, taskId: subject?.taskId, tags: TaskItem.normalizedTags(tags), note: note, from: from, to: to)
                 print("Added session #\(id): \(localDateTime(from)) to \(localDateTime(to)) (\(humanMinutesShort((to - from) / 60))), not judged.")
             }
         }

@@ -59,7 +59,7 @@ struct Start: AsyncParsableCommand {
     var tags: [String] = []
 
     /// `--tag a,b --tag c`, normalized as task tags are, each once.
-    var sessionTags: [String] { normalizedTags(tags) }
+    var sessionTags: [String] { TaskItem.normalizedTags(tags) }
 
     @Option(
         help: ArgumentHelp(

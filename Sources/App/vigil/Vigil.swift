@@ -119,28 +119,33 @@ func validatePath(_ path: String?, _ name: String, naming what: String = "a file
     if path?.isEmpty == true { throw ValidationError("\(name): the path is empty; name \(what).") }
 }
 
-/// Options every command takes, so scripts and tests can use a private store and config.
 /// `--source`: which sessions a listing or a report counts. The person's own (live and simulated)
 /// unless it says otherwise (see SessionSource).
 struct SourceOptions: ParsableArguments {
-    @Option(
-        name: .customLong("source"),
-        help: ArgumentHelp(
-            "Which sessions count: live, simulated, replay, rehearsal, imported, several with commas, or all (default: live,simulated).",
-            valueName: "sources"),
-        completion: .list(SessionSource.allCases.map(\.rawValue) + ["all"]))
+    @Option(name: .customLong("source"), help: sourceHelp(default: SessionSource.counted), completion: sourceCompletion)
     var text: String?
 
     var sources: Set<SessionSource> { text.flatMap(SessionSource.selection) ?? SessionSource.counted }
 
-    func validate() throws {
-        if let text, SessionSource.selection(text) == nil {
-            throw ValidationError(
-                "--source takes live, simulated, replay, rehearsal or imported (several with commas), or all; got '\(text.terminalSafe)'.")
-        }
+    func validate() throws { try validateSources(text) }
+}
+
+/// `--source`'s help, naming every source there is (`SessionSource.allCases`) and the command's default.
+func sourceHelp(_ what: String = "Which sessions count", default sources: Set<SessionSource>) -> ArgumentHelp {
+    ArgumentHelp(
+        "\(what): \(SessionSource.names), several with commas, or all (default: \(SessionSource.list(sources))).", valueName: "sources")
+}
+
+var sourceCompletion: CompletionKind { .list(SessionSource.allCases.sorted().map(\.rawValue) + ["all"]) }
+
+/// Refuses a `--source` that names something other than the sources there are.
+func validateSources(_ text: String?) throws {
+    if let text, SessionSource.selection(text) == nil {
+        throw ValidationError("--source takes \(SessionSource.names) (several with commas), or all; got '\(text.terminalSafe)'.")
     }
 }
 
+/// Options every command takes, so scripts and tests can use a private store and config.
 struct CommonOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Directory for the event log (default: $XDG_DATA_HOME/vigil).", valueName: "dir"))
     var dataDir: String?

@@ -1,9 +1,12 @@
 /// Where a logged session came from. Figures about the person (reports, `vigil log`, achievements,
 /// habits completed by sessions) count `live` and `simulated` sessions unless asked otherwise:
 /// a replay or a rehearsal re-judges a recording of time already lived (or of someone else's), and
-/// counting it would count that time twice; an imported session is time another tool tracked,
-/// which Vigil never watched. A simulated history stands in for a person's live log
+/// counting it would count that time twice. A simulated history stands in for a person's live log
 /// (it is only ever written by `vigil simulate`, into a log of its own).
+///
+/// `imported` and `added` sessions are *tracked* time: another tool, or the person, says the time
+/// was spent; nothing judged it. They are never focused or distracted time, whatever `--source`
+/// says: a report shows them apart, as tracked time (`isJudged`).
 public enum SessionSource: String, CaseIterable, Hashable, Sendable, Comparable {
     /// `vigil start` with the live detectors.
     case live
@@ -15,13 +18,33 @@ public enum SessionSource: String, CaseIterable, Hashable, Sendable, Comparable 
     case rehearsal
     /// `vigil import timewarrior`: time tracked by another tool, which Vigil did not judge.
     case imported
-    /// `vigil session add`: time the person says they spent, after the fact. Nothing judged it, so
-    /// it is never focused or distracted time: `vigil session list` shows it, and a report counts it
-    /// only among the sources, even with `--source added`.
+    /// `vigil session add`: time the person says they spent, after the fact. Nothing judged it.
     case added
 
     /// What figures count when no `--source` is given.
     public static let counted: Set<SessionSource> = [.live, .simulated]
+
+    /// Whether Vigil judged the session (its detectors, live or from a recording): only judged time
+    /// is focused or distracted. Imported and added sessions are tracked time, judged by nobody.
+    public var isJudged: Bool {
+        switch self {
+        case .live, .simulated, .replay, .rehearsal: true
+        case .imported, .added: false
+        }
+    }
+
+    /// The sources of tracked time, never judged: `imported` and `added`.
+    public static let tracked = Set(allCases.filter { !$0.isJudged })
+
+    /// The person's own time, judged and tracked: what `vigil report` and `vigil session list` take
+    /// when no `--source` is given (the tracked part is shown apart from the judged figures).
+    public static let own = counted.union(tracked)
+
+    /// Every source, in their order, for help texts and refusals: "live, simulated, …, added".
+    public static var names: String { allCases.sorted().map(\.rawValue).joined(separator: ", ") }
+
+    /// A selection as `--source` takes it: "live,simulated".
+    public static func list(_ sources: Set<SessionSource>) -> String { sources.sorted().map(\.rawValue).joined(separator: ",") }
 
     /// The order they are listed in: the person's own sessions first.
     private var rank: Int {

@@ -23,6 +23,24 @@ extension TaskItem {
     }
 }
 
+/// The task tracked time was spent on, from the tags another tool gave it: the first tag, in the
+/// tool's order, that is a task's title as `--task` names one (`TaskItem.named`: exact, without
+/// regard to case, an open task before a done one); none when no tag is, or when several tasks
+/// share the title. Timewarrior's hook for Taskwarrior tags each interval with its task's
+/// description, so time imported after the tasks lands on them; any other tag names no task.
+public struct TaskByTag: Sendable {
+    private let byTitle: [String: [TaskItem]]
+
+    public init(_ tasks: [TaskItem]) { byTitle = Dictionary(grouping: tasks) { $0.title.lowercased() } }
+
+    public func task(for tags: [String]) -> TaskItem? {
+        for tag in tags {
+            if let same = byTitle[tag.lowercased()], let task = try? TaskItem.named(tag, among: same) { return task }
+        }
+        return nil
+    }
+}
+
 /// A task with what has been spent on it and how urgent it is now.
 public struct RankedTask: Sendable {
     public var task: TaskItem

@@ -119,6 +119,17 @@ public struct TaskItem: Sendable, Hashable {
         return t.isEmpty ? nil : t
     }
 
+    /// Tags as given to `--tag` (separated by commas, or the option repeated) and as another tool
+    /// gives them (Timewarrior's): trimmed, lower case, each once, in the order given; as tasks keep
+    /// theirs and sessions store theirs (comma-separated, so a comma always separates two tags).
+    public static func normalizedTags(_ texts: [String]) -> [String] {
+        var out: [String] = []
+        for tag in texts.flatMap({ $0.split(separator: ",") }).compactMap({ normalizedTag(String($0)) }) where !out.contains(tag) {
+            out.append(tag)
+        }
+        return out
+    }
+
     /// Marks it done at `time`; false (and nothing changes) when it was done already.
     public mutating func complete(at time: Timestamp) -> Bool {
         guard !isDone else { return false }

@@ -37,6 +37,10 @@ public struct StatisticsFacts: Sendable {
     public private(set) var active: [Span] = []
     public private(set) var episodes: [EpisodeFacts] = []
     public private(set) var alarms: [AlarmFacts] = []
+    /// Tracked time: the selected sessions nobody judged (imported, added: `SessionSource.isJudged`),
+    /// each its start and end, in no particular order. Never part of `sessions`: they are not
+    /// focused or distracted time, only time the person (or another tool) says was spent.
+    public var tracked: [Span] = []
     private var taskIndex: [String: Int32] = [:]
     private var deviceIndex: [String: Int32] = [:]
 
@@ -62,7 +66,8 @@ public struct StatisticsFacts: Sendable {
     /// For a builder that fills the flat arrays itself (the store): the same layout, no copies.
     /// Without `devices`, every session is on the one unnamed device (`SessionFacts.device` -1).
     public init(
-        sessions: [SessionFacts], tasks: [String], devices: [String] = [], active: [Span], episodes: [EpisodeFacts], alarms: [AlarmFacts]
+        sessions: [SessionFacts], tasks: [String], devices: [String] = [], active: [Span], episodes: [EpisodeFacts], alarms: [AlarmFacts],
+        tracked: [Span] = []
     ) {
         self.sessions = sessions
         self.tasks = tasks
@@ -70,6 +75,7 @@ public struct StatisticsFacts: Sendable {
         self.active = active
         self.episodes = episodes
         self.alarms = alarms
+        self.tracked = tracked
     }
 
     public mutating func internTask(_ task: String?) -> Int32 {

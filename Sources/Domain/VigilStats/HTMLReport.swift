@@ -66,6 +66,7 @@ struct HTMLReport {
         out += "<div><dt>Time zone</dt><dd>\(escape(r.timeZone))</dd></div>\n"
         if let task = r.task { out += "<div><dt>Task</dt><dd>\(escape(task))</dd></div>\n" }
         if let tag = r.tag { out += "<div><dt>Tag</dt><dd>\(escape(tag))</dd></div>\n" }
+        if let tracked = Summary(r: r).trackedLine { out += "<div><dt>Tracked</dt><dd>\(escape(tracked))</dd></div>\n" }
         if let s = r.sources { out += "<div><dt>Sources</dt><dd>\(escape(Summary(r: r).sourcesLine(s)))</dd></div>\n" }
         if let overlap = r.totals.overlapMinutes { out += "<div><dt>Overlap</dt><dd>\(escape(Summary(r: r).overlapLine(overlap)))</dd></div>\n" }
         out += "<div><dt>Compared with</dt><dd>\(escape(comparedWith))</dd></div>\n"
@@ -211,7 +212,7 @@ struct HTMLReport {
             if let worst = h.leastProductiveHour {
                 body += fact("▼ Worst hour", hourLabel(worst), rated(worst) + previously(worst, before?.leastProductiveHour))
             } else {
-                body += fact("▼ Worst hour", "–", "no other hour has \(h.minimumJudgedMinutes) min of judged time to compare")
+                body += fact("▼ Worst hour", "–", noWorstHour(h))
             }
             if let most = h.mostProcrastinatedHour, let rate = r.hours[most].rates.episodesPerJudgedHour {
                 body += fact(

@@ -138,6 +138,13 @@ func hourLabel(_ h: Int?) -> String { h.map { ($0 < 10 ? "0" : "") + "\($0):00" 
 
 func weekdayLabel(_ w: Int?) -> String { w.map { Statistics.weekdayNames[$0 - 1] } ?? "–" }
 
+/// Why the highlights name no worst hour though they name a best one.
+func noWorstHour(_ h: Report.Highlights) -> String {
+    h.hoursWithEnoughData < 2
+        ? "no other hour has \(h.minimumJudgedMinutes) min of judged time to compare"
+        : "no worst: the \(h.hoursWithEnoughData) hours with enough judged time focused alike"
+}
+
 /// A device as a person reads it: "" is the log's own sessions from before devices had names.
 func deviceLabel(_ name: String) -> String { name.isEmpty ? "(unnamed)" : name }
 
@@ -153,16 +160,26 @@ struct Summary {
         "\(hoursMinutes(minutes)) when two or more sessions ran at once, counted once"
     }
 
-    /// "live 12 · left out: replay 3, rehearsal 1 (--source all counts them)".
+    /// "live 12 · tracked, not judged: imported 40, added 2 · left out: replay 3 (--source all counts them)".
     func sourcesLine(_ s: Report.SourceFigures) -> String {
         let counted = s.sessions.filter(\.counted).map { "\($0.source) \($0.sessions)" }
-        let left = s.sessions.filter { !$0.counted && $0.source != SessionSource.added.rawValue }.map { "\($0.source) \($0.sessions)" }
-        let added = s.sessions.first { $0.source == SessionSource.added.rawValue }
+        let tracked = s.sessions.filter(\.tracked).map { "\($0.source) \($0.sessions)" }
+        let left = s.sessions.filter { !$0.counted && !$0.tracked }.map { "\($0.source) \($0.sessions)" }
         var line =
             counted.isEmpty ? "no \(s.counted.isEmpty ? "judged" : s.counted.joined(separator: " or ")) session" : counted.joined(separator: " · ")
+        if !tracked.isEmpty { line += " · tracked, not judged: " + tracked.joined(separator: ", ") }
         if !left.isEmpty { line += " · left out: " + left.joined(separator: ", ") + " (--source all counts them)" }
-        if let added { line += " · added \(added.sessions) (tracked by hand, not judged: never counted)" }
         return line
+    }
+
+    /// "2 h 15 min in 2 sessions nobody judged (imported, added): never focused time", or nil
+    /// without tracked time.
+    var trackedLine: String? {
+        let t = r.totals
+        guard t.trackedSessions > 0 || t.trackedMinutes > 0 else { return nil }
+        let sources = r.sources.map { $0.tracked.isEmpty ? "" : " (\($0.tracked.joined(separator: ", ")))" } ?? ""
+        return "\(hoursMinutes(t.trackedMinutes)) in \(t.trackedSessions) session\(t.trackedSessions == 1 ? "" : "s") nobody judged\(sources): "
+            + "never counted as focused"
     }
 
     /// "best 16:00 (96% focused, 5 h judged) · worst 09:00 (61% …) · most procrastination at 09:00
@@ -183,7 +200,7 @@ struct Summary {
         if let worst = h.leastProductiveHour {
             line += " · worst \(rated(worst))"
         } else {
-            line += " · no other hour has \(minimum) of judged time to compare"
+            line += " · " + noWorstHour(h)
         }
         if let p = h.mostProcrastinatedHour, let rate = r.hours[p].rates.episodesPerJudgedHour {
             line += " · most procrastination at \(hourLabel(p)) (\(oneDecimal(rate)) episodes per judged hour)"
@@ -233,6 +250,7 @@ struct Summary {
             sessions += ")"
         }
         out.append(("Focus", "\(hoursMinutes(t.focusedMinutes)) focused · \(hoursMinutes(t.distractedMinutes)) distracted · \(sessions)"))
+        if let tracked = trackedLine { out.append(("Tracked", tracked)) }
         if let s = r.sources { out.append(("Sources", sourcesLine(s))) }
         if let overlap = t.overlapMinutes { out.append(("Overlap", overlapLine(overlap))) }
         let e = r.episodes

@@ -50,25 +50,33 @@ public struct Report: Codable, Sendable {
     /// both their figures, so they can add up to more than the totals, which count it once.
     public var devices: [DeviceFigure]? = nil
 
-    /// Sessions by where they came from (`live`, `simulated`, `replay`, `rehearsal`).
+    /// Sessions by where they came from (`live`, `simulated`, `replay`, `rehearsal`, `imported`, `added`).
     public struct SourceFigures: Codable, Sendable {
-        /// The sources the figures count, the person's own first.
+        /// The judged sources the figures count, the person's own first.
         public var counted: [String]
+        /// The sources of tracked time (imported, added) whose time is in `Totals.trackedMinutes`.
+        public var tracked: [String] = []
         /// Sessions that started in the period, by source, counted or not; sources without any left out.
         public var sessions: [SourceCount]
 
         public struct SourceCount: Codable, Sendable {
             public var source: String
             public var sessions: Int
+            /// In the judged figures.
             public var counted: Bool
+            /// In the tracked time.
+            public var tracked: Bool = false
         }
 
-        /// Added sessions (`vigil session add`) are never counted: nothing judged them.
-        public init(counted: Set<SessionSource>, sessions: [SessionSource: Int]) {
-            let counted = counted.subtracting([.added])
+        /// `selected`: the sources `--source` chose. Imported and added sessions are never counted
+        /// in the judged figures, nothing judged them: selected, they are tracked time.
+        public init(counted selected: Set<SessionSource>, sessions: [SessionSource: Int]) {
+            let counted = selected.filter(\.isJudged)
+            let tracked = selected.subtracting(counted)
             self.counted = counted.sorted().map(\.rawValue)
+            self.tracked = tracked.sorted().map(\.rawValue)
             self.sessions = sessions.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map {
-                SourceCount(source: $0.key.rawValue, sessions: $0.value, counted: counted.contains($0.key))
+                SourceCount(source: $0.key.rawValue, sessions: $0.value, counted: counted.contains($0.key), tracked: tracked.contains($0.key))
             }
         }
     }
@@ -96,6 +104,11 @@ public struct Report: Codable, Sendable {
         /// logged during a live session), each instant once: the figures above count it once. Nil
         /// for a log of one device with no such time in the period.
         public var overlapMinutes: Double? = nil
+        /// Tracked time: sessions nobody judged (imported, added; `SessionSource.isJudged`) that
+        /// started in the period, and their time inside it, each instant once. Beside the judged
+        /// figures, never in them: none of it is focused or distracted.
+        public var trackedSessions: Int = 0
+        public var trackedMinutes: Double = 0
     }
 
     public struct Durations: Codable, Sendable {

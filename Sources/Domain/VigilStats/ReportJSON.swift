@@ -20,6 +20,8 @@ extension Report.Totals: JSONObject {
         w.field("alarms_per_focused_hour", alarmsPerFocusedHour)
         w.field("recovery", recovery)
         w.field("overlap_minutes", overlapMinutes)
+        w.field("tracked_sessions", trackedSessions)
+        w.field("tracked_minutes", trackedMinutes)
     }
 }
 
@@ -244,6 +246,7 @@ extension Report.DeviceFigure: JSONObject {
 extension Report.SourceFigures: JSONObject {
     func writeFields(_ w: inout JSONWriter) {
         w.field("counted", counted)
+        w.field("tracked", tracked)
         w.field("sessions", sessions)
     }
 }
@@ -253,6 +256,7 @@ extension Report.SourceFigures.SourceCount: JSONObject {
         w.field("source", source)
         w.field("sessions", sessions)
         w.field("counted", counted)
+        w.field("tracked", tracked)
     }
 }
 

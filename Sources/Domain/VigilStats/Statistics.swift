@@ -30,11 +30,13 @@ public enum Statistics {
         _ facts: StatisticsFacts, timeZone: TimeZone, from: Int?, to: Int, task: String? = nil, openDay: Int? = nil
     ) -> Report {
         let sessions = facts.sessions
-        let earliest = sessions.first?.start ?? Int64(to) * 86_400_000
+        // History begins with the first session, judged or tracked (`--last all`).
+        let first = [sessions.first?.start, facts.tracked.lazy.map(\.start).min()].compactMap { $0 }.min()
+        let earliest = first ?? Int64(to) * 86_400_000
         let clock = LocalClock(
             timeZone: timeZone, from: Timestamp(milliseconds: min(earliest, Int64(from ?? to) * 86_400_000)),
             to: Timestamp(milliseconds: (Int64(to) + 1) * 86_400_000))
-        let historyFirst = sessions.first.map { clock.slot(ms: $0.start).day } ?? (from ?? to)
+        let historyFirst = first.map { clock.slot(ms: $0).day } ?? (from ?? to)
         let periodFirst = from ?? min(historyFirst, to)
         let base = min(historyFirst, periodFirst)
         let dayCount = max(0, to - base + 1)
@@ -288,6 +290,9 @@ public enum Statistics {
         // Said whenever it can matter: always with several devices, and for one device when two of
         // its sessions shared time in the period.
         if overlapMs > 0 || !deviceSums.isEmpty { totals.overlapMinutes = minutes(overlapMs) }
+        // Tracked time, beside the judged figures: each instant once, as the person's time is.
+        totals.trackedSessions = facts.tracked.reduce(0) { $0 + (inPeriod($1.start) ? 1 : 0) }
+        totals.trackedMinutes = minutes(union(facts.tracked).reduce(0) { $0 + insidePeriod($1) })
         let highlights = sums.highlights
         var previous: Report.PeriodFigures?
         if from != nil {
@@ -391,21 +396,29 @@ public enum Statistics {
     static var minimumJudgedMs: Int64 { Int64(minimumJudgedMinutes) * 60_000 }
 
     /// The index with the highest (or lowest) focus share among those with enough judged time;
-    /// ties go to more judged time, then to the first. The lowest needs two candidates: with one,
-    /// the best hour would also be named the worst.
+    /// ties go to more judged time, then to the first. The lowest is named only when its share is
+    /// below the highest's: with one candidate, or with all of them alike, the best hour would
+    /// also be named the worst.
     static func rankByShare(_ focused: [Int64], _ judged: [Int64], lowest: Bool) -> Int? {
-        var pick: Int?
-        var candidates = 0
-        for i in judged.indices where judged[i] >= minimumJudgedMs {
-            candidates += 1
-            guard let p = pick else {
-                pick = i
-                continue
+        func focusShare(_ i: Int) -> Double { Double(focused[i]) / Double(judged[i]) }
+        func choose(lowest: Bool) -> Int? {
+            var pick: Int?
+            for i in judged.indices where judged[i] >= minimumJudgedMs {
+                guard let p = pick else {
+                    pick = i
+                    continue
+                }
+                let (a, b) = (focusShare(i), focusShare(p))
+                if (lowest ? a < b : a > b) || (a == b && judged[i] > judged[p]) { pick = i }
             }
-            let (a, b) = (Double(focused[i]) / Double(judged[i]), Double(focused[p]) / Double(judged[p]))
-            if (lowest ? a < b : a > b) || (a == b && judged[i] > judged[p]) { pick = i }
+            return pick
         }
-        return lowest && candidates < 2 ? nil : pick
+        guard let best = choose(lowest: false) else { return nil }
+        guard lowest else { return best }
+        // The worst must be worse than the best: among hours that all focus alike none is the
+        // worst, or the best hour could be named the worst too.
+        guard let worst = choose(lowest: true), focusShare(worst) < focusShare(best) else { return nil }
+        return worst
     }
 
     /// The hour with the most episodes started per judged hour, among those with enough judged

@@ -275,12 +275,16 @@ def main():
         return part / whole if whole else None
 
     def rank_by_share(f, j, lowest):
-        """Highest (lowest) focused share among those with enough judged time; ties: more judged time, then the first."""
+        """Highest (lowest) focused share among those with enough judged time; ties: more judged time, then the first.
+        The lowest only when its share is below the highest's (never the best hour again)."""
         candidates = [i for i in range(len(j)) if j[i] >= ENOUGH]
-        if not candidates or (lowest and len(candidates) < 2):
+        if not candidates:
             return None
-        sign = -1 if lowest else 1
-        return min(candidates, key=lambda i: (-sign * Fraction(f[i], j[i]), -j[i], i))
+        best = min(candidates, key=lambda i: (-Fraction(f[i], j[i]), -j[i], i))
+        if not lowest:
+            return best
+        worst = min(candidates, key=lambda i: (Fraction(f[i], j[i]), -j[i], i))
+        return worst if Fraction(f[worst], j[worst]) < Fraction(f[best], j[best]) else None
 
     def most_procrastinated(e, d, j):
         candidates = [i for i in range(len(j)) if j[i] >= ENOUGH and e[i] > 0]
