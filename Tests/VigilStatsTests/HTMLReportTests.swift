@@ -126,12 +126,16 @@ import VigilCore
     @Test func textFromTheLogIsEscaped() throws {
         var report = Statistics.report(
             history(days: 14, until: "2026-11-10", tasks: [Self.hostileTask]), timeZone: utc, from: day("2026-10-28"), to: day("2026-11-10"))
-        report.applications = Report.ApplicationFigures([
-            ("code", .work, false, 7200, 3), ("<script>game</script>", .distracting, false, 900, 2), (nil, nil, true, 600, 1),
-        ])
+        report.applications = Report.ApplicationFigures(
+            apps: [(ApplicationKey("code", .work), 7_200_000, 3, 0), (ApplicationKey("<script>game</script>", .distracting), 900_000, 2, 1)],
+            calls: 1, callMilliseconds: 600_000)
         let html = report.rendered(as: .html)
         #expect(!html.contains("<script"))
-        #expect(html.contains("Most distracting: &lt;script&gt;game&lt;/script&gt; 15 min."))
+        // Its row in the table, and its tooltip, name it escaped (the table holds every distracting
+        // one, so no line repeats them).
+        #expect(html.contains("<th scope=\"row\">&lt;script&gt;game&lt;/script&gt;<span class=\"category\">"))
+        #expect(html.contains("<tr title=\"&lt;script&gt;game&lt;/script&gt;: 15 min in front, 2 times (distracting)\">"))
+        #expect(!html.contains("Most distracting:"))
         let applications = try #require(try charts(html).first { $0.id == "applications" })
         #expect(clipped(applications).isEmpty && applications.tooltips == 2)  // work and distracting; neutral has no time, no bar
         #expect(!html.contains("<img"))
