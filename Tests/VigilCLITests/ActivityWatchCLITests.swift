@@ -72,6 +72,12 @@ import Testing
         #expect(applications["distracting_minutes"] as? Double == 7)
         #expect((applications["most_distracting"] as? [[String: Any]])?.first?["app_class"] as? String == "Firefox")
         #expect(applications["calls"] as? Int == 0)
+        // Each application (Code before and after the video): the video's episode is Firefox's, where it
+        // began at 09:05.
+        let byApplication = (applications["apps"] as? [[String: Any]] ?? []).map {
+            "\($0["app_class"] ?? "") \($0["category"] ?? "") \($0["minutes"] ?? "") \($0["stretches"] ?? "") \($0["episodes"] ?? "")"
+        }
+        #expect(byApplication == ["Code work 15 2 0", "Firefox distracting 7 1 1"], "\(byApplication)")
         #expect(!replay.stdout.contains(marker) && !report.stdout.contains(marker))
         // The applications it saw, with their time and the category they had.
         // (A replay is counted only when asked for: by default the person's own sessions.)

@@ -128,7 +128,9 @@ import Testing
     }
 
     static let checkHTML = repo + "/Tests/VigilCLITests/Data/check_html_report.py"
-    static let charts = ["hours-focus", "hours-distraction", "hours-time", "heatmap", "daily", "weekly", "profile", "tasks", "causes", "streak"]
+    static let charts = [
+        "hours-focus", "hours-distraction", "hours-time", "heatmap", "daily", "weekly", "profile", "tasks", "causes", "streak", "applications",
+    ]
 
     @Test func htmlIsOneSelfContainedFileReadableOnlyByItsOwner() async throws {
         let f = Self.fixtures[0]

@@ -126,12 +126,16 @@ import VigilCore
     @Test func textFromTheLogIsEscaped() throws {
         var report = Statistics.report(
             history(days: 14, until: "2026-11-10", tasks: [Self.hostileTask]), timeZone: utc, from: day("2026-10-28"), to: day("2026-11-10"))
-        report.applications = Report.ApplicationFigures([
-            ("code", .work, false, 7200, 3), ("<script>game</script>", .distracting, false, 900, 2), (nil, nil, true, 600, 1),
-        ])
+        report.applications = Report.ApplicationFigures(
+            apps: [(ApplicationKey("code", .work), 7_200_000, 3, 0), (ApplicationKey("<script>game</script>", .distracting), 900_000, 2, 1)],
+            calls: 1, callMilliseconds: 600_000)
         let html = report.rendered(as: .html)
         #expect(!html.contains("<script"))
-        #expect(html.contains("Most distracting: &lt;script&gt;game&lt;/script&gt; 15 min."))
+        // Its row in the table, and its tooltip, name it escaped (the table holds every distracting
+        // one, so no line repeats them).
+        #expect(html.contains("<th scope=\"row\">&lt;script&gt;game&lt;/script&gt;<span class=\"category\">"))
+        #expect(html.contains("<tr title=\"&lt;script&gt;game&lt;/script&gt;: 15 min in front, 2 times (distracting)\">"))
+        #expect(!html.contains("Most distracting:"))
         let applications = try #require(try charts(html).first { $0.id == "applications" })
         #expect(clipped(applications).isEmpty && applications.tooltips == 2)  // work and distracting; neutral has no time, no bar
         #expect(!html.contains("<img"))
@@ -141,6 +145,52 @@ import VigilCore
             html.contains("<title>&lt;img src=x onerror=&quot;alert(&#39;x&#39;)&quot;&gt; &amp; a task whose name is far too long for any label: "))
         let tasks = try #require(try charts(html).first { $0.id == "tasks" })
         #expect(tasks.labels.contains { $0.text.hasPrefix("<img src=x") && $0.text.hasSuffix("…") })
+    }
+
+    /// The streak calendar's day cells, in the order drawn: date, and the top left corner of its
+    /// cell (a square's, a circle's, an outline's drawn half a unit inside).
+    func calendarCells(_ html: String) throws -> [(date: String, x: Double, y: Double)] {
+        let streak = try #require(try charts(html).first { $0.id == "streak" })
+        let square = try Regex(#"<rect x="([0-9.]+)" y="([0-9.]+)"[^>]* class="(free|noday)"><title>([0-9-]{10}):"#)
+        let circle = try Regex(#"<circle cx="([0-9.]+)" cy="([0-9.]+)" r="([0-9.]+)"[^>]*><title>([0-9-]{10}):"#)
+        func number(_ m: Regex<AnyRegexOutput>.Match, _ i: Int) -> Double { Double(m.output[i].substring!)! }
+        var cells: [(date: String, x: Double, y: Double)] = []
+        for m in streak.source.matches(of: square) {
+            let inset = m.output[3].substring == "noday" ? 0.5 : 0
+            cells.append((String(m.output[4].substring!), number(m, 1) - inset, number(m, 2) - inset))
+        }
+        for m in streak.source.matches(of: circle) {
+            cells.append((String(m.output[4].substring!), number(m, 1) - number(m, 3), number(m, 2) - number(m, 3)))
+        }
+        // To the hundredth the page draws in.
+        return cells.map { ($0.date, ($0.x * 100).rounded() / 100, ($0.y * 100).rounded() / 100) }.sorted { $0.date < $1.date }
+    }
+
+    /// A week from Sunday to Saturday (`--last 7d` on a Saturday, `--period :week` where weeks
+    /// start on Sunday) is one column, Sunday at the top, not a lone Sunday under a column of six
+    /// days; and the calendar names its month however narrow it is.
+    @Test func aWeekFromSundayIsOneColumnInDateOrder() throws {
+        let facts = history(days: 21, until: "2026-11-21")
+        for (from, days) in [("2026-11-15", 7), ("2026-11-16", 7), ("2026-11-18", 3)] {
+            let r = Statistics.report(facts, timeZone: utc, from: day(from), to: day(from) + days - 1)
+            let html = r.rendered(as: .html)
+            let cells = try calendarCells(html)
+            #expect(cells.map(\.date) == r.days.map(\.date), "\(from)")
+            #expect(Set(cells.map(\.x)).count == 1, "\(from): one column, \(cells)")
+            #expect(cells.map(\.y) == cells.map(\.y).sorted() && Set(cells.map(\.y)).count == days, "\(from): days top to bottom, \(cells)")
+            let streak = try #require(try charts(html).first { $0.id == "streak" })
+            #expect(streak.labels.map(\.text).contains("Nov 2026"), "\(from): \(streak.labels.map(\.text))")
+            #expect(streak.labels.first?.text == String(Statistics.weekdayNames[r.days[0].weekday - 1].prefix(3)), "the top row's weekday")
+            #expect(clipped(streak).isEmpty, "\(clipped(streak))")
+        }
+        // Longer periods keep Monday at the top: two weeks from Sunday start with the Sunday alone,
+        // at the bottom of the first column, and still name their month.
+        let r = Statistics.report(facts, timeZone: utc, from: day("2026-11-08"), to: day("2026-11-21"))
+        let cells = try calendarCells(r.rendered(as: .html))
+        #expect(Set(cells.map(\.x)).count == 3 && cells[0].y == cells.map(\.y).max() && cells[1].y == cells.map(\.y).min(), "\(cells)")
+        #expect(cells[1].x == cells[7].x && cells[0].x < cells[1].x, "a column a week, Monday to Sunday")
+        let streak = try #require(try charts(r.rendered(as: .html)).first { $0.id == "streak" })
+        #expect(streak.labels.map(\.text) == ["Mon", "Wed", "Fri", "Nov 2026"], "\(streak.labels.map(\.text))")
     }
 
     /// Five years stay a page a browser opens at once: months instead of days, the last year of

@@ -17,7 +17,9 @@ import VigilCore
         let fixture = HTMLReportTests()
         let facts = fixture.history(days: 14, until: "2026-11-10", tasks: [Self.hostileTask, nil])
         var r = Statistics.report(facts, timeZone: utc, from: fixture.day("2026-10-28"), to: fixture.day("2026-11-10"), task: task)
-        r.applications = Report.ApplicationFigures([(Self.hostileApp, .distracting, false, 900, 2), ("code", .work, false, 7200, 3)])
+        r.applications = Report.ApplicationFigures(
+            apps: [(ApplicationKey(Self.hostileApp, .distracting), 900_000, 2, 1), (ApplicationKey("code", .work), 7_200_000, 3, 0)], calls: 0,
+            callMilliseconds: 0)
         return r
     }
 
@@ -87,6 +89,7 @@ import VigilCore
             #expect(!text.split(separator: "\n").contains { $0.hasPrefix("vigil: error:") })
             #expect(text.contains("a | b\\nvigil: error: fo"))
             #expect(text.contains("<b>game</b>|x\\n\\u{1B}[2J"))
+            #expect(text.contains("  <b>game</b>|x\\n\\u{1B}[2J  15 min in front, 2 times · distracting · 1 episode\n"), "\(text)")
         }
     }
 
@@ -97,6 +100,10 @@ import VigilCore
         #expect(!csv.replacingOccurrences(of: "\r\n", with: "").contains("\r"))
         #expect(csv.contains("\"a | b\nvigil: error: forged <script>"), "\(csv)")
         #expect(csv.contains("\\u{1B}]0;pwned\\u{7}\\u{1B}[2J\\u{9B}1m\\u{202E}txt\""))
+        // The applications' table the same way.
+        let apps = report().csv(.apps)
+        #expect(Self.obeyed(apps, allowing: ["\n", "\r"]).isEmpty, "\(Self.obeyed(apps, allowing: ["\n", "\r"]))")
+        #expect(apps == "app_class,category,minutes,stretches,episodes\r\ncode,work,120,3,0\r\n\"<b>game</b>|x\n\\u{1B}[2J\",distracting,15,2,1\r\n")
     }
 
     @Test func jsonAndHTMLAreInertAndJSONGivesTheNameBack() throws {
@@ -105,6 +112,8 @@ import VigilCore
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let tasks = try #require(object["tasks"] as? [[String: Any]])
         #expect(tasks.contains { $0["task"] as? String == Self.hostileTask }, "JSON escapes lose nothing")
+        let apps = try #require((object["applications"] as? [String: Any])?["apps"] as? [[String: Any]])
+        #expect(apps.map { $0["app_class"] as? String } == ["code", Self.hostileApp], "\(apps)")
         let html = report().rendered(as: .html)
         #expect(Self.obeyed(html).isEmpty, "\(Self.obeyed(html))")
         #expect(!html.contains("<script") && !html.contains("<b>game"))

@@ -17,7 +17,8 @@ import VigilCore
     /// A session judged throughout (no pauses, no gaps).
     func session(
         _ facts: inout StatisticsFacts, id: Int64, _ from: String, _ to: String, task: String? = nil, outcome: SessionFacts.Outcome = .completed,
-        episodes: [(String, String, Cause)] = [], alarms: [(episode: Int, at: String, cleared: String?)] = [], pauses: [(String, String)] = []
+        episodes: [(String, String, Cause)] = [], alarms: [(episode: Int, at: String, cleared: String?)] = [], pauses: [(String, String)] = [],
+        activities: [(String, String, ApplicationKey?)] = []
     ) {
         let whole = [Span(ms(from), ms(to))]
         let active = subtract(pauses.map { Span(ms($0.0), ms($0.1)) }, from: whole)
@@ -26,7 +27,8 @@ import VigilCore
             episodes: episodes.enumerated().map {
                 EpisodeFacts(number: $0.offset + 1, span: Span(ms($0.element.0), ms($0.element.1)), cause: $0.element.2)
             },
-            alarms: alarms.map { AlarmFacts(episode: $0.episode, at: ms($0.at), repeatCount: 0, back: $0.cleared.map(ms)) })
+            alarms: alarms.map { AlarmFacts(episode: $0.episode, at: ms($0.at), repeatCount: 0, back: $0.cleared.map(ms)) },
+            activities: activities.map { (Span(ms($0.0), ms($0.1)), $0.2) })
     }
 
     /// 2026-10-25 in Berlin: 01:30 CEST to 03:30 CET is three real hours, two of them in hour 2.
@@ -358,13 +360,72 @@ import VigilCore
         #expect(r.json().contains("\"longest_streak_from\": null"))
     }
 
+    /// Each application's time in front inside the period, its stretches, and the episodes it
+    /// caused: an `app` episode goes to the application whose stretch holds the episode's start
+    /// (dated back to when the distracting stretch began), not to the one in front when it was
+    /// confirmed; other causes go to none.
+    @Test func applicationsTheirTimeInFrontAndTheEpisodesTheyCaused() throws {
+        let code = ApplicationKey("code", .work)
+        let video = ApplicationKey("firefox", .distracting)
+        let docs = ApplicationKey("firefox", .neutral)
+        let chat = ApplicationKey("discord", .distracting)
+        var facts = StatisticsFacts()
+        // Before the period, reaching 30 minutes into it.
+        session(
+            &facts, id: 1, "2026-11-15T23:30:00Z", "2026-11-16T00:30:00Z",
+            activities: [("2026-11-15T23:30:00Z", "2026-11-16T00:30:00Z", code)])
+        // A video from 09:20, then chat (one distracting stretch for the scorer: the episode is
+        // dated to 09:20 and confirmed at 09:37, in discord); an away episode in the editor; a call.
+        session(
+            &facts, id: 2, "2026-11-16T09:00:00Z", "2026-11-16T10:00:00Z",
+            episodes: [("2026-11-16T09:20:00Z", "2026-11-16T09:40:00Z", .app), ("2026-11-16T09:45:00Z", "2026-11-16T09:48:00Z", .away)],
+            activities: [
+                ("2026-11-16T09:00:00Z", "2026-11-16T09:20:00Z", code), ("2026-11-16T09:20:00Z", "2026-11-16T09:35:00Z", video),
+                ("2026-11-16T09:35:00Z", "2026-11-16T09:40:00Z", chat), ("2026-11-16T09:40:00Z", "2026-11-16T10:00:00Z", code),
+                ("2026-11-16T09:50:00Z", "2026-11-16T10:00:00Z", nil),
+            ])
+        // The documentation, then a video from 10:30 sharp: the episode starts on the boundary and
+        // is the video's ([start, end)).
+        session(
+            &facts, id: 3, "2026-11-17T10:00:00Z", "2026-11-17T10:45:00Z",
+            episodes: [("2026-11-17T10:30:00Z", "2026-11-17T10:41:00Z", .app)],
+            activities: [("2026-11-17T10:00:00Z", "2026-11-17T10:30:00Z", docs), ("2026-11-17T10:30:00Z", "2026-11-17T10:40:00Z", video)])
+        // A log from before applications were kept: the episode counts by cause, for no application.
+        session(&facts, id: 4, "2026-11-17T14:00:00Z", "2026-11-17T15:00:00Z", episodes: [("2026-11-17T14:10:00Z", "2026-11-17T14:20:00Z", .app)])
+        // After the period: nothing of it.
+        session(
+            &facts, id: 5, "2026-11-18T09:00:00Z", "2026-11-18T10:00:00Z", episodes: [("2026-11-18T09:10:00Z", "2026-11-18T09:20:00Z", .app)],
+            activities: [("2026-11-18T09:10:00Z", "2026-11-18T09:30:00Z", video)])
+        let utc = TimeZone(identifier: "UTC")!
+        let r = Statistics.report(facts, timeZone: utc, from: day("2026-11-16"), to: day("2026-11-17"))
+        let a = try #require(r.applications)
+        #expect(a.apps.map { "\($0.appClass) \($0.category)" } == ["code work", "firefox neutral", "firefox distracting", "discord distracting"])
+        #expect(a.apps.map(\.minutes) == [70, 30, 25, 5])
+        #expect(a.apps.map(\.stretches) == [3, 1, 2, 1])
+        #expect(a.apps.map(\.episodes) == [0, 0, 2, 0])
+        #expect(r.episodes.byCause.first { $0.key == "app" }?.count == 3, "the unattributed one still counts by cause")
+        #expect(a.workMinutes == 70 && a.neutralMinutes == 30 && a.distractingMinutes == 30)
+        #expect(a.mostDistracting.map(\.appClass) == ["firefox", "discord"])
+        #expect(a.calls == 1 && a.callMinutes == 10)
+        // Nothing in front in a period: no applications at all.
+        #expect(Statistics.report(facts, timeZone: utc, from: day("2026-11-20"), to: day("2026-11-21")).applications == nil)
+        // The JSON lists them with their figures.
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.json().utf8)) as? [String: Any])
+        let apps = try #require((json["applications"] as? [String: Any])?["apps"] as? [[String: Any]])
+        #expect(apps.count == 4)
+        #expect(
+            NSDictionary(dictionary: apps[2]) == ["app_class": "firefox", "category": "distracting", "minutes": 25, "stretches": 2, "episodes": 2])
+    }
+
     @Test func applicationFiguresSumByCategoryAndRankTheDistractingOnes() throws {
-        #expect(Report.ApplicationFigures([]) == nil, "nothing seen: no section")
+        #expect(Report.ApplicationFigures(apps: [], calls: 0, callMilliseconds: 0) == nil, "nothing seen: no section")
         let f = try #require(
-            Report.ApplicationFigures([
-                ("code", .work, false, 3600, 4), ("firefox", .distracting, false, 600, 2), ("firefox", .neutral, false, 1200, 3),
-                ("discord", .distracting, false, 900, 1), ("steam", .distracting, false, 30, 1), (nil, nil, true, 1800, 2),
-            ]))
+            Report.ApplicationFigures(
+                apps: [
+                    (ApplicationKey("code", .work), 3_600_000, 4, 0), (ApplicationKey("firefox", .distracting), 600_000, 2, 1),
+                    (ApplicationKey("firefox", .neutral), 1_200_000, 3, 0), (ApplicationKey("discord", .distracting), 900_000, 1, 1),
+                    (ApplicationKey("steam", .distracting), 30_000, 1, 0),
+                ], calls: 2, callMilliseconds: 1_800_000))
         #expect(f.workMinutes == 60)
         // firefox counts where it was distracting (a video) apart from where it was neutral.
         #expect(f.neutralMinutes == 20)
@@ -373,6 +434,12 @@ import VigilCore
         #expect(f.mostDistracting.map(\.minutes) == [15, 10, 0.5])
         #expect(f.calls == 2)
         #expect(f.callMinutes == 30)
+        // Every application, most time in front first.
+        #expect(
+            f.apps.map { "\($0.appClass) \($0.category)" } == [
+                "code work", "firefox neutral", "discord distracting", "firefox distracting", "steam distracting",
+            ])
+        #expect(f.apps.map(\.minutes) == [60, 20, 15, 10, 0.5] && f.apps.map(\.episodes) == [0, 0, 1, 1, 0])
     }
 
     /// Issue 32: `q` after 2 minutes printed "streak 0 → 1 day" and "First procrastination-free

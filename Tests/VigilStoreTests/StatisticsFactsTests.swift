@@ -184,6 +184,86 @@ import VigilStats
         #expect(got == expected)
     }
 
+    /// Typing all along in the editor; a video from 5 min to 12 min (an app episode), the editor
+    /// again, a call from 13:20 to 14:10, a pause from 15 to 17 min, the end at 20 min.
+    func sessionInApplications(at start: Timestamp) -> [SessionEvent] {
+        var s = FocusSession(configuration: .default, task: "thesis", plannedSeconds: 3600)
+        var events = s.start(at: start)
+        let code = AppFocus(appClass: "code", category: .work, rule: "editors")
+        let video = AppFocus(appClass: "firefox", category: .distracting, rule: "youtube")
+        for t in 1...1200 {
+            let now = start + Double(t)
+            switch t {
+            case 5: events += s.receive(Sample(time: now, payload: .app(code)))
+            case 300: events += s.receive(Sample(time: now, payload: .app(video)))
+            case 720: events += s.receive(Sample(time: now, payload: .app(code)))
+            case 800: events += s.receive(Sample(time: now, payload: .media(MediaActivity(calls: 1))))
+            case 850: events += s.receive(Sample(time: now, payload: .media(MediaActivity(calls: 0))))
+            case 900: events += s.receive(Sample(time: now, payload: .control(.pause)))
+            case 1020: events += s.receive(Sample(time: now, payload: .control(.resume)))
+            default: break
+            }
+            if t % 5 == 0 { events += s.receive(Sample(time: now, payload: .input(InputActivity(window: 5, keyPresses: 12, idle: 0)))) }
+            events += s.tick(at: now)
+        }
+        events += s.end(.user, at: start + 1200)
+        return events
+    }
+
+    /// A report reads the stretches in applications and on calls that reach into its period, each
+    /// session's in order of start: the same time as the query `vigil apps` sums, and an app
+    /// episode is the video's.
+    @Test(arguments: [false, true])
+    func applicationStretchesAreReadForTheReportsPeriod(onDisk: Bool) throws {
+        let store = onDisk ? try EventStore(path: tempDir() + "/vigil.sqlite3") : EventStore()
+        try store.appendSession(sampleSessionEvents(), source: .live, recording: nil)
+        let start = t0 + 3600
+        try store.appendSession(sessionInApplications(at: start), source: .live, recording: nil)
+        let base = start.millisecondsSinceEpoch
+        let end = t0 + 3 * 3600
+        let read = try store.reportFacts(before: end, sourcesFrom: nil, activities: true).facts
+        let session = try #require(read.sessions.last)
+        let stretches = read.activities[Int(session.activities.lowerBound)..<Int(session.activities.upperBound)].map { a in
+            "\(a.isCall ? "call" : "\(read.applications[Int(a.application)].appClass) \(read.applications[Int(a.application)].category)") "
+                + "\((a.span.start - base) / 1000)-\((a.span.end - base) / 1000)"
+        }
+        #expect(
+            stretches == ["code work 5-300", "firefox distracting 300-720", "code work 720-900", "call 800-850", "code work 1020-1200"],
+            "\(stretches)")
+        #expect(read.sessions.first?.activities.isEmpty == true, "a session without applications has none")
+        // The same sums as the query of `vigil apps`.
+        let totals = try store.activityTotals(from: t0, to: end)
+        for total in totals {
+            let mine = read.activities.filter { a in
+                total.isCall ? a.isCall : !a.isCall && read.applications[Int(a.application)] == ApplicationKey(total.appClass!, total.category!)
+            }
+            #expect(Double(mine.reduce(0) { $0 + $1.span.milliseconds }) / 1000 == total.seconds && mine.count == total.stretches, "\(total)")
+        }
+        #expect(totals.count == 3)
+        let report = Statistics.report(read, timeZone: TimeZone(identifier: "UTC")!, from: nil, to: Int(t0.millisecondsSinceEpoch / 86_400_000))
+        let apps = try #require(report.applications).apps
+        #expect(apps.map { "\($0.appClass) \($0.minutes) \($0.stretches) \($0.episodes)" } == ["code 10.92 3 0", "firefox 7.0 1 1"], "\(apps)")
+
+        // Only what reaches into the period: from 12:30 (750 s) on.
+        let late = try store.reportFacts(before: end, sourcesFrom: start + 750, activities: true).facts
+        #expect(late.activities.map { ($0.span.start - base) / 1000 } == [720, 800, 1020])
+        #expect(late.applications == [ApplicationKey("code", .work)], "the video ended before: not met")
+        // Without asking, none (what other readers of the facts need).
+        #expect(try store.reportFacts(before: end, sourcesFrom: nil).facts.activities.isEmpty)
+        #expect(try store.statisticsFacts(before: end).activities.isEmpty)
+
+        // A category from a newer Vigil (or none) counts as neutral, as `vigil apps` shows it.
+        try store.db.write { db in
+            for (category, offset) in [("chore", 100), (nil, 200)] as [(String?, Int64)] {
+                try db.execute(
+                    sql: "INSERT INTO activities (session_id, kind, app_class, category, start_ms, end_ms) VALUES (?, 'app', 'ledger', ?, ?, ?)",
+                    arguments: [session.id, category, base + offset * 1000, base + (offset + 60) * 1000])
+            }
+        }
+        let newer = try store.reportFacts(before: end, sourcesFrom: nil, activities: true).facts
+        #expect(newer.applications.last == ApplicationKey("ledger", .neutral) && newer.activities.count == 7, "\(newer.applications)")
+    }
+
     /// Task names are told apart by their bytes, past the handful a person usually has too.
     @Test func everySessionKeepsItsTaskAmongMany() throws {
         let store = try EventStore(path: tempDir() + "/vigil.sqlite3")

@@ -122,14 +122,18 @@ public final class EventStore: Sendable {
 
     /// `statisticsFacts`, and in the same read what `sessionsBySource(from: sourcesFrom, to:
     /// before)` counts: what a report reads, with one pass over the sessions instead of two.
-    /// `tag`: only the sessions with this tag or on a task with it (`report --tag`).
+    /// `tag`: only the sessions with this tag or on a task with it (`report --tag`). With
+    /// `activities`, the sessions' stretches in applications and on calls that reach into
+    /// [`sourcesFrom`, `before`) too (from the first session when `sourcesFrom` is nil): the
+    /// report's period.
     public func reportFacts(
         before: Timestamp, task: String? = nil, tag: String? = nil, device: String? = nil, sources: Set<SessionSource> = SessionSource.counted,
-        sourcesFrom: Timestamp?
+        sourcesFrom: Timestamp?, activities: Bool = false
     ) throws(StoreError) -> (facts: StatisticsFacts, sessionsBySource: [SessionSource: Int]) {
-        try statistics.reportFacts(
-            before: before.millisecondBound, task: task, tag: tag, device: device, sources: sources,
-            countingSourcesFrom: sourcesFrom?.millisecondsSinceEpoch ?? Int64.min)
+        let from = sourcesFrom?.millisecondsSinceEpoch ?? Int64.min
+        return try statistics.reportFacts(
+            before: before.millisecondBound, task: task, tag: tag, device: device, sources: sources, countingSourcesFrom: from,
+            activitiesFrom: activities ? from : nil)
     }
 
     /// Sessions from `sources`, newest first.

@@ -28,9 +28,14 @@ struct StatisticsReader: Sendable {
     /// `facts`, and how many sessions of each source (counted or not, of any task) started within
     /// [`countingSourcesFrom`, `before`): what `LogQueries.sessionsBySource` counts, here from the
     /// same scan of the sessions and the same snapshot instead of a second pass over them.
+    /// `activitiesFrom`: the sessions' stretches in applications and on calls that reach into
+    /// [`activitiesFrom`, `before`) are read too (a report's period: the others would only be
+    /// skipped); nil reads none.
     func reportFacts(
-        before: Int64, task: String?, tag: String? = nil, device: String? = nil, sources: Set<SessionSource>, countingSourcesFrom: Int64
+        before: Int64, task: String?, tag: String? = nil, device: String? = nil, sources: Set<SessionSource>, countingSourcesFrom: Int64,
+        activitiesFrom: Int64? = nil
     ) throws(StoreError) -> (facts: StatisticsFacts, sessionsBySource: [SessionSource: Int]) {
+        let activities = activitiesFrom.map { $0..<before }
         let results = Results()
         do {
             if let pool = reader as? DatabasePool {
@@ -52,7 +57,7 @@ struct StatisticsReader: Sendable {
                             results.withLock { $0.sessions = rows }
                         } else {
                             sessionsReading.wait()
-                            let rows = try pool.read { db in try Self.withSmallCache(db) { try Self.readChildren(db) } }
+                            let rows = try pool.read { db in try Self.withSmallCache(db) { try Self.readChildren(db, activities: activities) } }
                             results.withLock { $0.children = rows }
                         }
                     } catch {
@@ -66,7 +71,7 @@ struct StatisticsReader: Sendable {
                         try Self.readSessions(
                             $0, before: before, task: task, tag: tag, device: device, sources: sources, countingSourcesFrom: countingSourcesFrom,
                             snapshotTaken: {}),
-                        try Self.readChildren($0)
+                        try Self.readChildren($0, activities: activities)
                     )
                 }
                 results.withLock {
@@ -92,7 +97,7 @@ struct StatisticsReader: Sendable {
     /// The sessions' rows, as read: in id order, each session's pauses, breaks and gaps (by
     /// session id, in parallel arrays).
     private struct SessionRows {
-        var tasks = TaskNames()
+        var tasks = NameTable()
         /// Device names, as the sessions refer to them (`SessionFacts.device`).
         var devices: [String] = []
         var sessions: [SessionFacts] = []
@@ -108,13 +113,17 @@ struct StatisticsReader: Sendable {
         var tracked: [Span] = []
     }
 
-    /// Episodes and alarms in rowid order, and the session of each (parallel arrays: grouped by
-    /// session in place when they are in session order already, as they nearly always are).
+    /// Episodes, alarms and activities in rowid order, and the session of each (parallel arrays:
+    /// grouped by session in place when they are in session order already, as they nearly always
+    /// are).
     private struct ChildRows {
         var episodes: [EpisodeFacts] = []
         var episodeSessions: [Int64] = []
         var alarms: [AlarmFacts] = []
         var alarmSessions: [Int64] = []
+        var activities: [ActivityFacts] = []
+        var activitySessions: [Int64] = []
+        var applications = ApplicationTable()
     }
 
     /// What the two readers hand back.
@@ -236,7 +245,8 @@ struct StatisticsReader: Sendable {
         return out
     }
 
-    private static func readChildren(_ db: Database) throws -> ChildRows {
+    /// `activities`: the stretches in applications and on calls that reach into it (nil: none).
+    private static func readChildren(_ db: Database, activities: Range<Int64>?) throws -> ChildRows {
         var out = ChildRows()
         let episodes = Self.capacity(for: try Int64.fetchOne(db, sql: "SELECT (SELECT max(id) FROM episodes) - (SELECT min(id) FROM episodes) + 1"))
         out.episodes.reserveCapacity(episodes)
@@ -261,6 +271,24 @@ struct StatisticsReader: Sendable {
                     episode: Int(sqlite3_column_int64(p, 1)), at: instant(p, 2), repeatCount: Int(sqlite3_column_int64(p, 3)),
                     back: sqlite3_column_type(p, 4) == SQLITE_NULL ? nil : instant(p, 4)))
             out.alarmSessions.append(sqlite3_column_int64(p, 0))
+        }
+        guard let activities else { return out }
+        // No index on their times: the table is scanned, as a report's period is most of the
+        // history it reads. The kind and the category come as one number (`activityKind`), which
+        // SQLite works out for no more than reading them costs it, and saves two texts a row.
+        try stepRows(
+            db, "SELECT session_id, start_ms, end_ms, \(activityKind), app_class FROM activities WHERE end_ms > ? AND start_ms < ?",
+            [activities.lowerBound, activities.upperBound]
+        ) { p in
+            var application: Int32 = -1
+            let kind = Int(sqlite3_column_int64(p, 3))
+            if kind >= 0 {
+                application = out.applications.index(p, classColumn: 4, category: kind)
+                guard application >= 0 else { return }  // an application without a class: nothing to name
+            }
+            let start = instant(p, 1)
+            out.activities.append(ActivityFacts(span: Span(start, max(start, instant(p, 2))), application: application))
+            out.activitySessions.append(sqlite3_column_int64(p, 0))
         }
         return out
     }
@@ -322,6 +350,10 @@ struct StatisticsReader: Sendable {
             &children.alarms, children.alarmSessions, sessions: sessions.count, index,
             keep: { a, i in a.at <= seenUntil[i] },
             adjust: { a, i in if a.backAt > seenUntil[i] { a.backAt = .min } })
+        // A stretch is logged when it ends: one that ended after the snapshot is not known yet.
+        var (activities, activityRanges) = groupBySession(
+            &children.activities, children.activitySessions, sessions: sessions.count, index,
+            keep: { a, i in a.span.end <= seenUntil[i] }, adjust: { _, _ in })
         let (holes, holeRanges) = groupBySession(
             &rows.holes, rows.holeSessions, sessions: sessions.count, index, keep: { _, _ in true }, adjust: { _, _ in })
 
@@ -347,22 +379,29 @@ struct StatisticsReader: Sendable {
             if !episodes[e].isSorted(by: { $0.span.start <= $1.span.start }) { episodes[e].sort { $0.span.start < $1.span.start } }
             let a = Int(alarmRanges[i].lowerBound)..<Int(alarmRanges[i].upperBound)
             if !alarms[a].isSorted(by: { $0.at <= $1.at }) { alarms[a].sort { $0.at < $1.at } }
+            // Logged at their ends: a call that ran across applications comes after them.
+            sessions[i].activities = activityRanges[i]
+            let s = Int(activityRanges[i].lowerBound)..<Int(activityRanges[i].upperBound)
+            if !activities[s].isSorted(by: { $0.span.start <= $1.span.start }) { activities[s].sort { $0.span.start < $1.span.start } }
         }
         return StatisticsFacts(
             sessions: sessions, tasks: rows.tasks.names, devices: rows.devices, active: active, episodes: episodes, alarms: alarms,
-            tracked: rows.tracked)
+            tracked: rows.tracked, applications: children.applications.keys, activities: activities)
     }
 }
 
-/// Task names as the facts' indexes into their list, recognised by their bytes: a `String` and a
-/// hash for every session cost more than reading its row. A person has a handful of tasks; past
-/// 16 of them, names are looked up by `String` as before.
-private struct TaskNames {
+/// Names (tasks, application classes) as the facts' indexes into their list, recognised by their
+/// bytes: a `String` and a hash for every row cost more than reading it. A person has a handful of
+/// tasks, and a few dozen applications; past 16 names, they are found by a hash of their bytes,
+/// and only a name whose hash another name has is looked up by `String`.
+private struct NameTable {
     private(set) var names: [String] = []
     private var bytes: [[UInt8]] = []
+    private var byHash: [UInt64: Int32] = [:]
     private var byName: [String: Int32] = [:]
     private var last: Int32 = -1
 
+    /// The index of the column's text; -1 for NULL.
     mutating func index(_ p: OpaquePointer, _ column: Int32) -> Int32 {
         guard let c = sqlite3_column_text(p, column) else { return -1 }
         let text = UnsafeRawBufferPointer(start: c, count: Int(sqlite3_column_bytes(p, column)))
@@ -373,6 +412,13 @@ private struct TaskNames {
                 return last
             }
         }
+        // FNV-1a: no allocation.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in text { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        if let i = byHash[hash], same(bytes[Int(i)], text) {
+            last = i
+            return i
+        }
         let name = String(decoding: text, as: UTF8.self)
         if let i = byName[name] {
             last = i
@@ -382,12 +428,45 @@ private struct TaskNames {
         names.append(name)
         bytes.append(Array(text))
         byName[name] = last
+        if byHash[hash] == nil { byHash[hash] = last }
         return last
     }
 }
 
+/// Applications (a class and the category it had) as the facts' indexes into their list.
+private struct ApplicationTable {
+    private(set) var keys: [ApplicationKey] = []
+    private var classes = NameTable()
+    /// By class index × the number of categories + the category's place in `AppCategory.allCases`:
+    /// the application's index + 1 (0: not met yet).
+    private var byClass: [Int32] = []
+    private let categories = AppCategory.allCases
+
+    /// The row's application, of the category at that place in `AppCategory.allCases`; -1 when it
+    /// has no class.
+    mutating func index(_ p: OpaquePointer, classColumn: Int32, category: Int) -> Int32 {
+        let c = Int(classes.index(p, classColumn))
+        guard c >= 0 else { return -1 }
+        let slot = c * categories.count + category
+        if slot >= byClass.count { byClass += repeatElement(0, count: (c + 1) * categories.count - byClass.count) }
+        if byClass[slot] == 0 {
+            keys.append(ApplicationKey(classes.names[c], categories[category]))
+            byClass[slot] = Int32(keys.count)
+        }
+        return byClass[slot] - 1
+    }
+}
+
+/// An activity row's kind and category as one number: -1 for a call, else the category's place in
+/// `AppCategory.allCases`; a category this version does not know (or none) counts as neutral, as
+/// `vigil apps` shows it.
+private let activityKind =
+    "CASE WHEN kind = 'call' THEN -1 "
+    + AppCategory.allCases.enumerated().map { "WHEN category = '\($0.element.rawValue)' THEN \($0.offset) " }.joined()
+    + "ELSE \(AppCategory.allCases.firstIndex(of: .neutral)!) END"
+
 @inline(__always) private func same(_ a: [UInt8], _ b: UnsafeRawBufferPointer) -> Bool {
-    a.count == b.count && a.withUnsafeBytes { memcmp($0.baseAddress!, b.baseAddress!, b.count) == 0 }
+    a.count == b.count && (a.isEmpty || a.withUnsafeBytes { memcmp($0.baseAddress!, b.baseAddress!, b.count) == 0 })
 }
 
 /// A session's outcome from its column's bytes (no `String` per row).

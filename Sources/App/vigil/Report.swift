@@ -17,7 +17,8 @@ struct ReportCommand: AsyncParsableCommand {
             hour of the day and weekday (the best and worst hours need an hour of judged time), \
             the change from the period before, the week-by-week profile, tasks, causes, \
             procrastination-free days and streaks (the 21/90 model), alarms and recovery, \
-            achievements. Days and hours are in the local time zone (TZ, or --time-zone), which \
+            achievements, and each application's time in front and the episodes it caused. \
+            Days and hours are in the local time zone (TZ, or --time-zone), which \
             the report names.
 
             Formats: text (fits the terminal and pages through $PAGER, as git does, when longer \
@@ -86,7 +87,8 @@ struct ReportCommand: AsyncParsableCommand {
     var format: String = "text"
 
     @Option(
-        help: ArgumentHelp("With --format csv: which table, days, hours, weekdays, weeks or tasks (default: days).", valueName: "table"),
+        help: ArgumentHelp(
+            "With --format csv: which table, days, hours, weekdays, weeks, tasks, devices or apps (default: days).", valueName: "table"),
         completion: .list(Report.CSVTable.allCases.map(\.rawValue)))
     var table: String?
 
@@ -189,11 +191,11 @@ struct ReportCommand: AsyncParsableCommand {
             // Where the period's sessions came from, counted or not (all of them with --last all):
             // counted in the same read as the facts.
             var sessionsBySource: [SessionSource: Int] = [:]
-            var opened: EventStore?
+            var opened = false
             var task = self.task
             if try common.hasLog() {
                 let store = try common.openStore(readOnly: true)
-                opened = store
+                opened = true
                 // A task's number or title (the one resolver), or a session's own name: the name
                 // sessions carry is what is selected.
                 if let reference = task {
@@ -221,7 +223,7 @@ struct ReportCommand: AsyncParsableCommand {
                 (facts, sessionsBySource) = try store.reportFacts(
                     before: clock.startOfDay(toDay + 1), task: task, tag: tag.flatMap { TaskItem.normalizedTags([$0]).first }, device: device,
                     sources: sources,
-                    sourcesFrom: fromDay == nil ? nil : clock.startOfDay(first))
+                    sourcesFrom: fromDay == nil ? nil : clock.startOfDay(first), activities: true)
             } else if let task {
                 throw Failure(
                     "no session has the task '\(task.terminalSafe)': the event log is empty. Give a session a task with `vigil start --task NAME`.",
@@ -231,19 +233,7 @@ struct ReportCommand: AsyncParsableCommand {
             // Today is judged once it is over: the report says how it stands so far.
             var report = Statistics.report(facts, timeZone: zone, from: fromDay, to: toDay, task: task, openDay: now.day)
             report.tag = tag.flatMap { TaskItem.normalizedTags([$0]).first }
-            if let store = opened {
-                let first = report.from.flatMap(Statistics.day(from:)) ?? fromDay ?? toDay
-                let clock = LocalClock(timeZone: zone, days: min(first, toDay)...toDay)
-                let (start, end) = (clock.startOfDay(min(first, toDay)), clock.startOfDay(toDay + 1))
-                report.sources = Report.SourceFigures(counted: sources, sessions: sessionsBySource)
-                // Time in applications and on calls over the same local days (not by task yet); only
-                // this device knows its applications (they never travel).
-                if task == nil, tag == nil, report.from != nil, try device == nil || device == store.thisDevice().name {
-                    let totals = try store.activityTotals(from: start, to: end, sources: sources)
-                    report.applications = Report.ApplicationFigures(
-                        totals.map { ($0.appClass, $0.category, $0.isCall, $0.seconds, $0.stretches) })
-                }
-            }
+            if opened { report.sources = Report.SourceFigures(counted: sources, sessions: sessionsBySource) }
             let kind = ReportFormat(rawValue: format)!
             func rendered(color: Bool = false, width: Int = 80) -> String {
                 kind == .csv ? report.csv(table.flatMap(Report.CSVTable.init) ?? .days) : report.rendered(as: kind, color: color, width: width)

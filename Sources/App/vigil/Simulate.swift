@@ -11,9 +11,13 @@ struct Simulate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Fill a new event log with a simulated person's history, to try reports.",
         discussion: """
-            Days of focus sessions with typing, idle spells, app-switching storms, loud rooms, walks \
-            away, pauses and sleeps are fed as sensor samples through the real state machine, and \
-            the events logged. The same seed gives the same history. It refuses a log that already \
+            Days of focus sessions, with pauses and sleeps, are fed through the real state \
+            machine as samples of four sensors, and the events logged: input activity (typing, \
+            spells away from the keyboard), the application in front (an editor, a terminal, a \
+            reader, the browser; now and then a video site, a forum, chat or a game, classified by \
+            the default apps rules; tab-hopping storms), microphone loudness (loud rooms) and \
+            location (walks away); not the desktop's idle time or screen lock, nor calls. The same \
+            seed gives the same history. It refuses a log that already \
             has sessions: give it a new --data-dir.
 
             Examples:

@@ -41,17 +41,25 @@ public struct StatisticsFacts: Sendable {
     /// each its start and end, in no particular order. Never part of `sessions`: they are not
     /// focused or distracted time, only time the person (or another tool) says was spent.
     public var tracked: [Span] = []
+    /// The applications the activities name: a class with the category it had in front.
+    public private(set) var applications: [ApplicationKey] = []
+    /// Stretches in one application or on a call. Only those a report needs are read: the ones
+    /// reaching into its period (a session's others are absent).
+    public private(set) var activities: [ActivityFacts] = []
     private var taskIndex: [String: Int32] = [:]
     private var deviceIndex: [String: Int32] = [:]
+    private var applicationIndex: [ApplicationKey: Int32] = [:]
 
     public init() {}
 
-    /// Adds a session with its judged spans (ascending, disjoint), episodes and alarms (each in
-    /// time order). Sessions must be added in order of start. `start` and `end`: Unix ms.
-    /// `device`: the name of the device it ran on; nil for the unnamed one (see `devices`).
+    /// Adds a session with its judged spans (ascending, disjoint), episodes, alarms and activities
+    /// (each in time order; an activity's `app` is nil for a call). Sessions must be added in order
+    /// of start. `start` and `end`: Unix ms. `device`: the name of the device it ran on; nil for
+    /// the unnamed one (see `devices`).
     public mutating func append(
         id: Int64, task: String?, device: String? = nil, start: Int64, end: Int64, outcome: SessionFacts.Outcome,
-        active spans: [Span], episodes eps: [EpisodeFacts], alarms alarmList: [AlarmFacts]
+        active spans: [Span], episodes eps: [EpisodeFacts], alarms alarmList: [AlarmFacts],
+        activities stretches: [(span: Span, app: ApplicationKey?)] = []
     ) {
         var session = SessionFacts(id: id, task: internTask(task), device: internDevice(device), start: start, end: end, outcome: outcome)
         session.active = range(active.count, spans.count)
@@ -60,14 +68,21 @@ public struct StatisticsFacts: Sendable {
         episodes += eps
         session.alarms = range(alarms.count, alarmList.count)
         alarms += alarmList
+        session.activities = range(activities.count, stretches.count)
+        for a in stretches {
+            var application: Int32 = -1
+            if let app = a.app { application = internApplication(app) }
+            activities.append(ActivityFacts(span: a.span, application: application))
+        }
         sessions.append(session)
     }
 
     /// For a builder that fills the flat arrays itself (the store): the same layout, no copies.
     /// Without `devices`, every session is on the one unnamed device (`SessionFacts.device` -1).
+    /// Without `activities`, no session has any (the report then has no applications).
     public init(
         sessions: [SessionFacts], tasks: [String], devices: [String] = [], active: [Span], episodes: [EpisodeFacts], alarms: [AlarmFacts],
-        tracked: [Span] = []
+        tracked: [Span] = [], applications: [ApplicationKey] = [], activities: [ActivityFacts] = []
     ) {
         self.sessions = sessions
         self.tasks = tasks
@@ -76,6 +91,8 @@ public struct StatisticsFacts: Sendable {
         self.episodes = episodes
         self.alarms = alarms
         self.tracked = tracked
+        self.applications = applications
+        self.activities = activities
     }
 
     public mutating func internTask(_ task: String?) -> Int32 {
@@ -93,6 +110,14 @@ public struct StatisticsFacts: Sendable {
         let i = Int32(devices.count)
         devices.append(device)
         deviceIndex[device] = i
+        return i
+    }
+
+    public mutating func internApplication(_ application: ApplicationKey) -> Int32 {
+        if let i = applicationIndex[application] { return i }
+        let i = Int32(applications.count)
+        applications.append(application)
+        applicationIndex[application] = i
         return i
     }
 
@@ -141,6 +166,9 @@ public struct SessionFacts: Sendable {
     public var active: Range<Int32> = 0..<0
     public var episodes: Range<Int32> = 0..<0
     public var alarms: Range<Int32> = 0..<0
+    /// Its stretches in applications and on calls, in order of start (only those read: see
+    /// `StatisticsFacts.activities`).
+    public var activities: Range<Int32> = 0..<0
 
     public init(id: Int64, task: Int32, device: Int32 = -1, start: Int64, end: Int64, outcome: Outcome) {
         self.id = id
@@ -164,6 +192,31 @@ public struct EpisodeFacts: Sendable {
         self.span = span
         self.cause = cause
     }
+}
+
+/// An application as the report tells them apart: its class (X11's WM_CLASS, a Wayland app_id)
+/// and the category it had while in front. The same class under two categories (a browser on a
+/// video site, and elsewhere) is two applications.
+public struct ApplicationKey: Hashable, Sendable {
+    public var appClass: String
+    public var category: AppCategory
+    public init(_ appClass: String, _ category: AppCategory) {
+        self.appClass = appClass
+        self.category = category
+    }
+}
+
+/// A stretch of judged time in one application, or on a call, in the statistics' columns; its
+/// span is Unix ms (see `Span`). A stretch ends when the application changes or judging stops.
+public struct ActivityFacts: Sendable {
+    public var span: Span
+    /// Index into `StatisticsFacts.applications`; -1 for a call.
+    public var application: Int32
+    public init(span: Span, application: Int32) {
+        self.span = span
+        self.application = application
+    }
+    public var isCall: Bool { application < 0 }
 }
 
 /// An alarm in the statistics' columns; its times are Unix ms (see `Span`).

@@ -608,13 +608,17 @@ extension HTMLReport {
 
     // MARK: Streak calendar
 
-    /// Weeks as columns, Monday at the top, a year per block at most. A procrastination-free day is
-    /// a blue square, a procrastinated one an orange circle, so the two differ in shape as well as
-    /// colour (greyscale, colour blindness); a day without sessions is an outline.
+    /// Weeks as columns, Monday at the top, a year per block at most; a period of a week or less is
+    /// one column, its first day at the top (a week from Sunday is not a lone Sunday and a column
+    /// of six days). A procrastination-free day is a blue square, a procrastinated one an orange
+    /// circle, so the two differ in shape as well as colour (greyscale, colour blindness); a day
+    /// without sessions is an outline. The first month is always named, however few the columns.
     func streakCalendar() -> String {
         let days = report.days
         guard let first = days.first else { return "" }
-        let offset = first.weekday - 1
+        // The weekday of the top row (ISO, 1 = Monday), and the rows the first column leaves empty.
+        let topWeekday = days.count <= 7 ? first.weekday : 1
+        let offset = (first.weekday - topWeekday + 7) % 7
         let columns = (offset + days.count + 6) / 7
         let perBlock = min(columns, 53)
         let left = Canvas.textWidth("Mon", size: 11) + 8
@@ -622,14 +626,20 @@ extension HTMLReport {
         let monthRow = 16.0
         let blockHeight = monthRow + 7 * cell + 10
         let blocks = (columns + perBlock - 1) / perBlock
-        let width = left + Double(perBlock) * cell + 2
+        let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func monthLabel(_ date: String, year: Bool) -> String {
+            let name = monthNames[(Int(date.dropFirst(5).prefix(2)) ?? 1) - 1]
+            return year ? "\(name) \(date.prefix(4))" : name
+        }
+        // Wide enough for the first month's name above the first column.
+        let width = max(left + Double(perBlock) * cell + 2, left + Canvas.textWidth(monthLabel(first.date, year: true), size: 11) + 2)
         var c = Canvas(id: "streak", width: width, height: Double(blocks) * blockHeight - 8)
         let streakByDate = Dictionary(report.streak.calendar.map { ($0.date, $0.streak) }, uniquingKeysWith: { $1 })
-        let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         for b in 0..<blocks {
             let top = Double(b) * blockHeight + monthRow
-            for w in [0, 2, 4] {
-                c.text(String(Statistics.weekdayNames[w].prefix(3)), x: Canvas.edge, y: top + (Double(w) + 0.5) * cell + 4, size: 11)
+            for row in [0, 2, 4] {
+                let name = Statistics.weekdayNames[(topWeekday - 1 + row) % 7]
+                c.text(String(name.prefix(3)), x: Canvas.edge, y: top + (Double(row) + 0.5) * cell + 4, size: 11)
             }
         }
         var labelled = Set<String>()
@@ -643,8 +653,7 @@ extension HTMLReport {
             let y = top + Double(k % 7) * cell
             let month = String(d.date.prefix(7))
             if !labelled.contains(month), d.date.hasSuffix("-01") || i == 0 || (k % 7 == 0 && column % perBlock == 0) {
-                let name = monthNames[(Int(d.date.dropFirst(5).prefix(2)) ?? 1) - 1]
-                let text = i == 0 || name == "Jan" || column % perBlock == 0 ? "\(name) \(d.date.prefix(4))" : name
+                let text = monthLabel(d.date, year: i == 0 || d.date.dropFirst(5).hasPrefix("01") || column % perBlock == 0)
                 let textWidth = Canvas.textWidth(text, size: 11)
                 if x > (lastLabelEnd[block] ?? -1) + 4, x + textWidth <= width - 1 {
                     c.text(text, x: x, y: top - 5, size: 11)

@@ -383,11 +383,39 @@ struct HTMLReport {
     func applicationsCard(_ a: Report.ApplicationFigures) -> String {
         var body = applicationsChart(a)
         body += legend([(swatch("app-work"), "work"), (swatch("app-neutral"), "neutral"), (swatch("app-distracting"), "distracting")])
-        if !a.mostDistracting.isEmpty {
+        let shown = a.apps.prefix(Report.ApplicationFigures.mostShown)
+        if !shown.isEmpty { body += applicationsTable(shown) }
+        if let rest = a.rest { body += note(rest) }
+        // The table names them already, unless one is beyond its rows.
+        let listed = Set(shown.filter { $0.category == AppCategory.distracting.rawValue }.map(\.appClass))
+        if !a.mostDistracting.allSatisfy({ listed.contains($0.appClass) }) {
             body += note("Most distracting: " + a.mostDistracting.map { "\($0.appClass) \(hoursMinutes($0.minutes))" }.joined(separator: ", ") + ".")
         }
         if a.calls > 0 { body += note("Calls: \(a.calls), \(hoursMinutes(a.callMinutes)).") }
-        return card("applications", "Applications", about: "Time in front of applications while sessions judged, by category.", body: body)
+        return card(
+            "applications", "Applications",
+            about: "Time in front of applications while sessions judged, by category and by application. "
+                + "Episodes: those a distracting application started while it was in front.", body: body)
+    }
+
+    /// One row per application, most time in front first: its class and, under it, the category
+    /// it had (a column of its own would squeeze the names on a phone); the time in front, how many
+    /// times, and a bar against the first row's; the episodes it caused.
+    func applicationsTable(_ apps: ArraySlice<Report.ApplicationFigures.AppFigure>) -> String {
+        let top = apps.map(\.minutes).max() ?? 0
+        var out = "<table class=\"apps\">\n<thead><tr><th scope=\"col\">Application</th>"
+        out += "<th scope=\"col\" class=\"num\">In front</th><th scope=\"col\" class=\"num\">Episodes</th></tr></thead>\n<tbody>\n"
+        for app in apps {
+            let times = "\(app.stretches) time\(app.stretches == 1 ? "" : "s")"
+            let title = "\(app.appClass): \(hoursMinutes(app.minutes)) in front, \(times) (\(app.category))"
+            let share = top > 0 ? max(1, (app.minutes / top * 100).rounded()) : 0
+            out += "<tr title=\"\(escape(title))\"><th scope=\"row\">\(escape(app.appClass))"
+            out += "<span class=\"category\">\(swatch("app-\(app.category)"))\(escape(app.category))</span></th>"
+            out += "<td class=\"num\">\(escape(hoursMinutes(app.minutes)))<span class=\"times\">\(times)</span>"
+            out += "<span class=\"bar\"><span class=\"app-\(app.category)\" style=\"width:\(number(share))%\"></span></span></td>"
+            out += "<td class=\"num\">\(app.episodes)</td></tr>\n"
+        }
+        return out + "</tbody>\n</table>\n"
     }
 
     // MARK: Pieces
@@ -516,6 +544,19 @@ struct HTMLReport {
         .legend > span { display: inline-flex; align-items: center; gap: 6px; }
         .legend svg.sw { width: 12px; height: 12px; flex: none; }
         .legend b.mark { color: var(--mark); font-weight: 400; }
+        table.apps { width: 100%; border-collapse: collapse; margin: 12px 0 0; font-size: .86rem; }
+        table.apps th, table.apps td { padding: 5px 6px; border-top: 1px solid var(--rule); text-align: left; vertical-align: top; }
+        table.apps thead th { border-top: 0; font-size: .72rem; font-weight: 600; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); white-space: nowrap; }
+        table.apps tbody th { width: 55%; font-weight: 600; overflow-wrap: anywhere; }
+        table.apps td:nth-child(2) { width: 35%; }
+        table.apps .category { display: block; font-size: .78rem; font-weight: 400; color: var(--muted); white-space: nowrap; }
+        table.apps svg.sw { width: 10px; height: 10px; margin-right: 5px; vertical-align: -1px; }
+        table.apps .num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+        table.apps .times { display: block; font-size: .76rem; color: var(--muted); }
+        table.apps .bar { display: block; height: 4px; margin-top: 3px; border-radius: 2px; background: var(--grid); }
+        table.apps .bar span { display: block; height: 4px; border-radius: 2px; }
+        table.apps .bar .app-work { background: var(--focus); } table.apps .bar .app-neutral { background: var(--app-neutral); }
+        table.apps .bar .app-distracting { background: var(--distracted); }
         .streak { display: flex; flex-wrap: wrap; gap: 8px 24px; align-items: flex-start; }
         .streak svg.chart { flex: none; min-width: 0; }
         .streak-words { flex: 1 1 200px; font-size: .88rem; }

@@ -81,6 +81,13 @@ extension Report {
                 out +=
                     "\(quoted(t.task)),\(t.sessions),\(number(t.focusedMinutes)),\(number(t.distractedMinutes)),\(opt(t.focusShare)),\(t.episodes)\r\n"
             }
+        case .apps:
+            // No rows without applications in the period. An application in front under two
+            // categories has a row for each.
+            out = "app_class,category,minutes,stretches,episodes\r\n"
+            for a in applications?.apps ?? [] {
+                out += "\(quoted(a.appClass)),\(a.category),\(number(a.minutes)),\(a.stretches),\(a.episodes)\r\n"
+            }
         case .devices:
             // No rows for a log of one device. Each device's own time: overlapping time is counted
             // once in the totals, so the rows can add up to more.
@@ -94,7 +101,7 @@ extension Report {
 
     /// The tables `--format csv --table` offers.
     public enum CSVTable: String, CaseIterable, Sendable {
-        case days, hours, weekdays, weeks, tasks, devices
+        case days, hours, weekdays, weeks, tasks, devices, apps
     }
 
     var periodTitle: String {
@@ -291,12 +298,36 @@ struct Summary {
     }
 }
 
+/// "5 h 12 min in front, 14 times · work", and for a distracting application the episodes it
+/// caused.
+func applicationLine(_ app: Report.ApplicationFigures.AppFigure) -> String {
+    var line = "\(hoursMinutes(app.minutes)) in front, \(app.stretches) time\(app.stretches == 1 ? "" : "s") · \(app.category)"
+    if app.episodes > 0 || app.category == AppCategory.distracting.rawValue {
+        line += " · \(app.episodes) episode\(app.episodes == 1 ? "" : "s")"
+    }
+    return line
+}
+
+extension Report.ApplicationFigures {
+    /// The applications the text and HTML reports list; the JSON, CSV and Markdown list them all.
+    static let mostShown = 12
+
+    /// What the lists leave out, in words; nil when they show every application.
+    var rest: String? {
+        guard apps.count > Self.mostShown else { return nil }
+        let rest = apps.dropFirst(Self.mostShown)
+        let minutes = rest.reduce(0) { $0 + $1.minutes }
+        return "And \(rest.count) more: \(hoursMinutes(minutes)) in front together (--format json or csv --table apps lists them all)."
+    }
+}
+
 /// A cause as a person reads it; a cause from the log that Vigil has no word for (a plug-in
 /// signal's) as it is, made safe for a terminal.
 func causeLabel(_ raw: String) -> String {
     switch raw {
     case "away": "away/idle"
     case "switching": "app switching"
+    case "app": "distracting app"
     default: raw.terminalSafe
     }
 }
@@ -384,6 +415,12 @@ struct TextReport {
             }
             if a.calls > 0 { text += " · calls: \(a.calls), \(hoursMinutes(a.callMinutes))" }
             for line in wordWrap(text, width: width - 2, indent: 0) { out += "  " + line + "\n" }
+            if !a.apps.isEmpty {
+                out += "\n" + bold("By application") + "\n"
+                let shown = a.apps.prefix(Report.ApplicationFigures.mostShown)
+                out += labelledRows(shown.map { ($0.appClass.terminalSafe, applicationLine($0)) }, width: width)
+                if let rest = a.rest { for line in wordWrap(rest, width: width - 2, indent: 0) { out += "  " + line + "\n" } }
+            }
         }
         if !r.achievements.isEmpty {
             let note = r.to.map { "Achievements (all time up to \($0); * earned in this period)" } ?? "Achievements"
@@ -570,6 +607,12 @@ struct MarkdownReport {
                 out +=
                     "\nMost distracting: " + a.mostDistracting.map { "\(escape($0.appClass)) \(hoursMinutes($0.minutes))" }.joined(separator: ", ")
                     + "\n"
+            }
+            if !a.apps.isEmpty {
+                out += "\n## By application\n\n| Application | Category | In front | Times | Episodes caused |\n|---|---|---:|---:|---:|\n"
+                for app in a.apps {
+                    out += "| \(escape(app.appClass)) | \(app.category) | \(hoursMinutes(app.minutes)) | \(app.stretches) | \(app.episodes) |\n"
+                }
             }
         }
         if !r.achievements.isEmpty {

@@ -300,7 +300,8 @@ public struct Report: Codable, Sendable {
         }
     }
 
-    /// Time in front of applications, by the category each had, and on calls, in the period.
+    /// Time in front of applications, by the category each had, and on calls, in the period; and
+    /// each application's own figures.
     public struct ApplicationFigures: Codable, Sendable {
         public var workMinutes: Double
         public var neutralMinutes: Double
@@ -309,29 +310,52 @@ public struct Report: Codable, Sendable {
         public var mostDistracting: [AppMinutes]
         public var calls: Int
         public var callMinutes: Double
+        /// Every application seen in front in the period (a class with the category it had), most
+        /// time in front first.
+        public var apps: [AppFigure]
 
         public struct AppMinutes: Codable, Sendable {
             public var appClass: String
             public var minutes: Double
         }
 
-        /// From the log's totals: each application (with the category it had) or calls, with
-        /// seconds and stretches. Nil when there is nothing.
-        public init?(_ totals: [(appClass: String?, category: AppCategory?, isCall: Bool, seconds: Double, stretches: Int)]) {
-            guard !totals.isEmpty else { return nil }
-            func minutes(_ s: Double) -> Double { (s / 0.6).rounded() / 100 }
-            func sum(_ c: AppCategory) -> Double { totals.filter { !$0.isCall && $0.category == c }.reduce(0) { $0 + $1.seconds } }
-            workMinutes = minutes(sum(.work))
-            neutralMinutes = minutes(sum(.neutral))
-            distractingMinutes = minutes(sum(.distracting))
-            var distracting: [String: Double] = [:]
-            for t in totals where !t.isCall && t.category == .distracting { distracting[t.appClass ?? "", default: 0] += t.seconds }
-            mostDistracting = distracting.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(5).map {
-                AppMinutes(appClass: $0.key, minutes: minutes($0.value))
+        public struct AppFigure: Codable, Sendable {
+            public var appClass: String
+            /// `work`, `neutral` or `distracting`: the category it had while in front.
+            public var category: String
+            /// Time in front inside the period.
+            public var minutes: Double
+            /// Stretches in front reaching into the period (a pause or a gap ends a stretch).
+            public var stretches: Int
+            /// Episodes caused by a distracting application (cause `app`) that started in the
+            /// period while this one was in front.
+            public var episodes: Int
+        }
+
+        /// From each application's sums over the period, in milliseconds, and the calls'. Nil when
+        /// there is nothing: no application seen and no call.
+        public init?(
+            apps totals: [(application: ApplicationKey, milliseconds: Int64, stretches: Int, episodes: Int)], calls: Int, callMilliseconds: Int64
+        ) {
+            guard !totals.isEmpty || calls > 0 else { return nil }
+            let ranked = totals.sorted {
+                ($1.milliseconds, $0.application.appClass, $0.application.category.order)
+                    < ($0.milliseconds, $1.application.appClass, $1.application.category.order)
             }
-            let calls = totals.filter(\.isCall)
-            self.calls = calls.reduce(0) { $0 + $1.stretches }
-            callMinutes = minutes(calls.reduce(0) { $0 + $1.seconds })
+            func sum(_ c: AppCategory) -> Int64 { ranked.filter { $0.application.category == c }.reduce(0) { $0 + $1.milliseconds } }
+            workMinutes = Statistics.minutes(sum(.work))
+            neutralMinutes = Statistics.minutes(sum(.neutral))
+            distractingMinutes = Statistics.minutes(sum(.distracting))
+            mostDistracting = ranked.filter { $0.application.category == .distracting }.prefix(5).map {
+                AppMinutes(appClass: $0.application.appClass, minutes: Statistics.minutes($0.milliseconds))
+            }
+            self.calls = calls
+            callMinutes = Statistics.minutes(callMilliseconds)
+            apps = ranked.map {
+                AppFigure(
+                    appClass: $0.application.appClass, category: $0.application.category.rawValue, minutes: Statistics.minutes($0.milliseconds),
+                    stretches: $0.stretches, episodes: $0.episodes)
+            }
         }
     }
 
@@ -343,4 +367,9 @@ public struct Report: Codable, Sendable {
         /// Earned within the report's period (the list is all history up to its end).
         public var inPeriod: Bool
     }
+}
+
+extension AppCategory {
+    /// Work first: the order reports list an application's categories in.
+    var order: Int { AppCategory.allCases.firstIndex(of: self) ?? 0 }
 }

@@ -268,6 +268,17 @@ extension Report.ApplicationFigures: JSONObject {
         w.field("most_distracting", mostDistracting)
         w.field("calls", calls)
         w.field("call_minutes", callMinutes)
+        w.field("apps", apps)
+    }
+}
+
+extension Report.ApplicationFigures.AppFigure: JSONObject {
+    func writeFields(_ w: inout JSONWriter) {
+        w.field("app_class", appClass)
+        w.field("category", category)
+        w.field("minutes", minutes)
+        w.field("stretches", stretches)
+        w.field("episodes", episodes)
     }
 }
 

@@ -76,6 +76,14 @@ public enum Statistics {
         var otherCauseEpisodes: [Cause: EpisodeSums] = [:]
         var hourEpisodes = [EpisodeSums](repeating: EpisodeSums(), count: 24)
         var taskEpisodes = [EpisodeSums](repeating: EpisodeSums(), count: facts.tasks.count + 1)
+        // By application (an index of `facts.applications`): milliseconds in front inside the
+        // period, stretches reaching into it, episodes it caused; and the calls.
+        var appMs = [Int64](repeating: 0, count: facts.applications.count)
+        var appStretches = [Int](repeating: 0, count: facts.applications.count)
+        var appEpisodes = [Int](repeating: 0, count: facts.applications.count)
+        var callMs: Int64 = 0
+        var calls = 0
+        let appCause = Cause.builtIn.firstIndex(of: .app)
         // Milliseconds from an episode's first alarm to the person being back.
         var recoveries: [Int64] = []
         var earned = Earned(clock: clock)
@@ -184,6 +192,20 @@ public enum Statistics {
                 }
             }
 
+            // Time in applications and on calls: the session's own stretches, as the log has them.
+            let activities = facts.activities[Int(s.activities.lowerBound)..<Int(s.activities.upperBound)]
+            for a in activities {
+                let inside = insidePeriod(a.span)
+                guard inside > 0 else { continue }
+                if a.isCall {
+                    callMs += inside
+                    calls += 1
+                } else {
+                    appMs[Int(a.application)] += inside
+                    appStretches[Int(a.application)] += 1
+                }
+            }
+
             // Episodes are events of their session, however their time was counted.
             for e in episodes where e.span.start < periodEnd {
                 let slot = clock.slot(ms: e.span.start)
@@ -193,6 +215,8 @@ public enum Statistics {
                     allEpisodes.add(length)
                     if let c = Cause.builtIn.firstIndex(of: e.cause) {
                         builtInCauseEpisodes[c].add(length)
+                        // A distracting application's episode is the one in front when it began.
+                        if c == appCause, let app = application(at: e.span.start, in: activities) { appEpisodes[app] += 1 }
                     } else {
                         otherCauseEpisodes[e.cause, default: EpisodeSums()].add(length)
                     }
@@ -369,6 +393,11 @@ public enum Statistics {
                     distractedMinutes: minutes(d.distracted), episodes: d.episodes)
             }.sorted { ($1.focusedMinutes, $0.device) < ($0.focusedMinutes, $1.device) }
 
+        let applications = Report.ApplicationFigures(
+            apps: facts.applications.indices.filter { appStretches[$0] > 0 }.map {
+                (facts.applications[$0], appMs[$0], appStretches[$0], appEpisodes[$0])
+            }, calls: calls, callMilliseconds: callMs)
+
         return Report(
             timeZone: timeZone.identifier,
             from: dayCount > 0 ? dateString(periodFirst) : nil, to: dayCount > 0 ? dateString(to) : nil, task: task,
@@ -390,7 +419,18 @@ public enum Statistics {
             streak: streak,
             tasks: tasks,
             achievements: earned.list(periodFirst: periodFirst),
+            applications: applications,
             devices: devices)
+    }
+
+    /// The application in front at `t`: the one whose stretch holds it ([start, end)), among a
+    /// session's stretches in order of start; nil when none does (a call alone, or nothing read).
+    static func application(at t: Int64, in activities: ArraySlice<ActivityFacts>) -> Int? {
+        for a in activities {
+            if a.span.start > t { break }
+            if !a.isCall, t < a.span.end { return Int(a.application) }
+        }
+        return nil
     }
 
     static var minimumJudgedMs: Int64 { Int64(minimumJudgedMinutes) * 60_000 }

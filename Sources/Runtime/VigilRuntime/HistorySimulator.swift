@@ -2,11 +2,12 @@ import Foundation
 import VigilCore
 import VigilStats
 
-/// A simulated person's history: days of focus sessions with typing, idle spells, app-switching
-/// storms, loud rooms, walks away from the desk, pauses, gaps (the laptop slept) and sessions ended
-/// early, fed as sensor samples through the real state machine (`SessionStepper`). The events are
-/// what a live session would have logged for that behaviour, so the statistics and the benchmark
-/// read a realistic log. Deterministic for a seed.
+/// A simulated person's history: days of focus sessions with typing, idle spells, the application
+/// in front (an editor, a terminal, a reader, the browser on documentation, now and then a video
+/// site, a forum, chat or a game), tab-hopping storms, loud rooms, walks away from the desk,
+/// pauses, gaps (the laptop slept) and sessions ended early, fed as sensor samples through the real
+/// state machine (`SessionStepper`). The events are what a live session would have logged for that
+/// behaviour, so the statistics and the benchmark read a realistic log. Deterministic for a seed.
 public struct HistorySimulator {
     public struct Profile: Sendable {
         /// Sessions on a day the person works.
@@ -15,6 +16,8 @@ public struct HistorySimulator {
         public var workdayChance: [Double] = [0.92, 0.92, 0.9, 0.9, 0.85, 0.35, 0.2]
         /// Chance per minute that a distraction starts, before the hour's and the day's factors.
         public var distractionPerMinute = 0.012
+        /// Chance per minute, while working, of bringing another of the task's windows to the front.
+        public var windowChangePerMinute = 0.15
         /// Chance per minute of a spell of reading or thinking (no input for one to four minutes).
         public var thinkingPerMinute = 0.12
         public var thinkingMinutes: ClosedRange<Double> = 1...3.8
@@ -46,6 +49,35 @@ public struct HistorySimulator {
     static let tasks: [String?] = ["thesis", "thesis", "email", "reading", "code review", nil]
     static let workplace = (latitude: 52.5200, longitude: 13.4050)
 
+    /// The windows each task is done in, as an application's class and a window title: editors,
+    /// terminals and readers (work by the default `apps.rules`), the mail client and the browser on
+    /// documentation (neutral). The first is where a session starts. Sessions without a task: "".
+    static let windows: [String: [(appClass: String, title: String)]] = [
+        "thesis": [
+            ("code", "chapter3.tex - thesis - Visual Studio Code"), ("evince", "smith2019.pdf"),
+            ("gnome-terminal-server", "latexmk -pvc"), ("firefox", "Overleaf documentation - Mozilla Firefox"),
+        ],
+        "email": [("thunderbird", "Inbox - Mozilla Thunderbird"), ("firefox", "Calendar - Mozilla Firefox"), ("code", "notes.md")],
+        "reading": [("evince", "attention-residue.pdf"), ("zotero", "My Library - Zotero"), ("firefox", "arXiv.org - Mozilla Firefox")],
+        "code review": [
+            ("code", "Parser.swift - vigil"), ("firefox", "Pull request #42 - GitHub - Mozilla Firefox"), ("gnome-terminal-server", "git diff"),
+        ],
+        "": [("gnome-terminal-server", "~"), ("code", "todo.md"), ("firefox", "Wikipedia - Mozilla Firefox"), ("thunderbird", "Inbox")],
+    ]
+    /// Where the person drifts off to: distracting by the default rules (video, a forum, chat, games).
+    static let distractions: [(appClass: String, title: String)] = [
+        ("firefox", "YouTube - Mozilla Firefox"), ("firefox", "YouTube - Mozilla Firefox"), ("firefox", "reddit: the front page of the internet"),
+        ("discord", "#general - Discord"), ("steam", "Steam"),
+    ]
+    /// Tab-hopping happens in the browser (Ctrl+Tab), on a page that is not distracting itself.
+    static let browser = (appClass: "firefox", title: "New Tab - Mozilla Firefox")
+
+    /// The windows as the app detector reports them: classified by the configuration's rules, the
+    /// title then dropped.
+    private let taskWindows: [String: [AppFocus]]
+    private let distractionWindows: [AppFocus]
+    private let browserWindow: AppFocus
+
     public init(seed: UInt64, timeZone: TimeZone, profile: Profile = Profile()) {
         var c = VigilConfiguration()
         c.location.workplace = .init(name: "office", latitude: Self.workplace.latitude, longitude: Self.workplace.longitude, radius: 75)
@@ -53,6 +85,13 @@ public struct HistorySimulator {
         self.timeZone = timeZone
         self.profile = profile
         random = SplitMix64(seed: seed)
+        func focus(_ w: (appClass: String, title: String)) -> AppFocus {
+            let (category, rule) = c.apps.categorize(appClass: w.appClass, title: w.title)
+            return AppFocus(appClass: w.appClass, category: category, rule: rule)
+        }
+        taskWindows = Self.windows.mapValues { $0.map(focus) }
+        distractionWindows = Self.distractions.map(focus)
+        browserWindow = focus(Self.browser)
     }
 
     /// Simulates the local days `firstDay...lastDay` (days since 1970-01-01), handing each session's
@@ -99,13 +138,18 @@ public struct HistorySimulator {
     }
 
     /// `thinking`: reading or thinking with hands off the keyboard for a minute or three; not a
-    /// distraction, but long ones make the session drift.
-    private enum Spell { case away, switching, noise, location, thinking }
+    /// distraction, but long ones make the session drift. `app`: a video, a forum, chat or a game in
+    /// front, from a glance to a quarter of an hour.
+    private enum Spell { case away, switching, noise, location, app, thinking }
 
     private mutating func session(start: Timestamp, planned: Double, hourFactor: Double) -> [SessionEvent] {
         let task = Self.tasks[random.int(in: 0...(Self.tasks.count - 1))]
         var stepper = SessionStepper(session: FocusSession(configuration: configuration, task: task, plannedSeconds: planned))
         var events = stepper.start(at: start)
+        let windows = taskWindows[task ?? ""]!
+        // The window in front: said to the session when it changes, as the detector does.
+        var front = windows[0]
+        var shown: AppFocus?
         let step = 5.0
         var now = start
         var spell: (kind: Spell, until: Timestamp)?
@@ -134,21 +178,35 @@ public struct HistorySimulator {
                 stepper.end(.user, at: now, into: &events)
                 break
             }
-            if let s = spell, now >= s.until { spell = nil }
+            if let s = spell, now >= s.until {
+                // Back to work from the distraction or the browser's tabs.
+                if s.kind == .app || s.kind == .switching { front = windows[0] }
+                spell = nil
+            }
             if spell == nil, n % 12 == 0, random.chance(profile.distractionPerMinute * hourFactor) {
                 let r = random.uniform(0, 1)
-                let kind: Spell = r < 0.5 ? .away : r < 0.72 ? .switching : r < 0.92 ? .noise : .location
+                let kind: Spell = r < 0.38 ? .away : r < 0.52 ? .switching : r < 0.66 ? .noise : r < 0.74 ? .location : .app
                 let minutes =
                     switch kind {
                     case .away: random.uniform(2, 20)
                     case .switching: random.uniform(2, 7)
                     case .noise: random.uniform(2, 12)
                     case .location: random.uniform(4, 25)
+                    case .app: random.uniform(0.5, 14)
                     case .thinking: random.uniform(1, 3.8)
                     }
                 spell = (kind, now + minutes * 60)
+                if kind == .app { front = distractionWindows[random.int(in: 0...(distractionWindows.count - 1))] }
+                if kind == .switching { front = browserWindow }
             } else if spell == nil, n % 12 == 6, random.chance(profile.thinkingPerMinute) {
                 spell = (.thinking, now + random.uniform(profile.thinkingMinutes.lowerBound, profile.thinkingMinutes.upperBound) * 60)
+            } else if spell == nil, n % 12 == 3, random.chance(profile.windowChangePerMinute) {
+                let next = windows[random.int(in: 0...(windows.count - 2))]
+                front = next == front ? windows[windows.count - 1] : next
+            }
+            if front != shown {
+                stepper.receive(Sample(time: now, payload: .app(front)), into: &events)
+                shown = front
             }
             // Input every window: typing, or nothing while away.
             if spell?.kind == .away || spell?.kind == .location || spell?.kind == .thinking {
@@ -156,8 +214,10 @@ public struct HistorySimulator {
                 stepper.receive(Sample(time: now, payload: .input(InputActivity(window: step, idle: idle))), into: &events)
             } else {
                 idle = random.chance(0.15) ? step : Double(random.int(in: 0...2))
+                // The application in front is known, so only Ctrl+Tab counts as switching besides
+                // its changes (Alt+Tab would be the same switches seen twice).
                 var switches = AppSwitches()
-                if spell?.kind == .switching { switches.altTab = random.int(in: 0...2) } else if random.chance(0.02) { switches.altTab = 1 }
+                if spell?.kind == .switching { switches.ctrlTab = random.int(in: 0...2) } else if random.chance(0.02) { switches.ctrlTab = 1 }
                 let keys = idle >= step ? 0 : random.int(in: 2...30)
                 stepper.receive(
                     Sample(

@@ -8,7 +8,9 @@ the local date and hour of every second. Vigil cuts intervals at hour boundaries
 offset table instead. The definitions it follows are the ones written in docs/statistics.md, and
 for sessions at the same time docs/sync.md ("Merging"): a second counts once, distracted if any
 session is in an episode then, else focused if any judged it, and goes to the first session (in
-start order) that says so.
+start order) that says so. The applications (docs/statistics.md, "Applications") are summed from
+the `activities` rows in milliseconds, each `app` episode given to the stretch of its session that
+holds its start.
 
 Every logged time must be a whole second (the simulator guarantees it), so counting seconds is
 exact.
@@ -354,6 +356,51 @@ def main():
     if first != "all":
         length = (to_day - first_day).days + 1
         previous = headline(first_day - timedelta(days=length), first_day - timedelta(days=1))
+    # Applications: each stretch's milliseconds inside the period's local days, by class and the
+    # category it had; an `app` episode started in the period goes to the application whose
+    # stretch of the same session holds its start.
+    period_start = int(datetime.combine(first_day, datetime.min.time(), tz).timestamp() * 1000)
+    period_end = int(datetime.combine(to_day + timedelta(days=1), datetime.min.time(), tz).timestamp() * 1000)
+    selected = {s[0] for s in sessions}
+    app_ms = defaultdict(int)
+    app_stretches = defaultdict(int)
+    app_episodes = defaultdict(int)
+    call_ms = calls = 0
+    stretches_of = defaultdict(list)
+    for sid, kind, cls, category, a, b in db.execute("SELECT session_id, kind, app_class, category, start_ms, end_ms FROM activities"):
+        if sid not in selected:
+            continue
+        key = (cls, category if category in ("work", "neutral", "distracting") else "neutral")
+        if kind == "app":
+            stretches_of[sid].append((a, b, key))
+        inside = min(b, period_end) - max(a, period_start)
+        if inside <= 0:
+            continue
+        if kind == "call":
+            call_ms += inside
+            calls += 1
+        else:
+            app_ms[key] += inside
+            app_stretches[key] += 1
+    for sid in selected:
+        for _, a, _, cause in episodes[sid]:
+            if cause == "app" and period_start <= a * 1000 < period_end:
+                held = [key for s, e, key in stretches_of[sid] if s <= a * 1000 < e]
+                if held:
+                    app_episodes[held[0]] += 1
+    order = {"work": 0, "neutral": 1, "distracting": 2}
+    ranked = sorted(app_ms, key=lambda k: (-app_ms[k], k[0], order[k[1]]))
+    applications = None
+    if ranked or calls:
+        applications = dict(
+            work_minutes=sum(v for k, v in app_ms.items() if k[1] == "work") / 60000,
+            neutral_minutes=sum(v for k, v in app_ms.items() if k[1] == "neutral") / 60000,
+            distracting_minutes=sum(v for k, v in app_ms.items() if k[1] == "distracting") / 60000,
+            most_distracting=[dict(app_class=k[0], minutes=app_ms[k] / 60000) for k in ranked if k[1] == "distracting"][:5],
+            calls=calls, call_minutes=call_ms / 60000,
+            apps=[dict(app_class=k[0], category=k[1], minutes=app_ms[k] / 60000, stretches=app_stretches[k], episodes=app_episodes[k])
+                  for k in ranked])
+
     badges = [(90, "lifestyle"), (60, "strong_habit"), (21, "habit"), (7, "week"), (1, "new")]
     expected = dict(
         time_zone=zone, from_=first_day.isoformat(), to=to_day.isoformat(), task=task_filter,
@@ -400,6 +447,7 @@ def main():
                       for k, t in tasks.items()), key=lambda t: (-round(t["focused_minutes"], 2), t["task"])),
         achievements=sorted(({"id": k, "earned": v.isoformat(), "in_period": v >= first_day} for k, v in earned.items()),
                             key=lambda a: a["earned"]),
+        applications=applications,
     )
 
     mismatches = []
