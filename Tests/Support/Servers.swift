@@ -150,24 +150,50 @@ public final class GPSFake {
     deinit { stop() }
 }
 
-/// A private D-Bus session bus (`dbus-daemon --session`) in a temporary directory, for one test.
+/// A private D-Bus bus in a temporary directory, for one test, as a session bus or standing in for
+/// the system bus.
+///
+/// Its configuration is its own, not the system's session.conf: that one activates the services
+/// the machine has installed (/usr/share/dbus-1/services, ~/.local/share/dbus-1/services), so on a
+/// desktop a bus meant to have no notification daemon started dunst or GNOME Shell's at the first
+/// Notify (a developer's run failed that way). Here the only service directory is an empty one of
+/// the bus's own: a test's services are the ones it starts.
 public final class SessionBus {
     public let directory: String
     private let process: ChildProcess
     public var address: String { "unix:path=\(directory)/bus" }
 
+    /// The configuration: a session bus's policy (anyone may own a name and send anything), no
+    /// service directory but an empty one, no includes of the system's files.
+    static func configuration(directory: String) -> String {
+        """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <keep_umask/>
+          <listen>unix:path=\(directory)/bus</listen>
+          <servicedir>\(directory)/services</servicedir>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+
+        """
+    }
+
     public init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-dbus-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory + "/services", withIntermediateDirectories: true)
+        try Self.configuration(directory: directory).write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
         // --print-address prints once the daemon is listening. The socket file alone is not enough:
         // it appears at bind(), before listen(), and a connection in between is refused (a CI run
         // failed that way).
         process = try ChildProcess(
             "/usr/bin/dbus-daemon",
-            [
-                "--session", "--nofork", "--nopidfile", "--print-address=1",
-                "--address=unix:path=\(directory)/bus",
-            ],
+            ["--config-file=\(directory)/bus.conf", "--nofork", "--nopidfile", "--print-address=1"],
             output: directory + "/daemon.log")
         for _ in 0..<500 {
             if (try? String(contentsOfFile: directory + "/daemon.log", encoding: .utf8))?.contains("unix:path=") == true { return }

@@ -26,6 +26,47 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8).contains("  idle_grace: 3m"))
     }
 
+    /// A password written into sync.url or sync.group_url is never printed: not by `config show`
+    /// (text or JSON), not by a problem that quotes the value or a YAML error near it; and a
+    /// value of megabytes is named with its length, not printed.
+    @Test func passwordsAreMaskedAndHugeValuesCut() throws {
+        let home = freshHome()
+        let path = home + "/mine.yaml"
+        let secret = "s3cr3t-Pa55"
+        func run(_ yaml: String, _ args: [String]) throws -> Run {
+            try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+            return try vigil(["config"] + args + ["--config", path], home: home)
+        }
+        let good =
+            "sync:\n  url: postgres://me:\(secret)@db.example.org/vigil?sslmode=require\n  group_url: postgres://db.example.org/g?user=me&password=\(secret)\n"
+        for args in [["show"], ["show", "--json"], ["check"]] {
+            let r = try run(good, args)
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+            #expect(!(r.stdout + r.stderr).contains(secret), "\(args): \(r.stdout)")
+        }
+        let shown = try run(good, ["show"]).stdout
+        #expect(shown.contains("url: postgres://me:***@db.example.org/vigil?sslmode=require"), "\(shown)")
+        #expect(shown.contains("group_url: postgres://db.example.org/g?user=me&password=***"), "\(shown)")
+        for bad in [
+            "sync:\n  url: http://me:\(secret)@db.example.org/vigil\n",
+            "sync:\n  group_url: [postgres://me:\(secret)@h/x]\n",
+            "sync:\n  url: \"postgres://me:\(secret)@db.example.org/vigil\n  every: 5m\n",
+            "sync:\n  url: postgres://me:\(secret)@db.example.org/vigil: x\n",
+        ] {
+            let r = try run(bad, ["check"])
+            #expect(r.status != 0, "\(bad)")
+            #expect(!r.stderr.isEmpty && !(r.stdout + r.stderr).contains(secret), "\(r.stderr)")
+            let shown = try run(bad, ["show"])
+            #expect(shown.status != 0 && !(shown.stdout + shown.stderr).contains(secret), "\(shown.stderr)")
+        }
+        // A value of 2 MB in an error: its start and its length.
+        let huge = String(repeating: "x", count: 2_000_000)
+        let r = try run("sync:\n  group: \(huge)\n", ["check"])
+        #expect(r.status != 0)
+        #expect(r.stderr.count < 2_000, "\(r.stderr.count) bytes")
+        #expect(r.stderr.contains("(2000000 characters)"), "\(r.stderr.prefix(600))")
+    }
+
     @Test func showSaysWhereEachValueComesFrom() throws {
         let home = freshHome()
         let path = home + "/mine.yaml"

@@ -276,6 +276,44 @@ import Testing
         #expect(added.status != 0 && added.output.contains("not writable"), "\(added.output)")
     }
 
+    /// A data directory that is not the person's is refused for writing, as ssh refuses a key
+    /// others could change: one others may write to, a log others may write, one another user
+    /// owns. Nothing is written there; a command that only reads reads it and says why only that.
+    @Test func aDataDirectoryThatIsNotYoursIsNotWritten() async throws {
+        let home = freshHome()
+        let dir = home + "/d"
+        let made = try await vigil(["task", "add", "Slides", "--data-dir", dir], home: home)
+        try #require(made.status == 0, "\(made.stderr)")
+        func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: dir).sorted() }
+        let before = try files()
+        let log = dir + "/vigil.sqlite3"
+        for (path, mode, words) in [(dir, 0o777, "chmod go-w \(dir)"), (dir, 0o720, "chmod go-w \(dir)"), (log, 0o666, "chmod 600 \(log)")] {
+            chmod(path, mode_t(mode))
+            defer { chmod(path, path == dir ? 0o700 : 0o600) }
+            let added = try await vigil(["task", "add", "Other", "--data-dir", dir], home: home)
+            #expect(added.status == 73, "\(String(mode, radix: 8)): \(added.status) \(added.stderr)")
+            #expect(added.stderr.contains("others may write") && added.stderr.contains(words), "\(added.stderr)")
+            #expect(added.stderr.contains("nothing was written"), "\(added.stderr)")
+            let listed = try await vigil(["log", "--data-dir", dir], home: home)
+            #expect(listed.status == 0, "\(listed.stdout) \(listed.stderr)")
+            #expect(listed.stderr.contains("reading it only"), "\(listed.stderr)")
+            #expect(try files() == before)
+        }
+        // Another user's: refused even to root, whose files there its owner could not write. As
+        // another user than root, a directory of root's stands in for it.
+        let other = getuid() == 0 ? dir : "/var/tmp"
+        if getuid() == 0 { _ = await runProcess("/bin/chown", ["-R", "nobody", dir]) }
+        let added = try await vigil(["task", "add", "Other", "--data-dir", other], home: home)
+        #expect(added.status == 73, "\(added.status) \(added.stderr)")
+        #expect(added.stderr.contains("is not yours") && added.stderr.contains(getuid() == 0 ? "nobody" : "root"), "\(added.stderr)")
+        if getuid() == 0 {
+            #expect(try files() == before)
+            let listed = try await vigil(["log", "--data-dir", dir], home: home)
+            #expect(listed.status == 0, "\(listed.stdout) \(listed.stderr)")
+            #expect(listed.stderr.contains("is not yours") && listed.stderr.contains("reading it only"), "\(listed.stderr)")
+        }
+    }
+
     /// A damaged log says what to do, not only SQLite's "file is not a database".
     @Test func aDamagedLogSaysHowToRecover() async throws {
         let home = freshHome()

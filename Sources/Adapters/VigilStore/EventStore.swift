@@ -19,6 +19,9 @@ import VigilStats
 /// - PlannerStore.swift (tasks, habits, reminders) and PrivacyStore.swift (export, forget).
 public final class EventStore: Sendable {
     public let path: String
+    /// Why the log was opened read-only although it could be written (a data directory that is
+    /// not the person's): the command should say it.
+    public let warning: String?
     let db: any DatabaseWriter
     private let log: EventLog
     private let recovery: CrashRecovery
@@ -30,7 +33,9 @@ public final class EventStore: Sendable {
     ///
     /// - Parameter readOnly: the caller only reads: a log it may not write is opened read-only.
     public convenience init(path: String, readOnly: Bool = false) throws(StoreError) {
-        self.init(path: path, db: try LogFile.pool(at: path, readOnly: readOnly))
+        var warning: String?
+        let db = try LogFile.pool(at: path, readOnly: readOnly, warning: &warning)
+        self.init(path: path, db: db, warning: warning)
     }
 
     /// A private in-memory log, for tests and for replays that are not logged.
@@ -38,8 +43,9 @@ public final class EventStore: Sendable {
         self.init(path: ":memory:", db: LogFile.inMemory())
     }
 
-    private init(path: String, db: any DatabaseWriter) {
+    private init(path: String, db: any DatabaseWriter, warning: String? = nil) {
         self.path = path
+        self.warning = warning
         self.db = db
         log = EventLog(writer: db, path: path)
         recovery = CrashRecovery(writer: db, path: path)

@@ -14,14 +14,25 @@ enum LogFile {
     ///
     /// - Parameter readOnly: for commands that only read (log, report, export, apps): a log they
     ///   may not write is opened read-only instead of refused, as long as it needs no migration.
-    static func pool(at path: String, readOnly: Bool = false) throws(StoreError) -> DatabasePool {
-        if readOnly, access(path, R_OK) == 0, access(path, W_OK) != 0 { return try readOnlyPool(at: path) }
+    ///   A log in a data directory that is not the person's (`DataDirectoryTrust`) is only read,
+    ///   and `warning` says why; the other commands refuse it.
+    static func pool(at path: String, readOnly: Bool = false, warning: inout String?) throws(StoreError) -> DatabasePool {
         let dir = FilePaths.directory(of: path)
+        let untrusted = DataDirectoryTrust.problem(directory: dir, log: path)
+        if readOnly, access(path, R_OK) == 0, untrusted != nil || access(path, W_OK) != 0 {
+            warning = untrusted.map { "\($0); reading it only." }
+            return try readOnlyPool(at: path, mayCreateFiles: untrusted == nil)
+        }
+        if let untrusted { throw StoreError(path: dir, message: untrusted + "; nothing was written. " + DataDirectoryTrust.advice) }
         if let failure = makeDirectories(dir) {
             throw StoreError(
                 path: failure.path,
                 message:
                     "cannot create the data directory: \(failure.reason). Choose another with --data-dir or XDG_DATA_HOME, or fix its permissions.")
+        }
+        // Made now, or an ancestor made by another: checked again once it is there.
+        if let untrusted = DataDirectoryTrust.problem(directory: dir, log: path) {
+            throw StoreError(path: dir, message: untrusted + "; nothing was written. " + DataDirectoryTrust.advice)
         }
         if !FileManager.default.fileExists(atPath: path) {
             do {
@@ -69,7 +80,9 @@ enum LogFile {
 
     /// A log this process may read but not write, opened read-only: it must be at this version's
     /// schema, since it cannot be brought up to it.
-    private static func readOnlyPool(at path: String) throws(StoreError) -> DatabasePool {
+    /// - Parameter mayCreateFiles: false in a directory that is not the person's, where SQLite's
+    ///   shared-memory file is not made (it would belong to this user, not the directory's owner).
+    private static func readOnlyPool(at path: String, mayCreateFiles: Bool) throws(StoreError) -> DatabasePool {
         var config = Configuration()
         config.readonly = true
         config.busyMode = .timeout(5)
@@ -77,7 +90,7 @@ enum LogFile {
         // write, where none is there to share, it can only read the file as immutable (nobody
         // could be writing it here either).
         let shared = FileManager.default.fileExists(atPath: path + "-shm")
-        let canCreate = access(FilePaths.directory(of: path), W_OK) == 0
+        let canCreate = mayCreateFiles && access(FilePaths.directory(of: path), W_OK) == 0
         let location = shared || canCreate ? path : "file:\(path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)?immutable=1"
         let pool = try storeCall(path, failing: "cannot open the event log read-only") { try DatabasePool(path: location, configuration: config) }
         try refuseNewer(pool, at: path)
@@ -354,6 +367,11 @@ enum LogFile {
         m.registerMigration("v11: imported sessions tagged, not judged") { db in
             try EventStore.tagImportedSessions(db)
         }
+        // `vigil undo` after a sync must not write over another device's later change
+        // (UndoJournal.overtakenMigration).
+        m.registerMigration("v12: undo sees other devices' changes") { db in
+            try db.execute(sql: UndoJournal.overtakenMigration)
+        }
         return m
     }
 }
@@ -374,4 +392,40 @@ private func makeDirectories(_ path: String) -> (path: String, reason: String)? 
         return (path, error.reason)
     }
     return nil
+}
+
+/// Whether a data directory is the person's own, as ssh asks of a key: one another user owns (even
+/// for root, whose files there its owner could no longer write), or that others may write to (who
+/// could replace the log, or plant a file in its place), holds no log of theirs to write.
+enum DataDirectoryTrust {
+    static let advice = "Use a directory of your own with --data-dir (or XDG_DATA_HOME)."
+
+    /// What is wrong with `directory` and the log in it, or nil: the directory (when it exists)
+    /// and the log (when it exists) must belong to this user, and neither be writable by others.
+    static func problem(directory: String, log: String) -> String? {
+        var info = stat()
+        if stat(directory, &info) == 0 {
+            if let problem = problem(info, directory, "the data directory", fix: "chmod go-w") { return problem }
+        }
+        if lstat(log, &info) == 0 {
+            return problem(info, log, "the event log", fix: "chmod 600")
+        }
+        return nil
+    }
+
+    private static func problem(_ info: stat, _ path: String, _ what: String, fix: String) -> String? {
+        if info.st_uid != geteuid() {
+            return "\(what) \(path) is not yours: it belongs to \(userName(info.st_uid)), and this is \(userName(geteuid()))"
+        }
+        if info.st_mode & 0o022 != 0 {
+            return
+                "others may write to \(what) \(path) (mode \(String(info.st_mode & 0o7777, radix: 8))), so they could change your log: `\(fix) \(path)`"
+        }
+        return nil
+    }
+
+    private static func userName(_ uid: uid_t) -> String {
+        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }
+        return "\(String(cString: name)) (uid \(uid))"
+    }
 }

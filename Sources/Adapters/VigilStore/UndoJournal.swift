@@ -38,9 +38,65 @@ enum UndoJournal {
         try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { $0["name"] }
     }
 
+    /// The tables sync writes that a change may touch, with their keys as `undo_overtaken` holds
+    /// them (a one-column key with 0 as its second part) and the column a pulled change moves.
+    private static let synced: [(table: String, key: (String, String), clock: String)] = [
+        ("tasks", ("id", "0"), "hlc"), ("habits", ("id", "0"), "hlc"), ("habit_days", ("habit_id", "day"), "hlc"),
+        ("habit_notes", ("habit_id", "week"), "hlc"), ("sessions", ("id", "0"), "edited_hlc"),
+    ]
+
+    /// Migration v12: `undo_overtaken` lists the rows sync changed since the journal began (a
+    /// change another device made: a pulled edit, insert or delete), so that `undo` never writes
+    /// its image over a change it did not make. Sync's own bookkeeping (a row marked sent) leaves
+    /// a row's clock as it is and is not listed.
+    static var overtakenMigration: String {
+        var sql = "CREATE TABLE undo_overtaken (tbl TEXT NOT NULL, k1, k2);\n"
+        let when = "EXISTS (SELECT 1 FROM sync_applying) AND EXISTS (SELECT 1 FROM undo_journal)"
+        for t in synced {
+            for (event, row, extra) in [
+                ("INSERT", "NEW", ""), ("DELETE", "OLD", ""), ("UPDATE", "OLD", " AND NEW.\(t.clock) IS NOT OLD.\(t.clock)"),
+            ] {
+                let k2 = t.key.1 == "0" ? "0" : "\(row).\(t.key.1)"
+                sql += """
+                    CREATE TRIGGER undo_overtaken_\(t.table)_\(event.lowercased()) AFTER \(event) ON \(t.table) WHEN \(when)\(extra)
+                    BEGIN INSERT INTO undo_overtaken VALUES ('\(t.table)', \(row).\(t.key.0), \(k2)); END;
+
+                    """
+            }
+        }
+        return sql
+    }
+
+    /// The first row of the journaled change that sync changed since, as the person knows it
+    /// ("task #3"); nil when none was.
+    private static func overtaken(_ db: Database, _ parts: some Sequence<Row>) throws -> String? {
+        for e in parts {
+            let table: String = e["tbl"]
+            guard let t = synced.first(where: { $0.table == table }) else { continue }
+            let (k1, k2) = t.key
+            let image = "SELECT json_extract(value, '$.\(k1)'), \(k2 == "0" ? "0" : "json_extract(value, '$.\(k2)')") FROM json_each(?)"
+            let now = "SELECT \(k1), \(k2) FROM \(table) WHERE \(e["cond"] as String)"
+            let values = (e["args"] as String).dropFirst().dropLast().split(separator: ",").compactMap { Int64($0) }
+            if let row = try Row.fetchOne(
+                db, sql: "SELECT k1, k2 FROM undo_overtaken WHERE tbl = ? AND ((k1, k2) IN (\(image)) OR (k1, k2) IN (\(now))) LIMIT 1",
+                arguments: StatementArguments([table.databaseValue, (e["image"] as String).databaseValue] + values.map(\.databaseValue)))
+            {
+                let id: Int64 = row["k1"]
+                switch table {
+                case "habit_days", "habit_notes": return "a day or note of habit #\(id)"
+                case "tasks": return "task #\(id)"
+                case "habits": return "habit #\(id)"
+                default: return "session #\(id)"
+                }
+            }
+        }
+        return nil
+    }
+
     /// Starts the journal of a change (`label`, said by `vigil undo`), replacing the last one.
     static func begin(_ db: Database, _ label: String) throws {
         try db.execute(sql: "DELETE FROM undo_journal")
+        try db.execute(sql: "DELETE FROM undo_overtaken")
         try db.execute(sql: "INSERT INTO undo_journal (label, tbl, cond, args, image) VALUES (?, '', '', '[]', '[]')", arguments: [label])
     }
 
@@ -75,6 +131,10 @@ enum UndoJournal {
         }
         guard let label: String = entries.first?["label"] else { return nil }
         let parts = entries.dropFirst()
+        // Another device's later change is not the person's to lose by undoing their own.
+        if let changed = try overtaken(db, parts) {
+            throw Overtaken(label: label, row: changed)
+        }
         // Rows the change added: children first.
         for e in parts.reversed() {
             let table: String = e["tbl"]
@@ -113,15 +173,40 @@ enum UndoJournal {
                     """, arguments: [e["image"] as String])
         }
         try db.execute(sql: "DELETE FROM undo_journal")
+        try db.execute(sql: "DELETE FROM undo_overtaken")
         return label
+    }
+
+    /// The change cannot be undone: sync brought another device's change to one of its rows.
+    struct Overtaken: Error {
+        let label: String
+        let row: String
     }
 }
 
 extension EventStore {
     /// Undoes the last change a command made to tasks, habits or sessions (`vigil undo`); what it
     /// was, or nil when there is nothing to undo.
+    /// A change another device made since to one of its rows (brought by `vigil sync`) is never
+    /// overwritten: the undo is refused, and the journal kept.
     public func undoLastChange() throws(StoreError) -> String? {
-        try write { db in try UndoJournal.undo(db) }
+        var overtaken: UndoJournal.Overtaken?
+        let label = try write { db -> String? in
+            do {
+                return try UndoJournal.undo(db)
+            } catch let refused as UndoJournal.Overtaken {
+                overtaken = refused  // refused before writing anything
+                return nil
+            }
+        }
+        if let overtaken {
+            throw StoreError(
+                path: path,
+                message:
+                    "cannot undo \(overtaken.label): \(overtaken.row) was changed on another device since (the last `vigil sync` brought that change), and undoing would overwrite it. Nothing was changed; change it by hand if you still want to.",
+                kind: .contents)
+        }
+        return label
     }
 
     /// What `undoLastChange` would undo.

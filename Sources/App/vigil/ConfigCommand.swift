@@ -153,13 +153,16 @@ struct ConfigCommand: AsyncParsableCommand {
                     for s in ConfigLoader.settings(yaml: text) ?? [] { fromFile[s.key] = s }
                 }
                 let file = paths.configFile
+                // A password written into sync.url or sync.group_url is masked, as everywhere Vigil
+                // shows one (its output is pasted into bug reports); a value too long to read is cut.
+                func shown(_ s: ConfigSetting) -> [String] { s.value.map { $0.quotedValue(limit: 200) } }
                 if json {
                     printJSON(
                         .array(
                             defaults.map { d in
                                 let s = fromFile[d.key] ?? d
                                 return .object([
-                                    ("key", .string(d.key)), ("value", .string(s.value.joined(separator: "\n"))),
+                                    ("key", .string(d.key)), ("value", .string(shown(s).joined(separator: "\n"))),
                                     ("source", .string(fromFile[d.key] == nil ? "default" : file)), ("line", .int(fromFile[d.key]?.line)),
                                 ])
                             }))
@@ -176,9 +179,10 @@ struct ConfigCommand: AsyncParsableCommand {
                     }
                     let s = fromFile[d.key] ?? d
                     let source = fromFile[d.key].map { "\(file):\($0.line)" } ?? "default"
-                    let head = "  \(parts[1]): \(s.value[0])".trimmingTrailingSpaces
+                    let value = shown(s)
+                    let head = "  \(parts[1]): \(value[0])".trimmingTrailingSpaces
                     out.append(head.padded(toWidth: max(head.displayWidth + 2, 44)) + "# " + source)
-                    out += s.value.dropFirst().map { "    " + $0 }
+                    out += value.dropFirst().map { "    " + $0 }
                 }
                 print(out.joined(separator: "\n").terminalSafeLines)
             }

@@ -221,7 +221,9 @@ struct CommonOptions: ParsableArguments {
     /// - Parameter readOnly: the command only reads the log (a read-only one is read, not refused).
     func openStore(readOnly: Bool = false) throws -> EventStore {
         do {
-            return try EventStore(path: paths.databasePath, readOnly: readOnly)
+            let store = try EventStore(path: paths.databasePath, readOnly: readOnly)
+            if let warning = store.warning { Diagnostics.emit(warning, level: .warning) }
+            return store
         } catch {
             throw Failure(error.description, code: error.kind == .contents ? .dataError : .cannotCreate)
         }

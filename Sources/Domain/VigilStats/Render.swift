@@ -32,12 +32,10 @@ extension Report {
     public func csv(_ table: CSVTable = .days) -> String {
         func opt(_ v: Double?) -> String { v.map(number) ?? "" }
         // A name's newline stays (quoted, as RFC 4180 allows); its other controls are escapes, as
-        // in every other format: CSV is printed to the terminal without -o.
-        func quoted(_ name: String) -> String {
-            let s = name.terminalSafeLines
-            return s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-                ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
-        }
+        // in every other format: CSV is printed to the terminal without -o. Names come from
+        // imports, recordings and other devices: one a spreadsheet would run as a formula is
+        // neutralised (`csvCell`).
+        func quoted(_ name: String) -> String { csvCell(name.terminalSafeLines) }
         func rates(_ r: Rates) -> String {
             "\(number(r.judgedMinutes)),\(opt(r.focusShare)),\(opt(r.distractedPerJudgedHour)),\(opt(r.episodesPerJudgedHour)),\(r.enoughData)"
         }
@@ -108,6 +106,20 @@ extension Report {
         guard let from, let to else { return "no sessions yet" }
         return from == to ? from : "\(from) to \(to)"
     }
+}
+
+/// A text cell of a CSV file, spreadsheet-safe: a cell that starts with `=`, `+`, `-` or `@` (or a
+/// tab or a carriage return, which some spreadsheets skip before reading one of those) is a
+/// formula to Excel, LibreOffice and Google Sheets, which can run commands or send data away, so
+/// it gets a leading `'`, as OWASP's "CSV injection" advice says; the spreadsheet shows the text,
+/// and a program reading the CSV sees the `'`. Quoted as RFC 4180 says when it holds a comma, a
+/// quote or a line end, and whenever it was neutralised (some readers drop the `'` of a bare cell).
+func csvCell(_ text: String) -> String {
+    var s = text
+    let formula = s.first.map { "=+-@\t\r".contains($0) } ?? false
+    if formula { s = "'" + s }
+    return formula || s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+        ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
 }
 
 /// `12.5`, `3`, `0.25`: at most four decimals, no trailing zeros, never exponent notation, as the
