@@ -150,6 +150,12 @@ public final class GPSFake {
     deinit { stop() }
 }
 
+/// The system bus as a test's children see it unless the test starts one (a `SessionBus` standing
+/// in for it): none. The machine's own (/run/dbus/system_bus_socket on a desktop, with logind on
+/// it) would make what a test sees depend on the machine; a test that needs logind starts
+/// python-dbusmock's on a bus of its own.
+public let noSystemBus = "unix:path=/nonexistent/vigil-tests/system_bus_socket"
+
 /// A private D-Bus bus in a temporary directory, for one test, as a session bus or standing in for
 /// the system bus.
 ///

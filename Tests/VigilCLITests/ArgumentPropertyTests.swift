@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import VigilCore
 
@@ -128,7 +129,10 @@ import VigilCore
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
         p.arguments = ["-s", "KILL", String(seconds), vigilBinary] + args
-        p.environment = ["HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "TZ": "UTC"]
+        p.environment = [
+            "HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin",
+            "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus, "TZ": "UTC",
+        ]
         let out = home + "/.out-\(UUID().uuidString)"
         let err = home + "/.err-\(UUID().uuidString)"
         FileManager.default.createFile(atPath: out, contents: nil)

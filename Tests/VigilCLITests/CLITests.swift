@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// These tests run the built `vigil` binary as a person would, and read what it prints.
@@ -28,7 +29,10 @@ func vigil(_ args: [String], home: String? = nil, stdin: String? = nil, env: [St
     p.executableURL = URL(fileURLWithPath: vigilBinary)
     p.arguments = args
     let h = home ?? freshHome()
-    var e = ["HOME": h, "XDG_DATA_HOME": h + "/data", "XDG_CONFIG_HOME": h + "/config", "PATH": "/usr/bin:/bin", "TZ": "UTC"]
+    var e = [
+        "HOME": h, "XDG_DATA_HOME": h + "/data", "XDG_CONFIG_HOME": h + "/config", "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus,
+        "TZ": "UTC",
+    ]
     e.merge(env) { $1 }
     p.environment = e
     p.currentDirectoryURL = URL(fileURLWithPath: directory)
@@ -57,7 +61,8 @@ func inPseudoTerminal(_ command: String, home: String, env: [String: String] = [
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
     p.arguments = ["-qec", command, "/dev/null"]
-    p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin"].merging(env) { $1 }
+    p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus].merging(env)
+    { $1 }
     p.standardInput = stdin.flatMap { FileHandle(forReadingAtPath: $0) } ?? FileHandle.nullDevice
     let out = Pipe()
     p.standardOutput = out
@@ -130,7 +135,8 @@ func background(_ executable: String, _ args: [String], home: String, env: [Stri
     let p = Process()
     p.executableURL = URL(fileURLWithPath: executable)
     p.arguments = args
-    p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "TZ": "UTC"].merging(env) { $1 }
+    p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus, "TZ": "UTC"]
+        .merging(env) { $1 }
     let id = UUID().uuidString
     let out = home + "/.out-\(id)"
     let err = home + "/.err-\(id)"
@@ -319,7 +325,7 @@ func write(_ text: String, to path: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: vigilBinary)
         p.arguments = ["start", "--minutes", "10", "--json"]
-        p.environment = ["HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config"]
+        p.environment = ["HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus]
         let out = Pipe()
         p.standardOutput = out
         p.standardError = Pipe()

@@ -33,6 +33,7 @@ import Testing
         env["HOME"] = home
         env["XDG_CONFIG_HOME"] = home + "/config"
         env["XDG_DATA_HOME"] = home + "/data"
+        env["DBUS_SYSTEM_BUS_ADDRESS"] = noSystemBus
         let live = try ChildProcess(
             vigilBinary, ["start", "--task", "t", "--minutes", "0.5", "--json", "--record", recording], environment: env, output: out)
         return (live, out, recording)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Faults injected into whole sessions of the real binary: a long day of sensor faults, a log that
@@ -205,7 +206,9 @@ import Testing
         let p = Process()
         p.executableURL = URL(fileURLWithPath: vigilBinary)
         p.arguments = ["start", "--replay", Self.scenario, "--pace", "300", "--minutes", "25", "--log", "--data-dir", home + "/d"]
-        p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "TZ": "UTC"]
+        p.environment = [
+            "HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus, "TZ": "UTC",
+        ]
         let gone = Pipe()
         try gone.fileHandleForReading.close()
         p.standardOutput = gone.fileHandleForWriting

@@ -13,7 +13,8 @@ import Testing
     /// Runs a shell command line with the tools' private settings; its standard output goes to `output`.
     static func tool(_ command: String, home: String, output: String? = nil) throws -> String {
         let env = [
-            "HOME": home, "PATH": "/usr/bin:/bin", "TZ": "UTC", "TASKRC": home + "/taskrc", "TASKDATA": home + "/task",
+            "HOME": home, "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus, "TZ": "UTC", "TASKRC": home + "/taskrc",
+            "TASKDATA": home + "/task",
             "TIMEWARRIORDB": home + "/timew",
         ]
         let line = output.map { "\(command) > '\($0)'" } ?? command

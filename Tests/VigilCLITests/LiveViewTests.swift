@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The live session screen in a real pseudo-terminal (Data/pty_drive.py: Python's pty module),
@@ -174,7 +175,9 @@ import Testing
         let p = Process()
         p.executableURL = URL(fileURLWithPath: vigilBinary)
         p.arguments = ["start", "--replay", Self.scenario, "--pace", "2", "--minutes", "25", "--task", "slides", "--log", "--data-dir", home + "/d"]
-        p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "TZ": "UTC"]
+        p.environment = [
+            "HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus, "TZ": "UTC",
+        ]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         p.standardInput = FileHandle.nullDevice

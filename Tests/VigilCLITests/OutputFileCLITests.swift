@@ -151,7 +151,8 @@ import Testing
         let child = try ChildProcess(
             vigilBinary, args + ["--data-dir", data],
             environment: [
-                "HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "TZ": "UTC", "LD_PRELOAD": shim,
+                "HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus, "TZ": "UTC",
+                "LD_PRELOAD": shim,
                 "VIGIL_TEST_STALLED": stalled,
             ], output: home + "/said")
         let held = try await eventually(120) { FileManager.default.fileExists(atPath: stalled) }
@@ -218,7 +219,9 @@ import Testing
             let p = Process()
             p.executableURL = URL(fileURLWithPath: vigilBinary)
             p.arguments = args + ["--data-dir", data]
-            p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "TZ": "UTC"]
+            p.environment = [
+                "HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus, "TZ": "UTC",
+            ]
             p.standardOutput = FileHandle(forWritingAtPath: full)
             let said = Pipe()
             p.standardError = said

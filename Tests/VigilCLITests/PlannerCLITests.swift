@@ -279,7 +279,8 @@ import Testing
         p.executableURL = URL(fileURLWithPath: vigilBinary)
         p.arguments = ["daemon", "--data-dir", home + "/d"]
         p.environment = [
-            "HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent",
+            "HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus,
+            "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent",
         ]
         let err = Pipe()
         p.standardError = err

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Faults on real processes: a session killed with SIGKILL, two sessions started at once.
@@ -341,7 +342,7 @@ import Testing
             let p = Process()
             p.executableURL = URL(fileURLWithPath: vigilBinary)
             p.arguments = args
-            p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin"]
+            p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus]
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle(forWritingAtPath: out)
             p.standardInput = FileHandle.nullDevice

@@ -9,7 +9,7 @@ extension EventStore {
         "sessions", "state_changes", "episodes", "alarms", "alarm_deliveries", "snoozes", "sensor_events", "gaps", "activities",
         "tasks", "habits", "habit_days", "habit_notes", "reminders_sent", "devices", "sync_tombstones", "sync_state",
         "imports",
-        "undo_journal",
+        "undo_journal", "undo_overtaken",
     ]
 
     /// Streams every row of every table as JSON, one table after the other:
@@ -82,6 +82,7 @@ extension EventStore {
             counts["reminders_sent"] = db.changesCount
             // The last change's before-image may hold what was just forgotten: undo forgets it too.
             try db.execute(sql: "DELETE FROM undo_journal")
+            try db.execute(sql: "DELETE FROM undo_overtaken")
         }
         do {
             try db.writeWithoutTransaction { db in
