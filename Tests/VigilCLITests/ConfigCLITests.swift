@@ -67,6 +67,30 @@ import Testing
         #expect(r.stderr.contains("(2000000 characters)"), "\(r.stderr.prefix(600))")
     }
 
+    /// `config check` holds sync.url to the rules `vigil sync` does: what one refuses, the other
+    /// refuses with the same words (a config with a problem stops every command, exit 65); what
+    /// the check passes, sync takes (and here fails to reach: exit 75, nothing listens on port 1).
+    @Test func configCheckRefusesTheSyncURLsSyncRefuses() throws {
+        let home = freshHome()
+        let path = home + "/mine.yaml"
+        let base = "postgres://me@127.0.0.1:1/vigil"
+        for (url, refused) in [
+            (base + "?sslmode=disable", false), (base + "?sslmode=bogus", true), (base + "?colour=blue", true),
+            ("postgres://me@127.0.0.1:99999/vigil?sslmode=disable", true), (base + "?sslmode=disable&connect_timeout=0", true),
+            (base + "?sslmode=disable&port=0", true), ("mysql://me@127.0.0.1/vigil", true),
+        ] {
+            try "sync:\n  url: \(url)\n".write(toFile: path, atomically: true, encoding: .utf8)
+            let check = try vigil(["config", "check", "--config", path], home: home)
+            let sync = try vigil(["sync", "--config", path, "--data-dir", home + "/d"], home: home, env: ["PGPASSWORD": "x"])
+            #expect((check.status != 0) == refused, "\(url): config check \(check.status) \(check.stderr)")
+            #expect(sync.status == (refused ? 65 : 75), "\(url): sync \(sync.status) \(sync.stderr)")
+            if refused {
+                let problem = check.stderr.split(separator: "\n").first ?? ""
+                #expect(problem.contains("sync.url: ") && sync.stderr.contains(problem), "\(check.stderr) / \(sync.stderr)")
+            }
+        }
+    }
+
     @Test func showSaysWhereEachValueComesFrom() throws {
         let home = freshHome()
         let path = home + "/mine.yaml"

@@ -523,12 +523,17 @@ private func weekday(_ node: Node) throws -> Int? {
     return day
 }
 
-/// `none`, or a PostgreSQL URL as libpq takes it.
+/// `none`, or a PostgreSQL URL as libpq takes it, held to the rules sync holds it to (`SyncURL`).
 private func syncURL(_ node: Node) throws -> String? {
     guard let text = try optionalString(node, nothing: "none") else { return nil }
     guard text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") else {
         throw ValueError(
             message: "expected a PostgreSQL URL such as postgres://me@db.example.org/vigil?sslmode=verify-full, or none; got '\(text.quotedValue())'")
+    }
+    do {
+        _ = try SyncURL(text)
+    } catch {
+        throw ValueError(message: error.description)
     }
     return text
 }
