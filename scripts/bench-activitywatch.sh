@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `vigil replay` of a 79 MB ActivityWatch export (450,000 window and 45,000 afk events, as
+# `vigil replay` and `vigil inspect` (the reading alone) of a 79 MB ActivityWatch export (450,000 window and 45,000 afk events, as
 # aw-server's own export writes them: scripts/bench-activitywatch-data.py) beside
 # `python3 -c 'import json; json.load(open(F))'` on the same file, interleaved in one run: wall
 # time, CPU time and peak resident memory of each process, min / median / max, and the ratios of
@@ -35,6 +35,7 @@ runs, vigil, export, home = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv
 env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=home + "/config", XDG_DATA_HOME=home + "/data", XDG_STATE_HOME=home + "/state")
 commands = {
     "python3 json.load": ["python3", "-c", "import json, sys; json.load(open(sys.argv[1]))", export],
+    "vigil inspect": [vigil, "inspect", export],
     "vigil replay": [vigil, "replay", export],
 }
 def measure(args):
@@ -56,8 +57,10 @@ def row(values, unit, digits):
 print(f"min / median / max of {runs} runs each, interleaved")
 for name, rs in results.items():
     print(f"{name:18}  wall {row([r[0] for r in rs], 's', 3):26}  CPU {row([r[1] for r in rs], 's', 3):26}  peak RSS {row([r[2] for r in rs], 'MB', 1)}")
-(p, v) = (results["python3 json.load"], results["vigil replay"])
-for label, k in (("wall", 0), ("CPU", 1)):
-    print(f"vigil / python, {label}: {statistics.median([r[k] for r in v]) / statistics.median([r[k] for r in p]):.2f}x of the medians, "
-          f"{min(r[k] for r in v) / min(r[k] for r in p):.2f}x of the minimums")
+p = results["python3 json.load"]
+for name in ("vigil inspect", "vigil replay"):
+    v = results[name]
+    for label, k in (("wall", 0), ("CPU", 1)):
+        print(f"{name} / python, {label}: {statistics.median([r[k] for r in v]) / statistics.median([r[k] for r in p]):.2f}x of the medians, "
+              f"{min(r[k] for r in v) / min(r[k] for r in p):.2f}x of the minimums")
 PY

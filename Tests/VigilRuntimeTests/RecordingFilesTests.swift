@@ -204,6 +204,48 @@ import VigilRuntime
         for size in [1, 2, 3, 5, 8, 13, 100] { #expect(try samples(size) == whole, "a buffer of \(size) bytes") }
     }
 
+    /// Window titles are categorised as `apps.categorize` does, though mostly by a search of
+    /// their bytes: in text where characters and bytes differ (a combining mark after a letter, the
+    /// Kelvin sign that lowercases to k, CR LF, escapes) too.
+    @Test func titlesAreCategorisedAsTheRulesSay() throws {
+        let titles = [
+            "Cats - YouTube", "Caf\u{E9} \u{2615} YOUTUBE", "youtube\u{301} is not youtube", "you\u{301}tube", "TI\u{212A}TO\u{212A} dances",
+            "a\r\nnetflix", "N\u{130}ce reddit", "plain", "", "\u{1F3AF} twitch\tstream", "\"quoted\" facebook",
+        ]
+        // As aw-server's Flask writes them: every character past ASCII escaped.
+        func escaped(_ text: String) -> String {
+            text.unicodeScalars.map { c -> String in
+                switch c {
+                case "\"": return "\\\""
+                case "\\": return "\\\\"
+                case "\n": return "\\n"
+                case "\r": return "\\r"
+                case "\t": return "\\t"
+                case _ where c.value >= 0x80:
+                    return String(c).utf16.map { "\\u" + String(repeating: "0", count: 4 - String($0, radix: 16).count) + String($0, radix: 16) }
+                        .joined()
+                default: return String(c)
+                }
+            }.joined()
+        }
+        let events = titles.enumerated().map { i, title in
+            #"{"timestamp": "2026-03-02T09:00:\#(i < 10 ? "0" : "")\#(i).000000+00:00", "duration": 1.0, "data": {"app": "firefox", "title": "\#(escaped(title))"}}"#
+        }
+        let text = #"{"buckets": {"w": {"id": "w", "type": "currentwindow", "events": ["# + events.joined(separator: ", ") + "]}}}"
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-aw-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try text.write(toFile: dir + "/export.json", atomically: true, encoding: .utf8)
+        let source = try RecordingFiles.open(path: dir + "/export.json").source
+        var got: [String?] = []
+        while let s = try source.next() {
+            if case .app(let a) = s.payload, !a.appClass.isEmpty { got.append(a.rule) }
+        }
+        let apps = VigilConfiguration.default.apps
+        #expect(got == titles.map { apps.categorize(appClass: "firefox", title: $0).rule })
+        #expect(got.compactMap { $0 } == ["youtube", "youtube", "youtube", "tiktok", "netflix", "reddit", "twitch", "social"], "\(got)")
+    }
+
     @Test func inspectionSumsTheDesktopSignals() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-inspect-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -440,32 +440,38 @@ extension ActivityWatchExport {
             let list = rules(for: app)
             // No title piece to look for: the class decides.
             guard list.contains(where: { patterns[Int($0)] != nil }) else { return list.first ?? -1 }
-            // The title's bytes, when it is plain ASCII (without CR, which Swift joins with LF into
-            // one character) and so are the pieces: a byte search finds what `categorize` finds.
-            if asciiPatterns {
-                var bytes: UnsafeBufferPointer<UInt8>? = UnsafeBufferPointer(start: nil, count: 0)
-                if let t = title {
-                    let b = UnsafeBufferPointer(start: s.base + t.start, count: t.end - t.start)
-                    bytes = t.decoded == nil && b.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) ? b : nil
-                }
-                if let bytes {
-                    for r in list {
-                        guard let p = patterns[Int(r)] else { return r }
-                        if Self.contains(bytes, lowercased: p) { return r }
-                    }
-                    return -1
-                }
-            }
-            // As `VigilConfiguration.Apps.categorize` matches.
-            let lowerTitle = title.map { s.text($0).lowercased() } ?? ""
-            for r in list {
-                guard let piece = apps.rules[Int(r)].title else { return r }
-                if lowerTitle.contains(piece.lowercased()) { return r }
-            }
-            return -1
+            if asciiPatterns, let answer = byBytes(title, in: s, list) { return answer }
+            // What only `categorize` itself can tell.
+            let (category, name) = apps.categorize(appClass: names.apps[Int(app)], title: title.map { s.text($0) })
+            return list.first { apps.rules[Int($0)].name == name && apps.rules[Int($0)].category == category } ?? -1
         }
 
-        /// Whether ASCII `text` holds `piece` (lower case) without regard to case.
+        /// The rule by a search of the title's bytes for the (ASCII) pieces without regard to
+        /// ASCII case, when that is what `categorize` finds; nil when only it can tell. In ASCII
+        /// (without CR, which Swift joins with LF into one character) the search is exact. In other
+        /// text a piece found may still not be there as characters (a letter with a combining mark
+        /// after it is another character), so `categorize` confirms it; a piece not found is not
+        /// there, as no character but İ (U+0130) and the Kelvin sign (U+212A) lowercases to ASCII.
+        func byBytes(_ title: JSONScanner.Text?, in s: JSONScanner, _ list: [Int32]) -> Int32? {
+            func search(_ b: UnsafeBufferPointer<UInt8>) -> Int32? {
+                let exact = b.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+                if !exact {
+                    for i in b.indices.dropLast() where (b[i] == 0xC4 && b[i + 1] == 0xB0) || (b[i] == 0xE2 && b[i + 1] == 0x84) {
+                        return nil
+                    }
+                }
+                for r in list {
+                    guard let p = patterns[Int(r)] else { return r }
+                    if Self.contains(b, lowercased: p) { return exact ? r : nil }
+                }
+                return -1
+            }
+            guard let t = title else { return search(UnsafeBufferPointer(start: nil, count: 0)) }
+            if var decoded = t.decoded { return decoded.withUTF8 { search($0) } }
+            return search(UnsafeBufferPointer(start: s.base + t.start, count: t.end - t.start))
+        }
+
+        /// Whether `text` holds the bytes of `piece` (ASCII, lower case) without regard to ASCII case.
         static func contains(_ text: UnsafeBufferPointer<UInt8>, lowercased piece: [UInt8]) -> Bool {
             let n = piece.count
             guard n > 0 else { return true }

@@ -114,11 +114,12 @@ extension EventStore {
                     count.already += 1
                     continue
                 }
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO sessions (task, task_id, source, started_ms, ended_ms, outcome, last_event_ms, tags)
                         VALUES (?, ?, ?, ?, ?, 'completed', ?, ?)
-                        """,
+                        """
+                ).execute(
                     arguments: [
                         s.task, s.taskId, SessionSource.imported.rawValue, s.start.millisecondsSinceEpoch, s.end.millisecondsSinceEpoch,
                         s.end.millisecondsSinceEpoch, s.tags.joined(separator: ","),
@@ -141,7 +142,8 @@ extension EventStore {
     /// `dryRun`, counts without writing.
     ///
     /// Linear in the habits: the habits already here are read once, by name, not looked up with a
-    /// scan of the table each.
+    /// scan of the table each; each statement is prepared once (GRDB's authorizer and SQLite's
+    /// compiling of the sync triggers cost more than running it: 225,000 days took 45 s).
     public func importHabits(_ habits: [ImportedHabit], dryRun: Bool, today: Int, at now: Timestamp, from file: String = "a file")
         throws(StoreError) -> ImportCount
     {
@@ -157,25 +159,30 @@ extension EventStore {
             }
             for h in habits {
                 let mapped = try Int64.fetchOne(
-                    db, sql: "SELECT row_id FROM imports WHERE source = ? AND external_id = ?", arguments: [ImportSource.loop.rawValue, h.name])
+                    db.cachedStatement(sql: "SELECT row_id FROM imports WHERE source = ? AND external_id = ?"),
+                    arguments: [ImportSource.loop.rawValue, h.name])
                 let firstDay = min(h.firstDay ?? today, today)
                 var id: Int64
                 /// When it was here before: its first day then.
                 var startedOn: Int?
                 if let mapped {
-                    guard let day = try Int.fetchOne(db, sql: "SELECT created_day FROM habits WHERE id = ?", arguments: [mapped]) else {
+                    guard let day = try Int.fetchOne(db.cachedStatement(sql: "SELECT created_day FROM habits WHERE id = ?"), arguments: [mapped])
+                    else {
                         count.already += 1
                         continue
                     }
                     (id, startedOn) = (mapped, day)
                     count.merged += 1
                 } else if let same = byName[Self.nocase(h.name)] {
-                    (id, startedOn) = (same, try Int.fetchOne(db, sql: "SELECT created_day FROM habits WHERE id = ?", arguments: [same]))
+                    (id, startedOn) = (
+                        same, try Int.fetchOne(db.cachedStatement(sql: "SELECT created_day FROM habits WHERE id = ?"), arguments: [same])
+                    )
                     count.merged += 1
                     try Self.remember(db, .loop, h.name, table: "habits", row: id, detail: nil, at: now)
                 } else {
-                    try db.execute(
-                        sql: "INSERT INTO habits (name, schedule, color, priority, created_day, archived_ms) VALUES (?, ?, ?, 'medium', ?, ?)",
+                    try db.cachedStatement(
+                        sql: "INSERT INTO habits (name, schedule, color, priority, created_day, archived_ms) VALUES (?, ?, ?, 'medium', ?, ?)"
+                    ).execute(
                         arguments: [h.name, h.schedule.text, h.color, firstDay, h.archived ? now.millisecondsSinceEpoch : nil])
                     id = db.lastInsertedRowID
                     journal.added("habits", id)
@@ -185,7 +192,7 @@ extension EventStore {
                     try Self.remember(db, .loop, h.name, table: "habits", row: id, detail: nil, at: now)
                 }
                 var marked: [Int: String] = [:]
-                for r in try Row.fetchAll(db, sql: "SELECT day, source FROM habit_days WHERE habit_id = ?", arguments: [id]) {
+                for r in try Row.fetchAll(db.cachedStatement(sql: "SELECT day, source FROM habit_days WHERE habit_id = ?"), arguments: [id]) {
                     marked[r["day"]] = r["source"]
                 }
                 let days = h.days.sorted(by: { $0.key < $1.key }).filter { day, _ in
@@ -196,11 +203,12 @@ extension EventStore {
                     try journal.before(
                         db, [.init(table: "habits", column: "id", value: id), .init(table: "habit_days", column: "habit_id", value: id)])
                 }
-                try db.execute(sql: "UPDATE habits SET created_day = ? WHERE id = ? AND created_day > ?", arguments: [firstDay, id, firstDay])
+                try db.cachedStatement(sql: "UPDATE habits SET created_day = ? WHERE id = ? AND created_day > ?").execute(arguments: [
+                    firstDay, id, firstDay,
+                ])
                 for (day, status) in days {
-                    try db.execute(
-                        sql: "INSERT OR REPLACE INTO habit_days (habit_id, day, status, source) VALUES (?, ?, ?, 'import')",
-                        arguments: [id, day, status.rawValue])
+                    try db.cachedStatement(sql: "INSERT OR REPLACE INTO habit_days (habit_id, day, status, source) VALUES (?, ?, ?, 'import')")
+                        .execute(arguments: [id, day, status.rawValue])
                     count.days += 1
                 }
             }
@@ -332,14 +340,14 @@ extension EventStore {
     }
 
     private static func wasImported(_ db: Database, _ source: ImportSource, _ key: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT 1 FROM imports WHERE source = ? AND external_id = ?", arguments: [source.rawValue, key]) == true
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM imports WHERE source = ? AND external_id = ?"), arguments: [source.rawValue, key])
+            == true
     }
 
     private static func remember(_ db: Database, _ source: ImportSource, _ key: String, table: String, row: Int64, detail: String?, at now: Timestamp)
         throws
     {
-        try db.execute(
-            sql: "INSERT INTO imports (source, external_id, tbl, row_id, detail, imported_ms) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [source.rawValue, key, table, row, detail, now.millisecondsSinceEpoch])
+        try db.cachedStatement(sql: "INSERT INTO imports (source, external_id, tbl, row_id, detail, imported_ms) VALUES (?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [source.rawValue, key, table, row, detail, now.millisecondsSinceEpoch])
     }
 }
