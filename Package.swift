@@ -176,6 +176,7 @@ let package = Package(
             name: "RecordingFormats",
             dependencies: [
                 "VigilCore", "VigilAudio", "VigilRecording", "InputDetector", "MicrophoneDetector", "LocationDetector", "SystemCalls",
+                "JSONScanning",
             ],
             path: "Sources/Adapters/RecordingFormats"),
         .target(name: "VigilConfig", dependencies: ["VigilCore", "Yams"], path: "Sources/Adapters/VigilConfig"),

@@ -211,6 +211,14 @@ import Testing
         let again = try await vigil(["import", "loop", loop + "/Habits.csv", "--data-dir", home + "/d"] + now, home: home)
         #expect(again.stdout.hasPrefix("Imported 0 habits and 0 days (2 into habits already here;"), "\(again.stdout)")
 
+        // `vigil undo` takes the import back (the second added nothing, so the first is the last
+        // change), and it can be imported again.
+        let undo = try await vigil(["undo", "--data-dir", home + "/d"], home: home)
+        #expect(undo.status == 0 && undo.stdout == "Undid: import of 2 habits and 4 days from \(loop).\n", "\(undo.stdout)\(undo.stderr)")
+        #expect(try await Self.exported(home, data: home + "/d")["habits"]?.isEmpty ?? true)
+        let back = try await vigil(["import", "loop", loop, "--data-dir", home + "/d"] + now, home: home)
+        #expect(back.stdout.hasPrefix("Imported 2 habits and 4 days"), "\(back.stdout)")
+
         // Loop's zip, and standard input, are said to need unpacking.
         write("PK", to: home + "/Loop Habits CSV 2026-11-21.zip")
         let zip = try await vigil(["import", "loop", home + "/Loop Habits CSV 2026-11-21.zip", "--data-dir", home + "/d"], home: home)

@@ -93,6 +93,9 @@ private func day(_ text: String) -> Int { civilDay(text)! }
 
 /// Timewarrior's `timew export` (the records as Timewarrior 1.4.3 prints them).
 @Suite struct TimewarriorParsingTests {
+    /// After every interval here: 2027-01-01.
+    static let later = Timestamp(seconds: 1_798_761_600)
+
     @Test func closedIntervalsBecomeSessionsAndOpenOnesWait() throws {
         let export = """
             [
@@ -101,7 +104,7 @@ private func day(_ text: String) -> Int { civilDay(text)! }
             {"id":1,"start":"20261123T100000Z","tags":["reading"],"annotation":"chapter two"}
             ]
             """
-        let parsed = try TimewarriorExport.parse(Data(export.utf8), file: "time.json")
+        let parsed = try TimewarriorExport.parse(Data(export.utf8), file: "time.json", now: Self.later)
         #expect(parsed.open == 1)
         #expect(parsed.intervals.count == 2)
         let first = parsed.intervals[0]
@@ -133,22 +136,28 @@ private func day(_ text: String) -> Int { civilDay(text)! }
     }
 
     @Test func theKeyIsStartEndAndTagsNotTheId() throws {
-        let a = try TimewarriorExport.parse(Data(#"[{"id":1,"start":"20261120T090000Z","end":"20261120T100000Z","tags":["a","b"]}]"#.utf8), file: "f")
-        let b = try TimewarriorExport.parse(Data(#"[{"id":7,"start":"20261120T090000Z","end":"20261120T100000Z","tags":["b","a"]}]"#.utf8), file: "f")
-        let c = try TimewarriorExport.parse(Data(#"[{"id":1,"start":"20261120T090000Z","end":"20261120T100001Z","tags":["a","b"]}]"#.utf8), file: "f")
+        let a = try TimewarriorExport.parse(
+            Data(#"[{"id":1,"start":"20261120T090000Z","end":"20261120T100000Z","tags":["a","b"]}]"#.utf8), file: "f", now: Self.later)
+        let b = try TimewarriorExport.parse(
+            Data(#"[{"id":7,"start":"20261120T090000Z","end":"20261120T100000Z","tags":["b","a"]}]"#.utf8), file: "f", now: Self.later)
+        let c = try TimewarriorExport.parse(
+            Data(#"[{"id":1,"start":"20261120T090000Z","end":"20261120T100001Z","tags":["a","b"]}]"#.utf8), file: "f", now: Self.later)
         #expect(a.intervals[0].key == b.intervals[0].key)
         #expect(a.intervals[0].key != c.intervals[0].key)
     }
 
     @Test func anEndBeforeItsStartIsNamed() {
         let problem = #expect(throws: ImportProblem.self) {
-            try TimewarriorExport.parse(Data(#"[{"start":"20261120T090000Z","end":"20261120T080000Z"}]"#.utf8), file: "time.json")
+            try TimewarriorExport.parse(Data(#"[{"start":"20261120T090000Z","end":"20261120T080000Z"}]"#.utf8), file: "time.json", now: Self.later)
         }
-        #expect(problem?.description == "time.json, record 1, field 'end': before the start")
+        #expect(
+            problem?.description
+                == "time.json, record 1, field 'end': '20261120T080000Z': the session must end after it starts; correct it in Timewarrior (`timew modify end @ID TIME`) and export again"
+        )
     }
 
     @Test func anEmptyExportHasNothing() throws {
-        let parsed = try TimewarriorExport.parse(Data("[\n]\n".utf8), file: "f")
+        let parsed = try TimewarriorExport.parse(Data("[\n]\n".utf8), file: "f", now: Self.later)
         #expect(parsed.intervals.isEmpty && parsed.open == 0)
     }
 }
@@ -157,6 +166,9 @@ private func day(_ text: String) -> Int { civilDay(text)! }
 /// uhabits-core: HabitList.writeCSV, HabitsCSVExporter, Entry.formattedValue; GPL-3.0). The files
 /// here are written for these tests after that layout, not copied.
 @Suite struct LoopParsingTests {
+    /// After every day here: 2026-12-31.
+    static let today = Int(CivilTime.daysFromCivil(year: 2026, month: 12, day: 31))
+
     /// Loop 2.3's layout.
     static let habits = """
         Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,Target Type,Target Value,Archived?
@@ -177,7 +189,8 @@ private func day(_ text: String) -> Int { civilDay(text)! }
 
     @Test func habitsAndTheirDaysComeAcross() throws {
         let parsed = try LoopExport.parse(
-            habitsCSV: Data(Self.habits.utf8), habitsFile: "Habits.csv", checkmarksCSV: Data(Self.checkmarks.utf8), checkmarksFile: "Checkmarks.csv")
+            habitsCSV: Data(Self.habits.utf8), habitsFile: "Habits.csv", checkmarksCSV: Data(Self.checkmarks.utf8), checkmarksFile: "Checkmarks.csv",
+            today: Self.today)
         #expect(parsed.habits.map(\.name) == ["Meditate", "Read, slowly", "Floss"])
         #expect(parsed.numerical == ["Run"])
         let meditate = parsed.habits[0]
@@ -210,7 +223,8 @@ private func day(_ text: String) -> Int { civilDay(text)! }
             """
         // Saved again by a spreadsheet, with a byte-order mark in front: the same.
         let parsed = try LoopExport.parse(
-            habitsCSV: Data(("\u{FEFF}" + habits).utf8), habitsFile: "H", checkmarksCSV: Data(("\u{FEFF}" + checks).utf8), checkmarksFile: "C")
+            habitsCSV: Data(("\u{FEFF}" + habits).utf8), habitsFile: "H", checkmarksCSV: Data(("\u{FEFF}" + checks).utf8), checkmarksFile: "C",
+            today: Self.today)
         #expect(parsed.habits.map(\.name) == ["Meditate", "Wake up early"])
         #expect(parsed.numerical == ["Pages"], "amounts other than the marks: a numerical habit")
         #expect(parsed.habits[0].days == [day("2015-01-24"): .completed, day("2015-01-23"): .skipped])
@@ -234,7 +248,8 @@ private func day(_ text: String) -> Int { civilDay(text)! }
     func aBadCheckmarksFileIsNamed(checks: String, message: String) {
         let habits = "Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color\n001,Meditate,YES_NO,,,1,1,#FF8F00\n"
         let problem = #expect(throws: ImportProblem.self) {
-            try LoopExport.parse(habitsCSV: Data(habits.utf8), habitsFile: "H", checkmarksCSV: Data(checks.utf8), checkmarksFile: "C")
+            try LoopExport.parse(
+                habitsCSV: Data(habits.utf8), habitsFile: "H", checkmarksCSV: Data(checks.utf8), checkmarksFile: "C", today: Self.today)
         }
         #expect(problem?.description == message)
     }
@@ -242,7 +257,8 @@ private func day(_ text: String) -> Int { civilDay(text)! }
     @Test func aBadHabitsFileIsNamed() {
         let habits = "Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color\n001,Meditate,YES_NO,,,0,1,#FF8F00\n"
         let problem = #expect(throws: ImportProblem.self) {
-            try LoopExport.parse(habitsCSV: Data(habits.utf8), habitsFile: "H", checkmarksCSV: Data("Date,\n".utf8), checkmarksFile: "C")
+            try LoopExport.parse(
+                habitsCSV: Data(habits.utf8), habitsFile: "H", checkmarksCSV: Data("Date,\n".utf8), checkmarksFile: "C", today: Self.today)
         }
         #expect(problem?.description == "H, record 2, field 'FrequencyNumerator': expected a whole number of times, 1 or more")
     }

@@ -111,7 +111,10 @@ import VigilRuntime
     /// Bad ActivityWatch exports are refused with the bucket, the event and what is wrong; none
     /// stops the program or hangs the replay (two events centuries apart once did).
     @Test(arguments: [
-        (#"{"buckets": {"w": {"id": "w", "type": "currentwindow", "events": [{"timestamp": "2026-"#, "not valid JSON (Unexpected end of file"),
+        (
+            #"{"buckets": {"w": {"id": "w", "type": "currentwindow", "events": [{"timestamp": "2026-"#,
+            "not valid JSON at byte 87: the file ends inside a value: is the export complete?"
+        ),
         (#"{"buckets": 5}"#, "\"buckets\" must be an object keyed by bucket id, or a list"),
         (
             #"{"buckets": {"w": {"id":"w","type":"currentwindow","events":[{"timestamp":"9999-12-31T00:00:00+00:00","duration":5,"data":{"app":"a"}}]}}}"#,
@@ -119,7 +122,7 @@ import VigilRuntime
         ),
         (
             #"{"buckets": {"w": {"id":"w","type":"afkstatus","events":[{"timestamp":"2026-01-01T00:00:00+00:00","duration":1e300,"data":{"status":"afk"}}]}}}"#,
-            "w, event 1: \"duration\" must be seconds from 0 to a year (31622400), got 1e+300"
+            "w, event 1: \"duration\" must be seconds from 0 that end the event by 2199-12-31, got 1e+300"
         ),
         (
             #"{"buckets": {"w": {"id":"w","type":"afkstatus","events":[{"timestamp":"2026-01-01T00:00:00+00:00","duration":"x","data":{"status":"afk"}}]}}}"#,
@@ -131,6 +134,11 @@ import VigilRuntime
             "its events span more than 100 years"
         ),
         (#"{"buckets": {"web": {"id":"web","type":"web.tab.current","events":[]}}}"#, "no aw-watcher-window or aw-watcher-afk events"),
+        // A NUL would cut the application's name short where it is stored.
+        (
+            #"{"buckets": {"w": {"id":"w","type":"currentwindow","events":[{"timestamp":"2026-01-01T00:00:00+00:00","duration":5,"data":{"app":"fire\u0000fox"}}]}}}"#,
+            "w, event 1: \"data.app\" holds a NUL character"
+        ),
     ])
     func aBadActivityWatchExportIsExplained(text: String, message: String) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-aw-\(UUID().uuidString.prefix(8))").path
@@ -145,6 +153,97 @@ import VigilRuntime
             #expect(error.message.contains(message), "\(error.message)")
             #expect(error.file == dir + "/export.json")
         }
+    }
+
+    /// An export of a few hundred bytes whose afk event lasts 30 years (one such once needed more
+    /// than 7.9 GB: a reading every 3 s) is read as a few hundred samples: what an export costs is
+    /// bounded by its events, never by the time they span.
+    @Test func anAfkEventOfDecadesIsABoundedNumberOfSamples() throws {
+        let text =
+            #"{"buckets": {"aw-watcher-afk_h": {"id": "aw-watcher-afk_h", "created": "2026-01-01T00:00:00.000000+00:00", "name": null, "type": "afkstatus", "client": "aw-watcher-afk", "hostname": "h", "data": {}, "events": ["#
+            + #"{"timestamp": "2026-01-01T00:00:00+00:00", "duration": 120.0, "data": {"status": "not-afk"}}, "#
+            + #"{"timestamp": "1996-01-01T00:00:00+00:00", "duration": 946684800.0, "data": {"status": "afk"}}]}}}"#
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-aw-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try text.write(toFile: dir + "/export.json", atomically: true, encoding: .utf8)
+        let source = try RecordingFiles.open(path: dir + "/export.json").source
+        var count = 0
+        var longestIdle = 0.0
+        while let s = try source.next() {
+            count += 1
+            #expect(count <= 2000, "samples of a file of \(text.utf8.count) bytes")
+            if count > 2000 { break }
+            if case .desktop(.idle(let idle)) = s.payload { longestIdle = max(longestIdle, idle) }
+        }
+        #expect(longestIdle == 946_684_800, "the idle time at the event's end is all of it")
+    }
+
+    /// The export is streamed: read through a buffer of any size, down to a byte, it is the same.
+    @Test func anExportReadsTheSameWhateverTheBuffer() throws {
+        // As aw-server 0.12 (peewee storage) exported Tests/VigilCLITests/Data/aw_feed.py's events,
+        // with a title in another script as Flask escapes it.
+        let text = #"""
+            {"buckets": {"aw-watcher-window_testhost": {"id": "aw-watcher-window_testhost", "created": "2026-11-28T06:22:00.697783+00:00", "name": null, "type": "currentwindow", "client": "aw-watcher-window", "hostname": "testhost", "data": {}, "events": [{"timestamp": "2026-03-02T09:12:00+00:00", "duration": 600.0, "data": {"app": "Code", "title": "main.swift"}}, {"timestamp": "2026-03-02T09:05:00.123000+00:00", "duration": 420.0, "data": {"app": "Firefox", "title": "Caf\u00e9 \u2615 \u2014 \"Cats\" - YouTube"}}, {"timestamp": "2026-03-02T09:00:00+00:00", "duration": 300.0, "data": {"app": "Code", "title": "main.swift"}}]}, "aw-watcher-afk_testhost": {"id": "aw-watcher-afk_testhost", "created": "2026-11-28T06:22:00.851915+00:00", "name": null, "type": "afkstatus", "client": "aw-watcher-afk", "hostname": "testhost", "data": {}, "events": [{"timestamp": "2026-03-02T09:30:00+00:00", "duration": 600.0, "data": {"status": "not-afk"}}, {"timestamp": "2026-03-02T09:22:00+00:00", "duration": 480.0, "data": {"status": "afk"}}, {"timestamp": "2026-03-02T09:00:00+00:00", "duration": 1320.0, "data": {"status": "not-afk"}}]}}}
+            """#
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-aw-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try text.write(toFile: dir + "/export.json", atomically: true, encoding: .utf8)
+        func samples(_ buffer: Int) throws -> [Sample] {
+            let source = try ActivityWatchExport.open(path: dir + "/export.json", configuration: .default, bufferSize: buffer)
+            var out: [Sample] = []
+            while let s = try source.next() { out.append(s) }
+            return out
+        }
+        let whole = try samples(1 << 20)
+        // At 09:00 the afk bucket's reading, then the window's (the buckets in the order of their ids).
+        #expect(whole.prefix(2).map(\.payload) == [.desktop(.idle(0)), .app(AppFocus(appClass: "Code", category: .work, rule: "editors"))])
+        #expect(whole.contains { $0.payload == .app(AppFocus(appClass: "Firefox", category: .distracting, rule: "youtube")) })
+        #expect(zip(whole, whole.dropFirst()).allSatisfy { $0.time <= $1.time })
+        for size in [1, 2, 3, 5, 8, 13, 100] { #expect(try samples(size) == whole, "a buffer of \(size) bytes") }
+    }
+
+    /// Window titles are categorised as `apps.categorize` does, though mostly by a search of
+    /// their bytes: in text where characters and bytes differ (a combining mark after a letter, the
+    /// Kelvin sign that lowercases to k, CR LF, escapes) too.
+    @Test func titlesAreCategorisedAsTheRulesSay() throws {
+        let titles = [
+            "Cats - YouTube", "Caf\u{E9} \u{2615} YOUTUBE", "youtube\u{301} is not youtube", "you\u{301}tube", "TI\u{212A}TO\u{212A} dances",
+            "a\r\nnetflix", "N\u{130}ce reddit", "plain", "", "\u{1F3AF} twitch\tstream", "\"quoted\" facebook",
+        ]
+        // As aw-server's Flask writes them: every character past ASCII escaped.
+        func escaped(_ text: String) -> String {
+            text.unicodeScalars.map { c -> String in
+                switch c {
+                case "\"": return "\\\""
+                case "\\": return "\\\\"
+                case "\n": return "\\n"
+                case "\r": return "\\r"
+                case "\t": return "\\t"
+                case _ where c.value >= 0x80:
+                    return String(c).utf16.map { "\\u" + String(repeating: "0", count: 4 - String($0, radix: 16).count) + String($0, radix: 16) }
+                        .joined()
+                default: return String(c)
+                }
+            }.joined()
+        }
+        let events = titles.enumerated().map { i, title in
+            #"{"timestamp": "2026-03-02T09:00:\#(i < 10 ? "0" : "")\#(i).000000+00:00", "duration": 1.0, "data": {"app": "firefox", "title": "\#(escaped(title))"}}"#
+        }
+        let text = #"{"buckets": {"w": {"id": "w", "type": "currentwindow", "events": ["# + events.joined(separator: ", ") + "]}}}"
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-aw-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try text.write(toFile: dir + "/export.json", atomically: true, encoding: .utf8)
+        let source = try RecordingFiles.open(path: dir + "/export.json").source
+        var got: [String?] = []
+        while let s = try source.next() {
+            if case .app(let a) = s.payload, !a.appClass.isEmpty { got.append(a.rule) }
+        }
+        let apps = VigilConfiguration.default.apps
+        #expect(got == titles.map { apps.categorize(appClass: "firefox", title: $0).rule })
+        #expect(got.compactMap { $0 } == ["youtube", "youtube", "youtube", "tiktok", "netflix", "reddit", "twitch", "social"], "\(got)")
     }
 
     @Test func inspectionSumsTheDesktopSignals() throws {

@@ -136,4 +136,73 @@ import VigilPlanner
         #expect(again.days == 0 && again.merged == 1)
         #expect(try store.habits().count == 1)
     }
+
+    /// `vigil undo` takes an import back (what it added, the days it marked, what it remembered),
+    /// and the same file then imports again. A habit it merged into gets its days and start back.
+    @Test func anImportIsUndoneAndImportsAgain() throws {
+        let store = EventStore()
+        let sessions = [
+            ImportedSession(key: "a", task: nil, start: now, end: now + 60, detail: "[]"),
+            ImportedSession(key: "b", task: nil, start: now + 600, end: now + 660, detail: "[]"),
+        ]
+        _ = try store.importSessions(sessions, dryRun: false, at: now, from: "time.json")
+        #expect(try store.lastChange() == "import of 2 sessions from time.json")
+        #expect(try store.undoLastChange() == "import of 2 sessions from time.json")
+        #expect(try store.sessions(sources: [.imported]).isEmpty)
+        #expect(try store.undoLastChange() == nil, "one level")
+        #expect(try store.importSessions(sessions, dryRun: false, at: now).added == 2, "forgotten with the rows, so it comes in again")
+
+        let today = 20_780
+        let id = try store.addHabit(Habit(id: 0, name: "Meditate", schedule: .daily, createdDay: 20_778))
+        try store.setHabitDay(id: id, day: 20_779, status: .failed, source: "auto")
+        let habits = [
+            ImportedHabit(
+                name: "meditate", schedule: .daily, color: nil, archived: false, days: [20_775: .completed, 20_779: .completed], firstDay: 20_775),
+            ImportedHabit(name: "Floss", schedule: .daily, color: nil, archived: false, days: [20_776: .completed], firstDay: 20_770),
+        ]
+        let count = try store.importHabits(habits, dryRun: false, today: today, at: now, from: "loop")
+        #expect(count.added == 1 && count.merged == 1 && count.days == 3)
+        #expect(try store.undoLastChange() == "import of 1 habit and 3 days from loop")
+        #expect(try store.habits().map(\.name) == ["Meditate"])
+        #expect(try store.habitDays(id: id) == [20_779: .failed], "the automatic failure as it was")
+        #expect(try store.habit(id: id)?.createdDay == 20_778)
+        #expect(try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM imports WHERE source = 'loop'") } == 0)
+        let again = try store.importHabits(habits, dryRun: false, today: today, at: now)
+        #expect(again.added == 1 && again.merged == 1 && again.days == 3)
+    }
+
+    /// An import that adds nothing leaves the last change to undo as it was.
+    @Test func anImportOfNothingNewKeepsTheLastChange() throws {
+        let store = EventStore()
+        let s = ImportedSession(key: "a", task: nil, start: now, end: now + 60, detail: "[]")
+        _ = try store.importSessions([s], dryRun: false, at: now, from: "t")
+        _ = try store.addTask(TaskItem(id: 0, title: "later", created: now))
+        _ = try store.importSessions([s], dryRun: false, at: now, from: "t")
+        #expect(try store.lastChange()?.hasPrefix("task add") == true)
+    }
+
+    /// Importing habits looks the habits already here up once, not once per habit (15,000 habits
+    /// took 45 s): the queries on `habits` by name do not grow with the file.
+    @Test func importingHabitsDoesNotLookEachUpInTheTable() throws {
+        let store = EventStore()
+        for i in 0..<50 { _ = try store.addHabit(Habit(id: 0, name: "Habit \(i)", schedule: .daily, createdDay: 20_700)) }
+        let statements = StatementLog()
+        try store.db.write { db in db.trace { statements.add("\($0)") } }
+        let habits = (0..<100).map {
+            ImportedHabit(name: "habit \($0)", schedule: .daily, color: nil, archived: false, days: [20_779: .completed], firstDay: 20_770)
+        }
+        let count = try store.importHabits(habits, dryRun: false, today: 20_780, at: now)
+        #expect(count.merged == 50 && count.added == 50, "merged without regard to case, as before")
+        // Reads of the habits other than of one habit by its id (a lookup in the table's key).
+        let scans = statements.all.filter { $0.contains(/FROM habits(?! WHERE id = \?)/) }
+        #expect(scans.count <= 1, "\(scans.count) reads of the habits for \(habits.count) habits: \(scans.prefix(3))")
+    }
+}
+
+/// SQL statements a connection ran (GRDB's trace), for tests of how a write grows.
+final class StatementLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var statements: [String] = []
+    func add(_ s: String) { lock.withLock { statements.append(s) } }
+    var all: [String] { lock.withLock { statements } }
 }

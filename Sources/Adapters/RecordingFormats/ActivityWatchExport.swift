@@ -1,4 +1,5 @@
-import Foundation
+import JSONScanning
+import SystemCalls
 import VigilCore
 import VigilRecording
 
@@ -11,138 +12,485 @@ import VigilRecording
 ///   for matching and dropped unless `apps.store_titles`). Where the window data stops before the
 ///   next event, no window is in front.
 /// - `afkstatus` buckets (aw-watcher-afk: `data.status` `afk` / `not-afk`): the desktop's idle
-///   time, as a reading every 3 seconds through each event. aw-watcher-afk dates an `afk` event
-///   from the last input, so the idle time is the time since the event began; `not-afk` is active.
-///   Between events nothing is read: the computer was off or the watcher stopped, a gap.
+///   time. aw-watcher-afk dates an `afk` event from the last input, so the idle time is the time
+///   since the event began; `not-afk` is active. Between events nothing is read: the computer was
+///   off or the watcher stopped, a gap.
 /// - Other buckets (browser tabs, editors) are skipped.
 ///
 /// The export's `buckets` is an object keyed by bucket id (what aw-server returns) or an array
 /// (aw-core's export schema); events may come in any order (the server sends newest first).
+///
+/// Nothing here grows with the time an export spans, only with its size. The file is streamed
+/// (`JSONStream`: one event in memory at a time, never the document), each event is kept as 40
+/// bytes (its application and title interned, its category worked out once), and the samples are
+/// made as the replay asks for them (`ActivityWatchSamples`). An afk or not-afk event is read as
+/// readings `afkCadence` apart (the session's `gap` must not be crossed, or the replay would take
+/// the stretch for a machine asleep), and only through its first `longestWatched`: beyond that the
+/// stretch is a gap, as a night with the computer left on is. So an event lasting decades costs a
+/// few hundred samples, not a billion.
 public enum ActivityWatchExport {
-    /// Seconds between the idle readings made from an afk event. Each reading after input is one
-    /// activity event for the presence judgement, which wants several within `input.resume_within`
-    /// before someone away counts as back: readings every 3 s bring a person back within about
-    /// 10 s of a `not-afk` event's start, as a desktop polled every second does.
+    /// Seconds between the readings of a `not-afk` event's first seconds. Each reading after input
+    /// is one activity event for the presence judgement, which wants several within
+    /// `input.resume_within` before someone away counts as back: readings every 3 s bring a person
+    /// back within about 10 s of a `not-afk` event's start, as a desktop polled every second does.
     static let readingEvery = 3.0
-    /// The longest event, in seconds: a year (366 days), which is 10 million readings when afk.
-    static let longestEvent = 366 * 86_400.0
+    /// The longest stretch of one afk or not-afk event read as readings: 12 hours. aw-watcher-afk
+    /// ends a `not-afk` event after 3 minutes without input, so a longer one is a machine nobody
+    /// watched; an `afk` one that long is a night or a weekend away.
+    static let longestWatched = 12 * 3600.0
+    /// The largest single value (an event, a bucket's fields) held at once: 16 MiB.
+    static let largestValue = 1 << 24
 
     public struct Failure: Error {
         public var message: String
+        /// The file could not be read (the disk, not its content).
+        public var isReadFailure = false
     }
 
-    /// The samples of an export, in time order, and the instant of the first.
-    public static func read(data: Data, apps: VigilConfiguration.Apps) throws(Failure) -> (start: Timestamp, samples: [Sample]) {
-        let root: Any
+    /// Opens the export at `path` as samples on one timeline: the file is read once, here, and
+    /// every problem is reported before the first sample.
+    /// - Parameter bufferSize: the read buffer's first size (it grows to hold the largest value).
+    public static func open(path: String, configuration: VigilConfiguration, bufferSize: Int = 1 << 20) throws(RecordingError)
+        -> ActivityWatchSamples
+    {
+        let reader: LineReader
         do {
-            root = try JSONSerialization.jsonObject(with: data)
+            reader = try LineReader(path: path, bufferSize: bufferSize, longestLine: largestValue)
         } catch {
-            // Foundation's own sentence says nothing; its debug description names the place.
-            let place = (error as NSError).userInfo["NSDebugDescription"] as? String
-            throw Failure(message: "not valid JSON (\(place ?? "cut short or not JSON")): is the export complete?")
+            throw RecordingError(file: path, line: 0, message: "cannot read: \(error.reason)", kind: .io)
         }
-        guard let object = root as? [String: Any], let buckets = object["buckets"] else {
-            throw Failure(message: "an ActivityWatch export needs a \"buckets\" object at the top")
+        do {
+            return try read(JSONStream(reader), path: path, configuration: configuration)
+        } catch {
+            throw RecordingError(
+                file: path, line: 0, message: error.isReadFailure ? error.message : "not an ActivityWatch export Vigil reads: \(error.message)",
+                kind: error.isReadFailure ? .io : .data)
         }
-        let list: [[String: Any]]
-        if let byId = buckets as? [String: Any] {
-            list = byId.keys.sorted().compactMap { byId[$0] as? [String: Any] }
-        } else if let array = buckets as? [[String: Any]] {
-            list = array
-        } else {
-            throw Failure(message: "\"buckets\" must be an object keyed by bucket id, or a list")
-        }
-        var samples: [Sample] = []
-        for bucket in list {
-            let name = bucket["id"] as? String ?? "a bucket"
-            switch bucket["type"] as? String {
-            case "currentwindow": samples += windowSamples(try events(bucket, name), apps: apps)
-            case "afkstatus": samples += afkSamples(try events(bucket, name))
-            default: continue
+    }
+
+    /// An export already in memory (a test's text, a fuzzer's input) as samples.
+    public static func read(contents: some Collection<UInt8>, name: String, configuration: VigilConfiguration) throws(Failure)
+        -> ActivityWatchSamples
+    {
+        try read(JSONStream(LineReader(contents: contents, name: name)), path: name, configuration: configuration)
+    }
+
+    static func read(_ stream: JSONStream, path: String, configuration: VigilConfiguration) throws(Failure) -> ActivityWatchSamples {
+        var export = ExportReader(stream: stream, categorizer: WindowCategorizer(configuration.apps))
+        try export.readDocument()
+        let buckets = export.buckets.filter { $0.kind != nil && !$0.events.isEmpty }.sorted { $0.key < $1.key }
+        var first: Timestamp?
+        var last: Timestamp?
+        for b in buckets {
+            for e in b.events {
+                first = min(first ?? e.start, e.start)
+                last = max(last ?? e.end, e.end)
             }
         }
-        guard let first = samples.min(by: { $0.time < $1.time }), let last = samples.max(by: { $0.time < $1.time }) else {
+        guard let first, let last else {
             throw Failure(message: "no aw-watcher-window or aw-watcher-afk events in the export (buckets of type currentwindow or afkstatus)")
         }
         // As in Vigil's own recordings: one timeline of at most 100 years.
         // (In seconds since the epoch: the nanosecond difference of instants centuries apart wraps.)
-        guard last.time.secondsSinceEpoch - first.time.secondsSinceEpoch < 3.15e9 else {
-            throw Failure(message: "its events span more than 100 years (\(first.time) to \(last.time)): one replay is one timeline")
+        guard last.secondsSinceEpoch - first.secondsSinceEpoch < 3.15e9 else {
+            throw Failure(message: "its events span more than 100 years (\(first) to \(last)): one replay is one timeline")
         }
-        return (first.time, samples)
-    }
-
-    /// One event: when it began, how long it lasted, its data.
-    struct Event {
-        var start: Timestamp
-        var duration: Double
-        var data: [String: Any]
-        var end: Timestamp { start + duration }
-    }
-
-    /// A bucket's events, oldest first.
-    static func events(_ bucket: [String: Any], _ name: String) throws(Failure) -> [Event] {
-        guard let raw = bucket["events"] as? [[String: Any]] else { return [] }
-        var out: [Event] = []
-        for (i, e) in raw.enumerated() {
-            guard let text = e["timestamp"] as? String, let start = parseTimestamp(text) else {
-                throw Failure(
-                    message:
-                        "\(name), event \(i + 1): \"timestamp\" must be an ISO 8601 time \(SupportedDates.range), such as 2024-05-01T09:00:00+00:00")
-            }
-            let duration: Double
-            switch e["duration"] {
-            case nil, is NSNull: duration = 0
-            case let n as NSNumber: duration = n.doubleValue
-            default: throw Failure(message: "\(name), event \(i + 1): \"duration\" must be a number of seconds")
-            }
-            // At most a year: an afk event becomes a reading every 3 s, so 100 years would be a
-            // billion samples (a stopped program, by memory, not by a trap).
-            guard duration.isFinite, duration >= 0, duration <= longestEvent else {
-                throw Failure(
-                    message: "\(name), event \(i + 1): \"duration\" must be seconds from 0 to a year (\(jsonNumber(longestEvent))), got \(duration)")
-            }
-            out.append(Event(start: start, duration: duration, data: e["data"] as? [String: Any] ?? [:]))
+        let streams = buckets.map {
+            BucketSamples(kind: $0.kind!, events: $0.sortedEvents(), cadence: Cadence(configuration), names: export.names)
         }
-        return out.sorted { $0.start < $1.start }
+        return ActivityWatchSamples(path: path, start: first, streams: streams)
     }
 
     /// aw-server writes `+00:00` offsets, and naive times (UTC) from its memory storage.
-    static func parseTimestamp(_ text: String) -> Timestamp? {
-        if let t = parseRFC3339(text) { return t }
-        return parseRFC3339(text + "Z")
+    static func parseTimestamp(_ text: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+        if case .success(let t) = readRFC3339(utf8: text) { return t }
+        guard text.count < 64 else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: text.count + 1) { buffer -> Timestamp? in
+            _ = buffer.initialize(from: text)
+            buffer[text.count] = UInt8(ascii: "Z")
+            return try? readRFC3339(utf8: UnsafeBufferPointer(buffer)).get()
+        }
     }
 
-    static func windowSamples(_ events: [Event], apps: VigilConfiguration.Apps) -> [Sample] {
-        var out: [Sample] = []
-        for (i, e) in events.enumerated() {
-            let app = e.data["app"] as? String ?? ""
-            let title = e.data["title"] as? String
-            let (category, rule) = apps.categorize(appClass: app, title: title)
-            out.append(
-                Sample(
-                    time: e.start,
-                    payload: .app(AppFocus(appClass: app, category: category, rule: rule, title: apps.storeTitles ? title : nil))))
-            // The window data stops before the next event (or the export ends): nothing in front.
-            let next = i + 1 < events.count ? events[i + 1].start : nil
-            if next.map({ $0 - e.end > 1 }) ?? true {
-                out.append(Sample(time: e.end, payload: .app(AppFocus(appClass: "", category: .neutral))))
-            }
-        }
-        return out
+    /// The kind of bucket Vigil reads.
+    enum Kind {
+        case window, afk
     }
 
-    static func afkSamples(_ events: [Event]) -> [Sample] {
-        var out: [Sample] = []
-        for e in events {
-            let afk = (e.data["status"] as? String) == "afk"
-            var t = 0.0
-            while true {
-                out.append(Sample(time: e.start + t, payload: .desktop(.idle(afk ? t : 0))))
-                if t >= e.duration { break }
-                t = min(t + readingEvery, e.duration)
+    /// One event, kept small: its start and length, and its data as indexes into the interned names.
+    struct Event {
+        var start: Timestamp
+        var duration: Double
+        /// The application (an index into `Names.apps`), the `apps:` rule that matched (-1: none),
+        /// the title (into `Names.titles`; -1: not kept).
+        var app: Int32
+        var rule: Int32
+        var title: Int32
+        /// Its place in its bucket, which orders events that start together.
+        var order: Int32
+        var afk: Bool
+        var end: Timestamp { start + duration }
+    }
+
+    /// Texts kept once each, by number.
+    struct Interned {
+        private(set) var texts: [String] = []
+        private var numbers: [String: Int32] = [:]
+
+        /// The number of `text`, given it the first time.
+        mutating func number(_ text: String) -> Int32 {
+            if let i = numbers[text] { return i }
+            let i = Int32(texts.count)
+            texts.append(text)
+            numbers[text] = i
+            return i
+        }
+    }
+
+    /// The names events share, each kept once.
+    final class Names {
+        /// Applications (the first, 0, none) and titles.
+        private var appNames = Interned()
+        private var titleNames = Interned()
+        var apps: [String] { appNames.texts }
+        var titles: [String] { titleNames.texts }
+        /// Each rule's category and name, by rule index; the fallback after them.
+        let results: [(category: AppCategory, rule: String?)]
+
+        init(_ apps: VigilConfiguration.Apps) {
+            results = apps.rules.map { ($0.category, $0.name) } + [(apps.fallback, nil)]
+            _ = appNames.number("")
+        }
+
+        func result(_ rule: Int32) -> (category: AppCategory, rule: String?) { results[rule < 0 ? results.count - 1 : Int(rule)] }
+
+        func app(_ name: String) -> Int32 { appNames.number(name) }
+        func title(_ text: String) -> Int32 { titleNames.number(text) }
+    }
+
+    /// A bucket as read: its id, the key it sorts by, its kind once its `type` is read, its events.
+    struct Bucket {
+        var key: String
+        var name: String
+        var kind: Kind?
+        var type: String?
+        var events: [Event] = []
+
+        /// Oldest first; events that start together in the file's order. aw-server sends them
+        /// newest first, so reversing is usually enough.
+        func sortedEvents() -> [Event] {
+            func before(_ a: Event, _ b: Event) -> Bool { a.start != b.start ? a.start < b.start : a.order < b.order }
+            if zip(events, events.dropFirst()).allSatisfy({ before($0, $1) }) { return events }
+            let reversed = Array(events.reversed())
+            if zip(reversed, reversed.dropFirst()).allSatisfy({ $0.start < $1.start }) { return reversed }
+            return events.sorted(by: before)
+        }
+    }
+
+    /// How far apart the readings of afk and not-afk events are, from the configuration.
+    struct Cadence {
+        /// A `not-afk` event's first readings, through `burst` seconds: enough to come back.
+        let fine: Double
+        let burst: Double
+        /// Afterwards: within the session's gap, and within half the idle grace while active, so
+        /// the silence between readings neither looks like a gap nor scores as idle.
+        let active: Double
+        let away: Double
+
+        init(_ c: VigilConfiguration) {
+            let half = c.session.gap / 2
+            fine = min(ActivityWatchExport.readingEvery, half)
+            burst = c.input.resumeWithin + 2 * fine
+            away = min(60, half)
+            active = min(half, max(fine, min(60, c.input.idleGrace / 2)))
+        }
+    }
+}
+
+/// Reads the export's structure: the buckets, each bucket's fields, and its events one at a time.
+struct ExportReader {
+    typealias Failure = ActivityWatchExport.Failure
+    let stream: JSONStream
+    var categorizer: ActivityWatchExport.WindowCategorizer
+    var names: ActivityWatchExport.Names { categorizer.names }
+    var buckets: [ActivityWatchExport.Bucket] = []
+
+    init(stream: JSONStream, categorizer: ActivityWatchExport.WindowCategorizer) {
+        self.stream = stream
+        self.categorizer = categorizer
+    }
+
+    mutating func readDocument() throws(Failure) {
+        guard try stream.peek() == UInt8(ascii: "{") else { throw Failure(message: "an ActivityWatch export needs a \"buckets\" object at the top") }
+        stream.consume(1)
+        var sawBuckets = false
+        try stream.members { (key: String) throws(Failure) in
+            if key == "buckets" {
+                sawBuckets = true
+                try readBuckets()
+            } else {
+                try stream.skipValue()
             }
         }
-        return out
+        guard try stream.peek() == nil else { throw stream.failure("text after the export's closing '}'") }
+        guard sawBuckets else { throw Failure(message: "an ActivityWatch export needs a \"buckets\" object at the top") }
+    }
+
+    mutating func readBuckets() throws(Failure) {
+        switch try stream.peek() {
+        case UInt8(ascii: "{"):
+            stream.consume(1)
+            try stream.members { (key: String) throws(Failure) in try readBucket(key: key) }
+        case UInt8(ascii: "["):
+            stream.consume(1)
+            try stream.elements { (i: Int) throws(Failure) in
+                // Sorted as their place in the list, after any keyed ones.
+                try readBucket(key: "\u{10FFFF}" + String(repeating: "0", count: max(0, 12 - String(i).count)) + String(i))
+            }
+        default:
+            throw Failure(message: "\"buckets\" must be an object keyed by bucket id, or a list")
+        }
+    }
+
+    mutating func readBucket(key: String) throws(Failure) {
+        guard try stream.peek() == UInt8(ascii: "{") else {
+            // Not a bucket: skipped, as before.
+            try stream.skipValue()
+            return
+        }
+        stream.consume(1)
+        let number = buckets.count + 1
+        var bucket = ActivityWatchExport.Bucket(key: key, name: key.hasPrefix("\u{10FFFF}") ? "bucket \(number)" : key)
+        try stream.members { (field: String) throws(Failure) in
+            switch field {
+            case "id":
+                if let id = try stream.stringValue() { bucket.name = id }
+            case "type":
+                bucket.type = try stream.stringValue()
+                switch bucket.type {
+                case "currentwindow": bucket.kind = .window
+                case "afkstatus": bucket.kind = .afk
+                default:
+                    bucket.kind = nil
+                    bucket.events = []
+                }
+            case "events":
+                guard try stream.peek() == UInt8(ascii: "[") else {
+                    try stream.skipValue()
+                    return
+                }
+                stream.consume(1)
+                try stream.elements { (i: Int) throws(Failure) in
+                    // A bucket of another type: its events are only checked to be JSON.
+                    if bucket.type != nil && bucket.kind == nil {
+                        try stream.skipValue()
+                        return
+                    }
+                    bucket.events.append(try readEvent(i + 1, of: bucket))
+                }
+            default:
+                try stream.skipValue()
+            }
+        }
+        if bucket.type == nil { bucket.events = [] }
+        buckets.append(bucket)
+    }
+
+    /// One event: its timestamp, duration and the data Vigil reads, checked.
+    mutating func readEvent(_ number: Int, of bucket: ActivityWatchExport.Bucket) throws(Failure) -> ActivityWatchExport.Event {
+        let name = bucket.name
+        func problem(_ text: String) -> Failure { Failure(message: "\(name), event \(number): \(text)") }
+        guard try stream.peek() == UInt8(ascii: "{") else { throw problem("expected an object with \"timestamp\", \"duration\" and \"data\"") }
+        var start: Timestamp?
+        var badTimestamp = false
+        var duration = 0.0
+        var badDuration = false
+        var app: Int32 = 0
+        var title: JSONScanner.Text?
+        var titleNUL = false
+        var appNUL = false
+        var afk = false
+        var rule: Int32 = -1
+        var titleIndex: Int32 = -1
+        let names = self.names
+        let wantsTitle = categorizer.storeTitles
+        try stream.value { (s: inout JSONScanner) throws(JSONScanner.Failure) in
+            try s.beginObject()
+            while let key = try s.nextKey() {
+                s.skipSpace()
+                if s.equals(key, "timestamp") {
+                    guard s.peek() == UInt8(ascii: "\"") else {
+                        badTimestamp = true
+                        try s.skipValue()
+                        continue
+                    }
+                    let t = try s.string()
+                    if let d = t.decoded {
+                        var d = d
+                        start = d.withUTF8 { ActivityWatchExport.parseTimestamp($0) }
+                    } else {
+                        start = ActivityWatchExport.parseTimestamp(UnsafeBufferPointer(start: s.base + t.start, count: t.end - t.start))
+                    }
+                    badTimestamp = start == nil
+                } else if s.equals(key, "duration") {
+                    if s.takeNull() {
+                        duration = 0
+                        badDuration = false
+                        continue
+                    }
+                    s.skipSpace()
+                    guard let c = s.peek(), c == UInt8(ascii: "-") || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) else {
+                        badDuration = true
+                        try s.skipValue()
+                        continue
+                    }
+                    duration = try s.number()
+                    badDuration = false
+                } else if s.equals(key, "data") {
+                    s.skipSpace()
+                    guard s.peek() == UInt8(ascii: "{") else {
+                        try s.skipValue()
+                        continue
+                    }
+                    try s.beginObject()
+                    while let field = try s.nextKey() {
+                        s.skipSpace()
+                        guard s.peek() == UInt8(ascii: "\"") else {
+                            try s.skipValue()
+                            continue
+                        }
+                        if s.equals(field, "app") {
+                            let t = try s.string()
+                            let text = s.text(t)
+                            appNUL = text.utf8.contains(0)
+                            app = names.app(text)
+                        } else if s.equals(field, "title") {
+                            let t = try s.string()
+                            title = t
+                            titleNUL = t.decoded?.utf8.contains(0) ?? false
+                        } else if s.equals(field, "status") {
+                            afk = s.equals(try s.string(), "afk")
+                        } else {
+                            try s.skipValue()
+                        }
+                    }
+                } else {
+                    try s.skipValue()
+                }
+            }
+            if bucket.kind != .afk {
+                rule = categorizer.rule(app: app, title: title, in: s)
+                if wantsTitle, let title { titleIndex = names.title(s.text(title)) }
+            }
+        }
+        guard !badTimestamp, let start else {
+            throw problem("\"timestamp\" must be an ISO 8601 time \(SupportedDates.range), such as 2024-05-01T09:00:00+00:00")
+        }
+        guard !badDuration else { throw problem("\"duration\" must be a number of seconds") }
+        guard duration.isFinite, duration >= 0, start.secondsSinceEpoch + duration < Double(SupportedDates.seconds.upperBound) else {
+            throw problem("\"duration\" must be seconds from 0 that end the event by 2199-12-31, got \(duration)")
+        }
+        // A NUL would cut the name short wherever it is written as C text: refused, not truncated.
+        if appNUL { throw problem("\"data.app\" holds a NUL character (\\u0000): \(TextRules.nulRemedy)") }
+        if titleNUL { throw problem("\"data.title\" holds a NUL character (\\u0000): \(TextRules.nulRemedy)") }
+        guard number <= Int(Int32.max) else { throw problem("more events in one bucket than Vigil reads (\(Int32.max))") }
+        return ActivityWatchExport.Event(
+            start: start, duration: duration, app: app, rule: rule, title: titleIndex, order: Int32(number), afk: afk)
+    }
+}
+
+extension ActivityWatchExport {
+    /// The `apps:` rules, as `VigilConfiguration.Apps.categorize` applies them, worked out once per
+    /// application and matched against titles as bytes: the case-insensitive search of a title in
+    /// ASCII is a byte search, and anything else goes to `categorize` itself.
+    struct WindowCategorizer {
+        let apps: VigilConfiguration.Apps
+        let names: Names
+        var storeTitles: Bool { apps.storeTitles }
+        /// Each rule's title piece, lower case, as bytes when it is ASCII.
+        let patterns: [[UInt8]?]
+        let asciiPatterns: Bool
+        /// For each application (by index): the rules its class matches, in order, up to and
+        /// including the first without a title piece (which always matches).
+        var candidates: [[Int32]] = []
+
+        init(_ apps: VigilConfiguration.Apps) {
+            self.apps = apps
+            names = Names(apps)
+            patterns = apps.rules.map { r in r.title.map { Array($0.lowercased().utf8) } }
+            asciiPatterns = patterns.allSatisfy { $0?.allSatisfy { $0 < 0x80 } ?? true }
+        }
+
+        mutating func rules(for app: Int32) -> [Int32] {
+            while candidates.count <= Int(app) {
+                let cls = names.apps[candidates.count].lowercased()
+                var list: [Int32] = []
+                for (i, rule) in apps.rules.enumerated() {
+                    guard rule.classes.isEmpty || rule.classes.contains(where: { AppRule.matches(pattern: $0, cls) }) else { continue }
+                    list.append(Int32(i))
+                    if rule.title == nil { break }
+                }
+                candidates.append(list)
+            }
+            return candidates[Int(app)]
+        }
+
+        /// The index of the rule that matches, or -1 (the fallback).
+        mutating func rule(app: Int32, title: JSONScanner.Text?, in s: JSONScanner) -> Int32 {
+            let list = rules(for: app)
+            // No title piece to look for: the class decides.
+            guard list.contains(where: { patterns[Int($0)] != nil }) else { return list.first ?? -1 }
+            if asciiPatterns, let answer = byBytes(title, in: s, list) { return answer }
+            // What only `categorize` itself can tell.
+            let (category, name) = apps.categorize(appClass: names.apps[Int(app)], title: title.map { s.text($0) })
+            return list.first { apps.rules[Int($0)].name == name && apps.rules[Int($0)].category == category } ?? -1
+        }
+
+        /// The rule by a search of the title's bytes for the (ASCII) pieces without regard to
+        /// ASCII case, when that is what `categorize` finds; nil when only it can tell. In ASCII
+        /// (without CR, which Swift joins with LF into one character) the search is exact. In other
+        /// text a piece found may still not be there as characters (a letter with a combining mark
+        /// after it is another character), so `categorize` confirms it; a piece not found is not
+        /// there, as no character but İ (U+0130) and the Kelvin sign (U+212A) lowercases to ASCII.
+        func byBytes(_ title: JSONScanner.Text?, in s: JSONScanner, _ list: [Int32]) -> Int32? {
+            func search(_ b: UnsafeBufferPointer<UInt8>) -> Int32? {
+                let exact = b.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+                if !exact {
+                    for i in b.indices.dropLast() where (b[i] == 0xC4 && b[i + 1] == 0xB0) || (b[i] == 0xE2 && b[i + 1] == 0x84) {
+                        return nil
+                    }
+                }
+                for r in list {
+                    guard let p = patterns[Int(r)] else { return r }
+                    if Self.contains(b, lowercased: p) { return exact ? r : nil }
+                }
+                return -1
+            }
+            guard let t = title else { return search(UnsafeBufferPointer(start: nil, count: 0)) }
+            if var decoded = t.decoded { return decoded.withUTF8 { search($0) } }
+            return search(UnsafeBufferPointer(start: s.base + t.start, count: t.end - t.start))
+        }
+
+        /// Whether `text` holds the bytes of `piece` (ASCII, lower case) without regard to ASCII case.
+        static func contains(_ text: UnsafeBufferPointer<UInt8>, lowercased piece: [UInt8]) -> Bool {
+            let n = piece.count
+            guard n > 0 else { return true }
+            guard text.count >= n else { return false }
+            let first = piece[0]
+            var i = 0
+            while i <= text.count - n {
+                if text[i] | (text[i] &- 0x41 < 26 ? 0x20 : 0) == first {
+                    var k = 1
+                    while k < n {
+                        let c = text[i + k]
+                        if c | (c &- 0x41 < 26 ? 0x20 : 0) != piece[k] { break }
+                        k += 1
+                    }
+                    if k == n { return true }
+                }
+                i += 1
+            }
+            return false
+        }
     }
 }

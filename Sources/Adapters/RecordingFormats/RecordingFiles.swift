@@ -188,18 +188,7 @@ public enum RecordingFiles {
                 throw RecordingError(error)
             }
         case .activityWatch:
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: path))
-            } catch {
-                throw RecordingError(file: path, line: 0, message: "cannot read: \(error.localizedDescription)", kind: .io)
-            }
-            do {
-                let export = try ActivityWatchExport.read(data: data, apps: configuration.apps)
-                return OpenedRecording(format: format, source: SampleArray(path: path, start: export.start, samples: export.samples))
-            } catch {
-                throw RecordingError(file: path, line: 0, message: "not an ActivityWatch export Vigil reads: \(error.message)")
-            }
+            return OpenedRecording(format: format, source: try ActivityWatchExport.open(path: path, configuration: configuration))
         case .wav:
             do {
                 let a = try AudioFileRecording.read(path: path, window: configuration.audio.window)

@@ -33,10 +33,12 @@ struct JSONRecord {
 
     func problem(_ field: String?, _ reason: String) -> ImportProblem { ImportProblem(file: file, record: number, field: field, reason: reason) }
 
-    /// A string field; nil when absent. Another type is a problem.
+    /// A string field; nil when absent. Another type is a problem, and so is a NUL in it
+    /// (`TextRules`).
     func string(_ name: String) throws(ImportProblem) -> String? {
         guard let value = fields[name], !(value is NSNull) else { return nil }
         guard let text = value as? String else { throw problem(name, "expected a string") }
+        if let reason = TextRules.problem(text) { throw problem(name, reason) }
         return text
     }
 
@@ -58,6 +60,9 @@ struct JSONRecord {
     func strings(_ name: String) throws(ImportProblem) -> [String] {
         guard let value = fields[name], !(value is NSNull) else { return [] }
         guard let list = value as? [Any], let texts = list as? [String] else { throw problem(name, "expected a list of strings") }
+        for text in texts {
+            if let reason = TextRules.problem(text) { throw problem(name, "'\(text)' " + reason) }
+        }
         return texts
     }
 }

@@ -35,9 +35,25 @@ public struct LoopExport: Sendable {
     public var numerical: [String] = []
     /// What did not come across as it was (a frequency approximated), for the person.
     public var notes: [String] = []
+    /// Marks on days after `today`, left out: a day is marked once it has come, as `vigil habit
+    /// check` marks it (`PlannerError.futureDay`). Said in the summary, with their place.
+    public var future: [FutureMark] = []
 
-    /// - Parameters: habitsCSV, checkmarksCSV: the two files' contents; the names: for messages.
-    public static func parse(habitsCSV: Data, habitsFile: String, checkmarksCSV: Data, checkmarksFile: String) throws(ImportProblem) -> LoopExport {
+    /// A mark on a day that has not come yet, and where it is.
+    public struct FutureMark: Sendable, Equatable {
+        public var file: String
+        /// Its line in Checkmarks.csv, from 1.
+        public var line: Int
+        public var habit: String
+        public var day: Int
+    }
+
+    /// - Parameters:
+    ///   - habitsCSV, checkmarksCSV: the two files' contents; the names: for messages.
+    ///   - today: the local day now: marks after it are left out and listed in `future`.
+    public static func parse(habitsCSV: Data, habitsFile: String, checkmarksCSV: Data, checkmarksFile: String, today: Int) throws(ImportProblem)
+        -> LoopExport
+    {
         let rows = csvRows(withoutByteOrderMark(habitsCSV))
         guard let header = rows.first else { throw ImportProblem(file: habitsFile, reason: "empty; expected Loop Habit Tracker's Habits.csv") }
         func column(_ name: String) -> Int? { header.firstIndex { $0.trimmingCharacters(in: .whitespaces) == name } }
@@ -58,6 +74,9 @@ public struct LoopExport: Sendable {
         var out = LoopExport(habits: [])
         var numericalByType = Set<Int>()
         var names: [String] = []
+        // The names seen, without regard to case: one lookup a habit, not a comparison with every
+        // habit before it (15,000 habits took 45 s).
+        var seenNames = CaseInsensitiveNames()
         for (i, row) in rows.enumerated().dropFirst() where !(row.count == 1 && row[0].isEmpty) {
             func field(_ c: Int?, _ name: String) throws(ImportProblem) -> String? {
                 guard let c else { return nil }
@@ -66,7 +85,8 @@ public struct LoopExport: Sendable {
             }
             let name = try field(nameColumn, "Name")!.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !name.isEmpty else { throw ImportProblem(file: habitsFile, record: i + 1, field: "Name", reason: "blank: a habit needs a name") }
-            guard !names.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) else {
+            if let reason = TextRules.problem(name) { throw ImportProblem(file: habitsFile, record: i + 1, field: "Name", reason: reason) }
+            guard seenNames.insert(name) else {
                 throw ImportProblem(file: habitsFile, record: i + 1, field: "Name", reason: "'\(name)' is in the file twice: rename one in Loop")
             }
             names.append(name)
@@ -82,6 +102,9 @@ public struct LoopExport: Sendable {
             if let note { out.notes.append("'\(name)': \(note)") }
             if try field(typeColumn, "Type")?.trimmingCharacters(in: .whitespaces) == "NUMERICAL" { numericalByType.insert(names.count - 1) }
             let color = try field(colorColumn, "Color")?.trimmingCharacters(in: .whitespaces)
+            if let color, let reason = TextRules.problem(color) {
+                throw ImportProblem(file: habitsFile, record: i + 1, field: "Color", reason: reason)
+            }
             let archived = try field(archivedColumn, "Archived?")?.trimmingCharacters(in: .whitespaces).lowercased() == "true"
             out.habits.append(
                 ImportedHabit(
@@ -125,6 +148,12 @@ public struct LoopExport: Sendable {
                     mark = nil
                 }
                 guard let mark else { continue }
+                do throws(PlannerError) {
+                    try HabitMarking.checkMarkable(day, today: today)
+                } catch {
+                    out.future.append(FutureMark(file: checkmarksFile, line: i + 1, habit: names[habit], day: day))
+                    continue
+                }
                 out.habits[habit].firstDay = min(out.habits[habit].firstDay ?? day, day)
                 if mark != .incomplete { out.habits[habit].days[day] = mark }
             }
@@ -163,6 +192,28 @@ public struct LoopExport: Sendable {
             next = found + 1
         }
         return columns
+    }
+}
+
+/// Names told apart without regard to case, as Loop's are (`caseInsensitiveCompare`): each is
+/// found by its case-folded form, so telling whether a name was seen is one lookup.
+struct CaseInsensitiveNames {
+    private var folded: [String: [String]] = [:]
+    /// Comparisons made by `caseInsensitiveCompare`, for the tests of its growth.
+    private(set) var comparisons = 0
+
+    /// Adds `name`; false when a name equal to it without regard to case is there already.
+    mutating func insert(_ name: String) -> Bool {
+        // Names that fold alike are compared as before (folding and comparing agree on nearly
+        // every name; the comparison has the last word).
+        let key = name.folding(options: [.caseInsensitive], locale: nil)
+        let same = folded[key, default: []]
+        for other in same {
+            comparisons += 1
+            if other.caseInsensitiveCompare(name) == .orderedSame { return false }
+        }
+        folded[key, default: []].append(name)
+        return true
     }
 }
 

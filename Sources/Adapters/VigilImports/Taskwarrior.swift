@@ -99,6 +99,7 @@ public struct TaskwarriorExport: Sendable {
             guard let a = item as? [String: Any], let text = a["description"] as? String else {
                 throw r.problem("annotations", "expected annotations with a description")
             }
+            if let reason = TextRules.problem(text) { throw r.problem("annotations", reason) }
             let entry = JSONRecord(fields: a, file: r.file, number: r.number)
             let when = try entry.time("entry").map { civilDate(localDayAndSecond($0, zone: zone).day) + ": " } ?? ""
             parts.append(when + text.trimmingCharacters(in: .whitespacesAndNewlines))

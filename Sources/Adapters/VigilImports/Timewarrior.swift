@@ -29,8 +29,12 @@ public struct TimewarriorExport: Sendable {
     public var intervals: [Interval]
     /// Intervals still being tracked, not imported.
     public var open = 0
+    /// Intervals without time (the same start and end), not imported.
+    public var empty = 0
 
-    public static func parse(_ data: Data, file: String) throws(ImportProblem) -> TimewarriorExport {
+    /// Each closed interval must be a session `vigil session add` would add (`SessionSpanRules`: it
+    /// ends after it starts, within a day, by `now`); one that is not stops the import, named.
+    public static func parse(_ data: Data, file: String, now: Timestamp) throws(ImportProblem) -> TimewarriorExport {
         var out = TimewarriorExport(intervals: [])
         var seen = Set<String>()
         for r in try jsonRecords(data, file: file) {
@@ -39,7 +43,22 @@ public struct TimewarriorExport: Sendable {
                 out.open += 1
                 continue
             }
-            guard end >= start else { throw r.problem("end", "before the start") }
+            // No time at all (started and stopped within a second): nothing to add, counted.
+            if end == start {
+                out.empty += 1
+                continue
+            }
+            if let broken = SessionSpanRules.check(start: start, end: end, now: now) {
+                let id = (r.fields["id"] as? Int).map { "@\($0)" } ?? "@ID"
+                let fix =
+                    switch broken {
+                    case .endsBeforeStart: "correct it in Timewarrior (`timew modify end \(id) TIME`) and export again"
+                    case .longerThanADay:
+                        "cut it into days in Timewarrior (`timew modify end \(id) TIME`, then `timew track` the rest) and export again"
+                    case .notOver: "correct it in Timewarrior (`timew modify end \(id) TIME`) and export again"
+                    }
+                throw r.problem("end", "'\(r.fields["end"] as? String ?? "")': \(broken.reason); \(fix)")
+            }
             let tags = try r.strings("tags").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
             let key = "\(start.millisecondsSinceEpoch)/\(end.millisecondsSinceEpoch) " + tags.sorted().joined(separator: "\t")
             // The same interval twice is one interval.

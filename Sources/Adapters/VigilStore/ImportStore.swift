@@ -74,48 +74,62 @@ public struct ImportCount: Sendable, Equatable {
 /// one transaction (all of a file or nothing), with each record's id in its tool remembered in
 /// `imports` so that the same record is never imported twice.
 extension EventStore {
-    /// Adds the tasks not imported before. With `dryRun`, counts without writing.
-    public func importTasks(_ tasks: [(key: String, task: TaskItem)], dryRun: Bool, at now: Timestamp) throws(StoreError) -> ImportCount {
+    /// Adds the tasks not imported before, as one change `vigil undo` takes back. With `dryRun`,
+    /// counts without writing. `file` names the export in what `undo` says.
+    public func importTasks(_ tasks: [(key: String, task: TaskItem)], dryRun: Bool, at now: Timestamp, from file: String = "a file")
+        throws(StoreError)
+        -> ImportCount
+    {
         try importing(dryRun: dryRun) { db in
             var count = ImportCount()
+            var journal = try ImportJournal(db)
             for (key, t) in tasks {
                 guard try !Self.wasImported(db, .taskwarrior, key) else {
                     count.already += 1
                     continue
                 }
                 let id = try Self.insertTask(t, db)
+                journal.added("tasks", id)
                 try Self.remember(db, .taskwarrior, key, table: "tasks", row: id, detail: nil, at: now)
                 count.added += 1
                 count.addedKeys.append(key)
             }
+            try journal.finish(db, "import of \(count.added) task\(count.added == 1 ? "" : "s") from \(file)")
             return count
         }
     }
 
     /// Adds the sessions not imported before, as source `imported`: ended, completed, with their
     /// tags, no events, and no judged figures: tracked time, which Vigil did not watch, is never
-    /// focused (`SessionSource.isJudged`). With `dryRun`, counts without writing.
-    public func importSessions(_ sessions: [ImportedSession], dryRun: Bool, at now: Timestamp) throws(StoreError) -> ImportCount {
+    /// focused (`SessionSource.isJudged`). One change `vigil undo` takes back. With `dryRun`, counts
+    /// without writing.
+    public func importSessions(_ sessions: [ImportedSession], dryRun: Bool, at now: Timestamp, from file: String = "a file") throws(StoreError)
+        -> ImportCount
+    {
         try importing(dryRun: dryRun) { db in
             var count = ImportCount()
+            var journal = try ImportJournal(db)
             for s in sessions {
                 guard try !Self.wasImported(db, .timewarrior, s.key) else {
                     count.already += 1
                     continue
                 }
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO sessions (task, task_id, source, started_ms, ended_ms, outcome, last_event_ms, tags)
                         VALUES (?, ?, ?, ?, ?, 'completed', ?, ?)
-                        """,
+                        """
+                ).execute(
                     arguments: [
                         s.task, s.taskId, SessionSource.imported.rawValue, s.start.millisecondsSinceEpoch, s.end.millisecondsSinceEpoch,
                         s.end.millisecondsSinceEpoch, s.tags.joined(separator: ","),
                     ])
+                journal.added("sessions", db.lastInsertedRowID)
                 try Self.remember(db, .timewarrior, s.key, table: "sessions", row: db.lastInsertedRowID, detail: s.detail, at: now)
                 count.added += 1
                 count.addedKeys.append(s.key)
             }
+            try journal.finish(db, "import of \(count.added) session\(count.added == 1 ? "" : "s") from \(file)")
             return count
         }
     }
@@ -123,51 +137,92 @@ extension EventStore {
     /// Adds the habits and their days. A habit imported before (still there), or else one of the
     /// same name that is not archived, gets the file's days that it has not marked itself (days
     /// Vigil failed automatically take the file's mark), and starts as early as the file's first
-    /// day; a habit imported and deleted since is left alone. With `dryRun`, counts without writing.
-    public func importHabits(_ habits: [ImportedHabit], dryRun: Bool, today: Int, at now: Timestamp) throws(StoreError) -> ImportCount {
+    /// day; a habit imported and deleted since is left alone. One change `vigil undo` takes back
+    /// (the habits it added, and the days and starts of those it merged into, as they were). With
+    /// `dryRun`, counts without writing.
+    ///
+    /// Linear in the habits: the habits already here are read once, by name, not looked up with a
+    /// scan of the table each; each statement is prepared once (GRDB's authorizer and SQLite's
+    /// compiling of the sync triggers cost more than running it: 225,000 days took 45 s).
+    public func importHabits(_ habits: [ImportedHabit], dryRun: Bool, today: Int, at now: Timestamp, from file: String = "a file")
+        throws(StoreError) -> ImportCount
+    {
         try importing(dryRun: dryRun) { db in
             var count = ImportCount()
+            var journal = try ImportJournal(db)
+            // The habits not archived, by name as SQLite's NOCASE compares (ASCII letters folded),
+            // the oldest of a name first.
+            var byName: [String: Int64] = [:]
+            for r in try Row.fetchAll(db, sql: "SELECT id, name FROM habits WHERE archived_ms IS NULL ORDER BY id") {
+                let key = Self.nocase(r["name"])
+                if byName[key] == nil { byName[key] = r["id"] }
+            }
             for h in habits {
                 let mapped = try Int64.fetchOne(
-                    db, sql: "SELECT row_id FROM imports WHERE source = ? AND external_id = ?", arguments: [ImportSource.loop.rawValue, h.name])
+                    db.cachedStatement(sql: "SELECT row_id FROM imports WHERE source = ? AND external_id = ?"),
+                    arguments: [ImportSource.loop.rawValue, h.name])
                 let firstDay = min(h.firstDay ?? today, today)
                 var id: Int64
+                /// When it was here before: its first day then.
+                var startedOn: Int?
                 if let mapped {
-                    guard try Bool.fetchOne(db, sql: "SELECT 1 FROM habits WHERE id = ?", arguments: [mapped]) == true else {
+                    guard let day = try Int.fetchOne(db.cachedStatement(sql: "SELECT created_day FROM habits WHERE id = ?"), arguments: [mapped])
+                    else {
                         count.already += 1
                         continue
                     }
-                    id = mapped
+                    (id, startedOn) = (mapped, day)
                     count.merged += 1
-                } else if let same = try Int64.fetchOne(
-                    db, sql: "SELECT id FROM habits WHERE name = ? COLLATE NOCASE AND archived_ms IS NULL ORDER BY id LIMIT 1", arguments: [h.name])
-                {
-                    id = same
+                } else if let same = byName[Self.nocase(h.name)] {
+                    (id, startedOn) = (
+                        same, try Int.fetchOne(db.cachedStatement(sql: "SELECT created_day FROM habits WHERE id = ?"), arguments: [same])
+                    )
                     count.merged += 1
                     try Self.remember(db, .loop, h.name, table: "habits", row: id, detail: nil, at: now)
                 } else {
-                    try db.execute(
-                        sql: "INSERT INTO habits (name, schedule, color, priority, created_day, archived_ms) VALUES (?, ?, ?, 'medium', ?, ?)",
+                    try db.cachedStatement(
+                        sql: "INSERT INTO habits (name, schedule, color, priority, created_day, archived_ms) VALUES (?, ?, ?, 'medium', ?, ?)"
+                    ).execute(
                         arguments: [h.name, h.schedule.text, h.color, firstDay, h.archived ? now.millisecondsSinceEpoch : nil])
                     id = db.lastInsertedRowID
+                    journal.added("habits", id)
+                    if !h.archived, byName[Self.nocase(h.name)] == nil { byName[Self.nocase(h.name)] = id }
                     count.added += 1
                     count.addedKeys.append(h.name)
                     try Self.remember(db, .loop, h.name, table: "habits", row: id, detail: nil, at: now)
                 }
-                try db.execute(sql: "UPDATE habits SET created_day = ? WHERE id = ? AND created_day > ?", arguments: [firstDay, id, firstDay])
                 var marked: [Int: String] = [:]
-                for r in try Row.fetchAll(db, sql: "SELECT day, source FROM habit_days WHERE habit_id = ?", arguments: [id]) {
+                for r in try Row.fetchAll(db.cachedStatement(sql: "SELECT day, source FROM habit_days WHERE habit_id = ?"), arguments: [id]) {
                     marked[r["day"]] = r["source"]
                 }
-                for (day, status) in h.days.sorted(by: { $0.key < $1.key }) where day <= today && (marked[day] == nil || marked[day] == "auto") {
-                    try db.execute(
-                        sql: "INSERT OR REPLACE INTO habit_days (habit_id, day, status, source) VALUES (?, ?, ?, 'import')",
-                        arguments: [id, day, status.rawValue])
+                let days = h.days.sorted(by: { $0.key < $1.key }).filter { day, _ in
+                    day <= today && (marked[day] == nil || marked[day] == "auto")
+                }
+                // A habit that was here: as it was, for `vigil undo`, when the import changes it.
+                if let startedOn, !days.isEmpty || startedOn > firstDay {
+                    try journal.before(
+                        db, [.init(table: "habits", column: "id", value: id), .init(table: "habit_days", column: "habit_id", value: id)])
+                }
+                try db.cachedStatement(sql: "UPDATE habits SET created_day = ? WHERE id = ? AND created_day > ?").execute(arguments: [
+                    firstDay, id, firstDay,
+                ])
+                for (day, status) in days {
+                    try db.cachedStatement(sql: "INSERT OR REPLACE INTO habit_days (habit_id, day, status, source) VALUES (?, ?, ?, 'import')")
+                        .execute(arguments: [id, day, status.rawValue])
                     count.days += 1
                 }
             }
+            try journal.finish(
+                db,
+                "import of \(count.added) habit\(count.added == 1 ? "" : "s") and \(count.days) day\(count.days == 1 ? "" : "s") from \(file)",
+                children: ["habits": [("habit_days", "habit_id")]])
             return count
         }
+    }
+
+    /// A name as SQLite's NOCASE collation compares it: ASCII letters in lower case.
+    static func nocase(_ name: String) -> String {
+        String(decoding: name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// Migration v11, for sessions imported before it: Timewarrior's tags (kept with each import's
@@ -231,15 +286,68 @@ extension EventStore {
         }
     }
 
+    /// An import's entry in the undo journal (`UndoJournal`): begun at its first change, so an
+    /// import that changes nothing leaves the last change to undo as it was. The rows an import
+    /// adds in its one transaction have consecutive ids, so each table's are one range.
+    struct ImportJournal {
+        /// The `imports` rows before this import: those after it are its own.
+        let importsBefore: Int64
+        private var begun = false
+        private var ranges: [(table: String, first: Int64, last: Int64)] = []
+
+        init(_ db: Database) throws {
+            importsBefore = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM imports") ?? 0
+        }
+
+        /// Notes a row the import added.
+        mutating func added(_ table: String, _ id: Int64) {
+            if let i = ranges.firstIndex(where: { $0.table == table }) {
+                ranges[i].first = min(ranges[i].first, id)
+                ranges[i].last = max(ranges[i].last, id)
+            } else {
+                ranges.append((table, id, id))
+            }
+        }
+
+        /// Records rows as they are, before the import changes them.
+        mutating func before(_ db: Database, _ parts: [UndoJournal.Part]) throws {
+            try begin(db)
+            try UndoJournal.record(db, parts)
+        }
+
+        private mutating func begin(_ db: Database) throws {
+            guard !begun else { return }
+            try UndoJournal.begin(db, "import")
+            begun = true
+        }
+
+        /// Records the rows added (and, for each added table in `children`, its child rows
+        /// by their parent's id) and names the change.
+        mutating func finish(_ db: Database, _ label: String, children: [String: [(table: String, column: String)]] = [:]) throws {
+            guard begun || !ranges.isEmpty else { return }
+            try begin(db)
+            for r in ranges {
+                try UndoJournal.record(db, [.range(r.table, "id", from: r.first, to: r.last)], before: false)
+                for child in children[r.table] ?? [] {
+                    try UndoJournal.record(db, [.range(child.table, child.column, from: r.first, to: r.last)], before: false)
+                }
+            }
+            if let last = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM imports"), last > importsBefore {
+                try UndoJournal.record(db, [.range("imports", "rowid", from: importsBefore + 1, to: last)], before: false)
+            }
+            try db.execute(sql: "UPDATE undo_journal SET label = ?", arguments: [label])
+        }
+    }
+
     private static func wasImported(_ db: Database, _ source: ImportSource, _ key: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT 1 FROM imports WHERE source = ? AND external_id = ?", arguments: [source.rawValue, key]) == true
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM imports WHERE source = ? AND external_id = ?"), arguments: [source.rawValue, key])
+            == true
     }
 
     private static func remember(_ db: Database, _ source: ImportSource, _ key: String, table: String, row: Int64, detail: String?, at now: Timestamp)
         throws
     {
-        try db.execute(
-            sql: "INSERT INTO imports (source, external_id, tbl, row_id, detail, imported_ms) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [source.rawValue, key, table, row, detail, now.millisecondsSinceEpoch])
+        try db.cachedStatement(sql: "INSERT INTO imports (source, external_id, tbl, row_id, detail, imported_ms) VALUES (?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [source.rawValue, key, table, row, detail, now.millisecondsSinceEpoch])
     }
 }

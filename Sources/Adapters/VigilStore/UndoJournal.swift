@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 
-/// The last change a command made to tasks, habits (their days and notes) and sessions, kept so
+/// The last change a command made to tasks, habits (their days and notes) and sessions (an import
+/// of them too, with what it remembered in `imports`), kept so
 /// that `vigil undo` can put it back (migration v8's `undo_journal`). Each journaled write records,
 /// in its own transaction and before it changes anything, the rows it may change as they were (a
 /// JSON image made by SQLite itself, so that every value keeps its type); a row it adds has an empty
@@ -11,27 +12,39 @@ import GRDB
 /// and writes the image back over the rest, in one transaction, parents first. The log's triggers
 /// stamp what it writes like any edit, so the undo travels with the next sync.
 enum UndoJournal {
-    /// A set of rows a change touches: `table` rows where each column has its value.
+    /// A set of rows a change touches: `table` rows where each column has its value (or, for a
+    /// range, lies within it).
     struct Part {
         let table: String
         let condition: [(column: String, value: Int64)]
+        /// The comparison of each column with its value: `=`, `>=` or `<=`.
+        private var comparisons: [String]
         init(table: String, column: String, value: Int64) {
             self.table = table
             condition = [(column, value)]
+            comparisons = ["="]
         }
         init(table: String, _ condition: [(column: String, value: Int64)]) {
             self.table = table
             self.condition = condition
+            comparisons = condition.map { _ in "=" }
+        }
+        /// The rows of `table` whose `column` is from `first` to `last`: the rows an import added
+        /// in its one transaction, whose ids follow each other.
+        static func range(_ table: String, _ column: String, from first: Int64, to last: Int64) -> Part {
+            var part = Part(table: table, [(column, first), (column, last)])
+            part.comparisons = [">=", "<="]
+            return part
         }
         /// Vigil's own words, never input.
-        var sql: String { condition.map { "\($0.column) = ?" }.joined(separator: " AND ") }
+        var sql: String { zip(condition, comparisons).map { "\($0.column) \($1) ?" }.joined(separator: " AND ") }
         var values: String { "[" + condition.map { String($0.value) }.joined(separator: ",") + "]" }
     }
 
     /// Each table's key, for writing a row back over the one it was; a table without one
     /// (`activities`, a session's children only) has its rows replaced.
     private static let keys: [String: [String]] = [
-        "habit_days": ["habit_id", "day"], "habit_notes": ["habit_id", "week"], "activities": [],
+        "habit_days": ["habit_id", "day"], "habit_notes": ["habit_id", "week"], "activities": [], "imports": ["source", "external_id"],
     ]
 
     private static func columns(_ db: Database, _ table: String) throws -> [String] {

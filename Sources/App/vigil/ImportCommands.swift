@@ -13,7 +13,9 @@ struct ImportCommand: AsyncParsableCommand {
         abstract: "Bring in tasks, tracked time and habits from Taskwarrior, Timewarrior and Loop Habit Tracker.",
         discussion: """
             Each import is all or nothing: a record that cannot be read stops it (exit 65, with the \
-            file, the record and the field) before anything is written. Every record is remembered \
+            file, the record and the field) before anything is written. Records follow the rules \
+            the commands keep (a session as `vigil session add` takes it; no NUL in text). \
+            `vigil undo` takes the last import back. Every record is remembered \
             by its id in the other tool, so importing the same export again (or a later one) adds \
             only what is new. --dry-run says what would be imported and writes nothing.
 
@@ -52,7 +54,7 @@ struct ImportCommand: AsyncParsableCommand {
                     throw Failure(error.description + ". Nothing was imported.", code: .dataError)
                 }
                 let store = try options.store()
-                let count = try store.importTasks(parsed.tasks.map { ($0.uuid, $0.task) }, dryRun: options.dryRun, at: now)
+                let count = try store.importTasks(parsed.tasks.map { ($0.uuid, $0.task) }, dryRun: options.dryRun, at: now, from: name)
                 if options.dryRun {
                     let added = Set(count.addedKeys)
                     for e in parsed.tasks where added.contains(e.uuid) {
@@ -102,7 +104,7 @@ struct ImportCommand: AsyncParsableCommand {
                 let (data, name) = try options.read()
                 let parsed: TimewarriorExport
                 do throws(ImportProblem) {
-                    parsed = try TimewarriorExport.parse(data, file: name)
+                    parsed = try TimewarriorExport.parse(data, file: name, now: now)
                 } catch {
                     throw Failure(error.description + ". Nothing was imported.", code: .dataError)
                 }
@@ -114,7 +116,7 @@ struct ImportCommand: AsyncParsableCommand {
                         key: $0.key, task: task?.title, taskId: task?.id, tags: $0.sessionTags, start: $0.start, end: $0.end,
                         detail: jsonArray($0.tags))
                 }
-                let count = try store.importSessions(sessions, dryRun: options.dryRun, at: now)
+                let count = try store.importSessions(sessions, dryRun: options.dryRun, at: now, from: name)
                 let added = Set(count.addedKeys)
                 let new = sessions.filter { added.contains($0.key) }
                 if options.dryRun {
@@ -131,6 +133,7 @@ struct ImportCommand: AsyncParsableCommand {
                 let skipped = [
                     count.already > 0 ? "\(count.already) already imported" : nil,
                     parsed.open > 0 ? "\(parsed.open) skipped: still being tracked" : nil,
+                    parsed.empty > 0 ? "\(parsed.empty) skipped: no time (the same start and end)" : nil,
                 ].compactMap { $0 }
                 print(options.summary("\(count.added) session\(count.added == 1 ? "" : "s")", time + skipped, from: name))
                 if count.added > 0, !options.dryRun {
@@ -183,12 +186,12 @@ struct ImportCommand: AsyncParsableCommand {
                 let parsed: LoopExport
                 do throws(ImportProblem) {
                     parsed = try LoopExport.parse(
-                        habitsCSV: habits, habitsFile: habitsFile, checkmarksCSV: checkmarks, checkmarksFile: checkmarksFile)
+                        habitsCSV: habits, habitsFile: habitsFile, checkmarksCSV: checkmarks, checkmarksFile: checkmarksFile, today: local.day)
                 } catch {
                     throw Failure(error.description + ". Nothing was imported.", code: .dataError)
                 }
                 let store = try options.store()
-                let count = try store.importHabits(parsed.habits, dryRun: options.dryRun, today: local.day, at: now)
+                let count = try store.importHabits(parsed.habits, dryRun: options.dryRun, today: local.day, at: now, from: options.file)
                 if options.dryRun {
                     let added = Set(count.addedKeys)
                     for h in parsed.habits {
@@ -200,6 +203,16 @@ struct ImportCommand: AsyncParsableCommand {
                     }
                 }
                 for note in parsed.notes { print("Note: \(note.terminalSafe).") }
+                // Marks on days that have not come (a phone's clock ahead, a mark set ahead in
+                // Loop): left out, as `vigil habit check` refuses them, and said where they are.
+                if !parsed.future.isEmpty {
+                    let count = parsed.future.count
+                    let places = parsed.future.prefix(3).map { "\($0.file), record \($0.line), field '\($0.habit)': \(civilDate($0.day))" }
+                    print(
+                        ("Left out \(count) mark\(count == 1 ? "" : "s") on days after today (\(civilDate(local.day))): a day is marked once it has come. "
+                            + places.joined(separator: "; ") + (count > 3 ? "; and \(count - 3) more" : "")
+                            + ". Mark \(count == 1 ? "it" : "them") with `vigil habit check` when the day comes.").terminalSafe)
+                }
                 let skipped = [
                     count.merged > 0 ? "\(count.merged) into habits already here" : nil,
                     count.already > 0 ? "\(count.already) imported before and deleted since: left out" : nil,

@@ -212,7 +212,7 @@ struct SessionCommand: AsyncParsableCommand {
                 }
                 let from = try start.map { try sessionTime($0, option: "--start", now: now) } ?? s.started
                 let to = try end.map { try sessionTime($0, option: "--end", now: now, day: localDay(from, now)) } ?? s.ended ?? from
-                try checkSpan(from, to)
+                try checkSpan(from, to, now: now.now, end: end ?? localDateTime(to))
                 (edit.started, edit.ended) = (from, to)
             }
             guard edit != SessionEdit() else { throw Failure("say what to change: --task, --tag, --untag, --note, --start or --end.", code: .usage) }
@@ -298,8 +298,7 @@ struct SessionCommand: AsyncParsableCommand {
                 let now = LocalNow(at: try common.currentTime())
                 let from = try sessionTime(start, option: "--start", now: now)
                 let to = try sessionTime(end, option: "--end", now: now, day: localDay(from, now))
-                try checkSpan(from, to)
-                guard to <= now.now else { throw Failure("--end \(end.terminalSafe) has not come yet: add a session once it is over.", code: .usage) }
+                try checkSpan(from, to, now: now.now, end: end)
                 let store = try common.openStore()
                 let subject = try task.map { try TaskLookup(store: store).sessionSubject(try nonBlank($0, what: "--task")) }
                 let id = try store.addSession(
@@ -333,9 +332,15 @@ private func retagged(_ tags: [String], adding: [String], removing: [String]) ->
     (tags + adding.filter { !tags.contains($0) }).filter { !removing.contains($0) }
 }
 
-private func checkSpan(_ from: Timestamp, _ to: Timestamp) throws {
-    guard to > from else { throw Failure("the session must end after it starts.", code: .usage) }
-    guard to - from <= 86_400 else { throw Failure("a session lasts at most a day; add each day's time on its own.", code: .usage) }
+/// The rules every session of tracked time keeps, added, edited or imported (`SessionSpanRules`),
+/// in the words of the options that set it.
+private func checkSpan(_ from: Timestamp, _ to: Timestamp, now: Timestamp, end: String) throws {
+    switch SessionSpanRules.check(start: from, end: to, now: now) {
+    case nil: return
+    case .endsBeforeStart: throw Failure("the session must end after it starts.", code: .usage)
+    case .longerThanADay: throw Failure("a session lasts at most a day; add each day's time on its own.", code: .usage)
+    case .notOver: throw Failure("--end \(end.terminalSafe) has not come yet: add a session once it is over.", code: .usage)
+    }
 }
 
 private func localDay(_ t: Timestamp, _ now: LocalNow) -> Int {

@@ -8,7 +8,9 @@ struct UndoCommand: AsyncParsableCommand {
         abstract: "Undo the last change a command made to tasks, habits or sessions.",
         discussion: """
             One level: the last change only (an add, an edit, a done, a mark, a note, a delete of a \
-            task, a habit or a session). A second undo finds nothing; an undo cannot be undone. \
+            task, a habit or a session, or a `vigil import`: what it added and the days it marked \
+            go, and importing the file again brings them back). A second undo finds nothing; an \
+            undo cannot be undone. \
             Days Vigil marks on its own (failed, or completed by sessions) are not undone. A \
             session delete already sent by `vigil sync` comes back on this device only.
 

@@ -310,7 +310,8 @@ public struct AppRule: Hashable, Sendable {
         self.category = category
     }
 
-    static func matches(pattern: String, _ lowercasedClass: String) -> Bool {
+    /// Whether a class pattern of a rule matches a class (in lower case).
+    public static func matches(pattern: String, _ lowercasedClass: String) -> Bool {
         let p = pattern.lowercased()
         if p.hasSuffix("*") { return lowercasedClass.hasPrefix(p.dropLast()) }
         return p == lowercasedClass

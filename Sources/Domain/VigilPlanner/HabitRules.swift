@@ -70,9 +70,15 @@ public enum HabitMarking {
         } else {
             day = today
         }
-        guard day <= today else { throw .futureDay(day) }
+        try checkMarkable(day, today: today)
         guard day >= habit.createdDay else { throw .beforeStart(id: habit.id, name: habit.name, start: habit.createdDay, day: day) }
         return day
+    }
+
+    /// The rule for the day of a mark, wherever the mark comes from (`vigil habit check`, an
+    /// import of Loop's marks): it has come.
+    public static func checkMarkable(_ day: Int, today: Int) throws(PlannerError) {
+        guard day <= today else { throw .futureDay(day) }
     }
 
     /// The UTC day of an instant (for callers without a time zone: tests).

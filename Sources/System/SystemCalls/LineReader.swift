@@ -123,6 +123,23 @@ public final class LineReader {
         linesReturned += 1
     }
 
+    /// Reads more of the file after the unread bytes, which stay (moved to the front of the
+    /// buffer, which grows up to `longestLine` to hold them): for a caller that finds its own
+    /// boundaries in `unread`, such as a JSON document read value by value. False at the end of
+    /// the file.
+    public func readMore() throws(Failure) -> Bool {
+        guard !atEnd else { return false }
+        let had = end - begin
+        try fill()
+        return end - begin > had
+    }
+
+    /// Takes the first `count` unread bytes as read, without counting lines (see `readMore`).
+    @inline(__always) public func consume(_ count: Int) {
+        precondition(count >= 0 && count <= end - begin, "within the unread bytes")
+        begin += count
+    }
+
     /// `next()`, with a failure made the reader's own error by `make`: the line it is on, what
     /// went wrong (a line too long is "not <format>"), and whether the disk, not the content, failed.
     public func next<E: Error>(notA format: String, _ make: (_ line: Int, _ message: String, _ isReadFailure: Bool) -> E) throws(E)
