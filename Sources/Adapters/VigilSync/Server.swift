@@ -18,7 +18,9 @@ struct Server: Sendable {
     /// Runs `body` in a transaction that holds the push lock: it may draw `server_seq` values.
     private func writing<T>(_ body: () async throws -> T) async throws(SyncError) -> T {
         try await transaction("BEGIN") {
-            try await connection.query("SELECT pg_advisory_xact_lock(\(SyncClient.pushLock))", logger: logger)
+            // Read to its end: a SELECT's error (the lock timeout) comes after its row description,
+            // so an unread result would leave it to the next statement as "transaction aborted".
+            _ = try await connection.query("SELECT pg_advisory_xact_lock(\(SyncClient.pushLock))", logger: logger).collect()
             return try await body()
         }
     }

@@ -194,6 +194,9 @@ extension SyncError {
             }
             if connection.dnsAError != nil || connection.dnsAAAAError != nil { return "the host name cannot be resolved" }
         }
+        if let channel = error as? ChannelError, case .connectTimeout(let limit) = channel {
+            return "it did not answer within \(limit.nanoseconds / 1_000_000_000) s (connect_timeout in sync.url)"
+        }
         if error is ChannelError { return "the connection failed (\(error!))" }
         return nil
     }
@@ -233,6 +236,16 @@ extension SyncError {
                 )
             case "57P01", "57P02", "57P03", "53300":
                 return SyncError(.unreachable, "\(server): \(text). Vigil will send what waits next time.")
+            case "55P03":
+                return SyncError(
+                    .unreachable,
+                    "\(server): another device has held the sync lock for more than \(address.lockTimeout) s (it may have dropped off in the middle of a sync; the server releases its lock within \(address.lockTimeout) s). Nothing was changed here; Vigil will send what waits next time."
+                )
+            case "57014", "25P03":
+                return SyncError(
+                    .unreachable,
+                    "\(server): a statement took longer than \(address.statementTimeout) s and was cancelled (\(text)). Nothing was changed here; Vigil will send what waits next time."
+                )
             default:
                 return SyncError(.server, "\(server) refused: \(text) (SQLSTATE \(state)).")
             }

@@ -1,0 +1,136 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A PostgreSQL server of this suite's own, a database per test.
+private let postgres: Result<PostgresServer, any Error> = Result { try PostgresServer() }
+
+/// Sync against a server that is shared and may misbehave (issue 33): it never waits for ever,
+/// never shows a password to other users, takes no row it cannot hold, and a group member writes
+/// only their own figures.
+@Suite(.serialized) struct SyncSafetyCLITests {
+    let server: PostgresServer
+    init() throws { server = try postgres.get() }
+
+    /// The environment `vigil` runs with in these tests (as `vigil(_:home:env:)` sets it).
+    func environment(_ home: String, _ env: [String: String]) -> [String: String] {
+        ["HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "TZ": "UTC"]
+            .merging(env) { $1 }
+    }
+
+    /// Runs vigil with `args` in the background; once it has become vigil-sync, returns what `ps`
+    /// shows of its command line, then its exit status, output and how long it took.
+    func runWatchingCommandLine(_ args: [String], home: String, env: [String: String]) async throws -> (
+        commandLine: String, status: Int32, output: String, seconds: Double
+    ) {
+        let output = home + "/.out-\(UUID().uuidString.prefix(6))"
+        let started = Date()
+        let child = try ChildProcess(vigilBinary, args, environment: environment(home, env), output: output)
+        var commandLine = ""
+        for _ in 0..<2400 where !commandLine.contains("vigil-sync") {
+            let raw = FileManager.default.contents(atPath: "/proc/\(child.pid)/cmdline") ?? Data()
+            commandLine = String(decoding: raw.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
+            if !child.isRunning { break }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        let status = await Task.detached { child.wait() }.value
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        return (commandLine, status, text, Date().timeIntervalSince(started))
+    }
+
+    /// A listener that accepts connections and never says a word, as a hung server does.
+    func silentServer() throws -> (ChildProcess, Int) {
+        let port = freePort()
+        let script = """
+            import socket, time
+            s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(("127.0.0.1", \(port))); s.listen(8)
+            held = []
+            while True:
+                c, _ = s.accept(); held.append(c)
+            """
+        let child = try ChildProcess("/usr/bin/python3", ["-c", script])
+        // Ready once it accepts (a connect succeeds).
+        for _ in 0..<400 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            close(fd)
+            if connected == 0 { break }
+            usleep(25_000)
+        }
+        return (child, port)
+    }
+
+    /// A device that dropped off holding the push lock, and a server that accepts the connection and
+    /// never answers: each sync ends within its bound with exit 75 and a clear message, the log as
+    /// it was; and throughout, vigil-sync's command line (what `ps` shows every user) holds no
+    /// password, which no message shows either.
+    @Test func aHeldLockOrASilentServerEndsTheSyncAndNoPasswordIsEverOnTheCommandLine() async throws {
+        let database = try server.createDatabase()
+        let home = freshHome()
+        let url = "postgres://vigil:\(server.password)@127.0.0.1:\(server.port)/\(database)?sslmode=disable"
+        write("sync:\n  url: \(url)\n", to: home + "/config/vigil/config.yaml")
+        let first = try await vigil(["sync"], home: home)
+        try #require(first.status == 0, "\(first.stderr)")
+        let simulated = try await vigil(["simulate", "--days", "5", "--seed", "3"], home: home)
+        try #require(simulated.status == 0, "\(simulated.stderr)")
+        let log = home + "/data/vigil/vigil.sqlite3"
+        func unsent() async -> String {
+            await runProcess("/usr/bin/sqlite3", [log, "SELECT count(*) FROM sessions WHERE pushed = 0"]).output
+        }
+        let before = await unsent()
+
+        // Another device's connection holds the push lock (as one that dropped off mid-push would).
+        let holderLog = home + "/holder.log"
+        let holder = try ChildProcess(
+            "/usr/bin/env",
+            [
+                "PGPASSWORD=\(server.password)", "/usr/bin/psql", "-h", "127.0.0.1", "-p", String(server.port), "-U", server.user, "-d", database,
+                "-X", "-q", "-c", "SELECT pg_advisory_lock(\(0x76_69_67_69_6c)); SELECT pg_sleep(120);",
+            ], output: holderLog)
+        defer { holder.kill() }
+        var held = false
+        for _ in 0..<1200 where !held {
+            held =
+                try server.sql("SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted)", database: database) == "t"
+            if !held { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        try #require(held)
+        let locked = try await runWatchingCommandLine(["sync"], home: home, env: ["VIGIL_SYNC_LOCK_TIMEOUT": "2"])
+        #expect(locked.status == 75, "\(locked.output)")
+        #expect(locked.output.contains("sync lock"), "\(locked.output)")
+        #expect(locked.seconds < 90, "a generous bound: the lock timeout is 2 s")
+        #expect(locked.commandLine.contains("vigil-sync") && locked.commandLine.contains("--log"), "\(locked.commandLine)")
+        #expect(!locked.commandLine.contains(server.password), "\(locked.commandLine)")
+        #expect(!locked.output.contains(server.password), "\(locked.output)")
+        #expect(await unsent() == before, "the log is as it was")
+        holder.kill()
+
+        // A server that accepts and never answers: given up after connect_timeout, for a sync and
+        // for a group's report alike, with the group's password as hidden as the server's.
+        let (silent, port) = try silentServer()
+        defer { silent.kill() }
+        write(
+            "sync:\n  url: postgres://vigil:\(server.password)@127.0.0.1:\(port)/x?sslmode=disable&connect_timeout=2\n  group: club\n  group_url: postgres://ana:group-secret-pw@127.0.0.1:\(port)/g?sslmode=disable&connect_timeout=2\n",
+            to: home + "/config/vigil/config.yaml")
+        let hung = try await runWatchingCommandLine(["sync"], home: home, env: [:])
+        #expect(hung.status == 75, "\(hung.output)")
+        #expect(hung.output.contains("did not answer within 2 s"), "\(hung.output)")
+        #expect(hung.seconds < 90)
+        #expect(hung.commandLine.contains("vigil-sync"), "\(hung.commandLine)")
+        for secret in [server.password, "group-secret-pw"] {
+            #expect(!hung.commandLine.contains(secret) && !hung.output.contains(secret), "\(hung.commandLine) \(hung.output)")
+        }
+        #expect(await unsent() == before)
+        let report = try await runWatchingCommandLine(["report", "--group"], home: home, env: [:])
+        #expect(report.status == 75, "\(report.output)")
+        #expect(report.commandLine.contains("vigil-sync") && !report.commandLine.contains("group-secret-pw"), "\(report.commandLine)")
+        #expect(!report.output.contains("group-secret-pw"), "\(report.output)")
+    }
+}
