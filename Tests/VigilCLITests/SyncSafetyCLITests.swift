@@ -133,4 +133,51 @@ private let postgres: Result<PostgresServer, any Error> = Result { try PostgresS
         #expect(report.commandLine.contains("vigil-sync") && !report.commandLine.contains("group-secret-pw"), "\(report.commandLine)")
         #expect(!report.output.contains("group-secret-pw"), "\(report.output)")
     }
+
+    /// Rows written by hand on the server reach `vigil sync` on another computer: the bad ones are
+    /// named with the device that made them and kept out, a habit day's status from a newer Vigil
+    /// is kept and shown as unknown, and every command reading them still works.
+    @Test func hostileRowsAreNamedAndAnUnknownHabitStatusBreaksNothing() async throws {
+        let database = try server.createDatabase()
+        let url = server.url(database)
+        let env = ["PGPASSWORD": server.password]
+        let laptop = freshHome()
+        let desktop = freshHome()
+        for (home, name) in [(laptop, "laptop"), (desktop, "desktop")] {
+            write("sync:\n  url: \(url)\n", to: home + "/config/vigil/config.yaml")
+            let named = try await vigil(["device", "--name", name], home: home)
+            try #require(named.status == 0, "\(named.stderr)")
+        }
+        let now = ["--now", "2026-11-20T12:00:00Z"]
+        let added = try await vigil(["habit", "add", "Run", "--every", "day", "--since", "2026-11-01"] + now, home: laptop)
+        try #require(added.status == 0, "\(added.stderr)\(added.stdout)")
+        let simulated = try await vigil(["simulate", "--days", "3", "--seed", "4"], home: laptop)
+        try #require(simulated.status == 0, "\(simulated.stderr)")
+        let sent = try await vigil(["sync"], home: laptop, env: env)
+        try #require(sent.status == 0, "\(sent.stderr)")
+        // On the server: the habit's day in a status from a newer Vigil, and a session whose focused
+        // time is 10^300 seconds.
+        try server.sql(
+            """
+            INSERT INTO vigil.habit_days (origin_device, origin_id, sub, status, source, hlc, hlc_device)
+                SELECT origin_device, origin_id, '20765', 'half-done', 'person', hlc + 1, origin_device FROM vigil.habits;
+            UPDATE vigil.sessions SET focused_s = 1e300 WHERE origin_id = (SELECT min(origin_id) FROM vigil.sessions);
+            """, database: database)
+        let received = try await vigil(["sync"], home: desktop, env: env)
+        #expect(received.status == 0, "\(received.stderr)")
+        #expect(received.stdout.contains("Not taken: 1 row"), "\(received.stdout)")
+        #expect(received.stdout.contains("from laptop (") && received.stdout.contains("focused_s"), "\(received.stdout)")
+        // The daemon reminds of the habit due today: a notification service of the test's own.
+        let bus = try SessionBus()
+        let (service, _) = try bus.startNotificationService()
+        defer { service.kill(SIGKILL) }
+        for args in [["habit", "list"], ["habit", "show", "Run"], ["today"], ["daemon", "--once"], ["session", "list"], ["log"]] {
+            let r = try await vigil(args + now, home: desktop, env: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+        }
+        let shown = try await vigil(["habit", "show", "Run", "--json"] + now, home: desktop)
+        #expect(shown.stdout.contains("\"unknown\""), "\(shown.stdout)")
+        let check = try await vigil(["habit", "check", "Run"] + now, home: desktop)
+        #expect(check.status == 0, "\(check.stderr)")
+    }
 }

@@ -16,6 +16,8 @@ public struct SyncSummary: Sendable {
     public var devices: [SyncDevice] = []
     /// Whether this was the first sync of this log with this server.
     public var firstWithServer = false
+    /// Rows received that the log did not take (`IncomingRows`): which, from where, why.
+    public var rejected: [RejectedRow] = []
     public init() {}
 }
 
@@ -90,6 +92,7 @@ public enum SyncClient {
         server: Server, store: EventStore, me: SyncDevice, options: SyncOptions, progress: @Sendable (String) -> Void
     ) async throws(SyncError) -> SyncSummary {
         var summary = SyncSummary()
+        try storeCall { try store.repairClock() }
         summary.server = try await server.prepareSchema()
         summary.firstWithServer = try storeCall { try store.bindSyncServer(summary.server) }
         try await server.register(me)
@@ -123,7 +126,6 @@ public enum SyncClient {
         // Pull: the devices' names, edits (parents first), then sessions.
         summary.devices = try await server.devices()
         try storeCall { try store.recordDevices(summary.devices) }
-        var latestClock: Int64 = 0
         for table in SyncTable.editedTables {
             while true {
                 let key = "pulled:" + table.name
@@ -133,11 +135,10 @@ public enum SyncClient {
                 let counts = try storeCall { try store.applyIncomingEdits(rows, of: table, stateKey: key, stateValue: String(last)) }
                 summary.received[table.name, default: 0] += counts.added
                 summary.deleted += counts.deleted
-                for row in rows { if case .integer(let hlc) = row[table.columns.count] { latestClock = max(latestClock, hlc) } }
+                summary.rejected += counts.rejected
                 if rows.count < options.editBatch { break }
             }
         }
-        if latestClock > 0 { try storeCall { try store.observeClock(latestClock) } }
         while true {
             let key = "pulled:sessions"
             let after = Int64(try storeCall { try store.syncState(key) } ?? "0") ?? 0
@@ -147,6 +148,7 @@ public enum SyncClient {
             summary.received["sessions", default: 0] += incoming.sessions.count
             for (name, rows) in incoming.events { summary.received[name, default: 0] += rows.count }
             summary.deleted += counts.deleted
+            summary.rejected += counts.rejected
             progress("received \(summary.received["sessions"] ?? 0) sessions")
             if count < options.sessionBatch { break }
         }

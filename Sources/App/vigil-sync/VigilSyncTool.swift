@@ -242,6 +242,20 @@ struct VigilSyncTool: AsyncParsableCommand {
         }
         let names = s.devices.map(\.name.terminalSafe)
         lines.append("  Devices: \(names.joined(separator: ", ")).")
+        if !s.rejected.isEmpty {
+            // Named one by one (the first 20), with the device that made each: the person can ask
+            // that device's owner, or delete the row on the server.
+            let deviceNames = Dictionary(s.devices.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+            lines.append(
+                "  Not taken: \(count(s.rejected.count, "row", "rows")) from the server that this log cannot hold (made by a damaged or newer Vigil, or written by hand); every other row was:"
+            )
+            for r in s.rejected.prefix(20) {
+                let what = r.table + (r.id.map { " #\($0)" } ?? "") + (r.sub.map { " \($0)" } ?? "")
+                let device = deviceNames[r.device].map { "\($0) (\(r.device))" } ?? r.device
+                lines.append("    \(what) from \(device): \(r.reason)".terminalSafe)
+            }
+            if s.rejected.count > 20 { lines.append("    and \(s.rejected.count - 20) more.") }
+        }
         return lines.joined(separator: "\n")
     }
 }
