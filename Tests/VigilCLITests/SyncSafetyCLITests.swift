@@ -134,6 +134,84 @@ private let postgres: Result<PostgresServer, any Error> = Result { try PostgresS
         #expect(!report.output.contains("group-secret-pw"), "\(report.output)")
     }
 
+    /// psql as `role` (with `password`) on `database`; the status and output.
+    func psql(_ statement: String, role: String, password: String, database: String) async -> (status: Int32, output: String) {
+        await runProcess(
+            "/usr/bin/env",
+            [
+                "PGPASSWORD=\(password)", "/usr/bin/psql", "-h", "127.0.0.1", "-p", String(server.port), "-U", role, "-d", database, "-X", "-q", "-t",
+                "-A", "-v", "ON_ERROR_STOP=1", "-c", statement,
+            ])
+    }
+
+    /// Two people with a database role each share a group database: both publish, each reads the
+    /// other's figures, and neither can rewrite, zero, delete or impersonate the other's. A row of
+    /// impossible figures written by hand is left out of everyone's report, which still works.
+    @Test func eachGroupMemberWritesOnlyTheirOwnFigures() async throws {
+        let group = try server.createDatabase()
+        let suffix = String(group.suffix(6))
+        let (ana, ben) = ("ana_" + suffix, "ben_" + suffix)
+        // The setup docs/sync.md gives: a role per person, who may connect; the first to publish
+        // makes the group's schema.
+        try server.sql("CREATE ROLE \(ana) LOGIN PASSWORD 'ana-pw'; CREATE ROLE \(ben) LOGIN PASSWORD 'ben-pw'")
+        try server.sql(
+            "REVOKE CONNECT ON DATABASE \(group) FROM PUBLIC; GRANT CONNECT ON DATABASE \(group) TO \(ana), \(ben); GRANT CREATE ON DATABASE \(group) TO \(ana)"
+        )
+        var homes: [String: String] = [:]
+        for (role, seed) in [(ana, "31"), (ben, "32")] {
+            let home = freshHome()
+            let alias = String(role.prefix(3))
+            write(
+                "sync:\n  url: \(server.url(try server.createDatabase()))\n  group: club\n  group_url: postgres://\(role):\(alias)-pw@127.0.0.1:\(server.port)/\(group)?sslmode=disable\n  alias: \(alias)\n",
+                to: home + "/config/vigil/config.yaml")
+            let simulated = try await vigil(["simulate", "--days", "10", "--seed", seed], home: home)
+            try #require(simulated.status == 0, "\(simulated.stderr)")
+            let synced = try await vigil(["sync"], home: home, env: ["PGPASSWORD": server.password])
+            #expect(synced.status == 0, "\(synced.stderr)")
+            #expect(synced.stdout.contains("Published 30 days"), "\(synced.stdout) \(synced.stderr)")
+            homes[alias] = home
+        }
+        func anaFigures() throws -> String {
+            try server.sql(
+                "SELECT count(*) || ' ' || sum(focused_minutes) || ' ' || min(owner) FROM vigil_group.days WHERE alias = 'ana'", database: group)
+        }
+        let anaBefore = try anaFigures()
+        #expect(anaBefore.hasPrefix("30 ") && anaBefore.hasSuffix(" \(ana)"), "\(anaBefore)")
+        let anaPerson = try server.sql("SELECT DISTINCT person FROM vigil_group.days WHERE alias = 'ana'", database: group)
+
+        // Ben tries to zero, rewrite and delete ana's days, and to publish as her.
+        let zero = await psql(
+            "UPDATE vigil_group.days SET focused_minutes = 0 WHERE alias = 'ana' RETURNING 1", role: ben, password: "ben-pw", database: group)
+        #expect(zero.status == 0 && zero.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(zero.output)")
+        let delete = await psql("DELETE FROM vigil_group.days WHERE alias = 'ana' RETURNING 1", role: ben, password: "ben-pw", database: group)
+        #expect(delete.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(delete.output)")
+        for statement in [
+            "INSERT INTO vigil_group.days (group_name, person, alias, day, focused_minutes, distracted_minutes, sessions, streak) VALUES ('club', '\(anaPerson)', 'ana', '2001-01-01', 0, 900, 1, 0)",
+            "INSERT INTO vigil_group.days (group_name, person, alias, day, focused_minutes, distracted_minutes, sessions, streak, owner) VALUES ('club', gen_random_uuid(), 'ana', '2001-01-01', 0, 900, 1, 0, '\(ana)')",
+            "UPDATE vigil_group.days SET owner = '\(ana)' WHERE alias = 'ben'",
+        ] {
+            let refused = await psql(statement, role: ben, password: "ben-pw", database: group)
+            #expect(refused.status != 0 && refused.output.contains("row-level security"), "\(statement): \(refused.output)")
+        }
+        #expect(try anaFigures() == anaBefore)
+
+        // A row of impossible figures (written by someone the policies do not bind) is left out.
+        try server.sql(
+            "INSERT INTO vigil_group.days (group_name, person, alias, day, focused_minutes, distracted_minutes, sessions, streak) VALUES ('club', gen_random_uuid(), 'mallory', current_date, 'Infinity', 'NaN', 2000000000, -1)",
+            database: group)
+        let compared = try await vigil(["report", "--group", "--format", "json"], home: homes["ben"]!, env: ["PGPASSWORD": server.password])
+        #expect(compared.status == 0, "\(compared.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(compared.stdout.utf8)) as? [String: Any])
+        let members = try #require(json["members"] as? [[String: Any]])
+        #expect(Set(members.compactMap { $0["alias"] as? String }) == ["ana", "ben", "mallory"])
+        let mallory = try #require(members.first { $0["alias"] as? String == "mallory" })
+        #expect((mallory["skipped_days"] as? NSNumber)?.intValue == 1 && (mallory["focused_minutes"] as? NSNumber)?.doubleValue == 0, "\(mallory)")
+        #expect(members.first { $0["alias"] as? String == "ana" }?["role"] as? String == ana)
+        let text = try await vigil(["report", "--group"], home: homes["ana"]!, env: ["PGPASSWORD": server.password])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("Left out: 1 of mallory"), "\(text.stdout)")
+    }
+
     /// Rows written by hand on the server reach `vigil sync` on another computer: the bad ones are
     /// named with the device that made them and kept out, a habit day's status from a newer Vigil
     /// is kept and shown as unknown, and every command reading them still works.

@@ -7,6 +7,8 @@ struct Server: Sendable {
     let connection: PostgresConnection
     /// For messages.
     let address: ServerAddress
+    /// Whether this is a shared group's database (whose refusals need other advice).
+    var isGroup = false
     let logger: Logger = {
         var logger = Logger(label: "vigil.sync")
         logger.logLevel = .critical
@@ -37,7 +39,7 @@ struct Server: Sendable {
             return result
         } catch {
             _ = try? await connection.query("ROLLBACK", logger: logger)
-            throw SyncError.from(error, address: address)
+            throw SyncError.from(error, address: address, group: isGroup)
         }
     }
 
@@ -71,8 +73,13 @@ struct Server: Sendable {
             try await connection.query("SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = \(schema))", logger: logger)
             .collect().first?.decode(Bool.self) ?? false
         if !exists { try await execute("CREATE SCHEMA \(schema)") }
-        try await execute(
-            "CREATE TABLE IF NOT EXISTS \(schema).schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+        // Created only when missing: a group member may use the schema without the right to create in it.
+        let hasVersions =
+            try await connection.query(PostgresQuery(unsafeSQL: "SELECT to_regclass('\(schema).schema_version') IS NOT NULL"), logger: logger)
+            .collect().first?.decode(Bool.self) ?? false
+        if !hasVersions {
+            try await execute("CREATE TABLE \(schema).schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+        }
         let version =
             try await connection.query(
                 PostgresQuery(unsafeSQL: "SELECT coalesce(max(version), 0)::bigint FROM \(schema).schema_version"), logger: logger

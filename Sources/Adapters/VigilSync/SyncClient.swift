@@ -203,12 +203,13 @@ extension SyncError {
         return nil
     }
 
-    /// What a failure of postgres-nio means for the person, with what to do.
-    static func from(_ error: any Error, address: ServerAddress) -> SyncError {
+    /// What a failure of postgres-nio means for the person, with what to do. `group`: on a shared
+    /// group's database.
+    static func from(_ error: any Error, address: ServerAddress, group: Bool = false) -> SyncError {
         let server = "\(address.host):\(address.port)"
         if let error = error as? SyncError { return error }
         if let transaction = error as? PostgresTransactionError {
-            return from(transaction.closureError ?? transaction.commitError ?? transaction.beginError ?? error, address: address)
+            return from(transaction.closureError ?? transaction.commitError ?? transaction.beginError ?? error, address: address, group: group)
         }
         guard let psql = error as? PSQLError else {
             if let ssl = error as? NIOSSLError {
@@ -231,6 +232,16 @@ extension SyncError {
             case "3D000":
                 return SyncError(
                     .configuration, "\(server): \(text). Create it once with `createdb \(address.database)` (or name another in sync.url).")
+            case "42501" where group && text.contains("row-level security"):
+                return SyncError(
+                    .server,
+                    "\(server): \(text). In the group each member (database role) writes only their own figures, and \(address.user) tried to write figures another role publishes: give each person their own role in sync.group_url, used on all their devices (docs/sync.md, \"A shared group\")."
+                )
+            case "42501" where group:
+                return SyncError(
+                    .server,
+                    "\(server): \(text). The group's schema is made, and upgraded after an update of Vigil, by the role that owns it (the first member to publish: run vigil sync as that member once; the first one needs GRANT CREATE ON DATABASE \(address.database) TO \(address.user)). Every other member needs only to connect: GRANT CONNECT ON DATABASE \(address.database) TO \(address.user) (docs/sync.md, \"A shared group\")."
+                )
             case "42501":
                 return SyncError(
                     .server,

@@ -157,7 +157,7 @@ struct VigilSyncTool: AsyncParsableCommand {
         }
         if json {
             let rows = members.map {
-                "{\"alias\":\(jsonString($0.alias)),\"focused_minutes\":\(jsonNumber($0.focusedMinutes)),\"distracted_minutes\":\(jsonNumber($0.distractedMinutes)),\"sessions\":\($0.sessions),\"streak\":\($0.streak),\"days\":\($0.days)}"
+                "{\"alias\":\(jsonString($0.alias)),\"role\":\(jsonString($0.role)),\"skipped_days\":\($0.skippedDays),\"focused_minutes\":\(jsonNumber($0.focusedMinutes)),\"distracted_minutes\":\(jsonNumber($0.distractedMinutes)),\"sessions\":\($0.sessions),\"streak\":\($0.streak),\"days\":\($0.days)}"
             }
             print(
                 "{\"group\":\(jsonString(group)),\"from\":\(jsonString(from)),\"to\":\(jsonString(Statistics.dateString(today))),\"members\":[\(rows.joined(separator: ","))]}"
@@ -169,7 +169,10 @@ struct VigilSyncTool: AsyncParsableCommand {
             print("  Nobody has published yet: members set sync.group and run vigil sync.")
             return
         }
-        let width = max(6, members.map(\.alias.count).max() ?? 6)
+        // A member is shown by alias, and by the database role that wrote the figures when that
+        // differs: the alias is the member's own words, the role what the server vouches for.
+        func name(_ m: GroupMember) -> String { m.alias == m.role ? m.alias.terminalSafe : "\(m.alias.terminalSafe) (\(m.role.terminalSafe))" }
+        let width = max(6, members.map { name($0).count }.max() ?? 6)
         let widths = [12, 12, 6, 9, 7]
         func row(_ name: String, _ cells: [String]) -> String {
             "  " + name.padded(toWidth: width) + zip(cells, widths).map { $0.leftPadded(toWidth: $1) }.joined()
@@ -180,8 +183,11 @@ struct VigilSyncTool: AsyncParsableCommand {
             let share = judged > 0 ? "\(Int((100 * m.focusedMinutes / judged).rounded()))%" : "–"
             print(
                 row(
-                    m.alias.terminalSafe,
+                    name(m),
                     [humanDuration(m.focusedMinutes * 60), humanDuration(m.distractedMinutes * 60), share, String(m.sessions), String(m.streak)]))
+        }
+        for m in members where m.skippedDays > 0 {
+            print("  Left out: \(m.skippedDays) of \(name(m))'s days, whose figures no day can have (not a number, or out of range).")
         }
     }
 
