@@ -140,6 +140,23 @@ import VigilSync
         #expect(try server.sql("SELECT count(*) FROM vigil.tasks WHERE title = 'after'", database: database) == "1")
     }
 
+    /// A row written by hand with a `server_seq` the sequence never drew (Int64.max) does not carry
+    /// the pull's watermark past every later change: changes made after it still arrive.
+    @Test func aForgedServerSequenceDoesNotStopLaterPulls() async throws {
+        let database = try server.createDatabase()
+        let address = try syncAddress(server, database)
+        let desktop = try Device("desktop")
+        _ = try await SyncClient.sync(store: desktop.store, address: address)
+        try server.sql(
+            "INSERT INTO vigil.devices (id, name) VALUES ('\(Self.evil)', 'evil');" + task(1) + task(2)
+                + "UPDATE vigil.tasks SET server_seq = 9223372036854775807 WHERE origin_id = 2;", database: database)
+        _ = try await SyncClient.sync(store: desktop.store, address: address)
+        try server.sql(task(3) + session(4) + events(4), database: database)
+        _ = try await SyncClient.sync(store: desktop.store, address: address)
+        #expect(try desktop.store.tasks().map(\.title) == ["Chapter 1", "Chapter 3"])
+        #expect(try desktop.counts()["sessions"] == 1)
+    }
+
     /// A log whose clock an older Vigil let run up to the end of the range still stamps, and
     /// clamps what it observes.
     @Test func theClockNeverPassesItsRange() async throws {

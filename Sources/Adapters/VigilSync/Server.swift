@@ -251,6 +251,11 @@ struct Server: Sendable {
         return out
     }
 
+    /// Only rows whose `server_seq` the sequence has drawn: a row written by hand with a larger one
+    /// (Int64.max) would carry the watermark past every later change, and no device would pull
+    /// again.
+    static let drawn = "server_seq <= (SELECT last_value FROM vigil.change_seq)"
+
     /// Rows of an edited table changed after `after` by another device, oldest change first, and the
     /// last `server_seq` looked at (this device's own changes are passed over, not sent back).
     func pullEdits(of table: SyncTable, after: Int64, excluding me: String, limit: Int) async throws(SyncError) -> ([[SyncValue]], Int64) {
@@ -261,7 +266,7 @@ struct Server: Sendable {
             var seen = 0
             let query = PostgresQuery(
                 unsafeSQL:
-                    "SELECT \(Self.selectList(columns)), server_seq FROM vigil.\(table.name) WHERE server_seq > \(after) ORDER BY server_seq LIMIT \(limit)"
+                    "SELECT \(Self.selectList(columns)), server_seq FROM vigil.\(table.name) WHERE server_seq > \(after) AND \(Self.drawn) ORDER BY server_seq LIMIT \(limit)"
             )
             let hlcDevice = columns.firstIndex { $0.name == "hlc_device" }!
             for try await row in try await connection.query(query, logger: logger) {
@@ -291,7 +296,7 @@ struct Server: Sendable {
             let query = PostgresQuery(
                 unsafeSQL: """
                     SELECT \(Self.selectList(columns)), deleted, server_seq FROM vigil.sessions
-                    WHERE server_seq > \(after) ORDER BY server_seq LIMIT \(limit)
+                    WHERE server_seq > \(after) AND \(Self.drawn) ORDER BY server_seq LIMIT \(limit)
                     """)
             for try await row in try await connection.query(query, logger: logger) {
                 let cells = Array(row)
