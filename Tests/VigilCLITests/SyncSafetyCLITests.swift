@@ -38,16 +38,25 @@ private let postgres: Result<PostgresServer, any Error> = Result { try PostgresS
         return (commandLine, status, text, Date().timeIntervalSince(started))
     }
 
-    /// A listener that accepts connections and never says a word, as a hung server does.
-    func silentServer() throws -> (ChildProcess, Int) {
+    /// A listener that accepts connections and never says a word, as a hung server does; or, with
+    /// `answeringStartUp`, one that completes PostgreSQL's start-up (authentication ok, ready for
+    /// queries) and then never answers a statement.
+    func silentServer(answeringStartUp: Bool = false) throws -> (ChildProcess, Int) {
         let port = freePort()
         let script = """
-            import socket, time
+            import socket, struct
             s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             s.bind(("127.0.0.1", \(port))); s.listen(8)
             held = []
             while True:
                 c, _ = s.accept(); held.append(c)
+                if \(answeringStartUp ? "True" : "False"):
+                    try:
+                        n = struct.unpack("!i", c.recv(4))[0]; c.recv(n - 4)
+                        # AuthenticationOk, BackendKeyData, ReadyForQuery; then silence.
+                        c.sendall(b"R" + struct.pack("!ii", 8, 0) + b"K" + struct.pack("!iii", 12, 1, 2) + b"Z" + struct.pack("!i", 5) + b"I")
+                    except Exception:
+                        pass  # the readiness probe below, which says nothing
             """
         let child = try ChildProcess("/usr/bin/python3", ["-c", script])
         // Ready once it accepts (a connect succeeds).
@@ -132,6 +141,23 @@ private let postgres: Result<PostgresServer, any Error> = Result { try PostgresS
         #expect(report.status == 75, "\(report.output)")
         #expect(report.commandLine.contains("vigil-sync") && !report.commandLine.contains("group-secret-pw"), "\(report.commandLine)")
         #expect(!report.output.contains("group-secret-pw"), "\(report.output)")
+    }
+
+    /// A server that completes the start-up (authentication, ready for queries) and then never
+    /// answers a statement, with the connection open: the sync ends after the server's timeouts and
+    /// a margin, with exit 75, the log as it was.
+    @Test func aServerThatStopsAnsweringAfterTheStartUpEndsTheSync() async throws {
+        let (silent, port) = try silentServer(answeringStartUp: true)
+        defer { silent.kill() }
+        let home = freshHome()
+        write("sync:\n  url: postgres://vigil@127.0.0.1:\(port)/x?sslmode=disable&connect_timeout=30\n", to: home + "/config/vigil/config.yaml")
+        let simulated = try await vigil(["simulate", "--days", "2", "--seed", "5"], home: home)
+        try #require(simulated.status == 0, "\(simulated.stderr)")
+        let r = try await vigil(["sync"], home: home, env: ["PGPASSWORD": "x", "VIGIL_SYNC_LOCK_TIMEOUT": "1", "VIGIL_SYNC_STATEMENT_TIMEOUT": "1"])
+        #expect(r.status == 75, "\(r.stderr)")
+        #expect(r.stderr.contains("stopped answering: no reply within 7 s"), "\(r.stderr)")
+        let unsent = await runProcess("/usr/bin/sqlite3", [home + "/data/vigil/vigil.sqlite3", "SELECT count(*) FROM sessions WHERE pushed <> 0"])
+        #expect(unsent.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
 
     /// psql as `role` (with `password`) on `database`; the status and output.
