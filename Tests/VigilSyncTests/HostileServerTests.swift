@@ -40,7 +40,7 @@ import VigilSync
             INSERT INTO vigil.state_changes (origin_device, origin_id, session_id, at_ms, from_state, to_state, score)
                 VALUES ('\(Self.evil)', \(id), \(session), \(start + 1000), 'focused', 'distracted', \(v("state_changes.score", "0.8")));
             INSERT INTO vigil.episodes (origin_device, origin_id, session_id, number, started_ms, confirmed_ms, ended_ms, cause, peak_score, alarm_level)
-                VALUES ('\(Self.evil)', \(id), \(session), 1, \(start + 1000), \(start + 2000), \(start + 60_000), 'input', \(v("episodes.peak_score", "0.9")), 1);
+                VALUES ('\(Self.evil)', \(id), \(session), 1, \(start + 1000), \(start + 2000), \(v("episodes.ended_ms", "\(start + 60_000)")), 'input', \(v("episodes.peak_score", "0.9")), 1);
             \(changes["episodes.twice"] != nil ? "INSERT INTO vigil.episodes (origin_device, origin_id, session_id, number, started_ms, confirmed_ms, cause, peak_score, alarm_level) VALUES ('\(Self.evil)', \(id + 1), \(session), 1, \(start + 90_000), \(start + 91_000), 'input', 0.5, 0);" : "")
             INSERT INTO vigil.alarms (origin_device, origin_id, session_id, episode_number, at_ms, level, repeat, cause, recovery_s)
                 VALUES ('\(Self.evil)', \(id), \(session), 1, \(start + 2000), \(v("alarms.level", "1")), 0, 'input', \(v("alarms.recovery_s", "30")));
@@ -90,6 +90,7 @@ import VigilSync
             session(10), events(10, ["alarms.recovery_s": "'NaN'"]),
             session(11), events(11, ["state_changes.score": "'-Infinity'"]),
             session(12), events(12, ["gaps.to_ms": "1"]),
+            session(13), events(13, ["episodes.ended_ms": "1000"]),
             task(1), task(2, ["estimate_min": "9223372036854775807"]), task(3, ["title": "NULL"]),
             task(4, hlc: "9223372036854775000"), task(5, ["due_minute": "-1"]),
             habit(1), habit(2, ["created_day": "99999999"]), habit(3, ["schedule": "NULL"]),
@@ -108,7 +109,8 @@ import VigilSync
             Set(rejected)
                 == [
                     "sessions 2", "sessions 3", "sessions 4", "sessions 5", "sessions 6", "sessions 7", "sessions 8", "sessions 9", "sessions 10",
-                    "sessions 11", "sessions 12", "tasks 2", "tasks 3", "tasks 4", "tasks 5", "habits 2", "habits 3", "habit_days 1 not-a-day",
+                    "sessions 11", "sessions 12", "sessions 13", "tasks 2", "tasks 3", "tasks 4", "tasks 5", "habits 2", "habits 3",
+                    "habit_days 1 not-a-day",
                     "habit_days 1 20302", "habit_notes 1 2025-W41",
                 ], "\(summary.rejected)")
         #expect(summary.rejected.allSatisfy { $0.device == Self.evil && !$0.reason.isEmpty })

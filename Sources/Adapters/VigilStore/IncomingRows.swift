@@ -54,6 +54,14 @@ public enum IncomingRows {
         switch table.name {
         case "sessions":
             if case .integer(let start) = row[6], case .integer(let end) = row[8], end < start { return "it ends before it starts" }
+        case "episodes":
+            // number, started, confirmed, ended: a span read as a range must not be reversed.
+            if case .integer(let start) = row[4], case .integer(let confirmed) = row[5], confirmed < start {
+                return "the episode is confirmed before it starts"
+            }
+            if case .integer(let start) = row[4], case .integer(let end) = row[6], end < start { return "the episode ends before it starts" }
+        case "alarms":
+            if case .integer(let at) = row[4], case .integer(let cleared) = row[9], cleared < at { return "the alarm is cleared before it rang" }
         case "gaps":
             if case .integer(let from) = row[3], case .integer(let to) = row[4], to < from { return "the gap ends before it starts" }
         case "habit_days":
