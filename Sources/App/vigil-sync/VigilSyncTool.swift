@@ -253,7 +253,7 @@ struct VigilSyncTool: AsyncParsableCommand {
             // that device's owner, or delete the row on the server.
             let deviceNames = Dictionary(s.devices.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
             lines.append(
-                "  Not taken: \(count(s.rejected.count, "row", "rows")) from the server that this log cannot hold (made by a damaged or newer Vigil, or written by hand); every other row was:"
+                "  Not taken: \(count(s.rejected.count, "row", "rows")) from the server that this log cannot hold (made by a damaged or newer Vigil, or by hand); every other row was taken."
             )
             for r in s.rejected.prefix(20) {
                 let what = r.table + (r.id.map { " #\($0)" } ?? "") + (r.sub.map { " \($0)" } ?? "")
