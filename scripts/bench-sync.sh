@@ -34,7 +34,7 @@ timed_sync() {
     python3 - "$bin/vigil-sync" "$1/vigil.sqlite3" "$(url "$2")" <<'PY'
 import os, resource, sys, time
 start = time.perf_counter()
-pid = os.posix_spawn(sys.argv[1], [sys.argv[1], "--log", sys.argv[2], "--url", sys.argv[3]], os.environ,
+pid = os.posix_spawn(sys.argv[1], [sys.argv[1], "--log", sys.argv[2]], {**os.environ, "VIGIL_SYNC_URL": sys.argv[3]},
                      file_actions=[(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0)])
 _, status, usage = os.wait4(pid, 0)
 assert os.waitstatus_to_exitcode(status) == 0, "vigil-sync failed"

@@ -214,7 +214,7 @@ private let postgres: Result<PostgresServer, any Error> = Result { try PostgresS
         let columns = try server.sql(
             "SELECT string_agg(column_name, ' ' ORDER BY ordinal_position) FROM information_schema.columns WHERE table_schema = 'vigil_group' AND table_name = 'days'",
             database: group)
-        #expect(columns == "group_name person alias day focused_minutes distracted_minutes sessions streak published_at")
+        #expect(columns == "group_name person alias day focused_minutes distracted_minutes sessions streak published_at owner")
         let everything = try server.sql("SELECT string_agg(d::text, ' ') FROM vigil_group.days d", database: group)
         let tasks = await runProcess("/usr/bin/sqlite3", [homes[0] + "/data/vigil/vigil.sqlite3", "SELECT DISTINCT task FROM sessions"]).output
             .split(separator: "\n").map(String.init)
@@ -223,7 +223,7 @@ private let postgres: Result<PostgresServer, any Error> = Result { try PostgresS
         let tables = try server.sql(
             "SELECT string_agg(table_name, ' ' ORDER BY table_name) FROM information_schema.tables WHERE table_schema = 'vigil_group'",
             database: group)
-        #expect(tables == "days schema_version")
+        #expect(tables == "days people schema_version")
 
         // The comparison: each member's focused minutes over the week equal their own report's.
         let compared = try await vigil(

@@ -168,7 +168,7 @@ extension EventStore {
         try read { db in
             var out: [Int: DayStatus] = [:]
             for r in try Row.fetchAll(db, sql: "SELECT day, status FROM habit_days WHERE habit_id = ?", arguments: [id]) {
-                if let s = DayStatus(rawValue: r["status"]) { out[r.day("day")] = s }
+                out[r.day("day")] = DayStatus(stored: r["status"])
             }
             return out
         }
@@ -208,7 +208,7 @@ extension EventStore {
             for h in habits {
                 var marks: [Int: DayStatus] = [:]
                 for r in try Row.fetchAll(db, sql: "SELECT day, status FROM habit_days WHERE habit_id = ?", arguments: [h.id]) {
-                    marks[r.day("day")] = DayStatus(rawValue: r["status"])
+                    marks[r.day("day")] = DayStatus(stored: r["status"])
                 }
                 for day in daysToFail(h, statuses: marks, today: today) {
                     try insert.execute(arguments: [h.id, day])

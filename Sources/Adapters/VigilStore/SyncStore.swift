@@ -44,6 +44,8 @@ public struct AppliedCounts: Sendable, Equatable {
     /// Rows the log had already, or older than its own edits.
     public var skipped = 0
     public var deleted = 0
+    /// Rows not taken because the log could not hold them as they are (`IncomingRows`).
+    public var rejected: [RejectedRow] = []
     public init() {}
 }
 
@@ -316,9 +318,22 @@ extension EventStore {
                     """)
             // Local session ids by (origin device, origin id), for their events.
             var localSessions: [String: Int64] = [:]
+            // Each session's events, to be checked with it: a session is taken whole or not at all.
+            var eventsOf: [String: [(SyncTable, [SyncValue])]] = [:]
+            for table in SyncTable.sessionEvents {
+                for row in incoming.events[table.name] ?? [] {
+                    if case .text(let device) = row[0], row.count > 2, case .integer(let session) = row[2] {
+                        eventsOf["\(device) \(session)", default: []].append((table, row))
+                    }
+                }
+            }
             for row in incoming.sessions {
-                guard case .text(let device) = row[0], case .integer(let origin) = row[1] else {
+                guard row.count == sessionColumns.count, case .text(let device) = row[0], case .integer(let origin) = row[1] else {
                     counts.skipped += 1
+                    continue
+                }
+                if let why = IncomingRows.problem(session: row, events: eventsOf["\(device) \(origin)"] ?? []) {
+                    counts.rejected.append(RejectedRow(table: "sessions", device: device, id: origin, reason: why))
                     continue
                 }
                 var taskID: Int64? = nil
@@ -327,7 +342,12 @@ extension EventStore {
                 }
                 var content: [DatabaseValue] = []
                 for (i, name) in sessionColumns.enumerated().dropFirst(2) where name != "task_origin_device" && name != "task_origin_id" {
-                    content.append(row[i].databaseValue)
+                    // Sessions sent before the server had tags and edits: the log's defaults.
+                    switch (row[i], name) {
+                    case (.null, "tags"): content.append("".databaseValue)
+                    case (.null, "edited_hlc"): content.append(0.databaseValue)
+                    default: content.append(row[i].databaseValue)
+                    }
                 }
                 // Edited somewhere: the later edit wins, and the clock moves past it.
                 if case .integer(let edited) = row[sessionColumns.count - 1], edited > 0 {
@@ -407,7 +427,15 @@ extension EventStore {
             let keyCount = table.keyColumns.count
             let content = Array(table.columns.dropFirst(keyCount))
             let hlcIndex = table.columns.count
+            var latestClock: Int64 = 0
             for row in rows {
+                if let why = IncomingRows.problem(row, of: table) {
+                    let sub: String? = if table.kind == .habitPart, row.count > 2, case .text(let s) = row[2] { String(s.prefix(40)) } else { nil }
+                    let origin: Int64? = if case .integer(let id) = row[1] { id } else { nil }
+                    counts.rejected.append(
+                        RejectedRow(table: table.name, device: row.first.map(IncomingRows.describe) ?? "", id: origin, sub: sub, reason: why))
+                    continue
+                }
                 guard case .text(let device) = row[0], case .integer(let origin) = row[1], case .integer(let hlc) = row[hlcIndex],
                     case .text(let hlcDevice) = row[hlcIndex + 1]
                 else {
@@ -416,6 +444,7 @@ extension EventStore {
                 }
                 let deleted = row[hlcIndex + 2] == .integer(1)
                 let values = Array(row[keyCount..<hlcIndex])
+                latestClock = max(latestClock, hlc)
                 switch table.kind {
                 case .edited:
                     let local = try Self.localID(db, table: table.name, device: device, origin: origin, me: me)
@@ -495,6 +524,8 @@ extension EventStore {
                     preconditionFailure("\(table.name) is not an edited table")
                 }
             }
+            // The clock moves past every change taken (checked to be in `IncomingRows.clock`).
+            try db.execute(sql: "UPDATE sync_clock SET hlc = max(hlc, ?)", arguments: [latestClock])
             try Self.setState(db, stateKey, stateValue)
             return counts
         }
@@ -517,9 +548,24 @@ extension EventStore {
     }
     static let personRank = 2
 
-    /// Advances this log's clock to at least `hlc`, so its next edit is later than anything seen.
+    /// Advances this log's clock to at least `hlc`, so its next edit is later than anything seen;
+    /// never past `IncomingRows.clock`, so that the next stamp cannot overflow.
     public func observeClock(_ hlc: Int64) throws(StoreError) {
-        try write { db in try db.execute(sql: "UPDATE sync_clock SET hlc = max(hlc, ?)", arguments: [hlc]) }
+        let taken = min(max(hlc, IncomingRows.clock.lowerBound), IncomingRows.clock.upperBound)
+        try write { db in try db.execute(sql: "UPDATE sync_clock SET hlc = max(hlc, ?)", arguments: [taken]) }
+    }
+
+    /// Brings back into `IncomingRows.clock` a clock (and the stamps of rows) that an older Vigil let
+    /// a row from the server push to the end of Int64, where the next stamp overflowed and every
+    /// push was refused. A no-op on a sound log; run before each sync.
+    public func repairClock() throws(StoreError) {
+        let last = IncomingRows.clock.upperBound
+        try write { db in
+            try db.execute(sql: "UPDATE sync_clock SET hlc = ? WHERE hlc > ? OR typeof(hlc) <> 'integer'", arguments: [last, last])
+            for table in SyncTable.editedTables.map(\.name) + ["sync_tombstones"] {
+                try db.execute(sql: "UPDATE \(table) SET hlc = ? WHERE hlc > ? OR typeof(hlc) <> 'integer'", arguments: [last, last])
+            }
+        }
     }
 }
 

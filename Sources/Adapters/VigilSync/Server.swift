@@ -7,6 +7,8 @@ struct Server: Sendable {
     let connection: PostgresConnection
     /// For messages.
     let address: ServerAddress
+    /// Whether this is a shared group's database (whose refusals need other advice).
+    var isGroup = false
     let logger: Logger = {
         var logger = Logger(label: "vigil.sync")
         logger.logLevel = .critical
@@ -18,7 +20,9 @@ struct Server: Sendable {
     /// Runs `body` in a transaction that holds the push lock: it may draw `server_seq` values.
     private func writing<T>(_ body: () async throws -> T) async throws(SyncError) -> T {
         try await transaction("BEGIN") {
-            try await connection.query("SELECT pg_advisory_xact_lock(\(SyncClient.pushLock))", logger: logger)
+            // Read to its end: a SELECT's error (the lock timeout) comes after its row description,
+            // so an unread result would leave it to the next statement as "transaction aborted".
+            _ = try await connection.query("SELECT pg_advisory_xact_lock(\(SyncClient.pushLock))", logger: logger).collect()
             return try await body()
         }
     }
@@ -35,7 +39,7 @@ struct Server: Sendable {
             return result
         } catch {
             _ = try? await connection.query("ROLLBACK", logger: logger)
-            throw SyncError.from(error, address: address)
+            throw SyncError.from(error, address: address, group: isGroup)
         }
     }
 
@@ -69,8 +73,13 @@ struct Server: Sendable {
             try await connection.query("SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = \(schema))", logger: logger)
             .collect().first?.decode(Bool.self) ?? false
         if !exists { try await execute("CREATE SCHEMA \(schema)") }
-        try await execute(
-            "CREATE TABLE IF NOT EXISTS \(schema).schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+        // Created only when missing: a group member may use the schema without the right to create in it.
+        let hasVersions =
+            try await connection.query(PostgresQuery(unsafeSQL: "SELECT to_regclass('\(schema).schema_version') IS NOT NULL"), logger: logger)
+            .collect().first?.decode(Bool.self) ?? false
+        if !hasVersions {
+            try await execute("CREATE TABLE \(schema).schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+        }
         let version =
             try await connection.query(
                 PostgresQuery(unsafeSQL: "SELECT coalesce(max(version), 0)::bigint FROM \(schema).schema_version"), logger: logger
@@ -242,6 +251,11 @@ struct Server: Sendable {
         return out
     }
 
+    /// Only rows whose `server_seq` the sequence has drawn: a row written by hand with a larger one
+    /// (Int64.max) would carry the watermark past every later change, and no device would pull
+    /// again.
+    static let drawn = "server_seq <= (SELECT last_value FROM vigil.change_seq)"
+
     /// Rows of an edited table changed after `after` by another device, oldest change first, and the
     /// last `server_seq` looked at (this device's own changes are passed over, not sent back).
     func pullEdits(of table: SyncTable, after: Int64, excluding me: String, limit: Int) async throws(SyncError) -> ([[SyncValue]], Int64) {
@@ -252,7 +266,7 @@ struct Server: Sendable {
             var seen = 0
             let query = PostgresQuery(
                 unsafeSQL:
-                    "SELECT \(Self.selectList(columns)), server_seq FROM vigil.\(table.name) WHERE server_seq > \(after) ORDER BY server_seq LIMIT \(limit)"
+                    "SELECT \(Self.selectList(columns)), server_seq FROM vigil.\(table.name) WHERE server_seq > \(after) AND \(Self.drawn) ORDER BY server_seq LIMIT \(limit)"
             )
             let hlcDevice = columns.firstIndex { $0.name == "hlc_device" }!
             for try await row in try await connection.query(query, logger: logger) {
@@ -282,7 +296,7 @@ struct Server: Sendable {
             let query = PostgresQuery(
                 unsafeSQL: """
                     SELECT \(Self.selectList(columns)), deleted, server_seq FROM vigil.sessions
-                    WHERE server_seq > \(after) ORDER BY server_seq LIMIT \(limit)
+                    WHERE server_seq > \(after) AND \(Self.drawn) ORDER BY server_seq LIMIT \(limit)
                     """)
             for try await row in try await connection.query(query, logger: logger) {
                 let cells = Array(row)

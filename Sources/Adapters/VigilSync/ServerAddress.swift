@@ -47,6 +47,11 @@ public struct ServerAddress: Sendable, Equatable {
     public var sslMode: SSLMode
     public var sslRootCert: String?
     public var connectTimeout: Int
+    /// How long a statement may wait for a lock (the push lock another device holds), and how long
+    /// one may run, in seconds: PostgreSQL's `lock_timeout` and `statement_timeout`, set on every
+    /// connection so that a device that dropped off holding a lock cannot stall a sync for ever.
+    public var lockTimeout = 60
+    public var statementTimeout = 600
     /// The URL without its password, for messages.
     public var shown: String
 
@@ -98,10 +103,23 @@ public struct ServerAddress: Sendable, Equatable {
         } else {
             password = environment["PGPASSWORD"]
         }
-        var shownComponents = components
-        if shownComponents.password != nil { shownComponents.password = "***" }
-        shownComponents.queryItems = shownComponents.queryItems?.map { $0.name == "password" ? URLQueryItem(name: "password", value: "***") : $0 }
-        shown = shownComponents.string ?? "the sync server"
+        shown = Self.masked(url)
+    }
+
+    /// `url` with its password (the user info's, or a `password` parameter) shown as `***`: the one
+    /// form in which a sync URL appears in anything Vigil prints.
+    public static func masked(_ url: String) -> String {
+        guard var components = URLComponents(string: url) else { return "the sync server" }
+        if components.password != nil { components.password = "***" }
+        components.queryItems = components.queryItems?.map { $0.name == "password" ? URLQueryItem(name: "password", value: "***") : $0 }
+        return components.string ?? "the sync server"
+    }
+
+    /// `text` with this address's password, wherever it appears, as `***` (a message that quotes
+    /// a server's or the system's words must not carry it either).
+    public func masking(_ text: String) -> String {
+        guard let password, password.count >= 1 else { return text }
+        return text.replacingOccurrences(of: password, with: "***")
     }
 
     /// The first line of a file private to its owner, as libpq requires of ~/.pgpass.
@@ -135,7 +153,15 @@ public struct ServerAddress: Sendable, Equatable {
         } else {
             configuration = .init(host: host, port: port, username: user, password: password, database: database, tls: try tls())
         }
+        // The connect timeout covers the start-up too (TLS, authentication): a server that accepts
+        // the connection and never answers is given up after it.
         configuration.options.connectTimeout = .seconds(Int64(connectTimeout))
+        configuration.options.additionalStartupParameters = [
+            ("lock_timeout", String(lockTimeout * 1000)), ("statement_timeout", String(statementTimeout * 1000)),
+            // A device that drops off inside a transaction (holding the push lock) is ended by the
+            // server after this long, so the others wait at most this much for it.
+            ("idle_in_transaction_session_timeout", String(lockTimeout * 1000)),
+        ]
         return configuration
     }
 

@@ -16,6 +16,8 @@ public struct SyncSummary: Sendable {
     public var devices: [SyncDevice] = []
     /// Whether this was the first sync of this log with this server.
     public var firstWithServer = false
+    /// Rows received that the log did not take (`IncomingRows`): which, from where, why.
+    public var rejected: [RejectedRow] = []
     public init() {}
 }
 
@@ -51,11 +53,16 @@ public enum SyncClient {
         // query written to a connection that has just closed (the server stopped between two
         // statements), so a close that the work has not reported within two seconds ends the
         // sync as unreachable (the stuck statement is left waiting, which costs nothing).
+        // And raced against a server that stops answering in the middle of a step without closing
+        // the connection (frozen, or a network dropping every packet): each step is given the
+        // server's own timeouts and a margin (`Watchdog`), then the sync ends as unreachable.
         let outcome = Outcome()
+        let watchdog = Watchdog(limit: address.statementTimeout + address.lockTimeout + Watchdog.margin)
+        var checks: RepeatedTask?
         let result: Result<SyncSummary, SyncError> = await withCheckedContinuation { continuation in
             let work = Task {
                 do throws(SyncError) {
-                    let summary = try await run(server: server, store: store, me: me, options: options, progress: progress)
+                    let summary = try await run(server: server, store: store, me: me, options: options, watchdog: watchdog, progress: progress)
                     outcome.finish(.success(summary), continuation)
                 } catch {
                     outcome.finish(.failure(error), continuation)
@@ -66,9 +73,34 @@ public enum SyncClient {
                     if outcome.finish(.failure(SyncError.closed(address)), continuation) { work.cancel() }
                 }
             }
+            checks = connection.eventLoop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in
+                if watchdog.isStalled, outcome.finish(.failure(SyncError.stalled(address, seconds: watchdog.limit)), continuation) {
+                    work.cancel()
+                }
+            }
         }
+        checks?.cancel()
         try? await connection.close()
         return try result.get()
+    }
+
+    /// How long one step with the server may take: set before it starts, cleared when it ends.
+    final class Watchdog: Sendable {
+        /// Seconds on top of the server's own timeouts: its answer to a statement it cancelled.
+        static let margin = 5
+        let limit: Int
+        private let started = Mutex<ContinuousClock.Instant?>(nil)
+        init(limit: Int) { self.limit = limit }
+
+        /// Runs `body`, one exchange with the server, as the step being watched.
+        func step<T>(_ body: () async throws(SyncError) -> T) async throws(SyncError) -> T {
+            started.withLock { $0 = .now }
+            defer { started.withLock { $0 = nil } }
+            return try await body()
+        }
+
+        /// Whether the step under way has taken longer than `limit`.
+        var isStalled: Bool { started.withLock { $0.map { $0.duration(to: .now) > .seconds(limit) } ?? false } }
     }
 
     /// The first of the work and the connection's close to end the sync.
@@ -87,12 +119,13 @@ public enum SyncClient {
     }
 
     private static func run(
-        server: Server, store: EventStore, me: SyncDevice, options: SyncOptions, progress: @Sendable (String) -> Void
+        server: Server, store: EventStore, me: SyncDevice, options: SyncOptions, watchdog: Watchdog, progress: @Sendable (String) -> Void
     ) async throws(SyncError) -> SyncSummary {
         var summary = SyncSummary()
-        summary.server = try await server.prepareSchema()
+        try storeCall { try store.repairClock() }
+        summary.server = try await watchdog.step { () async throws(SyncError) in try await server.prepareSchema() }
         summary.firstWithServer = try storeCall { try store.bindSyncServer(summary.server) }
-        try await server.register(me)
+        try await watchdog.step { () async throws(SyncError) in try await server.register(me) }
 
         // Push: edits first (a session links to its task), then sessions.
         for table in SyncTable.editedTables {
@@ -100,7 +133,7 @@ public enum SyncClient {
             while true {
                 let rows = try storeCall { try store.outgoingEdits(table, limit: options.editBatch) }
                 if rows.isEmpty { break }
-                try await server.pushEdits(rows, of: table)
+                try await watchdog.step { () async throws(SyncError) in try await server.pushEdits(rows, of: table) }
                 try fault(options, table.name)
                 try storeCall { try store.markSent(rows, of: table) }
                 summary.sent[table.name, default: 0] += rows.count
@@ -112,7 +145,7 @@ public enum SyncClient {
         while true {
             let batch = try storeCall { try store.outgoingSessions(limit: options.sessionBatch, shareReasons: options.shareReasons) }
             if batch.isEmpty { break }
-            try await server.pushSessions(batch)
+            try await watchdog.step { () async throws(SyncError) in try await server.pushSessions(batch) }
             try fault(options, "sessions")
             try storeCall { try store.markSent(batch) }
             summary.sent["sessions", default: 0] += batch.sessions.count + batch.deleted.count
@@ -121,36 +154,39 @@ public enum SyncClient {
         }
 
         // Pull: the devices' names, edits (parents first), then sessions.
-        summary.devices = try await server.devices()
+        summary.devices = try await watchdog.step { () async throws(SyncError) in try await server.devices() }
         try storeCall { try store.recordDevices(summary.devices) }
-        var latestClock: Int64 = 0
         for table in SyncTable.editedTables {
             while true {
                 let key = "pulled:" + table.name
                 let after = Int64(try storeCall { try store.syncState(key) } ?? "0") ?? 0
-                let (rows, last) = try await server.pullEdits(of: table, after: after, excluding: me.id, limit: options.editBatch)
+                let (rows, last) = try await watchdog.step { () async throws(SyncError) in
+                    try await server.pullEdits(of: table, after: after, excluding: me.id, limit: options.editBatch)
+                }
                 if rows.isEmpty { break }
                 let counts = try storeCall { try store.applyIncomingEdits(rows, of: table, stateKey: key, stateValue: String(last)) }
                 summary.received[table.name, default: 0] += counts.added
                 summary.deleted += counts.deleted
-                for row in rows { if case .integer(let hlc) = row[table.columns.count] { latestClock = max(latestClock, hlc) } }
+                summary.rejected += counts.rejected
                 if rows.count < options.editBatch { break }
             }
         }
-        if latestClock > 0 { try storeCall { try store.observeClock(latestClock) } }
         while true {
             let key = "pulled:sessions"
             let after = Int64(try storeCall { try store.syncState(key) } ?? "0") ?? 0
-            let (incoming, last, count) = try await server.pullSessions(after: after, excluding: me.id, limit: options.sessionBatch)
+            let (incoming, last, count) = try await watchdog.step { () async throws(SyncError) in
+                try await server.pullSessions(after: after, excluding: me.id, limit: options.sessionBatch)
+            }
             if count == 0 { break }
             let counts = try storeCall { try store.applyIncoming(incoming, stateKey: key, stateValue: String(last)) }
             summary.received["sessions", default: 0] += incoming.sessions.count
             for (name, rows) in incoming.events { summary.received[name, default: 0] += rows.count }
             summary.deleted += counts.deleted
+            summary.rejected += counts.rejected
             progress("received \(summary.received["sessions"] ?? 0) sessions")
             if count < options.sessionBatch { break }
         }
-        try await server.finish(me)
+        try await watchdog.step { () async throws(SyncError) in try await server.finish(me) }
         return summary
     }
 
@@ -183,6 +219,14 @@ extension SyncError {
             "\(address.host):\(address.port) closed the connection (the server stopped or restarted). Vigil will send what waits next time.")
     }
 
+    /// The server stopped answering in the middle of a step, with the connection still open.
+    static func stalled(_ address: ServerAddress, seconds: Int) -> SyncError {
+        SyncError(
+            .unreachable,
+            "\(address.host):\(address.port) stopped answering: no reply within \(seconds) s (the server may be frozen, or the network dropping packets). Nothing was changed here; Vigil will send what waits next time."
+        )
+    }
+
     /// A connection failure in a person's words: the system's reason for the first address tried,
     /// or that the name did not resolve.
     static func reason(_ error: (any Error)?) -> String? {
@@ -194,16 +238,20 @@ extension SyncError {
             }
             if connection.dnsAError != nil || connection.dnsAAAAError != nil { return "the host name cannot be resolved" }
         }
+        if let channel = error as? ChannelError, case .connectTimeout(let limit) = channel {
+            return "it did not answer within \(limit.nanoseconds / 1_000_000_000) s (connect_timeout in sync.url)"
+        }
         if error is ChannelError { return "the connection failed (\(error!))" }
         return nil
     }
 
-    /// What a failure of postgres-nio means for the person, with what to do.
-    static func from(_ error: any Error, address: ServerAddress) -> SyncError {
+    /// What a failure of postgres-nio means for the person, with what to do. `group`: on a shared
+    /// group's database.
+    static func from(_ error: any Error, address: ServerAddress, group: Bool = false) -> SyncError {
         let server = "\(address.host):\(address.port)"
         if let error = error as? SyncError { return error }
         if let transaction = error as? PostgresTransactionError {
-            return from(transaction.closureError ?? transaction.commitError ?? transaction.beginError ?? error, address: address)
+            return from(transaction.closureError ?? transaction.commitError ?? transaction.beginError ?? error, address: address, group: group)
         }
         guard let psql = error as? PSQLError else {
             if let ssl = error as? NIOSSLError {
@@ -226,6 +274,16 @@ extension SyncError {
             case "3D000":
                 return SyncError(
                     .configuration, "\(server): \(text). Create it once with `createdb \(address.database)` (or name another in sync.url).")
+            case "42501" where group && text.contains("row-level security"):
+                return SyncError(
+                    .server,
+                    "\(server): \(text). In the group each member (database role) writes only their own figures, and \(address.user) tried to write figures another role publishes: give each person their own role in sync.group_url, used on all their devices (docs/sync.md, \"A shared group\")."
+                )
+            case "42501" where group:
+                return SyncError(
+                    .server,
+                    "\(server): \(text). The group's schema is made, and upgraded after an update of Vigil, by the role that owns it (the first member to publish: run vigil sync as that member once; the first one needs GRANT CREATE ON DATABASE \(address.database) TO \(address.user)). Every other member needs only to connect: GRANT CONNECT ON DATABASE \(address.database) TO \(address.user) (docs/sync.md, \"A shared group\")."
+                )
             case "42501":
                 return SyncError(
                     .server,
@@ -233,6 +291,16 @@ extension SyncError {
                 )
             case "57P01", "57P02", "57P03", "53300":
                 return SyncError(.unreachable, "\(server): \(text). Vigil will send what waits next time.")
+            case "55P03":
+                return SyncError(
+                    .unreachable,
+                    "\(server): another device has held the sync lock for more than \(address.lockTimeout) s (it may have dropped off in the middle of a sync; the server releases its lock within \(address.lockTimeout) s). Nothing was changed here; Vigil will send what waits next time."
+                )
+            case "57014", "25P03":
+                return SyncError(
+                    .unreachable,
+                    "\(server): a statement took longer than \(address.statementTimeout) s and was cancelled (\(text)). Nothing was changed here; Vigil will send what waits next time."
+                )
             default:
                 return SyncError(.server, "\(server) refused: \(text) (SQLSTATE \(state)).")
             }

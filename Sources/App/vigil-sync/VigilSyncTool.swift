@@ -1,6 +1,7 @@
 import ArgumentParser
 import DisplayWidth
 import Foundation
+import Synchronization
 import SystemCalls
 import VigilCore
 import VigilStats
@@ -17,29 +18,40 @@ struct VigilSyncTool: AsyncParsableCommand {
         commandName: "vigil-sync",
         abstract: "Sync one Vigil log with a PostgreSQL server: the worker `vigil sync` runs.",
         discussion: """
-            The password: the URL's, else --password-file's (private to its owner), else \
-            PGPASSWORD. Exit codes: 0 synced, 69 a server schema from a newer Vigil, 74 the log \
+            The server's URL comes in the environment, never on the command line (where `ps` shows \
+            it to every user): VIGIL_SYNC_URL, and VIGIL_SYNC_GROUP_URL for a group's own database; \
+            both are removed from the environment once read. The password: the URL's, else \
+            --password-file's (private to its owner), else PGPASSWORD. VIGIL_SYNC_LOCK_TIMEOUT and \
+            VIGIL_SYNC_STATEMENT_TIMEOUT (seconds; 60 and 600 by default) bound how long a statement \
+            waits for another device's lock and how long it runs. Exit codes: 0 synced, 69 a server schema from a newer Vigil, 74 the log \
             could not be read or written, 75 the server cannot be reached, 77 user or password \
             refused, 78 wrong settings, 1 the server refused a statement.
             """)
 
     @Option(help: ArgumentHelp("The event log.", valueName: "file")) var log: String
-    @Option(help: ArgumentHelp("The server, as libpq takes a URL.", valueName: "url")) var url: String
     @Option(help: ArgumentHelp("A file with the password.", valueName: "file")) var passwordFile: String?
     @Flag(help: "Send the words of reasons too.") var shareReasons = false
     @Option(help: ArgumentHelp("After the sync, publish the last 30 days' figures to this group.", valueName: "name")) var group: String?
-    @Option(help: ArgumentHelp("The group's database (default: --url's).", valueName: "url")) var groupURL: String?
     @Option(help: ArgumentHelp("The name the group sees (default: the login name).", valueName: "name")) var alias: String?
     @Option(help: ArgumentHelp("Do not sync: compare the group's members over the last DAYS days.", valueName: "days")) var groupReport: Int?
     @Flag(help: "With --group-report: as JSON.") var json = false
 
     func run() async throws {
-        let address: ServerAddress
+        guard let url = Self.takeEnvironment("VIGIL_SYNC_URL") else {
+            fail("no server: vigil-sync takes the server's URL in VIGIL_SYNC_URL (vigil sync sets it from sync.url).", code: 78)
+        }
+        let groupURL = Self.takeEnvironment("VIGIL_SYNC_GROUP_URL")
+        var address: ServerAddress
         do {
             address = try ServerAddress(url: url, passwordFile: passwordFile)
         } catch {
             fail(error.message, code: 78)
         }
+        let passwords = [address.password, groupURL.flatMap { try? ServerAddress(url: $0, passwordFile: nil).password }]
+        Self.secrets.withLock { $0 = passwords.compactMap { $0 } }
+        address.lockTimeout = Self.seconds("VIGIL_SYNC_LOCK_TIMEOUT") ?? address.lockTimeout
+        address.statementTimeout = Self.seconds("VIGIL_SYNC_STATEMENT_TIMEOUT") ?? address.statementTimeout
+        let groupServer = group == nil ? address : groupAddress(address, groupURL)
         let store: EventStore
         do {
             store = try EventStore(path: log)
@@ -47,7 +59,7 @@ struct VigilSyncTool: AsyncParsableCommand {
             fail(error.description, code: error.kind == .contents ? 65 : 74)
         }
         if let days = groupReport {
-            await printGroup(days: days, address: address)
+            await printGroup(days: days, address: groupServer)
             return
         }
         var options = SyncOptions()
@@ -59,7 +71,7 @@ struct VigilSyncTool: AsyncParsableCommand {
             }
             if progress { try? writeAll(2, "\r\u{1B}[K".utf8) }
             print(Self.describe(summary, address: address))
-            if let group { await publish(group: group, person: summary.server, store: store, address: address) }
+            if let group { await publish(group: group, person: summary.server, store: store, address: groupServer) }
         } catch {
             if progress { try? writeAll(2, "\r\u{1B}[K".utf8) }
             var message = error.message
@@ -72,18 +84,37 @@ struct VigilSyncTool: AsyncParsableCommand {
         }
     }
 
-    /// The group's database: --group-url, else the sync server's.
-    func groupAddress(_ address: ServerAddress) -> ServerAddress {
+    /// The group's database: `groupURL` (VIGIL_SYNC_GROUP_URL), else the sync server's, with its timeouts.
+    func groupAddress(_ address: ServerAddress, _ groupURL: String?) -> ServerAddress {
         guard let groupURL else { return address }
         do {
-            return try ServerAddress(url: groupURL, passwordFile: passwordFile)
+            var group = try ServerAddress(url: groupURL, passwordFile: passwordFile)
+            group.lockTimeout = address.lockTimeout
+            group.statementTimeout = address.statementTimeout
+            return group
         } catch {
             fail("sync.group_url: " + error.message, code: 78)
         }
     }
 
+    /// The value of the environment variable `name`, removed from the environment once read (a
+    /// secret stays in this process, not in what its children inherit).
+    static func takeEnvironment(_ name: String) -> String? {
+        guard let value = getenv(name).map({ String(cString: $0) }) else { return nil }
+        unsetenv(name)
+        return value
+    }
+
+    /// Whole seconds from 1 to 3600 in the environment variable `name`; nil when unset.
+    static func seconds(_ name: String) -> Int? {
+        guard let text = ProcessInfo.processInfo.environment[name] else { return nil }
+        guard let n = Int(text), (1...3600).contains(n) else { fail("\(name) must be whole seconds from 1 to 3600; got '\(text)'", code: 78) }
+        return n
+    }
+
     /// Publishes this person's last 30 local days (every device's sessions, a minute counted once)
     /// to the group: each day's focused and distracted minutes, sessions and streak, nothing finer.
+    /// `address`: the group's database.
     func publish(group: String, person: String, store: EventStore, address: ServerAddress) async {
         let zone = TimeZone.current
         let now = Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
@@ -103,7 +134,7 @@ struct VigilSyncTool: AsyncParsableCommand {
             fail("the figures for the group could not be read: \(error)", code: 74)
         }
         do {
-            try await GroupClient.publish(address: groupAddress(address), group: group, person: person, alias: alias ?? loginName(), days: days)
+            try await GroupClient.publish(address: address, group: group, person: person, alias: alias ?? loginName(), days: days)
             print("  Published \(days.count) days to the group \(group.terminalSafe) as \((alias ?? loginName()).terminalSafe).")
         } catch {
             fail("the group \(group): " + error.message, code: Self.code(error.kind))
@@ -111,6 +142,7 @@ struct VigilSyncTool: AsyncParsableCommand {
     }
 
     /// The group's members over the last `days` days, most focused first.
+    /// `address`: the group's database.
     func printGroup(days: Int, address: ServerAddress) async {
         guard let group, (1...3660).contains(days) else { fail("--group-report needs --group and 1 to 3660 days", code: 64) }
         let zone = TimeZone.current
@@ -119,13 +151,13 @@ struct VigilSyncTool: AsyncParsableCommand {
         let from = Statistics.dateString(today - days + 1)
         let members: [GroupMember]
         do {
-            members = try await GroupClient.members(address: groupAddress(address), group: group, fromDay: from)
+            members = try await GroupClient.members(address: address, group: group, fromDay: from)
         } catch {
             fail("the group \(group): " + error.message, code: Self.code(error.kind))
         }
         if json {
             let rows = members.map {
-                "{\"alias\":\(jsonString($0.alias)),\"focused_minutes\":\(jsonNumber($0.focusedMinutes)),\"distracted_minutes\":\(jsonNumber($0.distractedMinutes)),\"sessions\":\($0.sessions),\"streak\":\($0.streak),\"days\":\($0.days)}"
+                "{\"alias\":\(jsonString($0.alias)),\"role\":\(jsonString($0.role)),\"skipped_days\":\($0.skippedDays),\"focused_minutes\":\(jsonNumber($0.focusedMinutes)),\"distracted_minutes\":\(jsonNumber($0.distractedMinutes)),\"sessions\":\($0.sessions),\"streak\":\($0.streak),\"days\":\($0.days)}"
             }
             print(
                 "{\"group\":\(jsonString(group)),\"from\":\(jsonString(from)),\"to\":\(jsonString(Statistics.dateString(today))),\"members\":[\(rows.joined(separator: ","))]}"
@@ -137,7 +169,10 @@ struct VigilSyncTool: AsyncParsableCommand {
             print("  Nobody has published yet: members set sync.group and run vigil sync.")
             return
         }
-        let width = max(6, members.map(\.alias.count).max() ?? 6)
+        // A member is shown by alias, and by the database role that wrote the figures when that
+        // differs: the alias is the member's own words, the role what the server vouches for.
+        func name(_ m: GroupMember) -> String { m.alias == m.role ? m.alias.terminalSafe : "\(m.alias.terminalSafe) (\(m.role.terminalSafe))" }
+        let width = max(6, members.map { name($0).count }.max() ?? 6)
         let widths = [12, 12, 6, 9, 7]
         func row(_ name: String, _ cells: [String]) -> String {
             "  " + name.padded(toWidth: width) + zip(cells, widths).map { $0.leftPadded(toWidth: $1) }.joined()
@@ -148,8 +183,11 @@ struct VigilSyncTool: AsyncParsableCommand {
             let share = judged > 0 ? "\(Int((100 * m.focusedMinutes / judged).rounded()))%" : "–"
             print(
                 row(
-                    m.alias.terminalSafe,
+                    name(m),
                     [humanDuration(m.focusedMinutes * 60), humanDuration(m.distractedMinutes * 60), share, String(m.sessions), String(m.streak)]))
+        }
+        for m in members where m.skippedDays > 0 {
+            print("  Left out: \(m.skippedDays) of \(name(m))'s days, whose figures no day can have (not a number, or out of range).")
         }
     }
 
@@ -158,10 +196,20 @@ struct VigilSyncTool: AsyncParsableCommand {
         return name.isEmpty ? "me" : name
     }
 
-    /// Says `message` as every vigil command says an error, and exits with `code`.
-    func fail(_ message: String, code: Int32) -> Never {
-        try? writeAll(2, "vigil: error: \(message.terminalSafe)\n".utf8)
+    /// Says `message` as every vigil command says an error, with any password masked, and exits with `code`.
+    func fail(_ message: String, code: Int32) -> Never { Self.fail(message, code: code) }
+
+    static func fail(_ message: String, code: Int32) -> Never {
+        try? writeAll(2, "vigil: error: \(masked(message).terminalSafe)\n".utf8)
         Foundation.exit(code)
+    }
+
+    /// The passwords of this run's servers, masked in every message.
+    static let secrets = Mutex<[String]>([])
+
+    /// `text` with every password this run knows as `***`.
+    static func masked(_ text: String) -> String {
+        secrets.withLock { $0 }.filter { !$0.isEmpty }.reduce(text) { $0.replacingOccurrences(of: $1, with: "***") }
     }
 
     /// sysexits' codes, as the rest of Vigil uses them.
@@ -200,6 +248,20 @@ struct VigilSyncTool: AsyncParsableCommand {
         }
         let names = s.devices.map(\.name.terminalSafe)
         lines.append("  Devices: \(names.joined(separator: ", ")).")
+        if !s.rejected.isEmpty {
+            // Named one by one (the first 20), with the device that made each: the person can ask
+            // that device's owner, or delete the row on the server.
+            let deviceNames = Dictionary(s.devices.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+            lines.append(
+                "  Not taken: \(count(s.rejected.count, "row", "rows")) from the server that this log cannot hold (made by a damaged or newer Vigil, or by hand); every other row was taken."
+            )
+            for r in s.rejected.prefix(20) {
+                let what = r.table + (r.id.map { " #\($0)" } ?? "") + (r.sub.map { " \($0)" } ?? "")
+                let device = deviceNames[r.device].map { "\($0) (\(r.device))" } ?? r.device
+                lines.append("    \(what) from \(device): \(r.reason)".terminalSafe)
+            }
+            if s.rejected.count > 20 { lines.append("    and \(s.rejected.count - 20) more.") }
+        }
         return lines.joined(separator: "\n")
     }
 }

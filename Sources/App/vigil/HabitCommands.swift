@@ -224,6 +224,7 @@ struct HabitCommand: AsyncParsableCommand {
             case .completed: .string("completed")
             case .failed: .string("failed")
             case .skipped: .string("skipped")
+            case .unknown: .string("unknown")
             case .toDo: .string("incomplete")
             case .none: .null
             }
@@ -274,6 +275,7 @@ struct HabitCommand: AsyncParsableCommand {
                         case .completed: "✓"
                         case .failed: "✗"
                         case .skipped: "–"
+                        case .unknown: "?"
                         case .toDo: "·"
                         case .none: " "
                         }
@@ -308,6 +310,7 @@ struct HabitCommand: AsyncParsableCommand {
                 case .failed: "Failed"
                 case .skipped: "Skipped"
                 case .incomplete: "Unmarked"
+                case .unknown: "Marked"
                 }
             print(
                 "\(verb): \(h.name.terminalSafe) on \(civilDate(mark.day)). Streak \(p.current) (\(p.badge.title)) · score \(p.score) · strength \(Int((p.strength * 100).rounded())) %."
@@ -366,7 +369,7 @@ struct HabitCommand: AsyncParsableCommand {
         @Argument(help: "completed, failed, skipped or incomplete.") var status: String
 
         func validate() throws {
-            guard DayStatus(rawValue: status) != nil else {
+            guard let known = DayStatus(rawValue: status), known != .unknown else {
                 throw ValidationError("the status must be completed, failed, skipped or incomplete; got '\(status.terminalSafe)'.")
             }
         }

@@ -140,9 +140,9 @@ struct ReportCommand: AsyncParsableCommand {
         }
         let today = LocalNow(at: try common.currentTime()).day
         let days = today - (try Self.firstDay(ofLast: last ?? "7d", today: today)) + 1
-        var arguments = syncToolArguments(log: common.paths.databasePath, url: url, sync: configuration.sync)
-        arguments += ["--group-report", String(days)] + (format == "json" ? ["--json"] : [])
-        throw Failure(try execSyncTool(arguments), code: .unavailable)
+        var call = SyncToolCall(log: common.paths.databasePath, url: url, sync: configuration.sync)
+        call.arguments += ["--group-report", String(days)] + (format == "json" ? ["--json"] : [])
+        throw Failure(try execSyncTool(call), code: .unavailable)
     }
 
     /// The first day of `--last` (`7d`: today and the six days before).

@@ -79,8 +79,8 @@ struct SyncCommand: AsyncParsableCommand {
             }
             // The log is made (or brought up to date) here, so vigil-sync only opens it.
             _ = try common.openStore()
-            let arguments = syncToolArguments(log: common.paths.databasePath, url: url, sync: configuration.sync)
-            throw Failure(try execSyncTool(arguments), code: .unavailable)
+            let call = SyncToolCall(log: common.paths.databasePath, url: url, sync: configuration.sync)
+            throw Failure(try execSyncTool(call), code: .unavailable)
         }
     }
 }
@@ -88,14 +88,14 @@ struct SyncCommand: AsyncParsableCommand {
 /// The daemon's sync: vigil-sync now, then every `sync.every`; after a failure sooner (a minute,
 /// doubling up to `sync.every`), so a server that was down is caught up soon after it is back.
 struct SyncSchedule {
-    let arguments: [String]
+    let call: SyncToolCall
     let every: Double
     let log: @Sendable (String, Bool) -> Void
 
     func run() async {
         var failures = 0
         while !Task.isCancelled {
-            let (status, output) = await runSyncTool(arguments)
+            let (status, output) = await runSyncTool(call)
             let said = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
             if status == 0 {
                 failures = 0
@@ -113,10 +113,11 @@ struct SyncSchedule {
 /// Runs vigil-sync (next to vigil) to its end: its exit status and what it said (both streams).
 /// Cancelled (the daemon stopping), it stops vigil-sync too: a sync cut anywhere is completed by
 /// the next one.
-func runSyncTool(_ arguments: [String]) async -> (Int32, String) {
+func runSyncTool(_ call: SyncToolCall) async -> (Int32, String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: FilePaths.directory(of: executablePath()) + "/vigil-sync")
-    process.arguments = arguments
+    process.arguments = call.arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(call.environment) { $1 }
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe
@@ -139,22 +140,30 @@ func runSyncTool(_ arguments: [String]) async -> (Int32, String) {
     }
 }
 
-/// vigil-sync's arguments for the log at `log` and the config's sync settings.
-func syncToolArguments(log: String, url: String, sync: VigilConfiguration.Sync) -> [String] {
-    var arguments = ["--log", log, "--url", url]
-    if let file = sync.passwordFile { arguments += ["--password-file", file] }
-    if sync.shareReasons { arguments.append("--share-reasons") }
-    if let group = sync.group { arguments += ["--group", group] }
-    if let groupURL = sync.groupURL { arguments += ["--group-url", groupURL] }
-    if let alias = sync.alias { arguments += ["--alias", alias] }
-    return arguments
+/// How vigil-sync is run for the log at `log` and the config's sync settings: the URLs, which can
+/// hold a password, go in its environment (which only its user can read, and which it clears once
+/// read), never on its command line (which `ps` shows every user).
+struct SyncToolCall {
+    var arguments: [String]
+    var environment: [String: String]
+
+    init(log: String, url: String, sync: VigilConfiguration.Sync) {
+        arguments = ["--log", log]
+        environment = ["VIGIL_SYNC_URL": url]
+        if let file = sync.passwordFile { arguments += ["--password-file", file] }
+        if sync.shareReasons { arguments.append("--share-reasons") }
+        if let group = sync.group { arguments += ["--group", group] }
+        if let groupURL = sync.groupURL { environment["VIGIL_SYNC_GROUP_URL"] = groupURL }
+        if let alias = sync.alias { arguments += ["--alias", alias] }
+    }
 }
 
-/// Replaces this process with vigil-sync (installed next to vigil) given `arguments`: its output
+/// Replaces this process with vigil-sync (installed next to vigil) as `call` says: its output
 /// and exit code are the command's. Returns only the reason it could not be started.
-func execSyncTool(_ arguments: [String]) throws -> String {
+func execSyncTool(_ call: SyncToolCall) throws -> String {
     let tool = FilePaths.directory(of: executablePath()) + "/vigil-sync"
-    let argv = ([tool] + arguments).map { strdup($0) } + [nil]
+    for (name, value) in call.environment { setenv(name, value, 1) }
+    let argv = ([tool] + call.arguments).map { strdup($0) } + [nil]
     execv(tool, argv)
     let reason = SystemError(call: "execv", errno: errno, path: tool).reason
     return "cannot start \(tool.terminalSafe): \(reason). vigil sync needs vigil-sync next to vigil; install both (scripts/install.sh)."

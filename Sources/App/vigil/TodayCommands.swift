@@ -190,7 +190,7 @@ struct DaemonCommand: AsyncParsableCommand {
             // With sync set up, the daemon also syncs every `sync.every` (through vigil-sync).
             let syncing = config.sync.url.map { url in
                 let schedule = SyncSchedule(
-                    arguments: syncToolArguments(log: store.path, url: url, sync: config.sync), every: config.sync.every,
+                    call: SyncToolCall(log: store.path, url: url, sync: config.sync), every: config.sync.every,
                     log: { line, warning in Diagnostics.emit(line, level: warning ? .warning : .info, prefixed: false) })
                 log("vigil daemon: syncing with the server of sync.url every \(humanDuration(config.sync.every))")
                 return Task { await schedule.run() }

@@ -246,6 +246,8 @@ public struct HabitCalendar: Sendable {
     /// A day in the calendar.
     public enum Mark: Hashable, Sendable {
         case completed, failed, skipped
+        /// Marked with a status this Vigil does not know (`DayStatus.unknown`).
+        case unknown
         /// Scheduled, not marked yet.
         case toDo
         /// Nothing to show: not scheduled, before the habit, or not come yet.
@@ -275,6 +277,7 @@ public struct HabitCalendar: Sendable {
                     case .completed: .completed
                     case .failed: .failed
                     case .skipped: .skipped
+                    case .unknown: .unknown
                     case .incomplete: habit.schedule.isScheduled(day) ? .toDo : .none
                     }
                 })

@@ -60,6 +60,12 @@ public enum DayStatus: String, Sendable, CaseIterable {
     case completed, failed, skipped
     /// Not marked (yet): today before it is checked, or a day not scheduled.
     case incomplete
+    /// Marked with a status this Vigil does not know (a newer version's, received through sync):
+    /// kept as it is, shown as unknown, and counted as neither done nor failed.
+    case unknown
+
+    /// The status stored as `text`; one this Vigil does not know is `unknown`.
+    public init(stored text: String) { self = DayStatus(rawValue: text) ?? .unknown }
 }
 
 public struct Habit: Sendable, Hashable {
@@ -170,7 +176,7 @@ public struct HabitProgress: Sendable {
                 book(day, done: false)
             case .skipped:
                 skipped += 1
-            case .incomplete:
+            case .incomplete, .unknown:
                 break
             }
         }

@@ -241,10 +241,17 @@ private func round1(_ v: Double) -> Double { (v * 10).rounded() / 10 }
 
 func twoDigits(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
 
-/// Parses durations like `90m`, `1h30m`, `2h`, `45` (minutes): at most `largestMinutes`.
+/// The ranges of the planner's numbers, wherever they come from (a command, an import, another
+/// device through sync: `IncomingRows`).
+public enum PlannerLimits {
+    /// A task's estimate, a habit's minutes: a year of minutes at most; more is no estimate of a
+    /// task (and 2^63 hours overflowed).
+    public static let minutes: ClosedRange<Int> = 1...366 * 24 * 60
+}
+
+/// Parses durations like `90m`, `1h30m`, `2h`, `45` (minutes): at most `PlannerLimits.minutes`.
 public func parseMinutes(_ text: String) -> Int? {
-    // A year of minutes: more is no estimate of a task (and 2^63 hours overflowed).
-    let largestMinutes = 366 * 24 * 60
+    let largestMinutes = PlannerLimits.minutes.upperBound
     let t = text.trimmingCharacters(in: .whitespaces).lowercased()
     if let n = Int(t) { return (1...largestMinutes).contains(n) ? n : nil }
     var total = 0
