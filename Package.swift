@@ -194,7 +194,7 @@ let package = Package(
         // migrations, pushing and pulling the store's rows.
         .target(
             name: "VigilSync",
-            dependencies: ["VigilStore", "SystemCalls", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["VigilStore", "VigilConfig", "VigilCore", "SystemCalls", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Sources/Adapters/VigilSync"),
 
         // Runtime

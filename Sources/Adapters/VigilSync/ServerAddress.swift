@@ -1,5 +1,7 @@
 import Foundation
 import PostgresNIO
+import VigilConfig
+import VigilCore
 
 /// Why sync could not run, with what to do, and what kind of failure it is (the CLI's exit code).
 public struct SyncError: Error, CustomStringConvertible, Sendable {
@@ -60,25 +62,21 @@ public struct ServerAddress: Sendable, Equatable {
 
     /// Reads `url`; the password comes from the URL, else `passwordFile`, else `PGPASSWORD`.
     public init(url: String, passwordFile: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(SyncError) {
-        guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://"), let components = URLComponents(string: url) else {
-            throw SyncError(.configuration, "sync.url: expected a URL such as postgres://me@db.example.org/vigil?sslmode=verify-full")
+        // The URL's syntax is held to the rules `config check` holds it to (one set: `SyncURL`).
+        let parsed: SyncURL
+        do {
+            parsed = try SyncURL(url)
+        } catch {
+            throw SyncError(.configuration, "sync.url: \(error.description)")
         }
-        var params: [String: String] = [:]
-        let known: Set<String> = ["sslmode", "sslrootcert", "host", "port", "user", "password", "dbname", "connect_timeout", "application_name"]
-        for item in components.queryItems ?? [] {
-            guard known.contains(item.name) else {
-                throw SyncError(
-                    .configuration, "sync.url: unknown parameter '\(item.name)' (Vigil reads \(known.sorted().joined(separator: ", ")))")
-            }
-            params[item.name] = item.value ?? ""
-        }
+        let (components, params) = (parsed.components, parsed.parameters)
         let login = ProcessInfo.processInfo.userName
         host =
             params["host"] ?? components.percentEncodedHost.flatMap { $0.isEmpty ? nil : $0.removingPercentEncoding } ?? environment["PGHOST"]
             ?? "/var/run/postgresql"
         let portText = params["port"] ?? components.port.map(String.init) ?? environment["PGPORT"] ?? "5432"
         guard let port = Int(portText), (1...65535).contains(port) else {
-            throw SyncError(.configuration, "sync.url: the port must be a number from 1 to 65535; got '\(portText)'")
+            throw SyncError(.configuration, "PGPORT: the port must be a number from 1 to 65535; got '\(portText.quotedValue())'")
         }
         self.port = port
         user = params["user"] ?? components.user.flatMap { $0.isEmpty ? nil : $0 } ?? environment["PGUSER"] ?? login
@@ -87,15 +85,12 @@ public struct ServerAddress: Sendable, Equatable {
         let modeText = params["sslmode"] ?? environment["PGSSLMODE"] ?? "prefer"
         guard let mode = SSLMode(rawValue: modeText) else {
             throw SyncError(
-                .configuration, "sync.url: sslmode must be one of \(SSLMode.allCases.map(\.rawValue).joined(separator: ", ")); got '\(modeText)'")
+                .configuration, "PGSSLMODE: sslmode must be one of \(SyncURL.sslModes.joined(separator: ", ")); got '\(modeText.quotedValue())'")
         }
         sslMode = mode
         sslRootCert = params["sslrootcert"].map { ($0 as NSString).expandingTildeInPath }
-        let timeoutText = params["connect_timeout"] ?? "10"
-        guard let timeout = Int(timeoutText), (1...600).contains(timeout) else {
-            throw SyncError(.configuration, "sync.url: connect_timeout is seconds from 1 to 600; got '\(timeoutText)'")
-        }
-        connectTimeout = timeout
+        // Checked by `SyncURL` when the URL names one.
+        connectTimeout = params["connect_timeout"].flatMap { Int($0) } ?? 10
         if let inURL = params["password"] ?? components.password {
             password = inURL
         } else if let passwordFile {
@@ -108,12 +103,7 @@ public struct ServerAddress: Sendable, Equatable {
 
     /// `url` with its password (the user info's, or a `password` parameter) shown as `***`: the one
     /// form in which a sync URL appears in anything Vigil prints.
-    public static func masked(_ url: String) -> String {
-        guard var components = URLComponents(string: url) else { return "the sync server" }
-        if components.password != nil { components.password = "***" }
-        components.queryItems = components.queryItems?.map { $0.name == "password" ? URLQueryItem(name: "password", value: "***") : $0 }
-        return components.string ?? "the sync server"
-    }
+    public static func masked(_ url: String) -> String { url.maskingPasswords }
 
     /// `text` with this address's password, wherever it appears, as `***` (a message that quotes
     /// a server's or the system's words must not carry it either).
