@@ -73,8 +73,8 @@ public struct FocusSession: Sendable {
         self.lastSeen = lastSeen ?? startedAt
         datingFloor = startedAt
         if case .distracted(let m) = phase {
-            ledger.episodes = m.episode.number
-            datingFloor = m.episode.start
+            ledger.episodes = m.record.number
+            datingFloor = m.record.start
         }
     }
 
@@ -238,7 +238,7 @@ public struct FocusSession: Sendable {
                     SessionEvent(
                         time: now, kind: .snoozeRefused(reason: "already snoozed: quiet for another \(humanDuration((m.snoozedUntil ?? now) - now))"))
                 )
-            case .distracted(var m) where m.episode.alarmLevel > 0 && snoozesUsed < allowed:
+            case .distracted(var m) where m.record.alarmLevel > 0 && snoozesUsed < allowed:
                 snoozesUsed += 1
                 let until = now + configuration.alarms.snooze
                 m.snoozedUntil = until
@@ -248,7 +248,7 @@ public struct FocusSession: Sendable {
                         time: now,
                         kind: .alarmSnoozed(
                             level: m.episode.alarmLevel, episode: m.episode.number, until: until, left: allowed - snoozesUsed)))
-            case .distracted(let m) where m.episode.alarmLevel > 0:
+            case .distracted(let m) where m.record.alarmLevel > 0:
                 let why = "no snoozes left (\(allowed) per session, alarms.snoozes): back to work, or end the session"
                 events.append(SessionEvent(time: now, kind: .snoozeRefused(reason: why)))
             case .planned, .watching, .distracted, .paused, .ended:
@@ -449,8 +449,8 @@ public struct FocusSession: Sendable {
             }
         case .distracted(var m):
             combine(at: now)
-            m.episode.peakScore = max(m.episode.peakScore, score)
-            if let d = dominant { m.episode.reason = d.reason }
+            m.record.peakScore = max(m.record.peakScore, score)
+            if let d = dominant { m.detail = d.detail }
             phase = .distracted(m)
             if score < s.distractExit {
                 closeEpisode(m, at: now, by: "back", into: &events)
@@ -549,7 +549,7 @@ extension FocusSession {
             switch self {
             case .planned: .planned
             case .watching(let w): w.drifting ? .drifting : .focused
-            case .distracted(let m): m.episode.alarmLevel == 0 ? .distracted : .alarm(level: m.episode.alarmLevel)
+            case .distracted(let m): m.record.alarmLevel == 0 ? .distracted : .alarm(level: m.record.alarmLevel)
             case .paused(let kind): .paused(kind)
             case .ended(let outcome): .ended(outcome)
             }
@@ -578,7 +578,25 @@ extension FocusSession {
 /// An open episode's alarms: the escalation ladder (level N fires `escalation[N-1]` seconds after
 /// the episode was confirmed), the last level repeating every `repeat_every`, and snoozes.
 struct EpisodeMachine: Hashable, Sendable {
-    var episode: Episode
+    /// The episode as it stands, its reason in words from the latest detail.
+    var episode: Episode {
+        get {
+            var e = record
+            if let detail { e.reason = detail.reason }
+            return e
+        }
+        set {
+            record = newValue
+            detail = nil
+        }
+    }
+    /// The episode's figures, its reason as last put into words. The evaluations while distracted
+    /// keep the dominant scorer's detail (`detail`) instead of its words: formatting "no input for
+    /// 12 min" at every tick of an episode took a seventh of an ActivityWatch export's replay. The
+    /// words are made when something reads `episode` (an event, the live screen).
+    var record: Episode
+    /// The latest dominant detail, when it came after `record.reason`.
+    var detail: (any ScoreDetail)?
     var firstAlarmAt: Timestamp?
     var lastAlarmAt: Timestamp?
     /// Repeats of the last level so far.
@@ -587,11 +605,23 @@ struct EpisodeMachine: Hashable, Sendable {
     var snoozedUntil: Timestamp?
 
     init(episode: Episode, firstAlarmAt: Timestamp? = nil, lastAlarmAt: Timestamp? = nil, repeats: Int = 0, snoozedUntil: Timestamp? = nil) {
-        self.episode = episode
+        self.record = episode
         self.firstAlarmAt = firstAlarmAt
         self.lastAlarmAt = lastAlarmAt
         self.repeats = repeats
         self.snoozedUntil = snoozedUntil
+    }
+
+    static func == (a: EpisodeMachine, b: EpisodeMachine) -> Bool {
+        a.episode == b.episode && a.firstAlarmAt == b.firstAlarmAt && a.lastAlarmAt == b.lastAlarmAt && a.repeats == b.repeats
+            && a.snoozedUntil == b.snoozedUntil
+    }
+    func hash(into h: inout Hasher) {
+        h.combine(episode)
+        h.combine(firstAlarmAt)
+        h.combine(lastAlarmAt)
+        h.combine(repeats)
+        h.combine(snoozedUntil)
     }
 
     /// Whether the alarms are still quiet at `now`. A snooze that is over is forgotten: the levels
@@ -605,16 +635,16 @@ struct EpisodeMachine: Hashable, Sendable {
 
     /// Raises the alarm one level if that level is due; returns the new level.
     mutating func raise(at now: Timestamp, ladder: [Double]) -> Int? {
-        guard episode.alarmLevel < ladder.count, now - episode.confirmedAt >= ladder[episode.alarmLevel] else { return nil }
-        episode.alarmLevel += 1
+        guard record.alarmLevel < ladder.count, now - record.confirmedAt >= ladder[record.alarmLevel] else { return nil }
+        record.alarmLevel += 1
         firstAlarmAt = firstAlarmAt ?? now
         lastAlarmAt = now
-        return episode.alarmLevel
+        return record.alarmLevel
     }
 
     /// Repeats the last level if `every` seconds passed since the last alarm; returns the repeat's number.
     mutating func repeatLast(at now: Timestamp, levels: Int, every: Double) -> Int? {
-        guard episode.alarmLevel == levels, let last = lastAlarmAt, now - last >= every else { return nil }
+        guard record.alarmLevel == levels, let last = lastAlarmAt, now - last >= every else { return nil }
         repeats += 1
         lastAlarmAt = now
         return repeats
