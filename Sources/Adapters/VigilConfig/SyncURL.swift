@@ -11,7 +11,11 @@ public struct SyncURL: Sendable, Equatable {
         "sslmode", "sslrootcert", "host", "port", "user", "password", "dbname", "connect_timeout", "application_name",
     ]
     /// libpq's `sslmode` values, weakest first.
-    public static let sslModes = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"]
+    public enum SSLMode: String, Sendable, CaseIterable {
+        case disable, allow, prefer, require
+        case verifyCA = "verify-ca"
+        case verifyFull = "verify-full"
+    }
     /// Seconds `connect_timeout` may say.
     public static let connectTimeouts = 1...600
 
@@ -44,8 +48,9 @@ public struct SyncURL: Sendable, Equatable {
                 throw Problem(description: "the port must be a number from 1 to 65535; got '\(port.quotedValue())'")
             }
         }
-        if let mode = parameters["sslmode"], !Self.sslModes.contains(mode) {
-            throw Problem(description: "sslmode must be one of \(Self.sslModes.joined(separator: ", ")); got '\(mode.quotedValue())'")
+        if let mode = parameters["sslmode"], SSLMode(rawValue: mode) == nil {
+            throw Problem(
+                description: "sslmode must be one of \(SSLMode.allCases.map(\.rawValue).joined(separator: ", ")); got '\(mode.quotedValue())'")
         }
         if let timeout = parameters["connect_timeout"] {
             guard let n = Int(timeout), Self.connectTimeouts.contains(n) else {

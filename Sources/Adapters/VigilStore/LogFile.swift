@@ -30,10 +30,6 @@ enum LogFile {
                 message:
                     "cannot create the data directory: \(failure.reason). Choose another with --data-dir or XDG_DATA_HOME, or fix its permissions.")
         }
-        // Made now, or an ancestor made by another: checked again once it is there.
-        if let untrusted = DataDirectoryTrust.problem(directory: dir, log: path) {
-            throw StoreError(path: dir, message: untrusted + "; nothing was written. " + DataDirectoryTrust.advice)
-        }
         if !FileManager.default.fileExists(atPath: path) {
             do {
                 let fd = try syscall("open", path: path) { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }

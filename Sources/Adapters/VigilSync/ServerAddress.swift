@@ -35,11 +35,8 @@ public struct SyncError: Error, CustomStringConvertible, Sendable {
 /// `dbname`, `connect_timeout` and `application_name`; and libpq's environment (`PGHOST`,
 /// `PGPORT`, `PGUSER`, `PGDATABASE`, `PGSSLMODE`) for what the URL leaves out.
 public struct ServerAddress: Sendable, Equatable {
-    public enum SSLMode: String, Sendable, CaseIterable {
-        case disable, allow, prefer, require
-        case verifyCA = "verify-ca"
-        case verifyFull = "verify-full"
-    }
+    /// libpq's modes, as `config check` knows them too.
+    public typealias SSLMode = SyncURL.SSLMode
 
     public var host: String
     public var port: Int
@@ -85,7 +82,8 @@ public struct ServerAddress: Sendable, Equatable {
         let modeText = params["sslmode"] ?? environment["PGSSLMODE"] ?? "prefer"
         guard let mode = SSLMode(rawValue: modeText) else {
             throw SyncError(
-                .configuration, "PGSSLMODE: sslmode must be one of \(SyncURL.sslModes.joined(separator: ", ")); got '\(modeText.quotedValue())'")
+                .configuration,
+                "PGSSLMODE: sslmode must be one of \(SSLMode.allCases.map(\.rawValue).joined(separator: ", ")); got '\(modeText.quotedValue())'")
         }
         sslMode = mode
         sslRootCert = params["sslrootcert"].map { ($0 as NSString).expandingTildeInPath }
@@ -104,13 +102,6 @@ public struct ServerAddress: Sendable, Equatable {
     /// `url` with its password (the user info's, or a `password` parameter) shown as `***`: the one
     /// form in which a sync URL appears in anything Vigil prints.
     public static func masked(_ url: String) -> String { url.maskingPasswords }
-
-    /// `text` with this address's password, wherever it appears, as `***` (a message that quotes
-    /// a server's or the system's words must not carry it either).
-    public func masking(_ text: String) -> String {
-        guard let password, password.count >= 1 else { return text }
-        return text.replacingOccurrences(of: password, with: "***")
-    }
 
     /// The first line of a file private to its owner, as libpq requires of ~/.pgpass.
     static func readPasswordFile(_ path: String) throws(SyncError) -> String {

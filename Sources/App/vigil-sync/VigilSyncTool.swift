@@ -207,9 +207,10 @@ struct VigilSyncTool: AsyncParsableCommand {
     /// The passwords of this run's servers, masked in every message.
     static let secrets = Mutex<[String]>([])
 
-    /// `text` with every password this run knows as `***`.
+    /// `text` with every password this run knows as `***`, and any written into a URL it quotes
+    /// (`maskingPasswords`, as every Vigil message).
     static func masked(_ text: String) -> String {
-        secrets.withLock { $0 }.filter { !$0.isEmpty }.reduce(text) { $0.replacingOccurrences(of: $1, with: "***") }
+        secrets.withLock { $0 }.filter { !$0.isEmpty }.reduce(text.maskingPasswords) { $0.replacingOccurrences(of: $1, with: "***") }
     }
 
     /// sysexits' codes, as the rest of Vigil uses them.
