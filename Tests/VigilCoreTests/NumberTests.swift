@@ -25,6 +25,14 @@ import Testing
         #expect(Int(saturating: Double(Int.min).nextUp) == -9_223_372_036_854_774_784)
         #expect(Int64(saturating: 1e19) == .max)
         #expect(Int64(saturating: -1e19) == .min)
+        // Int64 and Int have conversions of their own (the hot paths'): the same bounds.
+        #expect(Int64(saturating: belowTwoTo63) == 9_223_372_036_854_774_784)
+        #expect(Int64(saturating: Double(Int64.max)) == .max)
+        #expect(Int64(saturating: Double(Int64.min)) == .min)
+        #expect(Int64(saturating: Double(Int64.min).nextUp) == -9_223_372_036_854_774_784)
+        #expect(Int64(saturating: .nan) == 0)
+        #expect(Int64(saturating: -.infinity) == .min)
+        #expect(Int64(saturating: -1.9) == -1)
     }
 
     @Test func infinitiesSaturateAndNaNIsZero() {

@@ -20,3 +20,24 @@ extension FixedWidthInteger {
         }
     }
 }
+
+// The same for the two types it is used on for every sample and every line of a timeline: the
+// generic `init(_:)` above goes through `FixedWidthInteger`'s unspecialised conversion, several
+// times slower than the concrete one these reach.
+extension Int64 {
+    @inlinable public init(saturating value: Double) {
+        if value.isNaN {
+            self = 0
+        } else if value <= -9_223_372_036_854_775_808.0 {
+            self = .min
+        } else if value >= 9_223_372_036_854_775_808.0 {
+            self = .max
+        } else {
+            self = Int64(value)
+        }
+    }
+}
+
+extension Int {
+    @inlinable public init(saturating value: Double) { self = Int(clamping: Int64(saturating: value)) }
+}

@@ -22,6 +22,21 @@ extension StringProtocol {
     public var terminalSafeLines: String { terminalSafeText(self, keepingNewlines: true) }
 }
 
+extension String {
+    // The same for a `String`, which is what is printed almost always: a replay prints a line for
+    // every change of state, and scanning its bytes directly takes a fraction of the generic walk.
+    public var terminalSafe: String { isPrintableASCII ? self : terminalSafeText(self, keepingNewlines: false) }
+    public var terminalSafeLines: String { isPrintableASCII ? self : terminalSafeText(self, keepingNewlines: true) }
+
+    /// Only printable ASCII (U+0020 to U+007E): nothing to escape.
+    private var isPrintableASCII: Bool {
+        utf8.withContiguousStorageIfAvailable { bytes in
+            for b in bytes where b < 0x20 || b >= 0x7F { return false }
+            return true
+        } ?? utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+}
+
 extension Unicode.Scalar {
     /// Whether a terminal (or a text renderer) acts on this character rather than showing it: the C0
     /// controls, DEL and the C1 controls; the bidi controls (embeddings, overrides, isolates, the

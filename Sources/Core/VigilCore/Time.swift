@@ -293,5 +293,19 @@ public func reasonDuration(_ seconds: Double) -> String {
 /// `HH:MM:SS` of an elapsed span (hours grow past 24 if they must).
 public func clockDuration(_ seconds: Double) -> String {
     let total = max(0, Int(saturating: seconds.rounded(.down)))
-    return "\(pad(total / 3600)):\(pad(total / 60 % 60)):\(pad(total % 60))"
+    let hours = total / 3600
+    guard hours < 100 else { return "\(hours):\(pad(total / 60 % 60)):\(pad(total % 60))" }
+    // Written digit by digit: a replay prints one for every line of its timeline.
+    return String(unsafeUninitializedCapacity: 8) { out in
+        func two(_ v: Int, at i: Int) {
+            out[i] = UInt8(ascii: "0") + UInt8(v / 10)
+            out[i + 1] = UInt8(ascii: "0") + UInt8(v % 10)
+        }
+        two(hours, at: 0)
+        out[2] = UInt8(ascii: ":")
+        two(total / 60 % 60, at: 3)
+        out[5] = UInt8(ascii: ":")
+        two(total % 60, at: 6)
+        return 8
+    }
 }

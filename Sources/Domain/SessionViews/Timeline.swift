@@ -17,7 +17,9 @@ public struct TimelineRenderer: Sendable {
         // The detail carries outside text (the task, a reason naming an application, a sensor's
         // own words from a recording): on one line, inert in a terminal.
         func line(_ label: String, _ detail: String) -> String {
-            let padded = label.count >= 13 ? label + " " : label + String(repeating: " ", count: 13 - label.count) + " "
+            // Labels are Vigil's own ASCII words: their bytes are their columns.
+            let width = label.utf8.count
+            let padded = width >= 13 ? label + " " : label + String(repeating: " ", count: 13 - width) + " "
             return "\(at)  \(padded)\(detail.terminalSafe)"
         }
         switch e.kind {

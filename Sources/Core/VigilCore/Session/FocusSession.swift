@@ -53,6 +53,11 @@ public struct FocusSession: Sendable {
     private var asleepSince: Timestamp?
     /// The application in front and calls, as stretches of judged time.
     private var activities = ActivityLedger()
+    /// The instant of the last input if it left the scorers judged at it (a tick or a sample that
+    /// evaluated, or had nothing to evaluate); nil after any other: see `steadiness()`.
+    private var settledAt: Timestamp?
+    /// When the open episode's next alarm can fire, as its last `escalate` left it.
+    private var nextAlarm: Timestamp?
 
     public init(configuration: VigilConfiguration, task: String? = nil, plannedSeconds: Double? = nil, signals: SignalCatalog = .builtIn) {
         self.configuration = configuration
@@ -86,6 +91,12 @@ public struct FocusSession: Sendable {
         return nil
     }
 
+    /// Whether an episode is open (without making its words, as `episode` does).
+    public var hasOpenEpisode: Bool {
+        if case .distracted = phase { return true }
+        return false
+    }
+
     /// Whether the session has ended. Kept by `enter`, the one place the state changes: the
     /// stepper asks for every sample and tick, and matching the phase there copied the session.
     public private(set) var isEnded = false
@@ -94,13 +105,90 @@ public struct FocusSession: Sendable {
     /// or took a break (`session.pause_extends_plan`), booked up to the last instant seen.
     public var plannedEnd: Timestamp? {
         guard let s = startedAt, let p = plannedSeconds else { return nil }
-        return s + p + (configuration.session.pauseExtendsPlan ? ledger.paused : 0)
+        return s + p + (configuration.session.pauseExtendsPlan ? Ledger.seconds(ledger.paused) : 0)
+    }
+
+    /// What ticks can change after the last input, for `SessionStepper` to skip the ones that
+    /// cannot: a replay then gives the same events at the same instants without evaluating every
+    /// second of months of recordings.
+    public struct Steadiness: Sendable {
+        /// The instant before which a tick changes nothing but the time booked (no score moves
+        /// but a rising one, no alarm or confirmation falls due, the plan does not end); `nil`
+        /// when no tick before the next input can.
+        public var until: Timestamp?
+        /// While focused or drifting with a rising score (an idle spell or a stretch in a
+        /// distracting application on its ramp): the threshold whose crossing is the next thing a
+        /// tick before `until` can change. Before the combined score reaches it
+        /// (`scoreIfJudged(at:)`), ticks change nothing but the time booked.
+        public var riseThreshold: Double?
+        /// Whether the score may rise before `until`. The next input then tells the score of the
+        /// tick before it (a pause's "paused at 0.42"), so that tick is judged.
+        public var scoreMayRise: Bool
+    }
+
+    /// See `Steadiness`. Asked between inputs only, so that a recording with a sample every second
+    /// pays nothing for it; until a tick or sample has judged the scorers, the next tick is due.
+    public func steadiness() -> Steadiness {
+        guard let now = settledAt else { return Steadiness(until: lastSeen, riseThreshold: nil, scoreMayRise: true) }
+        var due = plannedEnd
+        func earliest(_ d: Timestamp?) {
+            guard let d else { return }
+            due = min(due ?? d, d)
+        }
+        var rise: Double?
+        var rising = false
+        switch phase {
+        case .planned, .ended:
+            due = nil
+        case .paused:
+            // A pause that extends the plan moves its end on as time passes.
+            if configuration.session.pauseExtendsPlan { due = nil }
+        case .watching(let w):
+            guard asleepSince == nil else { break }
+            let outlook = scorers.outlook(after: now)
+            rising = outlook.rising
+            earliest(outlook.until)
+            if let high = w.highSince { earliest(dueInstant(high, after: configuration.scoring.distractConfirm)) }
+            if outlook.rising {
+                // Rising, only reaching a threshold changes the state (falling ones cannot be crossed).
+                let s = configuration.scoring
+                if !w.drifting { rise = s.driftEnter }
+                if w.highSince == nil { rise = min(rise ?? s.distractEnter, s.distractEnter) }
+            }
+        case .distracted:
+            guard asleepSince == nil else { break }
+            let outlook = scorers.outlook(after: now)
+            rising = outlook.rising
+            if outlook.rising, let until = outlook.until {
+                // The episode keeps its highest score and its last reason: the tick before the
+                // outlook ends is judged too.
+                earliest(until - configuration.session.tick)
+            } else {
+                earliest(outlook.until)
+            }
+            earliest(nextAlarm)
+        }
+        return Steadiness(until: due, riseThreshold: rise, scoreMayRise: rising)
+    }
+
+    /// The combined score an evaluation at `t` would give, without evaluating: valid while the
+    /// scorers' outlooks hold (before `Steadiness.until`, with no input in between), where it never
+    /// falls as `t` grows.
+    public func scoreIfJudged(at t: Timestamp) -> Double {
+        var keep = 1.0
+        for i in scorers.indices {
+            let s = scorers.score(i, at: t)
+            guard s > 0 else { continue }
+            keep *= 1 - s * scorers.weights[i]
+        }
+        return Self.combinedScore(keep: keep)
     }
 
     // MARK: Inputs
 
     public mutating func start(at now: Timestamp) -> [SessionEvent] {
         scorers.makeUnique()
+        settledAt = nil
         switch phase {
         case .planned:
             startedAt = now
@@ -126,6 +214,7 @@ public struct FocusSession: Sendable {
     /// most cause none.
     public mutating func receive(_ sample: Sample, into events: inout [SessionEvent]) {
         scorers.makeUnique()
+        settledAt = nil
         switch phase {
         case .ended: return
         case .planned: events += start(at: sample.time)
@@ -159,6 +248,7 @@ public struct FocusSession: Sendable {
         }
         guard asleepSince == nil else { return }
         evaluate(at: now, into: &events)
+        settledAt = now
     }
 
     /// Re-evaluates at `now` without a new sample: idle time grows, episodes escalate, the plan ends.
@@ -173,6 +263,7 @@ public struct FocusSession: Sendable {
     public mutating func tick(at now: Timestamp, into events: inout [SessionEvent]) {
         guard let seen = lastSeen, now > seen else { return }
         scorers.makeUnique()
+        settledAt = nil
         switch phase {
         case .planned, .ended:
             return
@@ -180,6 +271,7 @@ public struct FocusSession: Sendable {
             if finishIfPlanReached(before: now, into: &events) { return }
             account(until: now, into: &events)
             if asleepSince == nil { evaluate(at: now, into: &events) }
+            settledAt = now
         }
     }
 
@@ -187,6 +279,7 @@ public struct FocusSession: Sendable {
     /// clock running again after a stall (`stallEnded`), which only books the gap.
     public mutating func control(_ action: ControlAction, at now: Timestamp) -> [SessionEvent] {
         scorers.makeUnique()
+        settledAt = nil
         var events: [SessionEvent] = []
         switch phase {
         case .ended: return events
@@ -261,6 +354,7 @@ public struct FocusSession: Sendable {
     /// Ends the session at `now`. The outcome follows from `cause` and the planned time.
     public mutating func end(_ cause: EndCause, at now: Timestamp) -> [SessionEvent] {
         scorers.makeUnique()
+        settledAt = nil
         var events: [SessionEvent] = []
         switch phase {
         case .planned, .ended:
@@ -283,10 +377,10 @@ public struct FocusSession: Sendable {
             }
             enter(.ended(outcome), at: at, reason: nil, into: &events)
             let summary = SessionSummary(
-                outcome: outcome, started: started, ended: at, activeSeconds: ledger.active,
-                focusedSeconds: max(0, ledger.active - ledger.distracted), distractedSeconds: ledger.distracted,
-                pausedSeconds: ledger.paused, breakSeconds: ledger.onBreak, gapSeconds: ledger.gaps, episodes: ledger.episodes,
-                alarms: ledger.alarms)
+                outcome: outcome, started: started, ended: at, activeSeconds: Ledger.seconds(ledger.active),
+                focusedSeconds: Ledger.seconds(max(0, ledger.active - ledger.distracted)), distractedSeconds: Ledger.seconds(ledger.distracted),
+                pausedSeconds: Ledger.seconds(ledger.paused), breakSeconds: Ledger.seconds(ledger.onBreak), gapSeconds: Ledger.seconds(ledger.gaps),
+                episodes: ledger.episodes, alarms: ledger.alarms)
             events.append(SessionEvent(time: at, kind: .sessionEnded(summary)))
             return events
         }
@@ -294,9 +388,16 @@ public struct FocusSession: Sendable {
 
     // MARK: Internals
 
-    /// Ends the session at its planned end if `now` is past it.
+    /// Ends the session at its planned end if `now` is past it. While a pause extends the plan,
+    /// its end moves on with the time paused up to `now`, so a pause never reaches it.
     private mutating func finishIfPlanReached(before now: Timestamp, into events: inout [SessionEvent]) -> Bool {
-        guard let end = plannedEnd, now >= end else { return false }
+        guard var end = plannedEnd else { return false }
+        if case .paused = phase, configuration.session.pauseExtendsPlan, let seen = lastSeen, now > seen, asleepSince == nil,
+            now - seen <= configuration.session.gap
+        {
+            end = end + (now - seen)
+        }
+        guard now >= end else { return false }
         if let seen = lastSeen, end > seen {
             account(until: end, into: &events)
             evaluate(at: end, into: &events)
@@ -326,7 +427,7 @@ public struct FocusSession: Sendable {
 
     private mutating func recordGap(from start: Timestamp, to end: Timestamp, into events: inout [SessionEvent]) {
         let seconds = max(0, end - start)
-        ledger.gaps += seconds
+        ledger.gaps = Ledger.add(ledger.gaps, from: start, to: end)
         events.append(SessionEvent(time: end, kind: .gap(from: start, seconds: seconds)))
     }
 
@@ -353,10 +454,10 @@ public struct FocusSession: Sendable {
         guard asleepSince == nil else { return }
         guard elapsed > configuration.session.gap else {
             switch phase {
-            case .watching, .distracted: ledger.active += elapsed
+            case .watching, .distracted: ledger.active = Ledger.add(ledger.active, from: seen, to: now)
             case .paused(let kind):
-                ledger.paused += elapsed
-                if kind == .breakTime { ledger.onBreak += elapsed }
+                ledger.paused = Ledger.add(ledger.paused, from: seen, to: now)
+                if kind == .breakTime { ledger.onBreak = Ledger.add(ledger.onBreak, from: seen, to: now) }
             case .planned, .ended: break
             }
             return
@@ -413,12 +514,17 @@ public struct FocusSession: Sendable {
                 }
             }
         }
-        // Probabilistic OR: two moderate signals together weigh more than either alone, never above 1.
-        // Rounded to 1e-12 so that a single score of exactly a threshold (0.2) is not read as
-        // 0.19999999999999996 after the 1 - (1 - x) round trip.
-        score = min(1, max(0, ((1 - keep) * 1e12).rounded() / 1e12))
+        score = Self.combinedScore(keep: keep)
         dominantScorer = best
         evaluatedAt = now
+    }
+
+    /// Probabilistic OR of the weighted scores, given the product of their complements: two
+    /// moderate signals together weigh more than either alone, never above 1. Rounded to 1e-12 so
+    /// that a single score of exactly a threshold (0.2) is not read as 0.19999999999999996 after
+    /// the 1 - (1 - x) round trip.
+    @inline(__always) private static func combinedScore(keep: Double) -> Double {
+        min(1, max(0, ((1 - keep) * 1e12).rounded() / 1e12))
     }
 
     private mutating func evaluate(at now: Timestamp, into events: inout [SessionEvent]) {
@@ -476,6 +582,7 @@ public struct FocusSession: Sendable {
         guard case .distracted(var m) = phase else { return }
         let quiet = m.isSnoozed(at: now)
         phase = .distracted(m)
+        defer { nextAlarm = m.nextAlarm(after: now, ladder: configuration.alarms.escalation, every: configuration.alarms.repeatEvery) }
         guard !quiet else { return }
         while let level = m.raise(at: now, ladder: configuration.alarms.escalation) {
             ledger.alarms += 1
@@ -501,7 +608,7 @@ public struct FocusSession: Sendable {
         let end = max(now, e.start)
         e.end = end
         e.closedBy = closer
-        ledger.distracted += end - e.start
+        ledger.distracted = Ledger.add(ledger.distracted, from: e.start, to: end)
         if let first = m.firstAlarmAt {
             let recovery = closer == "back" ? max(0, end - first) : nil
             events.append(
@@ -562,16 +669,27 @@ extension FocusSession {
         var highSince: Timestamp?
     }
 
-    /// What the session counts as it goes, for its summary.
+    /// What the session counts as it goes, for its summary. Times are whole nanoseconds, the
+    /// instants' own unit: their sums are exact, so the summary is the same however many ticks
+    /// split the time (a replay skips the steady ones, a live session ticks every second).
     struct Ledger: Sendable {
         var episodes = 0
         var alarms = 0
-        var active = 0.0
-        var paused = 0.0
+        var active: Int64 = 0
+        var paused: Int64 = 0
         /// The part of `paused` on breaks.
-        var onBreak = 0.0
-        var gaps = 0.0
-        var distracted = 0.0
+        var onBreak: Int64 = 0
+        var gaps: Int64 = 0
+        var distracted: Int64 = 0
+
+        /// `total` plus the time from `start` to `end` (none if `end` is earlier), saturating.
+        static func add(_ total: Int64, from start: Timestamp, to end: Timestamp) -> Int64 {
+            guard end > start else { return total }
+            let (span, o1) = end.nanoseconds.subtractingReportingOverflow(start.nanoseconds)
+            let (sum, o2) = total.addingReportingOverflow(span)
+            return o1 || o2 ? .max : sum
+        }
+        static func seconds(_ nanoseconds: Int64) -> Double { Double(nanoseconds) / 1e9 }
     }
 }
 
@@ -631,6 +749,15 @@ struct EpisodeMachine: Hashable, Sendable {
         if now < until { return true }
         snoozedUntil = nil
         return false
+    }
+
+    /// When an alarm can next fire, as `escalate` left the machine at `now`: the end of a snooze,
+    /// the next level, or the last level's next repeat; `nil` when none will.
+    func nextAlarm(after now: Timestamp, ladder: [Double], every: Double) -> Timestamp? {
+        if let until = snoozedUntil { return until }
+        if record.alarmLevel < ladder.count { return dueInstant(record.confirmedAt, after: ladder[record.alarmLevel]) }
+        guard record.alarmLevel == ladder.count, let last = lastAlarmAt else { return nil }
+        return dueInstant(last, after: every)
     }
 
     /// Raises the alarm one level if that level is due; returns the new level.

@@ -123,6 +123,20 @@ struct ScorerSet: @unchecked Sendable {
         return score
     }
 
+    /// After every scorer was judged at `now`, with no input since: their outlooks together (a
+    /// quiet one is steady until a sample).
+    func outlook(after now: Timestamp) -> ScoreOutlook {
+        var all = ScoreOutlook.steady(until: nil)
+        for i in hot.indices where !quiet[i] { all = all.combined(with: hot[i]._withUnsafeGuaranteedRef { $0.outlook(after: now) }) }
+        return all
+    }
+
+    /// Scorer `i`'s score at `t` without moving it (`SignalScorer.score(at:)`): 0 when quiet, as
+    /// `judge` gives. Equal to a judgement at `t` while its outlook holds.
+    func score(_ i: Int, at t: Timestamp) -> Double {
+        quiet[i] ? 0 : hot[i]._withUnsafeGuaranteedRef { $0.score(at: t) }
+    }
+
     /// Scorer `i`'s cause's specificity at `now` (see `Specificity`).
     func specificity(_ i: Int, at now: Timestamp) -> Int { hot[i]._withUnsafeGuaranteedRef { $0.specificity(at: now) } }
 
@@ -138,6 +152,8 @@ class ScorerCell {
     func sensorChanged(_ status: SensorStatus, at t: Timestamp) {}
     func restart(at now: Timestamp) {}
     func judge(at now: Timestamp) -> (score: Double, quiet: Bool) { (0, false) }
+    func outlook(after now: Timestamp) -> ScoreOutlook { .steady(until: now) }
+    func score(at t: Timestamp) -> Double { 0 }
     func assess(at now: Timestamp) -> Assessment? { nil }
     func specificity(at now: Timestamp) -> Int { 0 }
     func copy() -> ScorerCell { self }
@@ -161,6 +177,8 @@ private final class Cell<S: SignalScorer>: ScorerCell {
     // Only the scorer's mutating requirements are called here: they run on it in place, where a
     // getter called from this generic code copied the whole scorer (a third of the replay's time).
     override func judge(at now: Timestamp) -> (score: Double, quiet: Bool) { scorer.judge(at: now) }
+    override func outlook(after now: Timestamp) -> ScoreOutlook { scorer.outlook(after: now) }
+    override func score(at t: Timestamp) -> Double { scorer.score(at: t) }
     override func assess(at now: Timestamp) -> Assessment? { scorer.assess(at: now) }
     override func specificity(at now: Timestamp) -> Int { scorer.specificity(at: now) }
     override func copy() -> ScorerCell { Cell(scorer) }

@@ -284,6 +284,19 @@ public struct PresenceScorer: SignalScorer {
 
     public mutating func specificity(at now: Timestamp) -> Int { lockedSince == nil ? Specificity.idle : Specificity.locked }
 
+    /// Locked: 1 for ever. On a call the idle clock is held at every judgement, so no promise.
+    /// Otherwise nothing until the grace period is over (when the person counts as away), then
+    /// the ramp to `idle_full`.
+    public mutating func outlook(after now: Timestamp) -> ScoreOutlook {
+        if busy, lastInput != nil { return .steady(until: now) }
+        if lockedSince != nil { return .steady(until: nil) }
+        guard enabled, let last = lastInput else { return .steady(until: nil) }
+        guard let since = awaySince else {
+            return .steady(until: now - last < config.idleGrace ? dueInstant(last, after: config.idleGrace) : now)
+        }
+        return .ramp(since: since, now: now, low: config.idleGrace, high: config.idleFull)
+    }
+
     public func score(at now: Timestamp) -> Double {
         if lockedSince != nil { return 1 }
         guard enabled, !busy, let last = lastInput else { return 0 }
@@ -432,6 +445,12 @@ public struct SwitchingScorer: SignalScorer {
     /// No switch in the window: nothing to forget, nothing to score.
     public var isQuiet: Bool { !config.enabled || recent.isEmpty }
 
+    /// The count holds until the oldest switch leaves the window.
+    public mutating func outlook(after now: Timestamp) -> ScoreOutlook {
+        guard config.enabled, let first = recent.first else { return .steady(until: nil) }
+        return .steady(until: dueInstant(first.time, after: config.window))
+    }
+
     public func score(at now: Timestamp) -> Double {
         guard config.enabled, !recent.isEmpty else { return 0 }
         return ramp(Double(total), Double(config.calm), Double(config.storm))
@@ -516,6 +535,14 @@ public struct NoiseScorer: SignalScorer {
 
     /// Not loud: quiet dips have nothing to end, and nothing scores, until a loud sample.
     public var isQuiet: Bool { !config.enabled || loudSince == nil }
+
+    /// The ramp of the loud stretch, until a quiet dip longer than `quiet_dip` forgets it.
+    public mutating func outlook(after now: Timestamp) -> ScoreOutlook {
+        guard config.enabled, let since = loudSince, let last = lastLoud else { return .steady(until: nil) }
+        let dip = ScoreOutlook.steady(until: dueInstant(last, after: config.quietDip))
+        guard levelCount > 0 else { return dip }
+        return dip.combined(with: .ramp(since: since, now: now, low: config.grace, high: config.full))
+    }
 
     public func score(at now: Timestamp) -> Double {
         guard config.enabled, let since = loudSince, levelCount > 0 else { return 0 }
@@ -633,6 +660,11 @@ public struct LocationScorer: SignalScorer {
     /// Inside the fence (or not yet outside long enough to count): only a fix can change that.
     public var isQuiet: Bool { !config.enabled || outsideSince == nil }
 
+    public mutating func outlook(after now: Timestamp) -> ScoreOutlook {
+        guard config.enabled, let since = outsideSince, lastDistance != nil else { return .steady(until: nil) }
+        return .ramp(since: since, now: now, low: config.grace, high: config.full)
+    }
+
     public func score(at now: Timestamp) -> Double {
         guard config.enabled, let since = outsideSince, lastDistance != nil else { return 0 }
         return ramp(now - since, config.grace, config.full)
@@ -697,6 +729,11 @@ public struct AppScorer: SignalScorer {
     }
 
     public var isQuiet: Bool { distractingSince == nil }
+
+    public mutating func outlook(after now: Timestamp) -> ScoreOutlook {
+        guard let since = distractingSince else { return .steady(until: nil) }
+        return .ramp(since: since, now: now, low: config.grace, high: config.full)
+    }
 
     public mutating func specificity(at now: Timestamp) -> Int { Specificity.app }
 

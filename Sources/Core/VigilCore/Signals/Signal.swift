@@ -203,6 +203,14 @@ public protocol SignalScorer: Sendable {
     /// a sample (nothing loud heard, no switch in the window, inside the fence): the session then
     /// skips it at the evaluations in between. False by default, which is always correct.
     var isQuiet: Bool { get }
+
+    /// Right after `judge(at: now)`: how the score goes on if no sample, status change or restart
+    /// comes (see `ScoreOutlook`). A replay steps the session from one instant that matters to
+    /// the next instead of every second, so months of samples replay in seconds. An earlier
+    /// `until` is always correct, only slower: the default, `.steady(until: now)`, has the session
+    /// judge the scorer at every tick. (Mutating only so that the session calls it in place, as
+    /// `specificity`.)
+    mutating func outlook(after now: Timestamp) -> ScoreOutlook
 }
 
 extension SignalScorer {
@@ -210,6 +218,7 @@ extension SignalScorer {
     public mutating func specificity(at now: Timestamp) -> Int { Specificity.plugIn }
     public var observesWhilePaused: Bool { false }
     public var isQuiet: Bool { false }
+    public mutating func outlook(after now: Timestamp) -> ScoreOutlook { .steady(until: now) }
 
     public mutating func observe(_ payload: SamplePayload, at t: Timestamp, judging: Bool) -> Bool {
         if judging || observesWhilePaused { observe(payload, at: t) }
@@ -293,3 +302,41 @@ public struct SignalCatalog: Sendable {
         signals.flatMap { $0.makeScorers(configuration) }
     }
 }
+
+/// How a scorer's score goes on after a judgement if no sample comes: until `until` (for ever when
+/// `nil`), judging again changes nothing in the scorer but its score, which stays as it is, or,
+/// when `rising`, never falls and is what `score(at:)` says. A replay skips the ticks before
+/// `until` when steady, and while rising goes straight to the tick where the combined score
+/// reaches the session's next threshold.
+public struct ScoreOutlook: Hashable, Sendable {
+    public var until: Timestamp?
+    public var rising: Bool
+
+    public static func steady(until: Timestamp?) -> ScoreOutlook { ScoreOutlook(until: until, rising: false) }
+    public static func rising(until: Timestamp?) -> ScoreOutlook { ScoreOutlook(until: until, rising: true) }
+
+    /// Both together: rising if either rises, until the earlier end.
+    public func combined(with other: ScoreOutlook) -> ScoreOutlook {
+        let until: Timestamp? =
+            switch (self.until, other.until) {
+            case (let a?, let b?): min(a, b)
+            case (let a?, nil): a
+            case (nil, let b): b
+            }
+        return ScoreOutlook(until: until, rising: rising || other.rising)
+    }
+
+    /// The outlook of a score `ramp(now - since, low, high)`: 0 until `since + low`, rising to 1
+    /// at `since + high`, then 1 for ever.
+    public static func ramp(since: Timestamp, now: Timestamp, low: Double, high: Double) -> ScoreOutlook {
+        let x = now - since
+        if x < low { return .steady(until: dueInstant(since, after: low)) }
+        if x >= high { return .steady(until: nil) }
+        return .rising(until: nil)
+    }
+}
+
+/// `since + seconds`, a millisecond early, as an outlook's `until`: an instant computed in
+/// floating point may land a nanosecond after the tick whose judgement it must not skip, and
+/// early only costs one more evaluation.
+@inlinable public func dueInstant(_ since: Timestamp, after seconds: Double) -> Timestamp { since + (seconds - 0.001) }
