@@ -69,7 +69,7 @@ benchmark("replay \(sampleCount) samples: JSON Lines parse + focus-session state
     state.start()
     let merged = try MergedRecordings([RecordingReader(path: recordingPath)])
     var events = 0
-    let result = try Replayer(configuration: .default).run(merged) { _ in events += 1 }
+    let result = try Replayer(configuration: .default, signals: .builtIn).run(merged) { _ in events += 1 }
     try state.end()
     precondition(result.samples == sampleCount)
 }

@@ -74,7 +74,9 @@ import VigilStore
     /// sees levels 2 to 4, updated in place, each more urgent, then "back at work".
     @Test func aLongAbsenceEscalatesRepeatsUntilBackAndClears() throws {
         var events: [SessionEvent] = []
-        _ = try Replayer(configuration: .default, task: "thesis").run(MergedRecordings([awaySession(awayMinutes: 20)])) { events.append($0) }
+        _ = try Replayer(configuration: .default, signals: .builtIn, task: "thesis").run(MergedRecordings([awaySession(awayMinutes: 20)])) {
+            events.append($0)
+        }
         let repeats = events.compactMap { if case .alarm(4, let r, _, _, _) = $0.kind, r > 0 { r } else { nil } }
         #expect(repeats.count >= 5, "the persistent level repeats while away: \(repeats)")
         #expect(repeats == Array(1...repeats.count))
@@ -144,7 +146,7 @@ import VigilStore
         var config = VigilConfiguration.default.alarms
         config.channels = [[.desktop]]
         var events: [SessionEvent] = []
-        _ = try Replayer(configuration: .default).run(MergedRecordings([awaySession(awayMinutes: 15)])) { events.append($0) }
+        _ = try Replayer(configuration: .default, signals: .builtIn).run(MergedRecordings([awaySession(awayMinutes: 15)])) { events.append($0) }
         let bus = try SessionBus()  // a bus with no notification daemon on it
         let reports = Reports()
         let dispatcher = AlarmDispatcher(
@@ -169,7 +171,7 @@ import VigilStore
         config.tone = 660
         config.toneLevels = [-30, -24, -18, -6]
         var events: [SessionEvent] = []
-        _ = try Replayer(configuration: .default).run(MergedRecordings([awaySession(awayMinutes: 16)])) { events.append($0) }
+        _ = try Replayer(configuration: .default, signals: .builtIn).run(MergedRecordings([awaySession(awayMinutes: 16)])) { events.append($0) }
         let fired = events.compactMap { if case .alarm(let l, _, _, _, _) = $0.kind, l >= 3 { l } else { nil } }
         #expect(fired.first == 3 && fired.dropFirst().allSatisfy { $0 == 4 } && fired.count >= 2, "\(fired)")
 

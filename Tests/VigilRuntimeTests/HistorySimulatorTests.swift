@@ -11,7 +11,7 @@ import VigilRuntime
 
     /// Forty days up to 2026-11-21, session by session.
     func history(seed: UInt64) -> [[SessionEvent]] {
-        var simulator = HistorySimulator(seed: seed, timeZone: berlin)
+        var simulator = HistorySimulator(seed: seed, timeZone: berlin, signals: .builtIn)
         var sessions: [[SessionEvent]] = []
         let last = civilDay("2026-11-21")!
         simulator.run(days: (last - 39)...last) { sessions.append($0) }

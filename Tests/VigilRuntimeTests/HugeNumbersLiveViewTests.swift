@@ -10,7 +10,7 @@ import VigilCore
 
     @Test(arguments: [1e19, -1e19, Double.infinity, -Double.infinity, Double.nan, Double.greatestFiniteMagnitude])
     func theScreenShowsAnyNumberWithoutATrap(x: Double) {
-        var view = LiveView(task: "essay", planned: 1500, workplace: nil)
+        var view = LiveView(task: "essay", planned: 1500, workplace: nil, signals: .builtIn)
         view.apply(SessionEvent(time: t0, kind: .sessionStarted(task: "essay", plannedSeconds: 1500)), line: nil)
         view.apply(Sample(time: t0 + 1, payload: .audio(AudioLevel(rms: x, peak: x, shortTermLUFS: x))))
         view.apply(Sample(time: t0 + 2, payload: .audio(AudioLevel(rms: x, peak: x))))

@@ -87,7 +87,7 @@ import VigilRuntime
             try RecordingWriter(path: file, header: RecordingHeader(start: clock.start, source: "test", task: "t", plannedSeconds: planned)))
         let live = Events()
         let session = LiveSession(
-            configuration: config, task: "t", plannedSeconds: planned, wallStart: clock.start, clock: ContinuousClock(),
+            configuration: config, signals: .builtIn, task: "t", plannedSeconds: planned, wallStart: clock.start, clock: ContinuousClock(),
             onSample: { tap.append($0) }, onEvents: { live.add($0) })
         let detectors: [any Detector] = [
             PulseMicrophoneDetector(server: pulse.address, window: config.audio.window, retry: (0.05, 0.2), now: clock.now),
@@ -129,7 +129,9 @@ import VigilRuntime
         try tap.writer.close()
 
         var replayed: [SessionEvent] = []
-        let result = try Replayer(configuration: config).run(MergedRecordings([RecordingReader(path: file)])) { replayed.append($0) }
+        let result = try Replayer(configuration: config, signals: .builtIn).run(MergedRecordings([RecordingReader(path: file)])) {
+            replayed.append($0)
+        }
 
         let events = live.all.withLock { $0 }
         // The live run saw the real sensors: levels, fixes, and the distraction they caused.

@@ -8,7 +8,7 @@ import VigilCore
     let t0 = parseRFC3339("2026-03-02T09:00:00Z")!
 
     func started(planned: Double = 1500) -> LiveView {
-        var view = LiveView(task: "slides", planned: planned, workplace: nil)
+        var view = LiveView(task: "slides", planned: planned, workplace: nil, signals: .builtIn)
         view.apply(SessionEvent(time: t0, kind: .sessionStarted(task: "slides", plannedSeconds: planned)), line: nil)
         view.apply(SessionEvent(time: t0, kind: .stateChanged(from: .planned, to: .focused, score: 0, reason: nil)), line: nil)
         return view

@@ -30,7 +30,8 @@ import VigilTesting
 
     @Test func wallTimeIsTheStartPlusMonotonicElapsedTime() async {
         let clock = ManualClock()
-        let live = LiveSession(configuration: .default, task: nil, plannedSeconds: nil, wallStart: wallStart, clock: clock) { _ in }
+        let live = LiveSession(configuration: .default, signals: .builtIn, task: nil, plannedSeconds: nil, wallStart: wallStart, clock: clock) { _ in
+        }
         clock.advance(by: .seconds(90.25))
         #expect(await live.now() == wallStart + 90.25)
     }
@@ -38,7 +39,9 @@ import VigilTesting
     @Test func theTickerRunsTheSessionToItsPlannedEnd() async {
         let clock = ManualClock()
         let collected = Collected()
-        let live = LiveSession(configuration: .default, task: "t", plannedSeconds: 5, wallStart: wallStart, clock: clock) { collected.add($0) }
+        let live = LiveSession(configuration: .default, signals: .builtIn, task: "t", plannedSeconds: 5, wallStart: wallStart, clock: clock) {
+            collected.add($0)
+        }
         let (commands, _) = AsyncStream<LiveCommand>.makeStream()
         await live.begin(statuses: [SensorStatus(sensor: .input, state: .unavailable, detail: "none here")])
         let run = Task { await live.run(detectors: [], commands: commands) }
@@ -60,7 +63,9 @@ import VigilTesting
     @Test func anInterruptionEndsTheRunAndIsSaidSo() async {
         let clock = ManualClock()
         let collected = Collected()
-        let live = LiveSession(configuration: .default, task: nil, plannedSeconds: 600, wallStart: wallStart, clock: clock) { collected.add($0) }
+        let live = LiveSession(configuration: .default, signals: .builtIn, task: nil, plannedSeconds: 600, wallStart: wallStart, clock: clock) {
+            collected.add($0)
+        }
         let (commands, continuation) = AsyncStream<LiveCommand>.makeStream()
         await live.begin(statuses: [])
         let run = Task { await live.run(detectors: [], commands: commands) }
@@ -86,7 +91,7 @@ import VigilTesting
         let recorded = Mutex<[Sample]>([])
         let seen = Mutex<[Sample]>([])
         let live = LiveSession(
-            configuration: config, task: nil, plannedSeconds: 600, wallStart: wallStart, clock: ManualClock(),
+            configuration: config, signals: .builtIn, task: nil, plannedSeconds: 600, wallStart: wallStart, clock: ManualClock(),
             onSample: { s in recorded.withLock { $0.append(s) } }, onEvents: { _ in })
         await live.observeReadings { s in seen.withLock { $0.append(s) } }
         await live.begin(statuses: [])
@@ -113,7 +118,7 @@ import VigilTesting
         let collected = Collected()
         let recorded = Mutex<[Sample]>([])
         let live = LiveSession(
-            configuration: .default, task: "t", plannedSeconds: 5, wallStart: wallStart, clock: clock,
+            configuration: .default, signals: .builtIn, task: "t", plannedSeconds: 5, wallStart: wallStart, clock: clock,
             onSample: { s in recorded.withLock { $0.append(s) } }, onEvents: { collected.add($0) })
         await live.begin(statuses: [])
         clock.advance(by: .seconds(3))
@@ -127,7 +132,9 @@ import VigilTesting
 
         var replayed: [SessionEvent] = []
         let source = SampleArray(path: "memory", start: wallStart, samples: samples)
-        _ = try Replayer(configuration: .default, task: "t", plannedSeconds: 5).run(MergedRecordings([source])) { replayed.append($0) }
+        _ = try Replayer(configuration: .default, signals: .builtIn, task: "t", plannedSeconds: 5).run(MergedRecordings([source])) {
+            replayed.append($0)
+        }
         #expect(replayed == collected.all)
         #expect(collected.all.last.map { if case .sessionEnded(let s) = $0.kind { s.ended == wallStart + 5 } else { false } } == true)
     }
@@ -142,7 +149,7 @@ import VigilTesting
         let collected = Collected()
         let recorded = Mutex<[Sample]>([])
         let live = LiveSession(
-            configuration: .default, task: "t", plannedSeconds: 600, wallStart: wallStart, clock: clock,
+            configuration: .default, signals: .builtIn, task: "t", plannedSeconds: 600, wallStart: wallStart, clock: clock,
             onSample: { s in recorded.withLock { $0.append(s) } }, onEvents: { collected.add($0) })
         await live.begin(statuses: [])
         let quiet = SamplePayload.audio(AudioLevel(rms: -50, peak: -40))
@@ -177,7 +184,7 @@ import VigilTesting
         #expect(try String(contentsOfFile: file, encoding: .utf8).contains(#""action":"stall_ended""#))
 
         var replayed: [SessionEvent] = []
-        _ = try Replayer(configuration: .default).run(MergedRecordings([RecordingReader(path: file)])) { replayed.append($0) }
+        _ = try Replayer(configuration: .default, signals: .builtIn).run(MergedRecordings([RecordingReader(path: file)])) { replayed.append($0) }
         #expect(replayed.count == events.count)
         for (i, (a, b)) in zip(events, replayed).enumerated() where a != b {
             Issue.record("event \(i) differs:\n live   \(a)\n replay \(b)")
@@ -196,7 +203,7 @@ import VigilTesting
         var config = VigilConfiguration.Location()
         config.workplace = office
         var privacy = LocationPrivacy(config: config)
-        var view = LiveView(task: nil, planned: nil, workplace: office)
+        var view = LiveView(task: nil, planned: nil, workplace: office, signals: .builtIn)
         // At the desk, 12 m from the workplace; the cell's centre is about 300 m away.
         let desk = LocationFix(latitude: 52.2054, longitude: 0.1219, horizontalAccuracy: 5, mode: .threeD)
         let coarse = privacy.protect(desk)
@@ -216,7 +223,7 @@ import VigilTesting
 
     /// The events of a session paused from 5 to 15 minutes, with the screen's clock read at 20.
     func paused(_ extends: Bool) -> LiveView {
-        var view = LiveView(task: "essay", planned: 1500, workplace: nil, pauseExtendsPlan: extends)
+        var view = LiveView(task: "essay", planned: 1500, workplace: nil, signals: .builtIn, pauseExtendsPlan: extends)
         view.apply(SessionEvent(time: t0, kind: .sessionStarted(task: "essay", plannedSeconds: 1500)), line: nil)
         view.apply(
             SessionEvent(time: t0 + 300, kind: .stateChanged(from: .focused, to: .paused(.pause), score: 0, reason: "paused by you")), line: nil)
@@ -240,7 +247,7 @@ import VigilTesting
     /// A channel that stopped working is said whole, wrapped, with its remedy at the end; the
     /// timeline's own lines are cut to the width.
     @Test func notesAreWrappedWholeOnANarrowScreen() {
-        var view = LiveView(task: nil, planned: nil, workplace: nil)
+        var view = LiveView(task: nil, planned: nil, workplace: nil, signals: .builtIn)
         let note =
             "desktop notifications unavailable: no notification daemon on the session bus; install one (dunst, mako) or set alarms.channels without notify"
         view.note(note)

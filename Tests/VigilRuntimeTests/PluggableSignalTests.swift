@@ -1,12 +1,14 @@
 import Foundation
 import RecordingFormats
 import SessionViews
+import Synchronization
 import Testing
 import VigilCore
 import VigilRecording
 import VigilRuntime
 import VigilStats
 import VigilStore
+import VigilTesting
 
 /// A signal added from outside, as a new module would add one: a phone that reports when it is
 /// unlocked and locked again. It is defined here, in the tests, with nothing in the state machine,
@@ -50,6 +52,25 @@ extension SignalDefinition {
     static let phone = SignalDefinition(sensor: .phone, causes: [.phone]) { _ in [PhoneScorer()] }
 }
 
+/// The phone's live side: a detector that says the phone works, then that it was unlocked, and
+/// stays open as a live sensor does; registered as a sensor module, the product's way.
+struct PhoneDetector: Detector {
+    var sensor: SensorKind { .phone }
+    let now: @Sendable () -> Timestamp
+    func samples() -> AsyncStream<Sample> {
+        AsyncStream { c in
+            c.yield(Sample(time: now(), payload: .status(SensorStatus(sensor: .phone, state: .available))))
+            c.yield(Sample(time: now(), payload: .reading(SignalReading(sensor: .phone, label: "unlocked"))))
+        }
+    }
+}
+
+extension SensorModule {
+    static let phone = SensorModule(signal: .phone) { _, context in
+        SensorAvailability(sensor: .phone, detector: PhoneDetector(now: context.now), source: "the tests' phone")
+    }
+}
+
 extension Array where Element == SessionEvent {
     var episodesStarted: [Episode] { compactMap { if case .episodeStarted(let e) = $0.kind { e } else { nil } } }
 }
@@ -90,7 +111,7 @@ extension Array where Element == SessionEvent {
         // Without the registration the phone's lines are skipped as lines of an unknown kind.
         let plain = try MergedRecordings([RecordingReader(path: path)])
         var plainEvents: [SessionEvent] = []
-        let plainResult = try Replayer(configuration: .default).run(plain) { plainEvents.append($0) }
+        let plainResult = try Replayer(configuration: .default, signals: .builtIn).run(plain) { plainEvents.append($0) }
         #expect(plainResult.skippedLines == phoneLines)
         #expect(!plainEvents.contains { if case .episodeStarted(let e) = $0.kind { e.cause == .phone } else { false } })
 
@@ -118,6 +139,66 @@ extension Array where Element == SessionEvent {
         #expect(report.episodes.byCause.map(\.count) == [0, 0, 0, 0, 0, 1])
         #expect(report.episodes.byCause.last?.minutes == 3)
         #expect(report.rendered(as: .json).contains(#""key": "phone""#))
+    }
+
+    /// The registry the product composes, with the phone's module added as `Composition` would
+    /// add it: its detector runs in a live session beside the built-in sensors' (switched off
+    /// here), its samples are judged by its scorer, and the recording replays to the same timeline.
+    @Test func aSensorModuleRunsLiveAndItsRecordingReplays() async throws {
+        let registry = SensorRegistry.builtIn.adding(.phone)
+        #expect(registry.signals.sensors == SignalCatalog.builtIn.sensors + [.phone])
+        var config = VigilConfiguration.default
+        config.input.enabled = false
+        config.desktop.enabled = false
+        config.apps.enabled = false
+        config.audio.enabled = false
+        config.media.enabled = false
+        config.location.enabled = false
+        // The phone reports changes only: its two minutes in hand are silent, which a replay
+        // would read as a gap (the machine slept) below the default 90 s.
+        config.session.gap = 600
+        let clock = ManualClock()
+        let sensors = registry.availability(configuration: config, now: { Self.start })
+        #expect(sensors.map(\.sensor) == [.desktop, .input, .app, .audio, .media, .location, .phone])
+        #expect(sensors.map { $0.detector != nil } == [false, false, false, false, false, false, true])
+
+        let recorded = Mutex<[Sample]>([])
+        let events = Mutex<[SessionEvent]>([])
+        let live = LiveSession(
+            configuration: config, signals: registry.signals, task: "essay", plannedSeconds: nil, wallStart: Self.start, clock: clock,
+            onSample: { s in recorded.withLock { $0.append(s) } }, onEvents: { e in events.withLock { $0 += e } })
+        let (commands, person) = AsyncStream<LiveCommand>.makeStream()
+        await live.begin(statuses: sensors.compactMap(\.status))
+        let run = Task { await live.run(detectors: sensors.compactMap(\.detector), commands: commands) }
+        func settle(_ condition: () -> Bool) async {
+            for _ in 0..<100_000 where !condition() { await Task.yield() }
+        }
+        await settle { recorded.withLock { $0.contains { if case .reading = $0.payload { true } else { false } } } }
+        for _ in 0..<120 {
+            await settle { clock.sleeperCount > 0 }
+            clock.advance(by: .seconds(1))
+        }
+        // Between two ticks, as a person's key falls: on a tick's own instant the live session
+        // would judge the tick first, a replay the key (it takes the ticks before a sample).
+        await settle { clock.sleeperCount > 0 }
+        clock.advance(by: .milliseconds(500))
+        person.yield(.control(.end))
+        await run.value
+        let liveEvents = events.withLock { $0 }
+        #expect(liveEvents.episodesStarted.map(\.cause) == [.phone], "\(liveEvents.map(\.kind))")
+
+        // Recorded as any plug-in sensor's lines, read back through the registry's signals.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-plug-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/live.jsonl"
+        let writer = try RecordingWriter(path: path, header: RecordingHeader(start: Self.start, source: "test", task: "essay"))
+        for s in recorded.withLock({ $0 }) { try writer.append(s) }
+        try writer.close()
+        var replayed: [SessionEvent] = []
+        let opened = try RecordingFiles.open(path: path, configuration: config, signals: registry.signals)
+        _ = try Replayer(configuration: config, signals: registry.signals).run(MergedRecordings([opened.source])) { replayed.append($0) }
+        #expect(replayed == liveEvents)
     }
 
     @Test func theLiveScreenShowsAPluggedInSignalsReading() {

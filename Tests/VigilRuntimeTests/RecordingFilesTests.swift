@@ -39,25 +39,26 @@ import VigilRuntime
         ] {
             try text.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8)
             do {
-                _ = try RecordingFiles.open(path: dir + "/" + name)
+                _ = try RecordingFiles.open(path: dir + "/" + name, configuration: .default, signals: .builtIn)
                 Issue.record("\(name) was accepted")
             } catch {
                 #expect(error.message.contains(message), "\(error)")
                 #expect(error.file.hasSuffix(name))
             }
         }
-        #expect(throws: RecordingError.self) { try RecordingFiles.open(path: dir) }
-        #expect(throws: RecordingError.self) { try RecordingFiles.open(path: dir + "/missing.wav") }
+        #expect(throws: RecordingError.self) { try RecordingFiles.open(path: dir, configuration: .default, signals: .builtIn) }
+        #expect(throws: RecordingError.self) { try RecordingFiles.open(path: dir + "/missing.wav", configuration: .default, signals: .builtIn) }
     }
 
     /// A keyboard recording, an audio file and a gpsd log on one timeline: each placed at its own
     /// start, merged in time order, judged by one session.
     @Test func theSensorsOwnFormatsReplayTogether() throws {
-        let opened = try Self.files.dropFirst().map { try RecordingFiles.open(path: $0.0) }
+        let opened = try Self.files.dropFirst().map { try RecordingFiles.open(path: $0.0, configuration: .default, signals: .builtIn) }
         let merged = try MergedRecordings(opened.map(\.source))
         var previous: Timestamp?
         var kinds = Set<String>()
-        let all = try MergedRecordings(try Self.files.dropFirst().map { try RecordingFiles.open(path: $0.0).source })
+        let all = try MergedRecordings(
+            try Self.files.dropFirst().map { try RecordingFiles.open(path: $0.0, configuration: .default, signals: .builtIn).source })
         while let s = try all.next() {
             if let p = previous { #expect(s.time >= p) }
             previous = s.time
@@ -70,7 +71,7 @@ import VigilRuntime
         }
         #expect(kinds == ["input", "audio", "location"])
         var events: [SessionEvent] = []
-        let result = try Replayer(configuration: .default).run(merged) { events.append($0) }
+        let result = try Replayer(configuration: .default, signals: .builtIn).run(merged) { events.append($0) }
         #expect(result.samples > 250)
         #expect(events.first.map { if case .sessionStarted = $0.kind { true } else { false } } == true)
         #expect(events.last.map { if case .sessionEnded = $0.kind { true } else { false } } == true)
@@ -79,7 +80,8 @@ import VigilRuntime
     /// `vigil inspect`'s figures for a libinput recording are the reader's, which the input tests
     /// check against the hand-worked scenario (Data/README.md there).
     @Test func inspectionOfALibinputRecording() throws {
-        let i = try RecordingInspection.inspect(try RecordingFiles.open(path: "\(Self.tests)/InputDetectorTests/Data/keyboard-alt-tab.yml"))
+        let i = try RecordingInspection.inspect(
+            try RecordingFiles.open(path: "\(Self.tests)/InputDetectorTests/Data/keyboard-alt-tab.yml", configuration: .default, signals: .builtIn))
         let input = try #require(i.input)
         #expect(input.keyPresses == 13)
         #expect(input.altTab == 3 && input.superKey == 1 && input.ctrlTab == 1 && input.workspace == 1)
@@ -98,7 +100,7 @@ import VigilRuntime
             if case .input(let a) = s.payload { keys += a.keyPresses }
             if case .location = s.payload { fixes += 1 }
         }
-        let i = try RecordingInspection.inspect(try RecordingFiles.open(path: path))
+        let i = try RecordingInspection.inspect(try RecordingFiles.open(path: path, configuration: .default, signals: .builtIn))
         #expect(i.samples == samples.count)
         #expect(i.input?.keyPresses == keys)
         #expect(i.location?.fixes == fixes)
@@ -147,7 +149,7 @@ import VigilRuntime
         try text.write(toFile: dir + "/export.json", atomically: true, encoding: .utf8)
         #expect(try RecordingFiles.detect(path: dir + "/export.json") == .activityWatch)
         do {
-            _ = try RecordingFiles.open(path: dir + "/export.json")
+            _ = try RecordingFiles.open(path: dir + "/export.json", configuration: .default, signals: .builtIn)
             Issue.record("\(text) was accepted")
         } catch {
             #expect(error.message.contains(message), "\(error.message)")
@@ -167,7 +169,7 @@ import VigilRuntime
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try text.write(toFile: dir + "/export.json", atomically: true, encoding: .utf8)
-        let source = try RecordingFiles.open(path: dir + "/export.json").source
+        let source = try RecordingFiles.open(path: dir + "/export.json", configuration: .default, signals: .builtIn).source
         var count = 0
         var longestIdle = 0.0
         while let s = try source.next() {
@@ -236,7 +238,7 @@ import VigilRuntime
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try text.write(toFile: dir + "/export.json", atomically: true, encoding: .utf8)
-        let source = try RecordingFiles.open(path: dir + "/export.json").source
+        let source = try RecordingFiles.open(path: dir + "/export.json", configuration: .default, signals: .builtIn).source
         var got: [String?] = []
         while let s = try source.next() {
             if case .app(let a) = s.payload, !a.appClass.isEmpty { got.append(a.rule) }
@@ -267,7 +269,7 @@ import VigilRuntime
             #"{"t":500,"kind":"desktop","idle":1}"#,
         ]
         try lines.joined(separator: "\n").write(toFile: dir + "/r.jsonl", atomically: true, encoding: .utf8)
-        let i = try RecordingInspection.inspect(try RecordingFiles.open(path: dir + "/r.jsonl"))
+        let i = try RecordingInspection.inspect(try RecordingFiles.open(path: dir + "/r.jsonl", configuration: .default, signals: .builtIn))
         #expect(i.desktop?.idleReadings == 3)
         #expect(i.desktop?.longestIdle == 90)
         #expect(i.desktop?.locks == 1)
@@ -292,12 +294,13 @@ import VigilRuntime
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let whole = try Data(contentsOf: URL(fileURLWithPath: "\(Self.tests)/VigilAudioTests/Data/piano.wav"))
         try whole.prefix(44 + 44_100 * 4 * 2).write(to: URL(fileURLWithPath: dir + "/cut.wav"))  // 2 s of 10
-        let i = try RecordingInspection.inspect(try RecordingFiles.open(path: dir + "/cut.wav"))
+        let i = try RecordingInspection.inspect(try RecordingFiles.open(path: dir + "/cut.wav", configuration: .default, signals: .builtIn))
         #expect(abs(i.duration - 2) < 0.01)
         #expect(i.audio?.declaredDuration.map { abs($0 - 10) < 0.01 } == true)
         #expect(i.text().contains("the file is cut short: its header announces 10 s, 2.00 s of audio are there"), "\(i.text())")
         // The whole file is not cut short.
-        let full = try RecordingInspection.inspect(try RecordingFiles.open(path: "\(Self.tests)/VigilAudioTests/Data/piano.wav"))
+        let full = try RecordingInspection.inspect(
+            try RecordingFiles.open(path: "\(Self.tests)/VigilAudioTests/Data/piano.wav", configuration: .default, signals: .builtIn))
         #expect(full.audio?.declaredDuration == nil)
     }
 }

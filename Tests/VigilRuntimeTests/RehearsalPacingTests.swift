@@ -32,11 +32,13 @@ import VigilRuntime
     @Test(arguments: ["coffee-break", "leaving-building", "loud-room", "app-switching-storm"])
     func aRehearsalTooFastForTheMachineIsTheReplay(_ scenario: String) async throws {
         let path = "\(root)/Samples/\(scenario)/session.jsonl"
-        func recording() throws -> MergedRecordings { try MergedRecordings([try RecordingFiles.open(path: path, configuration: .default).source]) }
+        func recording() throws -> MergedRecordings {
+            try MergedRecordings([try RecordingFiles.open(path: path, configuration: .default, signals: .builtIn).source])
+        }
 
         let replayed = Collected()
         let replay = try recording()
-        _ = try Replayer(configuration: .default, task: nil, plannedSeconds: nil).run(replay) { replayed.add([$0]) }
+        _ = try Replayer(configuration: .default, signals: .builtIn, task: nil, plannedSeconds: nil).run(replay) { replayed.add([$0]) }
 
         let merged = try recording()
         let pacer = RecordingPacer()
@@ -45,7 +47,7 @@ import VigilRuntime
         let start = try #require(replayed.all.first?.time)
         let rehearsed = Collected()
         let live = LiveSession(
-            configuration: .default, task: nil, plannedSeconds: merged.plannedSeconds, wallStart: start, clock: clock
+            configuration: .default, signals: .builtIn, task: nil, plannedSeconds: merged.plannedSeconds, wallStart: start, clock: clock
         ) { rehearsed.add($0) }
         await live.begin(statuses: [])
         let (commands, _) = AsyncStream<LiveCommand>.makeStream()
@@ -71,7 +73,7 @@ import VigilRuntime
         let feed = RecordingFeed(merged, clock: clock, start: clock.now, pacer: pacer)
         let taken = Mutex<[Timestamp]>([])
         let live = LiveSession(
-            configuration: .default, task: nil, plannedSeconds: nil, wallStart: start, clock: clock,
+            configuration: .default, signals: .builtIn, task: nil, plannedSeconds: nil, wallStart: start, clock: clock,
             onSample: { s in if case .audio = s.payload { taken.withLock { $0.append(s.time) } } }, onEvents: { _ in })
         await live.begin(statuses: [])
         let (commands, _) = AsyncStream<LiveCommand>.makeStream()

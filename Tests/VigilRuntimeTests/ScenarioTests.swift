@@ -15,7 +15,7 @@ let scenarios = [
 func replay(_ scenario: String) throws -> (events: [SessionEvent], text: String, json: String) {
     let reader = try RecordingReader(path: "\(root)/Samples/\(scenario)/session.jsonl")
     var events: [SessionEvent] = []
-    _ = try Replayer(configuration: .default).run(try MergedRecordings([reader])) { events.append($0) }
+    _ = try Replayer(configuration: .default, signals: .builtIn).run(try MergedRecordings([reader])) { events.append($0) }
     let renderer = TimelineRenderer(sessionStart: events[0].time)
     let text = events.compactMap(renderer.text).map { $0 + "\n" }.joined()
     let json = events.map(renderer.json).map { $0 + "\n" }.joined()
@@ -109,7 +109,7 @@ struct Expectation: Decodable {
     @Test func aPlannedLengthEndsTheReplayAtThePlan() throws {
         let reader = try RecordingReader(path: "\(root)/Samples/steady-focus/session.jsonl")
         var events: [SessionEvent] = []
-        _ = try Replayer(configuration: .default, plannedSeconds: 600).run(try MergedRecordings([reader])) { events.append($0) }
+        _ = try Replayer(configuration: .default, signals: .builtIn, plannedSeconds: 600).run(try MergedRecordings([reader])) { events.append($0) }
         let s = events.compactMap { if case .sessionEnded(let s) = $0.kind { s } else { nil } }.last
         #expect(s?.outcome == .completed)
         #expect(s.map { $0.ended - $0.started } == 600)

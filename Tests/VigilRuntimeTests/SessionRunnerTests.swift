@@ -65,7 +65,7 @@ import VigilTesting
             task: "essay", taskId: nil, planned: 150, wallStart: wallStart, rehearsal: false,
             pomodoro: PomodoroPlan(work: 60, shortBreak: 30, longBreak: 30, rounds: 4), record: record)
         return try SessionRunner(
-            configuration: .default, store: store, dataDirectory: dir, plan: plan, clock: clock, sinks: sinks, motivation: { nil },
+            configuration: .default, signals: .builtIn, store: store, dataDirectory: dir, plan: plan, clock: clock, sinks: sinks, motivation: { nil },
             presenter: presenter)
     }
 

@@ -13,7 +13,8 @@ import VigilCore
     func noLineIsWiderThanTheTerminal(width: Int) {
         let task = "論文を書く・第三章の推敲と引用の確認 🎉📚"
         var view = LiveView(
-            task: task, planned: 1500, workplace: VigilConfiguration.Workplace(name: "図書館の三階 ☕", latitude: 0, longitude: 0, radius: 100))
+            task: task, planned: 1500, workplace: VigilConfiguration.Workplace(name: "図書館の三階 ☕", latitude: 0, longitude: 0, radius: 100),
+            signals: .builtIn)
         view.apply(SessionEvent(time: t0, kind: .sessionStarted(task: task, plannedSeconds: 1500)), line: "00:00:00  started  task \"\(task)\"")
         view.apply(
             Sample(

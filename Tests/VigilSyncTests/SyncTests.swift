@@ -28,7 +28,7 @@ struct Device {
 
     /// `days` of simulated history ending `lastDay`, as `vigil simulate` writes it.
     func simulate(seed: UInt64, days: Int, lastDay: Int = 20_400) throws {
-        var simulator = HistorySimulator(seed: seed, timeZone: TimeZone(identifier: "Europe/Berlin")!)
+        var simulator = HistorySimulator(seed: seed, timeZone: TimeZone(identifier: "Europe/Berlin")!, signals: .builtIn)
         var sessions: [[SessionEvent]] = []
         simulator.run(days: (lastDay - days + 1)...lastDay) { sessions.append($0) }
         try store.appendSessions(sessions, source: .simulated)

@@ -167,12 +167,13 @@ public enum RecordingFiles {
     }
 
     /// Opens `path` in its format. Window lengths for the formats that are aggregated on reading
-    /// (input events, audio) come from the config, as for the live detectors.
-    public static func open(path: String, configuration: VigilConfiguration = .default) throws(RecordingError) -> OpenedRecording {
+    /// (input events, audio) come from the config, as for the live detectors; a Vigil recording's
+    /// lines of plug-in sensors are read as the registered `signals` say.
+    public static func open(path: String, configuration: VigilConfiguration, signals: SignalCatalog) throws(RecordingError) -> OpenedRecording {
         let format = try detect(path: path)
         switch format {
         case .vigil:
-            return OpenedRecording(format: format, source: try RecordingReader(path: path))
+            return OpenedRecording(format: format, source: try RecordingReader(path: path, signals: signals))
         case .libinputRecord:
             do {
                 let reader = try LibinputRecordReader(path: path, window: configuration.input.window, start: .fromFile)

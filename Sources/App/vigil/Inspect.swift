@@ -49,7 +49,10 @@ struct Inspect: AsyncParsableCommand {
             // Every file is read before anything is printed, so a bad file stops the command
             // without half a report.
             var results: [RecordingInspection] = []
-            for f in files { results.append(try RecordingInspection.inspect(try RecordingFiles.open(path: f, configuration: config))) }
+            for f in files {
+                results.append(
+                    try RecordingInspection.inspect(try RecordingFiles.open(path: f, configuration: config, signals: Composition.registry.signals)))
+            }
             for (i, r) in results.enumerated() {
                 if json {
                     print(r.json())

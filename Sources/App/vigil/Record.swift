@@ -46,7 +46,7 @@ struct Record: AsyncParsableCommand {
             let clock = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
             let recorder = try SampleRecorder(
                 path: output, header: RecordingHeader(start: clock.start, source: "vigil record", task: task), journal: common.paths.outputJournal)
-            let sensors = DetectorCatalog.availability(configuration: config, now: clock.now)
+            let sensors = Composition.registry.availability(configuration: config, now: clock.now)
             for s in sensors {
                 if let status = s.status { recorder.append(Sample(time: clock.start, payload: .status(status))) }
             }

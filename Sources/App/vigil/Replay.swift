@@ -71,9 +71,9 @@ struct Replay: AsyncParsableCommand {
             // Open the store first: an unwritable data directory is reported before any work.
             let store = log ? try common.openStore() : nil
             var sources: [any SampleSource] = []
-            for f in files { sources.append(try RecordingFiles.open(path: f, configuration: config).source) }
+            for f in files { sources.append(try RecordingFiles.open(path: f, configuration: config, signals: Composition.registry.signals).source) }
             let merged = try MergedRecordings(sources)
-            let replayer = Replayer(configuration: config, task: task, plannedSeconds: minutes.map { $0 * 60 })
+            let replayer = Replayer(configuration: config, signals: Composition.registry.signals, task: task, plannedSeconds: minutes.map { $0 * 60 })
             let out = Output()
             var renderer: TimelineRenderer?
             var events: [SessionEvent] = []

@@ -40,7 +40,7 @@ struct Sensors: AsyncParsableCommand {
         await guarded {
             let config = try common.loadConfiguration()
             let clock = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
-            let sensors = DetectorCatalog.availability(configuration: config, now: clock.now)
+            let sensors = Composition.registry.availability(configuration: config, now: clock.now)
             let statuses = await DetectorCatalog.probe(sensors, timeout: timeout)
             let uses = DetectorCatalog.uses(statuses, configuration: config)
             var records: [JSONValue] = []

@@ -80,7 +80,7 @@ struct Simulate: AsyncParsableCommand {
             if let n = try store.counts()["sessions"], n > 0 { throw refuse(n) }
             var profile = stress ? HistorySimulator.Profile.stress : HistorySimulator.Profile()
             if let range = sessionRange { profile.sessionsPerDay = range }
-            var simulator = HistorySimulator(seed: seed, timeZone: zone, profile: profile)
+            var simulator = HistorySimulator(seed: seed, timeZone: zone, signals: Composition.registry.signals, profile: profile)
             var batch: [[SessionEvent]] = []
             var sessions = 0
             var events = 0

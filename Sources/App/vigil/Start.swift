@@ -183,7 +183,7 @@ struct Start: AsyncParsableCommand {
         if replay.isEmpty {
             let clock = ContinuousClock()
             let wall = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
-            let sensors = DetectorCatalog.availability(configuration: config, now: wall.now)
+            let sensors = Composition.registry.availability(configuration: config, now: wall.now)
             try await run.go(
                 clock: clock, wallStart: wall.start,
                 planned: minutes.map { $0 * 60 } ?? pomodoroPlan?.setLength ?? config.session.defaultMinutes * 60,
@@ -191,7 +191,9 @@ struct Start: AsyncParsableCommand {
         } else {
             func open() throws -> MergedRecordings {
                 var sources: [any SampleSource] = []
-                for f in replay { sources.append(try RecordingFiles.open(path: f, configuration: config).source) }
+                for f in replay {
+                    sources.append(try RecordingFiles.open(path: f, configuration: config, signals: Composition.registry.signals).source)
+                }
                 return try MergedRecordings(sources)
             }
             // Read through once before the session: a damaged line is refused as `vigil replay`
@@ -287,7 +289,8 @@ struct SessionRun {
                 out.flush()
             })
         let runner = try SessionRunner(
-            configuration: config, store: keepsLog ? store : EventStore(), dataDirectory: command.common.paths.dataDirectory,
+            configuration: config, signals: Composition.registry.signals, store: keepsLog ? store : EventStore(),
+            dataDirectory: command.common.paths.dataDirectory,
             plan: .init(
                 task: task, taskId: taskId, planned: planned, wallStart: wallStart, rehearsal: rehearsal, pomodoro: command.pomodoroPlan,
                 record: command.record, tags: command.sessionTags),

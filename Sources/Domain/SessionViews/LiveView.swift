@@ -56,7 +56,7 @@ public struct LiveView: Sendable {
     private var pausedSince: Timestamp?
 
     public init(
-        task: String?, planned: Double?, workplace: VigilConfiguration.Workplace?, signals: SignalCatalog = .builtIn, pauseExtendsPlan: Bool = true
+        task: String?, planned: Double?, workplace: VigilConfiguration.Workplace?, signals: SignalCatalog, pauseExtendsPlan: Bool = true
     ) {
         self.pauseExtendsPlan = pauseExtendsPlan
         self.signals = signals

@@ -19,6 +19,13 @@ public struct SensorAvailability: Sendable {
     public var source: String
     /// Why there is no detector; a detector reports its own status when it runs.
     public var status: SensorStatus?
+
+    public init(sensor: SensorKind, detector: (any Detector)?, source: String, status: SensorStatus? = nil) {
+        self.sensor = sensor
+        self.detector = detector
+        self.source = source
+        self.status = status
+    }
 }
 
 /// What a sensor's state means for a session on this machine.
@@ -42,25 +49,17 @@ public enum SensorUse: String, Sendable {
     }
 }
 
-/// The live detectors, built from the config: libinput for input, PulseAudio for the microphone,
-/// gpsd for location. A disabled sensor is reported with the reason, and the session runs with
-/// the others; an enabled one that cannot work says why in its first status sample.
+/// The built-in sensors' detectors, built from the config (`SensorModule`'s built-in modules call
+/// them): libinput for input, PulseAudio for the microphone and calls, gpsd for location, the
+/// desktop's idle interfaces and logind, the window manager for the application in front. A
+/// disabled sensor is reported with the reason, and the session runs with the others; an enabled
+/// one that cannot work says why in its first status sample.
 public enum DetectorCatalog {
-    public static func availability(configuration: VigilConfiguration, now: @escaping @Sendable () -> Timestamp) -> [SensorAvailability] {
-        // The X display is looked at once (a few milliseconds), for idle and for the window in front.
-        let x11 = configuration.desktop.enabled || configuration.apps.enabled ? X11Display.probe() : nil
-        return [
-            desktop(configuration.desktop, x11: x11, now: now), input(configuration.input, now: now),
-            app(configuration.apps, x11: x11, now: now), audio(configuration.audio, now: now), media(configuration, now: now),
-            location(configuration.location, now: now),
-        ]
-    }
-
     /// Idle and lock from the desktop: its D-Bus interface (GNOME, then org.freedesktop.ScreenSaver),
     /// else the Wayland compositor's idle protocol (when $WAYLAND_DISPLAY names one that has it),
     /// else the X11 screen saver, or the configured one; with lock and sleep from logind, as one
     /// sensor.
-    private static func desktop(_ c: VigilConfiguration.Desktop, x11: X11Probe?, now: @escaping @Sendable () -> Timestamp)
+    static func desktop(_ c: VigilConfiguration.Desktop, x11: X11Probe?, now: @escaping @Sendable () -> Timestamp)
         -> SensorAvailability
     {
         var backend = DesktopBusBackends.pick(c)
@@ -95,7 +94,7 @@ public enum DetectorCatalog {
 
     /// The application in front: i3's or sway's IPC where one runs, else the X11 window manager's
     /// EWMH `_NET_ACTIVE_WINDOW`.
-    private static func app(_ c: VigilConfiguration.Apps, x11: X11Probe?, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
+    static func app(_ c: VigilConfiguration.Apps, x11: X11Probe?, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
         if let socket = I3FocusDetector.socketPath() ?? x11?.i3Socket {
             let source = "i3/sway IPC at \(socket)"
             guard c.enabled else { return disabled(.app, source, key: "apps.enabled") }
@@ -120,13 +119,13 @@ public enum DetectorCatalog {
     }
 
     /// Calls and playback: other programs' streams on the microphone's sound server.
-    private static func media(_ c: VigilConfiguration, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
+    static func media(_ c: VigilConfiguration, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
         let source = "PulseAudio streams" + (c.audio.server.map { " on \($0)" } ?? "")
         guard let detector = PulseMediaDetector(configuration: c, now: now) else { return disabled(.media, source, key: "media.enabled") }
         return SensorAvailability(sensor: .media, detector: detector, source: source)
     }
 
-    private static func input(_ c: VigilConfiguration.Input, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
+    static func input(_ c: VigilConfiguration.Input, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
         var source = "libinput"
         if let seat = c.seat { source += ", seat \"\(seat)\"" }
         if !c.devices.isEmpty { source += ", " + c.devices.joined(separator: ", ") }
@@ -135,7 +134,7 @@ public enum DetectorCatalog {
             sensor: .input, detector: LibinputDetector(seat: c.seat, devicePaths: c.devices, window: c.window, now: now), source: source)
     }
 
-    private static func audio(_ c: VigilConfiguration.Audio, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
+    static func audio(_ c: VigilConfiguration.Audio, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
         let source = "PulseAudio, " + (c.source.map { "source \"\($0)\"" } ?? "default source") + (c.server.map { " on \($0)" } ?? "")
         guard c.enabled else { return disabled(.audio, source, key: "audio.enabled") }
         return SensorAvailability(
@@ -143,7 +142,7 @@ public enum DetectorCatalog {
             source: source)
     }
 
-    private static func location(_ c: VigilConfiguration.Location, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
+    static func location(_ c: VigilConfiguration.Location, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
         let source = "gpsd at \(c.gpsdHost):\(c.gpsdPort)"
         guard c.enabled else { return disabled(.location, source, key: "location.enabled") }
         return SensorAvailability(

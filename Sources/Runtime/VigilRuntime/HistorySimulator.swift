@@ -43,6 +43,8 @@ public struct HistorySimulator {
     }
 
     public let configuration: VigilConfiguration
+    /// The signals its sessions are judged by (it simulates only the built-in sensors' samples).
+    public let signals: SignalCatalog
     public let timeZone: TimeZone
     public var profile: Profile
     private var random: SplitMix64
@@ -78,10 +80,11 @@ public struct HistorySimulator {
     private let distractionWindows: [AppFocus]
     private let browserWindow: AppFocus
 
-    public init(seed: UInt64, timeZone: TimeZone, profile: Profile = Profile()) {
+    public init(seed: UInt64, timeZone: TimeZone, signals: SignalCatalog, profile: Profile = Profile()) {
         var c = VigilConfiguration()
         c.location.workplace = .init(name: "office", latitude: Self.workplace.latitude, longitude: Self.workplace.longitude, radius: 75)
         configuration = c
+        self.signals = signals
         self.timeZone = timeZone
         self.profile = profile
         random = SplitMix64(seed: seed)
@@ -144,7 +147,7 @@ public struct HistorySimulator {
 
     private mutating func session(start: Timestamp, planned: Double, hourFactor: Double) -> [SessionEvent] {
         let task = Self.tasks[random.int(in: 0...(Self.tasks.count - 1))]
-        var stepper = SessionStepper(session: FocusSession(configuration: configuration, task: task, plannedSeconds: planned))
+        var stepper = SessionStepper(session: FocusSession(configuration: configuration, task: task, plannedSeconds: planned, signals: signals))
         var events = stepper.start(at: start)
         let windows = taskWindows[task ?? ""]!
         // The window in front: said to the session when it changes, as the detector does.

@@ -39,13 +39,14 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
     private let onTick: (@Sendable (Timestamp, Double, String?) -> Void)?
 
     public init(
-        configuration: VigilConfiguration, task: String?, plannedSeconds: Double?, wallStart: Timestamp, clock: C,
+        configuration: VigilConfiguration, signals: SignalCatalog, task: String?, plannedSeconds: Double?, wallStart: Timestamp, clock: C,
         onSample: (@Sendable (Sample) -> Void)? = nil,
         onTick: (@Sendable (Timestamp, Double, String?) -> Void)? = nil,
         onEvents: @escaping @Sendable ([SessionEvent]) -> Void
     ) {
         self.onTick = onTick
-        stepper = SessionStepper(session: FocusSession(configuration: configuration, task: task, plannedSeconds: plannedSeconds))
+        stepper = SessionStepper(
+            session: FocusSession(configuration: configuration, task: task, plannedSeconds: plannedSeconds, signals: signals))
         privacy = LocationPrivacy(config: configuration.location)
         self.clock = clock
         clockStart = clock.now

@@ -14,7 +14,7 @@ public struct Replayer {
     /// The signals the session judges: the built-in ones, plus any registered plug-in signal.
     public var signals: SignalCatalog
 
-    public init(configuration: VigilConfiguration, task: String? = nil, plannedSeconds: Double? = nil, signals: SignalCatalog = .builtIn) {
+    public init(configuration: VigilConfiguration, signals: SignalCatalog, task: String? = nil, plannedSeconds: Double? = nil) {
         self.configuration = configuration
         self.signals = signals
         self.task = task

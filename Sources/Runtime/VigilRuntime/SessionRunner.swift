@@ -114,6 +114,7 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
     public let plan: Plan
     public let view: LiveViewModel
     private let configuration: VigilConfiguration
+    private let signals: SignalCatalog
     private let store: EventStore
     private let statusFile: SessionStatusFile
     private let clock: C
@@ -126,13 +127,15 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
     ///   - sinks: the alarm channels (the terminal's own depends on how the session is shown).
     ///   - motivation: a motivating line for each alarm, or nil.
     public init(
-        configuration: VigilConfiguration, store: EventStore, dataDirectory: String, plan: Plan, clock: C, sinks: [any AlarmSink],
+        configuration: VigilConfiguration, signals: SignalCatalog, store: EventStore, dataDirectory: String, plan: Plan, clock: C,
+        sinks: [any AlarmSink],
         motivation: @escaping @Sendable () -> String?, presenter: Presenter
     ) throws(RecordingError) {
         // A pomodoro set keeps its own clock: its work periods and breaks are the plan.
         var configuration = configuration
         if plan.pomodoro != nil { configuration.session.pauseExtendsPlan = false }
         self.configuration = configuration
+        self.signals = signals
         self.store = store
         self.plan = plan
         self.clock = clock
@@ -140,7 +143,7 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         statusFile = SessionStatusFile(dataDirectory: dataDirectory)
         let view = LiveViewModel(
             LiveView(
-                task: plan.task, planned: plan.planned, workplace: configuration.location.workplace,
+                task: plan.task, planned: plan.planned, workplace: configuration.location.workplace, signals: signals,
                 pauseExtendsPlan: configuration.session.pauseExtendsPlan))
         self.view = view
         let logPath = store.path
@@ -189,7 +192,8 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         if let r = recorder { tap = { sample in r.append(sample) } }
         let books = Bookkeeper(statusFile: statusFile, plan: plan, writer: writer)
         let live = LiveSession(
-            configuration: configuration, task: plan.task, plannedSeconds: plan.planned, wallStart: plan.wallStart, clock: clock, onSample: tap,
+            configuration: configuration, signals: signals, task: plan.task, plannedSeconds: plan.planned, wallStart: plan.wallStart, clock: clock,
+            onSample: tap,
             onTick: { t, score, reason in
                 let snapshot = view.withLock { v in
                     v.tick(at: t, score: score, reason: reason)
