@@ -145,7 +145,7 @@ extension Array where Element == SessionEvent {
     /// add it: its detector runs in a live session beside the built-in sensors' (switched off
     /// here), its samples are judged by its scorer, and the recording replays to the same timeline.
     @Test func aSensorModuleRunsLiveAndItsRecordingReplays() async throws {
-        let registry = SensorRegistry.builtIn.adding(.phone)
+        let registry = PlugInRegistry.builtIn.adding(.phone)
         #expect(registry.signals.sensors == SignalCatalog.builtIn.sensors + [.phone])
         var config = VigilConfiguration.default
         config.input.enabled = false

@@ -46,8 +46,27 @@ public struct ConfigErrors: Error, Sendable, CustomStringConvertible {
 /// ignored, because a typo in `idle_grace` would otherwise leave the person with a default they
 /// believe they changed.
 public enum ConfigLoader {
-    /// Applies the YAML text on top of `base`.
-    public static func load(yaml text: String, file: String, onto base: VigilConfiguration = .default) throws(ConfigErrors) -> VigilConfiguration {
+    /// The alarm channels `alarms.channels` may name while a load runs: the registered channel
+    /// modules' (the App's composition file passes them).
+    @TaskLocal static var channels: [AlarmChannel] = AlarmChannel.builtIn
+
+    /// Applies the YAML text on top of `base`. `channels` are the channel modules registered
+    /// (`PlugInRegistry.channelNames`): the names `alarms.channels` may use.
+    public static func load(
+        yaml text: String, file: String, onto base: VigilConfiguration = .default, channels: [AlarmChannel] = AlarmChannel.builtIn
+    ) throws(ConfigErrors) -> VigilConfiguration {
+        do {
+            return try $channels.withValue(channels) { () throws(ConfigErrors) -> VigilConfiguration in
+                try apply(yaml: text, file: file, onto: base)
+            }
+        } catch let e as ConfigErrors {
+            throw e
+        } catch {
+            throw ConfigErrors(errors: [ConfigError(file: file, line: 0, key: "", message: "\(error)")])
+        }
+    }
+
+    private static func apply(yaml text: String, file: String, onto base: VigilConfiguration) throws(ConfigErrors) -> VigilConfiguration {
         var config = base
         var errors: [ConfigError] = []
         // A suggestion for the first unknown names: a file of thousands is not a config with typos,
@@ -118,7 +137,9 @@ public enum ConfigLoader {
     }
 
     /// Loads `path` on top of `base`, naming the file when it cannot be read.
-    public static func load(path: String, onto base: VigilConfiguration = .default) throws(ConfigErrors) -> VigilConfiguration {
+    public static func load(
+        path: String, onto base: VigilConfiguration = .default, channels: [AlarmChannel] = AlarmChannel.builtIn
+    ) throws(ConfigErrors) -> VigilConfiguration {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -128,7 +149,7 @@ public enum ConfigLoader {
             let reason = !exists ? "no such file" : isDirectory.boolValue ? "is a directory, not a config file" : "cannot be read as UTF-8 text"
             throw ConfigErrors(errors: [ConfigError(file: path, line: 0, key: "", message: reason)])
         }
-        return try load(yaml: text, file: path, onto: base)
+        return try load(yaml: text, file: path, onto: base, channels: channels)
     }
 
     /// Every key path the loader knows, `section.key`.
@@ -358,12 +379,12 @@ private func alarmChannels(_ node: Node) throws -> [[AlarmChannel]] {
             throw ValueError(message: "level \(i + 1): expected a list of channels, got \(describe(level)); \(example)")
         }
         return try names.map { name in
-            guard case .scalar(let sc) = name, let c = AlarmChannel(rawValue: sc.string.trimmingCharacters(in: .whitespaces)) else {
+            let known = ConfigLoader.channels
+            guard case .scalar(let sc) = name, case let c = AlarmChannel(rawValue: sc.string.trimmingCharacters(in: .whitespaces)), known.contains(c)
+            else {
                 let word = name.string ?? describe(name)
                 throw ValueError(
-                    message:
-                        "level \(i + 1): unknown channel '\(word.quotedValue())'\(ConfigLoader.suggestion(word, AlarmChannel.allCases.map(\.rawValue)))"
-                )
+                    message: "level \(i + 1): unknown channel '\(word.quotedValue())'\(ConfigLoader.suggestion(word, known.map(\.rawValue)))")
             }
             return c
         }

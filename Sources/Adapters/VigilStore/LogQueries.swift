@@ -125,9 +125,8 @@ struct LogQueries: Sendable {
             return try reader.read { db in
                 try Row.fetchAll(db, sql: "SELECT * FROM alarm_deliveries WHERE session_id = ? ORDER BY at_ms, id", arguments: [session]).compactMap {
                     r in
-                    guard let channel = AlarmChannel(rawValue: r["channel"]), let action = AlarmDelivery.Action(rawValue: r["action"]) else {
-                        return nil
-                    }
+                    guard let name = r["channel"] as String?, let action = AlarmDelivery.Action(rawValue: r["action"]) else { return nil }
+                    let channel = AlarmChannel(rawValue: name)
                     return AlarmDelivery(
                         time: r.time("at_ms"), episode: r["episode_number"], level: r["level"],
                         repeatCount: r["repeat"], channel: channel, action: action, delivered: r["delivered"], detail: r["detail"])

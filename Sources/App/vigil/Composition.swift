@@ -1,8 +1,8 @@
 import VigilRuntime
 
 /// Where the product's plug-ins are named: the one place a new sensor is registered, with one line
-/// (`SensorRegistry.builtIn.adding(.browser)`). Every command that runs, replays, records,
+/// (`PlugInRegistry.builtIn.adding(.browser)`). Every command that runs, replays, records,
 /// inspects or lists sensors takes the registry from here (docs/plugins.md).
 enum Composition {
-    static let registry = SensorRegistry.builtIn
+    static let registry = PlugInRegistry.builtIn
 }

@@ -117,7 +117,7 @@ struct ConfigCommand: AsyncParsableCommand {
                     return
                 }
                 do throws(ConfigErrors) {
-                    _ = try ConfigLoader.load(path: paths.configFile)
+                    _ = try ConfigLoader.load(path: paths.configFile, channels: Composition.registry.channelNames)
                     print("\(paths.configFile.terminalSafe): OK")
                 } catch {
                     let n = error.errors.count

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import RecordingFormats
 import SessionViews
-import SoundAlarm
 import Synchronization
 import SystemCalls
 import VigilConfig
@@ -235,9 +234,7 @@ struct SessionRun {
         let terminal = LiveTerminal()
         // On the live screen the screen is the terminal channel: a bell, and the state in red.
         let terminalSink: any AlarmSink = liveScreen ? ScreenAlarmSink(terminal: terminal) : TerminalAlarmSink()
-        let sinks: [any AlarmSink] = [
-            terminalSink, DesktopAlarmSink(), SoundAlarmSink(configuration: config.alarms, player: TonePlayer(server: config.audio.server)),
-        ]
+        let sinks = Composition.registry.sinks(configuration: config, context: ChannelContext(terminal: terminalSink))
         let lines = try command.common.loadMotivation()
         let lastLine = Mutex<Motivation?>(nil)
         let motivate: @Sendable () -> String? = {

@@ -183,7 +183,7 @@ struct CommonOptions: ParsableArguments {
             return loaded.configuration
         }
         do {
-            let configuration = try paths.loadConfiguration()
+            let configuration = try paths.loadConfiguration(channels: Composition.registry.channelNames)
             loadedConfiguration.withLock { $0 = (paths.configFile, paths.configExplicit, configuration) }
             return configuration
         } catch {

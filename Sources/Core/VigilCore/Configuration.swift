@@ -341,14 +341,26 @@ public struct AppRule: Hashable, Sendable {
     ]
 }
 
-/// A way an alarm reaches the person.
-public enum AlarmChannel: String, Hashable, Sendable, CaseIterable {
+/// A way an alarm reaches the person, or an action on a distraction: the name of a channel module
+/// (`ChannelModule`), as `alarms.channels` names it for each level and the log records each
+/// delivery. A stable string. The built-in ones are `terminal`, `desktop` and `sound`; others are
+/// registered beside them.
+public struct AlarmChannel: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
     /// A banner and the bell in the terminal running the session.
-    case terminal
+    public static let terminal = AlarmChannel(rawValue: "terminal")
     /// A desktop notification (freedesktop notification service on the session D-Bus).
-    case desktop
+    public static let desktop = AlarmChannel(rawValue: "desktop")
     /// A tone played through PulseAudio.
-    case sound
+    public static let sound = AlarmChannel(rawValue: "sound")
+    /// The built-in channels, in the order an alarm goes through them.
+    public static let builtIn: [AlarmChannel] = [.terminal, .desktop, .sound]
+
+    /// Built-in channels first, in their order; others after them by name.
+    public static func < (a: AlarmChannel, b: AlarmChannel) -> Bool { builtInOrder(a.rawValue, b.rawValue, builtIn.map(\.rawValue)) }
+    public var description: String { rawValue }
 }
 
 /// A configuration value that cannot work, named by its key path (`scoring.drift_exit`).

@@ -138,7 +138,7 @@ public final class AlarmDispatcher: @unchecked Sendable {
                 // Cleared on every channel that may have shown it.
                 let channels = Set((1...max(level, 1)).flatMap { configuration.channels(level: $0) })
                 queue.async {
-                    for c in AlarmChannel.allCases where channels.contains(c) {
+                    for c in channels.sorted() {
                         let delivery = AlarmDelivery(
                             time: e.time, episode: episode, level: level, repeatCount: 0, channel: c, action: .cleared, delivered: true)
                         self.attempt(c, delivery) { sink throws(AlarmChannelUnavailable) in
@@ -157,7 +157,7 @@ public final class AlarmDispatcher: @unchecked Sendable {
     public func announce(_ cue: PomodoroCue) {
         let channels = Set(configuration.channels.flatMap { $0 })
         queue.async {
-            for c in AlarmChannel.allCases where channels.contains(c) {
+            for c in channels.sorted() {
                 guard let sink = self.sinks[c] else { continue }
                 do throws(AlarmChannelUnavailable) {
                     _ = try sink.announce(cue)

@@ -32,8 +32,9 @@ public struct VigilPaths: Sendable {
     public static func outputJournal(dataDirectory: String) -> String { dataDirectory + "/unfinished-outputs" }
 
     /// The effective configuration: the defaults, overridden by the user file if there is one.
-    public func loadConfiguration() throws(ConfigErrors) -> VigilConfiguration {
+    /// `channels`: the registered channel modules' names, which `alarms.channels` may use.
+    public func loadConfiguration(channels: [AlarmChannel]) throws(ConfigErrors) -> VigilConfiguration {
         if !configExplicit && !FileManager.default.fileExists(atPath: configFile) { return .default }
-        return try ConfigLoader.load(path: configFile)
+        return try ConfigLoader.load(path: configFile, channels: channels)
     }
 }

@@ -61,7 +61,7 @@ public struct Cause: RawRepresentable, Hashable, Comparable, Sendable, CustomStr
 }
 
 /// Orders names so that the listed ones come first, in list order, and the others after them by name.
-private func builtInOrder(_ a: String, _ b: String, _ list: [String]) -> Bool {
+func builtInOrder(_ a: String, _ b: String, _ list: [String]) -> Bool {
     switch (list.firstIndex(of: a), list.firstIndex(of: b)) {
     case (let i?, let j?): i < j
     case (_?, nil): true
@@ -286,11 +286,7 @@ public struct SignalCatalog: Sendable {
     /// This catalog with one more signal; a signal of a sensor already registered replaces it.
     public func adding(_ signal: SignalDefinition) -> SignalCatalog {
         var copy = self
-        if let i = copy.signals.firstIndex(where: { $0.sensor == signal.sensor }) {
-            copy.signals[i] = signal
-        } else {
-            copy.signals.append(signal)
-        }
+        copy.signals.register(signal, replacing: { $0.sensor == signal.sensor })
         return copy
     }
 
@@ -340,3 +336,11 @@ public struct ScoreOutlook: Hashable, Sendable {
 /// floating point may land a nanosecond after the tick whose judgement it must not skip, and
 /// early only costs one more evaluation.
 @inlinable public func dueInstant(_ since: Timestamp, after seconds: Double) -> Timestamp { since + (seconds - 0.001) }
+
+extension Array {
+    /// A registration: `item` replaces the first element that `isSame` (a module of the same
+    /// sensor or channel), or comes last.
+    public mutating func register(_ item: Element, replacing isSame: (Element) -> Bool) {
+        if let i = firstIndex(where: isSame) { self[i] = item } else { append(item) }
+    }
+}

@@ -1,3 +1,4 @@
+import SoundAlarm
 import Synchronization
 import VigilCore
 import X11Detector
@@ -38,27 +39,65 @@ public final class DetectorContext: Sendable {
     }
 }
 
-/// The sensors Vigil runs, each a module. The product's one list is in the App's composition file
-/// (`Composition.registry`); every path takes it from there: the live session and its view,
-/// rehearsal, `vigil record`, replay, `vigil inspect` and `vigil sensors`.
-public struct SensorRegistry: Sendable {
+/// An output module: a way an alarm reaches the person, or (issue 36) an action on a distraction,
+/// named in `alarms.channels` for the levels that use it.
+public struct ChannelModule: Sendable {
+    public var channel: AlarmChannel
+    /// Its sink for a session with this configuration.
+    public var make: @Sendable (VigilConfiguration, ChannelContext) -> any AlarmSink
+
+    public init(channel: AlarmChannel, make: @escaping @Sendable (VigilConfiguration, ChannelContext) -> any AlarmSink) {
+        self.channel = channel
+        self.make = make
+    }
+}
+
+/// What the channels of one session are given by the program showing it: the terminal's own sink
+/// when the session is on a live screen (its bell and red state), else the plain one.
+public struct ChannelContext: Sendable {
+    public var terminal: (any AlarmSink)?
+    public init(terminal: (any AlarmSink)? = nil) { self.terminal = terminal }
+}
+
+/// The plug-ins Vigil runs: sensors (a signal and its detector) and channels (what Vigil does
+/// back), each a module. The product's one list is in the App's composition file
+/// (`Composition.registry`); every path takes it from there: the live session and its view, its
+/// alarms, rehearsal, `vigil record`, replay, `vigil inspect`, `vigil sensors` and the config
+/// loader (which channel names `alarms.channels` may use).
+public struct PlugInRegistry: Sendable {
     /// In the order their scorers are combined (ties between equal weighted scores go to the
     /// earlier one).
     public private(set) var modules: [SensorModule]
+    public private(set) var channels: [ChannelModule]
 
-    public init(_ modules: [SensorModule]) { self.modules = modules }
+    public init(_ modules: [SensorModule], channels: [ChannelModule] = []) {
+        self.modules = modules
+        self.channels = channels
+    }
 
-    /// Presence and app switching, the desktop, the application in front, noise, calls, location.
-    public static let builtIn = SensorRegistry([.input, .desktop, .app, .audio, .media, .location])
+    /// Presence and app switching, the desktop, the application in front, noise, calls, location;
+    /// the terminal, desktop notifications and sound.
+    public static let builtIn = PlugInRegistry([.input, .desktop, .app, .audio, .media, .location], channels: [.terminal, .desktop, .sound])
+
+    /// This registry with one more channel; a module of a channel already registered replaces it.
+    public func adding(_ module: ChannelModule) -> PlugInRegistry {
+        var copy = self
+        copy.channels.register(module, replacing: { $0.channel == module.channel })
+        return copy
+    }
+
+    /// The names `alarms.channels` may use.
+    public var channelNames: [AlarmChannel] { channels.map(\.channel) }
+
+    /// Every registered channel's sink for a session with this configuration.
+    public func sinks(configuration: VigilConfiguration, context: ChannelContext) -> [any AlarmSink] {
+        channels.map { $0.make(configuration, context) }
+    }
 
     /// This registry with one more module; a module of a sensor already registered replaces it.
-    public func adding(_ module: SensorModule) -> SensorRegistry {
+    public func adding(_ module: SensorModule) -> PlugInRegistry {
         var copy = self
-        if let i = copy.modules.firstIndex(where: { $0.sensor == module.sensor }) {
-            copy.modules[i] = module
-        } else {
-            copy.modules.append(module)
-        }
+        copy.modules.register(module, replacing: { $0.sensor == module.sensor })
         return copy
     }
 
@@ -90,4 +129,15 @@ extension SensorModule {
     public static let media = SensorModule(signal: .media) { c, context in DetectorCatalog.media(c, now: context.now) }
     /// Position fixes (gpsd).
     public static let location = SensorModule(signal: .location) { c, context in DetectorCatalog.location(c.location, now: context.now) }
+}
+
+extension ChannelModule {
+    /// A banner and the bell in the terminal (or the live screen's own, from the context).
+    public static let terminal = ChannelModule(channel: .terminal) { _, context in context.terminal ?? TerminalAlarmSink() }
+    /// A desktop notification.
+    public static let desktop = ChannelModule(channel: .desktop) { _, _ in DesktopAlarmSink() }
+    /// A tone (or the configured sound file) through PulseAudio.
+    public static let sound = ChannelModule(channel: .sound) { c, _ in
+        SoundAlarmSink(configuration: c.alarms, player: TonePlayer(server: c.audio.server))
+    }
 }
