@@ -28,6 +28,9 @@ public final class DetectorContext: Sendable {
 
     public init(now: @escaping @Sendable () -> Timestamp) { self.now = now }
 
+    /// The X display for the desktop and application sensors: looked at only when either is on.
+    func x11(for c: VigilConfiguration) -> X11Probe? { c.desktop.enabled || c.apps.enabled ? x11 : nil }
+
     /// The X display, probed at the first call (a few milliseconds).
     public var x11: X11Probe? {
         display.withLock { probed in
@@ -117,11 +120,11 @@ extension SensorModule {
     public static let input = SensorModule(signal: .input) { c, context in DetectorCatalog.input(c.input, now: context.now) }
     /// Idle, lock and sleep from the desktop and logind.
     public static let desktop = SensorModule(signal: .desktop) { c, context in
-        DetectorCatalog.desktop(c.desktop, x11: c.desktop.enabled || c.apps.enabled ? context.x11 : nil, now: context.now)
+        DetectorCatalog.desktop(c.desktop, x11: context.x11(for: c), now: context.now)
     }
     /// The application in front (i3/sway IPC, X11 EWMH).
     public static let app = SensorModule(signal: .app) { c, context in
-        DetectorCatalog.app(c.apps, x11: c.desktop.enabled || c.apps.enabled ? context.x11 : nil, now: context.now)
+        DetectorCatalog.app(c.apps, x11: context.x11(for: c), now: context.now)
     }
     /// The microphone's level (PulseAudio).
     public static let audio = SensorModule(signal: .audio) { c, context in DetectorCatalog.audio(c.audio, now: context.now) }

@@ -69,8 +69,8 @@ public struct SessionStepper {
                 nt = nt + tick
             }
         } else if nt <= t {
-            // Skip the ticks of the gap, keeping them on the grid.
-            nt = nt + (((t - nt) / tick).rounded(.down) + 1) * tick
+            // Skip the ticks of the gap, keeping them on the grid: the first after `t`.
+            nt = firstTick(from: nt, notBefore: Timestamp(nanoseconds: t.nanoseconds &+ 1))
         }
         nextTick = nt
     }
@@ -87,8 +87,9 @@ public struct SessionStepper {
         if let threshold = steadiness.riseThreshold, due > nt {
             // The score rises until `due`: the first tick where it reaches the threshold, found by
             // bisection (it never falls meanwhile), or none before `due`.
+            let steps = (due.nanoseconds &- nt.nanoseconds) / tickNanoseconds
             var low: Int64 = 0
-            var high = (due.nanoseconds &- nt.nanoseconds) / tickNanoseconds
+            var high = steps
             while low < high {
                 let mid = low + (high - low) / 2
                 if session.scoreIfJudged(at: Timestamp(nanoseconds: nt.nanoseconds &+ mid &* tickNanoseconds)) >= threshold {
@@ -97,7 +98,7 @@ public struct SessionStepper {
                     low = mid + 1
                 }
             }
-            if low < (due.nanoseconds &- nt.nanoseconds) / tickNanoseconds { due = Timestamp(nanoseconds: nt.nanoseconds &+ low &* tickNanoseconds) }
+            if low < steps { due = Timestamp(nanoseconds: nt.nanoseconds &+ low &* tickNanoseconds) }
         }
         guard due >= t, session.hasOpenEpisode || steadiness.scoreMayRise else { return due }
         return max(nt, Timestamp(nanoseconds: due.nanoseconds &- tickNanoseconds))

@@ -56,8 +56,6 @@ public struct FocusSession: Sendable {
     /// The instant of the last input if it left the scorers judged at it (a tick or a sample that
     /// evaluated, or had nothing to evaluate); nil after any other: see `steadiness()`.
     private var settledAt: Timestamp?
-    /// When the open episode's next alarm can fire, as its last `escalate` left it.
-    private var nextAlarm: Timestamp?
 
     public init(configuration: VigilConfiguration, task: String? = nil, plannedSeconds: Double? = nil, signals: SignalCatalog = .builtIn) {
         self.configuration = configuration
@@ -155,7 +153,7 @@ public struct FocusSession: Sendable {
                 if !w.drifting { rise = s.driftEnter }
                 if w.highSince == nil { rise = min(rise ?? s.distractEnter, s.distractEnter) }
             }
-        case .distracted:
+        case .distracted(let m):
             guard asleepSince == nil else { break }
             let outlook = scorers.outlook(after: now)
             rising = outlook.rising
@@ -166,7 +164,7 @@ public struct FocusSession: Sendable {
             } else {
                 earliest(outlook.until)
             }
-            earliest(nextAlarm)
+            earliest(m.nextAlarm(ladder: configuration.alarms.escalation, every: configuration.alarms.repeatEvery))
         }
         return Steadiness(until: due, riseThreshold: rise, scoreMayRise: rising)
     }
@@ -582,7 +580,6 @@ public struct FocusSession: Sendable {
         guard case .distracted(var m) = phase else { return }
         let quiet = m.isSnoozed(at: now)
         phase = .distracted(m)
-        defer { nextAlarm = m.nextAlarm(after: now, ladder: configuration.alarms.escalation, every: configuration.alarms.repeatEvery) }
         guard !quiet else { return }
         while let level = m.raise(at: now, ladder: configuration.alarms.escalation) {
             ledger.alarms += 1
@@ -751,9 +748,9 @@ struct EpisodeMachine: Hashable, Sendable {
         return false
     }
 
-    /// When an alarm can next fire, as `escalate` left the machine at `now`: the end of a snooze,
+    /// When an alarm can next fire, as the last `escalate` left the machine: the end of a snooze,
     /// the next level, or the last level's next repeat; `nil` when none will.
-    func nextAlarm(after now: Timestamp, ladder: [Double], every: Double) -> Timestamp? {
+    func nextAlarm(ladder: [Double], every: Double) -> Timestamp? {
         if let until = snoozedUntil { return until }
         if record.alarmLevel < ladder.count { return dueInstant(record.confirmedAt, after: ladder[record.alarmLevel]) }
         guard record.alarmLevel == ladder.count, let last = lastAlarmAt else { return nil }
