@@ -39,7 +39,8 @@
 // Runtime    VigilRuntime    SessionRunner (a live session: log, alarms, status file, Pomodoro, recording),
 //                            replay through the same stepper, PlannerService (tasks, habits, agenda),
 //                            ReminderDaemon, the session lock and status file, the history simulator.
-// App        vigil           the command line (swift-argument-parser): parse, call the runtime, render.
+// App        VigilCLI        the command line (swift-argument-parser): parse, call the runtime, render.
+//            vigil           the program: the plug-ins composed (its main.swift), then VigilCLI run.
 //            vigil-sync      `vigil sync`'s worker, apart so that only it loads the PostgreSQL client.
 import Foundation
 import PackageDescription
@@ -208,14 +209,16 @@ let package = Package(
             path: "Sources/Runtime/VigilRuntime"),
 
         // App
-        .executableTarget(
-            name: "vigil",
+        .target(
+            name: "VigilCLI",
             dependencies: [
                 "VigilCore", "VigilStats", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig", "VigilStore",
                 "SoundAlarm", "VigilRuntime", "VigilImports", "SystemCalls", "DisplayWidth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Sources/App/vigil"),
+            path: "Sources/App/VigilCLI"),
+        // The program: its plug-ins composed, one line each, and the command line run with them.
+        .executableTarget(name: "vigil", dependencies: ["VigilCLI", "VigilRuntime"], path: "Sources/App/vigil"),
         // `vigil sync`'s worker, a program of its own: the PostgreSQL client (SwiftNIO, BoringSSL)
         // linked into `vigil` made every command start 2 ms slower.
         .executableTarget(
@@ -258,12 +261,19 @@ let package = Package(
                 "VigilCore", "VigilTesting", "VigilRecording", "RecordingFormats", "VigilConfig", "VigilStore", "VigilStats", "SessionViews",
                 "DisplayWidth", "VigilRuntime", "TestSupport", "MicrophoneDetector", "LocationDetector", "InputDetector", "DesktopNotifier",
                 "VigilPlanner",
-                "DetectorSupport",
+                "DetectorSupport", "TestPlugIns",
             ]),
         .testTarget(
             name: "VigilSyncTests",
             dependencies: ["VigilSync", "VigilStore", "VigilRuntime", "VigilCore", "VigilStats", "VigilPlanner", "TestSupport"]),
-        .testTarget(name: "VigilCLITests", dependencies: ["vigil", "TestSupport", "DisplayWidth"], exclude: ["Data"]),
+        // A signal and an action from outside the product, as a new module would add them, and a
+        // `vigil` composed with them the way the product's main composes its own (PluggableCLITests).
+        .target(name: "TestPlugIns", dependencies: ["VigilCore", "VigilRuntime"], path: "Tests/Fixtures/TestPlugIns"),
+        .executableTarget(
+            name: "vigil-with-test-plugins", dependencies: ["VigilCLI", "VigilRuntime", "TestPlugIns"],
+            path: "Tests/Fixtures/vigil-with-test-plugins"),
+        .testTarget(
+            name: "VigilCLITests", dependencies: ["vigil", "vigil-with-test-plugins", "TestSupport", "DisplayWidth"], exclude: ["Data"]),
     ],
     swiftLanguageModes: [.v6]
 )

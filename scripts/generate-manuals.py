@@ -19,7 +19,7 @@ import re
 import subprocess
 import sys
 
-# Failure.Code in Sources/App/vigil/Vigil.swift: what each exit status means for every command.
+# Failure.Code in Sources/App/VigilCLI/Vigil.swift: what each exit status means for every command.
 SHARED_EXIT_CODES = [
     (0, "Success."),
     (1, "Nothing to act on, or refused (no session running, one already running), or another failure."),

@@ -24,9 +24,13 @@ struct Run {
 }
 
 /// Runs vigil with a private data dir and config dir, so the tests never touch the person's files.
-func vigil(_ args: [String], home: String? = nil, stdin: String? = nil, env: [String: String] = [:], in directory: String = repo) throws -> Run {
+/// `binary`: the product's `vigil`, or one composed with the tests' plug-ins (`pluggedBinary`).
+func vigil(
+    _ args: [String], home: String? = nil, stdin: String? = nil, env: [String: String] = [:], in directory: String = repo,
+    binary: String = vigilBinary
+) throws -> Run {
     let p = Process()
-    p.executableURL = URL(fileURLWithPath: vigilBinary)
+    p.executableURL = URL(fileURLWithPath: binary)
     p.arguments = args
     let h = home ?? freshHome()
     var e = [
@@ -82,9 +86,11 @@ func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thro
     }
 }
 
-func vigil(_ args: [String], home: String? = nil, stdin: String? = nil, env: [String: String] = [:], in directory: String = repo) async throws -> Run
-{
-    try await offPool { try vigil(args, home: home, stdin: stdin, env: env, in: directory) }
+func vigil(
+    _ args: [String], home: String? = nil, stdin: String? = nil, env: [String: String] = [:], in directory: String = repo,
+    binary: String = vigilBinary
+) async throws -> Run {
+    try await offPool { try vigil(args, home: home, stdin: stdin, env: env, in: directory, binary: binary) }
 }
 
 func inPseudoTerminal(_ command: String, home: String, env: [String: String] = [:], stdin: String? = nil) async throws -> (Int32, String) {

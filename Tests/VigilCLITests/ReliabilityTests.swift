@@ -25,8 +25,9 @@ import Testing
             ["start", "--replay", Self.scenario, "--pace", "10", "--minutes", "25", "--task", "slides", "--log", "--data-dir", home + "/d"],
             home: home
         ).process
-        // Watched from a thread of its own: with both cores busy, a task on the cooperative pool
-        // could be starved past the alarm's whole minute on screen (a full run missed it so).
+        // Watched and killed from a thread of its own: with both cores busy, a task on the
+        // cooperative pool could be starved past the alarm's whole minute on screen, or past the
+        // session's end (full runs under load missed the one, then the other).
         let (pid, status) = (p.processIdentifier, home + "/d/running-session.json")
         let elapsedAtKill = try await offPool { () -> Double in
             let deadline = ContinuousClock.now + .seconds(300)
@@ -35,13 +36,13 @@ import Testing
                 if let data = FileManager.default.contents(atPath: status),
                     let s = try? JSONSerialization.jsonObject(with: data) as? [String: Any], (s["alarms"] as? Int ?? 0) >= 1
                 {
+                    kill(pid, SIGKILL)
                     return s["elapsed_s"] as? Double ?? 0
                 }
             }
             return 0
         }
         #expect(elapsedAtKill >= 12 * 60, "the episode and its first alarm were on screen (at \(elapsedAtKill) s)")
-        kill(p.processIdentifier, SIGKILL)
         await exited(p)
         #expect(p.terminationReason == .uncaughtSignal)
         // What the session's status file said last (it is left behind by a killed session): on

@@ -114,8 +114,11 @@ import VigilRuntime
             return started
         }
         let run = Task { await session.run(detectors: detectors, commands: commands) }
-        // Generous: the loop ends as soon as the sensors have delivered; only a starved machine waits.
-        let deadline = ContinuousClock.now + .seconds(240)
+        // A fail-safe, not a timing: the loop ends as soon as the sensors have delivered. With both
+        // cores busy, the synchronous tests queued on Swift's two cooperative threads can hold back
+        // the session's own tasks for minutes (a loaded full run saw a 218 s gap right after the
+        // start), so the wait is as long as the rest of the suite may take.
+        let deadline = ContinuousClock.now + .seconds(900)
         while ContinuousClock.now < deadline {
             let (audio, location) = tap.counts
             let episode = live.all.withLock { $0.contains { if case .episodeStarted = $0.kind { true } else { false } } }

@@ -5,7 +5,7 @@ import VigilCore
 import VigilRuntime
 
 /// What a channel module's sink was asked to do.
-final class JournalSink: AlarmSink, Sendable {
+final class NoteTakingSink: AlarmSink, Sendable {
     let channel: AlarmChannel
     let fired = Mutex<[AlarmNotice]>([])
     let cleared = Mutex<[Int]>([])
@@ -24,8 +24,8 @@ final class JournalSink: AlarmSink, Sendable {
 /// the session's alarms reach it at that level, beside the built-in channels.
 @Suite struct PluggableChannelTests {
     @Test func aChannelModuleIsNamedInTheConfigAndReachedAtItsLevels() throws {
-        let journal = JournalSink("journal")
-        let terminal = JournalSink("terminal")
+        let journal = NoteTakingSink("journal")
+        let terminal = NoteTakingSink("terminal")
         let registry = PlugInRegistry.builtIn.adding(ChannelModule(channel: journal.channel) { _, _ in journal })
         #expect(registry.channelNames.map(\.rawValue) == ["terminal", "desktop", "sound", "journal"])
         let yaml = """
@@ -40,7 +40,7 @@ final class JournalSink: AlarmSink, Sendable {
         } throws: { error in
             "\(error)".contains("config.yaml:3") && "\(error)".contains("level 2: unknown channel 'journal'")
         }
-        let config = try ConfigLoader.load(yaml: yaml, file: "config.yaml", channels: registry.channelNames)
+        let config = try ConfigLoader.load(yaml: yaml, file: "config.yaml", plugIns: registry.config)
         #expect(config.alarms.channels == [[.terminal], [.terminal, journal.channel]])
 
         let deliveries = Mutex<[AlarmDelivery]>([])

@@ -2,6 +2,7 @@ import Foundation
 import RecordingFormats
 import SessionViews
 import Synchronization
+import TestPlugIns
 import Testing
 import VigilCore
 import VigilRecording
@@ -10,66 +11,8 @@ import VigilStats
 import VigilStore
 import VigilTesting
 
-/// A signal added from outside, as a new module would add one: a phone that reports when it is
-/// unlocked and locked again. It is defined here, in the tests, with nothing in the state machine,
-/// the recording format, the store's schema, the statistics or the command line edited for it: one
-/// scorer, one definition, one registration line.
-struct PhoneScorer: SignalScorer {
-    var sensor: SensorKind { .phone }
-    var cause: Cause { .phone }
-    var weight: Double { 1 }
-    /// A glance at the phone scores nothing; two minutes in hand score 1.
-    let grace = 30.0, full = 90.0
-    private var unlockedSince: Timestamp?
-
-    struct InHand: ScoreDetail {
-        var seconds: Double
-        var reason: String { "phone in hand for \(humanMinutes(seconds))" }
-    }
-
-    mutating func observe(_ payload: SamplePayload, at t: Timestamp) {
-        guard case .reading(let r) = payload else { return }
-        if r.label == "unlocked" {
-            unlockedSince = unlockedSince ?? t
-        } else {
-            unlockedSince = nil
-        }
-    }
-
-    mutating func restart(at now: Timestamp) { unlockedSince = nil }
-
-    func assess(at now: Timestamp) -> Assessment? {
-        guard let since = unlockedSince else { return nil }
-        let held = now - since
-        let score = held <= grace ? 0 : min(1, (held - grace) / (full - grace))
-        return Assessment(cause: .phone, score: score, detail: InHand(seconds: held), since: since)
-    }
-}
-
-extension SensorKind { static let phone = SensorKind(rawValue: "phone") }
-extension Cause { static let phone = Cause(rawValue: "phone") }
-extension SignalDefinition {
-    static let phone = SignalDefinition(sensor: .phone, causes: [.phone]) { _ in [PhoneScorer()] }
-}
-
-/// The phone's live side: a detector that says the phone works, then that it was unlocked, and
-/// stays open as a live sensor does; registered as a sensor module, the product's way.
-struct PhoneDetector: Detector {
-    var sensor: SensorKind { .phone }
-    let now: @Sendable () -> Timestamp
-    func samples() -> AsyncStream<Sample> {
-        AsyncStream { c in
-            c.yield(Sample(time: now(), payload: .status(SensorStatus(sensor: .phone, state: .available))))
-            c.yield(Sample(time: now(), payload: .reading(SignalReading(sensor: .phone, label: "unlocked"))))
-        }
-    }
-}
-
-extension SensorModule {
-    static let phone = SensorModule(signal: .phone) { _, context in
-        SensorAvailability(sensor: .phone, detector: PhoneDetector(now: context.now), source: "the tests' phone")
-    }
-}
+// The phone (a signal module with its own config section) is TestPlugIns', which a `vigil`
+// composed with it runs too (PluggableCLITests).
 
 extension Array where Element == SessionEvent {
     var episodesStarted: [Episode] { compactMap { if case .episodeStarted(let e) = $0.kind { e } else { nil } } }

@@ -18,6 +18,8 @@ public struct RecordingInspection: Sendable, Encodable {
     public var desktop: DesktopFigures?
     public var apps: AppFigures?
     public var media: MediaFigures?
+    /// Plug-in sensors' readings (`SignalReading`), one entry per sensor in the order first seen.
+    public var readings: [ReadingFigures]?
     /// Sensor states the recording reports, in order (`input: permission_denied`).
     public var statuses: [String]
 
@@ -66,6 +68,14 @@ public struct RecordingInspection: Sendable, Encodable {
         public var apps: [App] = []
         /// Seconds in front by category (`work`, `neutral`, `distracting`).
         public var secondsByCategory: [String: Double] = [:]
+    }
+
+    /// A plug-in sensor's readings: how many, and the time each label held (until the sensor's
+    /// next reading, or the recording's end).
+    public struct ReadingFigures: Sendable, Encodable {
+        public var sensor: String
+        public var readings = 0
+        public var secondsByLabel: [String: Double] = [:]
     }
 
     /// Calls and playback.
@@ -132,6 +142,12 @@ public struct RecordingInspection: Sendable, Encodable {
         var front: (appClass: String, category: String, since: Timestamp)?
         var media: MediaFigures?
         var lastMedia: (activity: MediaActivity, at: Timestamp)?
+        var readings: [ReadingFigures] = []
+        var lastReading: [SensorKind: (index: Int, label: String?, at: Timestamp)] = [:]
+        func closeReading(_ sensor: SensorKind, at t: Timestamp) {
+            guard let r = lastReading[sensor], let label = r.label else { return }
+            readings[r.index].secondsByLabel[label, default: 0] += max(0, t - r.at)
+        }
         /// Time in front of the application in front until `t`.
         func closeFront(at t: Timestamp) {
             guard let f = front, !f.appClass.isEmpty else { return }
@@ -211,7 +227,13 @@ public struct RecordingInspection: Sendable, Encodable {
                 closeMedia(at: sample.time)
                 if m.onCall, lastMedia?.activity.onCall != true { media?.calls += 1 }
                 lastMedia = (m, sample.time)
-            case .reading, .control:
+            case .reading(let r):
+                closeReading(r.sensor, at: sample.time)
+                let index = lastReading[r.sensor]?.index ?? readings.count
+                if index == readings.count { readings.append(ReadingFigures(sensor: r.sensor.rawValue)) }
+                readings[index].readings += 1
+                lastReading[r.sensor] = (index, r.label, sample.time)
+            case .control:
                 break
             }
         }
@@ -219,6 +241,7 @@ public struct RecordingInspection: Sendable, Encodable {
         if let last {
             closeFront(at: last)
             closeMedia(at: last)
+            for sensor in lastReading.keys { closeReading(sensor, at: last) }
         }
         if var a = apps {
             a.apps = appSeconds.map { AppFigures.App(appClass: $0.key, category: $0.value.category, seconds: $0.value.seconds) }
@@ -255,6 +278,7 @@ public struct RecordingInspection: Sendable, Encodable {
         result.desktop = desktop
         result.apps = apps
         result.media = media
+        result.readings = readings.isEmpty ? nil : readings
         if let gpsd = opened.gpsd { track = gpsd.track }
         if sawLocation || opened.gpsd != nil {
             result.location = LocationFigures(
@@ -318,6 +342,11 @@ public struct RecordingInspection: Sendable, Encodable {
         if var m = out.media {
             (m.callSeconds, m.playingSeconds) = (r(m.callSeconds, 3), r(m.playingSeconds, 3))
             out.media = m
+        }
+        out.readings = readings?.map { f in
+            var f = f
+            f.secondsByLabel = f.secondsByLabel.mapValues { r($0, 3) }
+            return f
         }
         return out
     }
@@ -391,6 +420,11 @@ public struct RecordingInspection: Sendable, Encodable {
             lines.append(
                 "  media     \(m.calls) call\(m.calls == 1 ? "" : "s"), \(humanDuration(m.callSeconds)) on calls, \(humanDuration(m.playingSeconds)) playing"
             )
+        }
+        for f in readings ?? [] {
+            let labels = f.secondsByLabel.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) \(humanDuration($0.value))" }
+            let head = "  \(f.sensor)".padding(toLength: max(12, f.sensor.count + 4), withPad: " ", startingAt: 0)
+            lines.append(head + "\(f.readings) reading\(f.readings == 1 ? "" : "s")" + (labels.isEmpty ? "" : ": " + labels.joined(separator: ", ")))
         }
         if !statuses.isEmpty {
             lines.append("  sensors   " + statuses.joined(separator: ", "))

@@ -46,17 +46,18 @@ public struct ConfigErrors: Error, Sendable, CustomStringConvertible {
 /// ignored, because a typo in `idle_grace` would otherwise leave the person with a default they
 /// believe they changed.
 public enum ConfigLoader {
-    /// The alarm channels `alarms.channels` may name while a load runs: the registered channel
-    /// modules' (the App's composition file passes them).
-    @TaskLocal static var channels: [AlarmChannel] = AlarmChannel.builtIn
+    /// What the registered plug-ins add to the file while a load runs (the App's composition
+    /// file passes them): the names `alarms.channels` may use, and the plug-ins' sections.
+    @TaskLocal static var plugIns = ConfigPlugIns.builtIn
+    static var channels: [AlarmChannel] { plugIns.channels }
 
-    /// Applies the YAML text on top of `base`. `channels` are the channel modules registered
-    /// (`PlugInRegistry.channelNames`): the names `alarms.channels` may use.
+    /// Applies the YAML text on top of `base`, with the plug-ins registered (`PlugInRegistry`'s
+    /// channel names and sections).
     public static func load(
-        yaml text: String, file: String, onto base: VigilConfiguration = .default, channels: [AlarmChannel] = AlarmChannel.builtIn
+        yaml text: String, file: String, onto base: VigilConfiguration = .default, plugIns: ConfigPlugIns = .builtIn
     ) throws(ConfigErrors) -> VigilConfiguration {
         do {
-            return try $channels.withValue(channels) { () throws(ConfigErrors) -> VigilConfiguration in
+            return try $plugIns.withValue(plugIns) { () throws(ConfigErrors) -> VigilConfiguration in
                 try apply(yaml: text, file: file, onto: base)
             }
         } catch let e as ConfigErrors {
@@ -97,8 +98,9 @@ public enum ConfigLoader {
             for (keyNode, value) in sections {
                 let name = keyNode.string ?? "?"
                 let line = keyNode.mark?.line ?? 0
-                guard let section = schema[name] else {
-                    errors.append(ConfigError(file: file, line: line, key: name, message: "unknown section\(hint(name, Array(schema.keys)))"))
+                guard let section = schema[name] ?? plugIns.sections.first(where: { $0.name == name }).map(plugInSchema) else {
+                    let known = Array(schema.keys) + plugIns.sections.map(\.name)
+                    errors.append(ConfigError(file: file, line: line, key: name, message: "unknown section\(hint(name, known))"))
                     continue
                 }
                 if case .scalar(let s) = value, s.tag == Tag(.null) || s.string.isEmpty { continue }
@@ -138,7 +140,7 @@ public enum ConfigLoader {
 
     /// Loads `path` on top of `base`, naming the file when it cannot be read.
     public static func load(
-        path: String, onto base: VigilConfiguration = .default, channels: [AlarmChannel] = AlarmChannel.builtIn
+        path: String, onto base: VigilConfiguration = .default, plugIns: ConfigPlugIns = .builtIn
     ) throws(ConfigErrors) -> VigilConfiguration {
         let text: String
         do {
@@ -149,12 +151,22 @@ public enum ConfigLoader {
             let reason = !exists ? "no such file" : isDirectory.boolValue ? "is a directory, not a config file" : "cannot be read as UTF-8 text"
             throw ConfigErrors(errors: [ConfigError(file: path, line: 0, key: "", message: reason)])
         }
-        return try load(yaml: text, file: path, onto: base, channels: channels)
+        return try load(yaml: text, file: path, onto: base, plugIns: plugIns)
     }
 
-    /// Every key path the loader knows, `section.key`.
+    /// Every built-in key path the loader knows, `section.key`.
     static var knownKeys: [String] {
         schema.flatMap { section, keys in keys.keys.map { "\(section).\($0)" } }.sorted()
+    }
+
+    /// A plug-in's section as the loader's table: each key read as its kind says and checked
+    /// against its range, into `VigilConfiguration.plugIns`.
+    private static func plugInSchema(_ section: ConfigSection) -> [String: Apply] {
+        var table: [String: Apply] = [:]
+        for key in section.keys {
+            table[key.name] = { config, node in config.plugIns[section.name, default: [:]][key.name] = try value(of: key, node) }
+        }
+        return table
     }
 
     private static func keyLines(_ root: Node?) -> [String: Int] {
@@ -426,6 +438,34 @@ private func durations(_ node: Node) throws -> [Double] {
     return try seq.map(duration)
 }
 
+/// A plug-in key's value, read as its kind says and held to its range (the message says the range
+/// in the key's own units, as the built-in keys' do).
+private func value(of key: ConfigKey, _ node: Node) throws -> ConfigValue {
+    func inRange(_ v: Double, _ range: ClosedRange<Double>, _ shown: (Double) -> String) throws -> Double {
+        guard range.contains(v) else {
+            throw ValueError(message: "must be from \(shown(range.lowerBound)) to \(shown(range.upperBound)), got \(shown(v))")
+        }
+        return v
+    }
+    switch key.kind {
+    case .duration(let range):
+        return .number(try inRange(try duration(node), range) { key.kind.yaml(.number($0)) })
+    case .number(let range):
+        return .number(try inRange(try number(node), range) { key.kind.yaml(.number($0)) })
+    case .integer(let range):
+        let v = try integer(node)
+        guard range.contains(v) else { throw ValueError(message: "must be from \(range.lowerBound) to \(range.upperBound), got \(v)") }
+        return .integer(v)
+    case .boolean:
+        return .boolean(try boolean(node))
+    case .word(let words):
+        guard case .scalar(let sc) = node, case let w = sc.string.trimmingCharacters(in: .whitespaces), words.contains(w) else {
+            throw ValueError(message: "expected one of \(words.joined(separator: ", ")), got \(describe(node))")
+        }
+        return .word(w)
+    }
+}
+
 private let schema: [String: [String: Apply]] = [
     "session": [
         "default_minutes": { $0.session.defaultMinutes = try number($1) },
@@ -629,4 +669,18 @@ private func timeOfDay(_ node: Node) throws -> Int {
         throw ValueError(message: "expected a time of day like \"07:30\", got '\(text.quotedValue())'")
     }
     return h * 60 + m
+}
+
+/// What the registered plug-ins add to the config file: the channel names `alarms.channels` may
+/// use (the built-in ones and the channel modules'), and the signal modules' own sections.
+public struct ConfigPlugIns: Sendable {
+    public var channels: [AlarmChannel]
+    public var sections: [ConfigSection]
+
+    public init(channels: [AlarmChannel], sections: [ConfigSection]) {
+        self.channels = channels
+        self.sections = sections
+    }
+
+    public static let builtIn = ConfigPlugIns(channels: AlarmChannel.builtIn, sections: [])
 }

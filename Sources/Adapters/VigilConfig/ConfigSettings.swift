@@ -1,4 +1,5 @@
 import Foundation
+import VigilCore
 import Yams
 
 /// One key as a YAML file sets it: for `vigil config show`, which says where each effective value
@@ -28,6 +29,11 @@ extension ConfigLoader {
             }
         }
         return out
+    }
+
+    /// `config/vigil.yaml`'s text, then each plug-in's section as its module documents it.
+    public static func documented(plugIns: ConfigPlugIns) -> String {
+        ([DocumentedConfig.text] + plugIns.sections.map(\.documentedYAML)).joined(separator: "\n\n")
     }
 
     /// The documented defaults with every key commented out (`#key: value`, as sshd_config ships),

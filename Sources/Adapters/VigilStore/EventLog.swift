@@ -48,12 +48,20 @@ struct EventLog: Sendable {
     }
 
     func appendSessionsIntoAnEmptyLog(_ sessions: [[SessionEvent]], source: SessionSource) throws(StoreError) -> Int {
-        try writer.write(logAt: path) { db in
-            // In the writing transaction: two writers cannot both see the log empty.
-            let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions") ?? 0
-            guard existing == 0 else { return existing }
-            for events in sessions { try Self.insertSession(events, source: source, recording: nil, db: db) }
-            return 0
+        // In the writing transaction: two writers cannot both see the log empty. Under the setup
+        // lock: a second claimant waits for the first claim's transaction however long it takes,
+        // rather than for SQLite's busy timeout, and then finds the log taken.
+        try LogFile.serialised(path) { () throws(StoreError) -> Int in
+            // A claimed log is told by a read, which waits for no writer: the claimant may be
+            // writing its next month by now.
+            let claimed = try writer.read(logAt: path) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions") ?? 0 }
+            if claimed > 0 { return claimed }
+            return try writer.write(logAt: path) { db in
+                let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM sessions") ?? 0
+                guard existing == 0 else { return existing }
+                for events in sessions { try Self.insertSession(events, source: source, recording: nil, db: db) }
+                return 0
+            }
         }
     }
 

@@ -57,8 +57,25 @@ enum LogFile {
         }
         config.busyMode = .timeout(5)
         // Two vigil processes opening a new or older log at once would both set it up and both
-        // apply the same migration ("table already exists"): opening is serialised by a lock file.
-        // Best effort: without the lock file (a read-only directory) the log is opened unserialised.
+        // apply the same migration ("table already exists"): opening is serialised.
+        return try serialised(path) { () throws(StoreError) -> DatabasePool in
+            let pool = try storeCall(path, failing: "cannot open the event log") { try DatabasePool(path: path, configuration: config) }
+            try refuseNewer(pool, at: path)
+            // Asked in a read first: migrating takes the write lock even when there is nothing to
+            // do, and another process may be holding it for a long transaction.
+            let current = try pool.read(logAt: path) { try migrator.hasCompletedMigrations($0) }
+            if !current { try storeCall(path, failing: "cannot open the event log") { try migrator.migrate(pool) } }
+            return pool
+        }
+    }
+
+    /// Runs `body` holding the log's setup lock (a lock file beside it, `flock`ed), which
+    /// serialises what must not interleave between processes and cannot wait on SQLite's busy
+    /// timeout: setting the log up, and claiming an empty log (`vigil simulate`), whose first
+    /// transaction may take longer than any timeout on a loaded machine. Whoever comes second
+    /// waits for the first to finish, however long, and then sees what it did.
+    /// Best effort: without the lock file (a read-only directory) `body` runs unserialised.
+    static func serialised<T>(_ path: String, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         let lockPath = path + ".open-lock"
         let lockFD = try? syscall("open", path: lockPath) { open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
         if let lockFD { _ = try? syscall("flock", path: lockPath) { flock(lockFD, LOCK_EX) } }
@@ -68,10 +85,7 @@ enum LogFile {
                 close(lockFD)
             }
         }
-        let pool = try storeCall(path, failing: "cannot open the event log") { try DatabasePool(path: path, configuration: config) }
-        try refuseNewer(pool, at: path)
-        try storeCall(path, failing: "cannot open the event log") { try migrator.migrate(pool) }
-        return pool
+        return try body()
     }
 
     /// A log this process may read but not write, opened read-only: it must be at this version's

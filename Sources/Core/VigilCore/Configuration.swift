@@ -15,6 +15,9 @@ public struct VigilConfiguration: Hashable, Sendable {
     public var reminders = Reminders()
     public var sync = Sync()
     public var calendar = Calendar()
+    /// The plug-ins' sections as the config files set them, by section name, then key: each
+    /// checked against its module's `ConfigSection`, which also holds the defaults.
+    public var plugIns: [String: [String: ConfigValue]] = [:]
 
     public init() {}
 

@@ -26,6 +26,13 @@ public struct SensorAvailability: Sendable {
         self.source = source
         self.status = status
     }
+
+    /// A sensor switched off by `key` in the config: no detector, and the reason.
+    public static func disabled(_ sensor: SensorKind, _ source: String, key: String) -> SensorAvailability {
+        SensorAvailability(
+            sensor: sensor, detector: nil, source: source,
+            status: SensorStatus(sensor: sensor, state: .unavailable, detail: "disabled in the config (\(key): false)"))
+    }
 }
 
 /// What a sensor's state means for a session on this machine.
@@ -75,7 +82,7 @@ public enum DetectorCatalog {
             .x11: "X11 screen saver on \(displayName(x11))",
         ]
         let source = (backend.flatMap { names[$0] } ?? "no idle interface") + " + logind"
-        guard c.enabled else { return disabled(.desktop, source, key: "desktop.enabled") }
+        guard c.enabled else { return .disabled(.desktop, source, key: "desktop.enabled") }
         var parts: [any Detector] = []
         switch backend {
         case .x11?: parts.append(X11IdleDetector(desktop: c, now: now))
@@ -97,11 +104,11 @@ public enum DetectorCatalog {
     static func app(_ c: VigilConfiguration.Apps, x11: X11Probe?, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
         if let socket = I3FocusDetector.socketPath() ?? x11?.i3Socket {
             let source = "i3/sway IPC at \(socket)"
-            guard c.enabled else { return disabled(.app, source, key: "apps.enabled") }
+            guard c.enabled else { return .disabled(.app, source, key: "apps.enabled") }
             return SensorAvailability(sensor: .app, detector: I3FocusDetector(socketPath: socket, apps: c, now: now), source: source)
         }
         let source = "X11 window manager on \(displayName(x11))"
-        guard c.enabled else { return disabled(.app, source, key: "apps.enabled") }
+        guard c.enabled else { return .disabled(.app, source, key: "apps.enabled") }
         guard let x11, x11.reachable else {
             let why =
                 "no way to see the application in front: no X display (\(x11?.problem ?? "none")) and no i3 or sway socket"
@@ -121,7 +128,7 @@ public enum DetectorCatalog {
     /// Calls and playback: other programs' streams on the microphone's sound server.
     static func media(_ c: VigilConfiguration, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
         let source = "PulseAudio streams" + (c.audio.server.map { " on \($0)" } ?? "")
-        guard let detector = PulseMediaDetector(configuration: c, now: now) else { return disabled(.media, source, key: "media.enabled") }
+        guard let detector = PulseMediaDetector(configuration: c, now: now) else { return .disabled(.media, source, key: "media.enabled") }
         return SensorAvailability(sensor: .media, detector: detector, source: source)
     }
 
@@ -129,14 +136,14 @@ public enum DetectorCatalog {
         var source = "libinput"
         if let seat = c.seat { source += ", seat \"\(seat)\"" }
         if !c.devices.isEmpty { source += ", " + c.devices.joined(separator: ", ") }
-        guard c.enabled else { return disabled(.input, source, key: "input.enabled") }
+        guard c.enabled else { return .disabled(.input, source, key: "input.enabled") }
         return SensorAvailability(
             sensor: .input, detector: LibinputDetector(seat: c.seat, devicePaths: c.devices, window: c.window, now: now), source: source)
     }
 
     static func audio(_ c: VigilConfiguration.Audio, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
         let source = "PulseAudio, " + (c.source.map { "source \"\($0)\"" } ?? "default source") + (c.server.map { " on \($0)" } ?? "")
-        guard c.enabled else { return disabled(.audio, source, key: "audio.enabled") }
+        guard c.enabled else { return .disabled(.audio, source, key: "audio.enabled") }
         return SensorAvailability(
             sensor: .audio, detector: PulseMicrophoneDetector(server: c.server, source: c.source, window: c.window, now: now),
             source: source)
@@ -144,15 +151,9 @@ public enum DetectorCatalog {
 
     static func location(_ c: VigilConfiguration.Location, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
         let source = "gpsd at \(c.gpsdHost):\(c.gpsdPort)"
-        guard c.enabled else { return disabled(.location, source, key: "location.enabled") }
+        guard c.enabled else { return .disabled(.location, source, key: "location.enabled") }
         return SensorAvailability(
             sensor: .location, detector: GPSDDetector(host: c.gpsdHost, port: c.gpsdPort, location: c, now: now), source: source)
-    }
-
-    private static func disabled(_ sensor: SensorKind, _ source: String, key: String) -> SensorAvailability {
-        SensorAvailability(
-            sensor: sensor, detector: nil, source: source,
-            status: SensorStatus(sensor: sensor, state: .unavailable, detail: "disabled in the config (\(key): false)"))
     }
 
     /// What each probed sensor means for a session: every sensor but presence is optional, so one

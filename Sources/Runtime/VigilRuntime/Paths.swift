@@ -32,9 +32,9 @@ public struct VigilPaths: Sendable {
     public static func outputJournal(dataDirectory: String) -> String { dataDirectory + "/unfinished-outputs" }
 
     /// The effective configuration: the defaults, overridden by the user file if there is one.
-    /// `channels`: the registered channel modules' names, which `alarms.channels` may use.
-    public func loadConfiguration(channels: [AlarmChannel]) throws(ConfigErrors) -> VigilConfiguration {
+    /// `plugIns`: what the registered modules add to the file (`PlugInRegistry.config`).
+    public func loadConfiguration(plugIns: ConfigPlugIns) throws(ConfigErrors) -> VigilConfiguration {
         if !configExplicit && !FileManager.default.fileExists(atPath: configFile) { return .default }
-        return try ConfigLoader.load(path: configFile, channels: channels)
+        return try ConfigLoader.load(path: configFile, plugIns: plugIns)
     }
 }

@@ -1,5 +1,6 @@
 import SoundAlarm
 import Synchronization
+import VigilConfig
 import VigilCore
 import X11Detector
 
@@ -91,6 +92,9 @@ public struct PlugInRegistry: Sendable {
 
     /// The names `alarms.channels` may use.
     public var channelNames: [AlarmChannel] { channels.map(\.channel) }
+
+    /// What the modules add to the config file: the channel names, and the signals' own sections.
+    public var config: ConfigPlugIns { ConfigPlugIns(channels: channelNames, sections: modules.compactMap(\.signal.configSection)) }
 
     /// Every registered channel's sink for a session with this configuration.
     public func sinks(configuration: VigilConfiguration, context: ChannelContext) -> [any AlarmSink] {

@@ -250,13 +250,18 @@ public struct SignalDefinition: Sendable {
     /// The live screen's reading for a `SignalReading` of this sensor ("open", "72 bpm").
     /// Built-in sensors have typed payloads and their own lines.
     public var describe: @Sendable (SignalReading) -> String
+    /// A plug-in's own section of the config file, when it has settings; its scorers read them
+    /// through it. (The built-in signals' sections are `VigilConfiguration`'s typed structs.)
+    public var configSection: ConfigSection?
 
     public init(
-        sensor: SensorKind, causes: [Cause], makeScorers: @escaping @Sendable (VigilConfiguration) -> [any SignalScorer],
+        sensor: SensorKind, causes: [Cause], configSection: ConfigSection? = nil,
+        makeScorers: @escaping @Sendable (VigilConfiguration) -> [any SignalScorer],
         describe: @escaping @Sendable (SignalReading) -> String = SignalDefinition.plainReading
     ) {
         self.sensor = sensor
         self.causes = causes
+        self.configSection = configSection
         self.makeScorers = makeScorers
         self.describe = describe
     }

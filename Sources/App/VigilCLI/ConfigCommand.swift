@@ -49,7 +49,7 @@ struct ConfigCommand: AsyncParsableCommand {
                     # want to change. `vigil config check` checks this file, `vigil config show` shows what is
                     # in effect and where it comes from, and `man vigil.yaml` documents every key.
 
-                    """ + ConfigLoader.commentedOut(Self.withoutItsHeader(DocumentedConfig.text)) + "\n"
+                    """ + ConfigLoader.commentedOut(Self.withoutItsHeader(ConfigLoader.documented(plugIns: Composition.registry.config))) + "\n"
                 try createNew(path, contents: text)
                 print("Wrote \(path.terminalSafe): every key is commented out with its default; uncomment what you want to change.")
             }
@@ -117,7 +117,7 @@ struct ConfigCommand: AsyncParsableCommand {
                     return
                 }
                 do throws(ConfigErrors) {
-                    _ = try ConfigLoader.load(path: paths.configFile, channels: Composition.registry.channelNames)
+                    _ = try ConfigLoader.load(path: paths.configFile, plugIns: Composition.registry.config)
                     print("\(paths.configFile.terminalSafe): OK")
                 } catch {
                     let n = error.errors.count
@@ -146,7 +146,7 @@ struct ConfigCommand: AsyncParsableCommand {
                 let paths = common.paths
                 // Loaded first: a file with a problem is refused with every problem named.
                 _ = try common.loadConfiguration()
-                let defaults = ConfigLoader.settings(yaml: DocumentedConfig.text) ?? []
+                let defaults = ConfigLoader.settings(yaml: ConfigLoader.documented(plugIns: Composition.registry.config)) ?? []
                 var fromFile: [String: ConfigSetting] = [:]
                 if FileManager.default.fileExists(atPath: paths.configFile), let text = try? String(contentsOfFile: paths.configFile, encoding: .utf8)
                 {

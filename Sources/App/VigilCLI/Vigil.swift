@@ -11,7 +11,6 @@ import VigilRecording
 import VigilRuntime
 import VigilStore
 
-@main
 struct Vigil: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vigil",
@@ -183,7 +182,7 @@ struct CommonOptions: ParsableArguments {
             return loaded.configuration
         }
         do {
-            let configuration = try paths.loadConfiguration(channels: Composition.registry.channelNames)
+            let configuration = try paths.loadConfiguration(plugIns: Composition.registry.config)
             loadedConfiguration.withLock { $0 = (paths.configFile, paths.configExplicit, configuration) }
             return configuration
         } catch {
