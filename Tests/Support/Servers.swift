@@ -239,3 +239,10 @@ public final class SessionBus {
         try? FileManager.default.removeItem(atPath: directory)
     }
 }
+
+/// A new empty directory under the system's temporary one, named `prefix-UUID`: a test's own.
+public func temporaryDirectory(_ prefix: String) throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    return dir
+}

@@ -1,14 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 import VigilRuntime
 
 /// The files through which a running session speaks to other commands: its status and its lock.
 @Suite struct SessionFilesTests {
-    func directory() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-files-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    func directory() throws -> String { try temporaryDirectory("vigil-files") }
 
     @Test func theStatusReadsBackAsWrittenPrivateAndWhole() throws {
         let dir = try directory()

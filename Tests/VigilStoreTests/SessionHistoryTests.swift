@@ -64,7 +64,7 @@ import VigilPlanner
         try store.markSent(first)
         #expect(try pushed(store, id).pushed == 1)
 
-        try store.editSession(id: id, SessionEdit(task: .some("novel"), note: .some("door closed")))
+        try store.editSession(id: id, SessionEdit(task: .set("novel"), note: .set("door closed")))
         let edited = try pushed(store, id)
         #expect(edited.pushed == 2 && edited.edited > beforeSending.edited)
         let (_, edits, _) = try store.pendingSync()
@@ -82,7 +82,7 @@ import VigilPlanner
         #expect(try pushed(store, id).pushed == 1)
 
         // Deleted after an edit: a tombstone, so other devices forget it too.
-        try store.editSession(id: id, SessionEdit(note: .some(nil)))
+        try store.editSession(id: id, SessionEdit(note: .clear))
         try store.deleteSession(id: id)
         #expect(try store.sessionRecord(id: id) == nil)
         let deleted = try store.outgoingSessions(limit: 10, shareReasons: false).deleted.map(\.id)

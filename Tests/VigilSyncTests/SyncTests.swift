@@ -121,7 +121,7 @@ func syncFailure(_ store: EventStore, _ address: ServerAddress, options: SyncOpt
         let events = try server.sql("SELECT count(*) FROM vigil.state_changes", database: database)
 
         // The desktop corrects the laptop's session; the laptop deletes another one.
-        try desktop.store.editSession(id: copy, SessionEdit(task: .some("novel"), tags: ["deep"], note: .some("door closed")))
+        try desktop.store.editSession(id: copy, SessionEdit(task: .set("novel"), tags: ["deep"], note: .set("door closed")))
         try laptop.store.deleteSession(id: deleted)
         let fromDesktop = try await SyncClient.sync(store: desktop.store, address: address)
         #expect(fromDesktop.sent["sessions"] == 1)

@@ -60,26 +60,26 @@ extension EventStore {
     /// Deletes what happened in [from, to): the sessions that started then, with all
     /// their events, the habit days then and the reminders sent then. Deleted content is
     /// overwritten (secure_delete) and the write-ahead log truncated, so it does not linger in the
-    /// file. Returns the rows deleted per table.
+    /// file. Returns how many rows of each kind were deleted.
     @discardableResult
-    public func forget(from: Timestamp, to: Timestamp, fromDay: Int, toDay: Int) throws(StoreError) -> [String: Int] {
+    public func forget(from: Timestamp, to: Timestamp, fromDay: Int, toDay: Int) throws(StoreError) -> ForgottenRows {
         let (from, to) = (from.millisecondBound, to.millisecondBound)
-        var counts: [String: Int] = [:]
+        var counts = ForgottenRows()
         try write { db in
             try db.execute(sql: "PRAGMA secure_delete = ON")
             let sessions = "SELECT id FROM sessions WHERE started_ms >= \(from) AND started_ms < \(to)"
             for table in ["state_changes", "episodes", "alarms", "alarm_deliveries", "snoozes", "sensor_events", "gaps", "activities"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE session_id IN (\(sessions))")
-                counts[table] = db.changesCount
+                counts.events += db.changesCount
             }
             // What an import remembered of these sessions (Timewarrior's times and tags) goes with them.
             try db.execute(sql: "DELETE FROM imports WHERE tbl = 'sessions' AND row_id IN (\(sessions))")
             try db.execute(sql: "DELETE FROM sessions WHERE started_ms >= ? AND started_ms < ?", arguments: [from, to])
-            counts["sessions"] = db.changesCount
+            counts.sessions = db.changesCount
             try db.execute(sql: "DELETE FROM habit_days WHERE day >= ? AND day <= ?", arguments: [fromDay, toDay])
-            counts["habit_days"] = db.changesCount
+            counts.habitDays = db.changesCount
             try db.execute(sql: "DELETE FROM reminders_sent WHERE at_ms >= ? AND at_ms < ?", arguments: [from, to])
-            counts["reminders_sent"] = db.changesCount
+            counts.reminders = db.changesCount
             // The last change's before-image may hold what was just forgotten: undo forgets it too.
             try db.execute(sql: "DELETE FROM undo_journal")
             try db.execute(sql: "DELETE FROM undo_overtaken")
@@ -93,4 +93,14 @@ extension EventStore {
         }
         return counts
     }
+}
+
+/// What `forget` deleted: sessions, their events (state changes, episodes, alarms and their
+/// deliveries, snoozes, sensor changes, gaps, activities), habit days and reminders sent.
+public struct ForgottenRows: Sendable, Hashable {
+    public var sessions = 0
+    public var events = 0
+    public var habitDays = 0
+    public var reminders = 0
+    public init() {}
 }

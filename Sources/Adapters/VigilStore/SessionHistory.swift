@@ -23,16 +23,18 @@ public struct SessionRecord: Sendable, Hashable {
     public var device: String?
 }
 
-/// What `vigil session edit` changes (nil: kept). Times only for a session nothing judged.
+/// What `vigil session edit` changes (`keep` and nil: kept). Times only for a session nothing
+/// judged (`HistoryService` holds that rule).
 public struct SessionEdit: Sendable, Hashable {
-    public var task: String??
-    public var taskId: Int64??
+    public var task: FieldChange<String>
+    public var taskId: FieldChange<Int64>
     public var tags: [String]?
-    public var note: String??
+    public var note: FieldChange<String>
     public var started: Timestamp?
     public var ended: Timestamp?
     public init(
-        task: String?? = nil, taskId: Int64?? = nil, tags: [String]? = nil, note: String?? = nil, started: Timestamp? = nil, ended: Timestamp? = nil
+        task: FieldChange<String> = .keep, taskId: FieldChange<Int64> = .keep, tags: [String]? = nil, note: FieldChange<String> = .keep,
+        started: Timestamp? = nil, ended: Timestamp? = nil
     ) {
         self.task = task
         self.taskId = taskId
@@ -121,10 +123,13 @@ extension EventStore {
         try write { db in
             var sets: [String] = []
             var arguments: [(any DatabaseValueConvertible)?] = []
-            if let task = edit.task { (sets, arguments) = (sets + ["task = ?"], arguments + [task]) }
-            if let taskId = edit.taskId { (sets, arguments) = (sets + ["task_id = ?"], arguments + [taskId]) }
+            func change<V: DatabaseValueConvertible>(_ column: String, _ field: FieldChange<V>) {
+                if field != .keep { (sets, arguments) = (sets + ["\(column) = ?"], arguments + [field.applied(to: nil)]) }
+            }
+            change("task", edit.task)
+            change("task_id", edit.taskId)
             if let tags = edit.tags { (sets, arguments) = (sets + ["tags = ?"], arguments + [tags.joined(separator: ",")]) }
-            if let note = edit.note { (sets, arguments) = (sets + ["note = ?"], arguments + [note]) }
+            change("note", edit.note)
             if let started = edit.started { (sets, arguments) = (sets + ["started_ms = ?"], arguments + [started.millisecondsSinceEpoch]) }
             if let ended = edit.ended {
                 (sets, arguments) = (

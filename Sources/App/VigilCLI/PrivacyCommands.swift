@@ -107,35 +107,34 @@ struct ForgetCommand: AsyncParsableCommand {
             let now = LocalNow(at: try common.currentTime())
             let (first, last) = try days(now)
             let (from, to) = (civilDate(first), civilDate(last))
+            let privacy = PrivacyService(paths: common.paths)
             guard try common.hasLog() else {
-                removeLeftovers()
+                removeLeftovers(privacy)
                 print("Nothing to forget: there is no event log at \(common.paths.databasePath.terminalSafe).")
                 return
             }
-            let store = try common.openStore()
-            let range = (now.startOfDay(first), now.startOfDay(last + 1))
-            let sessions = try store.sessionCount(from: range.0, to: range.1)
-            let what = "\(sessions) session\(sessions == 1 ? "" : "s") and everything else from \(from) to \(to)"
-            guard
-                try confirmed(
-                    "Delete \(what)? This cannot be undone.", refusal: "forgetting cannot be undone: add --yes to delete \(what).", given: yes)
-            else { return }
-            if SessionStatusFile(dataDirectory: common.paths.dataDirectory).running() != nil {
+            let forgotten: ForgottenRows?
+            do {
+                forgotten = try privacy.forget(first...last, in: try common.openStore(), now: now) { sessions in
+                    let what = "\(sessions) session\(sessions == 1 ? "" : "s") and everything else from \(from) to \(to)"
+                    return try confirmed(
+                        "Delete \(what)? This cannot be undone.", refusal: "forgetting cannot be undone: add --yes to delete \(what).", given: yes)
+                }
+            } catch PrivacyError.sessionRunning {
                 throw Failure("a session is running: end it (`vigil stop`) before forgetting.", code: .failure)
             }
-            removeLeftovers()
-            let counts = try store.forget(from: range.0, to: range.1, fromDay: first, toDay: last)
-            let events = counts.filter { $0.key != "sessions" && $0.key != "habit_days" && $0.key != "reminders_sent" }.values.reduce(0, +)
+            guard let f = forgotten else { return }
+            removeLeftovers(privacy)
             print(
-                "Forgot \(counts["sessions"] ?? 0) session\(counts["sessions"] == 1 ? "" : "s") with \(events) event\(events == 1 ? "" : "s"), \(counts["habit_days"] ?? 0) habit day\(counts["habit_days"] == 1 ? "" : "s") and \(counts["reminders_sent"] ?? 0) reminder\(counts["reminders_sent"] == 1 ? "" : "s") from \(from) to \(to)."
+                "Forgot \(f.sessions) session\(f.sessions == 1 ? "" : "s") with \(f.events) event\(f.events == 1 ? "" : "s"), \(f.habitDays) habit day\(f.habitDays == 1 ? "" : "s") and \(f.reminders) reminder\(f.reminders == 1 ? "" : "s") from \(from) to \(to)."
             )
         }
     }
 
     /// The temporaries of outputs a killed Vigil left (an export, a report, a recording, the
     /// status file): each holds what its output held, of any period, so forgetting removes them.
-    private func removeLeftovers() {
-        let removed = OutputFile.removeLeftovers(journal: common.paths.outputJournal, directory: common.paths.dataDirectory)
+    private func removeLeftovers(_ privacy: PrivacyService) {
+        let removed = privacy.removeLeftovers()
         guard !removed.isEmpty else { return }
         print(
             "Removed \(removed.count) unfinished output file\(removed.count == 1 ? "" : "s") an interrupted Vigil left: \(removed.joined(separator: ", "))."

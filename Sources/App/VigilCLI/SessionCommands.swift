@@ -31,20 +31,41 @@ func sessionTime(_ text: String, option: String, now: LocalNow, day: Int? = nil)
     }
 }
 
-/// The session a command names by its number (`vigil session list` shows them).
-func loggedSession(_ store: EventStore, _ id: Int64) throws -> SessionRecord {
-    guard let s = try store.sessionRecord(id: id) else {
-        throw Failure("no session #\(id). `vigil session list --last all --source all` shows every session with its number.", code: .dataError)
-    }
-    return s
-}
-
-/// The store of a command that corrects a session: with no log there is no session.
-func sessionStore(_ common: CommonOptions) throws -> EventStore {
+/// The history service of a command that reads or corrects a session: with no log there is no
+/// session.
+func history(_ common: CommonOptions, readOnly: Bool = false) throws -> HistoryService {
     guard try common.hasLog() else {
         throw Failure("there are no sessions yet (no event log at \(common.paths.databasePath.terminalSafe)).", code: .dataError)
     }
-    return try common.openStore()
+    return HistoryService(store: try common.openStore(readOnly: readOnly), now: try common.currentTime())
+}
+
+extension HistoryError {
+    /// In the words of the options that asked for the change; `end`: the end as typed.
+    func failure(end: String? = nil) -> Failure {
+        switch self {
+        case .noSession(let id):
+            Failure("no session #\(id). `vigil session list --last all --source all` shows every session with its number.", code: .dataError)
+        case .judgedTimes(let id, let source):
+            Failure(
+                "session #\(id) was judged (\(source?.rawValue ?? "?")): its times are what was measured and stay. Delete it and `vigil session add` the time you spent, or correct its task, tags and note.",
+                code: .failure)
+        case .running(let id): Failure("session #\(id) is running: end it (`vigil stop`) first.", code: .failure)
+        case .span(.endsBeforeStart): Failure("the session must end after it starts.", code: .usage)
+        case .span(.longerThanADay): Failure("a session lasts at most a day; add each day's time on its own.", code: .usage)
+        case .span(.notOver): Failure("--end \((end ?? "").terminalSafe) has not come yet: add a session once it is over.", code: .usage)
+        case .nothingToChange: Failure("say what to change: --task, --tag, --untag, --note, --start or --end.", code: .usage)
+        }
+    }
+}
+
+/// Runs a history request, its refusal said in the command's words.
+func historyRequest<T>(end: String? = nil, _ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as HistoryError {
+        throw error.failure(end: end)
+    }
 }
 
 struct SessionCommand: AsyncParsableCommand {
@@ -95,15 +116,11 @@ struct SessionCommand: AsyncParsableCommand {
                     if json { printJSON(.array([])) } else { print(Log.noSessions) }
                     return
                 }
-                let store = try common.openStore(readOnly: true)
-                let now = LocalNow(at: try common.currentTime())
+                let history = try history(common, readOnly: true)
+                let now = LocalNow(at: history.now)
                 let sources = sourceText.flatMap(SessionSource.selection) ?? SessionSource.own
                 let from = last == "all" ? Timestamp(nanoseconds: .min) : try now.startOfDay(ReportCommand.firstDay(ofLast: last, today: now.day))
-                var sessions = try store.sessionRecords(from: from, to: Timestamp(nanoseconds: .max), sources: sources)
-                if let tag = tag.flatMap({ TaskItem.normalizedTags([$0]).first }) {
-                    let tagged = try store.sessionIDs(tagged: tag)
-                    sessions = sessions.filter { tagged.contains($0.id) }
-                }
+                let sessions = try history.sessions(from: from, sources: sources, tag: tag)
                 if json {
                     printJSON(.array(sessions.map { sessionJSON($0) }))
                     return
@@ -138,10 +155,9 @@ struct SessionCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let store = try sessionStore(common)
-                let s = try loggedSession(store, session)
+                let (s, episodes) = try historyRequest { try history(common).sessionWithEpisodes(session) }
                 if json {
-                    printJSON(sessionJSON(s, episodes: try store.episodes(session: s.id)))
+                    printJSON(sessionJSON(s, episodes: episodes))
                     return
                 }
                 print("#\(s.id)  \(subject(s))")
@@ -156,7 +172,7 @@ struct SessionCommand: AsyncParsableCommand {
                     print("judged    no: time you tracked, not counted as focused")
                 }
                 if let note = s.note { print("note      \(indentedLines(note, by: 10))") }
-                for e in try store.episodes(session: s.id) {
+                for e in episodes {
                     let length = e.endedAt.map { humanDuration($0 - e.startedAt) } ?? "open"
                     print("episode \(e.number)  \(localDateTime(e.startedAt))  \(length)  \(e.cause.terminalSafe)  \(e.reason.terminalSafe)")
                 }
@@ -188,36 +204,22 @@ struct SessionCommand: AsyncParsableCommand {
         }
 
         private func edit() throws {
-            let store = try sessionStore(common)
-            let now = LocalNow(at: try common.currentTime())
-            let s = try loggedSession(store, session)
-            var edit = SessionEdit()
-            if let task {
-                if task == "none" {
-                    (edit.task, edit.taskId) = (.some(nil), .some(nil))
-                } else {
-                    let subject = try TaskLookup(store: store).sessionSubject(try nonBlank(task, what: "--task"))
-                    (edit.task, edit.taskId) = (subject.name, subject.taskId)
+            let history = try history(common)
+            let now = LocalNow(at: history.now)
+            var change = SessionChange()
+            if let task { change.task = task == "none" ? .clear : .set(try nonBlank(task, what: "--task")) }
+            (change.addTags, change.removeTags) = (addTags, removeTags)
+            if let note { change.note = note == "none" ? .clear : .set(note) }
+            let updated = try historyRequest(end: end ?? "") { () throws -> SessionRecord in
+                if start != nil || end != nil {
+                    // `--end HH:MM` is on the start's day: the new start's, else the session's.
+                    let started = try history.session(session).started
+                    change.start = try start.map { try sessionTime($0, option: "--start", now: now) }
+                    change.end = try end.map { try sessionTime($0, option: "--end", now: now, day: localDay(change.start ?? started, now)) }
                 }
+                return try history.edit(session, change)
             }
-            if !addTags.isEmpty || !removeTags.isEmpty {
-                edit.tags = retagged(s.tags, adding: TaskItem.normalizedTags(addTags), removing: TaskItem.normalizedTags(removeTags))
-            }
-            if let note { edit.note = note == "none" ? .some(nil) : note }
-            if start != nil || end != nil {
-                guard s.source?.isJudged == false else {
-                    throw Failure(
-                        "session #\(s.id) was judged (\(s.source?.rawValue ?? "?")): its times are what was measured and stay. Delete it and `vigil session add` the time you spent, or correct its task, tags and note.",
-                        code: .failure)
-                }
-                let from = try start.map { try sessionTime($0, option: "--start", now: now) } ?? s.started
-                let to = try end.map { try sessionTime($0, option: "--end", now: now, day: localDay(from, now)) } ?? s.ended ?? from
-                try checkSpan(from, to, now: now.now, end: end ?? localDateTime(to))
-                (edit.started, edit.ended) = (from, to)
-            }
-            guard edit != SessionEdit() else { throw Failure("say what to change: --task, --tag, --untag, --note, --start or --end.", code: .usage) }
-            try store.editSession(id: s.id, edit)
-            print("Updated session #\(s.id): \(subject(try loggedSession(store, s.id))).")
+            print("Updated session #\(updated.id): \(subject(updated)).")
         }
     }
 
@@ -237,13 +239,10 @@ struct SessionCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let store = try sessionStore(common)
-                let s = try loggedSession(store, session)
                 let removing = changes.filter { $0.hasPrefix("-") }.map { String($0.dropFirst()) }
                 let adding = changes.filter { !$0.hasPrefix("-") }.map { $0.hasPrefix("+") ? String($0.dropFirst()) : $0 }
-                let tags = retagged(s.tags, adding: TaskItem.normalizedTags(adding), removing: TaskItem.normalizedTags(removing))
-                if tags != s.tags { try store.editSession(id: s.id, SessionEdit(tags: tags)) }
-                print("Session #\(s.id): \(tags.isEmpty ? "no tags" : "tags " + tags.map(\.terminalSafe).joined(separator: ", ")).")
+                let tags = try historyRequest { try history(common).retag(session, adding: adding, removing: removing) }
+                print("Session #\(session): \(tags.isEmpty ? "no tags" : "tags " + tags.map(\.terminalSafe).joined(separator: ", ")).")
             }
         }
     }
@@ -264,13 +263,13 @@ struct SessionCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let store = try sessionStore(common)
-                let s = try loggedSession(store, session)
-                guard s.ended != nil else { throw Failure("session #\(s.id) is running: end it (`vigil stop`) first.", code: .failure) }
-                let what = "session #\(s.id) (\(localDateTime(s.started)), \(subject(s))) and its episodes"
-                guard try confirmed("Delete \(what)?", refusal: "add --yes to delete \(what) without a terminal.", given: yes) else { return }
-                try store.deleteSession(id: s.id)
-                print("Deleted session #\(s.id).")
+                let deleted = try historyRequest {
+                    try history(common).delete(session) { s in
+                        let what = "session #\(s.id) (\(localDateTime(s.started)), \(subject(s))) and its episodes"
+                        return try confirmed("Delete \(what)?", refusal: "add --yes to delete \(what) without a terminal.", given: yes)
+                    }
+                }
+                if deleted { print("Deleted session #\(session).") }
             }
         }
     }
@@ -298,11 +297,11 @@ struct SessionCommand: AsyncParsableCommand {
                 let now = LocalNow(at: try common.currentTime())
                 let from = try sessionTime(start, option: "--start", now: now)
                 let to = try sessionTime(end, option: "--end", now: now, day: localDay(from, now))
-                try checkSpan(from, to, now: now.now, end: end)
-                let store = try common.openStore()
-                let subject = try task.map { try TaskLookup(store: store).sessionSubject(try nonBlank($0, what: "--task")) }
-                let id = try store.addSession(
-                    task: subject?.name, taskId: subject?.taskId, tags: TaskItem.normalizedTags(tags), note: note, from: from, to: to)
+                // The times are checked before the log is opened: a bad --end creates nothing.
+                if let problem = SessionSpanRules.check(start: from, end: to, now: now.now) { throw HistoryError.span(problem).failure(end: end) }
+                let task = try task.map { try nonBlank($0, what: "--task") }
+                let history = HistoryService(store: try common.openStore(), now: now.now)
+                let id = try historyRequest(end: end) { try history.add(task: task, tags: tags, note: note, from: from, to: to) }
                 print("Added session #\(id): \(localDateTime(from)) to \(localDateTime(to)) (\(humanMinutesShort((to - from) / 60))), not judged.")
             }
         }
@@ -326,21 +325,6 @@ private func sessionJSON(_ s: SessionRecord, episodes: [StoredEpisode]? = nil) -
 private func subject(_ s: SessionRecord) -> String {
     (s.task.map { "\"\($0.terminalSafe)\"" } ?? "(no task)")
         + (s.tags.isEmpty ? "" : "  [" + s.tags.map(\.terminalSafe).joined(separator: ", ") + "]")
-}
-
-private func retagged(_ tags: [String], adding: [String], removing: [String]) -> [String] {
-    (tags + adding.filter { !tags.contains($0) }).filter { !removing.contains($0) }
-}
-
-/// The rules every session of tracked time keeps, added, edited or imported (`SessionSpanRules`),
-/// in the words of the options that set it.
-private func checkSpan(_ from: Timestamp, _ to: Timestamp, now: Timestamp, end: String) throws {
-    switch SessionSpanRules.check(start: from, end: to, now: now) {
-    case nil: return
-    case .endsBeforeStart: throw Failure("the session must end after it starts.", code: .usage)
-    case .longerThanADay: throw Failure("a session lasts at most a day; add each day's time on its own.", code: .usage)
-    case .notOver: throw Failure("--end \(end.terminalSafe) has not come yet: add a session once it is over.", code: .usage)
-    }
 }
 
 private func localDay(_ t: Timestamp, _ now: LocalNow) -> Int {

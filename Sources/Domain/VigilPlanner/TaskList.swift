@@ -119,21 +119,6 @@ public struct TaskFilter: Hashable, Sendable {
     }
 }
 
-/// A field an edit may leave alone, set, or clear (`none` on the command line).
-public enum FieldChange<Value: Hashable & Sendable>: Hashable, Sendable {
-    case keep
-    case set(Value)
-    case clear
-
-    public func applied(to value: Value?) -> Value? {
-        switch self {
-        case .keep: value
-        case .set(let v): v
-        case .clear: nil
-        }
-    }
-}
-
 /// What `vigil task edit` changes.
 public struct TaskChanges: Hashable, Sendable {
     public var title: String?

@@ -1,0 +1,129 @@
+import VigilCore
+import VigilPlanner
+import VigilStore
+
+/// Why a change to the session history was refused.
+public enum HistoryError: Error, Equatable, Sendable {
+    /// No session has this number.
+    case noSession(Int64)
+    /// The session was judged (`source`): its times are what was measured and stay.
+    case judgedTimes(Int64, source: SessionSource?)
+    /// The session is running: it ends first.
+    case running(Int64)
+    /// The times given cannot be a session (`SessionSpanRules`).
+    case span(SessionSpanRules.Problem)
+    /// The change changes nothing.
+    case nothingToChange
+}
+
+/// What `vigil session edit` changes in a session. `task` is a task's number or title (linked)
+/// or any name, resolved as `vigil start --task` resolves it; times are for a session nothing
+/// judged only.
+public struct SessionChange: Sendable, Hashable {
+    public var task: FieldChange<String> = .keep
+    public var addTags: [String] = []
+    public var removeTags: [String] = []
+    public var note: FieldChange<String> = .keep
+    public var start: Timestamp?
+    public var end: Timestamp?
+
+    public init() {}
+}
+
+/// The session history as `vigil session` asks for it, as `PlannerService` serves tasks and
+/// habits: each method is one request, applies the history's rules (what may be corrected, how
+/// long a session lasts, what must end first) and reads or writes the store.
+public struct HistoryService: Sendable {
+    public let store: EventStore
+    /// The instant the command runs: an added session must be over by then.
+    public let now: Timestamp
+
+    public init(store: EventStore, now: Timestamp) {
+        self.store = store
+        self.now = now
+    }
+
+    /// Sessions of `sources` started from `from` on, oldest first; with a tag, only those with it
+    /// (normalised as tags are).
+    public func sessions(from: Timestamp, sources: Set<SessionSource>, tag: String? = nil) throws -> [SessionRecord] {
+        let sessions = try store.sessionRecords(from: from, to: Timestamp(nanoseconds: .max), sources: sources)
+        guard let tag = tag.flatMap({ TaskItem.normalizedTags([$0]).first }) else { return sessions }
+        let tagged = try store.sessionIDs(tagged: tag)
+        return sessions.filter { tagged.contains($0.id) }
+    }
+
+    public func session(_ id: Int64) throws -> SessionRecord {
+        guard let s = try store.sessionRecord(id: id) else { throw HistoryError.noSession(id) }
+        return s
+    }
+
+    /// A session with its distraction episodes.
+    public func sessionWithEpisodes(_ id: Int64) throws -> (session: SessionRecord, episodes: [StoredEpisode]) {
+        let s = try session(id)
+        return (s, try store.episodes(session: id))
+    }
+
+    /// Applies `change`, and returns the session as it is now. A judged session's times are
+    /// refused (what was measured stays), and times must make a session (`SessionSpanRules`).
+    @discardableResult
+    public func edit(_ id: Int64, _ change: SessionChange) throws -> SessionRecord {
+        let s = try session(id)
+        guard change != SessionChange() else { throw HistoryError.nothingToChange }
+        var edit = SessionEdit()
+        switch change.task {
+        case .keep: break
+        case .clear: (edit.task, edit.taskId) = (.clear, .clear)
+        case .set(let reference):
+            let subject = try TaskLookup(store: store).sessionSubject(reference)
+            (edit.task, edit.taskId) = (.set(subject.name), subject.taskId.map(FieldChange.set) ?? .clear)
+        }
+        if !change.addTags.isEmpty || !change.removeTags.isEmpty {
+            edit.tags = Self.retagged(s.tags, adding: change.addTags, removing: change.removeTags)
+        }
+        edit.note = change.note
+        if change.start != nil || change.end != nil {
+            guard s.source?.isJudged == false else { throw HistoryError.judgedTimes(s.id, source: s.source) }
+            let from = change.start ?? s.started
+            let to = change.end ?? s.ended ?? from
+            if let problem = SessionSpanRules.check(start: from, end: to, now: now) { throw HistoryError.span(problem) }
+            (edit.started, edit.ended) = (from, to)
+        }
+        try store.editSession(id: s.id, edit)
+        return try session(s.id)
+    }
+
+    /// Adds and removes tags (normalised); returns the session's tags now.
+    public func retag(_ id: Int64, adding: [String], removing: [String]) throws -> [String] {
+        let s = try session(id)
+        let tags = Self.retagged(s.tags, adding: adding, removing: removing)
+        if tags != s.tags { try store.editSession(id: s.id, SessionEdit(tags: tags)) }
+        return tags
+    }
+
+    /// Deletes an ended session and its episodes once `confirmed` says so (asked only of a
+    /// session that may be deleted: a running one is refused before anyone is asked). Returns
+    /// whether it was deleted.
+    public func delete(_ id: Int64, confirmed: (SessionRecord) throws -> Bool) throws -> Bool {
+        let s = try session(id)
+        guard s.ended != nil else { throw HistoryError.running(s.id) }
+        guard try confirmed(s) else { return false }
+        try store.deleteSession(id: s.id)
+        return true
+    }
+
+    /// Adds time the person spent without a session: nothing judged it, so it is tracked time,
+    /// never focused time. `task` is resolved as `edit`'s is. Returns its number.
+    public func add(task: String?, tags: [String], note: String?, from: Timestamp, to: Timestamp) throws -> Int64 {
+        if let problem = SessionSpanRules.check(start: from, end: to, now: now) { throw HistoryError.span(problem) }
+        let subject = try task.map { try TaskLookup(store: store).sessionSubject($0) }
+        return try store.addSession(
+            task: subject?.name, taskId: subject?.taskId, tags: TaskItem.normalizedTags(tags), note: note, from: from, to: to)
+    }
+
+    /// The tags with `adding` appended (each once) and `removing` taken out, both normalised.
+    static func retagged(_ tags: [String], adding: [String], removing: [String]) -> [String] {
+        let adding = TaskItem.normalizedTags(adding)
+        let removing = TaskItem.normalizedTags(removing)
+        return (tags + adding.filter { !tags.contains($0) }).filter { !removing.contains($0) }
+    }
+}

@@ -1,0 +1,35 @@
+import SystemCalls
+import VigilCore
+import VigilStore
+
+/// Why forgetting was refused.
+public enum PrivacyError: Error, Equatable, Sendable {
+    /// A session is running: what it logs next would belong to the period being forgotten.
+    case sessionRunning
+}
+
+/// What Vigil stores about the person, as `vigil forget` removes it: the rule that a running
+/// session ends first, checked before the person is asked; the period's rows; and the unfinished
+/// output files an interrupted Vigil left (each may hold any period).
+public struct PrivacyService: Sendable {
+    public let paths: VigilPaths
+
+    public init(paths: VigilPaths) { self.paths = paths }
+
+    /// Forgets the local days `days` (inclusive) in `store` once `confirmed` says so, told how many
+    /// sessions they hold; nil when the answer was no. Refused before asking while a session runs.
+    public func forget(
+        _ days: ClosedRange<Int>, in store: EventStore, now: LocalNow, confirmed: (_ sessions: Int) throws -> Bool
+    ) throws -> ForgottenRows? {
+        if SessionStatusFile(dataDirectory: paths.dataDirectory).running() != nil { throw PrivacyError.sessionRunning }
+        let (from, to) = (now.startOfDay(days.lowerBound), now.startOfDay(days.upperBound + 1))
+        guard try confirmed(try store.sessionCount(from: from, to: to)) else { return nil }
+        return try store.forget(from: from, to: to, fromDay: days.lowerBound, toDay: days.upperBound)
+    }
+
+    /// Removes the temporaries of outputs a killed Vigil left (an export, a report, a recording,
+    /// the status file); returns their paths.
+    public func removeLeftovers() -> [String] {
+        OutputFile.removeLeftovers(journal: paths.outputJournal, directory: paths.dataDirectory)
+    }
+}
