@@ -90,6 +90,30 @@ func readError(_ text: String) -> RecordingError? {
         #expect(all[1].payload == .audio(AudioLevel(rms: -40.5, peak: -20, shortTermLUFS: nil)))
     }
 
+    /// A live session's sign of life is a line of its own kind, written and read back by both
+    /// readers (the fast path and the general scanner, which takes the spaced line); as a control
+    /// action it is no action a person takes, and refused.
+    @Test func aSignOfLifeRoundTripsAndIsNoControlAction() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-alive-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let start = parseRFC3339("2026-03-02T09:00:00Z")!
+        let writer = try RecordingWriter(path: dir + "/a.jsonl", header: RecordingHeader(start: start, source: "test"))
+        try writer.append(Sample(time: start + 45, payload: .control(.alive)))
+        try writer.close()
+        let written = try String(contentsOfFile: dir + "/a.jsonl", encoding: .utf8)
+        #expect(written.hasSuffix(#"{"t":45,"kind":"alive"}"# + "\n"), "\(written)")
+        let spaced = tempFile("b.jsonl", header + "\n" + #"{ "t" : 45 , "kind" : "alive" }"#)
+        for path in [dir + "/a.jsonl", spaced] {
+            let all = try RecordingReader(path: path).readAll()
+            #expect(all.map(\.payload) == [.control(.alive)], "\(path)")
+        }
+        let asAction = tempFile("c.jsonl", header + "\n" + #"{"t":1,"kind":"control","action":"alive"}"#)
+        #expect {
+            _ = try RecordingReader(path: asAction).readAll()
+        } throws: { "\($0)".contains("unknown control action \"alive\" (expected one of pause, break, resume, end, snooze, stall_ended)") }
+    }
+
     @Test func numbersParseExactlyAsTheStandardLibraryDoes() {
         var rng = SystemRandomNumberGenerator()
         var texts = [

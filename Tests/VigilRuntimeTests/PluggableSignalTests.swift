@@ -97,9 +97,9 @@ extension Array where Element == SessionEvent {
         config.audio.enabled = false
         config.media.enabled = false
         config.location.enabled = false
-        // The phone reports changes only: its two minutes in hand are silent, which a replay
-        // would read as a gap (the machine slept) below the default 90 s.
-        config.session.gap = 600
+        // The phone reports changes only: its two minutes in hand are silent, longer than the
+        // default session.gap of 90 s, which a replay would read as a gap (the machine slept)
+        // without the live session's signs of life in the recording.
         let clock = ManualClock()
         let sensors = registry.availability(configuration: config, now: { Self.start })
         #expect(sensors.map(\.sensor) == [.desktop, .input, .app, .audio, .media, .location, .phone])
@@ -142,6 +142,19 @@ extension Array where Element == SessionEvent {
         let opened = try RecordingFiles.open(path: path, configuration: config, signals: registry.signals)
         _ = try Replayer(configuration: config, signals: registry.signals).run(MergedRecordings([opened.source])) { replayed.append($0) }
         #expect(replayed == liveEvents)
+        #expect(!liveEvents.contains { if case .gap = $0.kind { true } else { false } })
+
+        // The signs of life are what keeps the silence from being a gap: every half gap of
+        // silence has one, and the same recording without them replays with a gap.
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.components(separatedBy: #""kind":"alive""#).count - 1 == 2, "\(text)")
+        let silent = dir + "/without-alive.jsonl"
+        try text.split(separator: "\n").filter { !$0.contains(#""kind":"alive""#) }.joined(separator: "\n").appending("\n")
+            .write(toFile: silent, atomically: true, encoding: .utf8)
+        var withoutAlive: [SessionEvent] = []
+        let reopened = try RecordingFiles.open(path: silent, configuration: config, signals: registry.signals)
+        _ = try Replayer(configuration: config, signals: registry.signals).run(MergedRecordings([reopened.source])) { withoutAlive.append($0) }
+        #expect(withoutAlive.contains { if case .gap = $0.kind { true } else { false } })
     }
 
     @Test func theLiveScreenShowsAPluggedInSignalsReading() {

@@ -142,7 +142,7 @@ private let keyWords: [UInt64] = [
     0x6c6c_6563,  // cell
 ]
 
-private enum Kind { case input, audio, location, desktop, app, media, status, control, unknown }
+private enum Kind { case input, audio, location, desktop, app, media, status, control, alive, unknown }
 
 /// Decodes one sample line. Returns `nil` for a line of a kind that neither this version nor a
 /// signal in `signals` knows.
@@ -356,6 +356,7 @@ private func scanCanonicalObject(_ p: UnsafePointer<UInt8>, _ n: Int, slots: Uns
     case 0x70_6f74_6b73_6564: .desktop  // "desktop"
     case 0x707061: .app  // "app"
     case 0x61_6964_656d: .media  // "media"
+    case 0x65_7669_6c61: .alive  // "alive"
     default: nil
     }
 }
@@ -543,6 +544,7 @@ private func scanGeneral(_ line: UnsafeBufferPointer<UInt8>, slots: UnsafeMutabl
                 case (7, 0x64) where s.equals(v, "desktop"): f.kind = .desktop
                 case (3, 0x61) where s.equals(v, "app"): f.kind = .app
                 case (5, 0x6D) where s.equals(v, "media"): f.kind = .media
+                case (5, 0x61) where s.equals(v, "alive"): f.kind = .alive
                 default:
                     f.kind = .unknown
                     f.more.kindName = s.text(v)
@@ -721,10 +723,13 @@ private func buildSample(_ f: LineFields, slots: UnsafeMutablePointer<Double>, s
             throw JSONLineScanner.Failure(column: 1, message: "unknown sensor state \"\(stateName)\" (expected one of \(known))")
         }
         return Sample(time: time, payload: .status(SensorStatus(sensor: sensorKind, state: st, detail: f.detail ?? "")))
+    case .alive:
+        return Sample(time: time, payload: .control(.alive))
     case .control:
         guard let name = f.action else { throw JSONLineScanner.Failure(column: 1, message: "missing \"action\"") }
-        guard let a = ControlAction(rawValue: name) else {
-            let known = ControlAction.allCases.map(\.rawValue).joined(separator: ", ")
+        // A sign of life is a line of its own kind (`alive`), not a control action.
+        guard let a = ControlAction(rawValue: name), a != .alive else {
+            let known = ControlAction.allCases.filter { $0 != .alive }.map(\.rawValue).joined(separator: ", ")
             throw JSONLineScanner.Failure(column: 1, message: "unknown control action \"\(name)\" (expected one of \(known))")
         }
         return Sample(time: time, payload: .control(a))

@@ -68,6 +68,8 @@ public struct RecordingEncoder: Sendable {
         case .status(let s):
             out += "\"kind\":\"status\",\"sensor\":\(jsonString(s.sensor.rawValue)),\"state\":\"\(s.state.rawValue)\""
             if !s.detail.isEmpty { out += ",\"detail\":\(jsonString(s.detail))" }
+        case .control(.alive):
+            out += "\"kind\":\"alive\""
         case .control(let a):
             out += "\"kind\":\"control\",\"action\":\"\(a.rawValue)\""
         }

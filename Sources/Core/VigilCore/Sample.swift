@@ -241,6 +241,12 @@ public enum ControlAction: String, Sendable, CaseIterable {
     /// this instant. The live session writes it into its recording where it noticed, so that the
     /// replay books the gap ending at the same instant instead of at the next sample.
     case stallEnded = "stall_ended"
+    /// Not the person's: a live session was running and nothing else was recorded for half of
+    /// `session.gap`. A sensor that reports only changes (the window in front, a phone's lock)
+    /// can be silent for longer than `session.gap` while the session ticks on; without a sign of
+    /// life, its replay would read that silence as a gap. Written as a line of its own kind,
+    /// `{"kind":"alive"}`, which an older reader skips.
+    case alive
 }
 
 /// One observation from a sensor, or a control action.

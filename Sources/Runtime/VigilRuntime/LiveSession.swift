@@ -37,6 +37,10 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
     private let onSample: (@Sendable (Sample) -> Void)?
     /// After each tick: the instant, the combined score and the reason behind it (the live view).
     private let onTick: (@Sendable (Timestamp, Double, String?) -> Void)?
+    /// The instant of the last sample or control fed (and recorded), and how long a silence after
+    /// it gets a sign of life (`ControlAction.alive`): half of `session.gap`, at least a tick.
+    private var lastFed: Timestamp?
+    private let aliveEvery: Double
 
     public init(
         configuration: VigilConfiguration, signals: SignalCatalog, task: String?, plannedSeconds: Double?, wallStart: Timestamp, clock: C,
@@ -48,6 +52,7 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
         stepper = SessionStepper(
             session: FocusSession(configuration: configuration, task: task, plannedSeconds: plannedSeconds, signals: signals))
         privacy = LocationPrivacy(config: configuration.location)
+        aliveEvery = max(configuration.session.tick, configuration.session.gap / 2)
         self.clock = clock
         clockStart = clock.now
         self.wallStart = wallStart
@@ -87,6 +92,11 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
             // gap ends now, and the recording says so; a replay would otherwise end it at the
             // next sample, a moment later.
             feed(Sample(time: t, payload: .control(.stallEnded)), into: &events)
+        } else if let last = lastFed, t - last >= aliveEvery {
+            // Running, with nothing recorded for half of session.gap (sensors that report only
+            // changes): a sign of life, so that the replay ticks on through the silence as this
+            // session does, instead of booking a gap.
+            feed(Sample(time: t, payload: .control(.alive)), into: &events)
         }
         stepper.ticks(through: t, into: &events)
         if stepper.isEnded, let end = stepper.session.plannedEnd {
@@ -109,6 +119,7 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
 
     private func feed(_ taken: Sample, into events: inout [SessionEvent]) {
         guard !stepper.isEnded else { return }
+        lastFed = max(lastFed ?? taken.time, taken.time)
         var sample = taken
         if case .location(let fix) = taken.payload { sample.payload = .location(privacy.protect(fix)) }
         stepper.receive(sample, into: &events)

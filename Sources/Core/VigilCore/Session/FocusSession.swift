@@ -289,7 +289,7 @@ public struct FocusSession: Sendable {
         // Someone pressing keys in the live view is awake, whether or not the wake-up was told.
         // (A clock that ran again is no one pressing keys: after a suspend, logind's wake-up
         // ends the sleep.)
-        if action != .stallEnded { wake(at: now, into: &events) }
+        if action != .stallEnded, action != .alive { wake(at: now, into: &events) }
         switch action {
         case .pause, .breakTime:
             let kind: PauseKind = action == .pause ? .pause : .breakTime
@@ -319,6 +319,9 @@ public struct FocusSession: Sendable {
             events += end(.user, at: now)
         case .stallEnded:
             // The gap is booked above, by `account`, as for a sample after the silence.
+            break
+        case .alive:
+            // The time since the last instant seen is booked above, as a tick books it.
             break
         case .snooze:
             let allowed = configuration.alarms.snoozes
