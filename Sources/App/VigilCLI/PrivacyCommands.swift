@@ -113,15 +113,10 @@ struct ForgetCommand: AsyncParsableCommand {
                 print("Nothing to forget: there is no event log at \(common.paths.databasePath.terminalSafe).")
                 return
             }
-            let forgotten: ForgottenRows?
-            do {
-                forgotten = try privacy.forget(first...last, in: try common.openStore(), now: now) { sessions in
-                    let what = "\(sessions) session\(sessions == 1 ? "" : "s") and everything else from \(from) to \(to)"
-                    return try confirmed(
-                        "Delete \(what)? This cannot be undone.", refusal: "forgetting cannot be undone: add --yes to delete \(what).", given: yes)
-                }
-            } catch PrivacyError.sessionRunning {
-                throw Failure("a session is running: end it (`vigil stop`) before forgetting.", code: .failure)
+            let forgotten = try privacy.forget(first...last, in: try common.openStore(), now: now) { sessions in
+                let what = "\(sessions) session\(sessions == 1 ? "" : "s") and everything else from \(from) to \(to)"
+                return try confirmed(
+                    "Delete \(what)? This cannot be undone.", refusal: "forgetting cannot be undone: add --yes to delete \(what).", given: yes)
             }
             guard let f = forgotten else { return }
             removeLeftovers(privacy)
@@ -139,5 +134,13 @@ struct ForgetCommand: AsyncParsableCommand {
         print(
             "Removed \(removed.count) unfinished output file\(removed.count == 1 ? "" : "s") an interrupted Vigil left: \(removed.joined(separator: ", "))."
         )
+    }
+}
+
+extension PrivacyError {
+    var failure: Failure {
+        switch self {
+        case .sessionRunning: Failure("a session is running: end it (`vigil stop`) before forgetting.", code: .failure)
+        }
     }
 }

@@ -187,53 +187,9 @@ struct ReportCommand: AsyncParsableCommand {
             let sources = sourceText.flatMap(SessionSource.selection) ?? SessionSource.own
 
             // Reading must not create anything: without a log the report is empty.
-            var facts = StatisticsFacts()
-            // Where the period's sessions came from, counted or not (all of them with --last all):
-            // counted in the same read as the facts.
-            var sessionsBySource: [SessionSource: Int] = [:]
-            var opened = false
-            var task = self.task
-            if try common.hasLog() {
-                let store = try common.openStore(readOnly: true)
-                opened = true
-                // A task's number or title (the one resolver), or a session's own name: the name
-                // sessions carry is what is selected.
-                if let reference = task {
-                    let known = try store.taskNames()
-                    task = try TaskLookup(store: store).sessionName(reference, among: known)
-                    if task == nil {
-                        throw Failure(
-                            "no session has the task '\(reference.terminalSafe)'."
-                                + (known.isEmpty
-                                    ? " No session has a task yet: give one with `vigil start --task NAME`."
-                                    : " Known tasks: \(known.map { "'\($0.terminalSafe)'" }.joined(separator: ", "))."),
-                            code: .dataError)
-                    }
-                }
-                if let device {
-                    let names = try store.devices().map(\.name)
-                    guard names.contains(device) else {
-                        throw Failure(
-                            "no device is named '\(device.terminalSafe)'. Known devices: \(names.map { "'\($0.terminalSafe)'" }.joined(separator: ", ")) (`vigil device`).",
-                            code: .dataError)
-                    }
-                }
-                let first = min(fromDay ?? toDay, toDay)
-                let clock = LocalClock(timeZone: zone, days: first...toDay)
-                (facts, sessionsBySource) = try store.reportFacts(
-                    before: clock.startOfDay(toDay + 1), task: task, tag: tag.flatMap { TaskItem.normalizedTags([$0]).first }, device: device,
-                    sources: sources,
-                    sourcesFrom: fromDay == nil ? nil : clock.startOfDay(first), activities: true)
-            } else if let task {
-                throw Failure(
-                    "no session has the task '\(task.terminalSafe)': the event log is empty. Give a session a task with `vigil start --task NAME`.",
-                    code: .dataError)
-            }
-
-            // Today is judged once it is over: the report says how it stands so far.
-            var report = Statistics.report(facts, timeZone: zone, from: fromDay, to: toDay, task: task, openDay: now.day)
-            report.tag = tag.flatMap { TaskItem.normalizedTags([$0]).first }
-            if opened { report.sources = Report.SourceFigures(counted: sources, sessions: sessionsBySource) }
+            let service = ReportService(store: try common.hasLog() ? try common.openStore(readOnly: true) : nil)
+            let query = ReportQuery(from: fromDay, to: toDay, zone: zone, today: now.day, task: task, tag: tag, device: device, sources: sources)
+            let report = try service.report(query)
             let kind = ReportFormat(rawValue: format)!
             func rendered(color: Bool = false, width: Int = 80) -> String {
                 kind == .csv ? report.csv(table.flatMap(Report.CSVTable.init) ?? .days) : report.rendered(as: kind, color: color, width: width)
@@ -255,4 +211,26 @@ struct ReportCommand: AsyncParsableCommand {
         }
     }
 
+}
+
+extension ReportError {
+    var failure: Failure {
+        switch self {
+        case .noTask(let task, _, logExists: false):
+            Failure(
+                "no session has the task '\(task.terminalSafe)': the event log is empty. Give a session a task with `vigil start --task NAME`.",
+                code: .dataError)
+        case .noTask(let task, let known, logExists: true):
+            Failure(
+                "no session has the task '\(task.terminalSafe)'."
+                    + (known.isEmpty
+                        ? " No session has a task yet: give one with `vigil start --task NAME`."
+                        : " Known tasks: \(known.map { "'\($0.terminalSafe)'" }.joined(separator: ", "))."),
+                code: .dataError)
+        case .noDevice(let device, let known):
+            Failure(
+                "no device is named '\(device.terminalSafe)'. Known devices: \(known.map { "'\($0.terminalSafe)'" }.joined(separator: ", ")) (`vigil device`).",
+                code: .dataError)
+        }
+    }
 }
