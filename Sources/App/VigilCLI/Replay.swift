@@ -77,30 +77,22 @@ struct Replay: AsyncParsableCommand {
             let out = Output()
             var renderer: TimelineRenderer?
             var events: [SessionEvent] = []
-            let wallStart = ContinuousClock.now
             // Logged once every recording was read, in one transaction: a file that turns out bad
             // halfway leaves the log as it was.
             var sessions: [[SessionEvent]] = []
-            let result = try replayer.run(merged, splitAfterSilence: split ? Self.separateAfter : nil) { e in
+            func show(_ e: SessionEvent) {
                 if case .sessionStarted = e.kind {
                     // Each session's timeline counts from its own start, under a blank line.
                     if renderer != nil, !json { out.line("") }
                     renderer = TimelineRenderer(sessionStart: e.time)
-                }
-                if let pace, let r = renderer {
-                    out.flush()
-                    let due = wallStart + .seconds((e.time - r.sessionStart) / pace)
-                    Thread.sleep(
-                        forTimeInterval: max(
-                            0,
-                            Double((due - ContinuousClock.now).components.attoseconds) / 1e18 + Double((due - ContinuousClock.now).components.seconds)
-                        ))
                 }
                 if json {
                     out.line(renderer!.json(e))
                 } else if let text = renderer!.text(e) {
                     out.line(text)
                 }
+                // Paced, each line is seen when its time comes.
+                if pace != nil { out.flush() }
                 if store != nil {
                     events.append(e)
                     if case .sessionEnded = e.kind {
@@ -109,6 +101,10 @@ struct Replay: AsyncParsableCommand {
                     }
                 }
             }
+            let splitAfter = split ? Self.separateAfter : nil
+            let result =
+                try pace.map { try replayer.run(merged, splitAfterSilence: splitAfter, pace: $0, emit: show) }
+                ?? replayer.run(merged, splitAfterSilence: splitAfter, emit: show)
             out.flush()
             if result.skippedLines > 0 {
                 note("note: skipped \(result.skippedLines) line(s) of kinds this version does not know (written by a newer Vigil?)")

@@ -52,6 +52,17 @@ public struct ScaledClock: Clock {
     }
 }
 
+extension ScaledClock {
+    /// Blocks the calling thread until `deadline` (a synchronous replay's pacing; a live session
+    /// on this clock sleeps with `sleep(until:)`).
+    public func wait(until deadline: Instant) {
+        let remaining = (deadline.offset - now.offset) / pace
+        guard remaining > .zero else { return }
+        let (seconds, attoseconds) = remaining.components
+        Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
+    }
+}
+
 /// The instants of a recording's samples that the session has not taken yet, oldest first: the
 /// rehearsal's clock is held at the oldest. The feed schedules each sample before it hands over
 /// the one before, so the clock is never free while a sample is on its way.

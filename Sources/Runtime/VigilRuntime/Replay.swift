@@ -75,6 +75,21 @@ public struct Replayer {
         return Result(samples: count, skippedLines: recordings.skippedLines, sessionStart: start)
     }
 
+    /// `run`, handing each event over at its time within its session divided by `pace` (`vigil
+    /// replay --pace 60`: an hour a minute), on a `ScaledClock` started at each session's start.
+    /// Blocks the calling thread between events.
+    public func run(
+        _ recordings: MergedRecordings, splitAfterSilence: Double? = nil, pace: Double, emit: (SessionEvent) throws -> Void
+    ) throws -> Result {
+        var clock: ScaledClock?
+        var sessionStart = Timestamp(nanoseconds: 0)
+        return try run(recordings, splitAfterSilence: splitAfterSilence) { e in
+            if case .sessionStarted = e.kind { (clock, sessionStart) = (ScaledClock(pace: pace), e.time) }
+            clock?.wait(until: ScaledClock.Instant(offset: .seconds(e.time - sessionStart)))
+            try emit(e)
+        }
+    }
+
     /// Steps `stepper` through every sample of `source`; returns how many, and when the session started.
     private static func step<Source: SampleStream>(
         _ stepper: inout SessionStepper, through source: Source, start recordingsStart: Timestamp?, emit: (SessionEvent) throws -> Void
