@@ -120,11 +120,14 @@ let pluggedBinary = (vigilBinary as NSString).deletingLastPathComponent + "/vigi
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(replay.stdout.contains("phone in hand for"), "\(replay.stdout)")
         let plain = try await vigil(["replay", recording], home: home)
-        #expect(!plain.stdout.contains("phone in hand"), "\(plain.stdout)")
+        #expect(plain.status == 0 && !plain.stdout.contains("phone in hand"), "\(plain.stdout)\(plain.stderr)")
+        // Its status line and its reading.
+        #expect(plain.stderr.contains("note: skipped 2 line(s) of kinds or sensors this Vigil does not know"), "\(plain.stderr)")
         let inspect = try await vigil(["inspect", recording], home: home, binary: pluggedBinary)
         #expect(inspect.status == 0, "\(inspect.stderr)")
         #expect(inspect.stdout.contains("\n  phone     1 reading: unlocked "), "\(inspect.stdout)")
         let json = try await vigil(["inspect", "--json", recording], home: home, binary: pluggedBinary)
         #expect(json.stdout.contains(#""readings":[{"readings":1,"seconds_by_label":{"unlocked":"#), "\(json.stdout)")
+        #expect(json.stdout.contains(#""sensor":"phone"}]"#), "\(json.stdout)")
     }
 }

@@ -87,4 +87,30 @@ import VigilCore
         #expect(commented.contains("pedals:\n  # Time off the pedal that scores nothing.\n  #grace: 30s"))
         #expect(try ConfigLoader.load(yaml: commented, file: "init.yaml", plugIns: Self.plugIns) == .default)
     }
+
+    /// A plug-in section named like a built-in section, or like one registered before it, is
+    /// left out: the built-in keys keep their meaning, and the documented file has each name once.
+    @Test func aSectionNamedLikeAnotherIsLeftOut() throws {
+        let input = ConfigSection(
+            name: "input", comment: "A second input.", keys: [ConfigKey("grace", .boolean, default: .boolean(true), comment: "x")])
+        let twice = ConfigSection(name: "pedals", comment: "Again.", keys: [])
+        let plugIns = ConfigPlugIns(channels: AlarmChannel.builtIn, sections: [Self.pedals, input, twice])
+        #expect(plugIns.sections.map(\.name) == ["pedals"])
+        let documented = ConfigLoader.documented(plugIns: plugIns)
+        #expect(ConfigLoader.settings(yaml: documented) != nil, "no section twice")
+        #expect(try ConfigLoader.load(yaml: "input:\n  idle_grace: 90s\n", file: "c.yaml", plugIns: plugIns).input.idleGrace == 90)
+    }
+
+    /// Durations are written as a person writes them, and read back to the same seconds.
+    @Test func durationsAreWrittenAsPeopleWriteThem() throws {
+        let key = ConfigKey("wait", .duration(0...100_000), default: .number(0), comment: "")
+        let written = [0.0, 45, 60, 90, 3600, 3690, 7200, 0.5, 3600.5].map { key.kind.yaml(.number($0)) }
+        #expect(written == ["0s", "45s", "1m", "1m30s", "1h", "61m30s", "2h", "0.5", "3600.5"])
+        let section = ConfigSection(name: "waits", comment: "", keys: [key])
+        let plugIns = ConfigPlugIns(channels: AlarmChannel.builtIn, sections: [section])
+        for (text, seconds) in zip(written, [0.0, 45, 60, 90, 3600, 3690, 7200, 0.5, 3600.5]) {
+            let c = try ConfigLoader.load(yaml: "waits:\n  wait: \(text)\n", file: "c.yaml", plugIns: plugIns)
+            #expect(section.number("wait", in: c) == seconds, "\(text)")
+        }
+    }
 }

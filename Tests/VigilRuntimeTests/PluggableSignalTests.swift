@@ -3,6 +3,7 @@ import RecordingFormats
 import SessionViews
 import Synchronization
 import TestPlugIns
+import TestSupport
 import Testing
 import VigilCore
 import VigilRecording
@@ -165,7 +166,10 @@ extension Array where Element == SessionEvent {
         #expect(view.statusLine().contains("phone unlocked"))
     }
 
-    @Test func aStatusLineOfAnUnregisteredSensorIsStillAnError() throws {
+    /// A plug-in's status line, like its readings, is skipped (and counted) by a reader without
+    /// the plug-in: a live session's recording with a plug-in (its detector reports its status)
+    /// stays readable everywhere, as a recording from a newer Vigil is.
+    @Test func aStatusLineOfAnUnregisteredSensorIsSkippedAndCounted() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-plug-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -175,8 +179,61 @@ extension Array where Element == SessionEvent {
         {"t":1,"kind":"status","sensor":"phone","state":"available"}
 
         """.write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(throws: RecordingError.self) { _ = try RecordingReader(path: path).readAll() }
+        let without = try RecordingReader(path: path)
+        #expect(try without.readAll().isEmpty && without.skippedLines == 1)
         let status = try RecordingReader(path: path, signals: Self.signals).readAll()
         #expect(status == [Sample(time: Self.start + 1, payload: .status(SensorStatus(sensor: .phone, state: .available)))])
+    }
+
+    /// The plan runs out on a tick that also writes a sign of life, on a clock off the tick grid
+    /// (as a real one is): the recording stays in time order, every line of it reads back, and it
+    /// replays to the live timeline. (The plan's `end` line, written at the planned end after a
+    /// later sign of life, once went back in time.)
+    @Test func aPlanEndingInSilenceLeavesARecordingInTimeOrder() async throws {
+        var config = VigilConfiguration.default
+        (config.input.enabled, config.desktop.enabled, config.apps.enabled) = (false, false, false)
+        (config.audio.enabled, config.media.enabled, config.location.enabled) = (false, false, false)
+        config.session.gap = 20
+        let registry = PlugInRegistry([.phone])
+        let clock = ManualClock()
+        let sensors = registry.availability(configuration: config, now: { Self.start })
+        let recorded = Mutex<[Sample]>([])
+        let events = Mutex<[SessionEvent]>([])
+        let live = LiveSession(
+            configuration: config, signals: registry.signals, task: "essay", plannedSeconds: 30, wallStart: Self.start, clock: clock,
+            onSample: { s in recorded.withLock { $0.append(s) } }, onEvents: { e in events.withLock { $0 += e } })
+        let (commands, _) = AsyncStream<LiveCommand>.makeStream()
+        await live.begin(statuses: [])
+        let run = Task { await live.run(detectors: sensors.compactMap(\.detector), commands: commands) }
+        func settle(_ condition: () -> Bool) async {
+            for _ in 0..<100_000 where !condition() { await Task.yield() }
+        }
+        await settle { recorded.withLock { $0.contains { if case .reading = $0.payload { true } else { false } } } }
+        // 1.0005 s a step: the tick that passes the plan's end (the 30th) comes 15 ms after it,
+        // with a sign of life due (the last one was ten seconds before).
+        while await !live.isEnded {
+            await settle { clock.sleeperCount > 0 }
+            clock.advance(by: .microseconds(1_000_500))
+        }
+        await run.value
+        let samples = recorded.withLock { $0 }
+        #expect(
+            samples.contains { $0.payload == .control(.alive) && $0.time > Self.start + 30 }, "\(samples.map { ($0.time - Self.start, $0.payload) })")
+        #expect(zip(samples, samples.dropFirst()).allSatisfy { $0.time <= $1.time }, "\(samples.map { ($0.time - Self.start, $0.payload) })")
+
+        let dir = try temporaryDirectory("vigil-plan-end")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let writer = try RecordingWriter(
+            path: dir + "/r.jsonl", header: RecordingHeader(start: Self.start, source: "test", task: "essay", plannedSeconds: 30))
+        for s in samples { try writer.append(s) }
+        try writer.close()
+        #expect(try RecordingReader(path: dir + "/r.jsonl", signals: registry.signals).readAll().count == samples.count)
+        var replayed: [SessionEvent] = []
+        _ = try Replayer(configuration: config, signals: registry.signals).run(
+            MergedRecordings([RecordingReader(path: dir + "/r.jsonl", signals: registry.signals)])
+        ) {
+            replayed.append($0)
+        }
+        #expect(replayed == events.withLock { $0 })
     }
 }

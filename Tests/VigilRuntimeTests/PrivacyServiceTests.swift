@@ -43,7 +43,12 @@ import VigilStore
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try EventStore(path: dir + "/vigil.sqlite3")
         let history = HistoryService(store: store, now: noon)
-        _ = try history.add(task: nil, tags: [], note: nil, from: noon - 7200, to: noon - 3600)
+        // Today's: a judged session with its events (a state change at the start and at the end).
+        var session = FocusSession(configuration: .default, task: "essay", plannedSeconds: 1500)
+        let start = noon - 7200
+        let judged = session.start(at: start) + session.tick(at: start + 1500) + session.end(.planReached, at: start + 1500)
+        #expect(judged.contains { if case .stateChanged = $0.kind { true } else { false } })
+        _ = try store.appendSession(judged, source: .live, recording: nil)
         _ = try history.add(task: nil, tags: [], note: nil, from: noon - 86_400 - 7200, to: noon - 86_400 - 3600)
         let privacy = PrivacyService(paths: VigilPaths(dataDirectory: dir))
         let today = LocalNow(at: noon, zone: utc)
@@ -59,7 +64,9 @@ import VigilStore
             return true
         }
         #expect(told == [1, 1], "asked with the period's sessions")
-        #expect(forgotten?.sessions == 1)
+        #expect(forgotten?.rows.sessions == 1)
+        #expect((forgotten?.rows.events ?? 0) > 0, "the session's events with it")
+        #expect(forgotten?.leftovers == [])
         #expect(try store.sessionCount(from: noon - 2 * 86_400, to: noon) == 1, "yesterday's is kept")
     }
 }

@@ -677,9 +677,12 @@ public struct ConfigPlugIns: Sendable {
     public var channels: [AlarmChannel]
     public var sections: [ConfigSection]
 
+    /// A section named like a built-in one, or like a section before it, is left out: the
+    /// built-in keys keep their meaning, and no name is in the file twice.
     public init(channels: [AlarmChannel], sections: [ConfigSection]) {
         self.channels = channels
-        self.sections = sections
+        var names = Set(schema.keys)
+        self.sections = sections.filter { names.insert($0.name).inserted }
     }
 
     public static let builtIn = ConfigPlugIns(channels: AlarmChannel.builtIn, sections: [])

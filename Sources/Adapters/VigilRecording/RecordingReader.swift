@@ -713,10 +713,9 @@ private func buildSample(_ f: LineFields, slots: UnsafeMutablePointer<Double>, s
     case .status:
         guard let sensorName = f.sensor else { throw JSONLineScanner.Failure(column: 1, message: "missing \"sensor\"") }
         let sensorKind = SensorKind(rawValue: sensorName)
-        guard signals.knows(sensorKind) else {
-            throw JSONLineScanner.Failure(
-                column: 1, message: "unknown sensor \"\(sensorName)\" (expected \(orList(signals.sensors.map(\.rawValue))))")
-        }
+        // The status of a sensor not registered here is skipped with its readings: a plug-in's
+        // not loaded, or a newer writer's.
+        guard signals.knows(sensorKind) else { return nil }
         guard let stateName = f.state else { throw JSONLineScanner.Failure(column: 1, message: "missing \"state\"") }
         guard let st = SensorState(rawValue: stateName) else {
             let known = SensorState.allCases.map(\.rawValue).joined(separator: ", ")

@@ -109,7 +109,7 @@ struct ForgetCommand: AsyncParsableCommand {
             let (from, to) = (civilDate(first), civilDate(last))
             let privacy = PrivacyService(paths: common.paths)
             guard try common.hasLog() else {
-                removeLeftovers(privacy)
+                say(leftovers: privacy.removeLeftovers())
                 print("Nothing to forget: there is no event log at \(common.paths.databasePath.terminalSafe).")
                 return
             }
@@ -118,8 +118,9 @@ struct ForgetCommand: AsyncParsableCommand {
                 return try confirmed(
                     "Delete \(what)? This cannot be undone.", refusal: "forgetting cannot be undone: add --yes to delete \(what).", given: yes)
             }
-            guard let f = forgotten else { return }
-            removeLeftovers(privacy)
+            guard let forgotten else { return }
+            say(leftovers: forgotten.leftovers)
+            let f = forgotten.rows
             print(
                 "Forgot \(f.sessions) session\(f.sessions == 1 ? "" : "s") with \(f.events) event\(f.events == 1 ? "" : "s"), \(f.habitDays) habit day\(f.habitDays == 1 ? "" : "s") and \(f.reminders) reminder\(f.reminders == 1 ? "" : "s") from \(from) to \(to)."
             )
@@ -127,9 +128,8 @@ struct ForgetCommand: AsyncParsableCommand {
     }
 
     /// The temporaries of outputs a killed Vigil left (an export, a report, a recording, the
-    /// status file): each holds what its output held, of any period, so forgetting removes them.
-    private func removeLeftovers(_ privacy: PrivacyService) {
-        let removed = privacy.removeLeftovers()
+    /// status file), which forgetting removed: each held what its output held, of any period.
+    private func say(leftovers removed: [String]) {
         guard !removed.isEmpty else { return }
         print(
             "Removed \(removed.count) unfinished output file\(removed.count == 1 ? "" : "s") an interrupted Vigil left: \(removed.joined(separator: ", "))."

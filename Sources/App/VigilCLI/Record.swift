@@ -43,60 +43,38 @@ struct Record: AsyncParsableCommand {
     func run() async throws {
         await guarded {
             let config = try common.loadConfiguration()
-            let clock = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
-            let recorder = try SampleRecorder(
-                path: output, header: RecordingHeader(start: clock.start, source: "vigil record", task: task), journal: common.paths.outputJournal)
-            let sensors = Composition.registry.availability(configuration: config, now: clock.now)
-            for s in sensors {
-                if let status = s.status { recorder.append(Sample(time: clock.start, payload: .status(status))) }
-            }
+            let wall = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
+            let file = try SampleRecorder(
+                path: output, header: RecordingHeader(start: wall.start, source: "vigil record", task: task), journal: common.paths.outputJournal)
+            let sensors = Composition.registry.availability(configuration: config, now: wall.now)
+            let recorder = Recorder(sensors: sensors, file: file, configuration: config, wallStart: wall.start, clock: ContinuousClock())
             let progress = isatty(2) != 0
             let signals = SignalWatch<Bool>([(SIGINT, true), (SIGTERM, true), (SIGHUP, true)])
             let limit = minutes.map { $0 * 60 }
             note("recording to \(output.terminalSafe)" + (limit.map { " for \(humanDuration($0))" } ?? "") + "; Ctrl-C stops")
-
-            await withTaskGroup(of: Void.self) { group in
-                for s in sensors {
-                    guard let detector = s.detector else { continue }
-                    group.addTask {
-                        for await sample in detector.samples() {
-                            // Stamped as it is written, under the recorder's lock, on one monotonic
-                            // clock, so the file is in time order whichever detector comes first.
-                            recorder.append(sample.payload, stampedBy: clock.now)
-                            if case .status(let st) = sample.payload {
-                                note("\(st.sensor.rawValue): \(st.state.rawValue)" + (st.detail.isEmpty ? "" : " — \(st.detail.terminalSafe)"))
-                            }
-                        }
-                    }
+            let stop = AsyncStream<Void> { c in
+                Task {
+                    for await _ in signals.stream { break }
+                    c.finish()
                 }
-                group.addTask {
-                    for await _ in signals.stream { return }
-                }
-                group.addTask {
-                    while !Task.isCancelled {
-                        let elapsed = clock.now() - clock.start
-                        if let limit, elapsed >= limit { return }
-                        if progress {
-                            let c = recorder.snapshot()
-                            let line =
-                                "\r\u{1B}[Krecording \(clockDuration(elapsed)) · \(c["input"] ?? 0) input, \(c["audio"] ?? 0) audio, \(c["location"] ?? 0) location samples"
-                            writeStandardError(line)
-                        }
-                        try? await Task.sleep(for: .milliseconds(limit.map { min(1000, max(10, Int(($0 - elapsed) * 1000))) } ?? 1000))
-                    }
-                }
-                // The time limit or a signal ends the recording; the detectors stop with it.
-                _ = await group.next()
-                group.cancelAll()
+            }
+            await recorder.run(limit: limit, stop: stop) { st in
+                note("\(st.sensor.rawValue): \(st.state.rawValue)" + (st.detail.isEmpty ? "" : " — \(st.detail.terminalSafe)"))
+            } onProgress: { elapsed in
+                guard progress else { return }
+                let c = file.snapshot()
+                writeStandardError(
+                    "\r\u{1B}[Krecording \(clockDuration(elapsed)) · \(c["input"] ?? 0) input, \(c["audio"] ?? 0) audio, \(c["location"] ?? 0) location samples"
+                )
             }
             signals.finish()
             if progress { writeStandardError("\r\u{1B}[K") }
-            let total = recorder.total
-            if let problem = recorder.close() {
+            let total = file.total
+            if let problem = file.close() {
                 throw Failure(
                     "the recording could not be written: \(problem.terminalSafe). Free some space or choose another file with -o.", code: .ioError)
             }
-            note("wrote \(total) samples (\(humanDuration(clock.now() - clock.start))) to \(output.terminalSafe)")
+            note("wrote \(total) samples (\(humanDuration(recorder.now() - recorder.wallStart))) to \(output.terminalSafe)")
         }
     }
 }

@@ -107,7 +107,9 @@ struct Replay: AsyncParsableCommand {
                 ?? replayer.run(merged, splitAfterSilence: splitAfter, emit: show)
             out.flush()
             if result.skippedLines > 0 {
-                note("note: skipped \(result.skippedLines) line(s) of kinds this version does not know (written by a newer Vigil?)")
+                note(
+                    "note: skipped \(result.skippedLines) line(s) of kinds or sensors this Vigil does not know (written by a newer Vigil, or by a plug-in not in this one)"
+                )
             }
             if result.samples == 0 {
                 throw Failure("\(files.map(\.terminalSafe).joined(separator: ", ")): no samples to replay", code: .dataError)

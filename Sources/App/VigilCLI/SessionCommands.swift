@@ -53,7 +53,10 @@ extension HistoryError {
         case .running(let id): Failure("session #\(id) is running: end it (`vigil stop`) first.", code: .failure)
         case .span(.endsBeforeStart): Failure("the session must end after it starts.", code: .usage)
         case .span(.longerThanADay): Failure("a session lasts at most a day; add each day's time on its own.", code: .usage)
-        case .span(.notOver): Failure("--end \((end ?? "").terminalSafe) has not come yet: add a session once it is over.", code: .usage)
+        case .span(.notOver):
+            Failure(
+                end.map { "--end \($0.terminalSafe) has not come yet: add a session once it is over." }
+                    ?? "the session's end has not come yet: give --end as well.", code: .usage)
         case .nothingToChange: Failure("say what to change: --task, --tag, --untag, --note, --start or --end.", code: .usage)
         }
     }
@@ -210,7 +213,7 @@ struct SessionCommand: AsyncParsableCommand {
             if let task { change.task = task == "none" ? .clear : .set(try nonBlank(task, what: "--task")) }
             (change.addTags, change.removeTags) = (addTags, removeTags)
             if let note { change.note = note == "none" ? .clear : .set(note) }
-            let updated = try historyRequest(end: end ?? "") { () throws -> SessionRecord in
+            let updated = try historyRequest(end: end) { () throws -> SessionRecord in
                 if start != nil || end != nil {
                     // `--end HH:MM` is on the start's day: the new start's, else the session's.
                     let started = try history.session(session).started

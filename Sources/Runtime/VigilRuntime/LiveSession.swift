@@ -37,10 +37,11 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
     private let onSample: (@Sendable (Sample) -> Void)?
     /// After each tick: the instant, the combined score and the reason behind it (the live view).
     private let onTick: (@Sendable (Timestamp, Double, String?) -> Void)?
-    /// The instant of the last sample or control fed (and recorded), and how long a silence after
-    /// it gets a sign of life (`ControlAction.alive`): half of `session.gap`, at least a tick.
+    /// The instant of the last sample or control fed (and recorded): a silence after it (or after
+    /// the start) gets a sign of life (`ControlAction.alive`, `SignOfLife`).
     private var lastFed: Timestamp?
-    private let aliveEvery: Double
+    private let tickSeconds: Double
+    private let gapSeconds: Double
 
     public init(
         configuration: VigilConfiguration, signals: SignalCatalog, task: String?, plannedSeconds: Double?, wallStart: Timestamp, clock: C,
@@ -52,7 +53,7 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
         stepper = SessionStepper(
             session: FocusSession(configuration: configuration, task: task, plannedSeconds: plannedSeconds, signals: signals))
         privacy = LocationPrivacy(config: configuration.location)
-        aliveEvery = max(configuration.session.tick, configuration.session.gap / 2)
+        (tickSeconds, gapSeconds) = (configuration.session.tick, configuration.session.gap)
         self.clock = clock
         clockStart = clock.now
         self.wallStart = wallStart
@@ -92,17 +93,18 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
             // gap ends now, and the recording says so; a replay would otherwise end it at the
             // next sample, a moment later.
             feed(Sample(time: t, payload: .control(.stallEnded)), into: &events)
-        } else if let last = lastFed, t - last >= aliveEvery {
+        } else if SignOfLife.isDue(silence: t - (lastFed ?? wallStart), period: tickSeconds, gap: gapSeconds) {
             // Running, with nothing recorded for half of session.gap (sensors that report only
             // changes): a sign of life, so that the replay ticks on through the silence as this
             // session does, instead of booking a gap.
             feed(Sample(time: t, payload: .control(.alive)), into: &events)
         }
+        let endedBefore = stepper.isEnded
         stepper.ticks(through: t, into: &events)
-        if stepper.isEnded, let end = stepper.session.plannedEnd {
-            // The plan ran out on this tick: say so in the recording, so its replay ends here too.
-            // (Every sample recorded so far is earlier: one at or after the planned end would have
-            // ended the session itself, and then this tick does nothing.)
+        if !endedBefore, stepper.isEnded, let end = stepper.session.plannedEnd {
+            // The plan ran out on a tick: say so in the recording, so its replay ends here too.
+            // (Every sample recorded so far is earlier: one at or after the planned end, the
+            // control fed above included, ended the session itself, and its replay ends there.)
             onSample?(Sample(time: end, payload: .control(.end)))
         }
         deliver(events)
@@ -146,17 +148,14 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
     /// - Parameter endWithDetectors: end the session (as the recording's end) when the detectors'
     ///   streams are over: a rehearsal of a recording ends with it.
     public func run(detectors: [any Detector], commands: AsyncStream<LiveCommand>, endWithDetectors: Bool = false) async {
-        let tick = stepper.session.configuration.session.tick
+        let tick = tickSeconds
         await withTaskGroup(of: Void.self) { group in
-            for d in detectors {
-                group.addTask {
-                    for await sample in d.samples() {
-                        await self.receive(sample.payload)
-                        d.taken(sample)
-                        if await self.isEnded { return }
-                    }
-                    if endWithDetectors { await self.end(.recordingEnded) }
-                }
+            group.drain(detectors) { d, sample in
+                await self.receive(sample.payload)
+                d.taken(sample)
+                return await !self.isEnded
+            } ended: {
+                if endWithDetectors { await self.end(.recordingEnded) }
             }
             group.addTask {
                 for await command in commands {

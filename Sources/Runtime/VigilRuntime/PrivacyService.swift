@@ -16,15 +16,24 @@ public struct PrivacyService: Sendable {
 
     public init(paths: VigilPaths) { self.paths = paths }
 
+    /// What `forget` removed: the period's rows, and the unfinished outputs' paths.
+    public struct Forgotten: Sendable {
+        public var rows: ForgottenRows
+        public var leftovers: [String]
+    }
+
     /// Forgets the local days `days` (inclusive) in `store` once `confirmed` says so, told how many
     /// sessions they hold; nil when the answer was no. Refused before asking while a session runs.
+    /// The unfinished outputs go first: they may hold any period, and a failure of the log's
+    /// delete must not leave them.
     public func forget(
         _ days: ClosedRange<Int>, in store: EventStore, now: LocalNow, confirmed: (_ sessions: Int) throws -> Bool
-    ) throws -> ForgottenRows? {
+    ) throws -> Forgotten? {
         if SessionStatusFile(dataDirectory: paths.dataDirectory).running() != nil { throw PrivacyError.sessionRunning }
         let (from, to) = (now.startOfDay(days.lowerBound), now.startOfDay(days.upperBound + 1))
         guard try confirmed(try store.sessionCount(from: from, to: to)) else { return nil }
-        return try store.forget(from: from, to: to, fromDay: days.lowerBound, toDay: days.upperBound)
+        let leftovers = removeLeftovers()
+        return Forgotten(rows: try store.forget(from: from, to: to, fromDay: days.lowerBound, toDay: days.upperBound), leftovers: leftovers)
     }
 
     /// Removes the temporaries of outputs a killed Vigil left (an export, a report, a recording,

@@ -320,6 +320,8 @@ public final class SampleRecorder: @unchecked Sendable {
     private var failure: RecordingError?
     /// Samples written, by sensor (`status` and `control` for those lines).
     private var counts: [String: Int] = [:]
+    /// The instant of the last sample written.
+    private var lastWritten: Timestamp?
 
     /// - Parameter journal: see `RecordingWriter`.
     public init(path: String, header: RecordingHeader, journal: String? = nil) throws(RecordingError) {
@@ -338,10 +340,20 @@ public final class SampleRecorder: @unchecked Sendable {
         lock.withLock { appendLocked(sample) }
     }
 
+    /// Appends a sign of life (`ControlAction.alive`) stamped now, when `isDue` says so of the
+    /// seconds since the last sample written (or since `start`).
+    public func appendSignOfLife(since start: Timestamp, stampedBy now: () -> Timestamp, isDue: (_ silence: Double) -> Bool) {
+        lock.withLock {
+            let t = now()
+            if isDue(t - (lastWritten ?? start)) { appendLocked(Sample(time: t, payload: .control(.alive))) }
+        }
+    }
+
     private func appendLocked(_ sample: Sample) {
         guard failure == nil else { return }
         do throws(RecordingError) {
             try writer.append(sample)
+            lastWritten = sample.time
             let kind: String
             switch sample.payload {
             case .input, .audio, .location, .desktop, .app, .media, .reading: kind = sample.sensor?.rawValue ?? "reading"
