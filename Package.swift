@@ -204,7 +204,8 @@ let package = Package(
             dependencies: [
                 "VigilCore", "VigilAudio", "VigilStats", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig",
                 "VigilStore", "InputDetector", "MicrophoneDetector", "LocationDetector", "DesktopNotifier", "SoundAlarm", "DesktopPresence",
-                "DetectorSupport", "X11Detector", "I3Detector", "WaylandIdle", .product(name: "DequeModule", package: "swift-collections"),
+                "DetectorSupport", "X11Detector", "I3Detector", "WaylandIdle", "VigilImports",
+                .product(name: "DequeModule", package: "swift-collections"),
             ],
             path: "Sources/Runtime/VigilRuntime"),
 

@@ -162,9 +162,11 @@ final class CollectingSink: ReminderSink, @unchecked Sendable {
     }
 
     final class Lines: Sendable {
-        let lines = Mutex<[String]>([])
-        func add(_ s: String) { lines.withLock { $0.append(s) } }
-        var all: [String] { lines.withLock { $0 } }
+        let lines = Mutex<[(String, Diagnostics.Level)]>([])
+        func add(_ s: String, _ level: Diagnostics.Level) { lines.withLock { $0.append((s, level)) } }
+        var all: [String] { lines.withLock { $0.map(\.0) } }
+        /// The warnings: a failure to deliver, and nothing else.
+        var warnings: [String] { lines.withLock { $0.filter { $0.1 == .warning }.map(\.0) } }
     }
 
     @Test func roundsEveryCheckSayingFailureAndRecoveryOnce() async throws {
@@ -179,7 +181,7 @@ final class CollectingSink: ReminderSink, @unchecked Sendable {
         let lines = Lines()
         let daemon = ReminderDaemon(
             round: ReminderRound(store: store, configuration: .init(), sink: sink, zone: berlin), every: 30, clock: clock,
-            now: { tenThirty + Double(clock.now.offset.components.seconds) }, report: { lines.add($0) })
+            now: { tenThirty + Double(clock.now.offset.components.seconds) }, report: { line, level in lines.add(line, level) })
         let run = Task { try await daemon.run() }
         func settle() async {
             for _ in 0..<100_000 where clock.sleeperCount == 0 { await Task.yield() }
@@ -201,6 +203,7 @@ final class CollectingSink: ReminderSink, @unchecked Sendable {
         clock.advance(by: .seconds(29))
         await Task.yield()
         #expect(lines.all.count == 4)
+        #expect(lines.warnings == [lines.all[0]], "the failure is the one warning")
         // Stopping wakes the wait at once: no clock time has to pass.
         run.cancel()
         try await run.value

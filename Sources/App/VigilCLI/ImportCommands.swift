@@ -108,17 +108,8 @@ struct ImportCommand: AsyncParsableCommand {
                 } catch {
                     throw Failure(error.description + ". Nothing was imported.", code: .dataError)
                 }
-                let store = try options.store()
-                let tasks = TaskByTag(try store.tasks())
-                let sessions = parsed.intervals.map {
-                    let task = tasks.task(for: $0.tags)
-                    return ImportedSession(
-                        key: $0.key, task: task?.title, taskId: task?.id, tags: $0.sessionTags, start: $0.start, end: $0.end,
-                        detail: jsonArray($0.tags))
-                }
-                let count = try store.importSessions(sessions, dryRun: options.dryRun, at: now, from: name)
-                let added = Set(count.addedKeys)
-                let new = sessions.filter { added.contains($0.key) }
+                let (count, new) = try ImportService(store: try options.store()).importTimewarrior(
+                    parsed, dryRun: options.dryRun, at: now, from: name)
                 if options.dryRun {
                     for s in new {
                         let tags = s.tags.isEmpty ? "no tags" : "[" + s.tags.joined(separator: ", ") + "]"
@@ -171,16 +162,15 @@ struct ImportCommand: AsyncParsableCommand {
                 }
                 let now = try options.common.currentTime()
                 let local = LocalNow(at: now)
-                var isDirectory: ObjCBool = false
-                let exists = FileManager.default.fileExists(atPath: options.file, isDirectory: &isDirectory)
-                let folder = exists && isDirectory.boolValue ? options.file : FilePaths.directory(of: options.file)
-                if exists, !isDirectory.boolValue, options.file.lowercased().hasSuffix(".zip") {
+                let habitsFile: String
+                let checkmarksFile: String
+                do throws(ImportLocationError) {
+                    (habitsFile, checkmarksFile) = try ImportService.loopFiles(at: options.file)
+                } catch {
                     throw Failure(
                         "\(options.file.terminalSafe): a zip archive: unzip it first (`unzip FILE -d loop`), then give the folder: `vigil import loop loop`.",
                         code: .dataError)
                 }
-                let habitsFile = exists && isDirectory.boolValue ? folder + "/Habits.csv" : options.file
-                let checkmarksFile = folder + "/Checkmarks.csv"
                 let habits = try readFile(habitsFile)
                 let checkmarks = try readFile(checkmarksFile)
                 let parsed: LoopExport
@@ -265,9 +255,4 @@ private func readFile(_ path: String) throws -> Data {
         let reason = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { String(cString: strerror(Int32($0.code))) }
         throw Failure("\(path.terminalSafe): cannot read: \(reason ?? "\(error)".terminalSafe).", code: .ioError)
     }
-}
-
-/// Strings as a JSON array.
-private func jsonArray(_ items: [String]) -> String {
-    "[" + items.map(jsonString).joined(separator: ",") + "]"
 }

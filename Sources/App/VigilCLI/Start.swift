@@ -146,36 +146,17 @@ struct Start: AsyncParsableCommand {
         // dropped) instead of killing the session with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         let store = try common.openStore()
-        // A task from the list, by number or exact title, links the session to it; another
-        // title names the session.
-        var task = self.task
-        var taskId: Int64?
-        if let reference = task {
-            do {
-                let subject = try TaskLookup(store: store).sessionSubject(reference)
-                (task, taskId) = (subject.name, subject.taskId)
-            } catch PlannerError.noTask(let id) {
-                throw Failure(
-                    "no task #\(id). `vigil task list` shows your tasks; or give the session a name that is not a number.", code: .dataError)
-            }
-        }
-        // One session at a time: an exclusive lock on the data directory, held until the end.
-        guard let lock = try SessionLock(dataDirectory: common.paths.dataDirectory) else {
-            let running = SessionStatusFile(dataDirectory: common.paths.dataDirectory).read()
-            throw Failure(
-                "a session is already running"
-                    + (running.map { " (pid \($0.pid), task \($0.task.map { "\"\($0.terminalSafe)\"" } ?? "none"))" } ?? "")
-                    + ". `vigil status` shows it; `vigil stop` ends it.", code: .failure)
-        }
-        defer { lock.release() }
-        // No session can be running now: one whose end was never logged was killed.
-        let recovered = try store.closeInterruptedSessions()
-        for id in recovered.closed {
+        let launcher = SessionLauncher(store: store, dataDirectory: common.paths.dataDirectory)
+        let launch = try launcher.launch(task: task)
+        defer { launch.lock.release() }
+        var task = launch.task
+        let taskId = launch.taskId
+        for id in launch.recoveredClosed {
             note(
                 "session \(id) had not been saved as ended (Vigil was killed or the machine went down): closed as interrupted at its last sign of life"
             )
         }
-        for id in recovered.removed {
+        for id in launch.recoveredRemoved {
             note("session \(id) was stopped before its first reading (Vigil was killed as it started): removed, it held nothing")
         }
         let run = SessionRun(command: self, config: config, store: store, task: task, taskId: taskId)
@@ -185,7 +166,8 @@ struct Start: AsyncParsableCommand {
             let sensors = Composition.registry.availability(configuration: config, now: wall.now)
             try await run.go(
                 clock: clock, wallStart: wall.start,
-                planned: minutes.map { $0 * 60 } ?? pomodoroPlan?.setLength ?? config.session.defaultMinutes * 60,
+                planned: SessionLauncher.plannedSeconds(
+                    minutes: minutes, pomodoroSet: pomodoroPlan?.setLength, otherwise: config.session.defaultMinutes * 60),
                 detectors: sensors.compactMap(\.detector), statuses: sensors.compactMap(\.status), rehearsal: false)
         } else {
             func open() throws -> MergedRecordings {
@@ -204,11 +186,9 @@ struct Start: AsyncParsableCommand {
             let pacer = RecordingPacer()
             let clock = ScaledClock(pace: pace ?? 1, pacer: pacer)
             let feed = RecordingFeed(merged, clock: clock, start: clock.now, pacer: pacer)
-            let planned = minutes.map { $0 * 60 } ?? pomodoroPlan?.setLength ?? merged.plannedSeconds
-            // Kept only when asked, and then at the recording's own times, where `vigil replay`
-            // puts them: not now plus paced time, which at --pace 600 would reach into the future.
-            let now = Timestamp(seconds: Date().timeIntervalSince1970)
-            let wallStart = log ? merged.start ?? now : now
+            let planned = SessionLauncher.plannedSeconds(minutes: minutes, pomodoroSet: pomodoroPlan?.setLength, otherwise: merged.plannedSeconds)
+            let wallStart = SessionLauncher.rehearsalStart(
+                logged: log, recordingStart: merged.start, now: Timestamp(seconds: Date().timeIntervalSince1970))
             try await SessionRun(command: self, config: config, store: store, task: task, taskId: taskId, keepsLog: log)
                 .go(clock: clock, wallStart: wallStart, planned: planned, detectors: [feed], statuses: [], rehearsal: true)
         }
@@ -354,9 +334,23 @@ struct SessionRun {
             note("saved as session \(id) in \(store.path.terminalSafe)")
         }
         // Habits that sessions complete by themselves.
-        if let done = try? PlannerHousekeeping.run(store: store, now: LocalNow(at: WallClock.now())) {
-            for (h, _) in done.completedBySessions { note("habit #\(h.id) \(h.name.terminalSafe) is done for today: your sessions reached it") }
+        for h in SessionLauncher(store: store, dataDirectory: command.common.paths.dataDirectory).completeHabits(now: LocalNow(at: WallClock.now())) {
+            note("habit #\(h.id) \(h.name.terminalSafe) is done for today: your sessions reached it")
         }
         if let recordingFailure { throw Failure("the session ran, but " + recordingFailure, code: .ioError) }
+    }
+}
+
+extension LaunchError {
+    var failure: Failure {
+        switch self {
+        case .noTask(let id):
+            Failure("no task #\(id). `vigil task list` shows your tasks; or give the session a name that is not a number.", code: .dataError)
+        case .alreadyRunning(let pid, let task):
+            Failure(
+                "a session is already running"
+                    + (pid.map { " (pid \($0), task \(task.map { "\"\($0.terminalSafe)\"" } ?? "none"))" } ?? "")
+                    + ". `vigil status` shows it; `vigil stop` ends it.", code: .failure)
+        }
     }
 }

@@ -171,7 +171,7 @@ struct DaemonCommand: AsyncParsableCommand {
             let fixed = common.now == nil ? nil : try common.currentTime()
             let daemon = ReminderDaemon(
                 round: round, every: config.reminders.check, clock: ContinuousClock(),
-                now: { fixed ?? WallClock.now() }, report: { log($0) })
+                now: { fixed ?? WallClock.now() }, report: { Diagnostics.emit($0, level: $1, prefixed: false) })
             if once {
                 // Said above ("cannot send reminders ..."); the code tells a script or a timer unit.
                 let unsent = try daemon.runOnce()
@@ -211,8 +211,6 @@ struct DaemonCommand: AsyncParsableCommand {
         }
     }
 
-    /// The daemon's log lines, through `Diagnostics` (with the journal's priorities under systemd).
-    private func log(_ line: String) {
-        Diagnostics.emit(line, level: line.hasPrefix("cannot") ? .warning : .info, prefixed: false)
-    }
+    /// The daemon's own lines, through `Diagnostics` (with the journal's priorities under systemd).
+    private func log(_ line: String) { Diagnostics.emit(line, level: .info, prefixed: false) }
 }

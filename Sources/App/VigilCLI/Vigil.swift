@@ -313,6 +313,8 @@ func guarded<T>(outputMatters: Bool = true, _ body: () async throws -> T) async 
         Vigil.fail(Failure(e.message, code: e.kind == .cannotCreate ? .cannotCreate : .ioError))
     } catch let e as SessionLock.CannotCreate {
         Vigil.fail(Failure(e.description, code: .cannotCreate))
+    } catch let e as LaunchError {
+        Vigil.fail(e.failure)
     } catch let e as ReportError {
         Vigil.fail(e.failure)
     } catch let e as PrivacyError {

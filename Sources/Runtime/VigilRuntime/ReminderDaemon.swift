@@ -89,15 +89,17 @@ public final class ReminderDaemon<C: Clock>: Sendable where C.Duration == Durati
     private let every: Double
     private let clock: C
     private let now: @Sendable () -> Timestamp
-    private let report: @Sendable (String) -> Void
+    private let report: @Sendable (String, Diagnostics.Level) -> Void
     private let failing = Mutex<String?>(nil)
 
     /// - Parameters:
     ///   - every: seconds between rounds (`reminders.check`).
     ///   - now: the wall time of a round.
-    ///   - report: a line for the person (the journal, under systemd).
-    public init(round: ReminderRound, every: Double, clock: C, now: @escaping @Sendable () -> Timestamp, report: @escaping @Sendable (String) -> Void)
-    {
+    ///   - report: a line for the person, with its level (the journal's priority, under systemd).
+    public init(
+        round: ReminderRound, every: Double, clock: C, now: @escaping @Sendable () -> Timestamp,
+        report: @escaping @Sendable (String, Diagnostics.Level) -> Void
+    ) {
         self.round = round
         self.every = every
         self.clock = clock
@@ -110,15 +112,15 @@ public final class ReminderDaemon<C: Clock>: Sendable where C.Duration == Durati
     @discardableResult
     public func runOnce() throws(StoreError) -> Int {
         let outcome = try round.run(at: now())
-        for r in outcome.sent { report("reminded: \(r.title.terminalSafe)") }
+        for r in outcome.sent { report("reminded: \(r.title.terminalSafe)", .info) }
         failing.withLock { unavailable in
             if let (r, why) = outcome.failed.first {
                 if unavailable != why {
-                    report("cannot send reminders (\(why)); '\(r.title.terminalSafe)' and any others wait until notifications work")
+                    report("cannot send reminders (\(why)); '\(r.title.terminalSafe)' and any others wait until notifications work", .warning)
                 }
                 unavailable = why
             } else if unavailable != nil, !outcome.sent.isEmpty {
-                report("notifications work again")
+                report("notifications work again", .info)
                 unavailable = nil
             }
         }
