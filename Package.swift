@@ -21,22 +21,24 @@
 //                            rendering (text, JSON, CSV, Markdown, HTML with SVG).
 //            VigilPlanner    tasks (urgency), habits (schedules, streaks, strength), reminder planning.
 //            SessionViews    a session for people: the timeline (text and JSON Lines) and the live screen.
-// Adapters   one module per C library or protocol, each the only importer of its C module:
-//            InputDetector (CLibinput), MicrophoneDetector (CPulse: microphone levels, and calls and
-//            playback counted from other programs' streams), LocationDetector (CGPS),
-//            DBusSupport (CDBus: a bus connection, calls, signals, the D-Bus value types), SoundAlarm
-//            (CPulseSimple), X11Detector (CXCB: X11 idle time, blanking and the window in front),
-//            WaylandIdle (CWayland: idle time from a Wayland compositor, ext-idle-notify-v1 or KDE's idle);
-//            DesktopNotifier (notifications) and DesktopPresence (idle, lock and sleep from GNOME's
-//            idle monitor, org.freedesktop.ScreenSaver and logind) talk D-Bus through DBusSupport;
-//            I3Detector (the window in front from i3's and sway's IPC socket); DetectorSupport (a
-//            detector's thread, status and backoff, several sources of one sensor combined, the focus
-//            categoriser the focus detectors share); VigilRecording (Vigil's JSON Lines recordings); RecordingFormats
-//            (every recording format, told apart by content, and inspect); VigilConfig (the YAML
-//            config file); VigilStore (the SQLite event log, GRDB); VigilImports (Taskwarrior's,
-//            Timewarrior's and Loop Habit Tracker's exports read); CSensorLibraries (the C libraries
-//            above, opened when a sensor first needs them: stubs from scripts/generate-sensor-stubs.py).
+// Adapters   a folder per kind, with rules between them (check-layers.py):
+//   C        one system-library module per C library, each imported by one module only;
+//            CSensorLibraries opens them when a sensor first needs them (generate-sensor-stubs.py).
+//   Buses    DBusSupport (CDBus: a bus connection, calls, signals, the D-Bus value types).
+//   Sensors  InputDetector (libinput), MicrophoneDetector (PulseAudio levels, calls and playback),
+//            LocationDetector (gpsd), X11Detector (X11 idle, blanking, the window in front),
+//            WaylandIdle (ext-idle-notify-v1, KDE's idle), DesktopPresence (GNOME's idle monitor,
+//            org.freedesktop.ScreenSaver, logind), I3Detector (i3's and sway's IPC); DetectorSupport
+//            (a detector's thread, status and backoff, sources combined, the focus categoriser), the
+//            one sensor module the others may import.
+//   Formats  VigilRecording (Vigil's JSON Lines recordings), RecordingFormats (every format, by
+//            content, and inspect), VigilConfig (the YAML config file), VigilImports (Taskwarrior's,
+//            Timewarrior's and Loop Habit Tracker's exports). No C module.
+//   Storage  VigilStore (the SQLite event log, GRDB), VigilSync (PostgreSQL). No sensor or channel.
+//   Channels DesktopNotifier (notifications), SoundAlarm (tones through PulseAudio). No sensor.
 // Runtime    VigilRuntime    SessionRunner (a live session: log, alarms, status file, Pomodoro, recording),
+//                            the services under the commands (history, reports, privacy, imports,
+//                            the session launcher, the recorder), the plug-in registry,
 //                            replay through the same stepper, PlannerService (tasks, habits, agenda),
 //                            ReminderDaemon, the session lock and status file, the history simulator.
 // App        VigilCLI        the command line (swift-argument-parser): parse, call the runtime, render.
@@ -122,20 +124,20 @@ let package = Package(
         .target(name: "SessionViews", dependencies: ["VigilCore", "DisplayWidth"], path: "Sources/Domain/SessionViews"),
 
         // Adapters: C libraries, one system-library target each, each imported by exactly one module.
-        .systemLibrary(name: "CGPS", path: "Sources/Adapters/CGPS", providers: [.apt(["libgps-dev"])]),
-        .systemLibrary(name: "CPulse", path: "Sources/Adapters/CPulse", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CGPS", path: "Sources/Adapters/C/CGPS", providers: [.apt(["libgps-dev"])]),
+        .systemLibrary(name: "CPulse", path: "Sources/Adapters/C/CPulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(
-            name: "CLibinput", path: "Sources/Adapters/CLibinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
-        .systemLibrary(name: "CDBus", path: "Sources/Adapters/CDBus", providers: [.apt(["libdbus-1-dev"])]),
+            name: "CLibinput", path: "Sources/Adapters/C/CLibinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
+        .systemLibrary(name: "CDBus", path: "Sources/Adapters/C/CDBus", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(
-            name: "CPulseSimple", path: "Sources/Adapters/CPulseSimple", providers: [.apt(["libpulse-dev"])]),
+            name: "CPulseSimple", path: "Sources/Adapters/C/CPulseSimple", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(
-            name: "CXCB", path: "Sources/Adapters/CXCB", providers: [.apt(["libxcb1-dev", "libxcb-screensaver0-dev"])]),
+            name: "CXCB", path: "Sources/Adapters/C/CXCB", providers: [.apt(["libxcb1-dev", "libxcb-screensaver0-dev"])]),
         // libwayland-client and the idle protocols' glue from wayland-scanner: a C target rather than a
         // system library, because the protocols' interface tables are C to compile. Regenerated by
         // scripts/generate-wayland-protocols.sh; the COPYRIGHT files are the protocols' notices.
         .target(
-            name: "CWayland", path: "Sources/Adapters/CWayland", exclude: ["ext-idle-notify-v1.COPYRIGHT", "kde-idle.COPYRIGHT"],
+            name: "CWayland", path: "Sources/Adapters/C/CWayland", exclude: ["ext-idle-notify-v1.COPYRIGHT", "kde-idle.COPYRIGHT"],
             linkerSettings: [.linkedLibrary("wayland-client")]),
         // The sensor libraries above, opened when a sensor first needs them rather than at every
         // start (scripts/generate-sensor-stubs.py writes a stub per function Vigil calls): their
@@ -143,66 +145,67 @@ let package = Package(
         // starts without thirty libraries it never uses.
         .target(
             name: "CSensorLibraries", dependencies: ["CPulse", "CPulseSimple", "CLibinput", "CXCB", "CDBus", "CGPS"],
-            path: "Sources/Adapters/CSensorLibraries", exclude: ["symbols.txt"],
+            path: "Sources/Adapters/C/CSensorLibraries", exclude: ["symbols.txt"],
             cSettings: [.define("VIGIL_LIBGPS_SONAME", to: "\"\(libgpsSoname())\""), .unsafeFlags(dbusIncludeFlags)]),
-        .target(name: "DetectorSupport", dependencies: ["VigilCore", "SystemCalls"], path: "Sources/Adapters/DetectorSupport"),
+        .target(name: "DetectorSupport", dependencies: ["VigilCore", "SystemCalls"], path: "Sources/Adapters/Sensors/DetectorSupport"),
         .target(
             name: "X11Detector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CSensorLibraries", "CXCB"],
-            path: "Sources/Adapters/X11Detector"),
+            path: "Sources/Adapters/Sensors/X11Detector"),
         .target(
-            name: "WaylandIdle", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CWayland"], path: "Sources/Adapters/WaylandIdle"),
-        .target(name: "I3Detector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls"], path: "Sources/Adapters/I3Detector"),
+            name: "WaylandIdle", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CWayland"],
+            path: "Sources/Adapters/Sensors/WaylandIdle"),
+        .target(name: "I3Detector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls"], path: "Sources/Adapters/Sensors/I3Detector"),
         .target(
             name: "LocationDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "JSONScanning", "CSensorLibraries", "CGPS"],
-            path: "Sources/Adapters/LocationDetector"
+            path: "Sources/Adapters/Sensors/LocationDetector"
         ),
         .target(
             name: "MicrophoneDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CSensorLibraries", "VigilAudio", "CPulse"],
-            path: "Sources/Adapters/MicrophoneDetector"),
+            path: "Sources/Adapters/Sensors/MicrophoneDetector"),
         .target(
             name: "InputDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CSensorLibraries", "CLibinput"],
-            path: "Sources/Adapters/InputDetector"),
+            path: "Sources/Adapters/Sensors/InputDetector"),
         // libdbus's headers through flags (`dbusIncludeFlags`); CDBus is an internal import, so no
         // module that uses DBusSupport needs them.
         .target(
-            name: "DBusSupport", dependencies: ["CDBus", "CSensorLibraries", "SystemCalls"], path: "Sources/Adapters/DBusSupport",
+            name: "DBusSupport", dependencies: ["CDBus", "CSensorLibraries", "SystemCalls"], path: "Sources/Adapters/Buses/DBusSupport",
             swiftSettings: [.unsafeFlags(dbusIncludeFlags.flatMap { ["-Xcc", $0] })]),
-        .target(name: "DesktopNotifier", dependencies: ["DBusSupport"], path: "Sources/Adapters/DesktopNotifier"),
+        .target(name: "DesktopNotifier", dependencies: ["DBusSupport"], path: "Sources/Adapters/Channels/DesktopNotifier"),
         .target(
             name: "DesktopPresence", dependencies: ["VigilCore", "DetectorSupport", "DBusSupport", "SystemCalls"],
-            path: "Sources/Adapters/DesktopPresence"),
-        .target(name: "SoundAlarm", dependencies: ["CPulseSimple", "CSensorLibraries", "SystemCalls"], path: "Sources/Adapters/SoundAlarm"),
-        .target(name: "VigilRecording", dependencies: ["VigilCore", "SystemCalls", "JSONScanning"], path: "Sources/Adapters/VigilRecording"),
+            path: "Sources/Adapters/Sensors/DesktopPresence"),
+        .target(name: "SoundAlarm", dependencies: ["CPulseSimple", "CSensorLibraries", "SystemCalls"], path: "Sources/Adapters/Channels/SoundAlarm"),
+        .target(name: "VigilRecording", dependencies: ["VigilCore", "SystemCalls", "JSONScanning"], path: "Sources/Adapters/Formats/VigilRecording"),
         .target(
             name: "RecordingFormats",
             dependencies: [
                 "VigilCore", "VigilAudio", "VigilRecording", "InputDetector", "MicrophoneDetector", "LocationDetector", "SystemCalls",
                 "JSONScanning",
             ],
-            path: "Sources/Adapters/RecordingFormats"),
-        .target(name: "VigilConfig", dependencies: ["VigilCore", "Yams"], path: "Sources/Adapters/VigilConfig"),
+            path: "Sources/Adapters/Formats/RecordingFormats"),
+        .target(name: "VigilConfig", dependencies: ["VigilCore", "Yams"], path: "Sources/Adapters/Formats/VigilConfig"),
         .target(
             name: "VigilStore",
             dependencies: [
                 "VigilCore", "VigilStats", "VigilPlanner", "SystemCalls", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
-            path: "Sources/Adapters/VigilStore"),
+            path: "Sources/Adapters/Storage/VigilStore"),
         // What other tools exported (Taskwarrior, Timewarrior, Loop Habit Tracker), read into Vigil's
         // tasks, sessions and habits (docs/imports.md).
-        .target(name: "VigilImports", dependencies: ["VigilCore", "VigilPlanner", "VigilStore"], path: "Sources/Adapters/VigilImports"),
+        .target(name: "VigilImports", dependencies: ["VigilCore", "VigilPlanner", "VigilStore"], path: "Sources/Adapters/Formats/VigilImports"),
         // Sync between a person's devices through PostgreSQL (docs/sync.md): the server's schema and
         // migrations, pushing and pulling the store's rows.
         .target(
             name: "VigilSync",
-            dependencies: ["VigilStore", "VigilConfig", "VigilCore", "SystemCalls", .product(name: "PostgresNIO", package: "postgres-nio")],
-            path: "Sources/Adapters/VigilSync"),
+            dependencies: ["VigilStore", "VigilConfig", "VigilCore", .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Sources/Adapters/Storage/VigilSync"),
 
         // Runtime
         .target(
             name: "VigilRuntime",
             dependencies: [
-                "VigilCore", "VigilAudio", "VigilStats", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig",
+                "VigilCore", "VigilAudio", "VigilStats", "VigilPlanner", "SessionViews", "VigilRecording", "VigilConfig", "SystemCalls",
                 "VigilStore", "InputDetector", "MicrophoneDetector", "LocationDetector", "DesktopNotifier", "SoundAlarm", "DesktopPresence",
                 "DetectorSupport", "X11Detector", "I3Detector", "WaylandIdle", "VigilImports",
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -214,7 +217,7 @@ let package = Package(
             name: "VigilCLI",
             dependencies: [
                 "VigilCore", "VigilStats", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig", "VigilStore",
-                "SoundAlarm", "VigilRuntime", "VigilImports", "SystemCalls", "DisplayWidth",
+                "VigilRuntime", "VigilImports", "SystemCalls", "DisplayWidth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/App/VigilCLI"),

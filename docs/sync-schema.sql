@@ -1,5 +1,5 @@
 -- Vigil's sync server schema (issue 19): what `vigil sync` creates in the schema `vigil` of
--- the database named by sync.url. Generated from Sources/Adapters/VigilSync/ServerSchema.swift
+-- the database named by sync.url. Generated from Sources/Adapters/Storage/VigilSync/ServerSchema.swift
 -- (its migrations, in order; a test holds the two equal). docs/sync.md says what the tables mean.
 
 CREATE SCHEMA vigil;

@@ -7,14 +7,26 @@ a higher one. Besides:
   - Core is C-free and has no I/O: no C module of ours, no Foundation, no system calls.
   - each C module (a folder with a module.modulemap: a system library's, or a C target's in its
     include/ folder) is imported by exactly one module.
+  - the Adapters layer has a second level, its kinds (Sources/Adapters/KIND/MODULE), with rules
+    between them: C (the C modules), Buses (the D-Bus connection sensors and channels share),
+    Sensors (detectors; they import no other sensor module but DetectorSupport, their shared
+    support), Formats (files read and written: no C module), Storage (the log and sync: no
+    sensor, channel or C module), Channels (how an alarm reaches the person: no sensor module).
+  - each Swift module's imports of the package's modules and products are the dependencies
+    Package.swift declares for it (`swift package dump-package`), no more and no fewer, but for
+    link-only dependencies (CSensorLibraries) and modules a declared product brings (GRDBSQLite).
 Every import of every .swift file is read, so the check sees the real graph, not Package.swift's.
 
-Usage: scripts/check-layers.py [ROOT]     (ROOT defaults to the repository)
+Usage: scripts/check-layers.py [ROOT]     (ROOT defaults to the repository; the declared
+                                          dependencies are read with `swift package dump-package`
+                                          in ROOT, or from ROOT/.package-dump.json when it exists)
        scripts/check-layers.py --self-test
 Exits 1 and names each file, line and rule broken; 0 with a one-line summary otherwise.
 """
+import json
 import os
 import re
+import subprocess
 import sys
 import tempfile
 
@@ -24,30 +36,85 @@ IMPORT = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|internal|package|private|file
 CORE_ALLOWED = {"Glibc", "Musl", "Darwin", "Synchronization", "DequeModule"}
 
 
+# The Adapters layer's kinds, in no order: which kinds a module of each may import (besides the
+# layers below, and its own module).
+ADAPTER_KINDS = {
+    "C": set(),
+    "Buses": {"C"},
+    "Sensors": {"C", "Buses", "Sensors"},
+    "Formats": {"Formats", "Sensors", "Storage"},
+    "Storage": {"Storage", "Formats"},
+    "Channels": {"C", "Buses"},
+}
+# What a sensor module may import of the other sensor modules: their shared support.
+SENSOR_SUPPORT = {"DetectorSupport"}
+# Dependencies declared for linking only, and modules a declared product brings.
+LINK_ONLY = {"CSensorLibraries"}
+PRODUCT_MODULES = {"GRDBSQLite": "GRDB"}
+
+
 def modules(root):
-    """{module: (layer index, folder, is a C module)} for every module under Sources/LAYER/."""
+    """{module: (layer index, folder, is a C module, kind)} for every module under Sources/LAYER/
+    (Sources/Adapters/KIND/ for the adapters), and the folders that are in no kind."""
     found = {}
+    stray = []
     for rank, layer in enumerate(LAYERS):
         folder = os.path.join(root, "Sources", layer)
         if not os.path.isdir(folder):
             continue
-        for name in sorted(os.listdir(folder)):
-            path = os.path.join(folder, name)
-            if os.path.isdir(path):
-                is_c = any(os.path.exists(os.path.join(path, *p, "module.modulemap")) for p in ([], ["include"]))
-                found[name] = (rank, path, is_c)
-    return found
+        groups = [(None, folder)]
+        if layer == "Adapters":
+            groups = []
+            for kind in sorted(os.listdir(folder)):
+                if kind in ADAPTER_KINDS:
+                    groups.append((kind, os.path.join(folder, kind)))
+                else:
+                    stray.append(f"Sources/Adapters/{kind}: not in a kind of adapter ({', '.join(sorted(ADAPTER_KINDS))})")
+        for kind, group in groups:
+            for name in sorted(os.listdir(group)):
+                path = os.path.join(group, name)
+                if os.path.isdir(path):
+                    is_c = any(os.path.exists(os.path.join(path, *p, "module.modulemap")) for p in ([], ["include"]))
+                    found[name] = (rank, path, is_c, kind)
+    return found, stray
 
 
-def check(root):
-    mods = modules(root)
-    problems = []
-    importers = {name: set() for name, (_, _, is_c) in mods.items() if is_c}
+def declared(root):
+    """{target: set of the dependencies it declares} from Package.swift, or None without swift."""
+    dump = os.path.join(root, ".package-dump.json")
+    try:
+        if os.path.exists(dump):
+            with open(dump, encoding="utf-8") as f:
+                package = json.load(f)
+        else:
+            out = subprocess.run(["swift", "package", "dump-package"], cwd=root, capture_output=True, text=True, check=True).stdout
+            package = json.loads(out)
+    except (OSError, subprocess.CalledProcessError, ValueError):
+        return None
+    deps = {}
+    for target in package.get("targets", []):
+        names = set()
+        for d in target.get("dependencies", []):
+            for how in ("byName", "target", "product"):
+                if how in d:
+                    names.add(d[how][0])
+        deps[target["name"]] = names
+    return deps
+
+
+def check(root, require_declared=True):
+    mods, stray = modules(root)
+    problems = list(stray)
+    importers = {name: set() for name, (_, _, is_c, _) in mods.items() if is_c}
     stray = [n for n in sorted(os.listdir(os.path.join(root, "Sources"))) if n not in LAYERS]
     for n in stray:
         problems.append(f"Sources/{n}: not in a layer folder ({', '.join(LAYERS)})")
+    deps = declared(root)
+    if deps is None and require_declared:
+        problems.append("cannot read the declared dependencies (`swift package dump-package` failed)")
     files = 0
-    for name, (rank, path, _) in sorted(mods.items()):
+    for name, (rank, path, _, kind) in sorted(mods.items()):
+        imported = set()
         for folder, _, names in os.walk(path):
             for file in sorted(names):
                 if not file.endswith(".swift"):
@@ -61,8 +128,9 @@ def check(root):
                         if not m:
                             continue
                         target = m.group(1)
+                        imported.add(target)
                         if target in mods:
-                            other, _, is_c = mods[target]
+                            other, _, is_c, other_kind = mods[target]
                             if is_c:
                                 importers[target].add(name)
                             if other > rank:
@@ -71,8 +139,21 @@ def check(root):
                                 problems.append(f"{where}:{number}: {name} is in the C-free core and imports the C module {target}")
                             if LAYERS[rank] == "Core" and LAYERS[other] == "System":
                                 problems.append(f"{where}:{number}: {name} is in the core (no I/O) and imports {target}")
+                            if kind and other_kind and target != name:
+                                if other_kind not in ADAPTER_KINDS[kind]:
+                                    problems.append(f"{where}:{number}: {name} ({kind}) imports {target} ({other_kind}): {kind} import no {other_kind}")
+                                elif kind == other_kind == "Sensors" and target not in SENSOR_SUPPORT:
+                                    problems.append(f"{where}:{number}: {name} imports the sensor {target}: sensors import no other sensor but {', '.join(sorted(SENSOR_SUPPORT))}")
                         elif LAYERS[rank] == "Core" and target not in CORE_ALLOWED:
                             problems.append(f"{where}:{number}: {name} is in the core (no I/O, no Foundation) and imports {target}")
+        if deps is not None and name in deps and os.path.exists(path) and any(f.endswith(".swift") for _, _, fs in os.walk(path) for f in fs):
+            known = set(mods) | {d for ds in deps.values() for d in ds}
+            used = {i for i in imported if i in known} | {PRODUCT_MODULES[i] for i in imported if i in PRODUCT_MODULES}
+            declared_here = deps[name] - LINK_ONLY
+            for extra in sorted(declared_here - used):
+                problems.append(f"Package.swift: {name} declares {extra} and imports it nowhere")
+            for missing in sorted(used - deps[name] - {name}):
+                problems.append(f"Package.swift: {name} imports {missing} without declaring it")
     for c, users in sorted(importers.items()):
         if len(users) != 1:
             who = ", ".join(sorted(users)) or "no module"
@@ -88,29 +169,49 @@ def self_test():
             os.makedirs(os.path.dirname(full), exist_ok=True)
             with open(full, "w") as f:
                 f.write(text)
+        def dump(deps):
+            write(".package-dump.json", json.dumps({"targets": [
+                {"name": n, "dependencies": [{"byName": [d, None]} for d in ds]} for n, ds in deps.items()]}))
         write("Sources/System/Sys/F.swift", "import Glibc\n")
         write("Sources/Core/Kernel/A.swift", "import Foundation\nimport Sys\n")
         write("Sources/Domain/Figures/B.swift", "import Kernel\n@testable import Store\n")
-        write("Sources/Adapters/Store/C.swift", "import Kernel\nimport CThing\n")
-        write("Sources/Adapters/CThing/module.modulemap", "")
-        write("Sources/Adapters/Other/D.swift", "import CThing\nimport CTarget\n")
-        write("Sources/Adapters/CTarget/include/module.modulemap", "")
-        write("Sources/Adapters/Store/G.swift", "import CTarget\n")
+        write("Sources/Adapters/Storage/Store/C.swift", "import Kernel\nimport CThing\n")
+        write("Sources/Adapters/C/CThing/module.modulemap", "")
+        write("Sources/Adapters/Sensors/Other/D.swift", "import CThing\nimport CTarget\n")
+        write("Sources/Adapters/C/CTarget/include/module.modulemap", "")
+        write("Sources/Adapters/Storage/Store/G.swift", "import CTarget\n")
+        write("Sources/Adapters/Sensors/Radar/H.swift", "import Other\n")
+        write("Sources/Adapters/Formats/Files/I.swift", "import CThing\n")
+        write("Sources/Adapters/Gadgets/Thing/J.swift", "")
         write("Sources/Stray/E.swift", "")
+        dump({"Sys": [], "Kernel": ["Sys"], "Figures": ["Kernel", "Store"], "Store": ["Kernel", "CThing", "CTarget", "Figures"],
+              "Other": ["CThing", "CTarget"], "Radar": ["Other"], "Files": ["CThing"], "Thing": []})
         problems, _ = check(root)
         expected = ["Sources/Stray: not in a layer", "Kernel is in the core (no I/O, no Foundation) and imports Foundation",
                     "Kernel is in the core (no I/O) and imports Sys",
                     "Figures (Domain) imports Store (Adapters), a higher layer", "C module CThing must be imported by exactly one module",
-                    "C module CTarget must be imported by exactly one module"]
+                    "C module CTarget must be imported by exactly one module",
+                    "Store (Storage) imports CThing (C): Storage import no C", "Store (Storage) imports CTarget (C): Storage import no C",
+                    "Radar imports the sensor Other: sensors import no other sensor", "Files (Formats) imports CThing (C)",
+                    "Sources/Adapters/Gadgets: not in a kind of adapter",
+                    "Package.swift: Store declares Figures and imports it nowhere", "Package.swift: Kernel imports Foundation"]
+        # The last one is no problem (Foundation is no module of the package): left out below.
+        expected.pop()
         missing = [e for e in expected if not any(e in p for p in problems)]
         if missing or len(problems) != len(expected):
-            print("check-layers self-test failed; expected:", expected, "got:", problems, file=sys.stderr)
+            print("check-layers self-test failed; missing:", missing, "got:", problems, file=sys.stderr)
             return 1
-        os.remove(os.path.join(root, "Sources/Adapters/Other/D.swift"))
-        os.remove(os.path.join(root, "Sources/Stray/E.swift"))
-        os.rmdir(os.path.join(root, "Sources/Stray"))
+        for path in ["Sources/Adapters/Sensors/Other/D.swift", "Sources/Stray/E.swift", "Sources/Adapters/Sensors/Radar/H.swift",
+                     "Sources/Adapters/Formats/Files/I.swift", "Sources/Adapters/Gadgets/Thing/J.swift", "Sources/Adapters/Storage/Store/G.swift"]:
+            os.remove(os.path.join(root, path))
+        for folder in ["Sources/Stray", "Sources/Adapters/Sensors/Other", "Sources/Adapters/Sensors/Radar", "Sources/Adapters/Formats/Files",
+                       "Sources/Adapters/Gadgets/Thing", "Sources/Adapters/Gadgets"]:
+            os.rmdir(os.path.join(root, folder))
         write("Sources/Core/Kernel/A.swift", "import Glibc\n")
         write("Sources/Domain/Figures/B.swift", "import Kernel\n")
+        write("Sources/Adapters/Storage/Store/C.swift", "import Kernel\n")
+        write("Sources/Adapters/Sensors/Probe/K.swift", "import CThing\nimport CTarget\nimport Kernel\n")
+        dump({"Sys": [], "Kernel": [], "Figures": ["Kernel"], "Store": ["Kernel"], "Probe": ["CThing", "CTarget", "Kernel"]})
         problems, _ = check(root)
         if problems:
             print("check-layers self-test failed on a clean tree:", problems, file=sys.stderr)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/Adapters/VigilConfig/DocumentedConfig.swift from config/vigil.yaml.
+"""Writes Sources/Adapters/Formats/VigilConfig/DocumentedConfig.swift from config/vigil.yaml.
 
 The commented default config is the one documentation of every key: `vigil config init` writes it
 (keys commented out), `vigil config show` reads each key's default from it, and the manual page
@@ -23,6 +23,6 @@ swift = (
     "public enum DocumentedConfig {\n"
     "    public static let text = #\"\"\"\n" + text + "\"\"\"#\n}\n"
 )
-out = os.path.join(root, "Sources", "Adapters", "VigilConfig", "DocumentedConfig.swift")
+out = os.path.join(root, "Sources", "Adapters", "Formats", "VigilConfig", "DocumentedConfig.swift")
 with open(out, "w", encoding="utf-8") as f:
     f.write(swift)

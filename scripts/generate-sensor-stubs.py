@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/Adapters/CSensorLibraries/sensor-stubs.c: the sensor libraries, loaded when first used.
+"""Writes Sources/Adapters/C/CSensorLibraries/sensor-stubs.c: the sensor libraries, loaded when first used.
 
 Every command used to load libpulse, libinput, libxcb and their own dependencies (about thirty
 shared libraries) before `main`, even `vigil --help` and a report, which never open a sensor: a
@@ -28,7 +28,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TARGET = os.path.join(ROOT, "Sources", "Adapters", "CSensorLibraries")
+TARGET = os.path.join(ROOT, "Sources", "Adapters", "C", "CSensorLibraries")
 
 # library: (soname, the loader's name, headers that declare its functions)
 LIBRARIES = {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the C glue of the Wayland idle protocols in Sources/Adapters/CWayland with
+# Regenerates the C glue of the Wayland idle protocols in Sources/Adapters/C/CWayland with
 # wayland-scanner, from the protocol descriptions Debian packages:
 #   ext-idle-notify-v1   wayland-protocols 1.31 (staging/ext-idle-notify/ext-idle-notify-v1.xml), MIT
 #   org_kde_kwin_idle    plasma-wayland-protocols 1.10 (idle.xml), LGPL-2.1-or-later
@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-out=Sources/Adapters/CWayland
+out=Sources/Adapters/C/CWayland
 check=false
 if [ "${1:-}" = "--check" ]; then
   check=true
@@ -61,8 +61,8 @@ done
 
 if $check; then
   for f in $(cd "$out" && find . -type f | sort); do
-    if ! cmp -s "$out/$f" "Sources/Adapters/CWayland/$f"; then
-      echo "generate-wayland-protocols: Sources/Adapters/CWayland/${f#./} is not what wayland-scanner makes now; run scripts/generate-wayland-protocols.sh" >&2
+    if ! cmp -s "$out/$f" "Sources/Adapters/C/CWayland/$f"; then
+      echo "generate-wayland-protocols: Sources/Adapters/C/CWayland/${f#./} is not what wayland-scanner makes now; run scripts/generate-wayland-protocols.sh" >&2
       exit 1
     fi
   done
