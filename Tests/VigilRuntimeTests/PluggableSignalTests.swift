@@ -189,7 +189,7 @@ extension Array where Element == SessionEvent {
     /// (as a real one is): the recording stays in time order, every line of it reads back, and it
     /// replays to the live timeline. (The plan's `end` line, written at the planned end after a
     /// later sign of life, once went back in time.)
-    @Test func aPlanEndingInSilenceLeavesARecordingInTimeOrder() async throws {
+    @Test(.timeLimit(.minutes(1))) func aPlanEndingInSilenceLeavesARecordingInTimeOrder() async throws {
         var config = VigilConfiguration.default
         (config.input.enabled, config.desktop.enabled, config.apps.enabled) = (false, false, false)
         (config.audio.enabled, config.media.enabled, config.location.enabled) = (false, false, false)

@@ -11,7 +11,7 @@ import VigilTesting
 /// `vigil record`'s recorder: the detectors' samples stamped on one clock, in order, until the
 /// limit; and through a change-only sensor's silence, signs of life, as a live session writes them.
 @Suite struct RecorderTests {
-    @Test func aChangeOnlySensorsSilenceGetsSignsOfLifeUntilTheLimit() async throws {
+    @Test(.timeLimit(.minutes(1))) func aChangeOnlySensorsSilenceGetsSignsOfLifeUntilTheLimit() async throws {
         let dir = try temporaryDirectory("vigil-recorder")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let start = parseRFC3339("2026-03-02T09:00:00Z")!
@@ -20,7 +20,7 @@ import VigilTesting
         var config = VigilConfiguration.default
         config.session.gap = 60
         let sensors = PlugInRegistry([.phone]).availability(configuration: config, now: { start })
-        let recorder = Recorder(sensors: sensors, file: file, configuration: config, wallStart: start, clock: clock)
+        let recorder = Recorder(sensors: sensors, file: file, configuration: config, wallStart: start, clock: clock, clockStart: clock.now)
         let statuses = Mutex<[SensorStatus]>([])
         let (stop, _) = AsyncStream<Void>.makeStream()
         let run = Task { await recorder.run(limit: 100, stop: stop) { s in statuses.withLock { $0.append(s) } } }
@@ -40,5 +40,27 @@ import VigilTesting
         #expect(zip(alive, alive.dropFirst()).allSatisfy { $1 - $0 >= 30 }, "\(alive)")
         #expect(zip(samples, samples.dropFirst()).allSatisfy { $0.time <= $1.time }, "in time order")
         #expect(statuses.withLock { $0.map(\.sensor) } == [.phone])
+    }
+
+    /// Without a limit, `stop` (a signal, for `vigil record`) ends it, and the file is whole.
+    @Test(.timeLimit(.minutes(1))) func stopEndsARecordingWithoutALimit() async throws {
+        let dir = try temporaryDirectory("vigil-recorder")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let start = parseRFC3339("2026-03-02T09:00:00Z")!
+        let file = try SampleRecorder(path: dir + "/r.jsonl", header: RecordingHeader(start: start, source: "RecorderTests"))
+        let clock = ManualClock()
+        let sensors = PlugInRegistry([.phone]).availability(configuration: .default, now: { start })
+        let recorder = Recorder(sensors: sensors, file: file, configuration: .default, wallStart: start, clock: clock, clockStart: clock.now)
+        let (stop, stopper) = AsyncStream<Void>.makeStream()
+        let run = Task { await recorder.run(limit: nil, stop: stop) { _ in } }
+        for _ in 0..<5 {
+            for _ in 0..<100_000 where clock.sleeperCount == 0 { await Task.yield() }
+            clock.advance(by: .seconds(1))
+        }
+        stopper.yield()
+        await run.value
+        #expect(file.close() == nil)
+        let samples = try RecordingReader(path: dir + "/r.jsonl", signals: PlugInRegistry([.phone]).signals).readAll()
+        #expect(samples.contains { $0.payload == .reading(SignalReading(sensor: .phone, label: "unlocked")) })
     }
 }

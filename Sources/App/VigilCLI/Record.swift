@@ -44,10 +44,12 @@ struct Record: AsyncParsableCommand {
         await guarded {
             let config = try common.loadConfiguration()
             let wall = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
+            let clock = ContinuousClock()
+            let clockStart = clock.now
             let file = try SampleRecorder(
                 path: output, header: RecordingHeader(start: wall.start, source: "vigil record", task: task), journal: common.paths.outputJournal)
             let sensors = Composition.registry.availability(configuration: config, now: wall.now)
-            let recorder = Recorder(sensors: sensors, file: file, configuration: config, wallStart: wall.start, clock: ContinuousClock())
+            let recorder = Recorder(sensors: sensors, file: file, configuration: config, wallStart: wall.start, clock: clock, clockStart: clockStart)
             let progress = isatty(2) != 0
             let signals = SignalWatch<Bool>([(SIGINT, true), (SIGTERM, true), (SIGHUP, true)])
             let limit = minutes.map { $0 * 60 }

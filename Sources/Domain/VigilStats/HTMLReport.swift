@@ -4,7 +4,7 @@ import VigilCore
 /// no font, no image, nothing fetched — readable on a phone, in dark mode and on paper.
 ///
 /// From the top: the period; its headline figures, each against the previous period of the same
-/// length; the highlights in words; then cards of charts (HTMLCharts.swift). Colours are CSS
+/// length; the highlights in words; then cards of charts (HTMLCharts.swift, HTMLChartsOverTime.swift). Colours are CSS
 /// custom properties set once for light and once for dark mode, and the charts name them by class,
 /// so one drawing serves both. Every chart is an `<svg id>` whose `data-series` names the classes
 /// its data is drawn in: the headless-browser test (Tests/VigilCLITests/Data/check_html_report.py)

@@ -44,11 +44,16 @@ public struct Recorder<C: Clock>: Sendable where C.Duration == Duration {
     public let wallStart: Timestamp
     private let gap: Double
 
-    public init(sensors: [SensorAvailability], file: SampleRecorder, configuration: VigilConfiguration, wallStart: Timestamp, clock: C) {
+    /// - Parameter clockStart: the instant on `clock` that is `wallStart` (taken with it, before
+    ///   the sensors were probed: stamps count from there).
+    public init(
+        sensors: [SensorAvailability], file: SampleRecorder, configuration: VigilConfiguration, wallStart: Timestamp, clock: C,
+        clockStart: C.Instant
+    ) {
         self.sensors = sensors
         self.file = file
         self.clock = clock
-        clockStart = clock.now
+        self.clockStart = clockStart
         self.wallStart = wallStart
         gap = configuration.session.gap
     }
@@ -69,7 +74,7 @@ public struct Recorder<C: Clock>: Sendable where C.Duration == Duration {
         for s in sensors {
             if let status = s.status { file.append(Sample(time: wallStart, payload: .status(status))) }
         }
-        let (file, now, gap, wallStart) = (file, now, gap, wallStart)
+        let (file, now, gap, wallStart, clock, clockStart) = (file, now, gap, wallStart, clock, clockStart)
         await withTaskGroup(of: Void.self) { group in
             group.drain(sensors.compactMap(\.detector)) { _, sample in
                 file.append(sample.payload, stampedBy: now)
@@ -80,14 +85,16 @@ public struct Recorder<C: Clock>: Sendable where C.Duration == Duration {
                 for await _ in stop { return }
             }
             group.addTask {
+                let deadline = limit.map { clockStart.advanced(by: .seconds($0)) }
                 var next = clockStart
                 while !Task.isCancelled {
-                    let elapsed = now() - wallStart
-                    if let limit, elapsed >= limit { return }
+                    if let deadline, clock.now >= deadline { return }
                     file.appendSignOfLife(since: wallStart, stampedBy: now) { SignOfLife.isDue(silence: $0, period: 1, gap: gap) }
-                    onProgress?(elapsed)
-                    next = next.advanced(by: .seconds(1))
-                    if let limit { next = min(next, clockStart.advanced(by: .seconds(limit))) }
+                    onProgress?(now() - wallStart)
+                    // On the second from the start; after a stall (suspend, SIGSTOP) from now, not
+                    // once for every second missed.
+                    next = max(next.advanced(by: .seconds(1)), clock.now)
+                    if let deadline { next = min(next, deadline) }
                     do { try await clock.sleep(until: next, tolerance: nil) } catch { return }
                 }
             }
