@@ -54,3 +54,9 @@ public func freePort() -> Int {
     _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
     return Int(UInt16(bigEndian: addr.sin_port))
 }
+
+/// Yields (never sleeps) until `condition` holds or `tries` yields have passed: for tests on a
+/// manual clock, which move the clock on either way once another task had its chance.
+public func yieldUntil(tries: Int = 100_000, _ condition: () -> Bool) async {
+    for _ in 0..<tries where !condition() { await Task.yield() }
+}

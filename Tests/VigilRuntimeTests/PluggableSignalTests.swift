@@ -114,17 +114,14 @@ extension Array where Element == SessionEvent {
         let (commands, person) = AsyncStream<LiveCommand>.makeStream()
         await live.begin(statuses: sensors.compactMap(\.status))
         let run = Task { await live.run(detectors: sensors.compactMap(\.detector), commands: commands) }
-        func settle(_ condition: () -> Bool) async {
-            for _ in 0..<100_000 where !condition() { await Task.yield() }
-        }
-        await settle { recorded.withLock { $0.contains { if case .reading = $0.payload { true } else { false } } } }
+        await yieldUntil { recorded.withLock { $0.contains { if case .reading = $0.payload { true } else { false } } } }
         for _ in 0..<120 {
-            await settle { clock.sleeperCount > 0 }
+            await yieldUntil { clock.sleeperCount > 0 }
             clock.advance(by: .seconds(1))
         }
         // Between two ticks, as a person's key falls: on a tick's own instant the live session
         // would judge the tick first, a replay the key (it takes the ticks before a sample).
-        await settle { clock.sleeperCount > 0 }
+        await yieldUntil { clock.sleeperCount > 0 }
         clock.advance(by: .milliseconds(500))
         person.yield(.control(.end))
         await run.value
@@ -205,14 +202,11 @@ extension Array where Element == SessionEvent {
         let (commands, _) = AsyncStream<LiveCommand>.makeStream()
         await live.begin(statuses: [])
         let run = Task { await live.run(detectors: sensors.compactMap(\.detector), commands: commands) }
-        func settle(_ condition: () -> Bool) async {
-            for _ in 0..<100_000 where !condition() { await Task.yield() }
-        }
-        await settle { recorded.withLock { $0.contains { if case .reading = $0.payload { true } else { false } } } }
+        await yieldUntil { recorded.withLock { $0.contains { if case .reading = $0.payload { true } else { false } } } }
         // 1.0005 s a step: the tick that passes the plan's end (the 30th) comes 15 ms after it,
         // with a sign of life due (the last one was ten seconds before).
         while await !live.isEnded {
-            await settle { clock.sleeperCount > 0 }
+            await yieldUntil { clock.sleeperCount > 0 }
             clock.advance(by: .microseconds(1_000_500))
         }
         await run.value

@@ -11,12 +11,6 @@ import VigilTesting
 /// `vigil record`'s recorder: the detectors' samples stamped on one clock, in order, until the
 /// limit; and through a change-only sensor's silence, signs of life, as a live session writes them.
 @Suite struct RecorderTests {
-    /// Until the recorder waits on the clock, or a while: the clock is moved on either way, and
-    /// a recorder that was late catches up from where the clock is.
-    func settle(_ condition: () -> Bool) async {
-        for _ in 0..<100_000 where !condition() { await Task.yield() }
-    }
-
     @Test func aChangeOnlySensorsSilenceGetsSignsOfLifeUntilTheLimit() async throws {
         let dir = try temporaryDirectory("vigil-recorder")
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -32,7 +26,7 @@ import VigilTesting
         let run = Task { await recorder.run(limit: 100, stop: stop) { s in statuses.withLock { $0.append(s) } } }
         // The limit ends it: the clock is moved a second at a time until then.
         for _ in 0..<100 {
-            await settle { clock.sleeperCount > 0 }
+            await yieldUntil { clock.sleeperCount > 0 }
             clock.advance(by: .seconds(1))
         }
         await run.value
@@ -61,7 +55,7 @@ import VigilTesting
         let (stop, stopper) = AsyncStream<Void>.makeStream()
         let run = Task { await recorder.run(limit: nil, stop: stop) { _ in } }
         for _ in 0..<5 {
-            await settle { clock.sleeperCount > 0 }
+            await yieldUntil { clock.sleeperCount > 0 }
             clock.advance(by: .seconds(1))
         }
         stopper.yield()
