@@ -42,6 +42,8 @@
 //                            replay through the same stepper, PlannerService (tasks, habits, agenda),
 //                            ReminderDaemon, the session lock and status file, the history simulator.
 // App        VigilCLI        the command line (swift-argument-parser): parse, call the runtime, render.
+//                            It imports no adapter: the log, files and sensors are the runtime's
+//                            services' (LocalLog, Recordings, ConfigService); check-layers holds it.
 //            vigil           the program: the plug-ins composed (its main.swift), then VigilCLI run.
 //            vigil-sync      `vigil sync`'s worker, apart so that only it loads the PostgreSQL client.
 import Foundation
@@ -183,7 +185,7 @@ let package = Package(
                 "JSONScanning",
             ],
             path: "Sources/Adapters/Formats/RecordingFormats"),
-        .target(name: "VigilConfig", dependencies: ["VigilCore", "Yams"], path: "Sources/Adapters/Formats/VigilConfig"),
+        .target(name: "VigilConfig", dependencies: ["VigilCore", "VigilPlanner", "Yams"], path: "Sources/Adapters/Formats/VigilConfig"),
         .target(
             name: "VigilStore",
             dependencies: [
@@ -205,7 +207,8 @@ let package = Package(
         .target(
             name: "VigilRuntime",
             dependencies: [
-                "VigilCore", "VigilAudio", "VigilStats", "VigilPlanner", "SessionViews", "VigilRecording", "VigilConfig", "SystemCalls",
+                "VigilCore", "VigilAudio", "VigilStats", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig",
+                "SystemCalls",
                 "VigilStore", "InputDetector", "MicrophoneDetector", "LocationDetector", "DesktopNotifier", "SoundAlarm", "DesktopPresence",
                 "DetectorSupport", "X11Detector", "I3Detector", "WaylandIdle", "VigilImports",
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -216,8 +219,7 @@ let package = Package(
         .target(
             name: "VigilCLI",
             dependencies: [
-                "VigilCore", "VigilStats", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig", "VigilStore",
-                "VigilRuntime", "VigilImports", "SystemCalls", "DisplayWidth",
+                "VigilCore", "VigilStats", "VigilPlanner", "SessionViews", "VigilRuntime", "SystemCalls", "DisplayWidth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/App/VigilCLI"),
@@ -254,7 +256,7 @@ let package = Package(
         .testTarget(name: "DesktopPresenceTests", dependencies: ["DesktopPresence", "DBusSupport", "TestSupport", "VigilCore"]),
         .testTarget(name: "VigilAudioTests", dependencies: ["VigilAudio"], exclude: ["Data"]),
         .testTarget(name: "VigilRecordingTests", dependencies: ["VigilCore", "VigilRecording"]),
-        .testTarget(name: "VigilConfigTests", dependencies: ["VigilCore", "VigilConfig"]),
+        .testTarget(name: "VigilConfigTests", dependencies: ["VigilCore", "VigilConfig", "VigilPlanner"]),
         .testTarget(name: "VigilStatsTests", dependencies: ["VigilStats", "VigilCore"]),
         .testTarget(name: "VigilPlannerTests", dependencies: ["VigilPlanner", "VigilStats", "VigilCore"]),
         .testTarget(name: "VigilImportsTests", dependencies: ["VigilImports", "VigilStore", "VigilPlanner", "VigilCore"]),

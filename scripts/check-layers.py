@@ -12,6 +12,9 @@ a higher one. Besides:
     Sensors (detectors; they import no other sensor module but DetectorSupport, their shared
     support), Formats (files read and written: no C module), Storage (the log and sync: no
     sensor, channel or C module), Channels (how an alarm reaches the person: no sensor module).
+  - the App layer's library modules (the command line) import no Adapters module: only a
+    program (an executable target: its composition, which names the plug-ins) may; the commands
+    reach files, the log and sensors through the Runtime's services.
   - each Swift module's imports of the package's modules and products are the dependencies
     Package.swift declares for it (`swift package dump-package`), no more and no fewer, but for
     link-only dependencies (CSensorLibraries) and modules a declared product brings (GRDBSQLite).
@@ -91,14 +94,17 @@ def declared(root, package=None):
         except (OSError, ValueError) as e:
             return f"`swift package dump-package` could not be run or read: {e}"
     deps = {}
+    executables = set()
     for target in package.get("targets", []):
+        if target.get("type") == "executable":
+            executables.add(target["name"])
         names = set()
         for d in target.get("dependencies", []):
             for how in ("byName", "target", "product"):
                 if how in d:
                     names.add(d[how][0])
         deps[target["name"]] = names
-    return deps
+    return deps, executables
 
 
 def check(root, package=None):
@@ -109,9 +115,12 @@ def check(root, package=None):
     for n in stray:
         problems.append(f"Sources/{n}: not in a layer folder ({', '.join(LAYERS)})")
     deps = declared(root, package)
+    executables = set()
     if isinstance(deps, str):
         problems.append(f"cannot read the declared dependencies: {deps}")
         deps = None
+    else:
+        deps, executables = deps
     files = 0
     for name, (rank, path, _, kind) in sorted(mods.items()):
         imported = set()
@@ -139,6 +148,8 @@ def check(root, package=None):
                                 problems.append(f"{where}:{number}: {name} is in the C-free core and imports the C module {target}")
                             if LAYERS[rank] == "Core" and LAYERS[other] == "System":
                                 problems.append(f"{where}:{number}: {name} is in the core (no I/O) and imports {target}")
+                            if LAYERS[rank] == "App" and LAYERS[other] == "Adapters" and name not in executables:
+                                problems.append(f"{where}:{number}: {name} (App) imports the adapter {target}: commands reach adapters through the Runtime; only a program's composition imports them")
                             if kind and other_kind and target != name:
                                 if other_kind not in ADAPTER_KINDS[kind]:
                                     problems.append(f"{where}:{number}: {name} ({kind}) imports {target} ({other_kind}): {kind} import no {other_kind}")
@@ -173,7 +184,8 @@ def self_test():
             with open(full, "w") as f:
                 f.write(text)
         def dump(deps):
-            return {"targets": [{"name": n, "dependencies": [{"byName": [d, None]} for d in ds]} for n, ds in deps.items()]}
+            return {"targets": [{"name": n, "type": "executable" if n == "program" else "regular",
+                                 "dependencies": [{"byName": [d, None]} for d in ds]} for n, ds in deps.items()]}
         write("Sources/System/Sys/F.swift", "import Glibc\n")
         write("Sources/Core/Kernel/A.swift", "import Foundation\nimport Sys\n")
         write("Sources/Domain/Figures/B.swift", "import Kernel\n@testable import Store\n")
@@ -186,7 +198,9 @@ def self_test():
         write("Sources/Adapters/Formats/Files/I.swift", "import CThing\n")
         write("Sources/Adapters/Gadgets/Thing/J.swift", "")
         write("Sources/Stray/E.swift", "")
-        package = dump({"Sys": [], "Kernel": ["Sys"], "Figures": ["Kernel", "Store"], "Store": ["Kernel", "CThing", "CTarget", "Figures"],
+        write("Sources/App/Commands/L.swift", "import Store\n")
+        write("Sources/App/program/main.swift", "import Store\nimport Commands\n")
+        package = dump({"Commands": ["Store"], "program": ["Store", "Commands"], "Sys": [], "Kernel": ["Sys"], "Figures": ["Kernel", "Store"], "Store": ["Kernel", "CThing", "CTarget", "Figures"],
                         "Other": ["CThing", "CTarget"], "Radar": [], "Files": ["CThing"], "Thing": []})
         problems, _ = check(root, package)
         expected = ["Sources/Stray: not in a layer", "Kernel is in the core (no I/O, no Foundation) and imports Foundation",
@@ -197,15 +211,16 @@ def self_test():
                     "Radar imports the sensor Other: sensors import no other sensor", "Files (Formats) imports CThing (C)",
                     "Sources/Adapters/Gadgets: not in a kind of adapter",
                     "Package.swift: Store declares Figures and imports it nowhere",
-                    "Package.swift: Radar imports Other without declaring it"]
+                    "Package.swift: Radar imports Other without declaring it",
+                    "Commands (App) imports the adapter Store"]
         missing = [e for e in expected if not any(e in p for p in problems)]
         if missing or len(problems) != len(expected):
             print("check-layers self-test failed; missing:", missing, "got:", problems, file=sys.stderr)
             return 1
-        for path in ["Sources/Adapters/Sensors/Other/D.swift", "Sources/Stray/E.swift", "Sources/Adapters/Sensors/Radar/H.swift",
+        for path in ["Sources/App/Commands/L.swift", "Sources/App/program/main.swift", "Sources/Adapters/Sensors/Other/D.swift", "Sources/Stray/E.swift", "Sources/Adapters/Sensors/Radar/H.swift",
                      "Sources/Adapters/Formats/Files/I.swift", "Sources/Adapters/Gadgets/Thing/J.swift", "Sources/Adapters/Storage/Store/G.swift"]:
             os.remove(os.path.join(root, path))
-        for folder in ["Sources/Stray", "Sources/Adapters/Sensors/Other", "Sources/Adapters/Sensors/Radar", "Sources/Adapters/Formats/Files",
+        for folder in ["Sources/App/Commands", "Sources/App/program", "Sources/App", "Sources/Stray", "Sources/Adapters/Sensors/Other", "Sources/Adapters/Sensors/Radar", "Sources/Adapters/Formats/Files",
                        "Sources/Adapters/Gadgets/Thing", "Sources/Adapters/Gadgets"]:
             os.rmdir(os.path.join(root, folder))
         write("Sources/Core/Kernel/A.swift", "import Glibc\n")

@@ -242,7 +242,7 @@ import Testing
         try #require(sql.status == 0, "\(sql.output)")
         for command in [
             ["task", "list"], ["task", "show", "1"], ["task", "why", "1"], ["next"], ["today"], ["habit", "list"], ["habit", "show", "1"], ["log"],
-            ["report"], ["report", "--format", "json"], ["export", "--all"],
+            ["session", "list", "--last", "all", "--source", "all"], ["report"], ["report", "--format", "json"], ["export", "--all"],
         ] {
             let r = try await vigil(command + ["--data-dir", dir, "--now", "2026-11-20T09:00:00Z"], home: home)
             #expect(r.status == 0, "\(command): \(r.status) \(r.stderr.suffix(600))")

@@ -29,7 +29,7 @@ import VigilStore
         let today = LocalNow(at: noon, zone: utc)
         var asked = 0
         #expect(throws: PrivacyError.sessionRunning) {
-            try privacy.forget(today.day...today.day, in: store, now: today) { _ in
+            try privacy.forget(today.day...today.day, in: LocalLog(store), now: today) { _ in
                 asked += 1
                 return true
             }
@@ -54,12 +54,12 @@ import VigilStore
         let today = LocalNow(at: noon, zone: utc)
         var told: [Int] = []
         #expect(
-            try privacy.forget(today.day...today.day, in: store, now: today) {
+            try privacy.forget(today.day...today.day, in: LocalLog(store), now: today) {
                 told.append($0)
                 return false
             } == nil)
         #expect(try store.sessionCount(from: noon - 2 * 86_400, to: noon) == 2, "a no deletes nothing")
-        let forgotten = try privacy.forget(today.day...today.day, in: store, now: today) {
+        let forgotten = try privacy.forget(today.day...today.day, in: LocalLog(store), now: today) {
             told.append($0)
             return true
         }

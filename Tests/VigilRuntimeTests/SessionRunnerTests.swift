@@ -65,7 +65,8 @@ import VigilTesting
             task: "essay", taskId: nil, planned: 150, wallStart: wallStart, rehearsal: false,
             pomodoro: PomodoroPlan(work: 60, shortBreak: 30, longBreak: 30, rounds: 4), record: record)
         return try SessionRunner(
-            configuration: .default, signals: .builtIn, store: store, dataDirectory: dir, plan: plan, clock: clock, sinks: sinks, motivation: { nil },
+            configuration: .default, signals: .builtIn, log: LocalLog(store), dataDirectory: dir, plan: plan, clock: clock, sinks: sinks,
+            motivation: { nil },
             presenter: presenter)
     }
 
@@ -120,8 +121,8 @@ import VigilTesting
         #expect(outcome.lostEvents == 0 && outcome.recordingProblem == nil)
         let id = try #require(outcome.session)
         let session = try #require(try store.sessions().first { $0.id == id })
-        #expect(session.outcome == "completed" && session.source == "live" && session.task == "essay")
-        #expect(session.plannedSeconds == 150 && session.endedAt.map { $0 - session.startedAt } == 150)
+        #expect(session.outcome == "completed" && session.source == .live && session.task == "essay")
+        #expect(session.plannedSeconds == 150 && session.ended.map { $0 - session.started } == 150)
         let lines = seen.lines.withLock { $0 }
         #expect(lines.contains { $0.contains("on break") } && lines.contains { $0.contains("back from break") })
         #expect(status.read() == nil, "the status file is removed at the end")

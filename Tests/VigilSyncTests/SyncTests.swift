@@ -45,7 +45,7 @@ func syncAddress(_ server: PostgresServer, _ database: String, password: String?
 /// devices when they hold the same history, whatever the local ids.
 func history(_ store: EventStore) throws -> [String] {
     let sessions = try store.sessions(limit: 1_000_000, sources: Set(SessionSource.allCases))
-    return sessions.map { "\($0.startedAt.millisecondsSinceEpoch) \($0.task ?? "-") \($0.outcome ?? "open") \($0.focusedSeconds ?? -1)" }
+    return sessions.map { "\($0.started.millisecondsSinceEpoch) \($0.task ?? "-") \($0.outcome ?? "open") \($0.focusedSeconds ?? -1)" }
         .sorted()
 }
 

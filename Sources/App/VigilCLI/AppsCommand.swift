@@ -1,10 +1,8 @@
 import ArgumentParser
 import DisplayWidth
 import Foundation
-import VigilConfig
 import VigilCore
 import VigilRuntime
-import VigilStore
 
 /// `vigil apps`: the applications recent sessions saw in front, with their time and category, so a
 /// person can classify them in `apps.rules`.
@@ -54,7 +52,7 @@ struct AppsCommand: AsyncParsableCommand {
                 }
                 return
             }
-            let totals = try common.openStore(readOnly: true).activityTotals(
+            let totals = try common.openLog(readOnly: true).reports.activityTotals(
                 from: now.startOfDay(now.day - days + 1), to: now.startOfDay(now.day + 1), sources: source.sources)
             if json {
                 printJSON(AppsListing(totals: totals, apps: configuration.apps).json(from: now.day - days + 1, to: now.day))

@@ -1,10 +1,8 @@
 import ArgumentParser
 import DisplayWidth
 import Foundation
-import RecordingFormats
 import SessionViews
 import SystemCalls
-import VigilConfig
 import VigilCore
 import VigilRuntime
 
@@ -49,18 +47,10 @@ struct ConfigCommand: AsyncParsableCommand {
                     # want to change. `vigil config check` checks this file, `vigil config show` shows what is
                     # in effect and where it comes from, and `man vigil.yaml` documents every key.
 
-                    """ + ConfigLoader.commentedOut(Self.withoutItsHeader(ConfigLoader.documented(plugIns: Composition.registry.config))) + "\n"
+                    """ + ConfigService(paths: common.paths, plugIns: Composition.registry.config).commentedDefaults() + "\n"
                 try createNew(path, contents: text)
                 print("Wrote \(path.terminalSafe): every key is commented out with its default; uncomment what you want to change.")
             }
-        }
-
-        /// The documented config without its first paragraph, which says how to use that file
-        /// (the new file's own header replaces it): up to its first empty line.
-        static func withoutItsHeader(_ text: String) -> String {
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            guard let end = lines.firstIndex(of: "") else { return text }
-            return lines[end...].joined(separator: "\n")
         }
 
         /// Creates `path` with `contents`, never replacing what is there: created exclusively, and
@@ -116,13 +106,8 @@ struct ConfigCommand: AsyncParsableCommand {
                     )
                     return
                 }
-                do throws(ConfigErrors) {
-                    _ = try ConfigLoader.load(path: paths.configFile, plugIns: Composition.registry.config)
-                    print("\(paths.configFile.terminalSafe): OK")
-                } catch {
-                    let n = error.errors.count
-                    throw Failure(error.description + "\n\(n) problem\(n == 1 ? "" : "s") found; nothing was changed.", code: .dataError)
-                }
+                try ConfigService(paths: paths, plugIns: Composition.registry.config).check()
+                print("\(paths.configFile.terminalSafe): OK")
             }
         }
     }
@@ -146,39 +131,32 @@ struct ConfigCommand: AsyncParsableCommand {
                 let paths = common.paths
                 // Loaded first: a file with a problem is refused with every problem named.
                 _ = try common.loadConfiguration()
-                let defaults = ConfigLoader.settings(yaml: ConfigLoader.documented(plugIns: Composition.registry.config)) ?? []
-                var fromFile: [String: ConfigSetting] = [:]
-                if FileManager.default.fileExists(atPath: paths.configFile), let text = try? String(contentsOfFile: paths.configFile, encoding: .utf8)
-                {
-                    for s in ConfigLoader.settings(yaml: text) ?? [] { fromFile[s.key] = s }
-                }
+                let settings = ConfigService(paths: paths, plugIns: Composition.registry.config).settingsInEffect()
                 let file = paths.configFile
                 // A password written into sync.url or sync.group_url is masked, as everywhere Vigil
                 // shows one (its output is pasted into bug reports); a value too long to read is cut.
-                func shown(_ s: ConfigSetting) -> [String] { s.value.map { $0.quotedValue(limit: 200) } }
+                func shown(_ s: ConfigService.Setting) -> [String] { s.value.map { $0.quotedValue(limit: 200) } }
                 if json {
                     printJSON(
                         .array(
-                            defaults.map { d in
-                                let s = fromFile[d.key] ?? d
-                                return .object([
-                                    ("key", .string(d.key)), ("value", .string(shown(s).joined(separator: "\n"))),
-                                    ("source", .string(fromFile[d.key] == nil ? "default" : file)), ("line", .int(fromFile[d.key]?.line)),
+                            settings.map { s in
+                                .object([
+                                    ("key", .string(s.key)), ("value", .string(shown(s).joined(separator: "\n"))),
+                                    ("source", .string(s.line == nil ? "default" : file)), ("line", .int(s.line)),
                                 ])
                             }))
                     return
                 }
                 var section = ""
                 var out: [String] = []
-                for d in defaults {
-                    let parts = d.key.split(separator: ".", maxSplits: 1)
+                for s in settings {
+                    let parts = s.key.split(separator: ".", maxSplits: 1)
                     if parts[0] != section {
                         if !section.isEmpty { out.append("") }
                         section = String(parts[0])
                         out.append("\(section):")
                     }
-                    let s = fromFile[d.key] ?? d
-                    let source = fromFile[d.key].map { "\(file):\($0.line)" } ?? "default"
+                    let source = s.line.map { "\(file):\($0)" } ?? "default"
                     let value = shown(s)
                     let head = "  \(parts[1]): \(value[0])".trimmingTrailingSpaces
                     out.append(head.padded(toWidth: max(head.displayWidth + 2, 44)) + "# " + source)

@@ -1,13 +1,11 @@
 import ArgumentParser
 import DisplayWidth
 import Foundation
-import RecordingFormats
 import SessionViews
 import VigilCore
 import VigilPlanner
 import VigilRuntime
 import VigilStats
-import VigilStore
 
 extension HabitOrder: ExpressibleByArgument {}
 

@@ -1,5 +1,5 @@
-import RecordingFormats
 import VigilCore
+import VigilRuntime
 
 /// What help texts say Vigil watches and reads, made from the registries (`SensorKind.builtIn`,
 /// `RecordingFileFormat`), so that `--help` and the manual pages made from it name every sensor
@@ -12,10 +12,10 @@ enum HelpText {
     static let sensors = series(SensorKind.builtIn.map { "\(watched($0)) (\(source($0)))" }, "and")
 
     /// The recording formats `vigil replay` and `vigil inspect` read, told apart by their content.
-    static let formats = RecordingFiles.supported
+    static let formats = Recordings.supported
 
     /// The same, by name only: "Vigil recording, libinput record, ..., or ActivityWatch export".
-    static let formatNames = series(RecordingFileFormat.allCases.map(\.description), "or")
+    static let formatNames = series(Recordings.formatNames, "or")
 
     /// What a sensor watches, in words.
     static func watched(_ sensor: SensorKind) -> String {

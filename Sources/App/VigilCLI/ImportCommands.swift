@@ -2,10 +2,8 @@ import ArgumentParser
 import Foundation
 import SystemCalls
 import VigilCore
-import VigilImports
 import VigilPlanner
 import VigilRuntime
-import VigilStore
 
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -47,14 +45,7 @@ struct ImportCommand: AsyncParsableCommand {
             await guarded {
                 let now = try options.common.currentTime()
                 let (data, name) = try options.read()
-                let parsed: TaskwarriorExport
-                do throws(ImportProblem) {
-                    parsed = try TaskwarriorExport.parse(data, file: name, zone: .current, now: now)
-                } catch {
-                    throw Failure(error.description + ". Nothing was imported.", code: .dataError)
-                }
-                let store = try options.store()
-                let count = try store.importTasks(parsed.tasks.map { ($0.uuid, $0.task) }, dryRun: options.dryRun, at: now, from: name)
+                let (parsed, count) = try options.service().importTaskwarrior(data, file: name, dryRun: options.dryRun, at: now)
                 if options.dryRun {
                     let added = Set(count.addedKeys)
                     for e in parsed.tasks where added.contains(e.uuid) {
@@ -102,14 +93,7 @@ struct ImportCommand: AsyncParsableCommand {
             await guarded {
                 let now = try options.common.currentTime()
                 let (data, name) = try options.read()
-                let parsed: TimewarriorExport
-                do throws(ImportProblem) {
-                    parsed = try TimewarriorExport.parse(data, file: name, now: now)
-                } catch {
-                    throw Failure(error.description + ". Nothing was imported.", code: .dataError)
-                }
-                let (count, new) = try ImportService(store: try options.store()).importTimewarrior(
-                    parsed, dryRun: options.dryRun, at: now, from: name)
+                let (parsed, count, new) = try options.service().importTimewarrior(data, file: name, dryRun: options.dryRun, at: now)
                 if options.dryRun {
                     for s in new {
                         let tags = s.tags.isEmpty ? "no tags" : "[" + s.tags.joined(separator: ", ") + "]"
@@ -171,17 +155,9 @@ struct ImportCommand: AsyncParsableCommand {
                         "\(options.file.terminalSafe): a zip archive: unzip it first (`unzip FILE -d loop`), then give the folder: `vigil import loop loop`.",
                         code: .dataError)
                 }
-                let habits = try readFile(habitsFile)
-                let checkmarks = try readFile(checkmarksFile)
-                let parsed: LoopExport
-                do throws(ImportProblem) {
-                    parsed = try LoopExport.parse(
-                        habitsCSV: habits, habitsFile: habitsFile, checkmarksCSV: checkmarks, checkmarksFile: checkmarksFile, today: local.day)
-                } catch {
-                    throw Failure(error.description + ". Nothing was imported.", code: .dataError)
-                }
-                let store = try options.store()
-                let count = try store.importHabits(parsed.habits, dryRun: options.dryRun, today: local.day, at: now, from: options.file)
+                let (parsed, count) = try options.service().importLoop(
+                    habits: (try readFile(habitsFile), habitsFile), checkmarks: (try readFile(checkmarksFile), checkmarksFile),
+                    from: options.file, dryRun: options.dryRun, today: local.day, at: now)
                 if options.dryRun {
                     let added = Set(count.addedKeys)
                     for h in parsed.habits {
@@ -234,9 +210,9 @@ struct ImportOptions: ParsableArguments {
 
     /// The log to import into; for a dry run without a log, an empty one in memory (a dry run
     /// creates nothing).
-    func store() throws -> EventStore {
-        if dryRun, !(try common.hasLog()) { return EventStore() }
-        return try common.openStore()
+    func service() throws -> ImportService {
+        if dryRun, !(try common.hasLog()) { return LocalLog.inMemory().imports }
+        return try common.openLog().imports
     }
 
     /// `Imported 12 tasks (3 skipped: deleted) from FILE.`, or with --dry-run what would be.

@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
-import RecordingFormats
 import SessionViews
 import VigilCore
-import VigilRecording
 import VigilRuntime
 
 struct Inspect: AsyncParsableCommand {
@@ -48,11 +46,7 @@ struct Inspect: AsyncParsableCommand {
             let config = try common.loadConfiguration()
             // Every file is read before anything is printed, so a bad file stops the command
             // without half a report.
-            var results: [RecordingInspection] = []
-            for f in files {
-                results.append(
-                    try RecordingInspection.inspect(try RecordingFiles.open(path: f, configuration: config, signals: Composition.registry.signals)))
-            }
+            let results = try Recordings(configuration: config, signals: Composition.registry.signals).inspect(files)
             for (i, r) in results.enumerated() {
                 if json {
                     print(r.json())

@@ -1,12 +1,10 @@
 import Foundation
-import RecordingFormats
 import SessionViews
 import Synchronization
 import SystemCalls
 import VigilCore
 import VigilRuntime
 import VigilStats
-import VigilStore
 
 /// The live screen as the terminal alarm channel: the state line turns red; this rings the bell.
 final class ScreenAlarmSink: AlarmSink, @unchecked Sendable {
@@ -102,21 +100,15 @@ final class KeyReader: @unchecked Sendable {
 struct Milestones {
     let achievements: Set<String>
 
-    init?(store: EventStore) {
-        guard let r = Self.report(store) else { return nil }
+    init?(reports: ReportService) {
+        guard let r = reports.todaySoFar(LocalNow(at: WallClock.now())) else { return nil }
         achievements = Set(r.achievements.map(\.id))
     }
 
     /// Today is still running: it is judged when it is over, so nothing said here is taken back
     /// by a later session of the same day.
-    static func report(_ store: EventStore) -> Report? {
-        let now = LocalNow(at: WallClock.now())
-        guard let facts = try? store.statisticsFacts(before: now.startOfDay(now.day + 1)) else { return nil }
-        return Statistics.report(facts, timeZone: now.zone, from: now.day, to: now.day, openDay: now.day)
-    }
-
-    func changes(store: EventStore) -> [String] {
-        guard let r = Self.report(store) else { return [] }
+    func changes(reports: ReportService) -> [String] {
+        guard let r = reports.todaySoFar(LocalNow(at: WallClock.now())) else { return [] }
         var out: [String] = []
         func days(_ n: Int) -> String { "\(n) day\(n == 1 ? "" : "s")" }
         let current = r.streak.current

@@ -1,11 +1,8 @@
 import ArgumentParser
 import Foundation
-import RecordingFormats
 import SessionViews
 import VigilCore
-import VigilRecording
 import VigilRuntime
-import VigilStore
 
 struct Log: AsyncParsableCommand {
     /// What the listing commands say before the first session.
@@ -48,28 +45,23 @@ struct Log: AsyncParsableCommand {
                 if json { printJSON(.array([])) } else { print(Self.noSessions) }
                 return
             }
-            let store = try common.openStore(readOnly: true)
             let sources = source.sources
-            let sessions = try store.sessions(limit: limit, sources: sources)
+            let (sessions, others) = try common.openLog(readOnly: true).history(now: try common.currentTime()).latest(limit, sources: sources)
             let out = Output()
-            // What the selection leaves out is said, not hidden.
-            let others = try store.sessionsBySource(from: nil, to: Timestamp(nanoseconds: .max)).filter {
-                !sources.contains($0.key) && $0.value > 0
-            }
             if sessions.isEmpty && !json {
                 out.line(others.isEmpty ? Self.noSessions : "No \(sources.sorted().map(\.rawValue).joined(separator: " or ")) sessions.")
             }
             if json {
-                printJSON(.array(try sessions.map { sessionJSON($0, try store.episodes(session: $0.id)) }))
+                printJSON(.array(sessions.map { sessionJSON($0.session, $0.episodes) }))
                 return
             }
-            for s in sessions {
-                let episodes = try store.episodes(session: s.id)
+            for (s, episodes) in sessions {
                 // The task, a reason (it names applications) and a cause come from the person and
                 // from recordings: each on its line, inert.
                 let task = s.task.map { "\"\($0.terminalSafe)\"" } ?? "(no task)"
                 let outcome = s.outcome ?? "open"
-                var line = "#\(s.id)  \(localTime(s.startedAt))  \(task)  \(s.source)\(s.device.map { " on \($0.terminalSafe)" } ?? "")  \(outcome)"
+                var line =
+                    "#\(s.id)  \(localTime(s.started))  \(task)  \(s.source?.rawValue ?? "?")\(s.device.map { " on \($0.terminalSafe)" } ?? "")  \(outcome)"
                 if let f = s.focusedSeconds, let d = s.distractedSeconds {
                     line += "  focused \(humanDuration(f)) · distracted \(humanDuration(d))"
                 }
@@ -93,10 +85,10 @@ struct Log: AsyncParsableCommand {
         return f.string(from: Date(timeIntervalSince1970: t.secondsSinceEpoch))
     }
 
-    private func sessionJSON(_ s: StoredSession, _ episodes: [StoredEpisode]) -> JSONValue {
+    private func sessionJSON(_ s: SessionRecord, _ episodes: [EpisodeRecord]) -> JSONValue {
         .object([
-            ("id", .int(s.id)), ("task", .string(s.task)), ("source", .string(s.source)), ("device", .string(s.device)),
-            ("start", .time(s.startedAt)), ("end", .time(s.endedAt)), ("outcome", .string(s.outcome)),
+            ("id", .int(s.id)), ("task", .string(s.task)), ("source", .string(s.source?.rawValue)), ("device", .string(s.device)),
+            ("start", .time(s.started)), ("end", .time(s.ended)), ("outcome", .string(s.outcome)),
             ("focused_s", .seconds(s.focusedSeconds)), ("distracted_s", .seconds(s.distractedSeconds)),
             ("episodes", .array(episodes.map(episodeJSON))),
         ])
@@ -104,7 +96,7 @@ struct Log: AsyncParsableCommand {
 }
 
 /// A distraction episode as `log --json` and `session show --json` print it (docs/json.md).
-func episodeJSON(_ e: StoredEpisode) -> JSONValue {
+func episodeJSON(_ e: EpisodeRecord) -> JSONValue {
     .object([
         ("number", .int(e.number)), ("start", .time(e.startedAt)), ("end", .time(e.endedAt)), ("cause", .string(e.cause)),
         ("peak_score", .score(e.peakScore)), ("alarm_level", .int(e.alarmLevel)), ("reason", .string(e.reason)),

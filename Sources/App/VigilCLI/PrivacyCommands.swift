@@ -1,11 +1,9 @@
 import ArgumentParser
 import Foundation
-import RecordingFormats
 import SessionViews
 import SystemCalls
 import VigilCore
 import VigilRuntime
-import VigilStore
 
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -35,10 +33,10 @@ struct ExportCommand: AsyncParsableCommand {
             guard try common.hasLog() else {
                 throw Failure("no event log at \(common.paths.databasePath.terminalSafe): Vigil has stored nothing about you here.", code: .dataError)
             }
-            let store = try common.openStore(readOnly: true)
+            let log = try common.openLog(readOnly: true)
             let file = try output.map { try OutputWriter(path: $0, what: "the export", journal: common.paths.outputJournal) }
             var failure: (any Error)?
-            try store.exportAll { text in
+            try log.exportAll { text in
                 guard failure == nil else { return }
                 if let file {
                     do { try file.write(text.utf8) } catch { failure = error }
@@ -113,7 +111,7 @@ struct ForgetCommand: AsyncParsableCommand {
                 print("Nothing to forget: there is no event log at \(common.paths.databasePath.terminalSafe).")
                 return
             }
-            let forgotten = try privacy.forget(first...last, in: try common.openStore(), now: now) { sessions in
+            let forgotten = try privacy.forget(first...last, in: try common.openLog(), now: now) { sessions in
                 let what = "\(sessions) session\(sessions == 1 ? "" : "s") and everything else from \(from) to \(to)"
                 return try confirmed(
                     "Delete \(what)? This cannot be undone.", refusal: "forgetting cannot be undone: add --yes to delete \(what).", given: yes)

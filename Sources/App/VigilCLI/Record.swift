@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
-import RecordingFormats
 import SessionViews
 import VigilCore
-import VigilRecording
 import VigilRuntime
 
 struct Record: AsyncParsableCommand {
@@ -47,7 +45,7 @@ struct Record: AsyncParsableCommand {
             let clock = ContinuousClock()
             let clockStart = clock.now
             let file = try SampleRecorder(
-                path: output, header: RecordingHeader(start: wall.start, source: "vigil record", task: task), journal: common.paths.outputJournal)
+                path: output, start: wall.start, source: "vigil record", task: task, journal: common.paths.outputJournal)
             let sensors = Composition.registry.availability(configuration: config, now: wall.now)
             let recorder = Recorder(sensors: sensors, file: file, configuration: config, wallStart: wall.start, clock: clock, clockStart: clockStart)
             let progress = isatty(2) != 0

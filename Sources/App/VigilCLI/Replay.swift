@@ -1,11 +1,8 @@
 import ArgumentParser
 import Foundation
-import RecordingFormats
 import SessionViews
 import VigilCore
-import VigilRecording
 import VigilRuntime
-import VigilStore
 
 struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -69,10 +66,8 @@ struct Replay: AsyncParsableCommand {
         await guarded {
             let config = try common.loadConfiguration()
             // Open the store first: an unwritable data directory is reported before any work.
-            let store = log ? try common.openStore() : nil
-            var sources: [any SampleSource] = []
-            for f in files { sources.append(try RecordingFiles.open(path: f, configuration: config, signals: Composition.registry.signals).source) }
-            let merged = try MergedRecordings(sources)
+            let eventLog = log ? try common.openLog() : nil
+            let merged = try Recordings(configuration: config, signals: Composition.registry.signals).open(files)
             let replayer = Replayer(configuration: config, signals: Composition.registry.signals, task: task, plannedSeconds: minutes.map { $0 * 60 })
             let out = Output()
             var renderer: TimelineRenderer?
@@ -93,7 +88,7 @@ struct Replay: AsyncParsableCommand {
                 }
                 // Paced, each line is seen when its time comes.
                 if pace != nil { out.flush() }
-                if store != nil {
+                if eventLog != nil {
                     events.append(e)
                     if case .sessionEnded = e.kind {
                         sessions.append(events)
@@ -123,11 +118,11 @@ struct Replay: AsyncParsableCommand {
                     )
                 }
             }
-            if let store, !sessions.isEmpty {
-                let logged = try store.appendSessions(sessions, source: .replay, recording: files.joined(separator: " "))
+            if let eventLog, !sessions.isEmpty {
+                let logged = try eventLog.history(now: WallClock.now()).logReplays(sessions, recording: files.joined(separator: " "))
                 let ids = logged.map(String.init).joined(separator: ", ")
                 note(
-                    "logged as session\(logged.count == 1 ? "" : "s") \(ids) in \(store.path.terminalSafe), as a replay: `vigil log --source replay` lists \(logged.count == 1 ? "it" : "them"); reports count \(logged.count == 1 ? "it" : "them") with --source replay"
+                    "logged as session\(logged.count == 1 ? "" : "s") \(ids) in \(eventLog.path.terminalSafe), as a replay: `vigil log --source replay` lists \(logged.count == 1 ? "it" : "them"); reports count \(logged.count == 1 ? "it" : "them") with --source replay"
                 )
             }
         }

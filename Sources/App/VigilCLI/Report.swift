@@ -1,12 +1,10 @@
 import ArgumentParser
 import Foundation
-import RecordingFormats
 import SessionViews
 import VigilCore
 import VigilPlanner
 import VigilRuntime
 import VigilStats
-import VigilStore
 
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -187,7 +185,7 @@ struct ReportCommand: AsyncParsableCommand {
             let sources = sourceText.flatMap(SessionSource.selection) ?? SessionSource.own
 
             // Reading must not create anything: without a log the report is empty.
-            let service = ReportService(store: try common.hasLog() ? try common.openStore(readOnly: true) : nil)
+            let service = try common.hasLog() ? try common.openLog(readOnly: true).reports : ReportService.withoutLog
             let query = ReportQuery(from: fromDay, to: toDay, zone: zone, today: now.day, task: task, tag: tag, device: device, sources: sources)
             let report = try service.report(query)
             let kind = ReportFormat(rawValue: format)!

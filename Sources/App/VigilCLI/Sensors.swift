@@ -1,7 +1,6 @@
 import ArgumentParser
 import DisplayWidth
 import Foundation
-import RecordingFormats
 import SessionViews
 import VigilCore
 import VigilRuntime

@@ -4,7 +4,6 @@ import Foundation
 import VigilCore
 import VigilPlanner
 import VigilRuntime
-import VigilStore
 
 /// A session's start or end as typed (`--start "2026-11-23 14:00"`, `--end 16:00`): the one place session times are parsed, on the one
 /// date grammar (docs/dates.md); `HH:MM` alone is on `day`, the start's day, when given, else
@@ -37,7 +36,7 @@ func history(_ common: CommonOptions, readOnly: Bool = false) throws -> HistoryS
     guard try common.hasLog() else {
         throw Failure("there are no sessions yet (no event log at \(common.paths.databasePath.terminalSafe)).", code: .dataError)
     }
-    return HistoryService(store: try common.openStore(readOnly: readOnly), now: try common.currentTime())
+    return try common.openLog(readOnly: readOnly).history(now: try common.currentTime())
 }
 
 extension HistoryError {
@@ -303,7 +302,7 @@ struct SessionCommand: AsyncParsableCommand {
                 // The times are checked before the log is opened: a bad --end creates nothing.
                 if let problem = SessionSpanRules.check(start: from, end: to, now: now.now) { throw HistoryError.span(problem).failure(end: end) }
                 let task = try task.map { try nonBlank($0, what: "--task") }
-                let history = HistoryService(store: try common.openStore(), now: now.now)
+                let history = try common.openLog().history(now: now.now)
                 let id = try historyRequest(end: end) { try history.add(task: task, tags: tags, note: note, from: from, to: to) }
                 print("Added session #\(id): \(localDateTime(from)) to \(localDateTime(to)) (\(humanMinutesShort((to - from) / 60))), not judged.")
             }
@@ -313,7 +312,7 @@ struct SessionCommand: AsyncParsableCommand {
 
 /// `"task" [tags]`, inert in a terminal.
 /// A session as `session list` (without its episodes) and `session show` print it with --json.
-private func sessionJSON(_ s: SessionRecord, episodes: [StoredEpisode]? = nil) -> JSONValue {
+private func sessionJSON(_ s: SessionRecord, episodes: [EpisodeRecord]? = nil) -> JSONValue {
     var fields: [(String, JSONValue)] = [
         ("id", .int(s.id)), ("task", .string(s.task)), ("task_id", .int(s.taskId)), ("source", .string(s.source?.rawValue)),
         ("device", .string(s.device)), ("start", .time(s.started)), ("end", .time(s.ended)), ("outcome", .string(s.outcome)),

@@ -1,11 +1,9 @@
 import ArgumentParser
 import Foundation
-import RecordingFormats
 import SessionViews
 import VigilCore
 import VigilRuntime
 import VigilStats
-import VigilStore
 
 struct Simulate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -69,45 +67,26 @@ struct Simulate: AsyncParsableCommand {
             // What was typed is read before the log is opened: a bad --until creates nothing.
             let now = LocalNow(at: try common.currentTime(), zone: zone)
             let last = try until.map { try DateOption.day($0, option: "--until", now: now, common: common) } ?? now.day - 1
-            let store = try common.openStore()
-            func refuse(_ n: Int) -> Failure {
-                Failure(
-                    "\(store.path.terminalSafe) already has \(n) sessions; a simulated history would mix with them. Give a new directory with --data-dir.",
-                    code: .dataError)
-            }
-            // Asked early, so that a full log is refused before any simulating; asked again,
-            // atomically, where the first month is written.
-            if let n = try store.counts()["sessions"], n > 0 { throw refuse(n) }
             var profile = stress ? HistorySimulator.Profile.stress : HistorySimulator.Profile()
             if let range = sessionRange { profile.sessionsPerDay = range }
             var simulator = HistorySimulator(seed: seed, timeZone: zone, signals: Composition.registry.signals, profile: profile)
-            var batch: [[SessionEvent]] = []
-            var sessions = 0
-            var events = 0
+            let log = try common.openLog()
             let progress = isatty(2) != 0
-            var done = 0
-            var claimed = false  // the log is this simulation's: its first sessions are written
-            // A month per transaction: a crash leaves whole months, never half a session.
-            for chunkStart in stride(from: last - days + 1, through: last, by: 30) {
-                let chunk = chunkStart...min(last, chunkStart + 29)
-                simulator.run(days: chunk) { batch.append($0) }
-                if !claimed {
-                    let existing = try store.appendSessionsIntoAnEmptyLog(batch, source: .simulated)
-                    if existing > 0 { throw refuse(existing) }
-                    claimed = !batch.isEmpty
-                } else {
-                    try store.appendSessions(batch, source: .simulated)
-                }
-                sessions += batch.count
-                events += batch.reduce(0) { $0 + $1.count }
-                batch.removeAll(keepingCapacity: true)
-                done += chunk.count
+            let (sessions, events) = try log.simulate(&simulator, days: last - days + 1...last) { done in
                 if progress { writeStandardError("\rvigil: simulated \(done) of \(days) days") }
             }
             if progress { writeStandardError("\r\u{1B}[K") }
             print(
-                "Simulated \(days) days ending \(Statistics.dateString(last)) in \(zone.identifier): \(sessions) sessions, \(events) events, logged to \(store.path.terminalSafe)."
+                "Simulated \(days) days ending \(Statistics.dateString(last)) in \(zone.identifier): \(sessions) sessions, \(events) events, logged to \(log.path.terminalSafe)."
             )
         }
+    }
+}
+
+extension LogNotEmpty {
+    var failure: Failure {
+        Failure(
+            "\(path.terminalSafe) already has \(sessions) sessions; a simulated history would mix with them. Give a new directory with --data-dir.",
+            code: .dataError)
     }
 }

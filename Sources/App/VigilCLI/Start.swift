@@ -1,15 +1,11 @@
 import ArgumentParser
 import Foundation
-import RecordingFormats
 import SessionViews
 import Synchronization
 import SystemCalls
-import VigilConfig
 import VigilCore
 import VigilPlanner
-import VigilRecording
 import VigilRuntime
-import VigilStore
 
 struct Start: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -145,8 +141,8 @@ struct Start: AsyncParsableCommand {
         // A session outlives its readers: output to a pipe whose reader has gone fails (and is
         // dropped) instead of killing the session with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
-        let store = try common.openStore()
-        let launcher = SessionLauncher(store: store, dataDirectory: common.paths.dataDirectory)
+        let eventLog = try common.openLog()
+        let launcher = eventLog.launcher(dataDirectory: common.paths.dataDirectory)
         let launch = try launcher.launch(task: task)
         defer { launch.lock.release() }
         var task = launch.task
@@ -159,7 +155,7 @@ struct Start: AsyncParsableCommand {
         for id in launch.recoveredRemoved {
             note("session \(id) was stopped before its first reading (Vigil was killed as it started): removed, it held nothing")
         }
-        let run = SessionRun(command: self, config: config, store: store, task: task, taskId: taskId)
+        let run = SessionRun(command: self, config: config, eventLog: eventLog, task: task, taskId: taskId)
         if replay.isEmpty {
             let clock = ContinuousClock()
             let wall = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
@@ -170,18 +166,11 @@ struct Start: AsyncParsableCommand {
                     minutes: minutes, pomodoroSet: pomodoroPlan?.setLength, otherwise: config.session.defaultMinutes * 60),
                 detectors: sensors.compactMap(\.detector), statuses: sensors.compactMap(\.status), rehearsal: false)
         } else {
-            func open() throws -> MergedRecordings {
-                var sources: [any SampleSource] = []
-                for f in replay {
-                    sources.append(try RecordingFiles.open(path: f, configuration: config, signals: Composition.registry.signals).source)
-                }
-                return try MergedRecordings(sources)
-            }
+            let recordings = Recordings(configuration: config, signals: Composition.registry.signals)
             // Read through once before the session: a damaged line is refused as `vigil replay`
             // refuses it (its file and line, exit 65), not found halfway and taken for the end.
-            let check = try open()
-            while try check.next() != nil {}
-            let merged = try open()
+            try recordings.check(replay)
+            let merged = try recordings.open(replay)
             if task == nil { task = merged.task }
             let pacer = RecordingPacer()
             let clock = ScaledClock(pace: pace ?? 1, pacer: pacer)
@@ -189,7 +178,7 @@ struct Start: AsyncParsableCommand {
             let planned = SessionLauncher.plannedSeconds(minutes: minutes, pomodoroSet: pomodoroPlan?.setLength, otherwise: merged.plannedSeconds)
             let wallStart = SessionLauncher.rehearsalStart(
                 logged: log, recordingStart: merged.start, now: Timestamp(seconds: Date().timeIntervalSince1970))
-            try await SessionRun(command: self, config: config, store: store, task: task, taskId: taskId, keepsLog: log)
+            try await SessionRun(command: self, config: config, eventLog: eventLog, task: task, taskId: taskId, keepsLog: log)
                 .go(clock: clock, wallStart: wallStart, planned: planned, detectors: [feed], statuses: [], rehearsal: true)
         }
     }
@@ -199,7 +188,7 @@ struct Start: AsyncParsableCommand {
 struct SessionRun {
     let command: Start
     let config: VigilConfiguration
-    let store: EventStore
+    let eventLog: LocalLog
     let task: String?
     let taskId: Int64?
     /// False for a rehearsal without --log: its events go to a log in memory, dropped at the end.
@@ -266,14 +255,14 @@ struct SessionRun {
                 out.flush()
             })
         let runner = try SessionRunner(
-            configuration: config, signals: Composition.registry.signals, store: keepsLog ? store : EventStore(),
+            configuration: config, signals: Composition.registry.signals, log: keepsLog ? eventLog : .inMemory(),
             dataDirectory: command.common.paths.dataDirectory,
             plan: .init(
                 task: task, taskId: taskId, planned: planned, wallStart: wallStart, rehearsal: rehearsal, pomodoro: command.pomodoroPlan,
                 record: command.record, tags: command.sessionTags),
             clock: clock, sinks: sinks, motivation: motivate, presenter: presenter)
         let view = runner.view
-        let before = liveScreen ? Milestones(store: store) : nil
+        let before = liveScreen ? Milestones(reports: eventLog.reports) : nil
         // Ctrl-C is the person ending the session; `kill` and a closed terminal interrupt it.
         // Either way it is closed cleanly and saved, not lost.
         let signals = SignalWatch<LiveCommand>([(SIGINT, .control(.end)), (SIGTERM, .end(.interrupted)), (SIGHUP, .end(.interrupted))])
@@ -312,7 +301,7 @@ struct SessionRun {
             for line in snapshot.recent { print(line) }
             print("")
             for line in snapshot.summaryLines() { print(line) }
-            if let before { for line in before.changes(store: store) { print(line) } }
+            if let before { for line in before.changes(reports: eventLog.reports) { print(line) } }
         }
         // A recording that could not be written fails the command (exit 74) once the session is
         // saved: the session itself is not lost with it.
@@ -331,10 +320,10 @@ struct SessionRun {
         if !keepsLog {
             note("a rehearsal: not logged (--log keeps it, apart from your own sessions)")
         } else if let id = outcome.session {
-            note("saved as session \(id) in \(store.path.terminalSafe)")
+            note("saved as session \(id) in \(eventLog.path.terminalSafe)")
         }
         // Habits that sessions complete by themselves.
-        for h in SessionLauncher(store: store, dataDirectory: command.common.paths.dataDirectory).completeHabits(now: LocalNow(at: WallClock.now())) {
+        for h in eventLog.launcher(dataDirectory: command.common.paths.dataDirectory).completeHabits(now: LocalNow(at: WallClock.now())) {
             note("habit #\(h.id) \(h.name.terminalSafe) is done for today: your sessions reached it")
         }
         if let recordingFailure { throw Failure("the session ran, but " + recordingFailure, code: .ioError) }

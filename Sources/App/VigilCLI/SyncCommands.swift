@@ -3,7 +3,6 @@ import Foundation
 import SystemCalls
 import VigilCore
 import VigilRuntime
-import VigilStore
 
 struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,9 +31,9 @@ struct DeviceCommand: AsyncParsableCommand {
 
     func run() async throws {
         await guarded {
-            let store = try common.openStore()
-            if let name { try store.renameThisDevice(name.trimmingCharacters(in: .whitespaces)) }
-            let devices = try store.devices()
+            let log = try common.openLog()
+            if let name { try log.renameThisDevice(name.trimmingCharacters(in: .whitespaces)) }
+            let devices = try log.devices()
             for d in devices {
                 print(d.isSelf ? "\(d.name.terminalSafe)  \(d.id)  (this device)" : "\(d.name.terminalSafe)  \(d.id)")
             }
@@ -78,7 +77,7 @@ struct SyncCommand: AsyncParsableCommand {
                     code: .configuration)
             }
             // The log is made (or brought up to date) here, so vigil-sync only opens it.
-            _ = try common.openStore()
+            _ = try common.openLog()
             let call = SyncToolCall(log: common.paths.databasePath, url: url, sync: configuration.sync)
             throw Failure(try execSyncTool(call), code: .unavailable)
         }

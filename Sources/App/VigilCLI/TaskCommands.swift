@@ -1,12 +1,10 @@
 import ArgumentParser
 import DisplayWidth
 import Foundation
-import RecordingFormats
 import SessionViews
 import VigilCore
 import VigilPlanner
 import VigilRuntime
-import VigilStore
 
 extension Priority: ExpressibleByArgument {}
 extension Term: ExpressibleByArgument {}
@@ -22,8 +20,7 @@ func openPlanner(_ common: CommonOptions, lookingUp: Bool = false) throws -> Pla
             "there are no tasks or habits yet (no event log at \(common.paths.databasePath.terminalSafe)). "
                 + "Add one with `vigil task add TITLE` or `vigil habit add NAME`.", code: .dataError)
     }
-    let store = try common.openStore()
-    return PlannerService(store: store, now: LocalNow(at: try common.currentTime()))
+    return try common.openLog().planner(now: LocalNow(at: try common.currentTime()))
 }
 
 func minutes(_ text: String, option: String) throws -> Int {

@@ -1,13 +1,10 @@
 import ArgumentParser
 import Foundation
-import RecordingFormats
 import SessionViews
 import SystemCalls
-import VigilConfig
 import VigilCore
 import VigilPlanner
 import VigilRuntime
-import VigilStore
 
 struct TodayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -165,8 +162,8 @@ struct DaemonCommand: AsyncParsableCommand {
     func run() async throws {
         await guarded(outputMatters: false) {
             let config = try common.loadConfiguration()
-            let store = try common.openStore()
-            let round = ReminderRound(store: store, configuration: config.reminders, sink: DesktopReminderSink())
+            let eventLog = try common.openLog()
+            let round = eventLog.reminders(config.reminders, sink: DesktopReminderSink())
             // --now (for tests) fixes the instant of every round; else each round reads the wall clock.
             let fixed = common.now == nil ? nil : try common.currentTime()
             let daemon = ReminderDaemon(
@@ -182,7 +179,7 @@ struct DaemonCommand: AsyncParsableCommand {
                 }
                 return
             }
-            log("vigil daemon: reminders from \(store.path.terminalSafe), looking every \(humanDuration(config.reminders.check))")
+            log("vigil daemon: reminders from \(eventLog.path.terminalSafe), looking every \(humanDuration(config.reminders.check))")
             // SIGTERM (systemd stopping it), Ctrl-C or SIGHUP cancel the rounds, which wakes the
             // wait between them at once.
             let signals = SignalWatch<Int32>([(SIGINT, SIGINT), (SIGTERM, SIGTERM), (SIGHUP, SIGHUP)])
@@ -190,7 +187,7 @@ struct DaemonCommand: AsyncParsableCommand {
             // With sync set up, the daemon also syncs every `sync.every` (through vigil-sync).
             let syncing = config.sync.url.map { url in
                 let schedule = SyncSchedule(
-                    call: SyncToolCall(log: store.path, url: url, sync: config.sync), every: config.sync.every,
+                    call: SyncToolCall(log: eventLog.path, url: url, sync: config.sync), every: config.sync.every,
                     log: { line, warning in Diagnostics.emit(line, level: warning ? .warning : .info, prefixed: false) })
                 log("vigil daemon: syncing with the server of sync.url every \(humanDuration(config.sync.every))")
                 return Task { await schedule.run() }

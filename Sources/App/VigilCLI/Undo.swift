@@ -1,6 +1,5 @@
 import ArgumentParser
 import VigilCore
-import VigilStore
 
 struct UndoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,7 +21,7 @@ struct UndoCommand: AsyncParsableCommand {
 
     func run() async throws {
         await guarded {
-            guard try common.hasLog(), let label = try common.openStore().undoLastChange() else {
+            guard try common.hasLog(), let label = try common.openLog().undoLastChange() else {
                 throw Failure("nothing to undo: the last change was undone already, or none was made yet.", code: .failure)
             }
             print("Undid: \(label.terminalSafe).")

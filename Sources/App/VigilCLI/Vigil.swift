@@ -1,15 +1,11 @@
 import ArgumentParser
 import Foundation
-import RecordingFormats
 import SessionViews
 import Synchronization
 import SystemCalls
-import VigilConfig
 import VigilCore
 import VigilPlanner
-import VigilRecording
 import VigilRuntime
-import VigilStore
 
 struct Vigil: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -195,14 +191,7 @@ struct CommonOptions: ParsableArguments {
 
     /// The motivation collection: the built-in lines and the person's own motivation.yaml next to
     /// the config file.
-    func loadMotivation() throws -> MotivationCollection {
-        let file = FilePaths.directory(of: paths.configFile) + "/motivation.yaml"
-        do {
-            return try MotivationCollection.load(userFile: file)
-        } catch {
-            throw Failure(error.description, code: .dataError)
-        }
-    }
+    func loadMotivation() throws -> MotivationCollection { try paths.loadMotivation() }
 
     /// Whether there is a log. A data directory this process may not search is said so, not
     /// taken for one where Vigil never stored anything ("No sessions yet").
@@ -218,14 +207,10 @@ struct CommonOptions: ParsableArguments {
     }
 
     /// - Parameter readOnly: the command only reads the log (a read-only one is read, not refused).
-    func openStore(readOnly: Bool = false) throws -> EventStore {
-        do {
-            let store = try EventStore(path: paths.databasePath, readOnly: readOnly)
-            if let warning = store.warning { Diagnostics.emit(warning, level: .warning) }
-            return store
-        } catch {
-            throw Failure(error.description, code: error.kind == .contents ? .dataError : .cannotCreate)
-        }
+    func openLog(readOnly: Bool = false) throws -> LocalLog {
+        let log = try LocalLog.open(at: paths.databasePath, readOnly: readOnly)
+        if let warning = log.warning { Diagnostics.emit(warning, level: .warning) }
+        return log
     }
 }
 
@@ -245,22 +230,7 @@ extension VigilCommand {
 
 /// An error for the person, with a distinct exit code.
 struct Failure: Error, CustomStringConvertible {
-    enum Code: Int32 {
-        case failure = 1
-        /// A bad argument found where it is used (ArgumentParser's own are 64 too).
-        case usage = 64
-        case dataError = 65
-        /// A service Vigil needs is not there (sysexits' EX_UNAVAILABLE).
-        case unavailable = 69
-        case cannotCreate = 73
-        case ioError = 74
-        /// Try again later: the sync server cannot be reached (EX_TEMPFAIL).
-        case tempFail = 75
-        /// The sync server refused the user or password (EX_NOPERM).
-        case noPermission = 77
-        /// Sync is not set up, or its settings are wrong (EX_CONFIG).
-        case configuration = 78
-    }
+    typealias Code = ExitStatus
     var message: String
     var code: Code
     init(_ message: String, code: Code = .failure) {
@@ -299,30 +269,18 @@ func guarded<T>(outputMatters: Bool = true, _ body: () async throws -> T) async 
         Vigil.fail(f)
     } catch let e as ExitCode {
         Foundation.exit(e.rawValue)
-    } catch let e as RecordingError {
-        let code: Failure.Code =
-            switch e.kind {
-            case .data: .dataError
-            case .io: .ioError
-            case .cannotCreate: .cannotCreate
-            }
-        Vigil.fail(Failure(e.description, code: code))
-    } catch let e as StoreError {
-        Vigil.fail(Failure(e.description, code: .ioError))
     } catch let e as FileWriteError {
         Vigil.fail(Failure(e.message, code: e.kind == .cannotCreate ? .cannotCreate : .ioError))
-    } catch let e as SessionLock.CannotCreate {
-        Vigil.fail(Failure(e.description, code: .cannotCreate))
     } catch let e as LaunchError {
         Vigil.fail(e.failure)
     } catch let e as ReportError {
         Vigil.fail(e.failure)
     } catch let e as PrivacyError {
         Vigil.fail(e.failure)
-    } catch let e as PlannerError {
-        Vigil.fail(Failure(e.description, code: e.isABadArgument ? .usage : .dataError))
-    } catch let e as ConfigErrors {
-        Vigil.fail(Failure(e.description, code: .dataError))
+    } catch let e as LogNotEmpty {
+        Vigil.fail(e.failure)
+    } catch let e as any PersonFacingError {
+        Vigil.fail(Failure(e.description, code: e.exitStatus))
     } catch {
         // Any other error's words may quote a path or what a library read: on one line, inert.
         Vigil.fail(Failure("\(error)".terminalSafe))

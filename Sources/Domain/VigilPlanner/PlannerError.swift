@@ -3,7 +3,7 @@ import VigilCore
 /// What the planner refuses, in words for the person: each message names what is wrong and what
 /// to do. The command line prints it with exit code 65 (data error), or 64 for an argument that
 /// is not a day or a week at all (`isABadArgument`).
-public enum PlannerError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum PlannerError: PersonFacingError, Hashable, Sendable {
     /// No task has this number.
     case noTask(Int64)
     /// No task has this title (without regard to case); tasks whose titles are like it.
@@ -31,6 +31,8 @@ public enum PlannerError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// An argument that is not what its option takes (usage, exit 64), rather than one that does
     /// not fit the data (no such task, a day before the habit).
+    public var exitStatus: ExitStatus { isABadArgument ? .usage : .dataError }
+
     public var isABadArgument: Bool {
         switch self {
         case .notADay, .notAWeek, .futureStart: true

@@ -57,8 +57,24 @@ public struct HistoryService: Sendable {
         return s
     }
 
+    /// The `limit` latest sessions of `sources`, newest first, each with its episodes; and how
+    /// many sessions of the other sources the log holds (what a listing leaves out is said).
+    public func latest(_ limit: Int, sources: Set<SessionSource>) throws -> (
+        sessions: [(session: SessionRecord, episodes: [EpisodeRecord])], others: [SessionSource: Int]
+    ) {
+        let sessions = try store.sessions(limit: limit, sources: sources).map { ($0, try store.episodes(session: $0.id)) }
+        let others = try store.sessionsBySource(from: nil, to: Timestamp(nanoseconds: .max)).filter { !sources.contains($0.key) && $0.value > 0 }
+        return (sessions, others)
+    }
+
+    /// Logs the sessions a replay of `recording` ran (`vigil replay --log`), all in one
+    /// transaction, as replays: apart from the person's own. Their ids.
+    public func logReplays(_ sessions: [[SessionEvent]], recording: String) throws -> [Int64] {
+        try store.appendSessions(sessions, source: .replay, recording: recording)
+    }
+
     /// A session with its distraction episodes.
-    public func sessionWithEpisodes(_ id: Int64) throws -> (session: SessionRecord, episodes: [StoredEpisode]) {
+    public func sessionWithEpisodes(_ id: Int64) throws -> (session: SessionRecord, episodes: [EpisodeRecord]) {
         let s = try session(id)
         return (s, try store.episodes(session: id))
     }

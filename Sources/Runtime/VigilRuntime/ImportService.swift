@@ -11,6 +11,13 @@ public enum ImportLocationError: Error, Equatable, Sendable {
     case zipArchive(String)
 }
 
+/// An export that cannot be read: where, and that nothing was imported (exit 65).
+public struct ImportFailure: PersonFacingError {
+    public let problem: ImportProblem
+    public var description: String { problem.description + ". Nothing was imported." }
+    public var exitStatus: ExitStatus { .dataError }
+}
+
 /// Other tools' exports as `vigil import` brings them in: each parsed export (VigilImports) turned
 /// into the log's records and written all or nothing (VigilStore), remembered by its id in the
 /// other tool so that a later export adds only what is new.
@@ -37,6 +44,50 @@ public struct ImportService: Sendable {
         let count = try store.importSessions(sessions, dryRun: dryRun, at: now, from: name)
         let added = Set(count.addedKeys)
         return (count, sessions.filter { added.contains($0.key) })
+    }
+
+    /// Taskwarrior's `task export` (`data`, read from `file`) as tasks; what it held, and the
+    /// count added (or that would be, on a dry run).
+    public func importTaskwarrior(
+        _ data: Data, file: String, dryRun: Bool, at now: Timestamp
+    ) throws -> (export: TaskwarriorExport, count: ImportCount) {
+        let export: TaskwarriorExport
+        do throws(ImportProblem) {
+            export = try TaskwarriorExport.parse(data, file: file, zone: .current, now: now)
+        } catch {
+            throw ImportFailure(problem: error)
+        }
+        return (export, try store.importTasks(export.tasks.map { ($0.uuid, $0.task) }, dryRun: dryRun, at: now, from: file))
+    }
+
+    /// Timewarrior's `timew export` (`data`, read from `file`), as `importTimewarrior(_:…)`.
+    public func importTimewarrior(
+        _ data: Data, file: String, dryRun: Bool, at now: Timestamp
+    ) throws -> (export: TimewarriorExport, count: ImportCount, added: [ImportedSession]) {
+        let export: TimewarriorExport
+        do throws(ImportProblem) {
+            export = try TimewarriorExport.parse(data, file: file, now: now)
+        } catch {
+            throw ImportFailure(problem: error)
+        }
+        let (count, added) = try importTimewarrior(export, dryRun: dryRun, at: now, from: file)
+        return (export, count, added)
+    }
+
+    /// Loop Habit Tracker's two CSV files as habits and their days; `source` names the export in
+    /// messages and in what the log remembers.
+    public func importLoop(
+        habits: (data: Data, file: String), checkmarks: (data: Data, file: String), from source: String, dryRun: Bool, today: Int,
+        at now: Timestamp
+    ) throws -> (export: LoopExport, count: ImportCount) {
+        let export: LoopExport
+        do throws(ImportProblem) {
+            export = try LoopExport.parse(
+                habitsCSV: habits.data, habitsFile: habits.file, checkmarksCSV: checkmarks.data, checkmarksFile: checkmarks.file, today: today)
+        } catch {
+            throw ImportFailure(problem: error)
+        }
+        return (export, try store.importHabits(export.habits, dryRun: dryRun, today: today, at: now, from: source))
     }
 
     /// Where Loop Habit Tracker's two files are for `path`: the folder its zip unpacks to, or

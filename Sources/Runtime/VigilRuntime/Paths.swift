@@ -1,6 +1,8 @@
 import Foundation
+import SystemCalls
 import VigilConfig
 import VigilCore
+import VigilPlanner
 
 /// Where Vigil keeps its files, following the XDG Base Directory specification.
 public struct VigilPaths: Sendable {
@@ -36,5 +38,11 @@ public struct VigilPaths: Sendable {
     public func loadConfiguration(plugIns: ConfigPlugIns) throws(ConfigErrors) -> VigilConfiguration {
         if !configExplicit && !FileManager.default.fileExists(atPath: configFile) { return .default }
         return try ConfigLoader.load(path: configFile, plugIns: plugIns)
+    }
+
+    /// The motivation collection: the built-in lines and the person's own motivation.yaml next to
+    /// the config file.
+    public func loadMotivation() throws(ConfigErrors) -> MotivationCollection {
+        try MotivationCollection.load(userFile: FilePaths.directory(of: configFile) + "/motivation.yaml")
     }
 }

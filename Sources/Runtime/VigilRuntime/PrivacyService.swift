@@ -27,10 +27,11 @@ public struct PrivacyService: Sendable {
     /// The unfinished outputs go first: they may hold any period, and a failure of the log's
     /// delete must not leave them.
     public func forget(
-        _ days: ClosedRange<Int>, in store: EventStore, now: LocalNow, confirmed: (_ sessions: Int) throws -> Bool
+        _ days: ClosedRange<Int>, in log: LocalLog, now: LocalNow, confirmed: (_ sessions: Int) throws -> Bool
     ) throws -> Forgotten? {
         if SessionStatusFile(dataDirectory: paths.dataDirectory).running() != nil { throw PrivacyError.sessionRunning }
         let (from, to) = (now.startOfDay(days.lowerBound), now.startOfDay(days.upperBound + 1))
+        let store = log.store
         guard try confirmed(try store.sessionCount(from: from, to: to)) else { return nil }
         let leftovers = removeLeftovers()
         return Forgotten(rows: try store.forget(from: from, to: to, fromDay: days.lowerBound, toDay: days.upperBound), leftovers: leftovers)

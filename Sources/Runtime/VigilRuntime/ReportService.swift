@@ -54,6 +54,21 @@ public struct ReportService: Sendable {
 
     public init(store: EventStore?) { self.store = store }
 
+    /// Reports before anything was logged: empty, and nothing is created to make them.
+    public static let withoutLog = ReportService(store: nil)
+
+    /// Time in each application and on calls within [from, to), longest first (`vigil apps`).
+    public func activityTotals(from: Timestamp, to: Timestamp, sources: Set<SessionSource>) throws -> [ActivityTotal] {
+        try store?.activityTotals(from: from, to: to, sources: sources) ?? []
+    }
+
+    /// Today so far, as a report of the one day (what a session's end compares against); nil
+    /// when the log cannot be read.
+    public func todaySoFar(_ now: LocalNow) -> Report? {
+        guard let facts = try? store?.statisticsFacts(before: now.startOfDay(now.day + 1)) else { return nil }
+        return Statistics.report(facts, timeZone: now.zone, from: now.day, to: now.day, openDay: now.day)
+    }
+
     public func report(_ query: ReportQuery) throws -> Report {
         let tag = query.tag.flatMap { TaskItem.normalizedTags([$0]).first }
         var facts = StatisticsFacts()

@@ -126,8 +126,9 @@ public final class SessionLock: @unchecked Sendable {
     private var fd: Int32
 
     /// The lock file cannot be made; the message says what to do.
-    public struct CannotCreate: Error, CustomStringConvertible, Sendable {
+    public struct CannotCreate: PersonFacingError, Sendable {
         public var description: String
+        public var exitStatus: ExitStatus { .cannotCreate }
     }
 
     /// nil when another process holds the lock; throws when the lock file cannot be made.

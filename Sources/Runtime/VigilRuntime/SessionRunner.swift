@@ -127,7 +127,7 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
     ///   - sinks: the alarm channels (the terminal's own depends on how the session is shown).
     ///   - motivation: a motivating line for each alarm, or nil.
     public init(
-        configuration: VigilConfiguration, signals: SignalCatalog, store: EventStore, dataDirectory: String, plan: Plan, clock: C,
+        configuration: VigilConfiguration, signals: SignalCatalog, log: LocalLog, dataDirectory: String, plan: Plan, clock: C,
         sinks: [any AlarmSink],
         motivation: @escaping @Sendable () -> String?, presenter: Presenter
     ) throws(RecordingError) {
@@ -136,7 +136,7 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         if plan.pomodoro != nil { configuration.session.pauseExtendsPlan = false }
         self.configuration = configuration
         self.signals = signals
-        self.store = store
+        self.store = log.store
         self.plan = plan
         self.clock = clock
         self.presenter = presenter
@@ -327,6 +327,11 @@ public final class SampleRecorder: @unchecked Sendable {
     public init(path: String, header: RecordingHeader, journal: String? = nil) throws(RecordingError) {
         self.path = path
         writer = try RecordingWriter(path: path, header: header, journal: journal)
+    }
+
+    /// A recording made by `source` (a program's name), starting at `start`, noting `task`.
+    public convenience init(path: String, start: Timestamp, source: String, task: String?, journal: String? = nil) throws(RecordingError) {
+        try self.init(path: path, header: RecordingHeader(start: start, source: source, task: task), journal: journal)
     }
 
     /// Stamps `payload` with `now()` under the lock and appends it: samples from several tasks are

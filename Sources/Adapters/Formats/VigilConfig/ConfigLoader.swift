@@ -29,8 +29,9 @@ public struct ConfigError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// All the problems of one file: `vigil config check` lists them together.
-public struct ConfigErrors: Error, Sendable, CustomStringConvertible {
+public struct ConfigErrors: PersonFacingError, Sendable {
     public var errors: [ConfigError]
+    public var exitStatus: ExitStatus { .dataError }
     /// The first `shown` errors, and how many more: a file of 200,000 unknown keys is not a
     /// config with typos, and its every line helps nobody.
     public var description: String {

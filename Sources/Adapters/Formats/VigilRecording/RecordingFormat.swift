@@ -71,3 +71,13 @@ public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible
     /// On one line, inert in a terminal: the file's name is the person's (`terminalSafe`).
     public var description: String { (line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)").terminalSafe }
 }
+
+extension RecordingError: PersonFacingError {
+    public var exitStatus: ExitStatus {
+        switch kind {
+        case .data: .dataError
+        case .io: .ioError
+        case .cannotCreate: .cannotCreate
+        }
+    }
+}

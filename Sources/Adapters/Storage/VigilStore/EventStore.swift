@@ -143,17 +143,13 @@ public final class EventStore: Sendable {
     }
 
     /// Sessions from `sources`, newest first.
-    public func sessions(limit: Int = 20, sources: Set<SessionSource> = SessionSource.counted) throws(StoreError) -> [StoredSession] {
-        try queries.sessions(limit: limit, sources: sources)
-    }
-
     /// How many sessions of each source started within [from, to) (from the first session when
     /// `from` is nil): what a report says it counted and what it left out.
     public func sessionsBySource(from: Timestamp?, to: Timestamp) throws(StoreError) -> [SessionSource: Int] {
         try queries.sessionsBySource(from: from, to: to)
     }
 
-    public func episodes(session: Int64) throws(StoreError) -> [StoredEpisode] { try queries.episodes(session: session) }
+    public func episodes(session: Int64) throws(StoreError) -> [EpisodeRecord] { try queries.episodes(session: session) }
 
     /// The alarm deliveries of a session, oldest first.
     public func deliveries(session: Int64) throws(StoreError) -> [AlarmDelivery] { try queries.deliveries(session: session) }

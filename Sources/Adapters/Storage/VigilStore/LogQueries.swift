@@ -1,82 +1,12 @@
 import GRDB
 import VigilCore
 
-/// A session as the log keeps it.
-public struct StoredSession: Hashable, Sendable, FetchableRecord {
-    public var id: Int64
-    public var task: String?
-    /// Where it came from: a `SessionSource` (a log from a newer Vigil may hold others).
-    public var source: String
-    public var recording: String?
-    public var startedAt: Timestamp
-    public var plannedSeconds: Double?
-    public var endedAt: Timestamp?
-    public var outcome: String?
-    public var activeSeconds: Double?
-    public var focusedSeconds: Double?
-    public var distractedSeconds: Double?
-    public var pausedSeconds: Double?
-    public var gapSeconds: Double?
-    public var episodes: Int?
-    public var alarms: Int?
-    /// The time of the last event written: where an interrupted session is closed.
-    public var lastEventAt: Timestamp
-    /// The name of the device it ran on, when that is not this one (a session received by sync).
-    public var device: String?
-
+extension EpisodeRecord: FetchableRecord {
     public init(row r: Row) {
-        id = r["id"]
-        task = r["task"]
-        source = r["source"]
-        recording = r["recording"]
-        startedAt = r.time("started_ms")
-        plannedSeconds = r["planned_s"]
-        endedAt = r.optionalTime("ended_ms")
-        outcome = r["outcome"]
-        // Tracked time (`SessionSource.isJudged`) has no judged figures, whatever its row holds
-        // (imports before v11 stored their whole time as focused).
-        if SessionSource(rawValue: source)?.isJudged ?? true {
-            activeSeconds = r["active_s"]
-            focusedSeconds = r["focused_s"]
-            distractedSeconds = r["distracted_s"]
-            pausedSeconds = r["paused_s"]
-            gapSeconds = r["gap_s"]
-            episodes = r["episodes"]
-            alarms = r["alarms"]
-        }
-        lastEventAt = r.time("last_event_ms")
-        device = r.hasColumn("device_name") ? r["device_name"] : nil
-    }
-}
-
-public struct StoredEpisode: Hashable, Sendable, FetchableRecord {
-    public var id: Int64
-    public var sessionId: Int64
-    public var number: Int
-    /// From the cause's start (dated back).
-    public var startedAt: Timestamp
-    /// When it was confirmed (the session entered `distracted`); its alarms count from here.
-    public var confirmedAt: Timestamp
-    /// When the person was back; nil while open.
-    public var endedAt: Timestamp?
-    public var cause: String
-    public var peakScore: Double
-    public var reason: String
-    public var alarmLevel: Int
-    public var closedBy: String?
-
-    public init(row r: Row) {
-        id = r["id"]
-        sessionId = r["session_id"]
-        number = r["number"]
-        startedAt = r.time("started_ms")
-        confirmedAt = r.time("confirmed_ms")
-        endedAt = r.optionalTime("ended_ms")
-        cause = r["cause"]
-        peakScore = r["peak_score"]
-        reason = r["reason"]
-        alarmLevel = r["alarm_level"]
-        closedBy = r["closed_by"]
+        self.init(
+            id: r["id"], sessionId: r["session_id"], number: r["number"], startedAt: r.time("started_ms"), confirmedAt: r.time("confirmed_ms"),
+            endedAt: r.optionalTime("ended_ms"), cause: r["cause"], peakScore: r["peak_score"], reason: r["reason"],
+            alarmLevel: r["alarm_level"], closedBy: r["closed_by"])
     }
 }
 
@@ -86,18 +16,6 @@ struct LogQueries: Sendable {
     let reader: any DatabaseReader
     /// The file, for messages.
     let path: String
-
-    func sessions(limit: Int, sources: Set<SessionSource>) throws(StoreError) -> [StoredSession] {
-        try reader.read(logAt: path) {
-            try StoredSession.fetchAll(
-                $0,
-                sql: """
-                    SELECT s.*, d.name AS device_name FROM sessions s LEFT JOIN devices d ON d.id = s.origin_device
-                    WHERE s.source IN (\(SessionSource.sqlList(sources))) ORDER BY s.started_ms DESC, s.id DESC LIMIT ?
-                    """,
-                arguments: [limit])
-        }
-    }
 
     func sessionsBySource(from: Timestamp?, to: Timestamp) throws(StoreError) -> [SessionSource: Int] {
         try reader.read(logAt: path) { db in
@@ -114,9 +32,9 @@ struct LogQueries: Sendable {
         }
     }
 
-    func episodes(session: Int64) throws(StoreError) -> [StoredEpisode] {
+    func episodes(session: Int64) throws(StoreError) -> [EpisodeRecord] {
         try reader.read(logAt: path) {
-            try StoredEpisode.fetchAll($0, sql: "SELECT * FROM episodes WHERE session_id = ? ORDER BY number", arguments: [session])
+            try EpisodeRecord.fetchAll($0, sql: "SELECT * FROM episodes WHERE session_id = ? ORDER BY number", arguments: [session])
         }
     }
 
@@ -179,14 +97,4 @@ struct LogQueries: Sendable {
             return out
         }
     }
-}
-
-/// Time in one application (with the category it had when it was in front) or on calls.
-public struct ActivityTotal: Hashable, Sendable {
-    public var isCall: Bool
-    public var appClass: String?
-    public var category: AppCategory?
-    public var seconds: Double
-    /// How many stretches of time it was in front (or calls).
-    public var stretches: Int
 }

@@ -2,27 +2,6 @@ import Foundation
 import GRDB
 import VigilCore
 
-/// A logged session as `vigil session` lists, shows and corrects it.
-public struct SessionRecord: Sendable, Hashable {
-    public var id: Int64
-    public var task: String?
-    public var taskId: Int64?
-    public var source: SessionSource?
-    public var started: Timestamp
-    /// Nil while the session runs (or until crash recovery closes it).
-    public var ended: Timestamp?
-    public var outcome: String?
-    /// Judged time; nil for a session nothing judged (`added`, `imported`: `SessionSource.isJudged`).
-    public var focusedSeconds: Double?
-    public var distractedSeconds: Double?
-    public var episodes: Int?
-    /// Normalized (trimmed, lower case), each once, in the order given.
-    public var tags: [String]
-    public var note: String?
-    /// The device it was recorded on, for a session synced from another device.
-    public var device: String?
-}
-
 /// What `vigil session edit` changes (`keep` and nil: kept). Times only for a session nothing
 /// judged (`HistoryService` holds that rule).
 public struct SessionEdit: Sendable, Hashable {
@@ -48,7 +27,7 @@ public struct SessionEdit: Sendable, Hashable {
 extension EventStore {
     private static let recordColumns = """
         s.id, s.task, s.task_id, s.source, s.started_ms, s.ended_ms, s.outcome, s.focused_s, s.distracted_s, s.episodes, s.tags, s.note,
-        d.name
+        d.name, s.planned_s
         """
     private static let recordJoin = "sessions s LEFT JOIN devices d ON d.id = s.origin_device"
 
@@ -60,9 +39,23 @@ extension EventStore {
         let judged = source?.isJudged ?? true
         return SessionRecord(
             id: r[0], task: r[1], taskId: r[2], source: source,
-            started: Timestamp(milliseconds: r[4]), ended: (r[5] as Int64?).map { Timestamp(milliseconds: $0) }, outcome: r[6],
+            started: storedTime(r[4]), ended: (r[5] as Int64?).map(storedTime), plannedSeconds: r[13],
+            outcome: r[6],
             focusedSeconds: judged ? r[7] : nil, distractedSeconds: judged ? r[8] : nil, episodes: judged ? r[9] : nil,
             tags: tags.split(separator: ",").map(String.init), note: r[11], device: r[12])
+    }
+
+    /// The `limit` latest sessions from these sources, newest first.
+    public func sessions(limit: Int = 20, sources: Set<SessionSource> = SessionSource.counted) throws(StoreError) -> [SessionRecord] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.recordColumns) FROM \(Self.recordJoin)
+                    WHERE s.source IN (\(SessionSource.sqlList(sources))) ORDER BY s.started_ms DESC, s.id DESC LIMIT ?
+                    """, arguments: [limit]
+            ).map(Self.record)
+        }
     }
 
     /// Sessions that started in [from, to) from these sources, oldest first.

@@ -24,6 +24,11 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     public var description: String { "\(path): \(message)".terminalSafe }
 }
 
+extension StoreError: PersonFacingError {
+    /// A log with contents Vigil cannot use is a data error; one it cannot reach, an I/O error.
+    public var exitStatus: ExitStatus { kind == .contents ? .dataError : .ioError }
+}
+
 extension DatabaseReader {
     /// Reads the log at `path`; a failure says so, with the file and why.
     func read<T>(logAt path: String, _ body: (Database) throws -> T) throws(StoreError) -> T {

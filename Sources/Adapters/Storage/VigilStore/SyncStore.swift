@@ -133,7 +133,7 @@ extension EventStore {
             for table in ["tasks", "habits", "habit_days", "habit_notes"] {
                 edits += try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE dirty = 1") ?? 0
             }
-            return (sessions[0], edits, (sessions[1] as Int64?).map { Timestamp(milliseconds: $0) })
+            return (sessions[0], edits, (sessions[1] as Int64?).map(storedTime))
         }
     }
 

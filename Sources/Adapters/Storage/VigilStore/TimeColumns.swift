@@ -35,3 +35,7 @@ extension Timestamp {
         return rest > 0 ? whole + 1 : whole
     }
 }
+
+/// A `*_ms` value read by position: as `Row.time` reads one by name, a date an older Vigil stored
+/// out of range is brought to the nearest supported one, never multiplied past `Int64`.
+func storedTime(_ milliseconds: Int64) -> Timestamp { Timestamp(milliseconds: SupportedDates.nearest(milliseconds: milliseconds)) }
