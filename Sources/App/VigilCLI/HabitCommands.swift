@@ -248,47 +248,53 @@ struct HabitCommand: AsyncParsableCommand {
                     return
                 }
                 announce(detail.completedBySessions)
-                let (h, p) = (detail.habit, detail.progress)
-                print("#\(h.id)  \(h.name.terminalSafe)\(h.flagged ? "  ⚑" : "")\(h.archived != nil ? "  (archived)" : "")")
-                print(
-                    "schedule   \(h.schedule.description)" + (h.reminder.map { " · reminded at \($0)" } ?? "") + " · \(h.priority.rawValue) priority"
-                        + (h.color.map { " · \($0.terminalSafe)" } ?? ""))
-                if let rule = h.autoRule { print("automatic  completed by \(rule.minutes) focused minutes on \(rule.task.terminalSafe)") }
-                print(
-                    "streak     \(p.current) day\(p.current == 1 ? "" : "s") (\(p.badge.title)) · best \(p.best) · score \(p.score) (best \(p.bestScore))"
-                )
-                print("           \(p.messages.joined(separator: " · "))")
-                print("strength   \(Int((p.strength * 100).rounded())) %")
-                print(
-                    "done       \(p.completed) completed · \(p.failed) failed · \(p.skipped) skipped"
-                        + (p.successRate.map { " · success \(Int(($0 * 100).rounded())) %" } ?? ""))
-                if let goal = h.goal { print("goal       \(min(p.completed, goal))/\(goal)" + (p.goalReached ? " reached" : "")) }
-                // The last four weeks, Monday first: ✓ completed, ✗ failed, – skipped, · to do.
-                // Each mark under its weekday's letter: the label's 10 columns and 2 spaces are the
-                // week name's 2 + 8 and 2.
-                print("last weeks  M T W T F S S")
-                for week in detail.calendar.weeks {
-                    let marks = week.days.map { mark in
-                        switch mark {
-                        case .completed: "✓"
-                        case .failed: "✗"
-                        case .skipped: "–"
-                        case .unknown: "?"
-                        case .toDo: "·"
-                        case .none: " "
-                        }
-                    }
-                    var row = "  " + week.name.padded(toWidth: 8) + "  " + marks.joined(separator: " ")
-                    while row.hasSuffix(" ") { row.removeLast() }
-                    print(row)
-                }
-                for n in detail.notes { print("note \(n.week)  \(indentedLines(n.text, by: 7 + n.week.count))") }
+                print(Self.lines(detail).joined(separator: "\n"))
             }
+        }
+
+        /// The habit as `habit show` prints it: its settings, streak, figures, the last four weeks
+        /// and its notes.
+        static func lines(_ detail: PlannerService.HabitDetail) -> [String] {
+            var out: [String] = []
+            let (h, p) = (detail.habit, detail.progress)
+            out.append("#\(h.id)  \(h.name.terminalSafe)\(h.flagged ? "  ⚑" : "")\(h.archived != nil ? "  (archived)" : "")")
+            out.append(
+                "schedule   \(h.schedule.description)" + (h.reminder.map { " · reminded at \($0)" } ?? "") + " · \(h.priority.rawValue) priority"
+                    + (h.color.map { " · \($0.terminalSafe)" } ?? ""))
+            if let rule = h.autoRule { out.append("automatic  completed by \(rule.minutes) focused minutes on \(rule.task.terminalSafe)") }
+            out.append(
+                "streak     \(p.current) day\(p.current == 1 ? "" : "s") (\(p.badge.title)) · best \(p.best) · score \(p.score) (best \(p.bestScore))"
+            )
+            out.append("           \(p.messages.joined(separator: " · "))")
+            out.append("strength   \(Int((p.strength * 100).rounded())) %")
+            out.append(
+                "done       \(p.completed) completed · \(p.failed) failed · \(p.skipped) skipped"
+                    + (p.successRate.map { " · success \(Int(($0 * 100).rounded())) %" } ?? ""))
+            if let goal = h.goal { out.append("goal       \(min(p.completed, goal))/\(goal)" + (p.goalReached ? " reached" : "")) }
+            // The last four weeks, Monday first: ✓ completed, ✗ failed, – skipped, · to do.
+            // Each mark under its weekday's letter: the label's 10 columns and 2 spaces are the
+            // week name's 2 + 8 and 2.
+            out.append("last weeks  M T W T F S S")
+            for week in detail.calendar.weeks {
+                let marks = week.days.map { mark in
+                    switch mark {
+                    case .completed: "✓"
+                    case .failed: "✗"
+                    case .skipped: "–"
+                    case .unknown: "?"
+                    case .toDo: "·"
+                    case .none: " "
+                    }
+                }
+                var row = "  " + week.name.padded(toWidth: 8) + "  " + marks.joined(separator: " ")
+                while row.hasSuffix(" ") { row.removeLast() }
+                out.append(row)
+            }
+            for n in detail.notes { out.append("note \(n.week)  \(indentedLines(n.text, by: 7 + n.week.count))") }
+            return out
         }
     }
 
-    /// check, fail, skip and set share this; in a terminal, a goal reached asks whether to continue
-    /// or finish.
     /// Where a habit with a chosen start stands: which days can be marked now.
     static func sinceNote(_ h: Habit) -> String {
         let start = civilDate(h.createdDay)
@@ -296,6 +302,8 @@ struct HabitCommand: AsyncParsableCommand {
             + "scheduled days left unmarked count as failed."
     }
 
+    /// check, fail, skip and set share this; in a terminal, a goal reached asks whether to continue
+    /// or finish.
     static func mark(_ common: CommonOptions, _ reference: String, date: String?, _ status: DayStatus) async {
         await guarded {
             let planner = try openPlanner(common, lookingUp: true)

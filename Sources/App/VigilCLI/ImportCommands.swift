@@ -119,6 +119,41 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     struct Loop: AsyncParsableCommand {
+        /// Habits.csv and Checkmarks.csv, read from the folder (or the Habits.csv) given.
+        private func readFiles() throws -> (habits: (data: Data, file: String), checkmarks: (data: Data, file: String)) {
+            guard options.file != "-" else {
+                throw Failure(
+                    "vigil import loop reads two files (Habits.csv and Checkmarks.csv), not standard input: give the folder Loop's zip unpacks to.",
+                    code: .usage)
+            }
+            let habits: String
+            let checkmarks: String
+            do throws(ImportLocationError) {
+                (habits, checkmarks) = try ImportService.loopFiles(at: options.file)
+            } catch {
+                throw Failure(
+                    "\(options.file.terminalSafe): a zip archive: unzip it first (`unzip FILE -d loop`), then give the folder: `vigil import loop loop`.",
+                    code: .dataError)
+            }
+            return ((try readFile(habits), habits), (try readFile(checkmarks), checkmarks))
+        }
+
+        /// A habit a dry run would import: `  Read (new, every day, 12 days done)`.
+        static func wouldImport(_ name: String, new: Bool, _ schedule: String, done: Int, archived: Bool) -> String {
+            let what = new ? "new" : "into the existing habit"
+            return "  \(name.terminalSafe) (\(what), \(schedule), \(done) day\(done == 1 ? "" : "s") done\(archived ? ", archived" : ""))"
+        }
+
+        /// Marks on days after `today`, left out, with where the first three are.
+        static func leftOut(_ marks: [(place: String, day: Int)], today: Int) -> String {
+            let count = marks.count
+            let places = marks.prefix(3).map { "\($0.place): \(civilDate($0.day))" }
+            return
+                ("Left out \(count) mark\(count == 1 ? "" : "s") on days after today (\(civilDate(today))): a day is marked once it has come. "
+                + places.joined(separator: "; ") + (count > 3 ? "; and \(count - 3) more" : "")
+                + ". Mark \(count == 1 ? "it" : "them") with `vigil habit check` when the day comes.").terminalSafe
+        }
+
         static let configuration = CommandConfiguration(
             commandName: "loop",
             abstract: "Import Loop Habit Tracker's CSV export as habits and their days.",
@@ -139,45 +174,23 @@ struct ImportCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                guard options.file != "-" else {
-                    throw Failure(
-                        "vigil import loop reads two files (Habits.csv and Checkmarks.csv), not standard input: give the folder Loop's zip unpacks to.",
-                        code: .usage)
-                }
                 let now = try options.common.currentTime()
                 let local = LocalNow(at: now)
-                let habitsFile: String
-                let checkmarksFile: String
-                do throws(ImportLocationError) {
-                    (habitsFile, checkmarksFile) = try ImportService.loopFiles(at: options.file)
-                } catch {
-                    throw Failure(
-                        "\(options.file.terminalSafe): a zip archive: unzip it first (`unzip FILE -d loop`), then give the folder: `vigil import loop loop`.",
-                        code: .dataError)
-                }
+                let (habits, checkmarks) = try readFiles()
                 let (parsed, count) = try options.service().importLoop(
-                    habits: (try readFile(habitsFile), habitsFile), checkmarks: (try readFile(checkmarksFile), checkmarksFile),
-                    from: options.file, dryRun: options.dryRun, today: local.day, at: now)
+                    habits: habits, checkmarks: checkmarks, from: options.file, dryRun: options.dryRun, today: local.day, at: now)
                 if options.dryRun {
                     let added = Set(count.addedKeys)
                     for h in parsed.habits {
-                        let what = added.contains(h.name) ? "new" : "into the existing habit"
                         let done = h.days.values.filter { $0 == .completed }.count
-                        print(
-                            "  \(h.name.terminalSafe) (\(what), \(h.schedule.description), \(done) day\(done == 1 ? "" : "s") done\(h.archived ? ", archived" : ""))"
-                        )
+                        print(Self.wouldImport(h.name, new: added.contains(h.name), h.schedule.description, done: done, archived: h.archived))
                     }
                 }
                 for note in parsed.notes { print("Note: \(note.terminalSafe).") }
                 // Marks on days that have not come (a phone's clock ahead, a mark set ahead in
                 // Loop): left out, as `vigil habit check` refuses them, and said where they are.
                 if !parsed.future.isEmpty {
-                    let count = parsed.future.count
-                    let places = parsed.future.prefix(3).map { "\($0.file), record \($0.line), field '\($0.habit)': \(civilDate($0.day))" }
-                    print(
-                        ("Left out \(count) mark\(count == 1 ? "" : "s") on days after today (\(civilDate(local.day))): a day is marked once it has come. "
-                            + places.joined(separator: "; ") + (count > 3 ? "; and \(count - 3) more" : "")
-                            + ". Mark \(count == 1 ? "it" : "them") with `vigil habit check` when the day comes.").terminalSafe)
+                    print(Self.leftOut(parsed.future.map { ("\($0.file), record \($0.line), field '\($0.habit)'", $0.day) }, today: local.day))
                 }
                 let skipped = [
                     count.merged > 0 ? "\(count.merged) into habits already here" : nil,

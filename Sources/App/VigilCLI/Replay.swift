@@ -65,42 +65,16 @@ struct Replay: AsyncParsableCommand {
     func run() async throws {
         await guarded {
             let config = try common.loadConfiguration()
-            // Open the store first: an unwritable data directory is reported before any work.
+            // Open the log first: an unwritable data directory is reported before any work.
             let eventLog = log ? try common.openLog() : nil
             let merged = try Recordings(configuration: config, signals: Composition.registry.signals).open(files)
             let replayer = Replayer(configuration: config, signals: Composition.registry.signals, task: task, plannedSeconds: minutes.map { $0 * 60 })
-            let out = Output()
-            var renderer: TimelineRenderer?
-            var events: [SessionEvent] = []
-            // Logged once every recording was read, in one transaction: a file that turns out bad
-            // halfway leaves the log as it was.
-            var sessions: [[SessionEvent]] = []
-            func show(_ e: SessionEvent) {
-                if case .sessionStarted = e.kind {
-                    // Each session's timeline counts from its own start, under a blank line.
-                    if renderer != nil, !json { out.line("") }
-                    renderer = TimelineRenderer(sessionStart: e.time)
-                }
-                if json {
-                    out.line(renderer!.json(e))
-                } else if let text = renderer!.text(e) {
-                    out.line(text)
-                }
-                // Paced, each line is seen when its time comes.
-                if pace != nil { out.flush() }
-                if eventLog != nil {
-                    events.append(e)
-                    if case .sessionEnded = e.kind {
-                        sessions.append(events)
-                        events.removeAll()
-                    }
-                }
-            }
+            let lines = ReplayLines(json: json, paced: pace != nil, keepsSessions: eventLog != nil)
             let splitAfter = split ? Self.separateAfter : nil
             let result =
-                try pace.map { try replayer.run(merged, splitAfterSilence: splitAfter, pace: $0, emit: show) }
-                ?? replayer.run(merged, splitAfterSilence: splitAfter, emit: show)
-            out.flush()
+                try pace.map { try replayer.run(merged, splitAfterSilence: splitAfter, pace: $0, emit: lines.show) }
+                ?? replayer.run(merged, splitAfterSilence: splitAfter, emit: lines.show)
+            lines.flush()
             if result.skippedLines > 0 {
                 note(
                     "note: skipped \(result.skippedLines) line(s) of kinds or sensors this Vigil does not know (written by a newer Vigil, or by a plug-in not in this one)"
@@ -109,22 +83,65 @@ struct Replay: AsyncParsableCommand {
             if result.samples == 0 {
                 throw Failure("\(files.map(\.terminalSafe).joined(separator: ", ")): no samples to replay", code: .dataError)
             }
-            if !split {
-                let stretches = merged.stretches(joinedWithin: Self.separateAfter)
-                if stretches.count > 1 {
-                    let hours = (stretches.last!.first - stretches.first!.last) / 3600
-                    note(
-                        "note: these recordings are of \(stretches.count) separate stretches of time (\(Int(hours.rounded())) h from the end of the first to the start of the last), replayed as one session; `--split` replays each as a session of its own"
-                    )
-                }
-            }
-            if let eventLog, !sessions.isEmpty {
-                let logged = try eventLog.history(now: WallClock.now()).logReplays(sessions, recording: files.joined(separator: " "))
-                let ids = logged.map(String.init).joined(separator: ", ")
+            if !split { noteSeparateStretches(merged.stretches(joinedWithin: Self.separateAfter)) }
+            // Logged once every recording was read, in one transaction: a file that turns out bad
+            // halfway leaves the log as it was.
+            if let eventLog, !lines.sessions.isEmpty {
+                let logged = try eventLog.history(now: WallClock.now()).logReplays(lines.sessions, recording: files.joined(separator: " "))
+                let (s, them) = logged.count == 1 ? ("", "it") : ("s", "them")
                 note(
-                    "logged as session\(logged.count == 1 ? "" : "s") \(ids) in \(eventLog.path.terminalSafe), as a replay: `vigil log --source replay` lists \(logged.count == 1 ? "it" : "them"); reports count \(logged.count == 1 ? "it" : "them") with --source replay"
+                    "logged as session\(s) \(logged.map(String.init).joined(separator: ", ")) in \(eventLog.path.terminalSafe), as a replay: `vigil log --source replay` lists \(them); reports count \(them) with --source replay"
                 )
             }
         }
     }
+
+    /// Says when the recordings are of separate stretches of time, replayed as one session.
+    private func noteSeparateStretches(_ stretches: [(first: Timestamp, last: Timestamp, files: [String])]) {
+        guard stretches.count > 1 else { return }
+        let hours = (stretches.last!.first - stretches.first!.last) / 3600
+        note(
+            "note: these recordings are of \(stretches.count) separate stretches of time (\(Int(hours.rounded())) h from the end of the first to the start of the last), replayed as one session; `--split` replays each as a session of its own"
+        )
+    }
+}
+
+/// A replay's timeline as it is printed (text or JSON Lines, each session's counted from its own
+/// start, under a blank line), and its sessions' events kept for the log when asked.
+final class ReplayLines {
+    let json: Bool
+    /// Paced, each line is seen when its time comes.
+    let paced: Bool
+    let keepsSessions: Bool
+    private(set) var sessions: [[SessionEvent]] = []
+    private var events: [SessionEvent] = []
+    private var renderer: TimelineRenderer?
+    private let out = Output()
+
+    init(json: Bool, paced: Bool, keepsSessions: Bool) {
+        self.json = json
+        self.paced = paced
+        self.keepsSessions = keepsSessions
+    }
+
+    func show(_ e: SessionEvent) {
+        if case .sessionStarted = e.kind {
+            if renderer != nil, !json { out.line("") }
+            renderer = TimelineRenderer(sessionStart: e.time)
+        }
+        if json {
+            out.line(renderer!.json(e))
+        } else if let text = renderer!.text(e) {
+            out.line(text)
+        }
+        if paced { out.flush() }
+        guard keepsSessions else { return }
+        events.append(e)
+        if case .sessionEnded = e.kind {
+            sessions.append(events)
+            events.removeAll()
+        }
+    }
+
+    func flush() { out.flush() }
 }

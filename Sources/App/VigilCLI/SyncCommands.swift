@@ -84,79 +84,6 @@ struct SyncCommand: AsyncParsableCommand {
     }
 }
 
-/// The daemon's sync: vigil-sync now, then every `sync.every`; after a failure sooner (a minute,
-/// doubling up to `sync.every`), so a server that was down is caught up soon after it is back.
-struct SyncSchedule {
-    let call: SyncToolCall
-    let every: Double
-    let log: @Sendable (String, Bool) -> Void
-
-    func run() async {
-        var failures = 0
-        while !Task.isCancelled {
-            let (status, output) = await runSyncTool(call)
-            let said = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-            if status == 0 {
-                failures = 0
-                log("vigil daemon: \(said)", false)
-            } else {
-                failures += 1
-                log("vigil daemon: sync failed (exit \(status)): \(said)", true)
-            }
-            let wait = failures == 0 ? every : min(every, 60 * pow(2, Double(min(failures - 1, 20))))
-            do { try await Task.sleep(for: .seconds(wait)) } catch { return }
-        }
-    }
-}
-
-/// Runs vigil-sync (next to vigil) to its end: its exit status and what it said (both streams).
-/// Cancelled (the daemon stopping), it stops vigil-sync too: a sync cut anywhere is completed by
-/// the next one.
-func runSyncTool(_ call: SyncToolCall) async -> (Int32, String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: FilePaths.directory(of: executablePath()) + "/vigil-sync")
-    process.arguments = call.arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(call.environment) { $1 }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    process.standardInput = FileHandle.nullDevice
-    do {
-        try process.run()
-    } catch {
-        return (127, "cannot start vigil-sync: \(error)")
-    }
-    return await withTaskCancellationHandler {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                continuation.resume(returning: (process.terminationStatus, String(decoding: data, as: UTF8.self)))
-            }
-        }
-    } onCancel: {
-        process.terminate()
-    }
-}
-
-/// How vigil-sync is run for the log at `log` and the config's sync settings: the URLs, which can
-/// hold a password, go in its environment (which only its user can read, and which it clears once
-/// read), never on its command line (which `ps` shows every user).
-struct SyncToolCall {
-    var arguments: [String]
-    var environment: [String: String]
-
-    init(log: String, url: String, sync: VigilConfiguration.Sync) {
-        arguments = ["--log", log]
-        environment = ["VIGIL_SYNC_URL": url]
-        if let file = sync.passwordFile { arguments += ["--password-file", file] }
-        if sync.shareReasons { arguments.append("--share-reasons") }
-        if let group = sync.group { arguments += ["--group", group] }
-        if let groupURL = sync.groupURL { environment["VIGIL_SYNC_GROUP_URL"] = groupURL }
-        if let alias = sync.alias { arguments += ["--alias", alias] }
-    }
-}
-
 /// Replaces this process with vigil-sync (installed next to vigil) as `call` says: its output
 /// and exit code are the command's. Returns only the reason it could not be started.
 func execSyncTool(_ call: SyncToolCall) throws -> String {
@@ -166,11 +93,4 @@ func execSyncTool(_ call: SyncToolCall) throws -> String {
     execv(tool, argv)
     let reason = SystemError(call: "execv", errno: errno, path: tool).reason
     return "cannot start \(tool.terminalSafe): \(reason). vigil sync needs vigil-sync next to vigil; install both (scripts/install.sh)."
-}
-
-/// This program's own file, through /proc (what the shell found on PATH may be a link).
-func executablePath() -> String {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    return n > 0 ? String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
 }

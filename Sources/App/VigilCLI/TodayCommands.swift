@@ -46,23 +46,26 @@ struct TodayCommand: AsyncParsableCommand {
                 return
             }
             print("Today, \(civilDate(agenda.day)): \(agenda.toDo) to do")
-            for item in agenda.items {
-                switch item {
-                case .habit(let h, let status, let streak):
-                    let box = status == .completed ? "[x]" : status == .incomplete ? "[ ]" : "[-]"
-                    let mark = status == .incomplete || status == .completed ? "" : " · \(status.rawValue)"
-                    print("  \(box) habit #\(h.id) \(h.name.terminalSafe)" + (h.reminder.map { " · at \($0)" } ?? "") + " · streak \(streak)" + mark)
-                case .task(let t, let when):
-                    let due = t.due?.text ?? ""
-                    let timing =
-                        switch when {
-                        case .overdue: "overdue since \(due)"
-                        case .dueToday: "due today"
-                        case .dueAt(let time): "due at \(time)"
-                        }
-                    print("  [ ] task #\(t.id) \(t.title.terminalSafe) · \(timing)")
+            for item in agenda.items { print(Self.line(item)) }
+        }
+    }
+
+    /// An item of the day: `  [ ] habit #2 Read · at 21:00 · streak 4` or `  [ ] task #7 … · due today`.
+    static func line(_ item: Agenda.Item) -> String {
+        switch item {
+        case .habit(let h, let status, let streak):
+            let box = status == .completed ? "[x]" : status == .incomplete ? "[ ]" : "[-]"
+            let mark = status == .incomplete || status == .completed ? "" : " · \(status.rawValue)"
+            return "  \(box) habit #\(h.id) \(h.name.terminalSafe)" + (h.reminder.map { " · at \($0)" } ?? "") + " · streak \(streak)" + mark
+        case .task(let t, let when):
+            let due = t.due?.text ?? ""
+            let timing =
+                switch when {
+                case .overdue: "overdue since \(due)"
+                case .dueToday: "due today"
+                case .dueAt(let time): "due at \(time)"
                 }
-            }
+            return "  [ ] task #\(t.id) \(t.title.terminalSafe) · \(timing)"
         }
     }
 }
@@ -169,43 +172,45 @@ struct DaemonCommand: AsyncParsableCommand {
             let daemon = ReminderDaemon(
                 round: round, every: config.reminders.check, clock: ContinuousClock(),
                 now: { fixed ?? WallClock.now() }, report: { Diagnostics.emit($0, level: $1, prefixed: false) })
-            if once {
-                // Said above ("cannot send reminders ..."); the code tells a script or a timer unit.
-                let unsent = try daemon.runOnce()
-                if unsent > 0 {
-                    throw Failure(
-                        "\(unsent) due reminder\(unsent == 1 ? "" : "s") could not be sent; \(unsent == 1 ? "it waits" : "they wait") for the next look",
-                        code: .unavailable)
-                }
-                return
-            }
+            if once { return try lookOnce(daemon) }
             log("vigil daemon: reminders from \(eventLog.path.terminalSafe), looking every \(humanDuration(config.reminders.check))")
-            // SIGTERM (systemd stopping it), Ctrl-C or SIGHUP cancel the rounds, which wakes the
-            // wait between them at once.
-            let signals = SignalWatch<Int32>([(SIGINT, SIGINT), (SIGTERM, SIGTERM), (SIGHUP, SIGHUP)])
-            let rounds = Task { try await daemon.run() }
             // With sync set up, the daemon also syncs every `sync.every` (through vigil-sync).
-            let syncing = config.sync.url.map { url in
-                let schedule = SyncSchedule(
+            let sync = config.sync.url.map { url in
+                SyncSchedule(
                     call: SyncToolCall(log: eventLog.path, url: url, sync: config.sync), every: config.sync.every,
                     log: { line, warning in Diagnostics.emit(line, level: warning ? .warning : .info, prefixed: false) })
-                log("vigil daemon: syncing with the server of sync.url every \(humanDuration(config.sync.every))")
-                return Task { await schedule.run() }
             }
-            let watcher = Task {
-                for await _ in signals.stream {
-                    rounds.cancel()
-                    syncing?.cancel()
-                    break
-                }
-            }
-            let result = await rounds.result
-            syncing?.cancel()
-            watcher.cancel()
-            signals.finish()
-            try result.get()
+            if sync != nil { log("vigil daemon: syncing with the server of sync.url every \(humanDuration(config.sync.every))") }
+            try await runUntilStopped(VigilDaemon(reminders: daemon, sync: sync))
             log("vigil daemon: stopped")
         }
+    }
+
+    /// `--once`: one look; due reminders that could not be sent fail the command (exit 69), so a
+    /// script or a timer unit can tell. The reason was said above ("cannot send reminders ...").
+    private func lookOnce(_ daemon: ReminderDaemon<ContinuousClock>) throws {
+        let unsent = try daemon.runOnce()
+        guard unsent > 0 else { return }
+        throw Failure(
+            "\(unsent) due reminder\(unsent == 1 ? "" : "s") could not be sent; \(unsent == 1 ? "it waits" : "they wait") for the next look",
+            code: .unavailable)
+    }
+
+    /// Runs the services until SIGTERM (systemd stopping it), Ctrl-C or SIGHUP shuts them down,
+    /// which wakes the waits between their rounds at once.
+    private func runUntilStopped(_ services: VigilDaemon) async throws {
+        let signals = SignalWatch<Int32>([(SIGINT, SIGINT), (SIGTERM, SIGTERM), (SIGHUP, SIGHUP)])
+        let watcher = Task {
+            for await _ in signals.stream {
+                await services.shutDown()
+                break
+            }
+        }
+        defer {
+            watcher.cancel()
+            signals.finish()
+        }
+        try await services.run()
     }
 
     /// The daemon's own lines, through `Diagnostics` (with the journal's priorities under systemd).
