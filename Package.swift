@@ -13,8 +13,9 @@
 //            DisplayWidth    text measured, cut and padded in terminal columns (wcwidth(3) through
 //                            its shim CDisplayWidth), not characters.
 // Core       VigilCore       samples, the pluggable-signal protocol and the built-in signals, the
-//                            focus-session state machine, events, the configuration model. C-free, no
-//                            I/O, no clock.
+//                            focus-session state machine, events, the log's records, the configuration
+//                            model, the one JSON writer every output goes through. C-free, no I/O, no
+//                            clock.
 //            VigilTesting    a clock that moves only when told to, for tests (as NIOEmbedded).
 // Domain     VigilAudio      BS.1770 loudness (K-weighting, momentary/short-term/integrated), a WAV reader.
 //            VigilStats      statistics: local-time hour slots (DST-correct), figures, streaks; report

@@ -18,6 +18,8 @@ a higher one. Besides:
   - each Swift module's imports of the package's modules and products are the dependencies
     Package.swift declares for it (`swift package dump-package`), no more and no fewer, but for
     link-only dependencies (CSensorLibraries) and modules a declared product brings (GRDBSQLite).
+  - sizes: no Swift file in Sources/ over 600 lines (`SIZE_LIMIT`), and no function of the App
+    layer over 40 lines of body (a command parses, calls one service, renders).
 Every import of every .swift file is read, so the check sees the real graph, not Package.swift's.
 
 Usage: scripts/check-layers.py [ROOT]     (ROOT defaults to the repository; the declared
@@ -51,6 +53,32 @@ ADAPTER_KINDS = {
 }
 # What a sensor module may import of the other sensor modules: their shared support.
 SENSOR_SUPPORT = {"DetectorSupport"}
+# A Swift file's lines at most, and a command's function body's at most.
+SIZE_LIMIT = 600
+COMMAND_BODY_LIMIT = 40
+FUNC = re.compile(r"^(\s*)(?:@\w+\s+)*(?:(?:public|private|fileprivate|internal|static|mutating|override|final)\s+)*func\s+(\w+)")
+
+
+def long_functions(lines, limit):
+    """(name, first line, body lines) of each function whose body is over `limit` lines: from the
+    line that opens it to the brace at its indentation that closes it."""
+    found = []
+    for i, line in enumerate(lines):
+        m = FUNC.match(line)
+        if not m:
+            continue
+        indent = m.group(1)
+        k = i
+        while k < len(lines) and not lines[k].rstrip().endswith("{"):
+            k += 1
+        for j in range(k + 1, len(lines)):
+            if lines[j].rstrip() == indent + "}":
+                if j - k - 1 > limit:
+                    found.append((m.group(2), i + 1, j - k - 1))
+                break
+    return found
+
+
 # Dependencies declared for linking only, and modules a declared product brings.
 LINK_ONLY = {"CSensorLibraries"}
 PRODUCT_MODULES = {"GRDBSQLite": "GRDB"}
@@ -132,31 +160,37 @@ def check(root, package=None):
                 full = os.path.join(folder, file)
                 where = os.path.relpath(full, root)
                 with open(full, encoding="utf-8") as f:
-                    for number, line in enumerate(f, 1):
-                        m = IMPORT.match(line)
-                        if not m:
-                            continue
-                        target = m.group(1)
-                        imported.add(target)
-                        if target in mods:
-                            other, _, is_c, other_kind = mods[target]
-                            if is_c:
-                                importers[target].add(name)
-                            if other > rank:
-                                problems.append(f"{where}:{number}: {name} ({LAYERS[rank]}) imports {target} ({LAYERS[other]}), a higher layer")
-                            if LAYERS[rank] == "Core" and is_c:
-                                problems.append(f"{where}:{number}: {name} is in the C-free core and imports the C module {target}")
-                            if LAYERS[rank] == "Core" and LAYERS[other] == "System":
-                                problems.append(f"{where}:{number}: {name} is in the core (no I/O) and imports {target}")
-                            if LAYERS[rank] == "App" and LAYERS[other] == "Adapters" and name not in executables:
-                                problems.append(f"{where}:{number}: {name} (App) imports the adapter {target}: commands reach adapters through the Runtime; only a program's composition imports them")
-                            if kind and other_kind and target != name:
-                                if other_kind not in ADAPTER_KINDS[kind]:
-                                    problems.append(f"{where}:{number}: {name} ({kind}) imports {target} ({other_kind}): {kind} import no {other_kind}")
-                                elif kind == other_kind == "Sensors" and target not in SENSOR_SUPPORT:
-                                    problems.append(f"{where}:{number}: {name} imports the sensor {target}: sensors import no other sensor but {', '.join(sorted(SENSOR_SUPPORT))}")
-                        elif LAYERS[rank] == "Core" and target not in CORE_ALLOWED:
-                            problems.append(f"{where}:{number}: {name} is in the core (no I/O, no Foundation) and imports {target}")
+                    text = f.read().split("\n")
+                if len(text) - (1 if text and text[-1] == "" else 0) > SIZE_LIMIT:
+                    problems.append(f"{where}: {len(text) - 1} lines, over {SIZE_LIMIT}: split it where its parts are")
+                if LAYERS[rank] == "App":
+                    for func, first, body in long_functions(text, COMMAND_BODY_LIMIT):
+                        problems.append(f"{where}:{first}: {func} is {body} lines, over {COMMAND_BODY_LIMIT}: a command parses, calls one service and renders")
+                for number, line in enumerate(text, 1):
+                    m = IMPORT.match(line)
+                    if not m:
+                        continue
+                    target = m.group(1)
+                    imported.add(target)
+                    if target in mods:
+                        other, _, is_c, other_kind = mods[target]
+                        if is_c:
+                            importers[target].add(name)
+                        if other > rank:
+                            problems.append(f"{where}:{number}: {name} ({LAYERS[rank]}) imports {target} ({LAYERS[other]}), a higher layer")
+                        if LAYERS[rank] == "Core" and is_c:
+                            problems.append(f"{where}:{number}: {name} is in the C-free core and imports the C module {target}")
+                        if LAYERS[rank] == "Core" and LAYERS[other] == "System":
+                            problems.append(f"{where}:{number}: {name} is in the core (no I/O) and imports {target}")
+                        if LAYERS[rank] == "App" and LAYERS[other] == "Adapters" and name not in executables:
+                            problems.append(f"{where}:{number}: {name} (App) imports the adapter {target}: commands reach adapters through the Runtime; only a program's composition imports them")
+                        if kind and other_kind and target != name:
+                            if other_kind not in ADAPTER_KINDS[kind]:
+                                problems.append(f"{where}:{number}: {name} ({kind}) imports {target} ({other_kind}): {kind} import no {other_kind}")
+                            elif kind == other_kind == "Sensors" and target not in SENSOR_SUPPORT:
+                                problems.append(f"{where}:{number}: {name} imports the sensor {target}: sensors import no other sensor but {', '.join(sorted(SENSOR_SUPPORT))}")
+                    elif LAYERS[rank] == "Core" and target not in CORE_ALLOWED:
+                        problems.append(f"{where}:{number}: {name} is in the core (no I/O, no Foundation) and imports {target}")
         has_swift = any(f.endswith(".swift") for _, _, fs in os.walk(path) for f in fs)
         if deps is not None and has_swift and name not in deps:
             problems.append(f"Package.swift: Sources/.../{name} is no target of the package (its folder must be named as its target)")
@@ -198,7 +232,8 @@ def self_test():
         write("Sources/Adapters/Formats/Files/I.swift", "import CThing\n")
         write("Sources/Adapters/Gadgets/Thing/J.swift", "")
         write("Sources/Stray/E.swift", "")
-        write("Sources/App/Commands/L.swift", "import Store\n")
+        write("Sources/App/Commands/L.swift", "import Store\nfunc run() {\n" + "    step()\n" * 41 + "}\n")
+        write("Sources/Domain/Figures/Big.swift", "import Kernel\n" + "// a line\n" * 600)
         write("Sources/App/program/main.swift", "import Store\nimport Commands\n")
         package = dump({"Commands": ["Store"], "program": ["Store", "Commands"], "Sys": [], "Kernel": ["Sys"], "Figures": ["Kernel", "Store"], "Store": ["Kernel", "CThing", "CTarget", "Figures"],
                         "Other": ["CThing", "CTarget"], "Radar": [], "Files": ["CThing"], "Thing": []})
@@ -212,12 +247,13 @@ def self_test():
                     "Sources/Adapters/Gadgets: not in a kind of adapter",
                     "Package.swift: Store declares Figures and imports it nowhere",
                     "Package.swift: Radar imports Other without declaring it",
-                    "Commands (App) imports the adapter Store"]
+                    "Commands (App) imports the adapter Store", "Sources/App/Commands/L.swift:2: run is 41 lines, over 40",
+                    "Sources/Domain/Figures/Big.swift: 601 lines, over 600"]
         missing = [e for e in expected if not any(e in p for p in problems)]
         if missing or len(problems) != len(expected):
             print("check-layers self-test failed; missing:", missing, "got:", problems, file=sys.stderr)
             return 1
-        for path in ["Sources/App/Commands/L.swift", "Sources/App/program/main.swift", "Sources/Adapters/Sensors/Other/D.swift", "Sources/Stray/E.swift", "Sources/Adapters/Sensors/Radar/H.swift",
+        for path in ["Sources/Domain/Figures/Big.swift", "Sources/App/Commands/L.swift", "Sources/App/program/main.swift", "Sources/Adapters/Sensors/Other/D.swift", "Sources/Stray/E.swift", "Sources/Adapters/Sensors/Radar/H.swift",
                      "Sources/Adapters/Formats/Files/I.swift", "Sources/Adapters/Gadgets/Thing/J.swift", "Sources/Adapters/Storage/Store/G.swift"]:
             os.remove(os.path.join(root, path))
         for folder in ["Sources/App/Commands", "Sources/App/program", "Sources/App", "Sources/Stray", "Sources/Adapters/Sensors/Other", "Sources/Adapters/Sensors/Radar", "Sources/Adapters/Formats/Files",

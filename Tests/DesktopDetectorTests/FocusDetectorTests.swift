@@ -213,7 +213,7 @@ import VigilCore
         let x = try XServer()
         var i3: I3WindowManager? = try I3WindowManager(on: x)
         let socket = i3!.socket
-        let c = Collector(I3FocusDetector(socketPath: socket, apps: Self.apps, retry: (0.05, 0.2), now: wallClock).samples())
+        let c = Collector(I3FocusDetector(socketPath: socket, apps: Self.apps, retry: .init(first: 0.05, longest: 0.2), now: wallClock).samples())
         defer { c.stop() }
         #expect(await c.wait(timeout: 30) { $0.states.contains(.available) })
         i3 = nil

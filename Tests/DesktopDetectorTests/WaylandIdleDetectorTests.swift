@@ -22,7 +22,8 @@ import VigilCore
     static func detector(_ display: String, environment: [String: String]? = nil) -> WaylandIdleDetector {
         var desktop = VigilConfiguration.Desktop()
         desktop.poll = 0.2
-        return WaylandIdleDetector(display: display, desktop: desktop, retry: (0.05, 0.2), environment: environment, now: wallClock)
+        return WaylandIdleDetector(
+            display: display, desktop: desktop, retry: .init(first: 0.05, longest: 0.2), environment: environment, now: wallClock)
     }
 
     /// Waits until the idle time is at least `seconds`, then makes `input` and checks that a 0
@@ -128,7 +129,8 @@ import VigilCore
         // No $WAYLAND_DISPLAY at all (an environment of the test's making: X11, or a service).
         let noDisplay = WaylandCompositor.probe(display: nil, timeout: 2, environment: [:])
         #expect(!noDisplay.reachable && noDisplay.display.isEmpty && noDisplay.problem?.contains("$WAYLAND_DISPLAY is not set") == true)
-        let e = Collector(WaylandIdleDetector(display: nil, desktop: .init(), retry: (0.05, 0.2), environment: [:], now: wallClock).samples())
+        let e = Collector(
+            WaylandIdleDetector(display: nil, desktop: .init(), retry: .init(first: 0.05, longest: 0.2), environment: [:], now: wallClock).samples())
         defer { e.stop() }
         #expect(await e.wait(timeout: 30) { !$0.statuses.isEmpty })
         #expect(e.statuses.first?.state == .unavailable)

@@ -12,7 +12,7 @@ import VigilCore
     static func detector(_ x: XServer) -> X11IdleDetector {
         var desktop = VigilConfiguration.Desktop()
         desktop.poll = 0.2
-        return X11IdleDetector(display: x.display, desktop: desktop, retry: (0.05, 0.2), now: wallClock)
+        return X11IdleDetector(display: x.display, desktop: desktop, retry: .init(first: 0.05, longest: 0.2), now: wallClock)
     }
 
     /// Waits until the idle time is at least `seconds`, then makes `input` and checks that a

@@ -25,10 +25,11 @@ let logsDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().append
         exactConfig.maxAccuracy = 100_000  // every fix judged, whatever its error estimate
         var defaultConfig = exactConfig
         defaultConfig.exactCoordinates = false
-        let detector = GPSDDetector(port: String(port), location: exactConfig, retry: (0.05, 0.1), now: wallClock)
+        let detector = GPSDDetector(port: String(port), location: exactConfig, retry: .init(first: 0.05, longest: 0.1), now: wallClock)
         let collector = Collector(detector.samples())
         defer { collector.stop() }
-        let privateCollector = Collector(GPSDDetector(port: String(port), location: defaultConfig, retry: (0.05, 0.1), now: wallClock).samples())
+        let privateCollector = Collector(
+            GPSDDetector(port: String(port), location: defaultConfig, retry: .init(first: 0.05, longest: 0.1), now: wallClock).samples())
         defer { privateCollector.stop() }
         let fake = try GPSFake(log: logsDir + "/haicom-305N.log", port: port)
         await fake.waitUntilDone(timeout: 60)
@@ -74,7 +75,7 @@ let logsDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().append
 
     @Test func aLostFixIsAStatusChangeNotAPosition() async throws {
         let port = freePort()
-        let detector = GPSDDetector(port: String(port), retry: (0.05, 0.1), now: wallClock)
+        let detector = GPSDDetector(port: String(port), retry: .init(first: 0.05, longest: 0.1), now: wallClock)
         let collector = Collector(detector.samples())
         defer { collector.stop() }
         // This receiver "loses satellite lock near the end" (the log's own notes).
@@ -95,7 +96,7 @@ let logsDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().append
 
     @Test func gpsdRestartingMidStreamIsReportedAndRecovered() async throws {
         let port = freePort()
-        let detector = GPSDDetector(port: String(port), retry: (0.05, 0.2), now: wallClock)
+        let detector = GPSDDetector(port: String(port), retry: .init(first: 0.05, longest: 0.2), now: wallClock)
         let collector = Collector(detector.samples())
         defer { collector.stop() }
         // Played over and over (the log lasts about 8 s): on a loaded machine the detector may
@@ -115,7 +116,7 @@ let logsDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().append
 
     @Test func noGpsdIsReportedWithTheRemedy() async throws {
         let port = freePort()
-        let detector = GPSDDetector(port: String(port), retry: (0.05, 0.1), now: wallClock)
+        let detector = GPSDDetector(port: String(port), retry: .init(first: 0.05, longest: 0.1), now: wallClock)
         let collector = Collector(detector.samples())
         defer { collector.stop() }
         #expect(await collector.wait(timeout: 10) { !$0.states.isEmpty })

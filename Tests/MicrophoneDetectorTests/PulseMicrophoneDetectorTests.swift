@@ -71,7 +71,7 @@ func median(_ values: [Double]) -> Double? {
         let expectedLUFS = try ffmpegIntegratedLoudness(wav)
         let expectedRMS = try soxRMS(wav)
 
-        let detector = PulseMicrophoneDetector(server: server.address, window: 0.5, retry: (0.1, 0.2), now: wallClock)
+        let detector = PulseMicrophoneDetector(server: server.address, window: 0.5, retry: .init(first: 0.1, longest: 0.2), now: wallClock)
         let collector = Collector(detector.samples())
         defer { collector.stop() }
         #expect(await collector.wait(timeout: 10) { $0.states.contains(.available) }, "\(collector.statuses)")
@@ -92,7 +92,7 @@ func median(_ values: [Double]) -> Double? {
     @Test func aServerThatDiesIsReportedAndItsSuccessorPickedUp() async throws {
         let server = try PulseServer()
         try server.start()
-        let detector = PulseMicrophoneDetector(server: server.address, window: 0.5, retry: (0.1, 0.3), now: wallClock)
+        let detector = PulseMicrophoneDetector(server: server.address, window: 0.5, retry: .init(first: 0.1, longest: 0.3), now: wallClock)
         let collector = Collector(detector.samples())
         defer { collector.stop() }
         #expect(await collector.wait(timeout: 10) { $0.levels.count >= 2 }, "levels flow: \(collector.statuses)")
@@ -115,7 +115,9 @@ func median(_ values: [Double]) -> Double? {
     }
 
     @Test func noServerIsReportedOnceWithTheRemedy() async throws {
-        let collector = try await soleStatusWithoutServer { PulseMicrophoneDetector(server: $0, retry: (0.05, 0.1), now: wallClock) }
+        let collector = try await soleStatusWithoutServer {
+            PulseMicrophoneDetector(server: $0, retry: .init(first: 0.05, longest: 0.1), now: wallClock)
+        }
         #expect(collector.levels.isEmpty)
     }
 }

@@ -8,17 +8,36 @@ import Foundation
 public final class ChildProcess: @unchecked Sendable {
     public let pid: pid_t
     private var status: Int32?
+    /// The signal that ended it, if one did (`wait()` returns 128 + it).
+    public private(set) var signal: Int32?
 
     /// Starts `path` with `arguments`; standard output and error go to `output` (a file path) or
     /// /dev/null. `environment` replaces the test's environment when given.
-    public init(_ path: String, _ arguments: [String], environment: [String: String]? = nil, output: String? = nil) throws {
+    public convenience init(_ path: String, _ arguments: [String], environment: [String: String]? = nil, output: String? = nil) throws {
+        try self.init(path, arguments, environment: environment, stdout: output ?? "/dev/null", stderr: nil)
+    }
+
+    /// Starts `path` with `arguments`, standard input read from `stdin` (or /dev/null), standard
+    /// output written to `stdout` and standard error to `stderr` (nil: where standard output goes),
+    /// in `directory` (or the test's).
+    public init(
+        _ path: String, _ arguments: [String], environment: [String: String]? = nil, stdin: String? = nil, stdout: String,
+        stderr: String?, directory: String? = nil
+    ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        let target = output ?? "/dev/null"
-        posix_spawn_file_actions_addopen(&actions, 1, target, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if let stderr {
+            posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
+        posix_spawn_file_actions_addopen(&actions, 0, stdin ?? "/dev/null", O_RDONLY, 0)
+        if let directory {
+            guard let addChdir = spawnAddChdir else { throw ChildProcessError(message: "this C library cannot start a process in a directory") }
+            _ = addChdir(&actions, directory)
+        }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for a in argv { free(a) } }
         let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -49,6 +68,7 @@ public final class ChildProcess: @unchecked Sendable {
         var raw: Int32 = 0
         while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
         let s = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+        if (raw & 0x7f) != 0 { signal = raw & 0x7f }
         status = s
         return s
     }
@@ -70,6 +90,14 @@ public final class ChildProcess: @unchecked Sendable {
         wait()
     }
 }
+
+/// glibc's `posix_spawn_file_actions_addchdir_np` (2.29 and later), which Swift's Glibc module does
+/// not declare (it is behind _GNU_SOURCE): looked up by name.
+private let spawnAddChdir: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32)? = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np") else { return nil }
+    return unsafeBitCast(
+        symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32).self)
+}()
 
 public struct ChildProcessError: Error, CustomStringConvertible {
     public var message: String

@@ -29,52 +29,41 @@ func vigil(
     _ args: [String], home: String? = nil, stdin: String? = nil, env: [String: String] = [:], in directory: String = repo,
     binary: String = vigilBinary
 ) throws -> Run {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: binary)
-    p.arguments = args
     let h = home ?? freshHome()
     var e = [
         "HOME": h, "XDG_DATA_HOME": h + "/data", "XDG_CONFIG_HOME": h + "/config", "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus,
         "TZ": "UTC",
     ]
     e.merge(env) { $1 }
-    p.environment = e
-    p.currentDirectoryURL = URL(fileURLWithPath: directory)
-    // Files rather than pipes: a chatty child can never block on a full pipe.
+    // Files rather than pipes: a chatty child can never block on a full pipe. A child of our own
+    // (posix_spawn, waitpid on its pid) rather than Foundation's Process, whose waiting can miss a
+    // short child's exit while a long one runs beside it, and hang (`ChildProcess`).
     let outPath = h + "/.stdout-\(UUID().uuidString)"
     let errPath = h + "/.stderr-\(UUID().uuidString)"
-    FileManager.default.createFile(atPath: outPath, contents: nil)
-    FileManager.default.createFile(atPath: errPath, contents: nil)
-    p.standardOutput = FileHandle(forWritingAtPath: outPath)
-    p.standardError = FileHandle(forWritingAtPath: errPath)
+    var inPath: String?
     if let stdin {
-        let inPath = h + "/.stdin-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: inPath, contents: Data(stdin.utf8))
-        p.standardInput = FileHandle(forReadingAtPath: inPath)
+        inPath = h + "/.stdin-\(UUID().uuidString)"
+        FileManager.default.createFile(atPath: inPath!, contents: Data(stdin.utf8))
     }
-    try p.run()
-    p.waitUntilExit()
+    let child = try ChildProcess(binary, args, environment: e, stdin: inPath, stdout: outPath, stderr: errPath, directory: directory)
+    let status = child.wait()
     let stdoutData = FileManager.default.contents(atPath: outPath) ?? Data()
     let stderrData = FileManager.default.contents(atPath: errPath) ?? Data()
-    return Run(status: p.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self), stderr: String(decoding: stderrData, as: UTF8.self))
+    // As Foundation's `terminationStatus` says it: a signal's number for a child a signal ended.
+    return Run(
+        status: child.signal ?? status, stdout: String(decoding: stdoutData, as: UTF8.self), stderr: String(decoding: stderrData, as: UTF8.self))
 }
 
 /// Runs a shell command in a pseudo-terminal (util-linux `script`), as if typed in a terminal;
 /// returns its status and what it wrote to the terminal.
 func inPseudoTerminal(_ command: String, home: String, env: [String: String] = [:], stdin: String? = nil) throws -> (Int32, String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-    p.arguments = ["-qec", command, "/dev/null"]
-    p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus].merging(env)
-    { $1 }
-    p.standardInput = stdin.flatMap { FileHandle(forReadingAtPath: $0) } ?? FileHandle.nullDevice
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    p.waitUntilExit()
-    return (p.terminationStatus, text)
+    let environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus]
+        .merging(env) { $1 }
+    let out = home + "/.pty-\(UUID().uuidString)"
+    let child = try ChildProcess(
+        "/usr/bin/script", ["-qec", command, "/dev/null"], environment: environment, stdin: stdin, stdout: out, stderr: "/dev/null")
+    let status = child.wait()
+    return (child.signal ?? status, (try? String(contentsOfFile: out, encoding: .utf8)) ?? "")
 }
 
 /// Runs `body` on a thread of its own and waits for it without holding one of Swift's cooperative
@@ -97,8 +86,9 @@ func inPseudoTerminal(_ command: String, home: String, env: [String: String] = [
     try await offPool { try inPseudoTerminal(command, home: home, env: env, stdin: stdin) }
 }
 
+/// Runs a tool to its end, off the cooperative pool: its exit status and what it wrote (both streams).
 func runProcess(_ path: String, _ arguments: [String]) async -> (status: Int32, output: String) {
-    (try? await offPool { runProcess(path, arguments) }) ?? (-1, "")
+    (try? await offPool { runTool(path, arguments) }) ?? (-1, "")
 }
 
 /// Waits for a process to end, off the cooperative pool.
@@ -413,7 +403,7 @@ func write(_ text: String, to path: String) {
         func complete(_ words: [String]) -> [String] {
             let line = words.joined(separator: " ")
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-            let r = runProcess(
+            let r = runTool(
                 "/bin/bash",
                 [
                     "-c",

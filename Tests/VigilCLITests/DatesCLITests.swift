@@ -16,6 +16,28 @@ import Testing
         return String(r.stdout.split(separator: "\n").first ?? "")
     }
 
+    /// Every local time a command prints follows `--time-zone` (else TZ): listings, JSON times,
+    /// and the day "today" is, as reports and the date options already did.
+    @Test func localTimesFollowTheTimeZoneOption() async throws {
+        let home = freshHome()
+        let added = try await run(["session", "add", "--start", "2026-11-24 08:00", "--end", "2026-11-24 09:00"], home)
+        try #require(added.status == 0, "\(added.stderr)")
+        // TZ is UTC for the child: the session is 08:00 to 09:00 UTC.
+        let utc = try await run(["log", "--source", "all"], home)
+        #expect(utc.stdout.contains("#1  2026-11-24 08:00"), "\(utc.stdout)")
+        let tokyo = try await run(["log", "--source", "all", "--time-zone", "Asia/Tokyo"], home)
+        #expect(tokyo.stdout.contains("#1  2026-11-24 17:00"), "\(tokyo.stdout)")
+        let json = try await run(["session", "show", "1", "--json", "--time-zone", "America/New_York"], home)
+        #expect(json.stdout.contains(#""start":"2026-11-24T03:00:00-05:00""#), "\(json.stdout)")
+        let shown = try await run(["session", "show", "1", "--time-zone", "Asia/Kolkata"], home)
+        #expect(shown.stdout.contains("2026-11-24 13:30"), "\(shown.stdout)")
+        // The day: at 10:00 UTC it is already the 25th on Kiritimati (UTC+14).
+        let today = try await run(["today", "--json", "--time-zone", "Pacific/Kiritimati"], home)
+        #expect(today.stdout.contains(#""date":"2026-11-25""#), "\(today.stdout)")
+        let bad = try await run(["log", "--time-zone", "Mars/Olympus"], home)
+        #expect(bad.status == 64 && bad.stderr.contains("--time-zone: 'Mars/Olympus' is not an IANA time zone"), "\(bad.stderr)")
+    }
+
     @Test func reportPeriods() async throws {
         let home = freshHome()
         #expect(try await period(["--from", "monday"], home) == "Vigil report · 2026-11-23 to 2026-11-24 · GMT")

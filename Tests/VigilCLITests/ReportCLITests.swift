@@ -378,20 +378,3 @@ import Testing
         #expect(count.output.trimmingCharacters(in: .whitespacesAndNewlines) == String(claimed))
     }
 }
-
-/// Runs a program to its end and returns its status and combined output.
-func runProcess(_ path: String, _ arguments: [String]) -> (status: Int32, output: String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: path)
-    p.arguments = arguments
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-run-\(UUID().uuidString).out").path
-    FileManager.default.createFile(atPath: file, contents: nil)
-    defer { try? FileManager.default.removeItem(atPath: file) }
-    let handle = FileHandle(forWritingAtPath: file)
-    p.standardOutput = handle
-    p.standardError = handle
-    p.standardInput = FileHandle.nullDevice
-    do { try p.run() } catch { return (-1, "cannot start \(path): \(error)") }
-    p.waitUntilExit()
-    return (p.terminationStatus, (try? String(contentsOfFile: file, encoding: .utf8)) ?? "")
-}

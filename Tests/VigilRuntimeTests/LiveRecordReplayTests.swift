@@ -90,8 +90,8 @@ import VigilRuntime
             configuration: config, signals: .builtIn, task: "t", plannedSeconds: planned, wallStart: clock.start, clock: ContinuousClock(),
             onSample: { tap.append($0) }, onEvents: { live.add($0) })
         let detectors: [any Detector] = [
-            PulseMicrophoneDetector(server: pulse.address, window: config.audio.window, retry: (0.05, 0.2), now: clock.now),
-            GPSDDetector(port: String(port), retry: (0.05, 0.2), now: clock.now),
+            PulseMicrophoneDetector(server: pulse.address, window: config.audio.window, retry: .init(first: 0.05, longest: 0.2), now: clock.now),
+            GPSDDetector(port: String(port), retry: .init(first: 0.05, longest: 0.2), now: clock.now),
             LibinputDetector(seat: "seat0", window: config.input.window, now: clock.now),
         ]
         let (commands, person) = AsyncStream<LiveCommand>.makeStream()

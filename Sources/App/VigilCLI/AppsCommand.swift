@@ -43,7 +43,7 @@ struct AppsCommand: AsyncParsableCommand {
     func run() async throws {
         await guarded {
             let configuration = try common.loadConfiguration()
-            let now = LocalNow(at: try common.currentTime())
+            let now = try common.localNow()
             guard try common.hasLog() else {
                 if json {
                     printJSON(AppsListing(totals: [], apps: configuration.apps).json(from: now.day - days + 1, to: now.day))

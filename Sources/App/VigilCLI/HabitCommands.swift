@@ -150,7 +150,7 @@ struct HabitCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let now = LocalNow(at: try common.currentTime())
+                let now = try common.localNow()
                 let start = try since.map { try DateOption.day($0, option: "--since", now: now, common: common) }
                 let h = try openPlanner(common).addHabit(
                     name: try nonBlank(name, what: "The habit's name"), schedule: try scheduleOptions.schedule() ?? .daily, goal: goal, color: color,

@@ -175,7 +175,7 @@ struct ImportCommand: AsyncParsableCommand {
         func run() async throws {
             await guarded {
                 let now = try options.common.currentTime()
-                let local = LocalNow(at: now)
+                let local = LocalNow(at: now, zone: options.common.zone)
                 let (habits, checkmarks) = try readFiles()
                 let (parsed, count) = try options.service().importLoop(
                     habits: habits, checkmarks: checkmarks, from: options.file, dryRun: options.dryRun, today: local.day, at: now)

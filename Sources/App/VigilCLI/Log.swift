@@ -61,14 +61,14 @@ struct Log: AsyncParsableCommand {
                 let task = s.task.map { "\"\($0.terminalSafe)\"" } ?? "(no task)"
                 let outcome = s.outcome ?? "open"
                 var line =
-                    "#\(s.id)  \(localTime(s.started))  \(task)  \(s.source?.rawValue ?? "?")\(s.device.map { " on \($0.terminalSafe)" } ?? "")  \(outcome)"
+                    "#\(s.id)  \(Shown.minute(s.started))  \(task)  \(s.source?.rawValue ?? "?")\(s.device.map { " on \($0.terminalSafe)" } ?? "")  \(outcome)"
                 if let f = s.focusedSeconds, let d = s.distractedSeconds {
                     line += "  focused \(humanDuration(f)) · distracted \(humanDuration(d))"
                 }
                 out.line(line)
                 for e in episodes {
                     let dur = e.endedAt.map { humanDuration($0 - e.startedAt) } ?? "open"
-                    out.line("      episode \(e.number)  \(localTime(e.startedAt))  \(dur)  \(e.cause.terminalSafe)  \(e.reason.terminalSafe)")
+                    out.line("      episode \(e.number)  \(Shown.minute(e.startedAt))  \(dur)  \(e.cause.terminalSafe)  \(e.reason.terminalSafe)")
                 }
             }
             if !others.isEmpty && !json {
@@ -77,12 +77,6 @@ struct Log: AsyncParsableCommand {
             }
             out.flush()
         }
-    }
-
-    private func localTime(_ t: Timestamp) -> String {
-        let f = DateFormatter()
-        f.dateFormat = "yyyy-MM-dd HH:mm"
-        return f.string(from: Date(timeIntervalSince1970: t.secondsSinceEpoch))
     }
 
     private func sessionJSON(_ s: SessionRecord, _ episodes: [EpisodeRecord]) -> JSONValue {

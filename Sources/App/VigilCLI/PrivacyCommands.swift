@@ -102,7 +102,7 @@ struct ForgetCommand: AsyncParsableCommand {
 
     func run() async throws {
         await guarded {
-            let now = LocalNow(at: try common.currentTime())
+            let now = try common.localNow()
             let (first, last) = try days(now)
             let (from, to) = (civilDate(first), civilDate(last))
             let privacy = PrivacyService(paths: common.paths)

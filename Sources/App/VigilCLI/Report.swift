@@ -93,9 +93,6 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write the report to a file instead of standard output.", valueName: "file"))
     var output: String?
 
-    @Option(name: .long, help: ArgumentHelp("IANA time zone for days and hours, e.g. Europe/Berlin (default: the system's).", valueName: "zone"))
-    var timeZone: String?
-
     func validate() throws {
         try validateSources(sourceText)
         guard ReportFormat(rawValue: format) != nil else {
@@ -116,9 +113,6 @@ struct ReportCommand: AsyncParsableCommand {
             throw ValidationError("use either --period or --from/--to or --last, not two of them.")
         }
         try validatePath(output, "--output")
-        if let timeZone, TimeZone(identifier: timeZone) == nil {
-            throw ValidationError("--time-zone: '\(timeZone.terminalSafe)' is not an IANA time zone; use a name like Europe/Berlin or UTC.")
-        }
     }
 
     /// `--group`: vigil-sync reads the group's database and prints the comparison (the PostgreSQL
@@ -136,7 +130,7 @@ struct ReportCommand: AsyncParsableCommand {
                 "--group takes --last (7d, 2w, 1mo ...) and --format text or json only: the group has daily figures, nothing by task or device.",
                 code: .usage)
         }
-        let today = LocalNow(at: try common.currentTime()).day
+        let today = try common.localNow().day
         let days = today - (try Self.firstDay(ofLast: last ?? "7d", today: today)) + 1
         var call = SyncToolCall(log: common.paths.databasePath, url: url, sync: configuration.sync)
         call.arguments += ["--group-report", String(days)] + (format == "json" ? ["--json"] : [])
@@ -179,8 +173,8 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         await guarded {
             if group { try compareGroup() }
-            let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
-            let now = LocalNow(at: try common.currentTime(), zone: zone)
+            let zone = common.zone
+            let now = try common.localNow()
             let (fromDay, toDay) = try days(now)
             let sources = sourceText.flatMap(SessionSource.selection) ?? SessionSource.own
 

@@ -119,7 +119,7 @@ struct SessionCommand: AsyncParsableCommand {
                     return
                 }
                 let history = try history(common, readOnly: true)
-                let now = LocalNow(at: history.now)
+                let now = LocalNow(at: history.now, zone: common.zone)
                 let sources = sourceText.flatMap(SessionSource.selection) ?? SessionSource.own
                 let from = last == "all" ? Timestamp(nanoseconds: .min) : try now.startOfDay(ReportCommand.firstDay(ofLast: last, today: now.day))
                 let sessions = try history.sessions(from: from, sources: sources, tag: tag)
@@ -141,7 +141,7 @@ struct SessionCommand: AsyncParsableCommand {
                         }
                         ?? "      –           –"
                     print(
-                        "\(String(s.id).leftPadded(toWidth: 4))  \(localDateTime(s.started))  \(length.leftPadded(toWidth: 6))  \((s.source?.rawValue ?? "?").padded(toWidth: 9))  \(judged)  \(subject(s))"
+                        "\(String(s.id).leftPadded(toWidth: 4))  \(Shown.minute(s.started))  \(length.leftPadded(toWidth: 6))  \((s.source?.rawValue ?? "?").padded(toWidth: 9))  \(judged)  \(subject(s))"
                     )
                 }
             }
@@ -164,8 +164,8 @@ struct SessionCommand: AsyncParsableCommand {
                 }
                 print("#\(s.id)  \(subject(s))")
                 print("source    \(s.source?.rawValue ?? "?")\(s.device.map { " on \($0.terminalSafe)" } ?? "")")
-                print("start     \(localDateTime(s.started))")
-                print("end       \(s.ended.map(localDateTime) ?? "running")\(s.outcome.map { "  (\($0.terminalSafe))" } ?? "")")
+                print("start     \(Shown.minute(s.started))")
+                print("end       \(s.ended.map(Shown.minute) ?? "running")\(s.outcome.map { "  (\($0.terminalSafe))" } ?? "")")
                 if let f = s.focusedSeconds {
                     print("judged    focused \(humanDuration(f)) · distracted \(humanDuration(s.distractedSeconds ?? 0))")
                 } else if s.source == .imported {
@@ -176,7 +176,7 @@ struct SessionCommand: AsyncParsableCommand {
                 if let note = s.note { print("note      \(indentedLines(note, by: 10))") }
                 for e in episodes {
                     let length = e.endedAt.map { humanDuration($0 - e.startedAt) } ?? "open"
-                    print("episode \(e.number)  \(localDateTime(e.startedAt))  \(length)  \(e.cause.terminalSafe)  \(e.reason.terminalSafe)")
+                    print("episode \(e.number)  \(Shown.minute(e.startedAt))  \(length)  \(e.cause.terminalSafe)  \(e.reason.terminalSafe)")
                 }
             }
         }
@@ -207,7 +207,7 @@ struct SessionCommand: AsyncParsableCommand {
 
         private func edit() throws {
             let history = try history(common)
-            let now = LocalNow(at: history.now)
+            let now = LocalNow(at: history.now, zone: common.zone)
             var change = SessionChange()
             if let task { change.task = task == "none" ? .clear : .set(try nonBlank(task, what: "--task")) }
             (change.addTags, change.removeTags) = (addTags, removeTags)
@@ -267,7 +267,7 @@ struct SessionCommand: AsyncParsableCommand {
             await guarded {
                 let deleted = try historyRequest {
                     try history(common).delete(session) { s in
-                        let what = "session #\(s.id) (\(localDateTime(s.started)), \(subject(s))) and its episodes"
+                        let what = "session #\(s.id) (\(Shown.minute(s.started)), \(subject(s))) and its episodes"
                         return try confirmed("Delete \(what)?", refusal: "add --yes to delete \(what) without a terminal.", given: yes)
                     }
                 }
@@ -296,7 +296,7 @@ struct SessionCommand: AsyncParsableCommand {
 
         func run() async throws {
             await guarded {
-                let now = LocalNow(at: try common.currentTime())
+                let now = try common.localNow()
                 let from = try sessionTime(start, option: "--start", now: now)
                 let to = try sessionTime(end, option: "--end", now: now, day: localDay(from, now))
                 // The times are checked before the log is opened: a bad --end creates nothing.
@@ -304,7 +304,7 @@ struct SessionCommand: AsyncParsableCommand {
                 let task = try task.map { try nonBlank($0, what: "--task") }
                 let history = try common.openLog().history(now: now.now)
                 let id = try historyRequest(end: end) { try history.add(task: task, tags: tags, note: note, from: from, to: to) }
-                print("Added session #\(id): \(localDateTime(from)) to \(localDateTime(to)) (\(humanMinutesShort((to - from) / 60))), not judged.")
+                print("Added session #\(id): \(Shown.minute(from)) to \(Shown.minute(to)) (\(humanMinutesShort((to - from) / 60))), not judged.")
             }
         }
     }
@@ -332,10 +332,4 @@ private func subject(_ s: SessionRecord) -> String {
 private func localDay(_ t: Timestamp, _ now: LocalNow) -> Int {
     let m = now.localMinute(t)
     return m >= 0 ? m / 1440 : (m - 1439) / 1440
-}
-
-private func localDateTime(_ t: Timestamp) -> String {
-    let f = DateFormatter()
-    f.dateFormat = "yyyy-MM-dd HH:mm"
-    return f.string(from: Date(timeIntervalSince1970: t.secondsSinceEpoch))
 }

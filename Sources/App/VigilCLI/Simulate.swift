@@ -35,9 +35,6 @@ struct Simulate: AsyncParsableCommand {
     @Option(help: "Seed of the simulation.")
     var seed: UInt64 = 1
 
-    @Option(name: .long, help: ArgumentHelp("IANA time zone the person lives in (default: the system's).", valueName: "zone"))
-    var timeZone: String?
-
     @Option(help: ArgumentHelp("Sessions on a working day, as MIN-MAX.", valueName: "range"))
     var sessionsPerDay: String?
 
@@ -46,9 +43,6 @@ struct Simulate: AsyncParsableCommand {
 
     func validate() throws {
         if days < 1 || days > 36_500 { throw ValidationError("--days must be between 1 and 36500.") }
-        if let timeZone, TimeZone(identifier: timeZone) == nil {
-            throw ValidationError("--time-zone: '\(timeZone.terminalSafe)' is not an IANA time zone.")
-        }
         if sessionsPerDay != nil, sessionRange == nil {
             throw ValidationError("--sessions-per-day takes MIN-MAX, like 3-7; got '\((sessionsPerDay ?? "").terminalSafe)'.")
         }
@@ -63,9 +57,9 @@ struct Simulate: AsyncParsableCommand {
 
     func run() async throws {
         await guarded {
-            let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
+            let zone = common.zone
             // What was typed is read before the log is opened: a bad --until creates nothing.
-            let now = LocalNow(at: try common.currentTime(), zone: zone)
+            let now = try common.localNow()
             let last = try until.map { try DateOption.day($0, option: "--until", now: now, common: common) } ?? now.day - 1
             var profile = stress ? HistorySimulator.Profile.stress : HistorySimulator.Profile()
             if let range = sessionRange { profile.sessionsPerDay = range }

@@ -62,9 +62,7 @@ struct StatusCommand: AsyncParsableCommand {
     /// reads it: local time to the second, with the zone.
     static func localTime(_ started: String) -> String {
         guard case .success(let t) = readRFC3339(started) else { return started.terminalSafe }
-        let f = DateFormatter()
-        f.dateFormat = "yyyy-MM-dd HH:mm:ss zzz"
-        return f.string(from: Date(timeIntervalSince1970: t.secondsSinceEpoch))
+        return Shown.times.withLock { $0 }.secondWithZone(t)
     }
 }
 

@@ -20,7 +20,7 @@ func openPlanner(_ common: CommonOptions, lookingUp: Bool = false) throws -> Pla
             "there are no tasks or habits yet (no event log at \(common.paths.databasePath.terminalSafe)). "
                 + "Add one with `vigil task add TITLE` or `vigil habit add NAME`.", code: .dataError)
     }
-    return try common.openLog().planner(now: LocalNow(at: try common.currentTime()))
+    return try common.openLog().planner(now: try common.localNow())
 }
 
 func minutes(_ text: String, option: String) throws -> Int {
@@ -89,7 +89,7 @@ struct TaskCommand: AsyncParsableCommand {
         func run() async throws {
             await guarded {
                 // What was typed is checked before the log is opened: a refused task creates nothing.
-                let now = LocalNow(at: try common.currentTime())
+                let now = try common.localNow()
                 let dueDate = try due.map { try DateOption.deadline($0, option: "--due", now: now, common: common) }
                 let estimated = try estimate.map { try minutes($0, option: "--estimate") }
                 let planner = try openPlanner(common)

@@ -26,7 +26,7 @@ struct TodayCommand: AsyncParsableCommand {
             // Nothing to show without a log, and nothing is created to find that out.
             guard try common.hasLog() else {
                 if json {
-                    printJSON(.object([("date", .day(LocalNow(at: try common.currentTime()).day)), ("to_do", .int(0)), ("items", .array([]))]))
+                    printJSON(.object([("date", .day(try common.localNow().day)), ("to_do", .int(0)), ("items", .array([]))]))
                     return
                 }
                 print(count ? "0" : "Nothing due today. Add a habit with `vigil habit add` or a task with `vigil task add`.")

@@ -6,6 +6,7 @@ import SystemCalls
 import VigilCore
 import VigilPlanner
 import VigilRuntime
+import VigilStats
 
 struct Vigil: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -55,6 +56,8 @@ struct Vigil: AsyncParsableCommand {
             // One rule for every command: a config file with a problem stops it, with every
             // problem named (exit 65). Only the commands that write, check or locate the file
             // run without a valid one.
+            // Local times are shown in the command's zone (`--time-zone`), wherever they are printed.
+            if let configured = command as? any VigilCommand { Shown.times.withLock { $0 = LocalTimeFormat(zone: configured.common.zone) } }
             if let configured = command as? any VigilCommand, type(of: configured).checksConfiguration {
                 do {
                     _ = try configured.common.loadConfiguration()
@@ -152,12 +155,27 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .long, help: .hidden)
     var now: String?
 
+    @Option(
+        name: .customLong("time-zone"),
+        help: ArgumentHelp(
+            "IANA time zone for local days, hours and times shown, e.g. Europe/Berlin (default: TZ, else the system's).", valueName: "zone"))
+    var timeZone: String?
+
     var paths: VigilPaths { VigilPaths(dataDirectory: dataDir, configFile: config) }
 
     func validate() throws {
         try validatePath(dataDir, "--data-dir", naming: "a directory")
         try validatePath(config, "--config")
+        if let timeZone, TimeZone(identifier: timeZone) == nil {
+            throw ValidationError("--time-zone: '\(timeZone.terminalSafe)' is not an IANA time zone; use a name like Europe/Berlin or UTC.")
+        }
     }
+
+    /// The local time zone: `--time-zone`, else TZ, else the system's.
+    var zone: TimeZone { timeZone.flatMap(TimeZone.init(identifier:)) ?? .current }
+
+    /// Now, in the local time zone.
+    func localNow() throws -> LocalNow { LocalNow(at: try currentTime(), zone: zone) }
 
     /// Now: `--now`, else the wall clock; to the whole millisecond either way (`WallClock`).
     func currentTime() throws -> Timestamp {

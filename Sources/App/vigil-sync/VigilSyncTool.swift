@@ -41,16 +41,7 @@ struct VigilSyncTool: AsyncParsableCommand {
             fail("no server: vigil-sync takes the server's URL in VIGIL_SYNC_URL (vigil sync sets it from sync.url).", code: 78)
         }
         let groupURL = Self.takeEnvironment("VIGIL_SYNC_GROUP_URL")
-        var address: ServerAddress
-        do {
-            address = try ServerAddress(url: url, passwordFile: passwordFile)
-        } catch {
-            fail(error.message, code: 78)
-        }
-        let passwords = [address.password, groupURL.flatMap { try? ServerAddress(url: $0, passwordFile: nil).password }]
-        Self.secrets.withLock { $0 = passwords.compactMap { $0 } }
-        address.lockTimeout = Self.seconds("VIGIL_SYNC_LOCK_TIMEOUT") ?? address.lockTimeout
-        address.statementTimeout = Self.seconds("VIGIL_SYNC_STATEMENT_TIMEOUT") ?? address.statementTimeout
+        let address = serverAddress(url: url, groupURL: groupURL)
         let groupServer = group == nil ? address : groupAddress(address, groupURL)
         let store: EventStore
         do {
@@ -74,14 +65,31 @@ struct VigilSyncTool: AsyncParsableCommand {
             if let group { await publish(group: group, person: summary.server, store: store, address: groupServer) }
         } catch {
             if progress { try? writeAll(2, "\r\u{1B}[K".utf8) }
-            var message = error.message
-            if error.kind == .unreachable, let pending = try? store.pendingSync(), pending.sessions + pending.edits > 0 {
-                let since =
-                    pending.oldestSession.map { " (the oldest from \(Statistics.dateString(Int($0.millisecondsSinceEpoch / 86_400_000))))" } ?? ""
-                message += " Waiting here: \(pending.sessions) sessions\(since) and \(pending.edits) changes to tasks and habits."
-            }
-            fail(message, code: Self.code(error.kind))
+            fail(error.message + (error.kind == .unreachable ? Self.waiting(in: store) : ""), code: Self.code(error.kind))
         }
+    }
+
+    /// The server's address from `url` and --password-file, with the timeouts the environment
+    /// sets; its passwords (and the group database's) are masked in whatever is printed.
+    func serverAddress(url: String, groupURL: String?) -> ServerAddress {
+        var address: ServerAddress
+        do {
+            address = try ServerAddress(url: url, passwordFile: passwordFile)
+        } catch {
+            fail(error.message, code: 78)
+        }
+        let passwords = [address.password, groupURL.flatMap { try? ServerAddress(url: $0, passwordFile: nil).password }]
+        Self.secrets.withLock { $0 = passwords.compactMap { $0 } }
+        address.lockTimeout = Self.seconds("VIGIL_SYNC_LOCK_TIMEOUT") ?? address.lockTimeout
+        address.statementTimeout = Self.seconds("VIGIL_SYNC_STATEMENT_TIMEOUT") ?? address.statementTimeout
+        return address
+    }
+
+    /// What waits to be sent, when the server cannot be reached: " Waiting here: 3 sessions ...".
+    static func waiting(in store: EventStore) -> String {
+        guard let pending = try? store.pendingSync(), pending.sessions + pending.edits > 0 else { return "" }
+        let since = pending.oldestSession.map { " (the oldest from \(Statistics.dateString(Int($0.millisecondsSinceEpoch / 86_400_000))))" } ?? ""
+        return " Waiting here: \(pending.sessions) sessions\(since) and \(pending.edits) changes to tasks and habits."
     }
 
     /// The group's database: `groupURL` (VIGIL_SYNC_GROUP_URL), else the sync server's, with its timeouts.
@@ -156,19 +164,28 @@ struct VigilSyncTool: AsyncParsableCommand {
             fail("the group \(group): " + error.message, code: Self.code(error.kind))
         }
         if json {
-            let rows = members.map {
-                "{\"alias\":\(jsonString($0.alias)),\"role\":\(jsonString($0.role)),\"skipped_days\":\($0.skippedDays),\"focused_minutes\":\(jsonNumber($0.focusedMinutes)),\"distracted_minutes\":\(jsonNumber($0.distractedMinutes)),\"sessions\":\($0.sessions),\"streak\":\($0.streak),\"days\":\($0.days)}"
-            }
-            print(
-                "{\"group\":\(jsonString(group)),\"from\":\(jsonString(from)),\"to\":\(jsonString(Statistics.dateString(today))),\"members\":[\(rows.joined(separator: ","))]}"
-            )
+            print(Self.groupJSON(group, from: from, to: Statistics.dateString(today), members).text)
             return
         }
         print("Group \(group.terminalSafe) · \(from) to \(Statistics.dateString(today)) · each member's own devices, a minute counted once")
-        guard !members.isEmpty else {
-            print("  Nobody has published yet: members set sync.group and run vigil sync.")
-            return
+        for line in Self.groupTable(members) { print(line) }
+    }
+
+    /// `--group-report --json`: the period and each member's figures.
+    static func groupJSON(_ group: String, from: String, to: String, _ members: [GroupMember]) -> JSONValue {
+        let rows = members.map { m -> JSONValue in
+            .object([
+                ("alias", .str(m.alias)), ("role", .str(m.role)), ("skipped_days", .int(m.skippedDays)),
+                ("focused_minutes", .exact(m.focusedMinutes)), ("distracted_minutes", .exact(m.distractedMinutes)),
+                ("sessions", .int(m.sessions)), ("streak", .int(m.streak)), ("days", .int(m.days)),
+            ])
         }
+        return .object([("group", .str(group)), ("from", .str(from)), ("to", .str(to)), ("members", .array(rows))])
+    }
+
+    /// The members as a table, most focused first, and the days left out of anyone's figures.
+    static func groupTable(_ members: [GroupMember]) -> [String] {
+        guard !members.isEmpty else { return ["  Nobody has published yet: members set sync.group and run vigil sync."] }
         // A member is shown by alias, and by the database role that wrote the figures when that
         // differs: the alias is the member's own words, the role what the server vouches for.
         func name(_ m: GroupMember) -> String { m.alias == m.role ? m.alias.terminalSafe : "\(m.alias.terminalSafe) (\(m.role.terminalSafe))" }
@@ -177,18 +194,19 @@ struct VigilSyncTool: AsyncParsableCommand {
         func row(_ name: String, _ cells: [String]) -> String {
             "  " + name.padded(toWidth: width) + zip(cells, widths).map { $0.leftPadded(toWidth: $1) }.joined()
         }
-        print(row("member", ["focused", "distracted", "share", "sessions", "streak"]))
+        var out = [row("member", ["focused", "distracted", "share", "sessions", "streak"])]
         for m in members {
             let judged = m.focusedMinutes + m.distractedMinutes
             let share = judged > 0 ? "\(Int((100 * m.focusedMinutes / judged).rounded()))%" : "–"
-            print(
+            out.append(
                 row(
                     name(m),
                     [humanDuration(m.focusedMinutes * 60), humanDuration(m.distractedMinutes * 60), share, String(m.sessions), String(m.streak)]))
         }
         for m in members where m.skippedDays > 0 {
-            print("  Left out: \(m.skippedDays) of \(name(m))'s days, whose figures no day can have (not a number, or out of range).")
+            out.append("  Left out: \(m.skippedDays) of \(name(m))'s days, whose figures no day can have (not a number, or out of range).")
         }
+        return out
     }
 
     func loginName() -> String {

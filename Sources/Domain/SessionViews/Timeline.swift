@@ -85,97 +85,99 @@ public struct TimelineRenderer: Sendable {
 
     /// One JSON object for an event (no newline).
     public func json(_ e: SessionEvent) -> String {
-        var f: [(String, String)] = [("time", jsonString(stamp(e.time))), ("elapsed", seconds(e.time - sessionStart))]
-        func add(_ k: String, _ v: String) { f.append((k, v)) }
-        func str(_ k: String, _ v: String?) { add(k, v.map(jsonString) ?? "null") }
-        switch e.kind {
-        case .sessionStarted(let task, let planned):
-            str("event", "session_started")
-            str("task", task)
-            add("planned", planned.map(seconds) ?? "null")
-        case .stateChanged(let from, let to, let score, let reason):
-            str("event", "state")
-            str("from", from.name)
-            str("to", to.name)
-            if case .alarm(let l) = to { add("level", String(l)) }
-            if case .ended(let o) = to { str("outcome", o.rawValue) }
-            add("score", score3(score))
-            str("reason", reason)
-        case .episodeStarted(let ep):
-            str("event", "episode_started")
-            add("episode", String(ep.number))
-            str("cause", ep.cause.rawValue)
-            str("since", stamp(ep.start))
-            add("since_elapsed", seconds(ep.start - sessionStart))
-            add("score", score3(ep.peakScore))
-            str("reason", ep.reason)
-        case .episodeEnded(let ep):
-            str("event", "episode_ended")
-            add("episode", String(ep.number))
-            str("cause", ep.cause.rawValue)
-            str("since", stamp(ep.start))
-            add("since_elapsed", seconds(ep.start - sessionStart))
-            add("duration", seconds(ep.duration ?? 0))
-            add("peak", score3(ep.peakScore))
-            add("alarm_level", String(ep.alarmLevel))
-            str("closed_by", ep.closedBy)
-            str("reason", ep.reason)
-        case .alarm(let level, let rep, let episode, let cause, let reason):
-            str("event", "alarm")
-            add("level", String(level))
-            add("repeat", String(rep))
-            add("episode", String(episode))
-            str("cause", cause.rawValue)
-            str("reason", reason)
-        case .alarmCleared(let level, let episode, let closedBy, let recovery):
-            str("event", "alarm_cleared")
-            add("level", String(level))
-            add("episode", String(episode))
-            str("closed_by", closedBy)
-            add("recovery", recovery.map(seconds) ?? "null")
-        case .alarmSnoozed(let level, let episode, let until, let left):
-            str("event", "alarm_snoozed")
-            add("level", String(level))
-            add("episode", String(episode))
-            str("until", stamp(until))
-            add("left", String(left))
-        case .snoozeRefused(let reason):
-            str("event", "snooze_refused")
-            str("reason", reason)
-        case .sensorStatus(let s):
-            str("event", "sensor")
-            str("sensor", s.sensor.rawValue)
-            str("state", s.state.rawValue)
-            str("detail", s.detail)
-        case .gap(let from, let secs):
-            str("event", "gap")
-            str("from", stamp(from))
-            add("duration", seconds(secs))
-        case .activity(let span):
-            str("event", "activity")
-            switch span.activity {
-            case .app(let appClass, let category):
-                str("activity", "app")
-                str("app_class", appClass)
-                str("category", category.rawValue)
-            case .call:
-                str("activity", "call")
+        var w = JSONWriter(style: .compact, capacity: 256)
+        w.object { w in
+            w.field("time", stamp(e.time))
+            w.field("elapsed", seconds(e.time - sessionStart))
+            switch e.kind {
+            case .sessionStarted(let task, let planned):
+                w.field("event", "session_started")
+                w.field("task", task)
+                w.field("planned", planned.map(seconds))
+            case .stateChanged(let from, let to, let score, let reason):
+                w.field("event", "state")
+                w.field("from", from.name)
+                w.field("to", to.name)
+                if case .alarm(let l) = to { w.field("level", l) }
+                if case .ended(let o) = to { w.field("outcome", o.rawValue) }
+                w.field("score", score3(score))
+                w.field("reason", reason)
+            case .episodeStarted(let ep):
+                w.field("event", "episode_started")
+                w.field("episode", ep.number)
+                w.field("cause", ep.cause.rawValue)
+                w.field("since", stamp(ep.start))
+                w.field("since_elapsed", seconds(ep.start - sessionStart))
+                w.field("score", score3(ep.peakScore))
+                w.field("reason", ep.reason)
+            case .episodeEnded(let ep):
+                w.field("event", "episode_ended")
+                w.field("episode", ep.number)
+                w.field("cause", ep.cause.rawValue)
+                w.field("since", stamp(ep.start))
+                w.field("since_elapsed", seconds(ep.start - sessionStart))
+                w.field("duration", seconds(ep.duration ?? 0))
+                w.field("peak", score3(ep.peakScore))
+                w.field("alarm_level", ep.alarmLevel)
+                w.field("closed_by", ep.closedBy)
+                w.field("reason", ep.reason)
+            case .alarm(let level, let rep, let episode, let cause, let reason):
+                w.field("event", "alarm")
+                w.field("level", level)
+                w.field("repeat", rep)
+                w.field("episode", episode)
+                w.field("cause", cause.rawValue)
+                w.field("reason", reason)
+            case .alarmCleared(let level, let episode, let closedBy, let recovery):
+                w.field("event", "alarm_cleared")
+                w.field("level", level)
+                w.field("episode", episode)
+                w.field("closed_by", closedBy)
+                w.field("recovery", recovery.map(seconds))
+            case .alarmSnoozed(let level, let episode, let until, let left):
+                w.field("event", "alarm_snoozed")
+                w.field("level", level)
+                w.field("episode", episode)
+                w.field("until", stamp(until))
+                w.field("left", left)
+            case .snoozeRefused(let reason):
+                w.field("event", "snooze_refused")
+                w.field("reason", reason)
+            case .sensorStatus(let s):
+                w.field("event", "sensor")
+                w.field("sensor", s.sensor.rawValue)
+                w.field("state", s.state.rawValue)
+                w.field("detail", s.detail)
+            case .gap(let from, let secs):
+                w.field("event", "gap")
+                w.field("from", stamp(from))
+                w.field("duration", seconds(secs))
+            case .activity(let span):
+                w.field("event", "activity")
+                switch span.activity {
+                case .app(let appClass, let category):
+                    w.field("activity", "app")
+                    w.field("app_class", appClass)
+                    w.field("category", category.rawValue)
+                case .call:
+                    w.field("activity", "call")
+                }
+                w.field("from", stamp(span.start))
+                w.field("duration", seconds(span.seconds))
+            case .sessionEnded(let s):
+                w.field("event", "session_ended")
+                w.field("outcome", s.outcome.rawValue)
+                w.field("active", seconds(s.activeSeconds))
+                w.field("focused", seconds(s.focusedSeconds))
+                w.field("distracted", seconds(s.distractedSeconds))
+                w.field("paused", seconds(s.pausedSeconds))
+                w.field("on_break", seconds(s.breakSeconds))
+                w.field("gaps", seconds(s.gapSeconds))
+                w.field("episodes", s.episodes)
+                w.field("alarms", s.alarms)
             }
-            str("from", stamp(span.start))
-            add("duration", seconds(span.seconds))
-        case .sessionEnded(let s):
-            str("event", "session_ended")
-            str("outcome", s.outcome.rawValue)
-            add("active", seconds(s.activeSeconds))
-            add("focused", seconds(s.focusedSeconds))
-            add("distracted", seconds(s.distractedSeconds))
-            add("paused", seconds(s.pausedSeconds))
-            add("on_break", seconds(s.breakSeconds))
-            add("gaps", seconds(s.gapSeconds))
-            add("episodes", String(s.episodes))
-            add("alarms", String(s.alarms))
         }
-        return "{" + f.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+        return w.text
     }
 
     /// An instant as the timeline writes it (docs/timeline-json.md): UTC, cut to whole
@@ -187,8 +189,8 @@ public struct TimelineRenderer: Sendable {
     }
 
     /// Seconds with millisecond precision, as a JSON number.
-    private func seconds(_ s: Double) -> String { jsonNumber((s * 1000).rounded() / 1000) }
-    private func score3(_ s: Double) -> String { jsonNumber((s * 1000).rounded() / 1000) }
+    private func seconds(_ s: Double) -> JSONValue { .exact((s * 1000).rounded() / 1000) }
+    private func score3(_ s: Double) -> JSONValue { .exact((s * 1000).rounded() / 1000) }
 }
 
 /// Why an episode ended without a return to work, in words: `break` → "on a break".

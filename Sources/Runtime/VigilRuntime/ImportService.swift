@@ -39,7 +39,7 @@ public struct ImportService: Sendable {
             let task = tasks.task(for: interval.tags)
             return ImportedSession(
                 key: interval.key, task: task?.title, taskId: task?.id, tags: interval.sessionTags, start: interval.start, end: interval.end,
-                detail: "[" + interval.tags.map(jsonString).joined(separator: ",") + "]")
+                detail: JSONValue.strings(interval.tags).text)
         }
         let count = try store.importSessions(sessions, dryRun: dryRun, at: now, from: name)
         let added = Set(count.addedKeys)

@@ -54,28 +54,34 @@ public struct SessionStatus: Codable, Hashable, Sendable {
         case episodes, alarms, updated, reason, pomodoro
     }
 
-    /// The object as one JSON line, keys sorted, written by hand (this runs up to once a tick).
+    /// The object as one JSON line, keys sorted (this runs up to once a tick).
     public var json: String {
-        var f: [String] = []
-        f.append("\"alarms\":\(alarms)")
-        f.append("\"elapsed_s\":\(jsonNumber(elapsed))")
-        f.append("\"episodes\":\(episodes)")
-        f.append("\"pid\":\(pid)")
-        f.append("\"planned_s\":\(planned.map(jsonNumber) ?? "null")")
-        if let p = pomodoro {
-            let left = p.left.map(jsonNumber) ?? "null"
-            f.append("\"pomodoro\":{\"left_s\":\(left),\"period\":\(p.period),\"phase\":\(jsonString(p.phase.rawValue)),\"rounds\":\(p.rounds)}")
-        } else {
-            f.append("\"pomodoro\":null")
+        var w = JSONWriter(style: .compact, capacity: 320)
+        w.object { w in
+            w.field("alarms", alarms)
+            w.field("elapsed_s", JSONValue.exact(elapsed))
+            w.field("episodes", episodes)
+            w.field("pid", Int(pid))
+            w.field("planned_s", planned.map(JSONValue.exact))
+            if let p = pomodoro {
+                w.field(
+                    "pomodoro",
+                    JSONValue.object([
+                        ("left_s", p.left.map(JSONValue.exact) ?? .null), ("period", .int(p.period)), ("phase", .str(p.phase.rawValue)),
+                        ("rounds", .int(p.rounds)),
+                    ]))
+            } else {
+                w.field("pomodoro", JSONValue.null)
+            }
+            w.field("reason", reason)
+            w.field("score", JSONValue.exact(score))
+            w.field("started", started)
+            w.field("state", state)
+            w.field("task", task)
+            w.field("updated", JSONValue.exact(updated))
+            w.field("worked_s", worked.map(JSONValue.exact))
         }
-        f.append("\"reason\":\(reason.map(jsonString) ?? "null")")
-        f.append("\"score\":\(jsonNumber(score))")
-        f.append("\"started\":\(jsonString(started))")
-        f.append("\"state\":\(jsonString(state))")
-        f.append("\"task\":\(task.map(jsonString) ?? "null")")
-        f.append("\"updated\":\(jsonNumber(updated))")
-        f.append("\"worked_s\":\(worked.map(jsonNumber) ?? "null")")
-        return "{" + f.joined(separator: ",") + "}"
+        return w.text
     }
 }
 

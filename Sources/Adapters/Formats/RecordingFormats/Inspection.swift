@@ -4,7 +4,7 @@ import VigilRecording
 
 /// A summary of one recording, in counts and levels only, without running a session
 /// (`vigil inspect`). Nothing in it identifies a key, holds audio or a coordinate.
-public struct RecordingInspection: Sendable, Encodable {
+public struct RecordingInspection: Sendable {
     public var file: String
     public var format: String
     /// The wall-clock instant of the recording's time 0 (RFC 3339, UTC).
@@ -23,13 +23,13 @@ public struct RecordingInspection: Sendable, Encodable {
     /// Sensor states the recording reports, in order (`input: permission_denied`).
     public var statuses: [String]
 
-    public struct IdleGap: Sendable, Encodable {
+    public struct IdleGap: Sendable {
         /// Seconds from the recording's start to the last activity before the gap.
         public var after: Double
         public var seconds: Double
     }
 
-    public struct InputFigures: Sendable, Encodable {
+    public struct InputFigures: Sendable {
         /// Key presses, autorepeat excluded.
         public var keyPresses: Int
         public var clicks: Int
@@ -49,7 +49,7 @@ public struct RecordingInspection: Sendable, Encodable {
     }
 
     /// The desktop's idle readings, locks and sleeps.
-    public struct DesktopFigures: Sendable, Encodable {
+    public struct DesktopFigures: Sendable {
         public var idleReadings = 0
         /// Seconds, the longest idle time the desktop reported.
         public var longestIdle = 0.0
@@ -58,8 +58,8 @@ public struct RecordingInspection: Sendable, Encodable {
     }
 
     /// The applications in front: time in each, with its category as recorded, longest first.
-    public struct AppFigures: Sendable, Encodable {
-        public struct App: Sendable, Encodable {
+    public struct AppFigures: Sendable {
+        public struct App: Sendable {
             public var appClass: String
             public var category: String
             public var seconds: Double
@@ -72,21 +72,21 @@ public struct RecordingInspection: Sendable, Encodable {
 
     /// A plug-in sensor's readings: how many, and the time each label held (until the sensor's
     /// next reading, or the recording's end).
-    public struct ReadingFigures: Sendable, Encodable {
+    public struct ReadingFigures: Sendable {
         public var sensor: String
         public var readings = 0
         public var secondsByLabel: [String: Double] = [:]
     }
 
     /// Calls and playback.
-    public struct MediaFigures: Sendable, Encodable {
+    public struct MediaFigures: Sendable {
         /// Calls begun (the count of recording streams going from none to some).
         public var calls = 0
         public var callSeconds = 0.0
         public var playingSeconds = 0.0
     }
 
-    public struct AudioFigures: Sendable, Encodable {
+    public struct AudioFigures: Sendable {
         /// Gated integrated loudness, LUFS: measured from the audio itself, so only for audio files.
         public var integratedLUFS: Double?
         public var maxMomentaryLUFS: Double?
@@ -99,7 +99,7 @@ public struct RecordingInspection: Sendable, Encodable {
         public var declaredDuration: Double?
     }
 
-    public struct LocationFigures: Sendable, Encodable {
+    public struct LocationFigures: Sendable {
         public var fixes: Int
         public var fixLosses: Int
         /// Metres travelled: movement beyond the fixes' own error (`TrackSummary`).
@@ -290,19 +290,14 @@ public struct RecordingInspection: Sendable, Encodable {
         return result
     }
 
-    /// One JSON object (snake_case keys, sorted, as docs/inspect-json.md lists them), its numbers
-    /// rounded to what they mean (docs/json.md): seconds to the millisecond, levels to 0.1 dB or
-    /// LU, metres to 0.1, speeds to 0.01 m/s, pointer travel to whole units.
+    /// One JSON object (snake_case keys, sorted, as docs/inspect-json.md lists them; a figure the
+    /// recording cannot give is left out), its numbers rounded to what they mean (docs/json.md):
+    /// seconds to the millisecond, levels to 0.1 dB or LU, metres to 0.1, speeds to 0.01 m/s,
+    /// pointer travel to whole units.
     public func json() -> String {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let text = (try? encoder.encode(roundedForJSON())).map({ String(decoding: $0, as: UTF8.self) }) else { return "{}" }
-        // JSONEncoder escapes the C0 controls only; DEL, the C1 and the bidi controls (a file name,
-        // an application's class from the recording) are written as `jsonString` writes them, so
-        // the line is inert in a terminal. Outside strings, the encoder writes none of them.
-        guard text.unicodeScalars.contains(where: \.isTerminalControl) else { return text }
-        return text.unicodeScalars.map { $0.isTerminalControl ? String(jsonString(String($0)).dropFirst().dropLast()) : String($0) }.joined()
+        var w = JSONWriter(style: .compact, capacity: 2048)
+        roundedForJSON().write(&w)
+        return w.text
     }
 
     /// This inspection with every measured number rounded as `json()` prints it.
@@ -432,5 +427,127 @@ public struct RecordingInspection: Sendable, Encodable {
         // Each line is Vigil's words around what the file holds (its name, applications, sensors'
         // states): one line each, inert in a terminal.
         return lines.map(\.terminalSafe).joined(separator: "\n")
+    }
+}
+
+// The inspection's JSON, field by field in sorted order (a test holds the keys to
+// docs/inspect-json.md). Numbers are written exactly as rounded (`roundedForJSON`).
+
+extension JSONWriter {
+    fileprivate mutating func exact(_ key: StaticString, _ v: Double) { field(key, JSONValue.exact(v)) }
+    fileprivate mutating func exact(_ key: StaticString, ifAny v: Double?) { if let v { exact(key, v) } }
+    fileprivate mutating func field(_ key: StaticString, ifAny v: (some JSONWritable)?) { if let v { field(key, v) } }
+    /// A map of names to seconds (categories, labels), its names sorted.
+    fileprivate mutating func seconds(_ key: StaticString, _ map: [String: Double]) {
+        field(key, JSONValue.object(map.sorted { $0.key < $1.key }.map { ($0.key, .exact($0.value)) }))
+    }
+}
+
+extension RecordingInspection: JSONObject {
+    public func writeFields(_ w: inout JSONWriter) {
+        w.field("apps", ifAny: apps)
+        w.field("audio", ifAny: audio)
+        w.field("desktop", ifAny: desktop)
+        w.exact("duration", duration)
+        w.field("file", file)
+        w.field("format", format)
+        w.field("input", ifAny: input)
+        w.field("location", ifAny: location)
+        w.field("media", ifAny: media)
+        w.field("readings", ifAny: readings)
+        w.field("samples", samples)
+        w.field("start", start)
+        w.field("statuses", statuses)
+    }
+}
+
+extension RecordingInspection.IdleGap: JSONObject {
+    public func writeFields(_ w: inout JSONWriter) {
+        w.exact("after", after)
+        w.exact("seconds", seconds)
+    }
+}
+
+extension RecordingInspection.InputFigures: JSONObject {
+    public func writeFields(_ w: inout JSONWriter) {
+        w.field("alt_tab", altTab)
+        w.field("app_switches", appSwitches)
+        w.field("clicks", clicks)
+        w.field("ctrl_tab", ctrlTab)
+        w.field("key_presses", keyPresses)
+        w.field("keys_obfuscated", ifAny: keysObfuscated)
+        w.field("longest_idle_gaps", longestIdleGaps)
+        w.exact("pointer_travel", pointerTravel)
+        w.field("scroll_ticks", scrollTicks)
+        w.field("super_key", superKey)
+        w.field("swipes", swipes)
+        w.field("workspace", workspace)
+    }
+}
+
+extension RecordingInspection.DesktopFigures: JSONObject {
+    public func writeFields(_ w: inout JSONWriter) {
+        w.field("idle_readings", idleReadings)
+        w.field("locks", locks)
+        w.exact("longest_idle", longestIdle)
+        w.field("sleeps", sleeps)
+    }
+}
+
+extension RecordingInspection.AppFigures.App: JSONObject {
+    public func writeFields(_ w: inout JSONWriter) {
+        w.field("app_class", appClass)
+        w.field("category", category)
+        w.exact("seconds", seconds)
+    }
+}
+
+extension RecordingInspection.AppFigures: JSONObject {
+    public func writeFields(_ w: inout JSONWriter) {
+        w.field("apps", apps)
+        w.field("changes", changes)
+        w.seconds("seconds_by_category", secondsByCategory)
+    }
+}
+
+extension RecordingInspection.ReadingFigures: JSONObject {
+    public func writeFields(_ w: inout JSONWriter) {
+        w.field("readings", readings)
+        w.seconds("seconds_by_label", secondsByLabel)
+        w.field("sensor", sensor)
+    }
+}
+
+extension RecordingInspection.MediaFigures: JSONObject {
+    public func writeFields(_ w: inout JSONWriter) {
+        w.exact("call_seconds", callSeconds)
+        w.field("calls", calls)
+        w.exact("playing_seconds", playingSeconds)
+    }
+}
+
+extension RecordingInspection.AudioFigures: JSONObject {
+    public func writeFields(_ w: inout JSONWriter) {
+        w.field("channels", ifAny: channels)
+        w.exact("declared_duration", ifAny: declaredDuration)
+        w.exact("integrated_lufs", ifAny: integratedLUFS)
+        w.exact("max_momentary_lufs", ifAny: maxMomentaryLUFS)
+        w.exact("max_short_term_lufs", ifAny: maxShortTermLUFS)
+        w.exact("sample_peak_dbfs", ifAny: samplePeakDBFS)
+        w.field("sample_rate", ifAny: sampleRate)
+    }
+}
+
+extension RecordingInspection.LocationFigures: JSONObject {
+    public func writeFields(_ w: inout JSONWriter) {
+        w.field("coarse_fixes", coarseFixes)
+        w.exact("distance_travelled", distanceTravelled)
+        w.field("fix_losses", fixLosses)
+        w.field("fixes", fixes)
+        w.exact("max_distance_from_first_fix", maxDistanceFromFirstFix)
+        w.exact("max_distance_from_workplace", ifAny: maxDistanceFromWorkplace)
+        w.exact("max_speed", ifAny: maxSpeed)
+        w.exact("path_length", pathLength)
+        w.field("reports", ifAny: reports)
     }
 }

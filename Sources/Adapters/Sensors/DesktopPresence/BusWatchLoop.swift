@@ -9,7 +9,7 @@ import VigilCore
 /// `watch` reports `.available` itself once it has read the first state, and returns only when the
 /// session stops; a failure (no bus, no service, the bus or the service gone) is thrown.
 func runBusWatch(
-    _ context: DetectorContext, bus: MessageBus, address: String?, retry: (first: Double, longest: Double), what: String,
+    _ context: DetectorContext, bus: MessageBus, address: String?, retry: Backoff, what: String,
     remedy: String, watch: (BusConnection, DetectorContext) throws(DBusFailure) -> Void
 ) {
     context.keepConnecting(retry: retry) {

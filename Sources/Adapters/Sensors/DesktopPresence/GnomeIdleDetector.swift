@@ -32,7 +32,7 @@ public final class GnomeIdleDetector: Detector, Sendable {
     public let busAddress: String?
     /// The watch interval in seconds (see the type's notes).
     public let interval: Double
-    private let retry: (first: Double, longest: Double)
+    private let retry: Backoff
     private let now: @Sendable () -> Timestamp
 
     static let monitor = "org.gnome.Mutter.IdleMonitor"
@@ -41,7 +41,7 @@ public final class GnomeIdleDetector: Detector, Sendable {
     static let screenSaverPath = "/org/gnome/ScreenSaver"
 
     public init(
-        config: VigilConfiguration.Desktop = .init(), busAddress: String? = nil, retry: (first: Double, longest: Double) = (0.5, 30),
+        config: VigilConfiguration.Desktop = .init(), busAddress: String? = nil, retry: Backoff = .reconnect,
         now: @escaping @Sendable () -> Timestamp
     ) {
         self.busAddress = busAddress

@@ -25,7 +25,7 @@ public final class LogindDetector: Detector, Sendable {
     public let busAddress: String?
     /// The session id to fall back on when logind does not know Vigil's process.
     public let sessionID: String?
-    private let retry: (first: Double, longest: Double)
+    private let retry: Backoff
     private let now: @Sendable () -> Timestamp
 
     static let name = "org.freedesktop.login1"
@@ -35,7 +35,7 @@ public final class LogindDetector: Detector, Sendable {
 
     public init(
         busAddress: String? = nil, sessionID: String? = ProcessInfo.processInfo.environment["XDG_SESSION_ID"],
-        retry: (first: Double, longest: Double) = (0.5, 30), now: @escaping @Sendable () -> Timestamp
+        retry: Backoff = .reconnect, now: @escaping @Sendable () -> Timestamp
     ) {
         self.busAddress = busAddress
         self.sessionID = sessionID.flatMap { $0.isEmpty ? nil : $0 }

@@ -20,14 +20,14 @@ public final class ScreenSaverIdleDetector: Detector, Sendable {
     public let busAddress: String?
     /// Seconds between two idle readings.
     public let poll: Double
-    private let retry: (first: Double, longest: Double)
+    private let retry: Backoff
     private let now: @Sendable () -> Timestamp
 
     static let name = "org.freedesktop.ScreenSaver"
     static let paths = ["/org/freedesktop/ScreenSaver", "/ScreenSaver"]
 
     public init(
-        config: VigilConfiguration.Desktop = .init(), busAddress: String? = nil, retry: (first: Double, longest: Double) = (0.5, 30),
+        config: VigilConfiguration.Desktop = .init(), busAddress: String? = nil, retry: Backoff = .reconnect,
         now: @escaping @Sendable () -> Timestamp
     ) {
         self.busAddress = busAddress

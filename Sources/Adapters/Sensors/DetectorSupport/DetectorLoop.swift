@@ -122,8 +122,8 @@ extension DetectorContext {
     /// gpsd): one `attempt` at a time; a loss or a failure is reported (`reportFailure`, which says
     /// a failure once however often it repeats) and the next attempt waits a growing delay, back to
     /// the shortest after a connection that worked, until the session stops.
-    public func keepConnecting(retry: (first: Double, longest: Double), _ attempt: () -> ConnectionEnd) {
-        var backoff = Backoff(first: retry.first, longest: retry.longest)
+    public func keepConnecting(retry: Backoff, _ attempt: () -> ConnectionEnd) {
+        var backoff = retry
         while !isStopped {
             let end = attempt()
             if isStopped { return }
@@ -187,6 +187,9 @@ public struct Backoff: Sendable {
     public let first: Double
     public let longest: Double
     private var current: Double
+
+    /// A sensor's reconnections: half a second, doubling up to half a minute.
+    public static let reconnect = Backoff(first: 0.5, longest: 30)
 
     public init(first: Double, longest: Double) {
         self.first = first

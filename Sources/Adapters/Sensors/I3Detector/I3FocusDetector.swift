@@ -21,16 +21,16 @@ public final class I3FocusDetector: Detector, Sendable {
     /// The IPC socket; nil uses $I3SOCK, then $SWAYSOCK.
     public let socketPath: String?
     private let apps: VigilConfiguration.Apps
-    private let retry: (first: Double, longest: Double)
+    private let retry: Backoff
     private let now: @Sendable () -> Timestamp
 
     /// - Parameters:
     ///   - socketPath: the IPC socket; nil uses $I3SOCK, then $SWAYSOCK.
     ///   - apps: the rules that categorise applications, and whether titles may be stored.
-    ///   - retry: seconds before the first reconnection attempt, doubling up to `longest`.
+    ///   - retry: the waits between reconnection attempts (`Backoff`).
     ///   - now: the session's clock.
     public init(
-        socketPath: String? = nil, apps: VigilConfiguration.Apps = .init(), retry: (first: Double, longest: Double) = (0.5, 30),
+        socketPath: String? = nil, apps: VigilConfiguration.Apps = .init(), retry: Backoff = .reconnect,
         now: @escaping @Sendable () -> Timestamp
     ) {
         self.socketPath = socketPath

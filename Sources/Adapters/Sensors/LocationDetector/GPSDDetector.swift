@@ -17,18 +17,18 @@ public final class GPSDDetector: Detector, Sendable {
     public let host: String
     public let port: String
     private let now: @Sendable () -> Timestamp
-    private let retry: (first: Double, longest: Double)
+    private let retry: Backoff
     private let location: VigilConfiguration.Location
 
     /// - Parameters:
     ///   - location: the workplace fixes are measured against and whether exact coordinates may
     ///     leave (`location.exact_coordinates`).
-    ///   - retry: seconds before the first reconnection attempt, doubling up to `longest`.
+    ///   - retry: the waits between reconnection attempts (`Backoff`).
     ///   - now: the session's clock; samples carry the time they were received, not the receiver's
     ///     own time, so a recording and the live session share one timeline.
     public init(
         host: String = "localhost", port: String = "2947", location: VigilConfiguration.Location = .init(),
-        retry: (first: Double, longest: Double) = (0.5, 30), now: @escaping @Sendable () -> Timestamp
+        retry: Backoff = .reconnect, now: @escaping @Sendable () -> Timestamp
     ) {
         self.host = host
         self.port = port

@@ -131,7 +131,7 @@ class PulseConnection: @unchecked Sendable {
     /// sample, so the status always comes first. `doing` says what the detector does with the server
     /// ("record from"), `settings` which config keys choose another.
     static func run(
-        _ context: DetectorContext, server: String?, retry: (first: Double, longest: Double), doing: String, settings: String,
+        _ context: DetectorContext, server: String?, retry: Backoff, doing: String, settings: String,
         connect: () -> PulseConnection
     ) {
         let serverName = server.map { "the PulseAudio server at \($0)" } ?? "the PulseAudio server"

@@ -21,10 +21,10 @@ public final class PulseMediaDetector: Detector, Sendable {
     /// Server address as libpulse takes it; nil is libpulse's default. The same server as the
     /// microphone (`audio.server` in the config).
     public let server: String?
-    private let retry: (first: Double, longest: Double)
+    private let retry: Backoff
     private let now: @Sendable () -> Timestamp
 
-    public init(server: String? = nil, retry: (first: Double, longest: Double) = (0.5, 30), now: @escaping @Sendable () -> Timestamp) {
+    public init(server: String? = nil, retry: Backoff = .reconnect, now: @escaping @Sendable () -> Timestamp) {
         self.server = server
         self.retry = retry
         self.now = now

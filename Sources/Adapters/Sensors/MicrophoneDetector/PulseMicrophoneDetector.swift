@@ -25,12 +25,12 @@ public final class PulseMicrophoneDetector: Detector, Sendable {
     public let source: String?
     public let sampleRate: Int
     public let window: Double
-    private let retry: (first: Double, longest: Double)
+    private let retry: Backoff
     private let now: @Sendable () -> Timestamp
 
     public init(
         server: String? = nil, source: String? = nil, sampleRate: Int = 16_000, window: Double = 1,
-        retry: (first: Double, longest: Double) = (0.5, 30), now: @escaping @Sendable () -> Timestamp
+        retry: Backoff = .reconnect, now: @escaping @Sendable () -> Timestamp
     ) {
         self.server = server
         self.source = source

@@ -170,11 +170,11 @@ extension WaylandConnection {
     /// to `use` and, when `use` returns, reconnects with a growing delay, until the session stops.
     ///
     /// `use` returns nil once the connection broke (or the session stopped) after it had worked:
-    /// reported as a loss, and the delay starts again from `retry.first`. It returns a sentence
+    /// reported as a loss, and the waits start again from the first. It returns a sentence
     /// when the compositor is of no use to it (no idle protocol), reported as the failure. Failing
     /// to connect at all is reported with the remedy.
     static func keepConnected(
-        display: String?, environment: [String: String]?, retry: (first: Double, longest: Double), _ context: DetectorContext,
+        display: String?, environment: [String: String]?, retry: Backoff, _ context: DetectorContext,
         use: (WaylandConnection) -> String?
     ) {
         context.keepConnecting(retry: retry) {

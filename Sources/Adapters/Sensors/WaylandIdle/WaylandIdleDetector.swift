@@ -31,7 +31,7 @@ public final class WaylandIdleDetector: Detector, Sendable {
     public let interval: Double
     /// Seconds without input after which the compositor says "idle"; idle below it reads 0.
     public let threshold: Double
-    private let retry: (first: Double, longest: Double)
+    private let retry: Backoff
     /// Where $WAYLAND_DISPLAY and $XDG_RUNTIME_DIR are read; nil: the process's environment.
     private let environment: [String: String]?
     private let now: @Sendable () -> Timestamp
@@ -39,10 +39,10 @@ public final class WaylandIdleDetector: Detector, Sendable {
     /// - Parameters:
     ///   - display: the Wayland display; nil uses $WAYLAND_DISPLAY.
     ///   - desktop: `poll` sets the seconds between idle readings and the idle threshold.
-    ///   - retry: seconds before the first reconnection attempt, doubling up to `longest`.
+    ///   - retry: the waits between reconnection attempts (`Backoff`).
     ///   - now: the session's clock.
     public convenience init(
-        display: String? = nil, desktop: VigilConfiguration.Desktop = .init(), retry: (first: Double, longest: Double) = (0.5, 30),
+        display: String? = nil, desktop: VigilConfiguration.Desktop = .init(), retry: Backoff = .reconnect,
         now: @escaping @Sendable () -> Timestamp
     ) {
         self.init(display: display, desktop: desktop, retry: retry, environment: nil, now: now)
@@ -50,7 +50,7 @@ public final class WaylandIdleDetector: Detector, Sendable {
 
     /// As the public one, reading the display and runtime directory from `environment` (tests).
     init(
-        display: String?, desktop: VigilConfiguration.Desktop, retry: (first: Double, longest: Double), environment: [String: String]?,
+        display: String?, desktop: VigilConfiguration.Desktop, retry: Backoff, environment: [String: String]?,
         now: @escaping @Sendable () -> Timestamp
     ) {
         self.display = display

@@ -118,12 +118,12 @@ extension X11Connection {
     /// `use` and, when `use` returns, reconnects with a growing delay, until the session stops.
     ///
     /// `use` returns nil once the connection broke (or the session stopped) after it had
-    /// worked: reported as a loss, and the delay starts again from `retry.first`. It returns a
+    /// worked: reported as a loss, and the waits start again from the first. It returns a
     /// sentence when the display is of no use to it (no extension), reported as the failure.
     /// Failing to connect at all is reported with the remedy. Runs with SIGPIPE blocked on the
     /// detector's thread (see `withSIGPIPEBlocked`).
     static func keepConnected(
-        display: String?, retry: (first: Double, longest: Double), _ context: DetectorContext, use: (X11Connection) -> String?
+        display: String?, retry: Backoff, _ context: DetectorContext, use: (X11Connection) -> String?
     ) {
         withSIGPIPEBlocked {
             context.keepConnecting(retry: retry) {

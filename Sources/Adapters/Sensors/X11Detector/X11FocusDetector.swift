@@ -21,16 +21,16 @@ public final class X11FocusDetector: Detector, Sendable {
     /// The X display (`:0`); nil uses $DISPLAY.
     public let display: String?
     private let apps: VigilConfiguration.Apps
-    private let retry: (first: Double, longest: Double)
+    private let retry: Backoff
     private let now: @Sendable () -> Timestamp
 
     /// - Parameters:
     ///   - display: the X display; nil uses $DISPLAY.
     ///   - apps: the rules that categorise applications, and whether titles may be stored.
-    ///   - retry: seconds before the first reconnection attempt, doubling up to `longest`.
+    ///   - retry: the waits between reconnection attempts (`Backoff`).
     ///   - now: the session's clock.
     public init(
-        display: String? = nil, apps: VigilConfiguration.Apps = .init(), retry: (first: Double, longest: Double) = (0.5, 30),
+        display: String? = nil, apps: VigilConfiguration.Apps = .init(), retry: Backoff = .reconnect,
         now: @escaping @Sendable () -> Timestamp
     ) {
         self.display = display

@@ -22,16 +22,16 @@ public final class X11IdleDetector: Detector, Sendable {
     public let display: String?
     /// Seconds between idle readings.
     public let interval: Double
-    private let retry: (first: Double, longest: Double)
+    private let retry: Backoff
     private let now: @Sendable () -> Timestamp
 
     /// - Parameters:
     ///   - display: the X display; nil uses $DISPLAY.
     ///   - desktop: `poll` sets the seconds between idle readings.
-    ///   - retry: seconds before the first reconnection attempt, doubling up to `longest`.
+    ///   - retry: the waits between reconnection attempts (`Backoff`).
     ///   - now: the session's clock.
     public init(
-        display: String? = nil, desktop: VigilConfiguration.Desktop = .init(), retry: (first: Double, longest: Double) = (0.5, 30),
+        display: String? = nil, desktop: VigilConfiguration.Desktop = .init(), retry: Backoff = .reconnect,
         now: @escaping @Sendable () -> Timestamp
     ) {
         self.display = display

@@ -23,22 +23,19 @@ extension EventStore {
                 let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(table) ORDER BY rowid")
                 var first = true
                 while let row = try rows.next() {
-                    // One object a row, keys sorted, written with the core's JSON text helpers as
-                    // every other line Vigil writes (a blob as base64, a non-finite real as null).
-                    var fields: [(String, String)] = []
+                    // One object a row, keys sorted, written by the core's JSON writer as every
+                    // other line Vigil writes (a blob as base64, a non-finite real as null).
+                    var fields: [(String, JSONValue)] = []
                     for (column, value) in row {
-                        let text: String
                         switch value.storage {
-                        case .null: text = "null"
-                        case .int64(let v): text = String(v)
-                        case .double(let v): text = v.isFinite ? jsonNumber(v) : "null"
-                        case .string(let v): text = jsonString(v)
-                        case .blob(let v): text = jsonString(v.base64EncodedString())
+                        case .null: fields.append((column, .null))
+                        case .int64(let v): fields.append((column, .integer(v)))
+                        case .double(let v): fields.append((column, .exact(v)))
+                        case .string(let v): fields.append((column, .str(v)))
+                        case .blob(let v): fields.append((column, .str(v.base64EncodedString())))
                         }
-                        fields.append((column, text))
                     }
-                    let object = "{" + fields.sorted { $0.0 < $1.0 }.map { "\(jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}"
-                    emit((first ? "\n" : ",\n") + object)
+                    emit((first ? "\n" : ",\n") + JSONValue.object(fields.sorted { $0.0 < $1.0 }).text)
                     first = false
                 }
                 emit("]")

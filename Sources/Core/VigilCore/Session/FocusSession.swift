@@ -30,29 +30,29 @@ public struct FocusSession: Sendable {
     public let plannedSeconds: Double?
 
     /// Where the session is, with the data of that state.
-    private(set) var phase: Phase = .planned
-    public private(set) var startedAt: Timestamp?
+    var phase: Phase = .planned
+    public internal(set) var startedAt: Timestamp?
     /// The combined distraction score at the last evaluation, in [0, 1].
-    public private(set) var score: Double = 0
+    public internal(set) var score: Double = 0
     /// The assessment that dominates the combined score, if any scores above 0.
     public var dominant: Assessment? { dominantScorer.flatMap { scorers.assess($0, at: evaluatedAt) } }
     /// Which scorer dominated at the last evaluation, and when that was: the assessment itself is
     /// made only when a reason or a cause is needed, not at every sample.
-    private var dominantScorer: Int?
+    var dominantScorer: Int?
     private var evaluatedAt = Timestamp(nanoseconds: 0)
 
-    private var scorers: ScorerSet
+    var scorers: ScorerSet
 
     /// The last instant anything (a sample or a tick) was seen: gaps are measured from here.
-    private var lastSeen: Timestamp?
+    var lastSeen: Timestamp?
     /// Episodes may not be dated back before this (session start, resume, end of a gap, previous episode).
-    private var datingFloor: Timestamp?
+    var datingFloor: Timestamp?
     private var snoozesUsed = 0
-    private var ledger = Ledger()
-    /// Set from "the computer is going to sleep" to the wake-up.
-    private var asleepSince: Timestamp?
+    var ledger = Ledger()
+    /// Asleep from "the computer is going to sleep" to the wake-up.
+    var power = Power.awake
     /// The application in front and calls, as stretches of judged time.
-    private var activities = ActivityLedger()
+    var activities = ActivityLedger()
     /// The instant of the last input if it left the scorers judged at it (a tick or a sample that
     /// evaluated, or had nothing to evaluate); nil after any other: see `steadiness()`.
     private var settledAt: Timestamp?
@@ -106,24 +106,6 @@ public struct FocusSession: Sendable {
         return s + p + (configuration.session.pauseExtendsPlan ? Ledger.seconds(ledger.paused) : 0)
     }
 
-    /// What ticks can change after the last input, for `SessionStepper` to skip the ones that
-    /// cannot: a replay then gives the same events at the same instants without evaluating every
-    /// second of months of recordings.
-    public struct Steadiness: Sendable {
-        /// The instant before which a tick changes nothing but the time booked (no score moves
-        /// but a rising one, no alarm or confirmation falls due, the plan does not end); `nil`
-        /// when no tick before the next input can.
-        public var until: Timestamp?
-        /// While focused or drifting with a rising score (an idle spell or a stretch in a
-        /// distracting application on its ramp): the threshold whose crossing is the next thing a
-        /// tick before `until` can change. Before the combined score reaches it
-        /// (`scoreIfJudged(at:)`), ticks change nothing but the time booked.
-        public var riseThreshold: Double?
-        /// Whether the score may rise before `until`. The next input then tells the score of the
-        /// tick before it (a pause's "paused at 0.42"), so that tick is judged.
-        public var scoreMayRise: Bool
-    }
-
     /// See `Steadiness`. Asked between inputs only, so that a recording with a sample every second
     /// pays nothing for it; until a tick or sample has judged the scorers, the next tick is due.
     public func steadiness() -> Steadiness {
@@ -142,7 +124,7 @@ public struct FocusSession: Sendable {
             // A pause that extends the plan moves its end on as time passes.
             if configuration.session.pauseExtendsPlan { due = nil }
         case .watching(let w):
-            guard asleepSince == nil else { break }
+            guard power == .awake else { break }
             let outlook = scorers.outlook(after: now)
             rising = outlook.rising
             earliest(outlook.until)
@@ -154,7 +136,7 @@ public struct FocusSession: Sendable {
                 if w.highSince == nil { rise = min(rise ?? s.distractEnter, s.distractEnter) }
             }
         case .distracted(let m):
-            guard asleepSince == nil else { break }
+            guard power == .awake else { break }
             let outlook = scorers.outlook(after: now)
             rising = outlook.rising
             if outlook.rising, let until = outlook.until {
@@ -231,7 +213,7 @@ public struct FocusSession: Sendable {
             return
         case .input, .audio, .location, .desktop, .app, .media, .reading:
             // Between "going to sleep" and the wake-up, samples describe nobody.
-            guard asleepSince == nil else { return }
+            guard power == .awake else { return }
             scorers.observe(sample.payload, at: now, judging: phase.isJudging)
             switch sample.payload {
             case .app, .media: activities.note(sample.payload, at: now, judging: phase.isJudging, into: &events)
@@ -244,7 +226,7 @@ public struct FocusSession: Sendable {
             events += control(action, at: now)
             return
         }
-        guard asleepSince == nil else { return }
+        guard power == .awake else { return }
         evaluate(at: now, into: &events)
         settledAt = now
     }
@@ -268,7 +250,7 @@ public struct FocusSession: Sendable {
         case .watching, .distracted, .paused:
             if finishIfPlanReached(before: now, into: &events) { return }
             account(until: now, into: &events)
-            if asleepSince == nil { evaluate(at: now, into: &events) }
+            if power == .awake { evaluate(at: now, into: &events) }
             settledAt = now
         }
     }
@@ -364,8 +346,8 @@ public struct FocusSession: Sendable {
             guard let started = startedAt else { return events }
             let at = max(now, lastSeen ?? now)
             account(until: at, into: &events)
-            if let asleep = asleepSince {
-                asleepSince = nil
+            if case .asleep(let asleep) = power {
+                power = .awake
                 recordGap(from: asleep, to: at, into: &events)
             }
             if case .distracted(let m) = phase { closeEpisode(m, at: at, by: "ended", into: &events) }
@@ -388,98 +370,6 @@ public struct FocusSession: Sendable {
     }
 
     // MARK: Internals
-
-    /// Ends the session at its planned end if `now` is past it. While a pause extends the plan,
-    /// its end moves on with the time paused up to `now`, so a pause never reaches it.
-    private mutating func finishIfPlanReached(before now: Timestamp, into events: inout [SessionEvent]) -> Bool {
-        guard var end = plannedEnd else { return false }
-        if case .paused = phase, configuration.session.pauseExtendsPlan, let seen = lastSeen, now > seen, asleepSince == nil,
-            now - seen <= configuration.session.gap
-        {
-            end = end + (now - seen)
-        }
-        guard now >= end else { return false }
-        if let seen = lastSeen, end > seen {
-            account(until: end, into: &events)
-            evaluate(at: end, into: &events)
-        }
-        events += self.end(.planReached, at: end)
-        return true
-    }
-
-    /// The machine is going to sleep: the gap starts now, not when the samples stop. An open
-    /// episode ends here; nothing is judged until the wake-up.
-    private mutating func fallAsleep(at now: Timestamp, into events: inout [SessionEvent]) {
-        guard asleepSince == nil else { return }
-        asleepSince = now
-        activities.close(at: now, into: &events)
-        if case .distracted(let m) = phase {
-            closeEpisode(m, at: now, by: "sleep", into: &events)
-            enter(.watching(Watch()), at: now, reason: "the computer is going to sleep", into: &events)
-        }
-    }
-
-    /// The machine woke up: the time asleep is a gap, and judging starts again from now.
-    private mutating func wake(at now: Timestamp, into events: inout [SessionEvent]) {
-        guard let asleep = asleepSince else { return }
-        asleepSince = nil
-        endGap(from: asleep, to: now, reason: "woke up after \(humanDuration(now - asleep))", into: &events)
-    }
-
-    private mutating func recordGap(from start: Timestamp, to end: Timestamp, into events: inout [SessionEvent]) {
-        let seconds = max(0, end - start)
-        ledger.gaps = Ledger.add(ledger.gaps, from: start, to: end)
-        events.append(SessionEvent(time: end, kind: .gap(from: start, seconds: seconds)))
-    }
-
-    /// Nothing was judged from `start` to `end` (the samples stopped, or the machine slept; what was
-    /// open then is closed already): the gap is booked, and a judged session starts judging again.
-    private mutating func endGap(from start: Timestamp, to end: Timestamp, reason: String, into events: inout [SessionEvent]) {
-        recordGap(from: start, to: end, into: &events)
-        switch phase {
-        case .watching, .distracted:
-            activities.open(at: end)
-            restartJudging(at: end)
-            enter(.watching(Watch()), at: end, reason: reason, into: &events)
-        case .planned, .paused, .ended:
-            break
-        }
-    }
-
-    /// Books the time since the last instant seen, or records a gap if nothing was seen for too long.
-    private mutating func account(until now: Timestamp, into events: inout [SessionEvent]) {
-        guard let seen = lastSeen, now > seen else { return }
-        let elapsed = now - seen
-        lastSeen = now
-        // Asleep: the whole time is one gap, recorded at the wake-up.
-        guard asleepSince == nil else { return }
-        guard elapsed > configuration.session.gap else {
-            switch phase {
-            case .watching, .distracted: ledger.active = Ledger.add(ledger.active, from: seen, to: now)
-            case .paused(let kind):
-                ledger.paused = Ledger.add(ledger.paused, from: seen, to: now)
-                if kind == .breakTime { ledger.onBreak = Ledger.add(ledger.onBreak, from: seen, to: now) }
-            case .planned, .ended: break
-            }
-            return
-        }
-        // What was open ended when the samples stopped; told before the gap so times stay in order.
-        if case .distracted(let m) = phase { closeEpisode(m, at: seen, by: "gap", into: &events) }
-        if phase.isJudging { activities.close(at: seen, into: &events) }
-        endGap(from: seen, to: now, reason: "samples resumed after \(humanDuration(elapsed))", into: &events)
-    }
-
-    /// After a pause or a gap, nothing before `now` counts.
-    private mutating func restartJudging(at now: Timestamp) {
-        scorers.restart(at: now)
-        datingFloor = now
-        if case .watching(var w) = phase {
-            w.highSince = nil
-            phase = .watching(w)
-        }
-        score = 0
-        dominantScorer = nil
-    }
 
     /// The combined score, and which scorer explains it: the most specific cause among those
     /// scoring (see `Specificity`), then the higher weighted score, then the scorer registered first
@@ -528,7 +418,7 @@ public struct FocusSession: Sendable {
         min(1, max(0, ((1 - keep) * 1e12).rounded() / 1e12))
     }
 
-    private mutating func evaluate(at now: Timestamp, into events: inout [SessionEvent]) {
+    mutating func evaluate(at now: Timestamp, into events: inout [SessionEvent]) {
         let s = configuration.scoring
         switch phase {
         case .planned, .paused, .ended:
@@ -603,7 +493,7 @@ public struct FocusSession: Sendable {
     }
 
     /// Tells the end of the episode `m`. The caller moves to the next phase.
-    private mutating func closeEpisode(_ m: EpisodeMachine, at now: Timestamp, by closer: String, into events: inout [SessionEvent]) {
+    mutating func closeEpisode(_ m: EpisodeMachine, at now: Timestamp, by closer: String, into events: inout [SessionEvent]) {
         var e = m.episode
         let end = max(now, e.start)
         e.end = end
@@ -619,11 +509,11 @@ public struct FocusSession: Sendable {
     }
 
     /// The one way the phase changes state: a `stateChanged` event whenever the state people see changes.
-    private mutating func enter(_ next: Phase, at now: Timestamp, reason: String?, into events: inout [SessionEvent]) {
+    mutating func enter(_ next: Phase, at now: Timestamp, reason: String?, into events: inout [SessionEvent]) {
         let from = phase.state
         // Stretches in applications and on calls run while the session judges (and not asleep).
         if phase.isJudging, !next.isJudging { activities.close(at: now, into: &events) }
-        if !phase.isJudging, next.isJudging, asleepSince == nil { activities.open(at: now) }
+        if !phase.isJudging, next.isJudging, power == .awake { activities.open(at: now) }
         phase = next
         let to = next.state
         if case .ended = to { isEnded = true }

@@ -59,3 +59,23 @@ extension FocusSession {
         static func seconds(_ nanoseconds: Int64) -> Double { Double(nanoseconds) / 1e9 }
     }
 }
+
+extension FocusSession {
+    /// What ticks can change after the last input, for `SessionStepper` to skip the ones that
+    /// cannot: a replay then gives the same events at the same instants without evaluating every
+    /// second of months of recordings.
+    public struct Steadiness: Sendable {
+        /// The instant before which a tick changes nothing but the time booked (no score moves
+        /// but a rising one, no alarm or confirmation falls due, the plan does not end); `nil`
+        /// when no tick before the next input can.
+        public var until: Timestamp?
+        /// While focused or drifting with a rising score (an idle spell or a stretch in a
+        /// distracting application on its ramp): the threshold whose crossing is the next thing a
+        /// tick before `until` can change. Before the combined score reaches it
+        /// (`scoreIfJudged(at:)`), ticks change nothing but the time booked.
+        public var riseThreshold: Double?
+        /// Whether the score may rise before `until`. The next input then tells the score of the
+        /// tick before it (a pause's "paused at 0.42"), so that tick is judged.
+        public var scoreMayRise: Bool
+    }
+}
