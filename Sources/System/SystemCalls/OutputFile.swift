@@ -402,9 +402,8 @@ public func processExists(_ pid: Int32) -> Bool {
 /// because the handler can run on any thread at any instant, also while another thread adds or
 /// removes a path; a removed path's string is freed only once no handler is reading the table.
 ///
-/// Installed with the first temporary, for SIGINT, SIGTERM and SIGHUP where they have their
-/// default action (an ignored SIGHUP, under nohup, stays ignored; a command's own handler stays),
-/// and at exit(3). The handler unlinks, restores the default action and raises the signal again,
+/// Unlinked at exit(3), and by the process's signal handler (`ProcessSignals`) when no command
+/// is watching the signals: it unlinks, restores the default action and raises the signal again,
 /// so the process ends as the signal meant (a shell sees 130 for Ctrl-C).
 enum CleanupRegistry {
     static let slots: InlineArray<64, Atomic<Int>> = InlineArray { _ in Atomic(0) }
@@ -444,20 +443,7 @@ enum CleanupRegistry {
         // Made before the handler can run: a handler must not be the one to initialise them.
         _ = slots.count
         _ = readers.load(ordering: .sequentiallyConsistent)
-        for signo in [SIGINT, SIGTERM, SIGHUP] {
-            var current = sigaction()
-            guard sigaction(signo, nil, &current) == 0, current.sa_flags & SA_SIGINFO == 0, current.__sigaction_handler.sa_handler == nil
-            else { continue }
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { signo in
-                CleanupRegistry.unlinkAll()
-                signal(signo, SIG_DFL)
-                raise(signo)
-            }
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            sigaction(signo, &action, nil)
-        }
+        ProcessSignals.installForCleanup()
         atexit { CleanupRegistry.unlinkAll() }
         return true
     }
