@@ -120,7 +120,7 @@ let package = Package(
         .target(
             name: "VigilCore", dependencies: [.product(name: "DequeModule", package: "swift-collections")],
             path: "Sources/Core/VigilCore"),
-        .target(name: "VigilTesting", path: "Sources/Core/VigilTesting"),
+        .target(name: "VigilTesting", dependencies: ["VigilCore"], path: "Sources/Core/VigilTesting"),
 
         // Domain
         .target(name: "VigilAudio", dependencies: ["SystemCalls"], path: "Sources/Domain/VigilAudio"),
@@ -244,9 +244,9 @@ let package = Package(
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "JSONScanningTests", dependencies: ["JSONScanning"]),
         .testTarget(name: "DisplayWidthTests", dependencies: ["DisplayWidth"]),
-        .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore"]),
+        .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore", "VigilTesting"]),
         // What the detector tests share: collecting a live stream, a free port, a wall clock.
-        .target(name: "TestSupport", dependencies: ["VigilCore"], path: "Tests/Support"),
+        .target(name: "TestSupport", dependencies: ["VigilCore", "VigilTesting"], path: "Tests/Support"),
         // SoundAlarm: the media detector must not count Vigil's own alarm tone as playback.
         .testTarget(
             name: "MicrophoneDetectorTests", dependencies: ["MicrophoneDetector", "TestSupport", "VigilAudio", "VigilCore", "SoundAlarm"]),
@@ -265,7 +265,7 @@ let package = Package(
         .testTarget(name: "VigilStatsTests", dependencies: ["VigilStats", "VigilCore"]),
         .testTarget(name: "VigilPlannerTests", dependencies: ["VigilPlanner", "VigilStats", "VigilCore"]),
         .testTarget(name: "VigilImportsTests", dependencies: ["VigilImports", "VigilStore", "VigilPlanner", "VigilCore"]),
-        .testTarget(name: "VigilStoreTests", dependencies: ["VigilCore", "VigilStore", "VigilStats", "VigilPlanner"]),
+        .testTarget(name: "VigilStoreTests", dependencies: ["VigilCore", "VigilStore", "VigilStats", "VigilPlanner", "VigilTesting"]),
         .testTarget(
             name: "VigilRuntimeTests",
             dependencies: [

@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
+import Testing
 import VigilCore
+import VigilTesting
 
 /// Collects a detector's samples in the background.
 public final class Collector: Sendable {
@@ -59,4 +61,26 @@ public func freePort() -> Int {
 /// manual clock, which move the clock on either way once another task had its chance.
 public func yieldUntil(tries: Int = 100_000, _ condition: () -> Bool) async {
     for _ in 0..<tries where !condition() { await Task.yield() }
+}
+
+/// Waits, by yielding (never sleeping: the tests' clocks are manual), until `condition` holds;
+/// a test issue names `what` was not reached after `tries` yields. The tests that drive a live
+/// session, a runner, a scheduler or a daemon on a manual clock all wait this way.
+public func settle(
+    _ what: String = "the expected point", tries: Int = 200_000, sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () async -> Bool
+) async {
+    for _ in 0..<tries {
+        if await condition() { return }
+        await Task.yield()
+    }
+    Issue.record("did not reach \(what) after \(tries) yields", sourceLocation: sourceLocation)
+}
+
+/// Waits until something sleeps on `clock` (or `done` holds): the code under test has done what
+/// it could and waits for the time to move.
+public func settle(
+    sleepingOn clock: ManualClock, tries: Int = 100_000, sourceLocation: SourceLocation = #_sourceLocation, until done: () -> Bool = { false }
+) async {
+    await settle("a sleeper on the clock", tries: tries, sourceLocation: sourceLocation) { clock.sleeperCount > 0 || done() }
 }

@@ -1,4 +1,5 @@
 import Testing
+import VigilTesting
 
 @testable import VigilCore
 

@@ -1,9 +1,7 @@
 import VigilCore
+import VigilTesting
 
-/// An instant `s` seconds after a fixed test epoch (2026-03-02T09:00:00Z).
-func at(_ s: Double) -> Timestamp { Timestamp(nanoseconds: 1_772_442_000_000_000_000) + s }
-
-let epoch = at(0)
+let epoch = testEpoch
 
 /// Input activity ending at `t`, with the last event `idle` seconds before.
 func typing(_ keys: Int = 10, idle: Double = 0.5, travel: Double = 0, clicks: Int = 0, scroll: Int = 0, switches: AppSwitches = AppSwitches())

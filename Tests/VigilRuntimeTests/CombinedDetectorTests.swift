@@ -1,6 +1,7 @@
 import DetectorSupport
 import Testing
 import VigilCore
+import VigilTesting
 
 /// A detector that says what it is told, in order, then stops.
 private struct Scripted: Detector {
@@ -18,8 +19,6 @@ private struct Scripted: Detector {
     func status(_ state: SensorState, _ detail: String, at t: Double) -> Sample {
         Sample(time: at(t), payload: .status(SensorStatus(sensor: .desktop, state: state, detail: detail)))
     }
-
-    func at(_ s: Double) -> Timestamp { Timestamp(nanoseconds: 1_772_442_000_000_000_000) + s }
 
     @Test func readingsPassAndTheStatusIsThePartsTogether() async {
         let idle = Scripted(samples_: [

@@ -2,6 +2,7 @@ import Foundation
 import RecordingFormats
 import SessionViews
 import Synchronization
+import TestSupport
 import Testing
 import VigilCore
 import VigilRecording
@@ -17,15 +18,6 @@ import VigilTesting
         let events = Mutex<[SessionEvent]>([])
         func add(_ e: [SessionEvent]) { events.withLock { $0 += e } }
         var all: [SessionEvent] { events.withLock { $0 } }
-    }
-
-    /// Waits (by yielding, never sleeping) until `condition` holds; fails the test after many tries.
-    func settle(_ condition: () async -> Bool) async {
-        for _ in 0..<100_000 {
-            if await condition() { return }
-            await Task.yield()
-        }
-        Issue.record("the session did not reach the expected point")
     }
 
     @Test func wallTimeIsTheStartPlusMonotonicElapsedTime() async {

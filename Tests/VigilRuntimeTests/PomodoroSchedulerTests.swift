@@ -1,4 +1,5 @@
 import Synchronization
+import TestSupport
 import Testing
 import VigilCore
 import VigilRuntime
@@ -13,15 +14,6 @@ import VigilTesting
         var all: [PomodoroScheduler<ManualClock>.Step] { steps.withLock { $0 } }
     }
 
-    /// Waits until the scheduler sleeps on the clock (or `done` holds), yielding to it.
-    func settle(_ clock: ManualClock, until done: () -> Bool = { false }) async {
-        for _ in 0..<10_000 {
-            if clock.sleeperCount > 0 || done() { return }
-            await Task.yield()
-        }
-        Issue.record("the scheduler did not reach the expected point")
-    }
-
     func input(keys: Int = 0, clicks: Int = 0) -> Sample {
         Sample(time: Timestamp(nanoseconds: 0), payload: .input(InputActivity(window: 5, keyPresses: keys, clicks: clicks, idle: 1)))
     }
@@ -33,16 +25,16 @@ import VigilTesting
         let scheduler = PomodoroScheduler(plan: PomodoroPlan(work: 600, shortBreak: 120, longBreak: 300, rounds: 2), clock: clock) { steps.add($0) }
         let run = Task { await scheduler.run() }
 
-        await settle(clock)
+        await settle(sleepingOn: clock)
         clock.advance(by: .seconds(599))
-        await settle(clock)
+        await settle(sleepingOn: clock)
         #expect(steps.all.isEmpty)
         clock.advance(by: .seconds(1))
-        await settle(clock) { steps.all.count == 1 }
+        await settle(sleepingOn: clock) { steps.all.count == 1 }
         #expect(steps.all == [.breakStarts(period: 1)])
 
         clock.advance(by: .seconds(120))
-        await settle(clock) { scheduler.isWaiting }
+        await settle(sleepingOn: clock) { scheduler.isWaiting }
         #expect(steps.all == [.breakStarts(period: 1), .waiting(period: 1)])
         // Time alone does not end the wait, nor does input without activity (a moved mouse).
         clock.advance(by: .seconds(3600))
@@ -53,14 +45,14 @@ import VigilTesting
         #expect(steps.all.last == .resumed(period: 1))
 
         // The second period ends in the long break.
-        await settle(clock)
+        await settle(sleepingOn: clock)
         clock.advance(by: .seconds(600))
-        await settle(clock) { steps.all.count == 4 }
+        await settle(sleepingOn: clock) { steps.all.count == 4 }
         clock.advance(by: .seconds(299))
-        await settle(clock)
+        await settle(sleepingOn: clock)
         #expect(!scheduler.isWaiting)
         clock.advance(by: .seconds(1))
-        await settle(clock) { scheduler.isWaiting }
+        await settle(sleepingOn: clock) { scheduler.isWaiting }
         #expect(steps.all == [.breakStarts(period: 1), .waiting(period: 1), .resumed(period: 1), .breakStarts(period: 2), .waiting(period: 2)])
 
         run.cancel()
@@ -71,11 +63,11 @@ import VigilTesting
         let clock = ManualClock()
         let scheduler = PomodoroScheduler(plan: PomodoroPlan(work: 60, shortBreak: 60, longBreak: 60, rounds: 4), clock: clock) { _ in }
         let run = Task { await scheduler.run() }
-        await settle(clock)
+        await settle(sleepingOn: clock)
         clock.advance(by: .seconds(60))
-        await settle(clock)
+        await settle(sleepingOn: clock)
         clock.advance(by: .seconds(60))
-        await settle(clock) { scheduler.isWaiting }
+        await settle(sleepingOn: clock) { scheduler.isWaiting }
         run.cancel()
         await run.value
         #expect(!scheduler.isWaiting)
@@ -95,11 +87,11 @@ import VigilTesting
             let run = Task { await scheduler.run() }
             // Input during the work period, then nothing: the desktop's idle time grows.
             scheduler.observe(desktop(.idle(1), at: 50))
-            await settle(clock)
+            await settle(sleepingOn: clock)
             clock.advance(by: .seconds(60))
-            await settle(clock)
+            await settle(sleepingOn: clock)
             clock.advance(by: .seconds(60))
-            await settle(clock) { scheduler.isWaiting }
+            await settle(sleepingOn: clock) { scheduler.isWaiting }
             scheduler.observe(desktop(.idle(151), at: 200))
             scheduler.observe(desktop(.locked, at: 210))
             #expect(scheduler.isWaiting, "\(name): the same last input, reported again, is nobody back")

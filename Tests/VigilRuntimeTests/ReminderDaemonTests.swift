@@ -183,19 +183,16 @@ final class CollectingSink: ReminderSink, @unchecked Sendable {
             round: ReminderRound(store: store, configuration: .init(), sink: sink, zone: berlin), every: 30, clock: clock,
             now: { tenThirty + Double(clock.now.offset.components.seconds) }, report: { line, level in lines.add(line, level) })
         let run = Task { try await daemon.run() }
-        func settle() async {
-            for _ in 0..<100_000 where clock.sleeperCount == 0 { await Task.yield() }
-        }
-        await settle()
+        await settle(sleepingOn: clock)
         // 10:30: Stretch is due, notifications do not work: said once.
         #expect(lines.all == ["cannot send reminders (no notification daemon); 'Time for: Stretch' and any others wait until notifications work"])
         clock.advance(by: .seconds(30))
-        await settle()
+        await settle(sleepingOn: clock)
         #expect(lines.all.count == 1, "the same failure is not said again: \(lines.all)")
         // 10:31: notifications work again: both reminders go, each said, and the recovery.
         sink.broken = false
         clock.advance(by: .seconds(30))
-        await settle()
+        await settle(sleepingOn: clock)
         #expect(Set(sink.sent) == ["Time for: Stretch", "Time for: Read"])
         #expect(Set(lines.all.dropFirst().dropLast()) == ["reminded: Time for: Stretch", "reminded: Time for: Read"])
         #expect(lines.all.last == "notifications work again")

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 import VigilCore
 import VigilRuntime
@@ -41,20 +42,6 @@ import VigilTesting
         func add(_ batch: [(event: SessionEvent, text: String?)]) { lines.withLock { $0 += batch.compactMap(\.text) } }
     }
 
-    func settle(_ condition: () -> Bool) async {
-        for _ in 0..<200_000 {
-            if condition() { return }
-            await Task.yield()
-        }
-        Issue.record("the runner did not reach the expected point")
-    }
-
-    func temporaryDirectory() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-runner-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
-
     /// A runner of an essay with 60 s of work and 30 s breaks, 150 s planned, that tells `seen`.
     func pomodoroRunner(
         store: EventStore, dir: String, clock: ManualClock, seen: Seen, sinks: [any AlarmSink] = [], record: String? = nil
@@ -71,7 +58,7 @@ import VigilTesting
     }
 
     @Test func aPomodoroSessionIsLoggedWithItsBreakAndTheWaitThatActivityEnds() async throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("vigil-runner")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try EventStore(path: dir + "/vigil.sqlite3")
         let clock = ManualClock()
@@ -139,7 +126,7 @@ import VigilTesting
     /// Pomodoro session waited forever after its first break ("focused 1 min · paused 2 min").
     /// The wait ends by the same presence rule as the rest of the session: any source.
     @Test func aPomodoroWaitEndsWhenTheDesktopSeesInput() async throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("vigil-runner")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try EventStore(path: dir + "/vigil.sqlite3")
         let clock = ManualClock()

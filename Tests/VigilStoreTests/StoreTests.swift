@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import VigilCore
+import VigilTesting
 
 @testable import VigilStore
 
@@ -10,7 +11,7 @@ func tempDir() -> String {
     return dir
 }
 
-let t0 = Timestamp(nanoseconds: 1_772_442_000_000_000_000)
+let t0 = testEpoch
 
 /// A small but complete session: one away episode with two alarms, a sensor status, a gap.
 func sampleSessionEvents() -> [SessionEvent] {
