@@ -192,7 +192,7 @@ let package = Package(
         .target(
             name: "VigilStore",
             dependencies: [
-                "VigilCore", "VigilStats", "VigilPlanner", "SystemCalls", .product(name: "GRDB", package: "GRDB.swift"),
+                "VigilCore", "VigilStats", "VigilPlanner", "SessionViews", "SystemCalls", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             path: "Sources/Adapters/Storage/VigilStore"),

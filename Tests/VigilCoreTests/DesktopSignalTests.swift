@@ -157,7 +157,7 @@ import VigilTesting
         #expect(s.state.isDistracted)
         let events = s.receive(Sample(time: at(50), payload: desktop(.sleeping)))
         #expect(events.episodesEnded.first?.end == at(50))
-        #expect(events.episodesEnded.first?.closedBy == "sleep")
+        #expect(events.episodesEnded.first?.closedBy == .sleep)
     }
 
     @Test func timeInADistractingApplicationOpensAnAppEpisode() {

@@ -62,7 +62,7 @@ import VigilTesting
         // Typing again: back at once (10 keys is more than the noise filter's 4 events).
         let back = s.receive(Sample(time: at(1000), payload: typing(10)))
         #expect(back.episodesEnded.first?.end == at(1000))
-        #expect(back.episodesEnded.first?.closedBy == "back")
+        #expect(back.episodesEnded.first?.closedBy == .back)
         let cleared = back.compactMap { if case .alarmCleared(let l, _, _, let r) = $0.kind { (l, r) } else { nil } }.first
         #expect(cleared?.0 == 4)
         #expect(cleared?.1 == 727.0, "recovery counts from the first alarm (273 s) to the return (1000 s)")
@@ -288,7 +288,7 @@ import VigilTesting
         let events = s.receive(Sample(time: at(5000), payload: typing()))
         let closed = events.episodesEnded.first
         #expect(closed?.end == at(400))
-        #expect(closed?.closedBy == "gap")
+        #expect(closed?.closedBy == .gap)
         #expect(s.state == .focused)
     }
 
@@ -319,7 +319,7 @@ import VigilTesting
         _ = s.receive(Sample(time: at(5), payload: typing(idle: 0.5)))
         _ = ticks(&s, 6, 300)
         let events = s.control(.pause, at: at(300))
-        #expect(events.episodesEnded.first?.closedBy == "paused")
+        #expect(events.episodesEnded.first?.closedBy == .paused)
         #expect(s.state == .paused(.pause))
     }
 
@@ -477,7 +477,7 @@ import VigilTesting
         let given = events.compactMap { if case .alarmSnoozed(_, _, _, let left) = $0.kind { left } else { nil } }
         let refused = events.compactMap { if case .snoozeRefused(let r) = $0.kind { r } else { nil } }
         #expect(given == [2], "one snooze spent of three")
-        #expect(refused == ["already snoozed: quiet for another 4 min", "already snoozed: quiet for another 1 min 40 s"], "\(refused)")
+        #expect(refused == [.alreadySnoozed(seconds: 240), .alreadySnoozed(seconds: 100)], "\(refused)")
     }
 
     @Test func snoozesAreLimitedAndOnlyForAnAlarm() {
@@ -493,8 +493,8 @@ import VigilTesting
         let refused = events.compactMap { if case .snoozeRefused(let r) = $0.kind { r } else { nil } }
         let given = events.compactMap { if case .alarmSnoozed(_, _, _, let left) = $0.kind { left } else { nil } }
         #expect(given == [1, 0])
-        #expect(refused.first == "no alarm to snooze")
-        #expect(refused.dropFirst().allSatisfy { $0.hasPrefix("no snoozes left (2 per session") }, "\(refused)")
+        #expect(refused.first == .noAlarm)
+        #expect(refused.dropFirst().allSatisfy { $0 == .noneLeft(allowed: 2) }, "\(refused)")
         #expect(refused.count >= 2)
     }
 }

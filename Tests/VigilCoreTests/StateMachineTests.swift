@@ -90,7 +90,7 @@ extension SensorKind { static let dial = SensorKind(rawValue: "dial") }
         var s = session(.distracted(EpisodeMachine(episode: episode())), lastSeen: 109)
         var events = s.receive(dial(0.3, 110))
         #expect(events.states == [.drifting])
-        #expect(events.episodesEnded.map(\.closedBy) == ["back"])
+        #expect(events.episodesEnded.map(\.closedBy) == [.back])
         // Below both: focused.
         s = session(.distracted(EpisodeMachine(episode: episode())), lastSeen: 109)
         events = s.receive(dial(0.1, 110))
@@ -110,7 +110,7 @@ extension SensorKind { static let dial = SensorKind(rawValue: "dial") }
         var s = session(.distracted(EpisodeMachine(episode: episode(level: 2), firstAlarmAt: at(130), lastAlarmAt: at(220))), lastSeen: 249)
         var events = s.control(.pause, at: at(250))
         // A pause stops the alarm, and it is no return to work: no recovery time.
-        #expect(events.map(\.kind).first == .alarmCleared(level: 2, episode: 1, closedBy: "paused", recoverySeconds: nil))
+        #expect(events.map(\.kind).first == .alarmCleared(level: 2, episode: 1, closedBy: .paused, recoverySeconds: nil))
         #expect(events.states == [.paused(.pause)])
         events = s.control(.resume, at: at(300))
         #expect(events.map(\.kind) == [.stateChanged(from: .paused(.pause), to: .focused, score: 0, reason: "back from pause")])
@@ -121,8 +121,8 @@ extension SensorKind { static let dial = SensorKind(rawValue: "dial") }
     @Test func aBreakDuringAnAlarmEndsTheEpisodeAsABreakNotAReturn() {
         var s = session(.distracted(EpisodeMachine(episode: episode(level: 2), firstAlarmAt: at(130), lastAlarmAt: at(220))), lastSeen: 249)
         let events = s.control(.breakTime, at: at(250))
-        #expect(events.map(\.kind).first == .alarmCleared(level: 2, episode: 1, closedBy: "break", recoverySeconds: nil))
-        #expect(events.episodesEnded.map(\.closedBy) == ["break"])
+        #expect(events.map(\.kind).first == .alarmCleared(level: 2, episode: 1, closedBy: .onBreak, recoverySeconds: nil))
+        #expect(events.episodesEnded.map(\.closedBy) == [.onBreak])
         #expect(events.states == [.paused(.breakTime)])
     }
 
@@ -146,7 +146,7 @@ extension SensorKind { static let dial = SensorKind(rawValue: "dial") }
 
     @Test func snoozesAreRefusedWithoutAnAlarmOrWhenUsedUp() {
         var s = session(.watching(.init()))
-        #expect(s.control(.snooze, at: at(1)).map(\.kind) == [.snoozeRefused(reason: "no alarm to snooze")])
+        #expect(s.control(.snooze, at: at(1)).map(\.kind) == [.snoozeRefused(.noAlarm)])
         var none = Self.dialOnly
         none.alarms.snoozes = 0
         var t = FocusSession(
@@ -154,7 +154,7 @@ extension SensorKind { static let dial = SensorKind(rawValue: "dial") }
             phase: .distracted(EpisodeMachine(episode: episode(level: 1))), startedAt: epoch, lastSeen: at(150))
         #expect(
             t.control(.snooze, at: at(151)).map(\.kind) == [
-                .snoozeRefused(reason: "no snoozes left (0 per session, alarms.snoozes): back to work, or end the session")
+                .snoozeRefused(.noneLeft(allowed: 0))
             ])
     }
 

@@ -265,7 +265,7 @@ import VigilStore
             AlarmNotice(
                 time: t0, level: 2, repeatCount: 0, episode: 1, cause: .away, reason: "no input for 5 min", task: nil,
                 isPersistent: false, motivation: "Open the file."))
-        #expect(try sink.clear(episode: 1, level: 2, closedBy: "back", recoverySeconds: 95))
+        #expect(try sink.clear(episode: 1, level: 2, closedBy: .back, recoverySeconds: 95))
         // The terminal hands the writes over in as many reads as it likes: read until the last
         // line has come, or until nothing more comes for 10 s.
         var bytes: [UInt8] = []

@@ -13,7 +13,7 @@ final class NoteTakingSink: AlarmSink, Sendable {
     init(_ name: String) { channel = AlarmChannel(rawValue: name) }
 
     func fire(_ alarm: AlarmNotice) throws(AlarmChannelUnavailable) { fired.withLock { $0.append(alarm) } }
-    func clear(episode: Int, level: Int, closedBy: String, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool {
+    func clear(episode: Int, level: Int, closedBy: EpisodeCloser, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool {
         cleared.withLock { $0.append(episode) }
         return true
     }
@@ -53,7 +53,7 @@ final class NoteTakingSink: AlarmSink, Sendable {
         dispatcher.handle([
             SessionEvent(time: t, kind: .alarm(level: 1, repeat: 0, episode: 1, cause: .away, reason: "no input for 2 min")),
             SessionEvent(time: t + 5, kind: .alarm(level: 2, repeat: 0, episode: 1, cause: .away, reason: "no input for 3 min")),
-            SessionEvent(time: t + 9, kind: .alarmCleared(level: 2, episode: 1, closedBy: "back", recoverySeconds: 9)),
+            SessionEvent(time: t + 9, kind: .alarmCleared(level: 2, episode: 1, closedBy: .back, recoverySeconds: 9)),
         ])
         dispatcher.drain()
         // Level 1 is the terminal's alone; level 2 reaches the journal too, which then clears.

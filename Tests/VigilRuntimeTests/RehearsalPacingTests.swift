@@ -19,7 +19,8 @@ import VigilRuntime
     func essentials(_ events: [SessionEvent]) -> [String] {
         events.compactMap { e in
             switch e.kind {
-            case .episodeEnded(let ep): "episode \(ep.number) \(ep.start.nanoseconds)-\(ep.end?.nanoseconds ?? 0) \(ep.cause) \(ep.closedBy ?? "")"
+            case .episodeEnded(let ep):
+                "episode \(ep.number) \(ep.start.nanoseconds)-\(ep.end?.nanoseconds ?? 0) \(ep.cause) \(ep.closedBy?.rawValue ?? "")"
             case .sessionEnded(let s): "ended \(s.outcome) at \(s.ended.nanoseconds), distracted \(s.distractedSeconds)"
             default: nil
             }

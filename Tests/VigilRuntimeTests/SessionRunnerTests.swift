@@ -29,7 +29,7 @@ import VigilTesting
         let channel = AlarmChannel.desktop
         let cues = Mutex<[PomodoroCue]>([])
         func fire(_ alarm: AlarmNotice) throws(AlarmChannelUnavailable) {}
-        func clear(episode: Int, level: Int, closedBy: String, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool { false }
+        func clear(episode: Int, level: Int, closedBy: EpisodeCloser, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool { false }
         func announce(_ cue: PomodoroCue) throws(AlarmChannelUnavailable) -> Bool {
             cues.withLock { $0.append(cue) }
             return true

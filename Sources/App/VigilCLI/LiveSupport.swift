@@ -12,7 +12,7 @@ final class ScreenAlarmSink: AlarmSink, @unchecked Sendable {
     private let terminal: LiveTerminal
     init(terminal: LiveTerminal) { self.terminal = terminal }
     func fire(_ alarm: AlarmNotice) throws(AlarmChannelUnavailable) { terminal.write("\u{7}") }
-    func clear(episode: Int, level: Int, closedBy: String, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool { true }
+    func clear(episode: Int, level: Int, closedBy: EpisodeCloser, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool { true }
 }
 
 /// Keys during a session. On the live screen single keys (p, b, r, s, q with a confirmation, ?);

@@ -46,24 +46,22 @@ public struct TimelineRenderer: Sendable {
         case .episodeEnded(let ep):
             let verb: String
             switch ep.closedBy {
-            case "back": verb = "back to work"
-            case "paused": verb = "episode closed"
-            case "gap": verb = "episode closed"
+            case .back: verb = "back to work"
             default: verb = "episode closed"
             }
-            let how = ep.closedBy.map { $0 == "back" ? "" : " (\($0))" } ?? ""
+            let how = ep.closedBy.map { $0 == .back ? "" : " (\($0.rawValue))" } ?? ""
             return line(
                 verb, "episode \(ep.number) lasted \(humanDuration(ep.duration ?? 0))\(how) · \(ep.cause.rawValue) · peak \(fixed2(ep.peakScore))")
         case .alarm(let level, let rep, _, _, let reason):
             return line(rep == 0 ? "alarm \(level)" : "alarm \(level) again", rep == 0 ? reason : "\(reason) · repeat \(rep)")
         case .alarmCleared(let level, _, let closedBy, let recovery):
             // Only a return to work is a recovery; otherwise the alarm stops for another reason.
-            guard let recovery else { return line("alarm off", "level \(level) · \(episodeCloser(closedBy))") }
+            guard let recovery else { return line("alarm off", "level \(level) · \(closedBy.words)") }
             return line("alarm cleared", "level \(level) · back after \(humanDuration(recovery))")
         case .alarmSnoozed(let level, _, let until, let left):
             return line("snoozed", "alarm \(level) quiet for \(humanDuration(until - e.time)) · \(left) snooze\(left == 1 ? "" : "s") left")
-        case .snoozeRefused(let reason):
-            return line("no snooze", reason)
+        case .snoozeRefused(let refusal):
+            return line("no snooze", refusal.words)
         case .sensorStatus(let s):
             let d = s.detail.isEmpty ? "" : " · \(s.detail)"
             return line("sensor", "\(s.sensor.rawValue) \(String(s.state.rawValue.map { $0 == "_" ? " " : $0 }))\(d)")
@@ -119,7 +117,7 @@ public struct TimelineRenderer: Sendable {
                 w.field("duration", seconds(ep.duration ?? 0))
                 w.field("peak", score3(ep.peakScore))
                 w.field("alarm_level", ep.alarmLevel)
-                w.field("closed_by", ep.closedBy)
+                w.field("closed_by", ep.closedBy?.rawValue)
                 w.field("reason", ep.reason)
             case .alarm(let level, let rep, let episode, let cause, let reason):
                 w.field("event", "alarm")
@@ -132,7 +130,7 @@ public struct TimelineRenderer: Sendable {
                 w.field("event", "alarm_cleared")
                 w.field("level", level)
                 w.field("episode", episode)
-                w.field("closed_by", closedBy)
+                w.field("closed_by", closedBy.rawValue)
                 w.field("recovery", recovery.map(seconds))
             case .alarmSnoozed(let level, let episode, let until, let left):
                 w.field("event", "alarm_snoozed")
@@ -140,9 +138,9 @@ public struct TimelineRenderer: Sendable {
                 w.field("episode", episode)
                 w.field("until", stamp(until))
                 w.field("left", left)
-            case .snoozeRefused(let reason):
+            case .snoozeRefused(let refusal):
                 w.field("event", "snooze_refused")
-                w.field("reason", reason)
+                w.field("reason", refusal.words)
             case .sensorStatus(let s):
                 w.field("event", "sensor")
                 w.field("sensor", s.sensor.rawValue)
@@ -193,16 +191,29 @@ public struct TimelineRenderer: Sendable {
     private func score3(_ s: Double) -> JSONValue { .exact((s * 1000).rounded() / 1000) }
 }
 
-/// Why an episode ended without a return to work, in words: `break` → "on a break".
-public func episodeCloser(_ closedBy: String) -> String {
-    switch closedBy {
-    case "paused": "paused"
-    case "break": "on a break"
-    case "gap": "no samples (the machine slept or Vigil was not running)"
-    case "sleep": "the computer went to sleep"
-    case "ended": "the session ended"
-    case "interrupted": "Vigil stopped"
-    default: closedBy
+extension SnoozeRefusal {
+    /// Why the snooze was refused, with what to do: "no snoozes left (3 per session, alarms.snoozes): …".
+    public var words: String {
+        switch self {
+        case .noAlarm: "no alarm to snooze"
+        case .alreadySnoozed(let seconds): "already snoozed: quiet for another \(humanDuration(seconds))"
+        case .noneLeft(let allowed): "no snoozes left (\(allowed) per session, alarms.snoozes): back to work, or end the session"
+        }
+    }
+}
+
+extension EpisodeCloser {
+    /// What ended the episode, in words: `break` → "on a break".
+    public var words: String {
+        switch self {
+        case .back: "back"
+        case .paused: "paused"
+        case .onBreak: "on a break"
+        case .gap: "no samples (the machine slept or Vigil was not running)"
+        case .sleep: "the computer went to sleep"
+        case .ended: "the session ended"
+        case .interrupted: "Vigil stopped"
+        }
     }
 }
 

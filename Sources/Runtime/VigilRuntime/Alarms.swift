@@ -71,7 +71,7 @@ public protocol AlarmSink: AnyObject, Sendable {
     /// The episode's alarm is over: the person is back (`recoverySeconds` since its first alarm), or
     /// it ended otherwise (`closedBy`: a pause, a break, the end). Returns whether anything was
     /// delivered (a channel that showed nothing for the episode has nothing to clear).
-    func clear(episode: Int, level: Int, closedBy: String, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool
+    func clear(episode: Int, level: Int, closedBy: EpisodeCloser, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool
     /// A Pomodoro cue; returns whether the channel tells it (the terminal's timeline already does).
     func announce(_ cue: PomodoroCue) throws(AlarmChannelUnavailable) -> Bool
 }
@@ -223,10 +223,10 @@ public final class TerminalAlarmSink: AlarmSink, @unchecked Sendable {
         try write("\u{07}\(label) \(alarm.reason.terminalSafe) · \(advice)\n" + (alarm.motivation.map { "        \($0.terminalSafe)\n" } ?? ""))
     }
 
-    public func clear(episode: Int, level: Int, closedBy: String, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool {
+    public func clear(episode: Int, level: Int, closedBy: EpisodeCloser, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool {
         guard let recoverySeconds else {
             let label = color ? "\u{1B}[1;30;43m ALARM OFF \u{1B}[0m" : "[ALARM OFF]"
-            try write("\(label) \(episodeCloser(closedBy))\n")
+            try write("\(label) \(closedBy.words)\n")
             return true
         }
         let label = color ? "\u{1B}[1;30;42m BACK \u{1B}[0m" : "[BACK]"
@@ -290,12 +290,12 @@ public final class DesktopAlarmSink: AlarmSink, @unchecked Sendable {
         }
     }
 
-    public func clear(episode: Int, level: Int, closedBy: String, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool {
+    public func clear(episode: Int, level: Int, closedBy: EpisodeCloser, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool {
         guard let id = shown.removeValue(forKey: episode) else { return false }
         // Only a return is "back at work"; a break or a pause just stops the alarm.
         let (summary, body) =
             recoverySeconds.map { ("Back at work", "Back after \(humanDuration($0)). Keep going.") }
-            ?? ("Alarm off", "The alarm stopped: \(episodeCloser(closedBy)).")
+            ?? ("Alarm off", "The alarm stopped: \(closedBy.words).")
         do {
             try notifier.notify(summary: summary, body: body, urgency: .low, replacing: id, timeout: 5000)
             return true
@@ -366,7 +366,7 @@ public final class SoundAlarmSink: AlarmSink, @unchecked Sendable {
         return (mono, reader.sampleRate)
     }
 
-    public func clear(episode: Int, level: Int, closedBy: String, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool { false }
+    public func clear(episode: Int, level: Int, closedBy: EpisodeCloser, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool { false }
 
     /// Two soft beeps at the first level's loudness: a turn of the set, not an alarm.
     public func announce(_ cue: PomodoroCue) throws(AlarmChannelUnavailable) -> Bool {

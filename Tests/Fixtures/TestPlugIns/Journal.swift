@@ -15,8 +15,8 @@ public final class JournalSink: AlarmSink {
         write("fired level \(alarm.level) episode \(alarm.episode) cause \(alarm.cause.rawValue): \(alarm.reason)")
     }
 
-    public func clear(episode: Int, level: Int, closedBy: String, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool {
-        write("cleared episode \(episode) by \(closedBy)")
+    public func clear(episode: Int, level: Int, closedBy: EpisodeCloser, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool {
+        write("cleared episode \(episode) by \(closedBy.rawValue)")
         return true
     }
 

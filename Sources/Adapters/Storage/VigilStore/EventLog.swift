@@ -1,4 +1,5 @@
 import GRDB
+import SessionViews
 import VigilCore
 
 /// The event log proper: a session's row, its events as rows of their tables, and what each alarm
@@ -118,7 +119,7 @@ struct EventLog: Sendable {
             try db.execute(
                 sql:
                     "UPDATE episodes SET ended_ms = ?, peak_score = ?, reason = ?, alarm_level = ?, closed_by = ? WHERE session_id = ? AND number = ?",
-                arguments: [ep.end?.millisecondsSinceEpoch, ep.peakScore, ep.reason, ep.alarmLevel, ep.closedBy, session, ep.number])
+                arguments: [ep.end?.millisecondsSinceEpoch, ep.peakScore, ep.reason, ep.alarmLevel, ep.closedBy?.rawValue, session, ep.number])
         case .alarm(let level, let rep, let episode, let cause, let reason):
             try db.execute(
                 sql: "INSERT INTO alarms (session_id, episode_number, at_ms, level, repeat, cause, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -136,8 +137,9 @@ struct EventLog: Sendable {
             try db.execute(
                 sql: "INSERT INTO snoozes (session_id, at_ms, episode_number, level, until_ms, snoozes_left) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [session, at, episode, level, until.millisecondsSinceEpoch, left])
-        case .snoozeRefused(let reason):
-            try db.execute(sql: "INSERT INTO snoozes (session_id, at_ms, refused) VALUES (?, ?, ?)", arguments: [session, at, reason])
+        case .snoozeRefused(let refusal):
+            // The log keeps what the timeline said.
+            try db.execute(sql: "INSERT INTO snoozes (session_id, at_ms, refused) VALUES (?, ?, ?)", arguments: [session, at, refusal.words])
         case .sensorStatus(let s):
             try db.execute(
                 sql: "INSERT INTO sensor_events (session_id, at_ms, sensor, state, detail) VALUES (?, ?, ?, ?, ?)",

@@ -33,7 +33,7 @@ extension FocusSession {
         power = .asleep(since: now)
         activities.close(at: now, into: &events)
         if case .distracted(let m) = phase {
-            closeEpisode(m, at: now, by: "sleep", into: &events)
+            closeEpisode(m, at: now, by: .sleep, into: &events)
             enter(.watching(Watch()), at: now, reason: "the computer is going to sleep", into: &events)
         }
     }
@@ -83,7 +83,7 @@ extension FocusSession {
             return
         }
         // What was open ended when the samples stopped; told before the gap so times stay in order.
-        if case .distracted(let m) = phase { closeEpisode(m, at: seen, by: "gap", into: &events) }
+        if case .distracted(let m) = phase { closeEpisode(m, at: seen, by: .gap, into: &events) }
         if phase.isJudging { activities.close(at: seen, into: &events) }
         endGap(from: seen, to: now, reason: "samples resumed after \(humanDuration(elapsed))", into: &events)
     }

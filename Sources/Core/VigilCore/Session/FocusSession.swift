@@ -282,7 +282,7 @@ public struct FocusSession: Sendable {
             case .distracted(let m):
                 // Stepping away on purpose ends the episode, and it is no return to work: its
                 // alarm stops without a recovery time (and earns nothing).
-                closeEpisode(m, at: now, by: kind == .pause ? "paused" : "break", into: &events)
+                closeEpisode(m, at: now, by: kind == .pause ? .paused : .onBreak, into: &events)
                 enter(.paused(kind), at: now, reason: reason, into: &events)
             case .paused(let current):
                 if current != kind { enter(.paused(kind), at: now, reason: nil, into: &events) }
@@ -310,10 +310,7 @@ public struct FocusSession: Sendable {
             switch phase {
             case .distracted(let m) where m.snoozedUntil.map { now < $0 } == true:
                 // Already quiet: pressing snooze again spends nothing and says until when.
-                events.append(
-                    SessionEvent(
-                        time: now, kind: .snoozeRefused(reason: "already snoozed: quiet for another \(humanDuration((m.snoozedUntil ?? now) - now))"))
-                )
+                events.append(SessionEvent(time: now, kind: .snoozeRefused(.alreadySnoozed(seconds: (m.snoozedUntil ?? now) - now))))
             case .distracted(var m) where m.record.alarmLevel > 0 && snoozesUsed < allowed:
                 snoozesUsed += 1
                 let until = now + configuration.alarms.snooze
@@ -325,10 +322,9 @@ public struct FocusSession: Sendable {
                         kind: .alarmSnoozed(
                             level: m.episode.alarmLevel, episode: m.episode.number, until: until, left: allowed - snoozesUsed)))
             case .distracted(let m) where m.record.alarmLevel > 0:
-                let why = "no snoozes left (\(allowed) per session, alarms.snoozes): back to work, or end the session"
-                events.append(SessionEvent(time: now, kind: .snoozeRefused(reason: why)))
+                events.append(SessionEvent(time: now, kind: .snoozeRefused(.noneLeft(allowed: allowed))))
             case .planned, .watching, .distracted, .paused, .ended:
-                events.append(SessionEvent(time: now, kind: .snoozeRefused(reason: "no alarm to snooze")))
+                events.append(SessionEvent(time: now, kind: .snoozeRefused(.noAlarm)))
             }
         }
         return events
@@ -350,7 +346,7 @@ public struct FocusSession: Sendable {
                 power = .awake
                 recordGap(from: asleep, to: at, into: &events)
             }
-            if case .distracted(let m) = phase { closeEpisode(m, at: at, by: "ended", into: &events) }
+            if case .distracted(let m) = phase { closeEpisode(m, at: at, by: .ended, into: &events) }
             activities.close(at: at, into: &events)
             let outcome: SessionOutcome
             switch cause {
@@ -450,7 +446,7 @@ public struct FocusSession: Sendable {
             if let d = dominant { m.detail = d.detail }
             phase = .distracted(m)
             if score < s.distractExit {
-                closeEpisode(m, at: now, by: "back", into: &events)
+                closeEpisode(m, at: now, by: .back, into: &events)
                 enter(.watching(Watch(drifting: score >= s.driftExit)), at: now, reason: dominant?.reason, into: &events)
             } else {
                 escalate(at: now, into: &events)
@@ -493,14 +489,14 @@ public struct FocusSession: Sendable {
     }
 
     /// Tells the end of the episode `m`. The caller moves to the next phase.
-    mutating func closeEpisode(_ m: EpisodeMachine, at now: Timestamp, by closer: String, into events: inout [SessionEvent]) {
+    mutating func closeEpisode(_ m: EpisodeMachine, at now: Timestamp, by closer: EpisodeCloser, into events: inout [SessionEvent]) {
         var e = m.episode
         let end = max(now, e.start)
         e.end = end
         e.closedBy = closer
         ledger.distracted = Ledger.add(ledger.distracted, from: e.start, to: end)
         if let first = m.firstAlarmAt {
-            let recovery = closer == "back" ? max(0, end - first) : nil
+            let recovery = closer == .back ? max(0, end - first) : nil
             events.append(
                 SessionEvent(time: end, kind: .alarmCleared(level: e.alarmLevel, episode: e.number, closedBy: closer, recoverySeconds: recovery)))
         }

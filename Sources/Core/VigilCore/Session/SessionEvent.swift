@@ -83,13 +83,13 @@ public struct Episode: Hashable, Sendable {
     public var alarmLevel: Int = 0
     /// How the episode closed: `back` (the one return to work), `paused`, `break`, `gap`, `sleep`,
     /// `ended` (the session ended first) or `interrupted` (Vigil stopped).
-    public var closedBy: String? = nil
+    public var closedBy: EpisodeCloser? = nil
 
     public var duration: Double? { end.map { $0 - start } }
 
     public init(
         number: Int, start: Timestamp, confirmedAt: Timestamp, end: Timestamp? = nil, cause: Cause, peakScore: Double, reason: String,
-        alarmLevel: Int = 0, closedBy: String? = nil
+        alarmLevel: Int = 0, closedBy: EpisodeCloser? = nil
     ) {
         self.number = number
         self.start = start
@@ -144,11 +144,11 @@ public struct SessionEvent: Hashable, Sendable {
         /// The episode's alarm is over. `recoverySeconds` (from its first alarm) only when the person
         /// came back to work (`closedBy` is `back`): a pause, a break, a gap or the session's end
         /// stops the alarm without a return.
-        case alarmCleared(level: Int, episode: Int, closedBy: String, recoverySeconds: Double?)
+        case alarmCleared(level: Int, episode: Int, closedBy: EpisodeCloser, recoverySeconds: Double?)
         /// The alarms of the episode are quiet until `until`; `left` snoozes remain in the session.
         case alarmSnoozed(level: Int, episode: Int, until: Timestamp, left: Int)
         /// A snooze that was asked for and not given, and why.
-        case snoozeRefused(reason: String)
+        case snoozeRefused(SnoozeRefusal)
         case sensorStatus(SensorStatus)
         /// No samples and no ticks between `from` and the event's time (suspend, sleep, Vigil stopped).
         case gap(from: Timestamp, seconds: Double)
@@ -209,4 +209,24 @@ public struct AlarmDelivery: Hashable, Sendable {
         self.delivered = delivered
         self.detail = detail
     }
+}
+
+/// What ended a distraction episode: the person back at work, or something that ended it without
+/// a return (a pause, a break, a gap in the samples, the machine's sleep, the session's end, Vigil
+/// stopped). The raw values are what the log, the timeline and sync keep; the timeline says them
+/// in words (`SessionViews`).
+public enum EpisodeCloser: String, Sendable, Hashable, CaseIterable {
+    case back, paused
+    case onBreak = "break"
+    case gap, sleep, ended, interrupted
+}
+
+/// Why a snooze was refused; the timeline and the log say it in words (`SessionViews`).
+public enum SnoozeRefusal: Sendable, Hashable {
+    /// No alarm is ringing.
+    case noAlarm
+    /// The alarm is quiet already, for this many more seconds: pressing again spends nothing.
+    case alreadySnoozed(seconds: Double)
+    /// Every snooze of the session (`alarms.snoozes`, this many) is spent.
+    case noneLeft(allowed: Int)
 }
