@@ -4,10 +4,11 @@
 
 The command pages come from the binary itself (`vigil --experimental-dump-help`, the command
 definitions as swift-argument-parser sees them), so they match whatever commands it has; the
-config page comes from the comments of config/vigil.yaml, which documents every key with its
-default.
+config page comes from the comments of the documented config the binary prints (`vigil config
+documented`: config/vigil.yaml, which documents every key with its default, and the sections of
+the plug-ins it was composed with).
 
-Usage: scripts/generate-manuals.py --vigil PATH [--config config/vigil.yaml] [--config-doc PATH] --output DIR
+Usage: scripts/generate-manuals.py --vigil PATH [--config FILE] [--config-doc PATH] --output DIR
 The date on the pages is SOURCE_DATE_EPOCH's when it is set (reproducible builds), else today's.
 """
 
@@ -330,10 +331,9 @@ def command_page(path, command, known, title_date, version):
     return name + ".1", "\n".join(lines) + "\n"
 
 
-def config_page(config_path, title_date, version):
+def config_page(config_text, title_date, version):
     """vigil.yaml(5) from the comments of the documented default config."""
-    with open(config_path, encoding="utf-8") as f:
-        source = f.read().split("\n")
+    source = config_text.split("\n")
     intro, sections, comments, current = [], [], [], None
     for line in source:
         if not line.strip():
@@ -415,10 +415,24 @@ def config_page(config_path, title_date, version):
     return "vigil.yaml.5", "\n".join(lines) + "\n"
 
 
+def documented_config(options):
+    """The documented config: --config's file, else the binary's own (with its plug-ins' sections),
+    else config/vigil.yaml (a binary from before `config documented`)."""
+    if options.config:
+        with open(options.config, encoding="utf-8") as f:
+            return f.read()
+    printed = subprocess.run([options.vigil, "config", "documented"], capture_output=True, text=True)
+    if printed.returncode == 0 and printed.stdout:
+        return printed.stdout
+    with open(os.path.join(os.path.dirname(__file__), "..", "config", "vigil.yaml"), encoding="utf-8") as f:
+        return f.read()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--vigil", required=True, help="the vigil binary")
-    parser.add_argument("--config", default=os.path.join(os.path.dirname(__file__), "..", "config", "vigil.yaml"))
+    parser.add_argument("--config", help="the documented config to make vigil.yaml(5) from (default: what the binary prints with "
+                        "`vigil config documented`, its plug-ins' sections included; else config/vigil.yaml)")
     parser.add_argument("--config-doc", default="/usr/share/vigil/vigil.yaml",
                         help="where the documented default config is installed, for the FILES sections")
     parser.add_argument("--output", required=True, help="directory for the pages (man1/ and man5/ are made in it)")
@@ -435,7 +449,7 @@ def main():
     known = [path for path, _ in all_commands]
     written = []
     for subdir, (name, text) in [("man1", command_page(path, command, known, title_date, version)) for path, command in all_commands] + [
-        ("man5", config_page(options.config, title_date, version))
+        ("man5", config_page(documented_config(options), title_date, version))
     ]:
         folder = os.path.join(options.output, subdir)
         os.makedirs(folder, exist_ok=True)

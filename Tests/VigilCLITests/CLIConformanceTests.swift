@@ -19,6 +19,8 @@ import Testing
         else { return [] }
         var out: [String] = []
         func walk(_ command: [String: Any], _ path: [String]) {
+            // A hidden command is for the scripts (`config documented`, for the manuals), not for people.
+            guard command["shouldDisplay"] as? Bool ?? true else { return }
             let subcommands = command["subcommands"] as? [[String: Any]] ?? []
             if subcommands.isEmpty || !leavesOnly, !path.isEmpty, path != ["help"] { out.append(path.joined(separator: " ")) }
             for s in subcommands { walk(s, path + [s["commandName"] as? String ?? "?"]) }

@@ -118,6 +118,22 @@ import Testing
         #expect(source.contains(".SH \"SYNC\"") && source.contains("/usr/share/vigil/vigil.yaml"))
     }
 
+    /// The config page is made from what the binary documents, so a `vigil` composed with a
+    /// plug-in documents its section too (`vigil config documented`); the product's is its
+    /// config/vigil.yaml, byte for byte.
+    @Test func theConfigPageDocumentsThePlugInsSectionsOfItsBinary() throws {
+        #expect(runTool(vigilBinary, ["config", "documented"]).output == (try String(contentsOfFile: repo + "/config/vigil.yaml", encoding: .utf8)))
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let generated = runTool(
+            "/usr/bin/python3", [repo + "/scripts/generate-manuals.py", "--vigil", pluggedBinary, "--output", dir], environment: environment())
+        #expect(generated.status == 0, "\(generated.output)")
+        let source = try String(contentsOfFile: dir + "/man5/vigil.yaml.5", encoding: .utf8)
+        for key in ["phone.grace", "phone.full", "phone.enabled"] { #expect(source.contains("\\fB\(key)\\fR"), "vigil.yaml(5) lacks \(key)") }
+        #expect(source.contains("Time in hand that scores nothing"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/man1/vigil-config-documented.1"), "a command for the manuals' script, not for people")
+    }
+
     @Test func theDebianPackageHasTheFilesAndTheDependencies() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -18,7 +18,7 @@ struct ConfigCommand: AsyncParsableCommand {
               vigil config show
               vigil config check
             """,
-        subcommands: [Init.self, Check.self, Show.self, Paths.self]
+        subcommands: [Init.self, Check.self, Show.self, Paths.self, Documented.self]
     )
 
     struct Init: AsyncParsableCommand, VigilCommand {
@@ -163,6 +163,22 @@ struct ConfigCommand: AsyncParsableCommand {
                     out += value.dropFirst().map { "    " + $0 }
                 }
                 print(out.joined(separator: "\n").terminalSafeLines)
+            }
+        }
+    }
+
+    /// The documented config with this program's plug-ins, for scripts/generate-manuals.py: the
+    /// manual of a `vigil` composed with more modules documents their sections too.
+    struct Documented: AsyncParsableCommand, VigilCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print every config key with its default and documentation, plug-ins' sections included.", shouldDisplay: false)
+        static let checksConfiguration = false
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            await guarded {
+                let text = ConfigService(paths: common.paths, plugIns: Composition.registry.config).documented()
+                print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
             }
         }
     }

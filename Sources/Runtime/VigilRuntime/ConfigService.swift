@@ -25,6 +25,10 @@ public struct ConfigService: Sendable {
         self.plugIns = plugIns
     }
 
+    /// The documented config file: every key, uncommented, with its default and its comment, the
+    /// registered plug-ins' sections included (what vigil.yaml(5) is made from).
+    public func documented() -> String { ConfigLoader.documented(plugIns: plugIns) }
+
     /// Every documented key commented out (`#key: value`) with its comment, without the
     /// documented file's first paragraph (how to use that file: a new file has its own header).
     public func commentedDefaults() -> String {
