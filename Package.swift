@@ -241,7 +241,7 @@ let package = Package(
             path: "Sources/App/vigil-sync"),
 
         // Tests: one target per module, plus end-to-end tests of the command line.
-        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),
         .testTarget(name: "JSONScanningTests", dependencies: ["JSONScanning"]),
         .testTarget(name: "DisplayWidthTests", dependencies: ["DisplayWidth"]),
         .testTarget(name: "VigilCoreTests", dependencies: ["VigilCore", "VigilTesting"]),

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 import VigilCore
 
@@ -84,18 +85,14 @@ import VigilCore
         let out = dir + "/status.txt"
         try #require(FileManager.default.createFile(atPath: out, contents: nil, attributes: [.posixPermissions: 0o666]))
 
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        p.arguments = [
-            "--reuid=65534", "--regid=65534", "--clear-groups", "--",
-            CommandLine.arguments[0], "--testing-library", "swift-testing", "--filter", "childProbe",
-        ]
-        p.environment = ProcessInfo.processInfo.environment.merging(["VIGIL_INPUT_PROBE_DEVICE": node, "VIGIL_INPUT_PROBE_OUT": out]) { $1 }
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0)
+        let probe = await runProcess(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", "--",
+                CommandLine.arguments[0], "--testing-library", "swift-testing", "--filter", "childProbe",
+            ],
+            environment: ProcessInfo.processInfo.environment.merging(["VIGIL_INPUT_PROBE_DEVICE": node, "VIGIL_INPUT_PROBE_OUT": out]) { $1 })
+        #expect(probe.status == 0, "\(probe.output.suffix(2000))")
         let lines = (try String(contentsOfFile: out, encoding: .utf8)).split(separator: "\n", maxSplits: 1).map(String.init)
         try #require(lines.count == 2, "the child wrote: \(lines)")
         #expect(lines[0] == "permission_denied")

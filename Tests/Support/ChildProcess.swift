@@ -7,9 +7,9 @@ import Foundation
 /// is never seen to exit and `waitUntilExit()` hangs. Tests that run a server next to tools use this.
 public final class ChildProcess: @unchecked Sendable {
     public let pid: pid_t
-    private var status: Int32?
-    /// The signal that ended it, if one did (`wait()` returns 128 + it).
-    public private(set) var signal: Int32?
+    /// Guards `ended`: a test may poll `isRunning` from a watcher thread while another waits.
+    private let lock = NSLock()
+    private var ended: (status: Int32, signal: Int32?)?
 
     /// Starts `path` with `arguments`; standard output and error go to `output` (a file path) or
     /// /dev/null. `environment` replaces the test's environment when given.
@@ -20,9 +20,14 @@ public final class ChildProcess: @unchecked Sendable {
     /// Starts `path` with `arguments`, standard input read from `stdin` (or /dev/null), standard
     /// output written to `stdout` and standard error to `stderr` (nil: where standard output goes),
     /// in `directory` (or the test's).
+    /// - Parameters:
+    ///   - descriptors: the test's open descriptors the child gets as its own (child's number:
+    ///     test's descriptor), after the files above, e.g. `[1: writeEndOfAPipe]`.
+    ///   - ownGroup: starts the child in a process group of its own, so that `kill(-pid, …)`
+    ///     reaches what it starts too (gpsfake's gpsd).
     public init(
         _ path: String, _ arguments: [String], environment: [String: String]? = nil, stdin: String? = nil, stdout: String,
-        stderr: String?, directory: String? = nil
+        stderr: String?, directory: String? = nil, descriptors: [Int32: Int32] = [:], ownGroup: Bool = false
     ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -34,6 +39,7 @@ public final class ChildProcess: @unchecked Sendable {
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }
         posix_spawn_file_actions_addopen(&actions, 0, stdin ?? "/dev/null", O_RDONLY, 0)
+        for (child, mine) in descriptors.sorted(by: { $0.key < $1.key }) { posix_spawn_file_actions_adddup2(&actions, mine, child) }
         if let directory {
             guard let addChdir = spawnAddChdir else { throw ChildProcessError(message: "this C library cannot start a process in a directory") }
             _ = addChdir(&actions, directory)
@@ -54,7 +60,12 @@ public final class ChildProcess: @unchecked Sendable {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if ownGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         var child: pid_t = 0
         let rc = posix_spawn(&child, path, &actions, &attributes, argv, env)
         guard rc == 0 else { throw ChildProcessError(message: "cannot start \(path): \(String(cString: strerror(rc)))") }
@@ -64,30 +75,59 @@ public final class ChildProcess: @unchecked Sendable {
     /// Waits for the exit and returns the exit status (128 + signal when killed).
     @discardableResult
     public func wait() -> Int32 {
-        if let status { return status }
-        var raw: Int32 = 0
-        while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
-        let s = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
-        if (raw & 0x7f) != 0 { signal = raw & 0x7f }
-        status = s
-        return s
+        reap(blocking: true)
+        return lock.withLock { ended?.status ?? -1 }
     }
 
+    /// Waits for the exit on a thread of its own, not one of Swift's cooperative threads (a test
+    /// waiting many seconds must not starve the async tests beside it on a 2-core machine).
+    @discardableResult
+    public func exited() async -> Int32 {
+        await withCheckedContinuation { c in Thread { c.resume(returning: self.wait()) }.start() }
+    }
+
+    /// The signal that ended it, if one did (`wait()` returns 128 + it).
+    public var signal: Int32? { lock.withLock { ended?.signal } }
+
+    /// How it ended, as `wait()` returns it; nil while it runs or before it is waited for.
+    public var exitStatus: Int32? { lock.withLock { ended?.status } }
+
+    /// Whether it still runs (a child that ended is reaped here, so it never lingers as a zombie
+    /// that `kill(pid, 0)` would still find).
     public var isRunning: Bool {
-        guard status == nil else { return false }
-        var raw: Int32 = 0
-        return waitpid(pid, &raw, WNOHANG) == 0
-            ? true
-            : {
-                status = (raw >> 8) & 0xff
-                return false
-            }()
+        reap(blocking: false)
+        return lock.withLock { ended == nil }
     }
 
+    /// Sends `signal` (unless it has ended) and waits for the exit.
     public func kill(_ signal: Int32 = SIGKILL) {
-        guard status == nil else { return }
-        Foundation.kill(pid, signal)
+        if isRunning { Foundation.kill(pid, signal) }
         wait()
+    }
+
+    /// Asks it to end (SIGTERM) and waits.
+    public func terminate() { kill(SIGTERM) }
+
+    /// Reaps the child if it has ended (or, `blocking`, when it ends). The waiting itself holds no
+    /// lock, so a watcher's `isRunning` never waits behind another thread's `wait()`.
+    private func reap(blocking: Bool) {
+        if lock.withLock({ ended != nil }) { return }
+        var raw: Int32 = 0
+        var got: pid_t
+        repeat { got = waitpid(pid, &raw, blocking ? 0 : WNOHANG) } while got < 0 && errno == EINTR
+        if got < 0 {
+            // Reaped by another thread's wait, which is about to store what it read.
+            for _ in 0..<200 where lock.withLock({ ended == nil }) { usleep(10_000) }
+        }
+        lock.withLock {
+            guard ended == nil else { return }
+            if got == pid {
+                let signal = raw & 0x7f
+                ended = signal == 0 ? ((raw >> 8) & 0xff, nil) : (128 + signal, signal)
+            } else if got < 0 {
+                ended = (-1, nil)
+            }
+        }
     }
 }
 
@@ -112,4 +152,9 @@ public func runTool(_ path: String, _ arguments: [String], environment: [String:
     guard let child = try? ChildProcess(path, arguments, environment: environment, output: file) else { return (-1, "cannot start \(path)") }
     let status = child.wait()
     return (status, (try? String(contentsOfFile: file, encoding: .utf8)) ?? "")
+}
+
+/// `runTool` waited for on a thread of its own, not one of Swift's cooperative threads.
+public func runProcess(_ path: String, _ arguments: [String], environment: [String: String]? = nil) async -> (status: Int32, output: String) {
+    await withCheckedContinuation { c in Thread { c.resume(returning: runTool(path, arguments, environment: environment)) }.start() }
 }

@@ -82,27 +82,21 @@ public struct TestFailure: Error, CustomStringConvertible {
 /// against. `-S` paces the log as a receiver would, which gpsfake's manual recommends against
 /// pty races (without it, this gpsd drops reports under load).
 public final class GPSFake {
-    public let process = Process()
+    public let process: ChildProcess
     public let output: String
 
     /// - Parameter once: play the log once (`-1`); otherwise gpsfake plays it over and over, for a
     ///   test that needs fixes for longer than the log lasts (about 8 s for haicom-305N at `-S`).
     public init(log: String, port: Int, once: Bool = true) throws {
         output = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfake-\(UUID().uuidString).json").path
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        // Foundation starts it in a process group of its own, so stopping the group also stops the
-        // gpsd it started.
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
-        process.arguments = (once ? ["-1"] : []) + ["-p", "-S", "-s", "38400", "-P", String(port), log]
         var env = ProcessInfo.processInfo.environment
         env["PATH"] = "/usr/sbin:/usr/bin:/sbin:/bin"
         // gpsfake is Python: without this its reports sit in a buffer that is lost when it is stopped.
         env["PYTHONUNBUFFERED"] = "1"
-        process.environment = env
-        process.standardOutput = FileHandle(forWritingAtPath: output)
-        _ = FileManager.default.createFile(atPath: output + ".log", contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: output + ".log")
-        try process.run()
+        // In a process group of its own, so stopping the group also stops the gpsd it started.
+        process = try ChildProcess(
+            "/usr/bin/gpsfake", (once ? ["-1"] : []) + ["-p", "-S", "-s", "38400", "-P", String(port), log], environment: env,
+            stdout: output, stderr: output + ".log", ownGroup: true)
     }
 
     /// What gpsfake and its gpsd said on standard error (for a failing test's message).
@@ -124,8 +118,8 @@ public final class GPSFake {
     /// Stops gpsfake and its gpsd (the whole process group).
     public func stop() {
         guard process.isRunning else { return }
-        kill(-process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        kill(-process.pid, SIGKILL)
+        process.wait()
     }
 
     /// Waits until gpsd has reported the whole log: its output has not grown for a second and a

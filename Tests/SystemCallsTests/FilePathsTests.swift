@@ -1,5 +1,6 @@
 import Foundation
 import SystemCalls
+import TestSupport
 import Testing
 
 /// dirname(1) and basename(1) as coreutils give them, for the paths people type.
@@ -14,16 +15,11 @@ import Testing
     }
 
     /// The same answers as coreutils, for a spread of paths.
-    @Test func agreesWithCoreutils() throws {
+    @Test func agreesWithCoreutils() {
         for path in ["r", "a/b", "/a", "a/b/", "../x", "a//b//", "/tmp/report.html", "-"] {
-            let dir = Process()
-            dir.executableURL = URL(fileURLWithPath: "/usr/bin/dirname")
-            dir.arguments = ["--", path]
-            let out = Pipe()
-            dir.standardOutput = out
-            try dir.run()
-            dir.waitUntilExit()
-            let expected = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .newlines)
+            let dir = runTool("/usr/bin/dirname", ["--", path])
+            #expect(dir.status == 0, "\(dir.output)")
+            let expected = dir.output.trimmingCharacters(in: .newlines)
             #expect(FilePaths.directory(of: path) == expected, "dirname \(path)")
         }
     }

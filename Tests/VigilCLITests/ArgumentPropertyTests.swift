@@ -126,25 +126,6 @@ import VigilCore
 
     /// `vigil` killed after `seconds` (a hang shows as 137, undocumented).
     static func vigilWithin(_ seconds: Int, _ args: [String], home: String) throws -> Run {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        p.arguments = ["-s", "KILL", String(seconds), vigilBinary] + args
-        p.environment = [
-            "HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin",
-            "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus, "TZ": "UTC",
-        ]
-        let out = home + "/.out-\(UUID().uuidString)"
-        let err = home + "/.err-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: out, contents: nil)
-        FileManager.default.createFile(atPath: err, contents: nil)
-        p.standardOutput = FileHandle(forWritingAtPath: out)
-        p.standardError = FileHandle(forWritingAtPath: err)
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        let status = p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus
-        return Run(
-            status: status, stdout: String(decoding: FileManager.default.contents(atPath: out) ?? Data(), as: UTF8.self),
-            stderr: String(decoding: FileManager.default.contents(atPath: err) ?? Data(), as: UTF8.self))
+        try vigil(["-s", "KILL", String(seconds), vigilBinary] + args, home: home, binary: "/usr/bin/timeout")
     }
 }

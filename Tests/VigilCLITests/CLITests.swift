@@ -86,16 +86,6 @@ func inPseudoTerminal(_ command: String, home: String, env: [String: String] = [
     try await offPool { try inPseudoTerminal(command, home: home, env: env, stdin: stdin) }
 }
 
-/// Runs a tool to its end, off the cooperative pool: its exit status and what it wrote (both streams).
-func runProcess(_ path: String, _ arguments: [String]) async -> (status: Int32, output: String) {
-    (try? await offPool { runTool(path, arguments) }) ?? (-1, "")
-}
-
-/// Waits for a process to end, off the cooperative pool.
-func exited(_ p: Process) async {
-    _ = try? await offPool { p.waitUntilExit() }
-}
-
 /// Polls until `condition` holds or `seconds` pass (a loaded machine only makes it slower).
 func eventually(_ seconds: Double, _ condition: () -> Bool) async throws -> Bool {
     let deadline = ContinuousClock.now + .seconds(seconds)
@@ -120,28 +110,27 @@ func buildShim(_ name: String, in directory: String) async throws -> String {
 
 /// A background process (usually `vigil`) whose standard output and error go to files.
 struct Background {
-    let process: Process
+    let process: ChildProcess
     let stdout: String
     let stderr: String
     var said: String { (try? String(contentsOfFile: stderr, encoding: .utf8)) ?? "" }
     var printed: String { (try? String(contentsOfFile: stdout, encoding: .utf8)) ?? "" }
 }
 
-func background(_ executable: String, _ args: [String], home: String, env: [String: String] = [:]) throws -> Background {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: executable)
-    p.arguments = args
-    p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus, "TZ": "UTC"]
-        .merging(env) { $1 }
+/// Starts `executable` in the background with a private home (as `vigil()` does), standard input
+/// empty. `stdout`/`stderr`: where its output goes instead of a fresh file of its own.
+func background(
+    _ executable: String, _ args: [String], home: String, env: [String: String] = [:], stdout: String? = nil, stderr: String? = nil,
+    descriptors: [Int32: Int32] = [:]
+) throws -> Background {
+    let environment = [
+        "HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus, "TZ": "UTC",
+    ]
+    .merging(env) { $1 }
     let id = UUID().uuidString
-    let out = home + "/.out-\(id)"
-    let err = home + "/.err-\(id)"
-    FileManager.default.createFile(atPath: out, contents: nil)
-    FileManager.default.createFile(atPath: err, contents: nil)
-    p.standardOutput = FileHandle(forWritingAtPath: out)
-    p.standardError = FileHandle(forWritingAtPath: err)
-    p.standardInput = FileHandle.nullDevice
-    try p.run()
+    let out = stdout ?? home + "/.out-\(id)"
+    let err = stderr ?? home + "/.err-\(id)"
+    let p = try ChildProcess(executable, args, environment: environment, stdout: out, stderr: err, descriptors: descriptors)
     return Background(process: p, stdout: out, stderr: err)
 }
 
@@ -316,55 +305,26 @@ func write(_ text: String, to path: String) {
         #expect(log.stdout.contains("\"source\":\"live\""))
     }
 
-    @Test func ctrlCEndsALiveSessionCleanlyAsAbandoned() throws {
+    @Test func ctrlCEndsALiveSessionCleanlyAsAbandoned() async throws {
         let home = freshHome()
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: vigilBinary)
-        p.arguments = ["start", "--minutes", "10", "--json"]
-        p.environment = ["HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = Pipe()
-        try p.run()
+        let p = try background(vigilBinary, ["start", "--minutes", "10", "--json"], home: home, env: ["XDG_DATA_HOME": home + "/data"])
         // Wait for the session to start (its first event), then interrupt it.
-        let handle = out.fileHandleForReading
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("session_started") {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            seen.append(chunk)
-        }
-        kill(p.processIdentifier, SIGINT)
-        seen.append(handle.readDataToEndOfFile())
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0)
-        let text = String(decoding: seen, as: UTF8.self)
-        #expect(text.contains("\"event\":\"session_ended\",\"outcome\":\"abandoned\""))
-        let log = try vigil(["log", "--json"], home: home)
+        #expect(try await eventually(300) { p.printed.contains("session_started") || !p.process.isRunning }, "\(p.said)")
+        kill(p.process.pid, SIGINT)
+        #expect(await p.process.exited() == 0, "\(p.said)")
+        #expect(p.printed.contains("\"event\":\"session_ended\",\"outcome\":\"abandoned\""), "\(p.printed)")
+        let log = try await vigil(["log", "--json"], home: home)
         #expect(log.stdout.contains("\"outcome\":\"abandoned\""))
     }
 
-    @Test func sigtermInterruptsALiveSessionAndSavesIt() throws {
+    @Test func sigtermInterruptsALiveSessionAndSavesIt() async throws {
         let home = freshHome()
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: vigilBinary)
-        p.arguments = ["start", "--minutes", "10", "--json", "--data-dir", home + "/d"]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = Pipe()
-        try p.run()
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("session_started") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen.append(chunk)
-        }
-        kill(p.processIdentifier, SIGTERM)
-        seen.append(out.fileHandleForReading.readDataToEndOfFile())
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0)
-        #expect(String(decoding: seen, as: UTF8.self).contains("\"outcome\":\"interrupted\""))
-        let log = try vigil(["log", "--json", "--data-dir", home + "/d"], home: home)
+        let p = try background(vigilBinary, ["start", "--minutes", "10", "--json", "--data-dir", home + "/d"], home: home)
+        #expect(try await eventually(300) { p.printed.contains("session_started") || !p.process.isRunning }, "\(p.said)")
+        kill(p.process.pid, SIGTERM)
+        #expect(await p.process.exited() == 0, "\(p.said)")
+        #expect(p.printed.contains("\"outcome\":\"interrupted\""), "\(p.printed)")
+        let log = try await vigil(["log", "--json", "--data-dir", home + "/d"], home: home)
         #expect(log.stdout.contains("\"outcome\":\"interrupted\""))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The one date grammar on the options that take dates (docs/dates.md), at a fixed instant

@@ -174,19 +174,19 @@ import Testing
         #expect(try await eventually(120) { recovering.printed.contains("\"event\":\"alarm\"") })
         #expect(recovering.process.isRunning && !recovering.said.contains("written again"))
         // ...then there is room again.
-        let lifted = await runProcess("/usr/bin/prlimit", ["--pid", String(recovering.process.processIdentifier), "--fsize=unlimited:unlimited"])
+        let lifted = await runProcess("/usr/bin/prlimit", ["--pid", String(recovering.process.pid), "--fsize=unlimited:unlimited"])
         #expect(lifted.status == 0, "\(lifted.output)")
-        await exited(recovering.process)
-        await exited(full.process)
+        let recovered = await recovering.process.exited()
+        let filled = await full.process.exited()
 
-        #expect(recovering.process.terminationReason == .exit && recovering.process.terminationStatus == 0, "\(recovering.said)")
+        #expect(recovered == 0, "\(recovering.said)")
         #expect(recovering.said.contains("the event log is written again"), "\(recovering.said)")
         let events = timeline(recovering.printed)
         #expect(events.contains { $0["event"] as? String == "episode_started" })
         expectConsistent(try await exported(home, home + "/d"), with: events)
 
         // Never lifted: reported, not a crash; the log is sound and still usable.
-        #expect(full.process.terminationReason == .exit && full.process.terminationStatus == 74, "\(full.said)")
+        #expect(filled == 74, "\(full.said)")
         #expect(full.said.contains("of its events could not be logged and are lost"), "\(full.said)")
         #expect(
             full.printed.contains("\"event\":\"alarm\"") && full.printed.contains("\"event\":\"session_ended\""),
@@ -203,21 +203,17 @@ import Testing
     /// writes drop the text, and a session ignores SIGPIPE.)
     @Test func unwritableStandardOutputAndErrorNeverEndASession() async throws {
         let home = freshHome()
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: vigilBinary)
-        p.arguments = ["start", "--replay", Self.scenario, "--pace", "300", "--minutes", "25", "--log", "--data-dir", home + "/d"]
-        p.environment = [
-            "HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus, "TZ": "UTC",
-        ]
-        let gone = Pipe()
-        try gone.fileHandleForReading.close()
-        p.standardOutput = gone.fileHandleForWriting
-        p.standardError = FileHandle(forWritingAtPath: "/dev/full")
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        try gone.fileHandleForWriting.close()
-        await exited(p)
-        #expect(p.terminationReason == .exit && p.terminationStatus == 0, "\(p.terminationReason) \(p.terminationStatus)")
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        close(ends[0])
+        // Only the child gets the write end (as its standard output), not others started meanwhile.
+        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        let p = try background(
+            vigilBinary, ["start", "--replay", Self.scenario, "--pace", "300", "--minutes", "25", "--log", "--data-dir", home + "/d"], home: home,
+            stderr: "/dev/full", descriptors: [1: ends[1]])
+        close(ends[1])
+        let status = await p.process.exited()
+        #expect(status == 0 && p.process.signal == nil, "\(status)")
         let log = try await vigil(["log", "--json", "--source", "all", "--data-dir", home + "/d"], home: home)
         #expect(log.stdout.contains("\"outcome\":\"completed\"") && log.stdout.contains("\"cause\":\"away\""), "\(log.stdout)")
     }
@@ -241,8 +237,7 @@ import Testing
         try jump(3 * 86_400)
         #expect(try await eventually(120) { session.printed.contains("\"event\":\"alarm\"") }, "\(session.said)")
         try jump(-7200)
-        await exited(session.process)
-        #expect(session.process.terminationStatus == 0, "\(session.said)")
+        #expect(await session.process.exited() == 0, "\(session.said)")
 
         let events = timeline(session.printed)
         let tables = try await exported(home, home + "/d")

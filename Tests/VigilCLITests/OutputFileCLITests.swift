@@ -183,9 +183,9 @@ import Testing
         let limited = try background(
             "/usr/bin/prlimit", ["--fsize=50", vigilBinary, "record", "-o", out + "/r.jsonl", "--minutes", "0.02", "--data-dir", home + "/d"],
             home: home)
-        await exited(limited.process)
+        let status = await limited.process.exited()
         // (Its standard error, a file under the same limit, holds only the first 50 bytes.)
-        #expect(limited.process.terminationStatus == 74, "\(limited.said)")
+        #expect(status == 74, "\(limited.said)")
         #expect(entries(out).isEmpty, "neither the recording nor its temporary: \(entries(out))")
     }
 
@@ -216,19 +216,10 @@ import Testing
         let full = try device("full", minor: 7, in: home)
         // The three ways a command writes standard output: whole (report), print (log), buffered lines (replay).
         for args in [["report", "--last", "all"], ["log", "--json"], ["replay", Self.scenario]] {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: vigilBinary)
-            p.arguments = args + ["--data-dir", data]
-            p.environment = [
-                "HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus, "TZ": "UTC",
-            ]
-            p.standardOutput = FileHandle(forWritingAtPath: full)
-            let said = Pipe()
-            p.standardError = said
-            try p.run()
-            let message = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            await exited(p)
-            #expect(p.terminationStatus == 74, "\(args): \(message)")
+            let p = try background(vigilBinary, args + ["--data-dir", data], home: home, stdout: full)
+            let status = await p.process.exited()
+            let message = p.said
+            #expect(status == 74, "\(args): \(message)")
             #expect(message.contains("cannot write to standard output: No space left on device"), "\(args): \(message)")
         }
     }
@@ -248,8 +239,7 @@ import Testing
             ["motivate"],
         ] {
             let run = try background("/bin/sh", ["-c", "umask 000; exec \"$0\" \"$@\"", vigilBinary] + args + ["--data-dir", data], home: home)
-            await exited(run.process)
-            #expect(run.process.terminationStatus == 0, "\(args): \(run.said)")
+            #expect(await run.process.exited() == 0, "\(args): \(run.said)")
         }
         let made = try #require(FileManager.default.enumerator(atPath: data)?.allObjects as? [String])
         #expect(made.contains("last-motivation") && made.contains("vigil.sqlite3") && made.contains("unfinished-outputs"), "\(made)")

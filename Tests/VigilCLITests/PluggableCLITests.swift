@@ -92,10 +92,9 @@ let pluggedBinary = (vigilBinary as NSString).deletingLastPathComponent + "/vigi
             home: home, env: ["VIGIL_TEST_JOURNAL": journal])
         // Stopped as soon as the journal has the alarm, watched from a thread of its own; the
         // session's five minutes are only a fail-safe.
-        let pid = session.process.processIdentifier
         let reached = try await offPool { () -> Bool in
             let deadline = ContinuousClock.now + .seconds(300)
-            while kill(pid, 0) == 0, ContinuousClock.now < deadline {
+            while session.process.isRunning, ContinuousClock.now < deadline {
                 if ((try? String(contentsOfFile: journal, encoding: .utf8)) ?? "").contains("fired") { return true }
                 usleep(50_000)
             }
@@ -104,7 +103,7 @@ let pluggedBinary = (vigilBinary as NSString).deletingLastPathComponent + "/vigi
         #expect(reached, "the journal got no alarm: \(session.said)")
         let stop = try await vigil(["stop", "--data-dir", home + "/d"], home: home, binary: pluggedBinary)
         #expect(stop.status == 0, "\(stop.stderr)")
-        await exited(session.process)
+        await session.process.exited()
         let noted = (try? String(contentsOfFile: journal, encoding: .utf8)) ?? ""
         #expect(noted.hasPrefix("fired level 1 episode 1 cause phone: phone in hand for"), "\(noted)")
         #expect(noted.contains("cleared episode 1"), "\(noted)")

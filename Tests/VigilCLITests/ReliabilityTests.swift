@@ -28,10 +28,10 @@ import Testing
         // Watched and killed from a thread of its own: with both cores busy, a task on the
         // cooperative pool could be starved past the alarm's whole minute on screen, or past the
         // session's end (full runs under load missed the one, then the other).
-        let (pid, status) = (p.processIdentifier, home + "/d/running-session.json")
+        let (pid, status) = (p.pid, home + "/d/running-session.json")
         let elapsedAtKill = try await offPool { () -> Double in
             let deadline = ContinuousClock.now + .seconds(300)
-            while kill(pid, 0) == 0, ContinuousClock.now < deadline {
+            while p.isRunning, ContinuousClock.now < deadline {
                 usleep(50_000)
                 if let data = FileManager.default.contents(atPath: status),
                     let s = try? JSONSerialization.jsonObject(with: data) as? [String: Any], (s["alarms"] as? Int ?? 0) >= 1
@@ -43,8 +43,8 @@ import Testing
             return 0
         }
         #expect(elapsedAtKill >= 12 * 60, "the episode and its first alarm were on screen (at \(elapsedAtKill) s)")
-        await exited(p)
-        #expect(p.terminationReason == .uncaughtSignal)
+        await p.exited()
+        #expect(p.signal == SIGKILL)
         // What the session's status file said last (it is left behind by a killed session): on
         // a loaded machine the kill can come seconds after the poll above, tens of session seconds.
         let elapsedLast = try #require(statusJSON(home)?["elapsed_s"] as? Double)
@@ -110,7 +110,7 @@ import Testing
         let bystander = try background("/bin/sleep", ["120"], home: home).process
         defer { bystander.terminate() }
         let planted =
-            #"{"alarms":0,"elapsed_s":5,"episodes":0,"pid":\#(bystander.processIdentifier),"planned_s":null,"score":0,"#
+            #"{"alarms":0,"elapsed_s":5,"episodes":0,"pid":\#(bystander.pid),"planned_s":null,"score":0,"#
             + #""started":"2026-03-02T09:00:00Z","state":"focused","task":null,"updated":0}"#
         try planted.write(toFile: home + "/d/running-session.json", atomically: true, encoding: .utf8)
         let stopped = try await vigil(["stop", "--data-dir", home + "/d"], home: home)
@@ -342,35 +342,23 @@ import Testing
         try FileManager.default.createDirectory(atPath: home + "/d", withIntermediateDirectories: true)
         let args = ["start", "--replay", Self.scenario, "--pace", "30", "--minutes", "25", "--log", "--data-dir", home + "/d"]
         let outs = [home + "/a.err", home + "/b.err"]
-        var ps: [Process] = []
-        for out in outs {
-            FileManager.default.createFile(atPath: out, contents: nil)
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: vigilBinary)
-            p.arguments = args
-            p.environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle(forWritingAtPath: out)
-            p.standardInput = FileHandle.nullDevice
-            ps.append(p)
-        }
-        for p in ps { try p.run() }
+        // Both started before either is looked at, each with its standard error in a file.
+        let ps = try outs.map { try background(vigilBinary, args, home: home, stderr: $0).process }
         // The refused one ends at once; stop the other.
         var refused: Int?
-        for _ in 0..<100 where refused == nil {
-            try await Task.sleep(for: .milliseconds(100))
+        let deadline = ContinuousClock.now + .seconds(300)
+        while refused == nil, ContinuousClock.now < deadline {
             refused = ps.firstIndex { !$0.isRunning }
+            if refused == nil { try await Task.sleep(for: .milliseconds(100)) }
         }
         let r = try #require(refused)
-        await exited(ps[r])
-        #expect(ps[r].terminationStatus == 1)
+        #expect(await ps[r].exited() == 1)
         let said = (try? String(contentsOfFile: outs[r], encoding: .utf8)) ?? ""
         #expect(said.contains("a session is already running") && said.contains("vigil stop"), "\(said)")
         let other = ps[1 - r]
         #expect(other.isRunning)
         _ = try await vigil(["stop", "--data-dir", home + "/d"], home: home)
-        await exited(other)
-        #expect(other.terminationStatus == 0)
+        #expect(await other.exited() == 0)
         let check = await integrityCheck(home + "/d/vigil.sqlite3")
         #expect(check == "ok\n", "\(check)")
         let log = try await vigil(["log", "--json", "--source", "all", "--data-dir", home + "/d"], home: home).stdout

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `vigil report` as a person runs it, on logs that `vigil simulate` fills through the real state

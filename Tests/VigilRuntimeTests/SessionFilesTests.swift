@@ -41,13 +41,11 @@ import VigilRuntime
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let file = SessionStatusFile(dataDirectory: dir)
         // A child that has exited and been reaped: its pid names no process.
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/bin/true")
-        try child.run()
-        child.waitUntilExit()
+        let child = try ChildProcess("/bin/true", [])
+        child.wait()
         file.write(
             SessionStatus(
-                pid: child.processIdentifier, task: nil, started: "2026-03-02T09:00:00Z", planned: nil, state: "focused",
+                pid: child.pid, task: nil, started: "2026-03-02T09:00:00Z", planned: nil, state: "focused",
                 score: 0, elapsed: 1, episodes: 0, alarms: 0, updated: 0))
         #expect(file.read() != nil)
         #expect(file.running() == nil)

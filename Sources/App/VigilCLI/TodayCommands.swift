@@ -173,15 +173,16 @@ struct DaemonCommand: AsyncParsableCommand {
                 round: round, every: config.reminders.check, clock: ContinuousClock(),
                 now: { fixed ?? WallClock.now() }, report: { Diagnostics.emit($0, level: $1, prefixed: false) })
             if once { return try lookOnce(daemon) }
-            log("vigil daemon: reminders from \(eventLog.path.terminalSafe), looking every \(humanDuration(config.reminders.check))")
             // With sync set up, the daemon also syncs every `sync.every` (through vigil-sync).
             let sync = config.sync.url.map { url in
                 SyncSchedule(
                     call: SyncToolCall(log: eventLog.path, url: url, sync: config.sync), every: config.sync.every,
                     log: { line, warning in Diagnostics.emit(line, level: warning ? .warning : .info, prefixed: false) })
             }
-            if sync != nil { log("vigil daemon: syncing with the server of sync.url every \(humanDuration(config.sync.every))") }
-            try await runUntilStopped(VigilDaemon(reminders: daemon, sync: sync))
+            try await runUntilStopped(VigilDaemon(reminders: daemon, sync: sync)) {
+                log("vigil daemon: reminders from \(eventLog.path.terminalSafe), looking every \(humanDuration(config.reminders.check))")
+                if sync != nil { log("vigil daemon: syncing with the server of sync.url every \(humanDuration(config.sync.every))") }
+            }
             log("vigil daemon: stopped")
         }
     }
@@ -198,8 +199,10 @@ struct DaemonCommand: AsyncParsableCommand {
 
     /// Runs the services until SIGTERM (systemd stopping it), Ctrl-C or SIGHUP shuts them down,
     /// which wakes the waits between their rounds at once.
-    private func runUntilStopped(_ services: VigilDaemon) async throws {
+    private func runUntilStopped(_ services: VigilDaemon, started: () -> Void) async throws {
         let signals = SignalWatch<Int32>([(SIGINT, SIGINT), (SIGTERM, SIGTERM), (SIGHUP, SIGHUP)])
+        // Said once the signals are watched: whoever waits for these lines may stop it from then on.
+        started()
         let watcher = Task {
             for await _ in signals.stream {
                 await services.shutDown()
