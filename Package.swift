@@ -37,11 +37,14 @@
 //            Timewarrior's and Loop Habit Tracker's exports). No C module.
 //   Storage  VigilStore (the SQLite event log, GRDB), VigilSync (PostgreSQL). No sensor or channel.
 //   Channels DesktopNotifier (notifications), SoundAlarm (tones through PulseAudio). No sensor.
-// Runtime    VigilRuntime    SessionRunner (a live session: log, alarms, status file, Pomodoro, recording),
-//                            the services under the commands (history, reports, privacy, imports,
-//                            the session launcher, the recorder), the plug-in registry,
-//                            replay through the same stepper, PlannerService (tasks, habits, agenda),
-//                            ReminderDaemon, the session lock and status file, the history simulator.
+// Runtime    SessionRuntime  running a focus session: SessionRunner (a live session: log, alarms,
+//                            status file, Pomodoro, recording), rehearsal, the recorder, replay
+//                            through the same stepper, the plug-in registry with the built-in
+//                            detectors and channels, the session lock and status file.
+//            LogServices     the services over the event log under the commands, reached through
+//                            LocalLog (history, reports, privacy, imports, the session launcher,
+//                            PlannerService), and the daemon (ReminderDaemon, sync) as a ServiceGroup.
+//            HistorySimulation  `vigil simulate`'s years of sessions through the real state machine.
 // App        VigilCLI        the command line (swift-argument-parser): parse, call the runtime, render.
 //                            It imports no adapter: the log, files and sensors are the runtime's
 //                            services' (LocalLog, Recordings, ConfigService); check-layers holds it.
@@ -89,7 +92,9 @@ let package = Package(
         .executable(name: "vigil-sync", targets: ["vigil-sync"]),
         .library(name: "VigilCore", targets: ["VigilCore"]),
         .library(name: "VigilRecording", targets: ["VigilRecording"]),
-        .library(name: "VigilRuntime", targets: ["VigilRuntime"]),
+        .library(name: "SessionRuntime", targets: ["SessionRuntime"]),
+        .library(name: "LogServices", targets: ["LogServices"]),
+        .library(name: "HistorySimulation", targets: ["HistorySimulation"]),
         .library(name: "VigilAudio", targets: ["VigilAudio"]),
         // For the fuzzers (Fuzz/): the parsers' modules.
         .library(name: "VigilConfig", targets: ["VigilConfig"]),
@@ -207,29 +212,45 @@ let package = Package(
             path: "Sources/Adapters/Storage/VigilSync"),
 
         // Runtime
+        // Running a focus session: live, rehearsed, recorded or replayed; the plug-in registry,
+        // the built-in detectors and alarm channels, the session's files.
         .target(
-            name: "VigilRuntime",
+            name: "SessionRuntime",
             dependencies: [
-                "VigilCore", "VigilAudio", "VigilStats", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig",
-                "SystemCalls",
+                "VigilCore", "VigilAudio", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig", "SystemCalls",
                 "VigilStore", "InputDetector", "MicrophoneDetector", "LocationDetector", "DesktopNotifier", "SoundAlarm", "DesktopPresence",
-                "DetectorSupport", "X11Detector", "I3Detector", "WaylandIdle", "VigilImports",
+                "DetectorSupport", "X11Detector", "I3Detector", "WaylandIdle",
                 .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            path: "Sources/Runtime/SessionRuntime"),
+        // The services over the event log, one per family of commands (history, reports, privacy,
+        // imports, the planner, the session launcher), and the daemon (reminders and sync).
+        .target(
+            name: "LogServices",
+            dependencies: [
+                "VigilCore", "VigilStats", "VigilPlanner", "VigilStore", "VigilImports", "SystemCalls", "DesktopNotifier", "DetectorSupport",
+                "SessionRuntime",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Sources/Runtime/VigilRuntime"),
+            path: "Sources/Runtime/LogServices"),
+        // A simulated history (`vigil simulate`): years of sessions through the real state
+        // machine, for trying reports and for the benchmarks; no part of a session or a service.
+        .target(
+            name: "HistorySimulation", dependencies: ["VigilCore", "VigilStats", "VigilStore", "SessionRuntime"],
+            path: "Sources/Runtime/HistorySimulation"),
 
         // App
         .target(
             name: "VigilCLI",
             dependencies: [
-                "VigilCore", "VigilStats", "VigilPlanner", "SessionViews", "VigilRuntime", "SystemCalls", "DisplayWidth",
+                "VigilCore", "VigilStats", "VigilPlanner", "SessionViews", "SessionRuntime", "LogServices", "HistorySimulation", "SystemCalls",
+                "DisplayWidth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/App/VigilCLI"),
         // The program: its plug-ins composed, one line each, and the command line run with them.
-        .executableTarget(name: "vigil", dependencies: ["VigilCLI", "VigilRuntime"], path: "Sources/App/vigil"),
+        .executableTarget(name: "vigil", dependencies: ["VigilCLI", "SessionRuntime"], path: "Sources/App/vigil"),
         // `vigil sync`'s worker, a program of its own: the PostgreSQL client (SwiftNIO, BoringSSL)
         // linked into `vigil` made every command start 2 ms slower.
         .executableTarget(
@@ -267,21 +288,22 @@ let package = Package(
         .testTarget(name: "VigilImportsTests", dependencies: ["VigilImports", "VigilStore", "VigilPlanner", "VigilCore"]),
         .testTarget(name: "VigilStoreTests", dependencies: ["VigilCore", "VigilStore", "VigilStats", "VigilPlanner", "VigilTesting"]),
         .testTarget(
-            name: "VigilRuntimeTests",
+            name: "RuntimeTests",
             dependencies: [
                 "VigilCore", "VigilTesting", "VigilRecording", "RecordingFormats", "VigilConfig", "VigilStore", "VigilStats", "SessionViews",
-                "DisplayWidth", "VigilRuntime", "TestSupport", "MicrophoneDetector", "LocationDetector", "InputDetector", "DesktopNotifier",
+                "DisplayWidth", "SessionRuntime", "LogServices", "HistorySimulation", "TestSupport", "MicrophoneDetector", "LocationDetector",
+                "InputDetector", "DesktopNotifier",
                 "VigilPlanner",
                 "DetectorSupport", "TestPlugIns",
             ]),
         .testTarget(
             name: "VigilSyncTests",
-            dependencies: ["VigilSync", "VigilStore", "VigilRuntime", "VigilCore", "VigilStats", "VigilPlanner", "TestSupport"]),
+            dependencies: ["VigilSync", "VigilStore", "LogServices", "HistorySimulation", "VigilCore", "VigilStats", "VigilPlanner", "TestSupport"]),
         // A signal and an action from outside the product, as a new module would add them, and a
         // `vigil` composed with them the way the product's main composes its own (PluggableCLITests).
-        .target(name: "TestPlugIns", dependencies: ["VigilCore", "VigilRuntime"], path: "Tests/Fixtures/TestPlugIns"),
+        .target(name: "TestPlugIns", dependencies: ["VigilCore", "SessionRuntime"], path: "Tests/Fixtures/TestPlugIns"),
         .executableTarget(
-            name: "vigil-with-test-plugins", dependencies: ["VigilCLI", "VigilRuntime", "TestPlugIns"],
+            name: "vigil-with-test-plugins", dependencies: ["VigilCLI", "SessionRuntime", "TestPlugIns"],
             path: "Tests/Fixtures/vigil-with-test-plugins"),
         .testTarget(
             name: "VigilCLITests", dependencies: ["vigil", "vigil-with-test-plugins", "TestSupport", "DisplayWidth"], exclude: ["Data"]),

@@ -22,7 +22,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "swift-benchmark"),
                 .product(name: "VigilCore", package: "Vigil"),
                 .product(name: "VigilRecording", package: "Vigil"),
-                .product(name: "VigilRuntime", package: "Vigil"),
+                .product(name: "SessionRuntime", package: "Vigil"),
                 .product(name: "VigilAudio", package: "Vigil"),
             ],
             path: "Sources"

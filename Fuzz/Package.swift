@@ -18,7 +18,7 @@ let package = Package(
                 .product(name: "LocationDetector", package: "Vigil"),
                 .product(name: "MicrophoneDetector", package: "Vigil"),
                 .product(name: "SessionViews", package: "Vigil"),
-                .product(name: "VigilRuntime", package: "Vigil"),
+                .product(name: "SessionRuntime", package: "Vigil"),
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         )

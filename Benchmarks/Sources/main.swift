@@ -1,8 +1,8 @@
 import Benchmark
 import Foundation
+import SessionRuntime
 import VigilCore
 import VigilRecording
-import VigilRuntime
 
 /// A realistic day-long mix, as the live detectors would record it: microphone levels once a
 /// second, an input window every 5 s (typing with pauses), a GPS fix every 2 s. Deterministic

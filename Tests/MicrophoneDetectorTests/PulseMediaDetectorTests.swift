@@ -22,15 +22,15 @@ func watchedServer() async throws -> (PulseServer, Collector) {
     static let marker = "MARKER-\(UUID().uuidString.prefix(8))"
 
     /// How many streams of a kind (`source-outputs`, `sink-inputs`) the server has, as pactl sees them.
-    func streams(_ kind: String, _ server: PulseServer) -> Int {
-        runTool("/usr/bin/pactl", ["--server", server.address, "list", "short", kind]).output.split(separator: "\n").count
+    func streams(_ kind: String, _ server: PulseServer) async -> Int {
+        await runProcess("/usr/bin/pactl", ["--server", server.address, "list", "short", kind]).output.split(separator: "\n").count
     }
 
     /// Waits until pactl lists `count` streams of a kind: the server has them all.
     func waitForStreams(_ kind: String, _ count: Int, _ server: PulseServer) async throws {
         let deadline = ContinuousClock.now + .seconds(20)
-        while streams(kind, server) < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(streams(kind, server) == count, "\(kind)")
+        while await streams(kind, server) < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(await streams(kind, server) == count, "\(kind)")
     }
 
     @Test func aProgramRecordingTheMicrophoneIsACallUntilItStops() async throws {
@@ -92,7 +92,7 @@ func watchedServer() async throws -> (PulseServer, Collector) {
         let call = try server.startRecording()
         defer { call.kill() }
         #expect(await collector.wait(timeout: 20) { $0.media.last?.calls == 1 }, "\(collector.media)")
-        #expect(streams("source-outputs", server) == 4)
+        #expect(await streams("source-outputs", server) == 4)
         #expect(collector.media.allSatisfy { $0.calls <= 1 }, "only the call counts: \(collector.media)")
     }
 
@@ -113,7 +113,7 @@ func watchedServer() async throws -> (PulseServer, Collector) {
         let player = try server.startPlaying(wav)
         defer { player.kill() }
         #expect(await collector.wait(timeout: 20) { $0.media.last?.playing == 1 }, "\(collector.media)")
-        #expect(streams("sink-inputs", server) == 2, "the tone and the music")
+        #expect(await streams("sink-inputs", server) == 2, "the tone and the music")
         #expect(collector.media.allSatisfy { $0.playing <= 1 }, "only the music counts: \(collector.media)")
         // The server goes away with the test; the tone's thread then returns with an error.
     }
@@ -141,7 +141,7 @@ func watchedServer() async throws -> (PulseServer, Collector) {
         #expect(collector.media.isEmpty)
     }
 
-    @Test func theConfigurationChoosesTheServerAndCanTurnItOff() {
+    @Test func theConfigurationChoosesTheServerAndCanTurnItOff() async {
         var configuration = VigilConfiguration.default
         configuration.audio.server = "unix:/tmp/elsewhere"
         #expect(PulseMediaDetector(configuration: configuration, now: wallClock)?.server == "unix:/tmp/elsewhere")
@@ -151,7 +151,7 @@ func watchedServer() async throws -> (PulseServer, Collector) {
 
     /// The rules on one stream's facts, including the paused (corked) state, which `parec`,
     /// `pacat` and `paplay` never enter (they do not cork), so the real-server tests cannot show it.
-    @Test func whatCountsAsACallAndAsPlaying() {
+    @Test func whatCountsAsACallAndAsPlaying() async {
         let me = "4242"
         let call = StreamFacts(hasClient: true, processID: "17", mediaName: "Call", corked: false)
         #expect(call.isCall(ownProcess: me))

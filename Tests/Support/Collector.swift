@@ -4,7 +4,10 @@ import Testing
 import VigilCore
 import VigilTesting
 
-/// Collects a detector's samples in the background.
+/// Collects a detector's samples in the background, on a thread of its own: with both cores busy
+/// and the cooperative pool's two threads held by other tests' waits, a collecting task on the
+/// pool could see a detector's samples only tens of seconds late, and a test waiting for them
+/// would give up while they were there.
 public final class Collector: Sendable {
     final class Store: Sendable {
         let samples = Mutex<[Sample]>([])
@@ -14,7 +17,11 @@ public final class Collector: Sendable {
 
     public init(_ stream: AsyncStream<Sample>) {
         let store = self.store
-        task = Task { for await s in stream { store.samples.withLock { $0.append(s) } } }
+        let executor = ThreadExecutor()
+        task = Task(executorPreference: executor) {
+            defer { executor.finish() }
+            for await s in stream { store.samples.withLock { $0.append(s) } }
+        }
     }
 
     public var all: [Sample] { store.samples.withLock { $0 } }
@@ -39,6 +46,50 @@ public final class Collector: Sendable {
     }
 
     public func stop() { task.cancel() }
+}
+
+/// Runs the jobs of the tasks that prefer it on one thread of its own, until `finish()` and its
+/// last job (a task preferring it runs there whenever it is not suspended).
+final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var finished = false
+
+    init() {
+        let thread = Thread { [self] in run() }
+        thread.name = "collector"
+        thread.start()
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.withLock {
+            jobs.append(job)
+            condition.signal()
+        }
+    }
+
+    /// No more jobs will come: the thread ends once it has run those it has.
+    func finish() {
+        condition.withLock {
+            finished = true
+            condition.signal()
+        }
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while jobs.isEmpty && !finished { condition.wait() }
+            guard !jobs.isEmpty else {
+                condition.unlock()
+                return
+            }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
 }
 
 public let wallClock: @Sendable () -> Timestamp = { Timestamp(seconds: Date().timeIntervalSince1970) }

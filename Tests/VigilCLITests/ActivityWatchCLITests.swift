@@ -10,7 +10,7 @@ import Testing
     static let tools = ProcessInfo.processInfo.environment["VIGIL_TEST_TOOLS"] ?? (NSHomeDirectory() + "/.cache/vigil-tests")
     static let feed = repo + "/Tests/VigilCLITests/Data/aw_feed.py"
 
-    @Test func anExportFromARealAwServerReplaysToTheExpectedEpisodes() throws {
+    @Test func anExportFromARealAwServerReplaysToTheExpectedEpisodes() async throws {
         let home = freshHome()
         let port = freePort()
         var env = ProcessInfo.processInfo.environment
@@ -25,11 +25,11 @@ import Testing
         defer { server.kill(SIGKILL) }
         let export = home + "/aw-buckets-export.json"
         let marker = "Qx9TitleMarker"
-        let fed = runTool(Self.tools + "/aw-server/bin/python", [Self.feed, "http://127.0.0.1:\(port)", export, marker])
+        let fed = await runProcess(Self.tools + "/aw-server/bin/python", [Self.feed, "http://127.0.0.1:\(port)", export, marker])
         try #require(fed.status == 0, "\(fed.output)\n\((try? String(contentsOfFile: home + "/aw-server.log", encoding: .utf8)) ?? "")")
         #expect((try String(contentsOfFile: export, encoding: .utf8)).contains(marker), "the export itself has the titles")
 
-        let inspected = try vigil(["inspect", export], home: home)
+        let inspected = try await vigil(["inspect", export], home: home)
         #expect(inspected.status == 0, "\(inspected.stderr)")
         #expect(inspected.stdout.contains("ActivityWatch export, starts 2026-03-02T09:00:00Z, 40 min"))
         // Code 5 + 10 min, Firefox 7 min; the afk event's 8 minutes are the longest idle.
@@ -37,7 +37,7 @@ import Testing
         #expect(inspected.stdout.contains("longest idle 8 min"), "\(inspected.stdout)")
         #expect(!inspected.stdout.contains(marker))
 
-        let replay = try vigil(["replay", "--json", "--log", export], home: home)
+        let replay = try await vigil(["replay", "--json", "--log", export], home: home)
         #expect(replay.status == 0, "\(replay.stderr)")
         let events = replay.stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -57,7 +57,7 @@ import Testing
         #expect(episodes.count == 2)
 
         // Reported by cause, and the titles stay in the export: not in the replay, the log or the report.
-        let report = try vigil(
+        let report = try await vigil(
             ["report", "--format", "json", "--last", "all", "--source", "replay", "--now", "2026-03-03T12:00:00Z"], home: home)
         #expect(report.status == 0, "\(report.stderr)")
         let byCause = try #require(
@@ -81,17 +81,17 @@ import Testing
         #expect(!replay.stdout.contains(marker) && !report.stdout.contains(marker))
         // The applications it saw, with their time and the category they had.
         // (A replay is counted only when asked for: by default the person's own sessions.)
-        let own = try vigil(["apps", "--days", "36500"], home: home)
+        let own = try await vigil(["apps", "--days", "36500"], home: home)
         #expect(own.stdout.hasPrefix("No applications seen in front"), "\(own.stdout)")
-        let apps = try vigil(["apps", "--days", "36500", "--source", "replay"], home: home)
+        let apps = try await vigil(["apps", "--days", "36500", "--source", "replay"], home: home)
         #expect(apps.status == 0, "\(apps.stderr)")
         let lines = apps.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
         #expect(lines == ["Code 15 min work", "Firefox 7 min distracting (by class now: neutral)"], "\(apps.stdout)")
 
         // Forgetting the day forgets the applications too, without a trace in the log or its WAL.
-        let forget = try vigil(["forget", "--from", "2026-03-02", "--to", "2026-03-02", "--yes"], home: home)
+        let forget = try await vigil(["forget", "--from", "2026-03-02", "--to", "2026-03-02", "--yes"], home: home)
         #expect(forget.status == 0, "\(forget.stderr)")
-        let after = try vigil(["apps", "--days", "36500", "--source", "replay"], home: home)
+        let after = try await vigil(["apps", "--days", "36500", "--source", "replay"], home: home)
         #expect(after.stdout.hasPrefix("No applications seen in front"), "\(after.stdout)")
         var bytes = Data()
         for file in (try FileManager.default.contentsOfDirectory(atPath: home + "/data/vigil")) {

@@ -30,8 +30,8 @@ import Testing
     }
 
     /// Options that take a value, by command: what `--help` lists with a <value>.
-    static func options(of command: String) throws -> [String: Bool] {
-        let run = try vigil(["--experimental-dump-help"])
+    static func options(of command: String) async throws -> [String: Bool] {
+        let run = try await vigil(["--experimental-dump-help"])
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         var node = object?["command"] as? [String: Any]
         for word in command.split(separator: " ") {
@@ -77,18 +77,18 @@ import Testing
         "session list": ["--last", "forever"], "session add": ["--start", "someday", "--end", "10:00"],
     ]
 
-    @Test func everyCommandIsListed() {
+    @Test func everyCommandIsListed() async {
         let commands = Self.commands
         #expect(commands.count >= 40)
         let unlisted = commands.filter { Self.minimal[$0] == nil }
         #expect(unlisted.isEmpty, "add these to CLIConformanceTests.minimal: \(unlisted)")
     }
 
-    @Test func everyCommandHasHelpWithExamples() throws {
+    @Test func everyCommandHasHelpWithExamples() async throws {
         #expect(Self.groups.contains("task") && Self.groups.contains("config"), "\(Self.groups)")
         for command in Self.commands + Self.groups {
             let words = command.split(separator: " ").map(String.init)
-            let run = try vigil(words + ["--help"])
+            let run = try await vigil(words + ["--help"])
             #expect(run.status == 0, "\(command) --help")
             #expect(run.stdout.contains("USAGE: vigil \(command)"), "\(command) --help")
             #expect(run.stdout.contains("Example"), "\(command) --help shows an example")
@@ -98,13 +98,13 @@ import Testing
     /// A config file with a problem stops every command (65, the file and line named), except
     /// the three that write, check or locate it; none of them runs on defaults the person did not
     /// choose.
-    @Test func everyCommandRefusesABadConfig() throws {
+    @Test func everyCommandRefusesABadConfig() async throws {
         let home = freshHome()
         let config = home + "/bad.yaml"
         try "session:\n  gap: banana\n".write(toFile: config, atomically: true, encoding: .utf8)
         for command in Self.commands {
             let words = command.split(separator: " ").map(String.init) + (Self.minimal[command] ?? [])
-            let run = try vigil(words + ["--config", config, "--data-dir", home + "/data"], home: home, stdin: "")
+            let run = try await vigil(words + ["--config", config, "--data-dir", home + "/data"], home: home, stdin: "")
             switch command {
             case "config paths":
                 #expect(run.status == 0, "\(command) locates the file whatever it holds")
@@ -119,16 +119,16 @@ import Testing
         // And a config named with --config that is not there is the same error, for every command.
         for command in Self.commands where !["config paths", "config init"].contains(command) {
             let words = command.split(separator: " ").map(String.init) + (Self.minimal[command] ?? [])
-            let run = try vigil(words + ["--config", home + "/missing.yaml", "--data-dir", home + "/data"], home: home, stdin: "")
+            let run = try await vigil(words + ["--config", home + "/missing.yaml", "--data-dir", home + "/data"], home: home, stdin: "")
             #expect(run.status == 65, "\(command) with a missing config: \(run.status)")
             #expect(run.stderr.hasPrefix("vigil: error: \(home)/missing.yaml: no such file"), "\(command): \(run.stderr)")
         }
     }
 
-    @Test func everyCommandRefusesAnUnknownOption() throws {
+    @Test func everyCommandRefusesAnUnknownOption() async throws {
         for command in Self.commands {
             let words = command.split(separator: " ").map(String.init) + (Self.minimal[command] ?? [])
-            let run = try vigil(words + ["--no-such-option"])
+            let run = try await vigil(words + ["--no-such-option"])
             #expect(run.status == 64, "\(command) --no-such-option: \(run.status)")
             #expect(run.stderr.hasPrefix("vigil: error: Unknown option '--no-such-option'"), "\(command): \(run.stderr)")
             #expect(run.stderr.contains("See 'vigil \(command) --help'"), "\(command): \(run.stderr)")
@@ -137,15 +137,15 @@ import Testing
 
     /// A bad value is 64 and `vigil: error: ` whether ArgumentParser or the command finds it, and
     /// names the option it was given to.
-    @Test func everyBadValueIsAUsageError() throws {
+    @Test func everyBadValueIsAUsageError() async throws {
         for (command, arguments) in Self.badValues.sorted(by: { $0.key < $1.key }) {
             #expect(Self.commands.contains(command), "\(command) is a command")
             let home = freshHome()
             // Task and habit 1 exist, so that what is refused is the value, not the number.
-            _ = try vigil(["task", "add", "Write"], home: home)
-            _ = try vigil(["habit", "add", "Walk"], home: home)
+            _ = try await vigil(["task", "add", "Write"], home: home)
+            _ = try await vigil(["habit", "add", "Walk"], home: home)
             let words = command.split(separator: " ").map(String.init)
-            let run = try vigil(words + arguments, home: home, stdin: "")
+            let run = try await vigil(words + arguments, home: home, stdin: "")
             #expect(run.status == 64, "\(command) \(arguments): \(run.status) \(run.stderr)")
             #expect(run.stderr.hasPrefix("vigil: error: "), "\(command) \(arguments): \(run.stderr)")
             let option = arguments.first { $0.hasPrefix("-") }
@@ -156,10 +156,10 @@ import Testing
     }
 
     /// Every command with a file argument names a missing one and what went wrong (74).
-    @Test func aMissingFileIsNamed() throws {
+    @Test func aMissingFileIsNamed() async throws {
         let home = freshHome()
         for command in ["replay", "inspect"] {
-            let run = try vigil([command, home + "/no-such-recording.jsonl"], home: home)
+            let run = try await vigil([command, home + "/no-such-recording.jsonl"], home: home)
             #expect(run.status == 74, "\(command): \(run.status)")
             #expect(
                 run.stderr.hasPrefix("vigil: error: \(home)/no-such-recording.jsonl: cannot open: No such file or directory"),
@@ -169,22 +169,22 @@ import Testing
 
     /// Every command that takes `--json` prints JSON (a document, or JSON Lines) in the style of
     /// docs/json.md, on a log with a simulated week in it; every listing has `--json`.
-    @Test func everyJSONOptionPrintsJSON() throws {
+    @Test func everyJSONOptionPrintsJSON() async throws {
         let home = freshHome()
         let data = home + "/data"
-        let simulate = try vigil(["simulate", "--days", "7", "--until", "2026-11-20", "--data-dir", data], home: home)
+        let simulate = try await vigil(["simulate", "--days", "7", "--until", "2026-11-20", "--data-dir", data], home: home)
         #expect(simulate.status == 0, "\(simulate.stderr)")
-        _ = try vigil(["task", "add", "Write", "--data-dir", data], home: home)
-        _ = try vigil(["habit", "add", "Walk", "--data-dir", data], home: home)
+        _ = try await vigil(["task", "add", "Write", "--data-dir", data], home: home)
+        _ = try await vigil(["habit", "add", "Walk", "--data-dir", data], home: home)
         var checked: [String] = []
         for command in Self.commands {
-            guard try Self.options(of: command)["json"] == false else { continue }
+            guard try await Self.options(of: command)["json"] == false else { continue }
             var words = command.split(separator: " ").map(String.init) + (Self.minimal[command] ?? [])
             if command == "replay" || command == "inspect" { words = [command, repo + "/Samples/coffee-break/session.jsonl"] }
             if command == "start" {
                 words = ["start", "--replay", repo + "/Samples/coffee-break/session.jsonl", "--pace", "10000", "--minutes", "25"]
             }
-            let run = try vigil(words + ["--json", "--data-dir", data, "--now", "2026-11-21T09:00:00Z"], home: home, stdin: "")
+            let run = try await vigil(words + ["--json", "--data-dir", data, "--now", "2026-11-21T09:00:00Z"], home: home, stdin: "")
             checked.append(command)
             if command == "status" {
                 // No session is running: exit 1, and the JSON says so.
@@ -207,7 +207,7 @@ import Testing
             }
         }
         // The report's JSON, which is --format json, too.
-        let report = try vigil(["report", "--format", "json", "--last", "7d", "--data-dir", data, "--now", "2026-11-21T09:00:00Z"], home: home)
+        let report = try await vigil(["report", "--format", "json", "--last", "7d", "--data-dir", data, "--now", "2026-11-21T09:00:00Z"], home: home)
         let parsedReport = try? JSONSerialization.jsonObject(with: Data(report.stdout.utf8))
         let reportProblems = (parsedReport.map { jsonStyleProblems($0) } ?? ["not JSON"]) + longNumbers(in: report.stdout)
         #expect(reportProblems.isEmpty, "report --format json: \(reportProblems.prefix(5))")

@@ -157,13 +157,13 @@ func write(_ text: String, to path: String) {
 }
 
 @Suite struct CLITests {
-    @Test func helpListsTheCommandsWithExamples() throws {
-        let r = try vigil(["--help"])
+    @Test func helpListsTheCommandsWithExamples() async throws {
+        let r = try await vigil(["--help"])
         #expect(r.status == 0)
         for command in ["start", "replay", "record", "inspect", "sensors", "log", "config"] { #expect(r.stdout.contains(command)) }
         #expect(r.stdout.contains("Exit codes"))
         for command in ["start", "replay", "record", "inspect", "sensors", "log"] {
-            let sub = try vigil([command, "--help"])
+            let sub = try await vigil([command, "--help"])
             #expect(sub.status == 0)
             #expect(sub.stdout.contains("Examples:"), "\(command) --help has an example")
             #expect(sub.stdout.contains("--data-dir"))
@@ -172,7 +172,7 @@ func write(_ text: String, to path: String) {
 
     /// Every command's help, down to the subcommands of `task`, `habit` and `config`, reads as
     /// prose: no line ends in a backslash left from a Swift line continuation written twice.
-    @Test func everyHelpReadsWithoutStrayBackslashes() throws {
+    @Test func everyHelpReadsWithoutStrayBackslashes() async throws {
         func subcommands(_ help: String) -> [String] {
             guard let section = help.components(separatedBy: "SUBCOMMANDS:").dropFirst().first else { return [] }
             return section.split(separator: "\n").compactMap { line in
@@ -180,11 +180,11 @@ func write(_ text: String, to path: String) {
             }
         }
         var checked = 0
-        let top = try vigil(["--help"]).stdout
+        let top = try await vigil(["--help"]).stdout
         for command in subcommands(top) where command != "help" {
-            let help = try vigil([command, "--help"]).stdout
+            let help = try await vigil([command, "--help"]).stdout
             for sub in [[command]] + subcommands(help).filter { $0 != "help" }.map({ [command, $0] }) {
-                let text = sub.count == 1 ? help : try vigil(sub + ["--help"]).stdout
+                let text = sub.count == 1 ? help : try await vigil(sub + ["--help"]).stdout
                 checked += 1
                 for line in text.split(separator: "\n") {
                     #expect(!line.hasSuffix("\\"), "\(sub.joined(separator: " ")) --help: \(line)")
@@ -194,103 +194,103 @@ func write(_ text: String, to path: String) {
         #expect(checked >= 30, "\(checked) helps")
     }
 
-    @Test func replayPrintsTheTimelineAndIsByteIdenticalTwice() throws {
+    @Test func replayPrintsTheTimelineAndIsByteIdenticalTwice() async throws {
         let file = "Samples/coffee-break/session.jsonl"
-        let a = try vigil(["replay", file])
-        let b = try vigil(["replay", file])
+        let a = try await vigil(["replay", file])
+        let b = try await vigil(["replay", file])
         #expect(a.status == 0)
         #expect(a.stdout == b.stdout)
         #expect(a.stdout == (try String(contentsOfFile: repo + "/Samples/coffee-break/expected.txt", encoding: .utf8)))
-        let j = try vigil(["replay", "--json", file])
+        let j = try await vigil(["replay", "--json", file])
         #expect(j.stdout == (try String(contentsOfFile: repo + "/Samples/coffee-break/expected.jsonl", encoding: .utf8)))
     }
 
-    @Test func replayLogWritesTheSessionForVigilLog() throws {
+    @Test func replayLogWritesTheSessionForVigilLog() async throws {
         let home = freshHome()
-        let r = try vigil(["replay", "--log", "Samples/loud-room/session.jsonl"], home: home)
+        let r = try await vigil(["replay", "--log", "Samples/loud-room/session.jsonl"], home: home)
         #expect(r.status == 0)
         #expect(r.stderr.contains("logged as session 1") && r.stderr.contains("--source replay"), "\(r.stderr)")
         #expect(FileManager.default.fileExists(atPath: home + "/data/vigil/vigil.sqlite3"), "the XDG data dir is used")
         // A replay is not the person's own time: listed only when asked for, and said so.
-        let own = try vigil(["log"], home: home)
+        let own = try await vigil(["log"], home: home)
         #expect(own.stdout.contains("No live or simulated sessions.") && own.stdout.contains("Not listed: 1 replay"), "\(own.stdout)")
-        let log = try vigil(["log", "--source", "replay"], home: home)
+        let log = try await vigil(["log", "--source", "replay"], home: home)
         #expect(log.status == 0)
         #expect(log.stdout.contains("\"code review\"  replay  completed"))
         #expect(log.stdout.contains("episode 1"))
         #expect(log.stdout.contains("noise"))
-        let json = try vigil(["log", "--json", "--source", "all"], home: home)
+        let json = try await vigil(["log", "--json", "--source", "all"], home: home)
         let obj = jsonRecords(json.stdout).first
         #expect(obj?["task"] as? String == "code review")
         #expect((obj?["episodes"] as? [Any])?.count == 1)
     }
 
-    @Test func aCorruptRecordingNamesTheFileAndLineAndExits65() throws {
+    @Test func aCorruptRecordingNamesTheFileAndLineAndExits65() async throws {
         let home = freshHome()
         let bad = home + "/bad.jsonl"
         write(
             #"{"vigil":"recording","version":1,"start":"2026-03-02T09:00:00Z"}"# + "\n" + #"{"t":1,"kind":"input","window":5,"idle":1}"# + "\n"
                 + #"{"t":2,"kind":"input","wind"#, to: bad)
-        let r = try vigil(["replay", "--log", "--data-dir", home + "/d", bad], home: home)
+        let r = try await vigil(["replay", "--log", "--data-dir", home + "/d", bad], home: home)
         #expect(r.status == 65)
         #expect(r.stderr.hasPrefix("vigil: error: \(bad):3: column"))
         #expect(r.stderr.contains("truncated"))
         // Nothing half-written: the log holds no session from the failed replay.
-        let log = try vigil(["log", "--data-dir", home + "/d"], home: home)
+        let log = try await vigil(["log", "--data-dir", home + "/d"], home: home)
         #expect(log.stdout.contains("No sessions yet"))
         // And listing where there is no log at all creates nothing.
-        let none = try vigil(["log", "--data-dir", home + "/none"], home: home)
+        let none = try await vigil(["log", "--data-dir", home + "/none"], home: home)
         #expect(none.status == 0)
         #expect(!FileManager.default.fileExists(atPath: home + "/none"))
     }
 
-    @Test func aMissingRecordingIsNamed() throws {
-        let r = try vigil(["replay", "/nonexistent.jsonl"])
+    @Test func aMissingRecordingIsNamed() async throws {
+        let r = try await vigil(["replay", "/nonexistent.jsonl"])
         #expect(r.status == 74)
         #expect(r.stderr == "vigil: error: /nonexistent.jsonl: cannot open: No such file or directory\n")
     }
 
-    @Test func configCheckNamesTheKeyAndLine() throws {
+    @Test func configCheckNamesTheKeyAndLine() async throws {
         let home = freshHome()
         write("session:\n  gap: 90s\nscoring:\n  drift_enter: 2\ninput:\n  idel_grace: 2m\n", to: home + "/config/vigil/config.yaml")
-        let r = try vigil(["config", "check"], home: home)
+        let r = try await vigil(["config", "check"], home: home)
         #expect(r.status == 65)
         #expect(r.stderr.contains("config.yaml:4: scoring.drift_enter: must be between 0 and 1, got 2.0"))
         #expect(r.stderr.contains("config.yaml:6: input.idel_grace: unknown key (did you mean 'idle_grace'?)"))
         #expect(r.stderr.contains("3 problems found"), "the unknown key did not hide the range problem or the relation it breaks")
         // Every command refuses a bad config rather than running with half of it.
-        let replay = try vigil(["replay", "Samples/steady-focus/session.jsonl"], home: home)
+        let replay = try await vigil(["replay", "Samples/steady-focus/session.jsonl"], home: home)
         #expect(replay.status == 65)
         #expect(replay.stderr.contains("input.idel_grace"))
         // The shipped default passes.
-        let ok = try vigil(["config", "check", "--config", repo + "/config/vigil.yaml"])
+        let ok = try await vigil(["config", "check", "--config", repo + "/config/vigil.yaml"])
         #expect(ok.status == 0)
         #expect(ok.stdout.hasSuffix("vigil.yaml: OK\n"))
     }
 
-    @Test func aUserConfigChangesTheReplay() throws {
+    @Test func aUserConfigChangesTheReplay() async throws {
         let home = freshHome()
         // A stricter idle rule: the coffee break is noticed earlier.
         write("input:\n  idle_grace: 30s\n  idle_full: 90s\n", to: home + "/my.yaml")
-        let r = try vigil(["replay", "--config", home + "/my.yaml", "Samples/coffee-break/session.jsonl"], home: home)
+        let r = try await vigil(["replay", "--config", home + "/my.yaml", "Samples/coffee-break/session.jsonl"], home: home)
         #expect(r.status == 0)
         #expect(r.stdout != (try String(contentsOfFile: repo + "/Samples/coffee-break/expected.txt", encoding: .utf8)))
         #expect(r.stdout.contains("away since 00:07:59"))
     }
 
-    @Test func anUnwritableDataDirIsNamedAndExits73() throws {
+    @Test func anUnwritableDataDirIsNamedAndExits73() async throws {
         let home = freshHome()
         write("not a directory", to: home + "/blocker")
-        let r = try vigil(["replay", "--log", "--data-dir", home + "/blocker/data", "Samples/steady-focus/session.jsonl"], home: home)
+        let r = try await vigil(["replay", "--log", "--data-dir", home + "/blocker/data", "Samples/steady-focus/session.jsonl"], home: home)
         #expect(r.status == 73)
         #expect(r.stderr.contains("vigil: error: \(home)/blocker: cannot create the data directory: a file of that name is in the way"))
         #expect(r.stderr.contains("--data-dir"))
         #expect(r.stdout.isEmpty, "nothing was replayed before the problem was found")
     }
 
-    @Test func startRunsALiveSessionSaysWhichSensorsAreMissingAndLogsIt() throws {
+    @Test func startRunsALiveSessionSaysWhichSensorsAreMissingAndLogsIt() async throws {
         let home = freshHome()
-        let r = try vigil(["start", "--task", "demo", "--minutes", "0.05"], home: home)
+        let r = try await vigil(["start", "--task", "demo", "--minutes", "0.05"], home: home)
         #expect(r.status == 0)
         // This machine has no input devices, and no sound server or gpsd runs for this test: each
         // live detector says so, with the remedy, and the session runs on.
@@ -300,7 +300,7 @@ func write(_ text: String, to path: String) {
         #expect(r.stdout.contains("sensor        location unavailable · cannot reach gpsd at localhost:2947"))
         #expect(r.stdout.contains("started       task \"demo\" · planned 3 s"))
         #expect(r.stdout.contains("ended         completed"))
-        let log = try vigil(["log", "--json"], home: home)
+        let log = try await vigil(["log", "--json"], home: home)
         #expect(log.stdout.contains("\"outcome\":\"completed\""))
         #expect(log.stdout.contains("\"source\":\"live\""))
     }
@@ -328,11 +328,11 @@ func write(_ text: String, to path: String) {
         #expect(log.stdout.contains("\"outcome\":\"interrupted\""))
     }
 
-    @Test func badArgumentsExit64WithAHint() throws {
-        let r = try vigil(["replay"])
+    @Test func badArgumentsExit64WithAHint() async throws {
+        let r = try await vigil(["replay"])
         #expect(r.status == 64)
         #expect(r.stderr.contains("Name at least one recording") || r.stderr.contains("Missing expected argument"))
-        let m = try vigil(["start", "--minutes", "0"])
+        let m = try await vigil(["start", "--minutes", "0"])
         #expect(m.status == 64)
         #expect(m.stderr.contains("--minutes must be greater than 0"))
     }
@@ -340,10 +340,10 @@ func write(_ text: String, to path: String) {
     /// In a terminal, typed letters control the session (until the live view's single keys): here
     /// through a real pseudo-terminal made by script(1). A snooze with no alarm is refused and said
     /// so; q ends the session early, as abandoned.
-    @Test func keysTypedInTheTerminalReachTheSession() throws {
+    @Test func keysTypedInTheTerminalReachTheSession() async throws {
         let home = freshHome()
         write("s\nq\n", to: home + "/keys")
-        let (status, text) = try inPseudoTerminal(
+        let (status, text) = try await inPseudoTerminal(
             "\(vigilBinary) start --minutes 5 --json --data-dir \(home)/d", home: home,
             env: ["TERM": "dumb"], stdin: home + "/keys")
         #expect(status == 0, "\(text)")
@@ -355,15 +355,15 @@ func write(_ text: String, to path: String) {
 /// Shell completions and manual pages come from the command definitions; these check that what
 /// the binary generates works in a real bash and knows the commands.
 @Suite struct CompletionTests {
-    @Test func bashCompletesCommandsSubcommandsAndValues() throws {
+    @Test func bashCompletesCommandsSubcommandsAndValues() async throws {
         let home = freshHome()
-        let script = try vigil(["--generate-completion-script", "bash"], home: home)
+        let script = try await vigil(["--generate-completion-script", "bash"], home: home)
         #expect(script.status == 0)
         write(script.stdout, to: home + "/vigil.bash")
-        func complete(_ words: [String]) -> [String] {
+        func complete(_ words: [String]) async -> [String] {
             let line = words.joined(separator: " ")
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-            let r = runTool(
+            let r = await runProcess(
                 "/bin/bash",
                 [
                     "-c",
@@ -377,17 +377,17 @@ func write(_ text: String, to path: String) {
             #expect(r.status == 0, "\(r.output)")
             return r.output.split(separator: "\n").map(String.init)
         }
-        #expect(complete(["vigil", "rep"]) == ["replay", "report"])
-        #expect(Set(complete(["vigil", "st"])) == ["start", "status", "stop"])
-        #expect(complete(["vigil", "habit", ""]).contains("check"))
-        #expect(complete(["vigil", "report", "--format", ""]) == ["text", "json", "csv", "markdown", "html"])
-        #expect(complete(["vigil", "task", "add", "x", "--priority", ""]) == ["high", "medium", "low"])
+        #expect(await complete(["vigil", "rep"]) == ["replay", "report"])
+        #expect(Set(await complete(["vigil", "st"])) == ["start", "status", "stop"])
+        #expect(await complete(["vigil", "habit", ""]).contains("check"))
+        #expect(await complete(["vigil", "report", "--format", ""]) == ["text", "json", "csv", "markdown", "html"])
+        #expect(await complete(["vigil", "task", "add", "x", "--priority", ""]) == ["high", "medium", "low"])
     }
 
-    @Test func zshAndFishScriptsNameEveryCommand() throws {
+    @Test func zshAndFishScriptsNameEveryCommand() async throws {
         let home = freshHome()
         for shell in ["zsh", "fish"] {
-            let r = try vigil(["--generate-completion-script", shell], home: home)
+            let r = try await vigil(["--generate-completion-script", shell], home: home)
             #expect(r.status == 0)
             for command in ["start", "status", "stop", "report", "task", "habit", "today", "daemon", "motivate", "next"] {
                 #expect(r.stdout.contains(command), "\(shell): \(command)")
@@ -397,7 +397,7 @@ func write(_ text: String, to path: String) {
 
     /// Every command, run into its failures: the documented exit code (README, `vigil --help`), and
     /// a message that names what is wrong (file, line, key, option or number) and what to do.
-    @Test func everyCommandFailsWithItsDocumentedExitCode() throws {
+    @Test func everyCommandFailsWithItsDocumentedExitCode() async throws {
         let home = freshHome()
         let bad = home + "/bad.yaml"
         let truncated = home + "/truncated.jsonl"
@@ -413,7 +413,7 @@ func write(_ text: String, to path: String) {
         let unwritable = "/proc/vigil-nowhere"
         // A second log with one task, for the failures that need a log to exist.
         let withTask = home + "/with-task"
-        #expect(try vigil(["task", "add", "Slides", "--data-dir", withTask], home: home).status == 0)
+        #expect(try await vigil(["task", "add", "Slides", "--data-dir", withTask], home: home).status == 0)
         let cases: [(args: [String], code: Int32, says: [String])] = [
             (["start", "--minutes", "0"], 64, ["--minutes must be greater than 0"]),
             // Dates the time type cannot hold: refused where they enter, with the range (issue 17:
@@ -478,7 +478,7 @@ func write(_ text: String, to path: String) {
             (["bogus"], 64, ["Unexpected argument 'bogus'"]),
         ]
         for c in cases {
-            let r = try vigil(c.args, home: home)
+            let r = try await vigil(c.args, home: home)
             let said = r.stderr + r.stdout
             #expect(r.status == c.code, "vigil \(c.args.joined(separator: " ")): exit \(r.status), said: \(said)")
             for fragment in c.says { #expect(said.contains(fragment), "vigil \(c.args.joined(separator: " ")): \(said)") }

@@ -3,24 +3,24 @@ import Testing
 
 /// `vigil config init` and `vigil config show`, run as a person would.
 @Suite struct ConfigCLITests {
-    @Test func initWritesACommentedFileThatChangesNothingAndNeverOverwrites() throws {
+    @Test func initWritesACommentedFileThatChangesNothingAndNeverOverwrites() async throws {
         let home = freshHome()
         let path = home + "/config/vigil/config.yaml"
-        let first = try vigil(["config", "init"], home: home)
+        let first = try await vigil(["config", "init"], home: home)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains(path))
         let written = try String(contentsOfFile: path, encoding: .utf8)
         #expect(written.contains("  #idle_grace: 2m"))
         #expect(written.contains("man vigil.yaml"))
-        let check = try vigil(["config", "check"], home: home)
+        let check = try await vigil(["config", "check"], home: home)
         #expect(check.status == 0 && check.stdout == "\(path): OK\n", "\(check.stdout)\(check.stderr)")
         // Every value shown comes from the defaults.
-        let show = try vigil(["config", "show"], home: home)
+        let show = try await vigil(["config", "show"], home: home)
         #expect(show.status == 0)
         #expect(!show.stdout.contains(path), "nothing is set by the commented file")
         // A second init leaves the person's edits alone.
         try (written.replacingOccurrences(of: "  #idle_grace: 2m", with: "  idle_grace: 3m")).write(toFile: path, atomically: true, encoding: .utf8)
-        let second = try vigil(["config", "init"], home: home)
+        let second = try await vigil(["config", "init"], home: home)
         #expect(second.status == 1)
         #expect(second.stderr.hasPrefix("vigil: error: \(path) already exists and is left as it is."))
         #expect(try String(contentsOfFile: path, encoding: .utf8).contains("  idle_grace: 3m"))
@@ -29,22 +29,22 @@ import Testing
     /// A password written into sync.url or sync.group_url is never printed: not by `config show`
     /// (text or JSON), not by a problem that quotes the value or a YAML error near it; and a
     /// value of megabytes is named with its length, not printed.
-    @Test func passwordsAreMaskedAndHugeValuesCut() throws {
+    @Test func passwordsAreMaskedAndHugeValuesCut() async throws {
         let home = freshHome()
         let path = home + "/mine.yaml"
         let secret = "s3cr3t-Pa55"
-        func run(_ yaml: String, _ args: [String]) throws -> Run {
+        func run(_ yaml: String, _ args: [String]) async throws -> Run {
             try yaml.write(toFile: path, atomically: true, encoding: .utf8)
-            return try vigil(["config"] + args + ["--config", path], home: home)
+            return try await vigil(["config"] + args + ["--config", path], home: home)
         }
         let good =
             "sync:\n  url: postgres://me:\(secret)@db.example.org/vigil?sslmode=require\n  group_url: postgres://db.example.org/g?user=me&password=\(secret)\n"
         for args in [["show"], ["show", "--json"], ["check"]] {
-            let r = try run(good, args)
+            let r = try await run(good, args)
             #expect(r.status == 0, "\(args): \(r.stderr)")
             #expect(!(r.stdout + r.stderr).contains(secret), "\(args): \(r.stdout)")
         }
-        let shown = try run(good, ["show"]).stdout
+        let shown = try await run(good, ["show"]).stdout
         #expect(shown.contains("url: postgres://me:***@db.example.org/vigil?sslmode=require"), "\(shown)")
         #expect(shown.contains("group_url: postgres://db.example.org/g?user=me&password=***"), "\(shown)")
         for bad in [
@@ -53,15 +53,15 @@ import Testing
             "sync:\n  url: \"postgres://me:\(secret)@db.example.org/vigil\n  every: 5m\n",
             "sync:\n  url: postgres://me:\(secret)@db.example.org/vigil: x\n",
         ] {
-            let r = try run(bad, ["check"])
+            let r = try await run(bad, ["check"])
             #expect(r.status != 0, "\(bad)")
             #expect(!r.stderr.isEmpty && !(r.stdout + r.stderr).contains(secret), "\(r.stderr)")
-            let shown = try run(bad, ["show"])
+            let shown = try await run(bad, ["show"])
             #expect(shown.status != 0 && !(shown.stdout + shown.stderr).contains(secret), "\(shown.stderr)")
         }
         // A value of 2 MB in an error: its start and its length.
         let huge = String(repeating: "x", count: 2_000_000)
-        let r = try run("sync:\n  group: \(huge)\n", ["check"])
+        let r = try await run("sync:\n  group: \(huge)\n", ["check"])
         #expect(r.status != 0)
         #expect(r.stderr.count < 2_000, "\(r.stderr.count) bytes")
         #expect(r.stderr.contains("(2000000 characters)"), "\(r.stderr.prefix(600))")
@@ -70,7 +70,7 @@ import Testing
     /// `config check` holds sync.url to the rules `vigil sync` does: what one refuses, the other
     /// refuses with the same words (a config with a problem stops every command, exit 65); what
     /// the check passes, sync takes (and here fails to reach: exit 75, nothing listens on port 1).
-    @Test func configCheckRefusesTheSyncURLsSyncRefuses() throws {
+    @Test func configCheckRefusesTheSyncURLsSyncRefuses() async throws {
         let home = freshHome()
         let path = home + "/mine.yaml"
         let base = "postgres://me@127.0.0.1:1/vigil"
@@ -80,8 +80,8 @@ import Testing
             (base + "?sslmode=disable&port=0", true), ("mysql://me@127.0.0.1/vigil", true),
         ] {
             try "sync:\n  url: \(url)\n".write(toFile: path, atomically: true, encoding: .utf8)
-            let check = try vigil(["config", "check", "--config", path], home: home)
-            let sync = try vigil(["sync", "--config", path, "--data-dir", home + "/d"], home: home, env: ["PGPASSWORD": "x"])
+            let check = try await vigil(["config", "check", "--config", path], home: home)
+            let sync = try await vigil(["sync", "--config", path, "--data-dir", home + "/d"], home: home, env: ["PGPASSWORD": "x"])
             #expect((check.status != 0) == refused, "\(url): config check \(check.status) \(check.stderr)")
             #expect(sync.status == (refused ? 65 : 75), "\(url): sync \(sync.status) \(sync.stderr)")
             if refused {
@@ -91,11 +91,11 @@ import Testing
         }
     }
 
-    @Test func showSaysWhereEachValueComesFrom() throws {
+    @Test func showSaysWhereEachValueComesFrom() async throws {
         let home = freshHome()
         let path = home + "/mine.yaml"
         try "input:\n  idle_grace: 3m\nreminders:\n  quiet_from: \"23:00\"\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let show = try vigil(["config", "show", "--config", path], home: home)
+        let show = try await vigil(["config", "show", "--config", path], home: home)
         #expect(show.status == 0, "\(show.stderr)")
         let lines = show.stdout.split(separator: "\n").map(String.init)
         let grace = lines.first { $0.hasPrefix("  idle_grace:") } ?? ""
@@ -104,7 +104,7 @@ import Testing
         #expect(full.hasPrefix("  idle_full: 5m ") && full.hasSuffix("# default"), "\(full)")
         let quiet = lines.first { $0.hasPrefix("  quiet_from:") } ?? ""
         #expect(quiet.contains("\"23:00\"") && quiet.hasSuffix("# \(path):4"), "\(quiet)")
-        let json = try vigil(["config", "show", "--config", path, "--json"], home: home)
+        let json = try await vigil(["config", "show", "--config", path, "--json"], home: home)
         let rows = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]] ?? []
         let row = rows.first { $0["key"] as? String == "input.idle_grace" }
         #expect(row?["value"] as? String == "3m")
@@ -117,13 +117,13 @@ import Testing
 /// Help texts name a document; `vigil config paths` says where the documentation is, installed
 /// or in the repository (issue 20: messages pointed to config/vigil.yaml and docs/, not installed).
 @Suite struct DocumentationCLITests {
-    @Test func configPathsFindsTheDocumentationAndHelpTextsNameNoRepositoryPath() throws {
-        let paths = try vigil(["config", "paths", "--json"])
+    @Test func configPathsFindsTheDocumentationAndHelpTextsNameNoRepositoryPath() async throws {
+        let paths = try await vigil(["config", "paths", "--json"])
         let object = try JSONSerialization.jsonObject(with: Data(paths.stdout.utf8)) as? [String: Any]
         let docs = try #require(object?["documentation"] as? String)
         #expect(FileManager.default.fileExists(atPath: docs + "/timeline-json.md"), "\(docs)")
         for command in ["replay", "inspect", "record", "report", "export", "session"] {
-            let help = try vigil([command, "--help"]).stdout
+            let help = try await vigil([command, "--help"]).stdout
             #expect(!help.contains("docs/") && !help.contains("config/vigil.yaml"), "\(command) --help: \(help)")
         }
     }

@@ -42,7 +42,7 @@ import Testing
     /// Issue 32: a blanked X screen was reported as "screen locked". It is idle time, not a lock
     /// (a lock comes from logind, tested with a mock logind in DesktopPresenceTests): the session
     /// goes on judging the idle time, and no reason says "locked".
-    @Test func aBlankedScreenIsNoLockAndTheRecordingReplaysTheSame() throws {
+    @Test func aBlankedScreenIsNoLockAndTheRecordingReplaysTheSame() async throws {
         let x = try XServer()
         defer { x.kill() }
         let wm = try I3WindowManager(on: x)
@@ -62,7 +62,7 @@ import Testing
         #expect(!lines.contains(#""state":"locked""#), "a blank is recorded as no lock")
         #expect(!events(out).contains { ($0["reason"] as? String)?.contains("locked") == true })
         #expect(lines.contains(#""kind":"desktop","idle":"#))
-        let replayed = try vigil(["replay", "--json", recording], home: home)
+        let replayed = try await vigil(["replay", "--json", recording], home: home)
         #expect(replayed.status == 0, "\(replayed.stderr)")
         let liveLines = (try String(contentsOfFile: out, encoding: .utf8)).split(separator: "\n").filter { $0.hasPrefix("{") }
         #expect(replayed.stdout.split(separator: "\n") == liveLines)
@@ -71,7 +71,7 @@ import Testing
     /// Time in a window the rules call distracting opens an `app` episode within the configured
     /// time, and the window's title (with a marker) is nowhere in what Vigil keeps: the log and
     /// its WAL, the recording, the report.
-    @Test func aDistractingWindowIsAnAppEpisodeAndItsTitleStaysPrivate() throws {
+    @Test func aDistractingWindowIsAnAppEpisodeAndItsTitleStaysPrivate() async throws {
         let x = try XServer()
         defer { x.kill() }
         let wm = try I3WindowManager(on: x)
@@ -93,7 +93,7 @@ import Testing
         let since = try #require(episode["since_elapsed"] as? Double)
         #expect(opened - since >= 5 && opened - since <= 12, "\(episode)")
 
-        let report = try vigil(["report", "--format", "json", "--last", "all"], home: home)
+        let report = try await vigil(["report", "--format", "json", "--last", "all"], home: home)
         #expect(report.status == 0, "\(report.stderr)")
         #expect(report.stdout.contains("\"app\""))
         for file in [recording, out]

@@ -26,11 +26,13 @@ import VigilCore
     ]
 
     /// The root and every command, with its help.
-    static func helps(columns: Int = 80) throws -> [(command: String, text: String)] {
-        try ([""] + CLIConformanceTests.groups + CLIConformanceTests.commands).map { command in
+    static func helps(columns: Int = 80) async throws -> [(command: String, text: String)] {
+        var helps: [(command: String, text: String)] = []
+        for command in [""] + CLIConformanceTests.groups + CLIConformanceTests.commands {
             let words = command.split(separator: " ").map(String.init)
-            return (command, try vigil(words + ["--help"], env: ["COLUMNS": String(columns)]).stdout)
+            helps.append((command, try await vigil(words + ["--help"], env: ["COLUMNS": String(columns)]).stdout))
         }
+        return helps
     }
 
     /// The help's paragraphs and option entries, each on one line with its whitespace collapsed,
@@ -45,7 +47,7 @@ import VigilCore
         return out.map { $0.joined(separator: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ") }.filter { !$0.isEmpty }
     }
 
-    @Test func everyBuiltInSensorAndFormatHasItsWords() {
+    @Test func everyBuiltInSensorAndFormatHasItsWords() async {
         let missing = SensorKind.builtIn.filter { Self.words[$0] == nil }
         #expect(missing.isEmpty, "say how help texts name \(missing) in HelpTextTests.words")
         let formats = RecordingFileFormat.allCases.filter { $0 != .vigil && Self.formats[$0] == nil }
@@ -55,10 +57,10 @@ import VigilCore
     /// A passage that names two sensors or more is a list of what Vigil watches (or records, or
     /// reads from a recording): it names them all. A list of recording formats names them all
     /// too, and its `libinput record` and gpsd JSON are formats there, not sensors.
-    @Test func helpNamesEverySensorOrNone() throws {
+    @Test func helpNamesEverySensorOrNone() async throws {
         let words = Self.words
         let formatNames = Self.formats.values.map { $0.lowercased() }
-        for (command, help) in try Self.helps() {
+        for (command, help) in try await Self.helps() {
             for passage in Self.passages(help) {
                 var text = passage.lowercased()
                 let formats = formatNames.filter { text.contains($0) }
@@ -84,8 +86,8 @@ import VigilCore
 
     /// At 80 columns an example stays indented: a line too long for the terminal is wrapped by
     /// the argument parser to column 0, where it reads as prose and cannot be copied.
-    @Test func examplesFitEightyColumns() throws {
-        for (command, help) in try Self.helps() {
+    @Test func examplesFitEightyColumns() async throws {
+        for (command, help) in try await Self.helps() {
             var inExamples = false
             for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
                 if line.hasSuffix("Examples:") || line.hasSuffix("Example:") {
@@ -102,8 +104,8 @@ import VigilCore
     /// A paragraph is one line on a wide terminal: a newline left in the middle of a sentence of a
     /// help text breaks the line there at any width. Indented lines (examples, lists) and the
     /// lines under a heading ending in a colon are meant.
-    @Test func paragraphsFlow() throws {
-        for (command, help) in try Self.helps(columns: 1000) {
+    @Test func paragraphsFlow() async throws {
+        for (command, help) in try await Self.helps(columns: 1000) {
             var previous = ""
             for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
                 if line.hasPrefix("USAGE:") { break }

@@ -11,14 +11,14 @@ import Testing
         FileManager.default.isExecutableFile(atPath: "/usr/bin/task") && FileManager.default.isExecutableFile(atPath: "/usr/bin/timew")
 
     /// Runs a shell command line with the tools' private settings; its standard output goes to `output`.
-    static func tool(_ command: String, home: String, output: String? = nil) throws -> String {
+    static func tool(_ command: String, home: String, output: String? = nil) async throws -> String {
         let env = [
             "HOME": home, "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus, "TZ": "UTC", "TASKRC": home + "/taskrc",
             "TASKDATA": home + "/task",
             "TIMEWARRIORDB": home + "/timew",
         ]
         let line = output.map { "\(command) > '\($0)'" } ?? command
-        let r = runTool("/bin/sh", ["-c", line], environment: env)
+        let r = await runProcess("/bin/sh", ["-c", line], environment: env)
         try #require(r.status == 0, "\(command): \(r.output)")
         return r.output
     }
@@ -41,14 +41,14 @@ import Testing
     func taskwarriorsExportRoundTrips() async throws {
         let home = freshHome()
         write("data.location=\(home)/task\nconfirmation=off\nverbose=nothing\n", to: home + "/taskrc")
-        _ = try Self.tool("task add 'Write chapter 3' due:2026-12-01 priority:H project:Thesis +writing", home: home)
-        _ = try Self.tool("task add 'Send invoice' due:2026-11-27T17:00 priority:L", home: home)
-        _ = try Self.tool("task add 'Throw away'", home: home)
-        _ = try Self.tool("task description:Send annotate 'ask Bob first'", home: home)
-        _ = try Self.tool("task description:Send done", home: home)
-        _ = try Self.tool("task description:Throw delete", home: home)
+        _ = try await Self.tool("task add 'Write chapter 3' due:2026-12-01 priority:H project:Thesis +writing", home: home)
+        _ = try await Self.tool("task add 'Send invoice' due:2026-11-27T17:00 priority:L", home: home)
+        _ = try await Self.tool("task add 'Throw away'", home: home)
+        _ = try await Self.tool("task description:Send annotate 'ask Bob first'", home: home)
+        _ = try await Self.tool("task description:Send done", home: home)
+        _ = try await Self.tool("task description:Throw delete", home: home)
         let file = home + "/tasks.json"
-        _ = try Self.tool("task export", home: home, output: file)
+        _ = try await Self.tool("task export", home: home, output: file)
         let records = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [[String: Any]])
         let end = try #require(records.first { $0["description"] as? String == "Send invoice" }?["end"] as? String)
 
@@ -98,13 +98,13 @@ import Testing
         let data = ["--data-dir", home + "/d", "--now", "2024-03-06T12:00:00Z"]
         try FileManager.default.createDirectory(atPath: home + "/timew/data", withIntermediateDirectories: true)
         write("", to: home + "/timew/timewarrior.cfg")
-        _ = try Self.tool("timew track 2024-03-04T09:00 - 2024-03-04T10:30 thesis", home: home)
-        _ = try Self.tool("timew track 2024-03-04T11:00 - 2024-03-04T11:45 thesis Writing", home: home)
+        _ = try await Self.tool("timew track 2024-03-04T09:00 - 2024-03-04T10:30 thesis", home: home)
+        _ = try await Self.tool("timew track 2024-03-04T11:00 - 2024-03-04T11:45 thesis Writing", home: home)
         // As Timewarrior's hook for Taskwarrior tags an interval: with its task's description.
-        _ = try Self.tool("timew track 2024-03-05T11:00 - 2024-03-05T12:30 'Write chapter 3' thesis", home: home)
-        _ = try Self.tool("timew start reading", home: home)
+        _ = try await Self.tool("timew track 2024-03-05T11:00 - 2024-03-05T12:30 'Write chapter 3' thesis", home: home)
+        _ = try await Self.tool("timew start reading", home: home)
         let file = home + "/time.json"
-        _ = try Self.tool("timew export", home: home, output: file)
+        _ = try await Self.tool("timew export", home: home, output: file)
         #expect(try await vigil(["task", "add", "Write chapter 3"] + data, home: home).status == 0)
 
         let r = try await vigil(["import", "timewarrior", file] + data, home: home)
@@ -162,8 +162,8 @@ import Testing
         #expect(words.contains("tracked, not judged: imported 3"), "\(text.stdout)")
 
         // Once the open interval is stopped it comes in; the others are not imported twice.
-        _ = try Self.tool("timew stop", home: home)
-        _ = try Self.tool("timew export", home: home, output: file)
+        _ = try await Self.tool("timew stop", home: home)
+        _ = try await Self.tool("timew export", home: home, output: file)
         let again = try await vigil(["import", "timewarrior", file, "--data-dir", home + "/d"], home: home)
         #expect(again.stdout.hasPrefix("Imported 1 session ("), "\(again.stdout)")
         #expect(again.stdout.contains("; 3 already imported) from"), "\(again.stdout)")

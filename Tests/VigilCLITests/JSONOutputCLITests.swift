@@ -80,13 +80,13 @@ extension Array {
 /// The JSON of the listings that had none before: tasks, `next`, habits, `today`, sessions; and
 /// `log`, `status`, `apps` in the one style (docs/json.md).
 @Suite struct JSONOutputCLITests {
-    @Test func tasksAndNext() throws {
+    @Test func tasksAndNext() async throws {
         let home = freshHome()
         let d = ["--data-dir", home + "/d", "--now", "2026-11-20T09:00:00Z"]
-        _ = try vigil(
+        _ = try await vigil(
             ["task", "add", "Thesis", "--due", "2026-11-21 17:30", "--priority", "high", "--tag", "Uni", "--estimate", "90m"] + d, home: home)
-        _ = try vigil(["task", "add", "Taxes"] + d, home: home)
-        let list = try vigil(["task", "list", "--json"] + d, home: home)
+        _ = try await vigil(["task", "add", "Taxes"] + d, home: home)
+        let list = try await vigil(["task", "list", "--json"] + d, home: home)
         #expect(list.status == 0, "\(list.stderr)")
         let tasks = jsonRecords(list.stdout)
         #expect(tasks.count == 2 && list.stdout.hasPrefix("[\n{") && list.stdout.hasSuffix("}\n]\n"), "\(list.stdout)")
@@ -98,30 +98,30 @@ extension Array {
         #expect(thesis["urgency"] is NSNumber && thesis["focused_minutes"] as? Double == 0 && thesis["sessions"] as? Int == 0)
         #expect(tasks[1]["due_date"] is NSNull && tasks[1]["note"] is NSNull)
 
-        _ = try vigil(["task", "done", "2"] + d, home: home)
-        let show = try vigil(["task", "show", "Taxes", "--json"] + d, home: home)
+        _ = try await vigil(["task", "done", "2"] + d, home: home)
+        let show = try await vigil(["task", "show", "Taxes", "--json"] + d, home: home)
         let taxes = jsonObject(show.stdout)
         #expect(taxes["done"] as? Bool == true && taxes["done_at"] as? String == "2026-11-20T09:00:00+00:00", "\(show.stdout)")
         #expect(taxes["urgency"] is NSNull)
 
-        let next = try vigil(["next", "--json"] + d, home: home)
+        let next = try await vigil(["next", "--json"] + d, home: home)
         let suggested = jsonRecords(next.stdout)
         #expect(suggested.count == 1 && suggested[0]["id"] as? Int == 1, "\(next.stdout)")
         #expect((suggested[0]["reasons"] as? [String])?.isEmpty == false, "\(next.stdout)")
         // Local times carry the offset in effect then.
-        let berlin = try vigil(["task", "show", "1", "--json"] + d, home: home, env: ["TZ": "Europe/Berlin"])
+        let berlin = try await vigil(["task", "show", "1", "--json"] + d, home: home, env: ["TZ": "Europe/Berlin"])
         #expect(jsonObject(berlin.stdout)["created"] as? String == "2026-11-20T10:00:00+01:00", "\(berlin.stdout)")
     }
 
-    @Test func habitsAndToday() throws {
+    @Test func habitsAndToday() async throws {
         let home = freshHome()
         let d = ["--data-dir", home + "/d", "--now", "2026-11-20T09:00:00Z"]
-        _ = try vigil(["habit", "add", "Walk", "--reminder", "08:00", "--goal", "21"] + d, home: home)
-        _ = try vigil(["habit", "add", "Read"] + d, home: home)
-        _ = try vigil(["habit", "check", "Walk"] + d, home: home)
-        _ = try vigil(["habit", "note", "Walk", "felt good"] + d, home: home)
-        _ = try vigil(["task", "add", "Call", "--due", "2026-11-20 15:00"] + d, home: home)
-        let list = try vigil(["habit", "list", "--json"] + d, home: home)
+        _ = try await vigil(["habit", "add", "Walk", "--reminder", "08:00", "--goal", "21"] + d, home: home)
+        _ = try await vigil(["habit", "add", "Read"] + d, home: home)
+        _ = try await vigil(["habit", "check", "Walk"] + d, home: home)
+        _ = try await vigil(["habit", "note", "Walk", "felt good"] + d, home: home)
+        _ = try await vigil(["task", "add", "Call", "--due", "2026-11-20 15:00"] + d, home: home)
+        let list = try await vigil(["habit", "list", "--json"] + d, home: home)
         let habits = jsonRecords(list.stdout)
         #expect(habits.count == 2, "\(list.stdout)\(list.stderr)")
         let walk = try #require(habits.first { $0["name"] as? String == "Walk" })
@@ -130,7 +130,7 @@ extension Array {
         #expect(walk["reminder"] as? String == "08:00" && walk["archived"] is NSNull && walk["strength"] is NSNumber)
         #expect(habits.first { $0["name"] as? String == "Read" }?["today"] as? String == "incomplete")
 
-        let shown = try vigil(["habit", "show", "1", "--json"] + d, home: home)
+        let shown = try await vigil(["habit", "show", "1", "--json"] + d, home: home)
         let show = jsonObject(shown.stdout)
         #expect(show["name"] as? String == "Walk" && show["today"] == nil, "\(show)")
         #expect((show["notes"] as? [[String: Any]])?.first?["text"] as? String == "felt good", "\(show)")
@@ -140,37 +140,37 @@ extension Array {
         #expect(weeks.count == 4 && weeks.last?["week"] as? String == "2026-W47" && thisWeek.count == 7, "\(weeks)")
         #expect(thisWeek.first is NSNull && thisWeek[safe: 4] as? String == "completed" && thisWeek[safe: 5] is NSNull, "\(thisWeek)")
 
-        let today = try vigil(["today", "--json"] + d, home: home)
+        let today = try await vigil(["today", "--json"] + d, home: home)
         let agenda = jsonObject(today.stdout)
         #expect(agenda["date"] as? String == "2026-11-20" && agenda["to_do"] as? Int == 2, "\(today.stdout)")
         let items = agenda["items"] as? [[String: Any]] ?? []
         #expect(items.contains { $0["kind"] as? String == "habit" && $0["name"] as? String == "Read" && $0["status"] as? String == "incomplete" })
         #expect(items.contains { $0["kind"] as? String == "task" && $0["due_time"] as? String == "15:00" && $0["status"] as? String == "due_at" })
         // Without a log: the same object, empty, and no log made.
-        let empty = try vigil(["today", "--json", "--data-dir", home + "/none", "--now", "2026-11-20T09:00:00Z"], home: home)
+        let empty = try await vigil(["today", "--json", "--data-dir", home + "/none", "--now", "2026-11-20T09:00:00Z"], home: home)
         #expect(empty.stdout == "{\"date\":\"2026-11-20\",\"to_do\":0,\"items\":[]}\n", "\(empty.stdout)")
         #expect(!FileManager.default.fileExists(atPath: home + "/none/vigil.sqlite3"))
     }
 
-    @Test func sessionsAndTheLog() throws {
+    @Test func sessionsAndTheLog() async throws {
         let home = freshHome()
         let d = ["--data-dir", home + "/d", "--now", "2026-11-20T18:00:00Z"]
-        let added = try vigil(
+        let added = try await vigil(
             ["session", "add", "--start", "2026-11-20 09:00", "--end", "10:30", "--task", "thesis", "--tag", "deep"] + d, home: home)
         #expect(added.status == 0, "\(added.stderr)")
-        let listed = try vigil(["session", "list", "--json"] + d, home: home)
+        let listed = try await vigil(["session", "list", "--json"] + d, home: home)
         let list = jsonRecords(listed.stdout)
         let s = try #require(list.first)
         #expect(list.count == 1 && s["id"] as? Int == 1 && s["source"] as? String == "added" && s["task"] as? String == "thesis", "\(s)")
         #expect(s["start"] as? String == "2026-11-20T09:00:00+00:00" && s["end"] as? String == "2026-11-20T10:30:00+00:00", "\(s)")
         #expect(s["length_s"] as? Int == 5400 && s["focused_s"] is NSNull && s["tags"] as? [String] == ["deep"] && s["episodes"] == nil)
-        let shownSession = try vigil(["session", "show", "1", "--json"] + d, home: home)
+        let shownSession = try await vigil(["session", "show", "1", "--json"] + d, home: home)
         let show = jsonObject(shownSession.stdout)
         #expect(show["episodes"] as? [Any] != nil && show["length_s"] as? Int == 5400, "\(show)")
 
         // A simulated session's figures in whole seconds, episodes with their peak score.
-        _ = try vigil(["simulate", "--days", "3", "--until", "2026-11-19", "--data-dir", home + "/s"], home: home)
-        let log = try vigil(["log", "--json", "--limit", "50", "--data-dir", home + "/s"], home: home)
+        _ = try await vigil(["simulate", "--days", "3", "--until", "2026-11-19", "--data-dir", home + "/s"], home: home)
+        let log = try await vigil(["log", "--json", "--limit", "50", "--data-dir", home + "/s"], home: home)
         let sessions = jsonRecords(log.stdout)
         #expect(!sessions.isEmpty, "\(log.stdout)")
         for session in sessions {
@@ -182,19 +182,19 @@ extension Array {
         let problems = jsonStyleProblems(try JSONSerialization.jsonObject(with: Data(log.stdout.utf8)))
         #expect(problems.isEmpty, "\(problems)")
         // An empty listing is an empty array.
-        let none = try vigil(["session", "list", "--json", "--data-dir", home + "/none"], home: home)
-        let noLog = try vigil(["log", "--json", "--data-dir", home + "/none"], home: home)
+        let none = try await vigil(["session", "list", "--json", "--data-dir", home + "/none"], home: home)
+        let noLog = try await vigil(["log", "--json", "--data-dir", home + "/none"], home: home)
         #expect(none.stdout == "[]\n" && noLog.stdout == "[]\n", "\(none.stdout)\(noLog.stdout)")
     }
 
-    @Test func appsIsOneObject() throws {
+    @Test func appsIsOneObject() async throws {
         let home = freshHome()
-        let run = try vigil(["apps", "--json", "--data-dir", home + "/none", "--now", "2026-11-20T09:00:00Z", "--days", "7"], home: home)
+        let run = try await vigil(["apps", "--json", "--data-dir", home + "/none", "--now", "2026-11-20T09:00:00Z", "--days", "7"], home: home)
         #expect(
             run.stdout == "{\"from\":\"2026-11-14\",\"to\":\"2026-11-20\",\"apps\":[],\"calls\":{\"count\":0,\"time_s\":0}}\n", "\(run.stdout)")
     }
 
-    @Test func theStyleCheckFindsWhatBreaksIt() {
+    @Test func theStyleCheckFindsWhatBreaksIt() async {
         let bad: [String: Any] = [
             "camelCase": 1, "started_ms": 1_794_904_620_000, "raw": 48.437918278999994, "start": "2026-11-24T09:30:00",
             "list": [["when": "2026-11-24 09:30"]],

@@ -11,12 +11,12 @@ import Testing
         return line[..<r.lowerBound].displayWidth
     }
 
-    @Test func theHabitListHeaderStandsOverItsColumns() throws {
+    @Test func theHabitListHeaderStandsOverItsColumns() async throws {
         let home = freshHome()
-        _ = try vigil(["habit", "add", "Walk", "--now", "2026-11-20T08:00:00Z"], home: home)
-        _ = try vigil(["habit", "add", "論文を書く", "--reminder", "09:00", "--now", "2026-11-20T08:00:00Z"], home: home)
-        _ = try vigil(["habit", "check", "1", "--now", "2026-11-20T08:00:00Z"], home: home)
-        let list = try vigil(["habit", "list", "--now", "2026-11-20T08:00:00Z"], home: home)
+        _ = try await vigil(["habit", "add", "Walk", "--now", "2026-11-20T08:00:00Z"], home: home)
+        _ = try await vigil(["habit", "add", "論文を書く", "--reminder", "09:00", "--now", "2026-11-20T08:00:00Z"], home: home)
+        _ = try await vigil(["habit", "check", "1", "--now", "2026-11-20T08:00:00Z"], home: home)
+        let list = try await vigil(["habit", "list", "--now", "2026-11-20T08:00:00Z"], home: home)
         let lines = list.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 3, "\(list.stdout)")
         let header = lines[0]
@@ -31,13 +31,13 @@ import Testing
         #expect(column(of: "論文を書く", in: lines[2]) == column(of: "name", in: header))
     }
 
-    @Test func theWeekGridStandsUnderItsWeekdays() throws {
+    @Test func theWeekGridStandsUnderItsWeekdays() async throws {
         let home = freshHome()
         // Friday 2026-11-20 checked; Monday 2026-11-16 failed.
-        _ = try vigil(["habit", "add", "Walk", "--now", "2026-11-10T08:00:00Z"], home: home)
-        _ = try vigil(["habit", "check", "1", "--now", "2026-11-20T08:00:00Z"], home: home)
-        _ = try vigil(["habit", "set", "1", "2026-11-16", "failed", "--now", "2026-11-20T08:00:00Z"], home: home)
-        let show = try vigil(["habit", "show", "1", "--now", "2026-11-20T08:00:00Z"], home: home)
+        _ = try await vigil(["habit", "add", "Walk", "--now", "2026-11-10T08:00:00Z"], home: home)
+        _ = try await vigil(["habit", "check", "1", "--now", "2026-11-20T08:00:00Z"], home: home)
+        _ = try await vigil(["habit", "set", "1", "2026-11-16", "failed", "--now", "2026-11-20T08:00:00Z"], home: home)
+        let show = try await vigil(["habit", "show", "1", "--now", "2026-11-20T08:00:00Z"], home: home)
         let lines = show.stdout.split(separator: "\n").map(String.init)
         let header = try #require(lines.first { $0.hasPrefix("last weeks") })
         let week = try #require(lines.first { $0.contains("2026-W47") })

@@ -22,8 +22,8 @@ import Testing
 
     /// Every command's page name (vigil, vigil-report, vigil-task-add), from the binary's own
     /// description of its commands; the parser's `help` and hidden commands have none.
-    func commandPages() throws -> [String] {
-        let dump = runTool(vigilBinary, ["--experimental-dump-help"])
+    func commandPages() async throws -> [String] {
+        let dump = await runProcess(vigilBinary, ["--experimental-dump-help"])
         let json = try JSONSerialization.jsonObject(with: Data(dump.output.utf8)) as? [String: Any]
         var pages: [String] = []
         func walk(_ command: [String: Any], _ path: [String]) {
@@ -36,16 +36,17 @@ import Testing
         return pages
     }
 
-    func generatePages(into dir: String) -> (status: Int32, output: String) {
-        runTool("/usr/bin/python3", [repo + "/scripts/generate-manuals.py", "--vigil", vigilBinary, "--output", dir], environment: environment())
+    func generatePages(into dir: String) async -> (status: Int32, output: String) {
+        await runProcess(
+            "/usr/bin/python3", [repo + "/scripts/generate-manuals.py", "--vigil", vigilBinary, "--output", dir], environment: environment())
     }
 
-    @Test func everyCommandHasAPageThatRendersWithoutWarnings() throws {
+    @Test func everyCommandHasAPageThatRendersWithoutWarnings() async throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let generated = generatePages(into: dir)
+        let generated = await generatePages(into: dir)
         #expect(generated.status == 0, "\(generated.output)")
-        let pages = try commandPages()
+        let pages = try await commandPages()
         #expect(pages.count > 30)
         #expect(pages.contains("vigil-task-add") && pages.contains("vigil-report") && pages.contains("vigil-daemon"))
         let written = try FileManager.default.contentsOfDirectory(atPath: dir + "/man1").sorted()
@@ -53,7 +54,7 @@ import Testing
         #expect(written == expected)
         for page in pages {
             let file = dir + "/man1/" + page + ".1"
-            let rendered = runTool("/usr/bin/groff", ["-ww", "-man", "-Tutf8", "-z", file])
+            let rendered = await runProcess("/usr/bin/groff", ["-ww", "-man", "-Tutf8", "-z", file])
             #expect(rendered.status == 0 && rendered.output.isEmpty, "\(page): \(rendered.output)")
             let source = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
             for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXIT STATUS", "ENVIRONMENT", "FILES", "SEE ALSO"] {
@@ -63,12 +64,13 @@ import Testing
         }
     }
 
-    @Test func pagesSayVigilsOwnExitCodesEnvironmentAndExamples() throws {
+    @Test func pagesSayVigilsOwnExitCodesEnvironmentAndExamples() async throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        #expect(generatePages(into: dir).status == 0)
+        #expect(await generatePages(into: dir).status == 0)
         // As a person reads it: man -l, at a set width.
-        let man = runTool("/usr/bin/man", ["-l", dir + "/man1/vigil-sync.1"], environment: environment(["MANWIDTH": "100", "MANPAGER": "cat"]))
+        let man = await runProcess(
+            "/usr/bin/man", ["-l", dir + "/man1/vigil-sync.1"], environment: environment(["MANWIDTH": "100", "MANPAGER": "cat"]))
         #expect(man.status == 0)
         let sync = man.output
         for code in ["64", "75", "77", "78"] {
@@ -91,12 +93,12 @@ import Testing
         #expect(root.contains("\\fBvigil\\-report\\fR(1)") && root.contains("NO_COLOR") && root.contains("XDG_CONFIG_HOME"))
     }
 
-    @Test func theConfigPageDocumentsEveryKeyOfTheDefaultConfig() throws {
+    @Test func theConfigPageDocumentsEveryKeyOfTheDefaultConfig() async throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        #expect(generatePages(into: dir).status == 0)
+        #expect(await generatePages(into: dir).status == 0)
         let page = dir + "/man5/vigil.yaml.5"
-        let rendered = runTool("/usr/bin/groff", ["-ww", "-man", "-Tutf8", "-z", page])
+        let rendered = await runProcess("/usr/bin/groff", ["-ww", "-man", "-Tutf8", "-z", page])
         #expect(rendered.status == 0 && rendered.output.isEmpty, "\(rendered.output)")
         let source = try String(contentsOfFile: page, encoding: .utf8).replacingOccurrences(of: "\\-", with: "-")
         // section.key for every key of config/vigil.yaml, with its comment's words.
@@ -121,11 +123,13 @@ import Testing
     /// The config page is made from what the binary documents, so a `vigil` composed with a
     /// plug-in documents its section too (`vigil config documented`); the product's is its
     /// config/vigil.yaml, byte for byte.
-    @Test func theConfigPageDocumentsThePlugInsSectionsOfItsBinary() throws {
-        #expect(runTool(vigilBinary, ["config", "documented"]).output == (try String(contentsOfFile: repo + "/config/vigil.yaml", encoding: .utf8)))
+    @Test func theConfigPageDocumentsThePlugInsSectionsOfItsBinary() async throws {
+        #expect(
+            await runProcess(vigilBinary, ["config", "documented"]).output
+                == (try String(contentsOfFile: repo + "/config/vigil.yaml", encoding: .utf8)))
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let generated = runTool(
+        let generated = await runProcess(
             "/usr/bin/python3", [repo + "/scripts/generate-manuals.py", "--vigil", pluggedBinary, "--output", dir], environment: environment())
         #expect(generated.status == 0, "\(generated.output)")
         let source = try String(contentsOfFile: dir + "/man5/vigil.yaml.5", encoding: .utf8)
@@ -134,23 +138,23 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir + "/man1/vigil-config-documented.1"), "a command for the manuals' script, not for people")
     }
 
-    @Test func theDebianPackageHasTheFilesAndTheDependencies() throws {
+    @Test func theDebianPackageHasTheFilesAndTheDependencies() async throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // A debug build links the toolchain's Swift runtime, which no package has: refused...
-        let refused = runTool("/bin/bash", [repo + "/scripts/build-deb.sh", "--bin", binaries, "--output", dir], environment: environment())
+        let refused = await runProcess("/bin/bash", [repo + "/scripts/build-deb.sh", "--bin", binaries, "--output", dir], environment: environment())
         #expect(refused.status == 1 && refused.output.contains("no Debian package has these linked libraries"), "\(refused.output)")
         // ...unless asked.
-        let built = runTool(
+        let built = await runProcess(
             "/bin/bash", [repo + "/scripts/build-deb.sh", "--bin", binaries, "--output", dir, "--allow-unpackaged", "--compression", "none"],
             environment: environment())
         #expect(built.status == 0, "\(built.output)")
-        let version = runTool(vigilBinary, ["--version"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let arch = runTool("/usr/bin/dpkg", ["--print-architecture"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let version = await runProcess(vigilBinary, ["--version"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let arch = await runProcess("/usr/bin/dpkg", ["--print-architecture"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
         let deb = dir + "/vigil_\(version)_\(arch).deb"
         #expect(built.output.hasSuffix(deb + "\n"))
 
-        let info = runTool("/usr/bin/dpkg-deb", ["-I", deb]).output
+        let info = await runProcess("/usr/bin/dpkg-deb", ["-I", deb]).output
         let depends = info.split(separator: "\n").first { $0.hasPrefix(" Depends: ") } ?? ""
         let recommends = info.split(separator: "\n").first { $0.hasPrefix(" Recommends: ") } ?? ""
         #expect(depends.contains("libsqlite3-0 (>= ") && depends.contains("libc6 (>= ") && depends.contains("libwayland-client0"), "\(info)")
@@ -160,7 +164,7 @@ import Testing
         }
         #expect(info.contains(" Package: vigil\n") && info.contains(" Version: \(version)\n") && info.contains(" Architecture: \(arch)\n"))
 
-        let contents = runTool("/usr/bin/dpkg-deb", ["--contents", deb]).output
+        let contents = await runProcess("/usr/bin/dpkg-deb", ["--contents", deb]).output
         let expected = [
             "./usr/bin/vigil", "./usr/bin/vigil-sync", "./usr/share/man/man1/vigil.1.gz", "./usr/share/man/man1/vigil-report.1.gz",
             "./usr/share/man/man1/vigil-task-add.1.gz", "./usr/share/man/man1/vigil-daemon.1.gz", "./usr/share/man/man5/vigil.yaml.5.gz",
@@ -175,17 +179,17 @@ import Testing
 
         // Unpacked as dpkg would, the programs run and the unit starts /usr/bin/vigil.
         let root = dir + "/root"
-        #expect(runTool("/usr/bin/dpkg-deb", ["-x", deb, root]).status == 0)
-        let unpacked = runTool(root + "/usr/bin/vigil", ["--version"])
+        #expect(await runProcess("/usr/bin/dpkg-deb", ["-x", deb, root]).status == 0)
+        let unpacked = await runProcess(root + "/usr/bin/vigil", ["--version"])
         #expect(unpacked.status == 0 && unpacked.output == version + "\n")
-        #expect(runTool(root + "/usr/bin/vigil-sync", ["--help"]).status == 0)
+        #expect(await runProcess(root + "/usr/bin/vigil-sync", ["--help"]).status == 0)
         let unit = try String(contentsOfFile: root + "/usr/lib/systemd/user/vigil-daemon.service", encoding: .utf8)
         #expect(unit.contains("\nExecStart=/usr/bin/vigil daemon\n"))
         let config = try String(contentsOfFile: root + "/usr/share/vigil/vigil.yaml", encoding: .utf8)
         #expect(config == (try String(contentsOfFile: repo + "/config/vigil.yaml", encoding: .utf8)))
     }
 
-    @Test func installAndUninstallRoundTrip() throws {
+    @Test func installAndUninstallRoundTrip() async throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let prefix = dir + "/prefix"
@@ -197,10 +201,10 @@ import Testing
         try "log".write(toFile: dir + "/data/vigil/vigil.sqlite3", atomically: true, encoding: .utf8)
         let script = repo + "/scripts/install.sh"
 
-        let missing = runTool("/bin/bash", [script, "--bin", dir + "/nothing", "--no-packages"], environment: env)
+        let missing = await runProcess("/bin/bash", [script, "--bin", dir + "/nothing", "--no-packages"], environment: env)
         #expect(missing.status == 1 && !FileManager.default.fileExists(atPath: prefix + "/bin/vigil"), "\(missing.output)")
 
-        let installed = runTool("/bin/bash", [script, "--bin", binaries, "--no-packages"], environment: env)
+        let installed = await runProcess("/bin/bash", [script, "--bin", binaries, "--no-packages"], environment: env)
         #expect(installed.status == 0, "\(installed.output)")
         let manifestPath = prefix + "/share/doc/vigil/install-manifest"
         let manifest = ((try? String(contentsOfFile: manifestPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
@@ -216,25 +220,25 @@ import Testing
             let exists = FileManager.default.fileExists(atPath: file)
             #expect(exists, "\(file) is listed but not there")
         }
-        #expect(runTool(prefix + "/bin/vigil", ["--version"]).status == 0)
+        #expect(await runProcess(prefix + "/bin/vigil", ["--version"]).status == 0)
 
         // Again over itself: the same files.
-        #expect(runTool("/bin/bash", [script, "--bin", binaries, "--no-packages"], environment: env).status == 0)
+        #expect(await runProcess("/bin/bash", [script, "--bin", binaries, "--no-packages"], environment: env).status == 0)
         let again = ((try? String(contentsOfFile: manifestPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         #expect(again == manifest)
 
-        let removed = runTool("/bin/bash", [script, "--uninstall"], environment: env)
+        let removed = await runProcess("/bin/bash", [script, "--uninstall"], environment: env)
         #expect(removed.status == 0, "\(removed.output)")
         let left = FileManager.default.enumerator(atPath: prefix)?.allObjects as? [String] ?? []
         #expect(left.isEmpty, "left behind: \(left)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/config/fish"))
         #expect((try? String(contentsOfFile: dir + "/config/vigil/config.yaml", encoding: .utf8)) == "session: {default_minutes: 25}\n")
         #expect(FileManager.default.fileExists(atPath: dir + "/data/vigil/vigil.sqlite3"))
-        let twice = runTool("/bin/bash", [script, "--uninstall"], environment: env)
+        let twice = await runProcess("/bin/bash", [script, "--uninstall"], environment: env)
         #expect(twice.status == 1 && twice.output.contains("nothing to remove"))
     }
 
-    @Test func aFailedBuildInstallsNothing() throws {
+    @Test func aFailedBuildInstallsNothing() async throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // A Swift toolchain whose build fails, first on PATH.
@@ -245,11 +249,11 @@ import Testing
         // the script then fails (ETXTBSY) before it can say the build failed. It leaves a mark,
         // so the test knows the build ran.
         let script = "#!/bin/sh\necho 'error: the build failed here' >&2\necho \"$@\" >>'\(dir)/build-ran'\nexit 1\n"
-        let made = runTool("/bin/sh", ["-c", "cat >\"$1\" <<'EOF'\n\(script)EOF\nchmod 755 \"$1\"", "sh", tools + "/swift"])
+        let made = await runProcess("/bin/sh", ["-c", "cat >\"$1\" <<'EOF'\n\(script)EOF\nchmod 755 \"$1\"", "sh", tools + "/swift"])
         #expect(made.status == 0, "\(made.output)")
         let path = tools + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let env = environment(["PREFIX": dir + "/prefix", "XDG_CONFIG_HOME": dir + "/config", "PATH": path])
-        let failed = runTool("/bin/bash", [repo + "/scripts/install.sh", "--no-packages"], environment: env)
+        let failed = await runProcess("/bin/bash", [repo + "/scripts/install.sh", "--no-packages"], environment: env)
         #expect(failed.status != 0 && failed.output.contains("error: the build failed here"), "\(failed.output)")
         let ran = (try? String(contentsOfFile: dir + "/build-ran", encoding: .utf8)) ?? ""
         #expect(ran.hasPrefix("build -c release"), "the build was run: \(ran)")
@@ -257,7 +261,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir + "/config"))
     }
 
-    @Test func theDaemonUnitStartsUnderPlainWindowManagersAndItsManualResolves() throws {
+    @Test func theDaemonUnitStartsUnderPlainWindowManagersAndItsManualResolves() async throws {
         let unit = try String(contentsOfFile: repo + "/config/vigil-daemon.service", encoding: .utf8)
         let lines = unit.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
         #expect(lines.contains("WantedBy=default.target"))
@@ -268,7 +272,7 @@ import Testing
 
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        #expect(generatePages(into: dir + "/man").status == 0)
+        #expect(await generatePages(into: dir + "/man").status == 0)
         #expect(FileManager.default.fileExists(atPath: dir + "/man/man1/vigil-daemon.1"))
         #expect(FileManager.default.fileExists(atPath: dir + "/man/man5/vigil.yaml.5"))
         // systemd's own check, where systemd is installed: the keys, the command, and the pages
@@ -279,10 +283,10 @@ import Testing
         let tested = dir + "/vigil-daemon.service"
         try unit.replacingOccurrences(of: "%h/.local/bin/vigil", with: vigilBinary).write(toFile: tested, atomically: true, encoding: .utf8)
         let env = environment(["XDG_RUNTIME_DIR": runtime, "MANPATH": dir + "/man"])
-        let verified = runTool("/usr/bin/systemd-analyze", ["--user", "verify", tested], environment: env)
+        let verified = await runProcess("/usr/bin/systemd-analyze", ["--user", "verify", tested], environment: env)
         #expect(verified.status == 0 && verified.output.isEmpty, "\(verified.output)")
         // And the check can fail: without the pages, man cannot find them.
-        let unresolved = runTool(
+        let unresolved = await runProcess(
             "/usr/bin/systemd-analyze", ["--user", "verify", tested], environment: environment(["XDG_RUNTIME_DIR": runtime, "MANPATH": dir]))
         #expect(unresolved.status != 0 && unresolved.output.contains("vigil-daemon(1)"))
     }

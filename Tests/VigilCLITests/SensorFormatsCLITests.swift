@@ -11,8 +11,8 @@ import Testing
 
     /// No desktop, input devices, sound server or gpsd here: every sensor is listed with what to
     /// do, and the exit status says a session could not tell whether anyone is at the computer.
-    @Test func sensorsListsEachDetectorWithTheRemedy() throws {
-        let r = try vigil(["sensors", "--timeout", "3"])
+    @Test func sensorsListsEachDetectorWithTheRemedy() async throws {
+        let r = try await vigil(["sensors", "--timeout", "3"])
         #expect(r.status == 1)
         #expect(r.stdout.contains("input     not working  libinput, seat \"seat0\""), "\(r.stdout)")
         #expect(r.stdout.contains("audio     not in use   PulseAudio, default source"))
@@ -26,7 +26,7 @@ import Testing
         #expect(r.stdout.contains("app       not in use   X11 window manager on $DISPLAY"))
         // A one-shot check does not retry, so it does not say it does.
         #expect(!r.stdout.contains("Retrying"), "\(r.stdout)")
-        let json = try vigil(["sensors", "--json", "--timeout", "3"])
+        let json = try await vigil(["sensors", "--json", "--timeout", "3"])
         let sensors = jsonRecords(json.stdout)
         #expect(sensors.count == 6)
         for o in sensors {
@@ -37,12 +37,12 @@ import Testing
     /// A desktop without the `input` group: a real X server with a real window manager (Xvfb and
     /// i3). Idle comes from the X11 screen saver and the window in front from i3's IPC, with no
     /// special permission; logind (no system bus here) is named as missing, and does not hide them.
-    @Test func onAnX11DesktopIdleAndTheWindowInFrontNeedNoGroup() throws {
+    @Test func onAnX11DesktopIdleAndTheWindowInFrontNeedNoGroup() async throws {
         let x = try XServer()
         defer { x.kill() }
         let wm = try I3WindowManager(on: x)
         defer { withExtendedLifetime(wm) {} }
-        let r = try vigil(["sensors", "--json", "--timeout", "5"], env: ["DISPLAY": x.display])
+        let r = try await vigil(["sensors", "--json", "--timeout", "5"], env: ["DISPLAY": x.display])
         let sensors = jsonRecords(r.stdout).map { $0.compactMapValues { $0 as? String } }
         let desktop = try #require(sensors.first { $0["sensor"] == "desktop" })
         #expect(desktop["state"] == "available", "\(desktop)")
@@ -56,7 +56,7 @@ import Testing
 
         // Issue 32: a new user's first check on such a desktop, without gpsd or a sound server,
         // reads as working, and exits 0.
-        let text = try vigil(["sensors", "--timeout", "5"], env: ["DISPLAY": x.display])
+        let text = try await vigil(["sensors", "--timeout", "5"], env: ["DISPLAY": x.display])
         #expect(text.status == 0, "\(text.stdout)")
         #expect(text.stdout.contains("desktop   in use       X11 screen saver on \(x.display) + logind"), "\(text.stdout)")
         #expect(text.stdout.contains("app       in use       i3/sway IPC at \(wm.socket)"))
@@ -69,19 +69,19 @@ import Testing
     /// comes from the compositor's idle protocol, before the X11 screen saver, which would see only
     /// X clients' input; the window in front from sway's IPC. Without $WAYLAND_DISPLAY it is X11
     /// again, and `desktop.backend: wayland` there says what is missing.
-    @Test func onSwayIdleComesFromTheCompositorBeforeX11() throws {
+    @Test func onSwayIdleComesFromTheCompositorBeforeX11() async throws {
         let sway = try SwayCompositor()
         let socket = try #require(sway.socket)
         let bus = try SessionBus()
         let x = try XServer()
         defer { x.kill() }
-        func sensors(_ env: [String: String], home: String? = nil) throws -> [String: [String: String]] {
-            let r = try vigil(["sensors", "--json", "--timeout", "5"], home: home, env: env)
+        func sensors(_ env: [String: String], home: String? = nil) async throws -> [String: [String: String]] {
+            let r = try await vigil(["sensors", "--json", "--timeout", "5"], home: home, env: env)
             let lines = jsonRecords(r.stdout).map { $0.compactMapValues { $0 as? String } }
             return Dictionary(lines.map { ($0["sensor"] ?? "", $0) }) { a, _ in a }
         }
         let session = ["WAYLAND_DISPLAY": sway.waylandDisplay, "SWAYSOCK": socket, "DISPLAY": x.display, "DBUS_SESSION_BUS_ADDRESS": bus.address]
-        let onSway = try sensors(session)
+        let onSway = try await sensors(session)
         let desktop = try #require(onSway["desktop"])
         #expect(desktop["source"] == "Wayland org_kde_kwin_idle on \(sway.waylandDisplay) + logind", "\(desktop)")
         #expect(desktop["state"] == "available", "\(desktop)")
@@ -91,28 +91,29 @@ import Testing
 
         var outside = session
         outside.removeValue(forKey: "WAYLAND_DISPLAY")
-        #expect(try sensors(outside)["desktop"]?["source"] == "X11 screen saver on \(x.display) + logind")
+        let outsideSway = try await sensors(outside)
+        #expect(outsideSway["desktop"]?["source"] == "X11 screen saver on \(x.display) + logind")
         let home = freshHome()
         write("desktop:\n  backend: wayland\n", to: home + "/config/vigil/config.yaml")
-        let chosen = try #require(try sensors(outside, home: home)["desktop"])
+        let chosen = try #require(try await sensors(outside, home: home)["desktop"])
         #expect(chosen["source"] == "Wayland idle protocol on $WAYLAND_DISPLAY + logind", "\(chosen)")
         #expect(chosen["state"] == "unavailable")
         #expect(chosen["detail"]?.contains("no Wayland display: $WAYLAND_DISPLAY is not set") == true, "\(chosen)")
     }
 
-    @Test func aDisabledSensorIsSaidToBeDisabled() throws {
+    @Test func aDisabledSensorIsSaidToBeDisabled() async throws {
         let home = freshHome()
         write(
             "input:\n  enabled: false\naudio:\n  enabled: false\nlocation:\n  enabled: false\ndesktop:\n  enabled: false\nmedia:\n  enabled: false\n"
                 + "apps:\n  enabled: false\n",
             to: home + "/config/vigil/config.yaml")
-        let r = try vigil(["sensors"], home: home)
+        let r = try await vigil(["sensors"], home: home)
         #expect(r.status == 0, "nothing enabled is unavailable")
         #expect(r.stdout.contains("disabled in the config (input.enabled: false)"))
     }
 
-    @Test func inspectSummarisesEachFormatWithoutKeysAudioOrCoordinates() throws {
-        let r = try vigil(["inspect", "--json", Self.input, Self.gps, Self.wav])
+    @Test func inspectSummarisesEachFormatWithoutKeysAudioOrCoordinates() async throws {
+        let r = try await vigil(["inspect", "--json", Self.input, Self.gps, Self.wav])
         #expect(r.status == 0, "\(r.stderr)")
         let objects = try r.stdout.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -128,22 +129,22 @@ import Testing
         #expect(abs((audio["integrated_lufs"] as? Double ?? 0) - (-31.046)) < 0.1)
         // Privacy: no coordinate of the drive (55.7..., 37.4... are in the log) is printed.
         #expect(!r.stdout.contains("37.41") && !r.stdout.contains("55.71"))
-        let text = try vigil(["inspect", Self.input])
+        let text = try await vigil(["inspect", Self.input])
         #expect(text.stdout.contains("13 key presses (autorepeat excluded)"))
         #expect(text.stdout.contains("Alt+Tab 3"))
     }
 
-    @Test func inspectOfAFileItCannotReadSaysWhatItReads() throws {
+    @Test func inspectOfAFileItCannotReadSaysWhatItReads() async throws {
         let home = freshHome()
         write("just some notes\n", to: home + "/notes.txt")
-        let r = try vigil(["inspect", home + "/notes.txt"], home: home)
+        let r = try await vigil(["inspect", home + "/notes.txt"], home: home)
         #expect(r.status == 65)
         #expect(r.stderr.contains("notes.txt: not a recording Vigil reads: expected Vigil JSON Lines, `libinput record` YAML, gpsd JSON"))
         #expect(r.stdout.isEmpty)
     }
 
-    @Test func replayTakesTheSensorsOwnFormats() throws {
-        let r = try vigil(["replay", "--json", Self.gps])
+    @Test func replayTakesTheSensorsOwnFormats() async throws {
+        let r = try await vigil(["replay", "--json", Self.gps])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("\"event\":\"session_started\""))
         #expect(r.stdout.contains("\"event\":\"session_ended\""))
@@ -151,31 +152,31 @@ import Testing
     }
 
     /// With no sensor to read, a recording still says so, and reads back.
-    @Test func recordWritesARecordingThatInspectAndReplayRead() throws {
+    @Test func recordWritesARecordingThatInspectAndReplayRead() async throws {
         let home = freshHome()
         let file = home + "/rec.jsonl"
-        let r = try vigil(["record", "-o", file, "--minutes", "0.03"], home: home)
+        let r = try await vigil(["record", "-o", file, "--minutes", "0.03"], home: home)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("wrote"))
         let attributes = try FileManager.default.attributesOfItem(atPath: file)
         #expect((attributes[.posixPermissions] as? Int) == 0o600, "recordings are private")
-        let inspected = try vigil(["inspect", "--json", file], home: home)
+        let inspected = try await vigil(["inspect", "--json", file], home: home)
         #expect(inspected.status == 0, "\(inspected.stderr)")
         #expect(inspected.stdout.contains("input: unavailable"))
         #expect(inspected.stdout.contains("audio: unavailable"))
         #expect(inspected.stdout.contains("location: unavailable"))
-        let replayed = try vigil(["replay", file], home: home)
+        let replayed = try await vigil(["replay", file], home: home)
         #expect(replayed.status == 0, "\(replayed.stderr)")
         #expect(replayed.stdout.contains("sensor        input unavailable"))
     }
 
     /// `vigil start --record` then `vigil replay` of that file: the same timeline.
-    @Test func aRecordedStartReplaysToTheSameTimeline() throws {
+    @Test func aRecordedStartReplaysToTheSameTimeline() async throws {
         let home = freshHome()
         let file = home + "/session.jsonl"
-        let live = try vigil(["start", "--task", "t", "--minutes", "0.05", "--json", "--record", file], home: home)
+        let live = try await vigil(["start", "--task", "t", "--minutes", "0.05", "--json", "--record", file], home: home)
         #expect(live.status == 0, "\(live.stderr)")
-        let replayed = try vigil(["replay", "--json", file], home: home)
+        let replayed = try await vigil(["replay", "--json", file], home: home)
         #expect(replayed.status == 0, "\(replayed.stderr)")
         #expect(replayed.stdout == live.stdout)
         #expect(live.stdout.contains("\"outcome\":\"completed\""))

@@ -31,13 +31,13 @@ import Testing
         names.filter { name in sensorLibraries.contains { name.hasPrefix($0) } }
     }
 
-    @Test func commandsThatOpenNoSensorLoadNoSensorLibrary() throws {
+    @Test func commandsThatOpenNoSensorLoadNoSensorLibrary() async throws {
         // (`status` exits 1: no session is running.)
         for (args, exit) in [
             (["--help"], 0), (["report", "--last", "7d"], 0), (["task", "list"], 0), (["status"], 1),
             (["replay", "Samples/coffee-break/session.jsonl"], 0),
         ] {
-            let run = try vigil(args, env: ["LD_DEBUG": "files"])
+            let run = try await vigil(args, env: ["LD_DEBUG": "files"])
             let (atStart, later) = Self.loaded(run.stderr)
             let sensors = Self.sensorLibraries(in: atStart + later)
             let status = run.status
@@ -48,7 +48,7 @@ import Testing
         }
     }
 
-    @Test func aSensorCheckOpensEachLibraryWhenItsSensorIsAsked() throws {
+    @Test func aSensorCheckOpensEachLibraryWhenItsSensorIsAsked() async throws {
         // Servers that are not there: each detector opens its library, then fails to connect, which
         // is its answer (`sensors` ends at the last answer; the timeout only bounds a hung one).
         let home = freshHome()
@@ -61,7 +61,7 @@ import Testing
         apps: {enabled: false}
         media: {enabled: false}
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        let run = try vigil(["sensors", "--timeout", "60", "--config", config], home: home, env: ["LD_DEBUG": "files"])
+        let run = try await vigil(["sensors", "--timeout", "60", "--config", config], home: home, env: ["LD_DEBUG": "files"])
         let (start, later) = Self.loaded(run.stderr)
         let atStart = Self.sensorLibraries(in: start)
         let opened = Self.sensorLibraries(in: later)

@@ -64,7 +64,7 @@ extension SensorKind { static let dial = SensorKind(rawValue: "dial") }
         let events = s.receive(dial(0.9, 220))
         #expect(
             events.map(\.kind) == [
-                .stateChanged(from: .alarm(level: 1), to: .alarm(level: 2), score: 0.9, reason: "dial at 0.9"),
+                .stateChanged(from: .alarm(level: 1), to: .alarm(level: 2), score: 0.9, reason: .signal("dial at 0.9")),
                 .alarm(level: 2, repeat: 0, episode: 1, cause: Cause(rawValue: "dial"), reason: "dial at 0.9"),
             ])
         #expect(s.state == .alarm(level: 2) && s.episode?.alarmLevel == 2)
@@ -113,7 +113,7 @@ extension SensorKind { static let dial = SensorKind(rawValue: "dial") }
         #expect(events.map(\.kind).first == .alarmCleared(level: 2, episode: 1, closedBy: .paused, recoverySeconds: nil))
         #expect(events.states == [.paused(.pause)])
         events = s.control(.resume, at: at(300))
-        #expect(events.map(\.kind) == [.stateChanged(from: .paused(.pause), to: .focused, score: 0, reason: "back from pause")])
+        #expect(events.map(\.kind) == [.stateChanged(from: .paused(.pause), to: .focused, score: 0, reason: .back(from: .pause))])
     }
 
     /// Issue 32: `b` pressed while away in alarm 2 was logged as "back after 1 min 33 s" and earned

@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
+import HistorySimulation
 import Synchronization
 import TestSupport
 import Testing
 import VigilCore
 import VigilPlanner
-import VigilRuntime
 import VigilSync
 
 @testable import VigilStore

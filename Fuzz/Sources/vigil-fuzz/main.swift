@@ -2,11 +2,11 @@ import Foundation
 import InputDetector
 import LocationDetector
 import MicrophoneDetector
+import SessionRuntime
 import SessionViews
 import VigilConfig
 import VigilCore
 import VigilRecording
-import VigilRuntime
 
 /// One libFuzzer entry point for all of Vigil's parsers; VIGIL_FUZZ_TARGET chooses which:
 /// jsonl (our recordings), libinput (libinput record YAML), gpsd (gpsd JSON logs), wav (WAV files),

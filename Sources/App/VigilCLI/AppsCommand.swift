@@ -1,8 +1,8 @@
 import ArgumentParser
 import DisplayWidth
 import Foundation
+import SessionRuntime
 import VigilCore
-import VigilRuntime
 
 /// `vigil apps`: the applications recent sessions saw in front, with their time and category, so a
 /// person can classify them in `apps.rules`.

@@ -1,5 +1,5 @@
+import SessionRuntime
 import Synchronization
-import VigilRuntime
 
 /// The plug-ins this program was composed with. The product's one list is its `main`
 /// (`Sources/App/vigil/main.swift`), the one place a new sensor or action is registered, with one

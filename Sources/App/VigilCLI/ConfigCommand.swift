@@ -1,10 +1,10 @@
 import ArgumentParser
 import DisplayWidth
 import Foundation
+import SessionRuntime
 import SessionViews
 import SystemCalls
 import VigilCore
-import VigilRuntime
 
 struct ConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 import Glibc
+import LogServices
 import VigilCore
 import VigilPlanner
-import VigilRuntime
 
 /// The dates options take, read in one place by one grammar (`DateExpression`, docs/dates.md),
 /// with one message for a bad value: the option, what was typed and the forms it takes (exit 64).

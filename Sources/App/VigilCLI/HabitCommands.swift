@@ -1,10 +1,10 @@
 import ArgumentParser
 import DisplayWidth
 import Foundation
+import LogServices
 import SessionViews
 import VigilCore
 import VigilPlanner
-import VigilRuntime
 import VigilStats
 
 extension HabitOrder: ExpressibleByArgument {}

@@ -1,5 +1,5 @@
+import SessionRuntime
 import VigilCore
-import VigilRuntime
 
 /// What help texts say Vigil watches and reads, made from the registries (`SensorKind.builtIn`,
 /// `RecordingFileFormat`), so that `--help` and the manual pages made from it name every sensor

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
+import LogServices
+import SessionRuntime
 import SystemCalls
 import VigilCore
 import VigilPlanner
-import VigilRuntime
 
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,9 +1,10 @@
 import Foundation
+import LogServices
+import SessionRuntime
 import SessionViews
 import Synchronization
 import SystemCalls
 import VigilCore
-import VigilRuntime
 import VigilStats
 
 /// The live screen as the terminal alarm channel: the state line turns red; this rings the bell.

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import SessionRuntime
 import SessionViews
 import VigilCore
-import VigilRuntime
 
 struct Log: AsyncParsableCommand {
     /// What the listing commands say before the first session.

@@ -1,6 +1,6 @@
 import Foundation
+import SessionRuntime
 import SystemCalls
-import VigilRuntime
 
 /// Text longer than the screen goes through the person's pager, as `git log` does: `$PAGER`
 /// (`less` when unset; empty or `cat` for none), with `LESS=FRX` when LESS is unset, so a report

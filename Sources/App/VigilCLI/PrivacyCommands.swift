@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
+import LogServices
+import SessionRuntime
 import SessionViews
 import SystemCalls
 import VigilCore
-import VigilRuntime
 
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import SessionRuntime
 import SessionViews
 import VigilCore
-import VigilRuntime
 
 struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
+import LogServices
+import SessionRuntime
 import SessionViews
 import VigilCore
 import VigilPlanner
-import VigilRuntime
 import VigilStats
 
 struct ReportCommand: AsyncParsableCommand {

@@ -1,9 +1,9 @@
 import ArgumentParser
 import DisplayWidth
 import Foundation
+import SessionRuntime
 import SessionViews
 import VigilCore
-import VigilRuntime
 
 struct Sensors: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,9 +1,9 @@
 import ArgumentParser
 import DisplayWidth
 import Foundation
+import LogServices
 import VigilCore
 import VigilPlanner
-import VigilRuntime
 
 /// A session's start or end as typed (`--start "2026-11-23 14:00"`, `--end 16:00`): the one place session times are parsed, on the one
 /// date grammar (docs/dates.md); `HH:MM` alone is on `day`, the start's day, when given, else

@@ -1,10 +1,11 @@
 import Foundation
+import LogServices
+import SessionRuntime
 import SessionViews
 import Synchronization
 import SystemCalls
 import VigilCore
 import VigilPlanner
-import VigilRuntime
 
 /// One `vigil start`: the session, its screen or lines, keys, alarms, the log, the status file.
 struct SessionRun {

@@ -1,6 +1,6 @@
 import Foundation
+import SessionRuntime
 import SystemCalls
-import VigilRuntime
 
 /// Turns SIGINT, SIGTERM and SIGHUP into values on a stream, so a long-running command ends
 /// cleanly (closing its session or recording) instead of dying mid-write.

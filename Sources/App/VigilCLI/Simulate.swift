@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
+import HistorySimulation
+import SessionRuntime
 import SessionViews
 import VigilCore
-import VigilRuntime
 import VigilStats
 
 struct Simulate: AsyncParsableCommand {

@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
+import LogServices
+import SessionRuntime
 import SessionViews
 import Synchronization
 import SystemCalls
 import VigilCore
 import VigilPlanner
-import VigilRuntime
 
 struct Start: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

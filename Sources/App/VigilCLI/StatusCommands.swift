@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
+import SessionRuntime
 import SessionViews
 import SystemCalls
 import VigilCore
-import VigilRuntime
 
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

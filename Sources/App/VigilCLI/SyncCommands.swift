@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import LogServices
 import SystemCalls
 import VigilCore
-import VigilRuntime
 
 struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,6 @@
 import Foundation
+import SessionRuntime
 import SystemCalls
-import VigilRuntime
 
 /// The terminal during the live view: single keys without Enter (no canonical mode, no echo; Ctrl-C
 /// still raises SIGINT), the alternate screen so the shell's scrollback is left as it was, and a

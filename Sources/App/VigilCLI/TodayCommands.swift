@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
+import LogServices
+import SessionRuntime
 import SessionViews
 import SystemCalls
 import VigilCore
 import VigilPlanner
-import VigilRuntime
 
 struct TodayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

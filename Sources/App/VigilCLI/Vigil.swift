@@ -1,11 +1,13 @@
 import ArgumentParser
 import Foundation
+import HistorySimulation
+import LogServices
+import SessionRuntime
 import SessionViews
 import Synchronization
 import SystemCalls
 import VigilCore
 import VigilPlanner
-import VigilRuntime
 import VigilStats
 
 struct Vigil: AsyncParsableCommand {

@@ -79,7 +79,7 @@ public struct LiveView: Sendable {
             }
             state = to
             self.score = score
-            self.reason = reason
+            self.reason = reason?.words
         case .episodeStarted(let ep):
             episodes = ep.number
             currentEpisode = ep

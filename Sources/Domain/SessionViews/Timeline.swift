@@ -27,7 +27,8 @@ public struct TimelineRenderer: Sendable {
             let t = task.map { "task \"\($0)\"" } ?? "no task"
             let p = planned.map { "planned \(humanDuration($0))" } ?? "runs to the end of the recording"
             return line("started", "\(t) · \(p)")
-        case .stateChanged(let from, let to, let score, let reason):
+        case .stateChanged(let from, let to, let score, let why):
+            let reason = why?.words
             switch to {
             case .distracted, .alarm, .ended, .planned: return nil
             case .focused where from == .planned: return nil
@@ -99,7 +100,7 @@ public struct TimelineRenderer: Sendable {
                 if case .alarm(let l) = to { w.field("level", l) }
                 if case .ended(let o) = to { w.field("outcome", o.rawValue) }
                 w.field("score", score3(score))
-                w.field("reason", reason)
+                w.field("reason", reason?.words)
             case .episodeStarted(let ep):
                 w.field("event", "episode_started")
                 w.field("episode", ep.number)
@@ -189,32 +190,6 @@ public struct TimelineRenderer: Sendable {
     /// Seconds with millisecond precision, as a JSON number.
     private func seconds(_ s: Double) -> JSONValue { .exact((s * 1000).rounded() / 1000) }
     private func score3(_ s: Double) -> JSONValue { .exact((s * 1000).rounded() / 1000) }
-}
-
-extension SnoozeRefusal {
-    /// Why the snooze was refused, with what to do: "no snoozes left (3 per session, alarms.snoozes): …".
-    public var words: String {
-        switch self {
-        case .noAlarm: "no alarm to snooze"
-        case .alreadySnoozed(let seconds): "already snoozed: quiet for another \(humanDuration(seconds))"
-        case .noneLeft(let allowed): "no snoozes left (\(allowed) per session, alarms.snoozes): back to work, or end the session"
-        }
-    }
-}
-
-extension EpisodeCloser {
-    /// What ended the episode, in words: `break` → "on a break".
-    public var words: String {
-        switch self {
-        case .back: "back"
-        case .paused: "paused"
-        case .onBreak: "on a break"
-        case .gap: "no samples (the machine slept or Vigil was not running)"
-        case .sleep: "the computer went to sleep"
-        case .ended: "the session ended"
-        case .interrupted: "Vigil stopped"
-        }
-    }
 }
 
 /// The time a session was paused and on breaks, as summary parts: "paused 2 min", "on break 5 min".

@@ -1,6 +1,6 @@
 import Foundation
+import SessionRuntime
 import VigilCore
-import VigilRuntime
 
 /// An action added from outside, as issue 36's actions will be: an output module named in
 /// `alarms.channels` for the levels that use it. It writes what it was asked to do, one line each,

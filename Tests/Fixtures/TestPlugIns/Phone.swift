@@ -1,5 +1,5 @@
+import SessionRuntime
 import VigilCore
-import VigilRuntime
 
 /// A signal added from outside, as a new module would add one: a phone that reports when it is
 /// unlocked and locked again. Nothing in the state machine, the recording format, the store's

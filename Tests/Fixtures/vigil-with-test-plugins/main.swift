@@ -1,6 +1,6 @@
+import SessionRuntime
 import TestPlugIns
 import VigilCLI
-import VigilRuntime
 
 // `vigil` composed with the tests' plug-ins exactly as the product's main composes its own: one
 // line per module (Sources/App/vigil/main.swift).

@@ -107,7 +107,7 @@ struct EventLog: Sendable {
             if case .alarm(let l) = to { level = l }
             try db.execute(
                 sql: "INSERT INTO state_changes (session_id, at_ms, from_state, to_state, alarm_level, score, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                arguments: [session, at, from.name, to.name, level, score, reason])
+                arguments: [session, at, from.name, to.name, level, score, reason?.words])
         case .episodeStarted(let ep):
             try db.execute(
                 sql: "INSERT INTO episodes (session_id, number, started_ms, confirmed_ms, cause, peak_score, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -34,7 +34,7 @@ extension FocusSession {
         activities.close(at: now, into: &events)
         if case .distracted(let m) = phase {
             closeEpisode(m, at: now, by: .sleep, into: &events)
-            enter(.watching(Watch()), at: now, reason: "the computer is going to sleep", into: &events)
+            enter(.watching(Watch()), at: now, reason: .goingToSleep, into: &events)
         }
     }
 
@@ -42,7 +42,7 @@ extension FocusSession {
     mutating func wake(at now: Timestamp, into events: inout [SessionEvent]) {
         guard case .asleep(let asleep) = power else { return }
         power = .awake
-        endGap(from: asleep, to: now, reason: "woke up after \(humanDuration(now - asleep))", into: &events)
+        endGap(from: asleep, to: now, reason: .wokeUp(afterSeconds: now - asleep), into: &events)
     }
 
     mutating func recordGap(from start: Timestamp, to end: Timestamp, into events: inout [SessionEvent]) {
@@ -53,7 +53,7 @@ extension FocusSession {
 
     /// Nothing was judged from `start` to `end` (the samples stopped, or the machine slept; what was
     /// open then is closed already): the gap is booked, and a judged session starts judging again.
-    mutating func endGap(from start: Timestamp, to end: Timestamp, reason: String, into events: inout [SessionEvent]) {
+    mutating func endGap(from start: Timestamp, to end: Timestamp, reason: StateReason, into events: inout [SessionEvent]) {
         recordGap(from: start, to: end, into: &events)
         switch phase {
         case .watching, .distracted:
@@ -85,7 +85,7 @@ extension FocusSession {
         // What was open ended when the samples stopped; told before the gap so times stay in order.
         if case .distracted(let m) = phase { closeEpisode(m, at: seen, by: .gap, into: &events) }
         if phase.isJudging { activities.close(at: seen, into: &events) }
-        endGap(from: seen, to: now, reason: "samples resumed after \(humanDuration(elapsed))", into: &events)
+        endGap(from: seen, to: now, reason: .samplesResumed(afterSeconds: elapsed), into: &events)
     }
 
     /// After a pause or a gap, nothing before `now` counts.

@@ -275,7 +275,7 @@ public struct FocusSession: Sendable {
         switch action {
         case .pause, .breakTime:
             let kind: PauseKind = action == .pause ? .pause : .breakTime
-            let reason = kind == .pause ? "paused by you" : "planned break"
+            let reason = StateReason.paused(kind)
             switch phase {
             case .watching:
                 enter(.paused(kind), at: now, reason: reason, into: &events)
@@ -293,7 +293,7 @@ public struct FocusSession: Sendable {
             switch phase {
             case .paused(let kind):
                 restartJudging(at: now)
-                enter(.watching(Watch()), at: now, reason: "back from \(kind == .pause ? "pause" : "break")", into: &events)
+                enter(.watching(Watch()), at: now, reason: .back(from: kind), into: &events)
             case .planned, .watching, .distracted, .ended:
                 break
             }
@@ -435,7 +435,7 @@ public struct FocusSession: Sendable {
             }
             if !w.drifting, score >= s.driftEnter {
                 w.drifting = true
-                enter(.watching(w), at: now, reason: dominant?.reason, into: &events)
+                enter(.watching(w), at: now, reason: dominant.map { .signal($0.reason) }, into: &events)
             } else if w.drifting, score < s.driftExit {
                 w.drifting = false
                 enter(.watching(w), at: now, reason: nil, into: &events)
@@ -447,7 +447,7 @@ public struct FocusSession: Sendable {
             phase = .distracted(m)
             if score < s.distractExit {
                 closeEpisode(m, at: now, by: .back, into: &events)
-                enter(.watching(Watch(drifting: score >= s.driftExit)), at: now, reason: dominant?.reason, into: &events)
+                enter(.watching(Watch(drifting: score >= s.driftExit)), at: now, reason: dominant.map { .signal($0.reason) }, into: &events)
             } else {
                 escalate(at: now, into: &events)
             }
@@ -459,7 +459,7 @@ public struct FocusSession: Sendable {
         ledger.episodes += 1
         let start = min(now, max(d.since, datingFloor ?? d.since))
         let e = Episode(number: ledger.episodes, start: start, confirmedAt: now, cause: d.cause, peakScore: score, reason: d.reason)
-        enter(.distracted(EpisodeMachine(episode: e)), at: now, reason: d.reason, into: &events)
+        enter(.distracted(EpisodeMachine(episode: e)), at: now, reason: .signal(d.reason), into: &events)
         events.append(SessionEvent(time: now, kind: .episodeStarted(e)))
         escalate(at: now, into: &events)
     }
@@ -472,7 +472,7 @@ public struct FocusSession: Sendable {
         guard !quiet else { return }
         while let level = m.raise(at: now, ladder: configuration.alarms.escalation) {
             ledger.alarms += 1
-            enter(.distracted(m), at: now, reason: m.episode.reason, into: &events)
+            enter(.distracted(m), at: now, reason: .signal(m.episode.reason), into: &events)
             events.append(
                 SessionEvent(
                     time: now, kind: .alarm(level: level, repeat: 0, episode: m.episode.number, cause: m.episode.cause, reason: m.episode.reason)))
@@ -505,7 +505,7 @@ public struct FocusSession: Sendable {
     }
 
     /// The one way the phase changes state: a `stateChanged` event whenever the state people see changes.
-    mutating func enter(_ next: Phase, at now: Timestamp, reason: String?, into events: inout [SessionEvent]) {
+    mutating func enter(_ next: Phase, at now: Timestamp, reason: StateReason?, into events: inout [SessionEvent]) {
         let from = phase.state
         // Stretches in applications and on calls run while the session judges (and not asleep).
         if phase.isJudging, !next.isJudging { activities.close(at: now, into: &events) }

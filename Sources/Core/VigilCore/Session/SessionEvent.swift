@@ -136,7 +136,7 @@ public struct SessionEvent: Hashable, Sendable {
 
     public enum Kind: Hashable, Sendable {
         case sessionStarted(task: String?, plannedSeconds: Double?)
-        case stateChanged(from: SessionState, to: SessionState, score: Double, reason: String?)
+        case stateChanged(from: SessionState, to: SessionState, score: Double, reason: StateReason?)
         case episodeStarted(Episode)
         case episodeEnded(Episode)
         /// `repeat` is 0 for the first firing of a level, then 1, 2... for the persistent last level.
@@ -229,4 +229,22 @@ public enum SnoozeRefusal: Sendable, Hashable {
     case alreadySnoozed(seconds: Double)
     /// Every snooze of the session (`alarms.snoozes`, this many) is spent.
     case noneLeft(allowed: Int)
+}
+
+/// Why the state changed: the session's own reasons as values, said in words by the timeline and
+/// the log (`SessionViews`), or the words of the signal that moved the score (each signal module
+/// says its own: "no input for 4 min", "212 m from the office").
+public enum StateReason: Sendable, Hashable {
+    /// The computer is going to sleep (an episode ends there).
+    case goingToSleep
+    /// The computer woke up after sleeping this many seconds.
+    case wokeUp(afterSeconds: Double)
+    /// Samples came again after none for this many seconds.
+    case samplesResumed(afterSeconds: Double)
+    /// The person paused, or took a planned break.
+    case paused(PauseKind)
+    /// Back from a pause or a break.
+    case back(from: PauseKind)
+    /// The signal that moved the score, in its own words.
+    case signal(String)
 }

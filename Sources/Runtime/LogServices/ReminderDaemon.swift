@@ -1,0 +1,138 @@
+import DesktopNotifier
+import Foundation
+import SessionRuntime
+import Synchronization
+import VigilCore
+import VigilPlanner
+import VigilStore
+
+/// Where reminders go: desktop notifications in `vigil daemon`, a list in tests.
+public protocol ReminderSink: Sendable {
+    func send(_ reminder: Reminder) throws(AlarmChannelUnavailable)
+}
+
+/// Reminders as freedesktop notifications, the alarms' desktop channel.
+public struct DesktopReminderSink: ReminderSink {
+    let notifier: DesktopNotifier
+    public init(notifier: DesktopNotifier = DesktopNotifier()) { self.notifier = notifier }
+    public func send(_ reminder: Reminder) throws(AlarmChannelUnavailable) {
+        do {
+            _ = try notifier.notify(summary: reminder.title, body: reminder.body, urgency: .normal)
+        } catch {
+            throw AlarmChannelUnavailable(error.detail)
+        }
+    }
+}
+
+/// One look at what is due: housekeeping (sessions complete habits, unmarked days fail), then the
+/// reminders `ReminderPlanner` finds, each sent once and recorded as sent (so a restart does not
+/// repeat them). The daemon calls it every `reminders.check` seconds with its clock's time; tests
+/// call it with chosen instants.
+public struct ReminderRound: Sendable {
+    public let store: EventStore
+    public let settings: ReminderSettings
+    public let sink: any ReminderSink
+    public let zone: TimeZone
+
+    public init(store: EventStore, configuration: VigilConfiguration.Reminders, sink: any ReminderSink, zone: TimeZone = .current) {
+        self.store = store
+        var s = ReminderSettings()
+        s.defaultMinute = configuration.defaultTime
+        s.beforeDue = Int(configuration.beforeDue / 60)
+        s.repeatEvery = max(1, Int(configuration.repeatEvery / 60))
+        s.quietFrom = configuration.quietFrom
+        s.quietTo = configuration.quietTo
+        settings = s
+        self.sink = sink
+        self.zone = zone
+    }
+
+    public struct Outcome: Sendable {
+        public var sent: [Reminder] = []
+        /// Reminders the sink could not deliver (they are tried again next round), and why.
+        public var failed: [(Reminder, String)] = []
+    }
+
+    public func run(at time: Timestamp) throws(StoreError) -> Outcome {
+        let now = LocalNow(at: time, zone: zone)
+        try PlannerHousekeeping.run(store: store, now: now)
+        var dueHabits: [Habit] = []
+        for h in try store.habits() where isStillDue(h, statuses: try store.habitDays(id: h.id), today: now.day) {
+            dueHabits.append(h)
+        }
+        let reminders = ReminderPlanner.due(
+            now: now.minute, habits: dueHabits, tasks: try store.tasks(includeDone: false),
+            settings: settings, sent: try store.sentReminders())
+        var outcome = Outcome()
+        for r in reminders {
+            do {
+                try sink.send(r)
+                try store.markReminderSent(r.key, at: time)
+                outcome.sent.append(r)
+            } catch let e as AlarmChannelUnavailable {
+                outcome.failed.append((r, e.detail))
+            } catch let e as StoreError {
+                throw e
+            } catch {
+                outcome.failed.append((r, "\(error)"))
+            }
+        }
+        return outcome
+    }
+}
+
+/// `vigil daemon`: a reminder round every `reminders.check` seconds on a clock until the task
+/// running it is cancelled (a signal), saying what it sent, and saying once when reminders cannot
+/// be delivered and once when they can again. The wait between rounds is a sleep on the clock that
+/// cancellation ends at once, not a poll; tests run it on a `ManualClock`.
+public final class ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
+    private let round: ReminderRound
+    private let every: Double
+    private let clock: C
+    private let now: @Sendable () -> Timestamp
+    private let report: @Sendable (String, Diagnostics.Level) -> Void
+    private let failing = Mutex<String?>(nil)
+
+    /// - Parameters:
+    ///   - every: seconds between rounds (`reminders.check`).
+    ///   - now: the wall time of a round.
+    ///   - report: a line for the person, with its level (the journal's priority, under systemd).
+    public init(
+        round: ReminderRound, every: Double, clock: C, now: @escaping @Sendable () -> Timestamp,
+        report: @escaping @Sendable (String, Diagnostics.Level) -> Void
+    ) {
+        self.round = round
+        self.every = every
+        self.clock = clock
+        self.now = now
+        self.report = report
+    }
+
+    /// One round, and what it has to say.
+    /// One look; returns how many due reminders could not be sent (they wait for the next look).
+    @discardableResult
+    public func runOnce() throws(StoreError) -> Int {
+        let outcome = try round.run(at: now())
+        for r in outcome.sent { report("reminded: \(r.title.terminalSafe)", .info) }
+        failing.withLock { unavailable in
+            if let (r, why) = outcome.failed.first {
+                if unavailable != why {
+                    report("cannot send reminders (\(why)); '\(r.title.terminalSafe)' and any others wait until notifications work", .warning)
+                }
+                unavailable = why
+            } else if unavailable != nil, !outcome.sent.isEmpty {
+                report("notifications work again", .info)
+                unavailable = nil
+            }
+        }
+        return outcome.failed.count
+    }
+
+    /// Rounds until cancelled; a store that cannot be read ends it with the error.
+    public func run() async throws(StoreError) {
+        while !Task.isCancelled {
+            try runOnce()
+            do { try await clock.sleep(for: .seconds(every)) } catch { return }
+        }
+    }
+}
