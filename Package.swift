@@ -18,10 +18,12 @@
 //                            clock.
 //            VigilTesting    a clock that moves only when told to, for tests (as NIOEmbedded).
 // Domain     VigilAudio      BS.1770 loudness (K-weighting, momentary/short-term/integrated), a WAV reader.
-//            VigilStats      statistics: local-time hour slots (DST-correct), figures, streaks; report
-//                            rendering (text, JSON, CSV, Markdown, HTML with SVG).
+//            VigilStats      statistics: local-time hour slots (DST-correct), figures, streaks, the
+//                            report's value.
 //            VigilPlanner    tasks (urgency), habits (schedules, streaks, strength), reminder planning.
-//            SessionViews    a session for people: the timeline (text and JSON Lines) and the live screen.
+// Views      SessionViews    a session for people: the timeline (text and JSON Lines), the live
+//                            screen, the session's values in words.
+//            ReportViews     the report rendered: text, JSON, CSV, Markdown, HTML with SVG charts.
 // Adapters   a folder per kind, with rules between them (check-layers.py):
 //   C        one system-library module per C library, each imported by one module only;
 //            CSensorLibraries opens them when a sensor first needs them (generate-sensor-stubs.py).
@@ -129,9 +131,12 @@ let package = Package(
 
         // Domain
         .target(name: "VigilAudio", dependencies: ["SystemCalls"], path: "Sources/Domain/VigilAudio"),
-        .target(name: "VigilStats", dependencies: ["VigilCore", "DisplayWidth"], path: "Sources/Domain/VigilStats"),
+        .target(name: "VigilStats", dependencies: ["VigilCore"], path: "Sources/Domain/VigilStats"),
         .target(name: "VigilPlanner", dependencies: ["VigilCore", "VigilStats"], path: "Sources/Domain/VigilPlanner"),
-        .target(name: "SessionViews", dependencies: ["VigilCore", "DisplayWidth"], path: "Sources/Domain/SessionViews"),
+
+        // Views: what people and programs read, rendered from the domain's values (no I/O).
+        .target(name: "SessionViews", dependencies: ["VigilCore", "DisplayWidth"], path: "Sources/Views/SessionViews"),
+        .target(name: "ReportViews", dependencies: ["VigilCore", "VigilStats", "DisplayWidth"], path: "Sources/Views/ReportViews"),
 
         // Adapters: C libraries, one system-library target each, each imported by exactly one module.
         .systemLibrary(name: "CGPS", path: "Sources/Adapters/C/CGPS", providers: [.apt(["libgps-dev"])]),
@@ -244,7 +249,8 @@ let package = Package(
         .target(
             name: "VigilCLI",
             dependencies: [
-                "VigilCore", "VigilStats", "VigilPlanner", "SessionViews", "SessionRuntime", "LogServices", "HistorySimulation", "SystemCalls",
+                "VigilCore", "VigilStats", "VigilPlanner", "SessionViews", "ReportViews", "SessionRuntime", "LogServices", "HistorySimulation",
+                "SystemCalls",
                 "DisplayWidth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -283,7 +289,7 @@ let package = Package(
         .testTarget(name: "VigilAudioTests", dependencies: ["VigilAudio"], exclude: ["Data"]),
         .testTarget(name: "VigilRecordingTests", dependencies: ["VigilCore", "VigilRecording"]),
         .testTarget(name: "VigilConfigTests", dependencies: ["VigilCore", "VigilConfig", "VigilPlanner"]),
-        .testTarget(name: "VigilStatsTests", dependencies: ["VigilStats", "VigilCore"]),
+        .testTarget(name: "VigilStatsTests", dependencies: ["VigilStats", "ReportViews", "VigilCore"]),
         .testTarget(name: "VigilPlannerTests", dependencies: ["VigilPlanner", "VigilStats", "VigilCore"]),
         .testTarget(name: "VigilImportsTests", dependencies: ["VigilImports", "VigilStore", "VigilPlanner", "VigilCore"]),
         .testTarget(name: "VigilStoreTests", dependencies: ["VigilCore", "VigilStore", "VigilStats", "VigilPlanner", "VigilTesting"]),
@@ -291,6 +297,7 @@ let package = Package(
             name: "RuntimeTests",
             dependencies: [
                 "VigilCore", "VigilTesting", "VigilRecording", "RecordingFormats", "VigilConfig", "VigilStore", "VigilStats", "SessionViews",
+                "ReportViews",
                 "DisplayWidth", "SessionRuntime", "LogServices", "HistorySimulation", "TestSupport", "MicrophoneDetector", "LocationDetector",
                 "InputDetector", "DesktopNotifier",
                 "VigilPlanner",

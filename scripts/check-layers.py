@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks that every import in Sources/ respects the layers (the architecture in Package.swift).
 
-The folders under Sources/ are the layers, lowest first: System, Core, Domain, Adapters, Runtime, App.
+The folders under Sources/ are the layers, lowest first: System, Core, Domain, Views, Adapters, Runtime,
+App.
 A module (Sources/LAYER/MODULE) may import modules of its own layer or of a lower one, never of
 a higher one. Besides:
   - Core is C-free and has no I/O: no C module of ours, no Foundation, no system calls.
@@ -35,7 +36,7 @@ import subprocess
 import sys
 import tempfile
 
-LAYERS = ["System", "Core", "Domain", "Adapters", "Runtime", "App"]
+LAYERS = ["System", "Core", "Domain", "Views", "Adapters", "Runtime", "App"]
 IMPORT = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|internal|package|private|fileprivate)\s+)?import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_]\w*)")
 # What the C-free core may import besides our own lower modules: the standard library's own.
 CORE_ALLOWED = {"Glibc", "Musl", "Darwin", "Synchronization", "DequeModule"}

@@ -43,10 +43,10 @@ import VigilCore
         var storing = Self.apps
         storing.storeTitles = true
         let detectors: [Watched] = [
-            ("x11", false, Collector(X11FocusDetector(display: x.display, apps: Self.apps, now: wallClock).samples())),
-            ("x11+titles", true, Collector(X11FocusDetector(display: x.display, apps: storing, now: wallClock).samples())),
-            ("i3", false, Collector(I3FocusDetector(socketPath: i3.socket, apps: Self.apps, now: wallClock).samples())),
-            ("i3+titles", true, Collector(I3FocusDetector(socketPath: i3.socket, apps: storing, now: wallClock).samples())),
+            ("x11", false, Collector(X11FocusDetector(display: x.display, apps: Self.apps).readings())),
+            ("x11+titles", true, Collector(X11FocusDetector(display: x.display, apps: storing).readings())),
+            ("i3", false, Collector(I3FocusDetector(socketPath: i3.socket, apps: Self.apps).readings())),
+            ("i3+titles", true, Collector(I3FocusDetector(socketPath: i3.socket, apps: storing).readings())),
         ]
         defer { for d in detectors { d.collector.stop() } }
         var windows: [ChildProcess] = []
@@ -151,8 +151,8 @@ import VigilCore
         var storing = Self.apps
         storing.storeTitles = true
         let detectors: [Watched] = [
-            ("sway", false, Collector(I3FocusDetector(socketPath: socket, apps: Self.apps, now: wallClock).samples())),
-            ("sway+titles", true, Collector(I3FocusDetector(socketPath: socket, apps: storing, now: wallClock).samples())),
+            ("sway", false, Collector(I3FocusDetector(socketPath: socket, apps: Self.apps).readings())),
+            ("sway+titles", true, Collector(I3FocusDetector(socketPath: socket, apps: storing).readings())),
         ]
         defer { for d in detectors { d.collector.stop() } }
         var windows: [ChildProcess] = []
@@ -213,14 +213,14 @@ import VigilCore
         let x = try XServer()
         var i3: I3WindowManager? = try I3WindowManager(on: x)
         let socket = i3!.socket
-        let c = Collector(I3FocusDetector(socketPath: socket, apps: Self.apps, retry: .init(first: 0.05, longest: 0.2), now: wallClock).samples())
+        let c = Collector(I3FocusDetector(socketPath: socket, apps: Self.apps, retry: .init(first: 0.05, longest: 0.2)).readings())
         defer { c.stop() }
         #expect(await c.wait(timeout: 30) { $0.states.contains(.available) })
         i3 = nil
         #expect(await c.wait(timeout: 30) { $0.states.contains(.lost) }, "\(c.statuses)")
         #expect(c.statuses.last?.detail.contains(socket) == true)
 
-        let none = Collector(I3FocusDetector(socketPath: x.directory + "/nothing.sock", now: wallClock).samples())
+        let none = Collector(I3FocusDetector(socketPath: x.directory + "/nothing.sock").readings())
         defer { none.stop() }
         #expect(await none.wait(timeout: 30) { !$0.statuses.isEmpty })
         #expect(none.statuses.first?.state == .unavailable)

@@ -23,7 +23,7 @@ import VigilCore
         var desktop = VigilConfiguration.Desktop()
         desktop.poll = 0.2
         return WaylandIdleDetector(
-            display: display, desktop: desktop, retry: .init(first: 0.05, longest: 0.2), environment: environment, now: wallClock)
+            display: display, desktop: desktop, retry: .init(first: 0.05, longest: 0.2), environment: environment)
     }
 
     /// Waits until the idle time is at least `seconds`, then makes `input` and checks that a 0
@@ -45,7 +45,7 @@ import VigilCore
         let probe = WaylandCompositor.probe(display: sway.waylandDisplay)
         #expect(probe == WaylandProbe(display: sway.waylandDisplay, reachable: true, idleProtocol: .kdeIdle), "\(probe)")
 
-        let c = Collector(Self.detector(sway.waylandDisplay).samples())
+        let c = Collector(Self.detector(sway.waylandDisplay).readings())
         defer { c.stop() }
         #expect(await c.wait(timeout: 30) { $0.idle.count >= 2 })
         let status = try #require(c.statuses.first)
@@ -88,7 +88,7 @@ import VigilCore
         let probe = WaylandCompositor.probe(display: kwin.waylandDisplay)
         #expect(probe.idleProtocol == .extIdleNotify, "\(probe)")
 
-        let c = Collector(Self.detector(kwin.waylandDisplay).samples())
+        let c = Collector(Self.detector(kwin.waylandDisplay).readings())
         defer { c.stop() }
         #expect(await c.wait(timeout: 30) { !$0.statuses.isEmpty })
         let status = try #require(c.statuses.first)
@@ -107,7 +107,7 @@ import VigilCore
         let weston = try WestonCompositor(on: x)
         let probe = WaylandCompositor.probe(display: weston.waylandDisplay)
         #expect(probe.reachable && probe.idleProtocol == nil, "\(probe)")
-        let c = Collector(Self.detector(weston.waylandDisplay).samples())
+        let c = Collector(Self.detector(weston.waylandDisplay).readings())
         defer { c.stop() }
         #expect(await c.wait(timeout: 30) { !$0.statuses.isEmpty })
         let status = try #require(c.statuses.first)
@@ -120,7 +120,7 @@ import VigilCore
         sway.stop()
         let none = WaylandCompositor.probe(display: sway.waylandDisplay)
         #expect(!none.reachable && none.problem?.contains("No such file or directory") == true, "\(none)")
-        let d = Collector(Self.detector(sway.waylandDisplay).samples())
+        let d = Collector(Self.detector(sway.waylandDisplay).readings())
         defer { d.stop() }
         #expect(await d.wait(timeout: 30) { !$0.statuses.isEmpty })
         #expect(d.statuses.first?.state == .unavailable)
@@ -130,7 +130,7 @@ import VigilCore
         let noDisplay = WaylandCompositor.probe(display: nil, timeout: 2, environment: [:])
         #expect(!noDisplay.reachable && noDisplay.display.isEmpty && noDisplay.problem?.contains("$WAYLAND_DISPLAY is not set") == true)
         let e = Collector(
-            WaylandIdleDetector(display: nil, desktop: .init(), retry: .init(first: 0.05, longest: 0.2), environment: [:], now: wallClock).samples())
+            WaylandIdleDetector(display: nil, desktop: .init(), retry: .init(first: 0.05, longest: 0.2), environment: [:]).readings())
         defer { e.stop() }
         #expect(await e.wait(timeout: 30) { !$0.statuses.isEmpty })
         #expect(e.statuses.first?.state == .unavailable)

@@ -12,7 +12,7 @@ import VigilCore
     static func detector(_ x: XServer) -> X11IdleDetector {
         var desktop = VigilConfiguration.Desktop()
         desktop.poll = 0.2
-        return X11IdleDetector(display: x.display, desktop: desktop, retry: .init(first: 0.05, longest: 0.2), now: wallClock)
+        return X11IdleDetector(display: x.display, desktop: desktop, retry: .init(first: 0.05, longest: 0.2))
     }
 
     /// Waits until the idle time is at least `seconds`, then makes `input` and checks that a
@@ -31,7 +31,7 @@ import VigilCore
 
     @Test func idleGrowsWithoutInputAndDropsOnInputBlankingIsNoLockAndAServerLossIsRecovered() async throws {
         let x = try XServer()
-        let c = Collector(Self.detector(x).samples())
+        let c = Collector(Self.detector(x).readings())
         defer { c.stop() }
         #expect(await c.wait(timeout: 30) { $0.idle.count >= 2 })
         #expect(c.statuses.first?.state == .available, "\(c.statuses)")
@@ -71,7 +71,7 @@ import VigilCore
         let bare = try XServer(arguments: ["-extension", "MIT-SCREEN-SAVER"])
         let probe = X11Display.probe(display: bare.display)
         #expect(probe.reachable && !probe.screenSaver, "\(probe)")
-        let c = Collector(Self.detector(bare).samples())
+        let c = Collector(Self.detector(bare).readings())
         defer { c.stop() }
         #expect(await c.wait(timeout: 30) { !$0.statuses.isEmpty })
         let status = try #require(c.statuses.first)
@@ -83,7 +83,7 @@ import VigilCore
         gone.kill()
         let none = X11Display.probe(display: gone.display)
         #expect(!none.reachable && none.problem?.contains(gone.display) == true, "\(none)")
-        let d = Collector(Self.detector(gone).samples())
+        let d = Collector(Self.detector(gone).readings())
         defer { d.stop() }
         #expect(await d.wait(timeout: 30) { !$0.statuses.isEmpty })
         #expect(d.statuses.first?.state == .unavailable)

@@ -54,9 +54,9 @@ func mutter(on bus: SessionBus, idleMs: Int) throws -> DBusMock {
 
         var config = VigilConfiguration.Desktop()
         config.poll = 0.5  // the watch interval is at least a second
-        let detector = GnomeIdleDetector(config: config, busAddress: bus.address, retry: .init(first: 0.1, longest: 0.3), now: wallClock)
+        let detector = GnomeIdleDetector(config: config, busAddress: bus.address, retry: .init(first: 0.1, longest: 0.3))
         #expect(detector.interval == 1)
-        let c = Collector(detector.samples())
+        let c = Collector(detector.readings())
         defer { c.stop() }
         #expect(await c.wait(timeout: timeout) { $0.states == [.available] && !$0.desktop.isEmpty }, "\(c.statuses)")
         #expect(c.statuses.first?.detail.contains("org.gnome.ScreenSaver") == true, "\(c.statuses)")
@@ -91,7 +91,7 @@ func mutter(on bus: SessionBus, idleMs: Int) throws -> DBusMock {
     @Test func noIdleMonitorIsUnavailableOnceWithTheReason() async throws {
         let bus = try SessionBus()
         #expect(!GnomeIdleDetector.probe(busAddress: bus.address))
-        let c = Collector(GnomeIdleDetector(busAddress: bus.address, retry: .init(first: 0.05, longest: 0.1), now: wallClock).samples())
+        let c = Collector(GnomeIdleDetector(busAddress: bus.address, retry: .init(first: 0.05, longest: 0.1)).readings())
         defer { c.stop() }
         #expect(await c.wait(timeout: timeout) { !$0.states.isEmpty })
         // Several retries happen meanwhile; the state is said once.
@@ -107,7 +107,7 @@ func mutter(on bus: SessionBus, idleMs: Int) throws -> DBusMock {
     @Test func aBusThatDiesIsLost() async throws {
         let bus = try SessionBus()
         let monitor = try mutter(on: bus, idleMs: 0)
-        let c = Collector(GnomeIdleDetector(busAddress: bus.address, retry: .init(first: 0.1, longest: 0.3), now: wallClock).samples())
+        let c = Collector(GnomeIdleDetector(busAddress: bus.address, retry: .init(first: 0.1, longest: 0.3)).readings())
         defer { c.stop() }
         #expect(await c.wait(timeout: timeout) { $0.states == [.available] }, "\(c.statuses)")
         bus.kill()
@@ -121,7 +121,7 @@ func mutter(on bus: SessionBus, idleMs: Int) throws -> DBusMock {
     @Test func theMonitorLeavingIsLostAndItsReturnPickedUp() async throws {
         let bus = try SessionBus()
         var monitor: DBusMock? = try mutter(on: bus, idleMs: 1000)
-        let c = Collector(GnomeIdleDetector(busAddress: bus.address, retry: .init(first: 0.1, longest: 0.3), now: wallClock).samples())
+        let c = Collector(GnomeIdleDetector(busAddress: bus.address, retry: .init(first: 0.1, longest: 0.3)).readings())
         defer { c.stop() }
         #expect(await c.wait(timeout: timeout) { $0.states == [.available] }, "\(c.statuses)")
         monitor = nil  // killed: its name is released
@@ -149,7 +149,7 @@ func mutter(on bus: SessionBus, idleMs: Int) throws -> DBusMock {
         var config = VigilConfiguration.Desktop()
         config.poll = 0.2
         let c = Collector(
-            ScreenSaverIdleDetector(config: config, busAddress: bus.address, retry: .init(first: 0.1, longest: 0.3), now: wallClock).samples())
+            ScreenSaverIdleDetector(config: config, busAddress: bus.address, retry: .init(first: 0.1, longest: 0.3)).readings())
         defer { c.stop() }
         #expect(await c.wait(timeout: timeout) { $0.states == [.available] && idles($0).count >= 2 }, "\(c.statuses) \(c.desktop)")
         #expect(c.statuses.first?.detail.contains("at \(path)") == true, "\(c.statuses)")
@@ -181,7 +181,7 @@ func mutter(on bus: SessionBus, idleMs: Int) throws -> DBusMock {
         try mock.addMethod(path, name, "Inhibit", in: "ss", out: "u", "ret = 1")
         #expect(!ScreenSaverIdleDetector.probe(busAddress: bus.address))
         #expect(DesktopBusBackends.pick(.init(), busAddress: bus.address) == nil)
-        let c = Collector(ScreenSaverIdleDetector(busAddress: bus.address, retry: .init(first: 0.05, longest: 0.1), now: wallClock).samples())
+        let c = Collector(ScreenSaverIdleDetector(busAddress: bus.address, retry: .init(first: 0.05, longest: 0.1)).readings())
         defer { c.stop() }
         #expect(await c.wait(timeout: timeout) { !$0.states.isEmpty })
         let status = try #require(c.statuses.first)
@@ -230,7 +230,7 @@ func mutter(on bus: SessionBus, idleMs: Int) throws -> DBusMock {
         let mock = try logind(on: system)
         #expect(LogindDetector.probe(busAddress: system.address))
         let c = Collector(
-            LogindDetector(busAddress: system.address, sessionID: nil, retry: .init(first: 0.1, longest: 0.3), now: wallClock).samples())
+            LogindDetector(busAddress: system.address, sessionID: nil, retry: .init(first: 0.1, longest: 0.3)).readings())
         defer { c.stop() }
         #expect(await c.wait(timeout: timeout) { $0.states == [.available] }, "\(c.statuses)")
         #expect(c.statuses.first?.detail.contains("logind session \(session)") == true, "\(c.statuses)")
@@ -266,8 +266,8 @@ func mutter(on bus: SessionBus, idleMs: Int) throws -> DBusMock {
                 ["/org/freedesktop/login1/session/auto", "org.freedesktop.login1.Session", "{'Id': <'c1'>}", "@a(ssss) []"])
         }
         let detector = LogindDetector(
-            busAddress: system.address, sessionID: fromEnvironment ? "c1" : nil, retry: .init(first: 0.1, longest: 0.3), now: wallClock)
-        let c = Collector(detector.samples())
+            busAddress: system.address, sessionID: fromEnvironment ? "c1" : nil, retry: .init(first: 0.1, longest: 0.3))
+        let c = Collector(detector.readings())
         defer { c.stop() }
         #expect(await c.wait(timeout: timeout) { $0.states == [.available] }, "\(c.statuses)")
         #expect(c.statuses.first?.detail.contains(session) == true, "\(c.statuses)")
@@ -279,7 +279,7 @@ func mutter(on bus: SessionBus, idleMs: Int) throws -> DBusMock {
         let system = try SessionBus()
         let mock = try logind(on: system, byPID: false)
         let c = Collector(
-            LogindDetector(busAddress: system.address, sessionID: nil, retry: .init(first: 0.05, longest: 0.1), now: wallClock).samples())
+            LogindDetector(busAddress: system.address, sessionID: nil, retry: .init(first: 0.05, longest: 0.1)).readings())
         defer { c.stop() }
         #expect(await c.wait(timeout: timeout) { !$0.states.isEmpty })
         let status = try #require(c.statuses.first)
@@ -292,7 +292,7 @@ func mutter(on bus: SessionBus, idleMs: Int) throws -> DBusMock {
     @Test func noSystemBusOrNoLogindIsSaidPlainly() async throws {
         let missing = "unix:path=" + FileManager.default.temporaryDirectory.appendingPathComponent("no-bus-\(UUID().uuidString)").path
         #expect(!LogindDetector.probe(busAddress: missing))
-        let none = Collector(LogindDetector(busAddress: missing, retry: .init(first: 0.05, longest: 0.1), now: wallClock).samples())
+        let none = Collector(LogindDetector(busAddress: missing, retry: .init(first: 0.05, longest: 0.1)).readings())
         defer { none.stop() }
         #expect(await none.wait(timeout: timeout) { !$0.states.isEmpty })
         let noBus = try #require(none.statuses.first)
@@ -301,7 +301,7 @@ func mutter(on bus: SessionBus, idleMs: Int) throws -> DBusMock {
 
         let system = try SessionBus()
         #expect(!LogindDetector.probe(busAddress: system.address))
-        let empty = Collector(LogindDetector(busAddress: system.address, retry: .init(first: 0.05, longest: 0.1), now: wallClock).samples())
+        let empty = Collector(LogindDetector(busAddress: system.address, retry: .init(first: 0.05, longest: 0.1)).readings())
         defer { empty.stop() }
         #expect(await empty.wait(timeout: timeout) { !$0.states.isEmpty })
         let noLogind = try #require(empty.statuses.first)
@@ -313,7 +313,7 @@ func mutter(on bus: SessionBus, idleMs: Int) throws -> DBusMock {
     @Test func theSystemBusDyingIsLost() async throws {
         let system = try SessionBus()
         let mock = try logind(on: system)
-        let c = Collector(LogindDetector(busAddress: system.address, retry: .init(first: 0.1, longest: 0.3), now: wallClock).samples())
+        let c = Collector(LogindDetector(busAddress: system.address, retry: .init(first: 0.1, longest: 0.3)).readings())
         defer { c.stop() }
         #expect(await c.wait(timeout: timeout) { $0.states == [.available] }, "\(c.statuses)")
         system.kill()

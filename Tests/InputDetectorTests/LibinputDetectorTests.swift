@@ -11,12 +11,10 @@ import VigilCore
 /// is context creation, seat assignment, the no-device path and the no-permission path. Counting is
 /// tested by replaying recordings through the same aggregator (LibinputRecordingTests).
 @Suite struct LibinputDetectorTests {
-    static let clock = { @Sendable in Timestamp(seconds: 1_700_000_000) }
-
     /// The first sample the detector sends, then stops it.
     static func firstStatus(_ detector: LibinputDetector) async -> SensorStatus? {
-        for await sample in detector.samples() {
-            if case .status(let s) = sample.payload { return s }
+        for await reading in detector.readings() {
+            if case .status(let s) = reading { return s }
             return nil
         }
         return nil
@@ -25,7 +23,7 @@ import VigilCore
     @Test func udevSeatWithoutDevicesIsUnavailableWithAClearDetail() async throws {
         let hasDevices = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/input"))?.contains { $0.hasPrefix("event") } ?? false
         try #require(!hasDevices, "this machine has input devices; the no-device test needs a machine without")
-        let status = try #require(await Self.firstStatus(LibinputDetector(seat: "seat0", now: Self.clock)))
+        let status = try #require(await Self.firstStatus(LibinputDetector(seat: "seat0")))
         #expect(status.sensor == .input)
         #expect(status.state == .unavailable)
         #expect(status.detail.contains("no input devices"))
@@ -34,22 +32,22 @@ import VigilCore
     }
 
     @Test func aConfiguredDeviceThatDoesNotExistIsUnavailableAndNamed() async throws {
-        let status = try #require(await Self.firstStatus(LibinputDetector(seat: nil, devicePaths: ["/nonexistent/event42"], now: Self.clock)))
+        let status = try #require(await Self.firstStatus(LibinputDetector(seat: nil, devicePaths: ["/nonexistent/event42"])))
         #expect(status.state == .unavailable)
         #expect(status.detail.contains("/nonexistent/event42: No such file or directory"))
     }
 
     @Test func noSeatAndNoPathsIsUnavailable() async throws {
-        let status = try #require(await Self.firstStatus(LibinputDetector(seat: nil, now: Self.clock)))
+        let status = try #require(await Self.firstStatus(LibinputDetector(seat: nil)))
         #expect(status.state == .unavailable)
     }
 
     @Test func theStreamEndsWhenTheConsumerStops() async {
-        let detector = LibinputDetector(seat: nil, devicePaths: ["/nonexistent/event42"], window: 0.05, now: Self.clock)
+        let detector = LibinputDetector(seat: nil, devicePaths: ["/nonexistent/event42"], window: 0.05)
         let seen = Atomic<Int>(0)
         let task = Task {
             var n = 0
-            for await _ in detector.samples() {
+            for await _ in detector.readings() {
                 n += 1
                 seen.store(n, ordering: .relaxed)
             }
@@ -103,7 +101,7 @@ import VigilCore
         #expect(lines[1].contains("idle time and the screen lock come from the desktop"), "joining the group is not the first advice")
 
         // The control: root may open the same node, so for root it is not a permission problem.
-        let asRoot = try #require(await Self.firstStatus(LibinputDetector(seat: nil, devicePaths: [node], now: Self.clock)))
+        let asRoot = try #require(await Self.firstStatus(LibinputDetector(seat: nil, devicePaths: [node])))
         #expect(asRoot.state == .unavailable)
         #expect(!asRoot.detail.contains("input` group"))
     }
@@ -112,7 +110,7 @@ import VigilCore
     @Test func childProbe() async throws {
         let env = ProcessInfo.processInfo.environment
         guard let device = env["VIGIL_INPUT_PROBE_DEVICE"], let out = env["VIGIL_INPUT_PROBE_OUT"] else { return }
-        let status = await Self.firstStatus(LibinputDetector(seat: nil, devicePaths: [device], now: Self.clock))
+        let status = await Self.firstStatus(LibinputDetector(seat: nil, devicePaths: [device]))
         try "\(status?.state.rawValue ?? "none")\n\(status?.detail ?? "")".write(toFile: out, atomically: false, encoding: .utf8)
     }
 }

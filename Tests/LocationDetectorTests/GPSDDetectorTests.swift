@@ -25,11 +25,11 @@ let logsDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().append
         exactConfig.maxAccuracy = 100_000  // every fix judged, whatever its error estimate
         var defaultConfig = exactConfig
         defaultConfig.exactCoordinates = false
-        let detector = GPSDDetector(port: String(port), location: exactConfig, retry: .init(first: 0.05, longest: 0.1), now: wallClock)
-        let collector = Collector(detector.samples())
+        let detector = GPSDDetector(port: String(port), location: exactConfig, retry: .init(first: 0.05, longest: 0.1))
+        let collector = Collector(detector.readings())
         defer { collector.stop() }
         let privateCollector = Collector(
-            GPSDDetector(port: String(port), location: defaultConfig, retry: .init(first: 0.05, longest: 0.1), now: wallClock).samples())
+            GPSDDetector(port: String(port), location: defaultConfig, retry: .init(first: 0.05, longest: 0.1)).readings())
         defer { privateCollector.stop() }
         let fake = try GPSFake(log: logsDir + "/haicom-305N.log", port: port)
         await fake.waitUntilDone(timeout: 60)
@@ -75,8 +75,8 @@ let logsDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().append
 
     @Test func aLostFixIsAStatusChangeNotAPosition() async throws {
         let port = freePort()
-        let detector = GPSDDetector(port: String(port), retry: .init(first: 0.05, longest: 0.1), now: wallClock)
-        let collector = Collector(detector.samples())
+        let detector = GPSDDetector(port: String(port), retry: .init(first: 0.05, longest: 0.1))
+        let collector = Collector(detector.readings())
         defer { collector.stop() }
         // This receiver "loses satellite lock near the end" (the log's own notes).
         let fake = try GPSFake(log: logsDir + "/ch-4711.log", port: port)
@@ -96,8 +96,8 @@ let logsDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().append
 
     @Test func gpsdRestartingMidStreamIsReportedAndRecovered() async throws {
         let port = freePort()
-        let detector = GPSDDetector(port: String(port), retry: .init(first: 0.05, longest: 0.2), now: wallClock)
-        let collector = Collector(detector.samples())
+        let detector = GPSDDetector(port: String(port), retry: .init(first: 0.05, longest: 0.2))
+        let collector = Collector(detector.readings())
         defer { collector.stop() }
         // Played over and over (the log lasts about 8 s): on a loaded machine the detector may
         // connect late, and fixes must keep coming until it has 20.
@@ -116,8 +116,8 @@ let logsDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().append
 
     @Test func noGpsdIsReportedWithTheRemedy() async throws {
         let port = freePort()
-        let detector = GPSDDetector(port: String(port), retry: .init(first: 0.05, longest: 0.1), now: wallClock)
-        let collector = Collector(detector.samples())
+        let detector = GPSDDetector(port: String(port), retry: .init(first: 0.05, longest: 0.1))
+        let collector = Collector(detector.readings())
         defer { collector.stop() }
         #expect(await collector.wait(timeout: 10) { !$0.states.isEmpty })
         try await Task.sleep(for: .milliseconds(500))  // several retries

@@ -10,7 +10,7 @@ import VigilCore
 func watchedServer() async throws -> (PulseServer, Collector) {
     let server = try PulseServer(microphone: true)
     try server.start()
-    let collector = Collector(PulseMediaDetector(server: server.address, retry: .init(first: 0.1, longest: 0.2), now: wallClock).samples())
+    let collector = Collector(PulseMediaDetector(server: server.address, retry: .init(first: 0.1, longest: 0.2)).readings())
     #expect(await collector.wait(timeout: 20) { !$0.media.isEmpty }, "\(collector.statuses)")
     return (server, collector)
 }
@@ -76,8 +76,8 @@ func watchedServer() async throws -> (PulseServer, Collector) {
     @Test func vigilsOwnMicrophoneAndLevelMetersAreNoCalls() async throws {
         let (server, collector) = try await watchedServer()
         defer { collector.stop() }
-        let microphone = PulseMicrophoneDetector(server: server.address, window: 0.5, retry: .init(first: 0.1, longest: 0.2), now: wallClock)
-        let levels = Collector(microphone.samples())
+        let microphone = PulseMicrophoneDetector(server: server.address, window: 0.5, retry: .init(first: 0.1, longest: 0.2))
+        let levels = Collector(microphone.readings())
         defer { levels.stop() }
         #expect(await levels.wait(timeout: 20) { !$0.levels.isEmpty }, "the microphone detector records: \(levels.statuses)")
         let monitor = try server.startRecording(source: "vigiltest.monitor")
@@ -136,7 +136,7 @@ func watchedServer() async throws -> (PulseServer, Collector) {
     }
 
     @Test func noServerIsReportedOnceWithTheRemedy() async throws {
-        let collector = try await soleStatusWithoutServer { PulseMediaDetector(server: $0, retry: .init(first: 0.05, longest: 0.1), now: wallClock) }
+        let collector = try await soleStatusWithoutServer { PulseMediaDetector(server: $0, retry: .init(first: 0.05, longest: 0.1)) }
         #expect(collector.statuses.first?.detail.contains("audio.server") == true, "\(collector.statuses)")
         #expect(collector.media.isEmpty)
     }
@@ -144,9 +144,9 @@ func watchedServer() async throws -> (PulseServer, Collector) {
     @Test func theConfigurationChoosesTheServerAndCanTurnItOff() async {
         var configuration = VigilConfiguration.default
         configuration.audio.server = "unix:/tmp/elsewhere"
-        #expect(PulseMediaDetector(configuration: configuration, now: wallClock)?.server == "unix:/tmp/elsewhere")
+        #expect(PulseMediaDetector(configuration: configuration)?.server == "unix:/tmp/elsewhere")
         configuration.media.enabled = false
-        #expect(PulseMediaDetector(configuration: configuration, now: wallClock) == nil)
+        #expect(PulseMediaDetector(configuration: configuration) == nil)
     }
 
     /// The rules on one stream's facts, including the paused (corked) state, which `parec`,

@@ -37,7 +37,7 @@ func synthesize(_ name: String, seconds: Int, _ effects: [String]) throws -> Str
 /// server is unavailable, with the address and the remedy. Returns what it emitted.
 func soleStatusWithoutServer(_ make: (String) -> any Detector) async throws -> Collector {
     let missing = "unix:" + FileManager.default.temporaryDirectory.appendingPathComponent("no-such-pulse-\(UUID().uuidString)").path
-    let collector = Collector(make(missing).samples())
+    let collector = Collector(make(missing).readings())
     defer { collector.stop() }
     #expect(await collector.wait(timeout: 20) { !$0.states.isEmpty })
     // Several retries: each is a failed connect, tens of milliseconds apart.
@@ -71,8 +71,8 @@ func median(_ values: [Double]) -> Double? {
         let expectedLUFS = try ffmpegIntegratedLoudness(wav)
         let expectedRMS = try soxRMS(wav)
 
-        let detector = PulseMicrophoneDetector(server: server.address, window: 0.5, retry: .init(first: 0.1, longest: 0.2), now: wallClock)
-        let collector = Collector(detector.samples())
+        let detector = PulseMicrophoneDetector(server: server.address, window: 0.5, retry: .init(first: 0.1, longest: 0.2))
+        let collector = Collector(detector.readings())
         defer { collector.stop() }
         #expect(await collector.wait(timeout: 10) { $0.states.contains(.available) }, "\(collector.statuses)")
         server.play(wav)
@@ -92,8 +92,8 @@ func median(_ values: [Double]) -> Double? {
     @Test func aServerThatDiesIsReportedAndItsSuccessorPickedUp() async throws {
         let server = try PulseServer()
         try server.start()
-        let detector = PulseMicrophoneDetector(server: server.address, window: 0.5, retry: .init(first: 0.1, longest: 0.3), now: wallClock)
-        let collector = Collector(detector.samples())
+        let detector = PulseMicrophoneDetector(server: server.address, window: 0.5, retry: .init(first: 0.1, longest: 0.3))
+        let collector = Collector(detector.readings())
         defer { collector.stop() }
         #expect(await collector.wait(timeout: 10) { $0.levels.count >= 2 }, "levels flow: \(collector.statuses)")
         let tone = try synthesize("tone", seconds: 30, ["sine", "1000", "vol", "0.5"])
@@ -116,7 +116,7 @@ func median(_ values: [Double]) -> Double? {
 
     @Test func noServerIsReportedOnceWithTheRemedy() async throws {
         let collector = try await soleStatusWithoutServer {
-            PulseMicrophoneDetector(server: $0, retry: .init(first: 0.05, longest: 0.1), now: wallClock)
+            PulseMicrophoneDetector(server: $0, retry: .init(first: 0.05, longest: 0.1))
         }
         #expect(collector.levels.isEmpty)
     }

@@ -81,18 +81,18 @@ import VigilRecording
         config.alarms.repeatEvery = 2
         let planned = 600.0
 
-        let clock = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
+        let start = WallClock.now()
         let file = dir + "/live.jsonl"
         let tap = Tap(
-            try RecordingWriter(path: file, header: RecordingHeader(start: clock.start, source: "test", task: "t", plannedSeconds: planned)))
+            try RecordingWriter(path: file, header: RecordingHeader(start: start, source: "test", task: "t", plannedSeconds: planned)))
         let live = Events()
         let session = LiveSession(
-            configuration: config, signals: .builtIn, task: "t", plannedSeconds: planned, wallStart: clock.start, clock: ContinuousClock(),
+            configuration: config, signals: .builtIn, task: "t", plannedSeconds: planned, wallStart: start, clock: ContinuousClock(),
             onSample: { tap.append($0) }, onEvents: { live.add($0) })
         let detectors: [any Detector] = [
-            PulseMicrophoneDetector(server: pulse.address, window: config.audio.window, retry: .init(first: 0.05, longest: 0.2), now: clock.now),
-            GPSDDetector(port: String(port), retry: .init(first: 0.05, longest: 0.2), now: clock.now),
-            LibinputDetector(seat: "seat0", window: config.input.window, now: clock.now),
+            PulseMicrophoneDetector(server: pulse.address, window: config.audio.window, retry: .init(first: 0.05, longest: 0.2)),
+            GPSDDetector(port: String(port), retry: .init(first: 0.05, longest: 0.2)),
+            LibinputDetector(seat: "seat0", window: config.input.window),
         ]
         let (commands, person) = AsyncStream<LiveCommand>.makeStream()
         await session.begin(statuses: [])

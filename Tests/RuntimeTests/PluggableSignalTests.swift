@@ -1,5 +1,6 @@
 import Foundation
 import RecordingFormats
+import ReportViews
 import SessionRuntime
 import SessionViews
 import Synchronization
@@ -102,7 +103,7 @@ extension Array where Element == SessionEvent {
         // default session.gap of 90 s, which a replay would read as a gap (the machine slept)
         // without the live session's signs of life in the recording.
         let clock = ManualClock()
-        let sensors = registry.availability(configuration: config, now: { Self.start })
+        let sensors = registry.availability(configuration: config)
         #expect(sensors.map(\.sensor) == [.desktop, .input, .app, .audio, .media, .location, .phone])
         #expect(sensors.map { $0.detector != nil } == [false, false, false, false, false, false, true])
 
@@ -193,7 +194,7 @@ extension Array where Element == SessionEvent {
         config.session.gap = 20
         let registry = PlugInRegistry([.phone])
         let clock = ManualClock()
-        let sensors = registry.availability(configuration: config, now: { Self.start })
+        let sensors = registry.availability(configuration: config)
         let recorded = Mutex<[Sample]>([])
         let events = Mutex<[SessionEvent]>([])
         let live = LiveSession(

@@ -19,7 +19,7 @@ import VigilTesting
         let clock = ManualClock()
         var config = VigilConfiguration.default
         config.session.gap = 60
-        let sensors = PlugInRegistry([.phone]).availability(configuration: config, now: { start })
+        let sensors = PlugInRegistry([.phone]).availability(configuration: config)
         let recorder = Recorder(sensors: sensors, file: file, configuration: config, wallStart: start, clock: clock, clockStart: clock.now)
         let statuses = Mutex<[SensorStatus]>([])
         let (stop, _) = AsyncStream<Void>.makeStream()
@@ -50,7 +50,7 @@ import VigilTesting
         let start = parseRFC3339("2026-03-02T09:00:00Z")!
         let file = try SampleRecorder(path: dir + "/r.jsonl", header: RecordingHeader(start: start, source: "RecorderTests"))
         let clock = ManualClock()
-        let sensors = PlugInRegistry([.phone]).availability(configuration: .default, now: { start })
+        let sensors = PlugInRegistry([.phone]).availability(configuration: .default)
         let recorder = Recorder(sensors: sensors, file: file, configuration: .default, wallStart: start, clock: clock, clockStart: clock.now)
         let (stop, stopper) = AsyncStream<Void>.makeStream()
         let run = Task { await recorder.run(limit: nil, stop: stop) { _ in } }

@@ -13,16 +13,16 @@ import VigilTesting
 @Suite struct SessionRunnerTests {
     let wallStart = parseRFC3339("2026-03-02T09:00:00Z")!
 
-    /// A detector whose samples the test sends.
+    /// A detector whose readings the test sends.
     final class HandDetector: Detector, Sendable {
         let sensor: SensorKind
-        let stream: AsyncStream<Sample>
-        let continuation: AsyncStream<Sample>.Continuation
+        let stream: AsyncStream<SamplePayload>
+        let continuation: AsyncStream<SamplePayload>.Continuation
         init(sensor: SensorKind = .input) {
             self.sensor = sensor
-            (stream, continuation) = AsyncStream<Sample>.makeStream()
+            (stream, continuation) = AsyncStream<SamplePayload>.makeStream()
         }
-        func samples() -> AsyncStream<Sample> { stream }
+        func readings() -> AsyncStream<SamplePayload> { stream }
     }
 
     /// A desktop channel that keeps what it was told.
@@ -71,7 +71,7 @@ import VigilTesting
         let run = Task { await runner.run(detectors: [detector], statuses: [], commands: commands, inject: { inject.yield($0) }) }
         let status = SessionStatusFile(dataDirectory: dir)
         func typing(_ keys: Int) {
-            detector.continuation.yield(Sample(time: wallStart, payload: .input(InputActivity(window: 5, keyPresses: keys, idle: 0.5))))
+            detector.continuation.yield(.input(InputActivity(window: 5, keyPresses: keys, idle: 0.5)))
         }
 
         // Work: typing every 5 s for a minute, then the break.
@@ -142,7 +142,7 @@ import VigilTesting
         /// its clock moves on (it stamps samples when it takes them).
         func idleSample() async {
             let idle = elapsed - lastInput
-            desktop.continuation.yield(Sample(time: wallStart + elapsed, payload: .desktop(.idle(idle))))
+            desktop.continuation.yield(.desktop(.idle(idle)))
             await settle { runner.view.withLock { $0.desktopIdle } == idle }
         }
         func second() async {

@@ -4,7 +4,8 @@ import Testing
 import VigilCore
 import VigilTesting
 
-/// Collects a detector's samples in the background, on a thread of its own: with both cores busy
+/// Collects a detector's readings in the background, stamped on the wall clock as they come (as a
+/// session stamps them), on a thread of its own: with both cores busy
 /// and the cooperative pool's two threads held by other tests' waits, a collecting task on the
 /// pool could see a detector's samples only tens of seconds late, and a test waiting for them
 /// would give up while they were there.
@@ -15,12 +16,12 @@ public final class Collector: Sendable {
     let store = Store()
     let task: Task<Void, Never>
 
-    public init(_ stream: AsyncStream<Sample>) {
+    public init(_ stream: AsyncStream<SamplePayload>) {
         let store = self.store
         let executor = ThreadExecutor()
         task = Task(executorPreference: executor) {
             defer { executor.finish() }
-            for await s in stream { store.samples.withLock { $0.append(s) } }
+            for await reading in stream { store.samples.withLock { $0.append(Sample(time: wallClock(), payload: reading)) } }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReportViews
 import Testing
 import VigilCore
 

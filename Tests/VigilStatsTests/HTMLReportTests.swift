@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VigilCore
 
+@testable import ReportViews
 @testable import VigilStats
 
 /// The HTML dashboard over histories the simulated fixtures of the CLI tests do not reach: none at

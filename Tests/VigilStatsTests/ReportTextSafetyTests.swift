@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VigilCore
 
+@testable import ReportViews
 @testable import VigilStats
 
 /// Names from the log (a task, an application) in every format of a report: literal text in

@@ -41,13 +41,13 @@ struct Record: AsyncParsableCommand {
     func run() async throws {
         await guarded {
             let config = try common.loadConfiguration()
-            let wall = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
+            let wallStart = WallClock.now()
             let clock = ContinuousClock()
             let clockStart = clock.now
             let file = try SampleRecorder(
-                path: output, start: wall.start, source: "vigil record", task: task, journal: common.paths.outputJournal)
-            let sensors = Composition.registry.availability(configuration: config, now: wall.now)
-            let recorder = Recorder(sensors: sensors, file: file, configuration: config, wallStart: wall.start, clock: clock, clockStart: clockStart)
+                path: output, start: wallStart, source: "vigil record", task: task, journal: common.paths.outputJournal)
+            let sensors = Composition.registry.availability(configuration: config)
+            let recorder = Recorder(sensors: sensors, file: file, configuration: config, wallStart: wallStart, clock: clock, clockStart: clockStart)
             let progress = isatty(2) != 0
             let signals = SignalWatch<Bool>([(SIGINT, true), (SIGTERM, true), (SIGHUP, true)])
             let limit = minutes.map { $0 * 60 }

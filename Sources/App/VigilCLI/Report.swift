@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LogServices
+import ReportViews
 import SessionRuntime
 import SessionViews
 import VigilCore

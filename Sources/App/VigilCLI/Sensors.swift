@@ -38,8 +38,7 @@ struct Sensors: AsyncParsableCommand {
     func run() async throws {
         await guarded {
             let config = try common.loadConfiguration()
-            let clock = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
-            let sensors = Composition.registry.availability(configuration: config, now: clock.now)
+            let sensors = Composition.registry.availability(configuration: config)
             let statuses = await DetectorCatalog.probe(sensors, timeout: timeout)
             let uses = DetectorCatalog.uses(statuses, configuration: config)
             var records: [JSONValue] = []

@@ -161,10 +161,9 @@ struct Start: AsyncParsableCommand {
 
     /// A session on the sensors there are, in real time.
     private func live(_ run: SessionRun) async throws {
-        let wall = MonotonicWallClock(wallNow: Date().timeIntervalSince1970)
-        let sensors = Composition.registry.availability(configuration: run.config, now: wall.now)
+        let sensors = Composition.registry.availability(configuration: run.config)
         try await run.go(
-            clock: ContinuousClock(), wallStart: wall.start,
+            clock: ContinuousClock(), wallStart: WallClock.now(),
             planned: SessionLauncher.plannedSeconds(
                 minutes: minutes, pomodoroSet: pomodoroPlan?.setLength, otherwise: run.config.session.defaultMinutes * 60),
             detectors: sensors.compactMap(\.detector), statuses: sensors.compactMap(\.status), rehearsal: false)

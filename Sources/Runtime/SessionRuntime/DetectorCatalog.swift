@@ -66,7 +66,7 @@ public enum DetectorCatalog {
     /// else the Wayland compositor's idle protocol (when $WAYLAND_DISPLAY names one that has it),
     /// else the X11 screen saver, or the configured one; with lock and sleep from logind, as one
     /// sensor.
-    static func desktop(_ c: VigilConfiguration.Desktop, x11: X11Probe?, now: @escaping @Sendable () -> Timestamp)
+    static func desktop(_ c: VigilConfiguration.Desktop, x11: X11Probe?)
         -> SensorAvailability
     {
         var backend = DesktopBusBackends.pick(c)
@@ -85,9 +85,9 @@ public enum DetectorCatalog {
         guard c.enabled else { return .disabled(.desktop, source, key: "desktop.enabled") }
         var parts: [any Detector] = []
         switch backend {
-        case .x11?: parts.append(X11IdleDetector(desktop: c, now: now))
-        case .wayland?: parts.append(WaylandIdleDetector(desktop: c, now: now))
-        case let bus?: DesktopBusBackends.detector(for: bus, config: c, now: now).map { parts.append($0) }
+        case .x11?: parts.append(X11IdleDetector(desktop: c))
+        case .wayland?: parts.append(WaylandIdleDetector(desktop: c))
+        case let bus?: DesktopBusBackends.detector(for: bus, config: c).map { parts.append($0) }
         case nil:
             let why =
                 "no desktop idle interface: no GNOME idle monitor or org.freedesktop.ScreenSaver on the session bus, no Wayland "
@@ -95,17 +95,17 @@ public enum DetectorCatalog {
                 + "screen saver extension (\(x11?.problem ?? "$DISPLAY not set")); set desktop.backend to choose one"
             parts.append(MissingDetector(sensor: .desktop, detail: why))
         }
-        parts.append(LogindDetector(now: now))
+        parts.append(LogindDetector())
         return SensorAvailability(sensor: .desktop, detector: CombinedDetector(sensor: .desktop, parts: parts), source: source)
     }
 
     /// The application in front: i3's or sway's IPC where one runs, else the X11 window manager's
     /// EWMH `_NET_ACTIVE_WINDOW`.
-    static func app(_ c: VigilConfiguration.Apps, x11: X11Probe?, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
+    static func app(_ c: VigilConfiguration.Apps, x11: X11Probe?) -> SensorAvailability {
         if let socket = I3FocusDetector.socketPath() ?? x11?.i3Socket {
             let source = "i3/sway IPC at \(socket)"
             guard c.enabled else { return .disabled(.app, source, key: "apps.enabled") }
-            return SensorAvailability(sensor: .app, detector: I3FocusDetector(socketPath: socket, apps: c, now: now), source: source)
+            return SensorAvailability(sensor: .app, detector: I3FocusDetector(socketPath: socket, apps: c), source: source)
         }
         let source = "X11 window manager on \(displayName(x11))"
         guard c.enabled else { return .disabled(.app, source, key: "apps.enabled") }
@@ -116,7 +116,7 @@ public enum DetectorCatalog {
             return SensorAvailability(
                 sensor: .app, detector: nil, source: source, status: SensorStatus(sensor: .app, state: .unavailable, detail: why))
         }
-        return SensorAvailability(sensor: .app, detector: X11FocusDetector(apps: c, now: now), source: source)
+        return SensorAvailability(sensor: .app, detector: X11FocusDetector(apps: c), source: source)
     }
 
     /// The X display looked at, for sources: `:0`, or `$DISPLAY` when none was named.
@@ -126,34 +126,34 @@ public enum DetectorCatalog {
     }
 
     /// Calls and playback: other programs' streams on the microphone's sound server.
-    static func media(_ c: VigilConfiguration, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
+    static func media(_ c: VigilConfiguration) -> SensorAvailability {
         let source = "PulseAudio streams" + (c.audio.server.map { " on \($0)" } ?? "")
-        guard let detector = PulseMediaDetector(configuration: c, now: now) else { return .disabled(.media, source, key: "media.enabled") }
+        guard let detector = PulseMediaDetector(configuration: c) else { return .disabled(.media, source, key: "media.enabled") }
         return SensorAvailability(sensor: .media, detector: detector, source: source)
     }
 
-    static func input(_ c: VigilConfiguration.Input, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
+    static func input(_ c: VigilConfiguration.Input) -> SensorAvailability {
         var source = "libinput"
         if let seat = c.seat { source += ", seat \"\(seat)\"" }
         if !c.devices.isEmpty { source += ", " + c.devices.joined(separator: ", ") }
         guard c.enabled else { return .disabled(.input, source, key: "input.enabled") }
         return SensorAvailability(
-            sensor: .input, detector: LibinputDetector(seat: c.seat, devicePaths: c.devices, window: c.window, now: now), source: source)
+            sensor: .input, detector: LibinputDetector(seat: c.seat, devicePaths: c.devices, window: c.window), source: source)
     }
 
-    static func audio(_ c: VigilConfiguration.Audio, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
+    static func audio(_ c: VigilConfiguration.Audio) -> SensorAvailability {
         let source = "PulseAudio, " + (c.source.map { "source \"\($0)\"" } ?? "default source") + (c.server.map { " on \($0)" } ?? "")
         guard c.enabled else { return .disabled(.audio, source, key: "audio.enabled") }
         return SensorAvailability(
-            sensor: .audio, detector: PulseMicrophoneDetector(server: c.server, source: c.source, window: c.window, now: now),
+            sensor: .audio, detector: PulseMicrophoneDetector(server: c.server, source: c.source, window: c.window),
             source: source)
     }
 
-    static func location(_ c: VigilConfiguration.Location, now: @escaping @Sendable () -> Timestamp) -> SensorAvailability {
+    static func location(_ c: VigilConfiguration.Location) -> SensorAvailability {
         let source = "gpsd at \(c.gpsdHost):\(c.gpsdPort)"
         guard c.enabled else { return .disabled(.location, source, key: "location.enabled") }
         return SensorAvailability(
-            sensor: .location, detector: GPSDDetector(host: c.gpsdHost, port: c.gpsdPort, location: c, now: now), source: source)
+            sensor: .location, detector: GPSDDetector(host: c.gpsdHost, port: c.gpsdPort, location: c), source: source)
     }
 
     /// What each probed sensor means for a session: every sensor but presence is optional, so one
@@ -188,8 +188,8 @@ public enum DetectorCatalog {
                     // no fix yet): then the latest within the timeout.
                     let latest = Mutex<SensorStatus?>(nil)
                     let first = Task { () -> Void in
-                        for await sample in detector.samples() {
-                            guard case .status(let st) = sample.payload else { continue }
+                        for await reading in detector.readings() {
+                            guard case .status(let st) = reading else { continue }
                             latest.withLock { $0 = st }
                             if st.state != .noFix && st.state != .lost { return }
                         }

@@ -150,9 +150,9 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
     public func run(detectors: [any Detector], commands: AsyncStream<LiveCommand>, endWithDetectors: Bool = false) async {
         let tick = tickSeconds
         await withTaskGroup(of: Void.self) { group in
-            group.drain(detectors) { d, sample in
-                await self.receive(sample.payload)
-                d.taken(sample)
+            group.drain(detectors) { d, reading in
+                await self.receive(reading)
+                d.taken(reading)
                 return await !self.isEnded
             } ended: {
                 if endWithDetectors { await self.end(.recordingEnded) }

@@ -20,14 +20,13 @@ public struct SensorModule: Sendable {
     }
 }
 
-/// What the detectors of one session share: the clock that stamps their samples, and what was
-/// found out once about the X display (for idle and for the window in front), looked at only if
-/// a module asks.
+/// What the detectors of one session share: what was found out once about the X display (for
+/// idle and for the window in front), looked at only if a module asks. (No clock: the session
+/// stamps what its detectors read.)
 public final class DetectorContext: Sendable {
-    public let now: @Sendable () -> Timestamp
     private let display = Mutex<X11Probe??>(nil)
 
-    public init(now: @escaping @Sendable () -> Timestamp) { self.now = now }
+    public init() {}
 
     /// The X display for the desktop and application sensors: looked at only when either is on.
     func x11(for c: VigilConfiguration) -> X11Probe? { c.desktop.enabled || c.apps.enabled ? x11 : nil }
@@ -113,29 +112,29 @@ public struct PlugInRegistry: Sendable {
 
     /// Each sensor's detector for a session with this configuration, in the order Vigil lists
     /// sensors (built-in ones first, `SensorKind`'s order).
-    public func availability(configuration: VigilConfiguration, now: @escaping @Sendable () -> Timestamp) -> [SensorAvailability] {
-        let context = DetectorContext(now: now)
+    public func availability(configuration: VigilConfiguration) -> [SensorAvailability] {
+        let context = DetectorContext()
         return modules.sorted { $0.sensor < $1.sensor }.map { $0.availability(configuration, context) }
     }
 }
 
 extension SensorModule {
     /// Keyboards, mice and touchpads (libinput): presence and app switching.
-    public static let input = SensorModule(signal: .input) { c, context in DetectorCatalog.input(c.input, now: context.now) }
+    public static let input = SensorModule(signal: .input) { c, context in DetectorCatalog.input(c.input) }
     /// Idle, lock and sleep from the desktop and logind.
     public static let desktop = SensorModule(signal: .desktop) { c, context in
-        DetectorCatalog.desktop(c.desktop, x11: context.x11(for: c), now: context.now)
+        DetectorCatalog.desktop(c.desktop, x11: context.x11(for: c))
     }
     /// The application in front (i3/sway IPC, X11 EWMH).
     public static let app = SensorModule(signal: .app) { c, context in
-        DetectorCatalog.app(c.apps, x11: context.x11(for: c), now: context.now)
+        DetectorCatalog.app(c.apps, x11: context.x11(for: c))
     }
     /// The microphone's level (PulseAudio).
-    public static let audio = SensorModule(signal: .audio) { c, context in DetectorCatalog.audio(c.audio, now: context.now) }
+    public static let audio = SensorModule(signal: .audio) { c, context in DetectorCatalog.audio(c.audio) }
     /// Calls and playback (PulseAudio streams).
-    public static let media = SensorModule(signal: .media) { c, context in DetectorCatalog.media(c, now: context.now) }
+    public static let media = SensorModule(signal: .media) { c, context in DetectorCatalog.media(c) }
     /// Position fixes (gpsd).
-    public static let location = SensorModule(signal: .location) { c, context in DetectorCatalog.location(c.location, now: context.now) }
+    public static let location = SensorModule(signal: .location) { c, context in DetectorCatalog.location(c.location) }
 }
 
 extension ChannelModule {

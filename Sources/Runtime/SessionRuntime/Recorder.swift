@@ -2,17 +2,17 @@ import VigilCore
 import VigilRecording
 
 extension TaskGroup<Void> {
-    /// One task per detector, handing each of its samples to `take` until `take` says to stop or
+    /// One task per detector, handing each of its readings to `take` until `take` says to stop or
     /// the stream ends; `ended` runs for a stream that ended by itself. The one detector loop of a
     /// live session and of `vigil record`.
     mutating func drain(
-        _ detectors: [any Detector], take: @escaping @Sendable (any Detector, Sample) async -> Bool,
+        _ detectors: [any Detector], take: @escaping @Sendable (any Detector, SamplePayload) async -> Bool,
         ended: @escaping @Sendable () async -> Void = {}
     ) {
         for d in detectors {
             addTask {
-                for await sample in d.samples() {
-                    guard await take(d, sample) else { return }
+                for await reading in d.readings() {
+                    guard await take(d, reading) else { return }
                 }
                 await ended()
             }
@@ -76,9 +76,9 @@ public struct Recorder<C: Clock>: Sendable where C.Duration == Duration {
         }
         let (file, now, gap, wallStart, clock, clockStart) = (file, now, gap, wallStart, clock, clockStart)
         await withTaskGroup(of: Void.self) { group in
-            group.drain(sensors.compactMap(\.detector)) { _, sample in
-                file.append(sample.payload, stampedBy: now)
-                if case .status(let st) = sample.payload { onStatus(st) }
+            group.drain(sensors.compactMap(\.detector)) { _, reading in
+                file.append(reading, stampedBy: now)
+                if case .status(let st) = reading { onStatus(st) }
                 return true
             }
             group.addTask {

@@ -151,8 +151,10 @@ public struct RecordingFeed: Detector {
         self.pacer = pacer
     }
 
-    public func samples() -> AsyncStream<Sample> {
-        let (stream, continuation) = AsyncStream<Sample>.makeStream()
+    /// The recording's readings, each handed over when its time comes on the rehearsal's clock
+    /// (the session stamps it then, at that instant).
+    public func readings() -> AsyncStream<SamplePayload> {
+        let (stream, continuation) = AsyncStream<SamplePayload>.makeStream()
         let recording = self.recording
         let clock = self.clock
         let start = self.start
@@ -176,7 +178,7 @@ public struct RecordingFeed: Detector {
                 // After the last, time stands at the recording's end until the session ends with
                 // it there, as a replay does.
                 pacer?.schedule(due(next ?? sample).offset)
-                continuation.yield(sample)
+                continuation.yield(sample.payload)
             }
             continuation.finish()
         }
@@ -188,7 +190,7 @@ public struct RecordingFeed: Detector {
         return stream
     }
 
-    public func taken(_ sample: Sample) { pacer?.taken() }
+    public func taken(_ reading: SamplePayload) { pacer?.taken() }
 }
 
 /// A value that is only ever used from one task at a time.

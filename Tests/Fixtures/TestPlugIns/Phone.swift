@@ -68,12 +68,11 @@ extension SignalDefinition {
 /// stays open as a live sensor does.
 public struct PhoneDetector: Detector {
     public var sensor: SensorKind { .phone }
-    let now: @Sendable () -> Timestamp
-    public init(now: @escaping @Sendable () -> Timestamp) { self.now = now }
-    public func samples() -> AsyncStream<Sample> {
+    public init() {}
+    public func readings() -> AsyncStream<SamplePayload> {
         AsyncStream { c in
-            c.yield(Sample(time: now(), payload: .status(SensorStatus(sensor: .phone, state: .available))))
-            c.yield(Sample(time: now(), payload: .reading(SignalReading(sensor: .phone, label: "unlocked"))))
+            c.yield(.status(SensorStatus(sensor: .phone, state: .available)))
+            c.yield(.reading(SignalReading(sensor: .phone, label: "unlocked")))
         }
     }
 }
@@ -84,6 +83,6 @@ extension SensorModule {
         guard ConfigSection.phone.flag("enabled", in: c) else {
             return .disabled(.phone, "the tests' phone", key: "phone.enabled")
         }
-        return SensorAvailability(sensor: .phone, detector: PhoneDetector(now: context.now), source: "the tests' phone")
+        return SensorAvailability(sensor: .phone, detector: PhoneDetector(), source: "the tests' phone")
     }
 }

@@ -31,12 +31,11 @@ public enum DesktopBusBackends {
 
     /// The idle-and-lock detector for a D-Bus backend; nil for Wayland and X11.
     public static func detector(
-        for backend: DesktopBackend, config: VigilConfiguration.Desktop, busAddress: String? = nil,
-        now: @escaping @Sendable () -> Timestamp
+        for backend: DesktopBackend, config: VigilConfiguration.Desktop, busAddress: String? = nil
     ) -> (any Detector)? {
         switch backend {
-        case .gnome: GnomeIdleDetector(config: config, busAddress: busAddress, now: now)
-        case .freedesktop: ScreenSaverIdleDetector(config: config, busAddress: busAddress, now: now)
+        case .gnome: GnomeIdleDetector(config: config, busAddress: busAddress)
+        case .freedesktop: ScreenSaverIdleDetector(config: config, busAddress: busAddress)
         case .wayland, .x11: nil
         }
     }

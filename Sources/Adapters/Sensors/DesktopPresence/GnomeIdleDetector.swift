@@ -33,7 +33,6 @@ public final class GnomeIdleDetector: Detector, Sendable {
     /// The watch interval in seconds (see the type's notes).
     public let interval: Double
     private let retry: Backoff
-    private let now: @Sendable () -> Timestamp
 
     static let monitor = "org.gnome.Mutter.IdleMonitor"
     static let monitorPath = "/org/gnome/Mutter/IdleMonitor/Core"
@@ -41,13 +40,11 @@ public final class GnomeIdleDetector: Detector, Sendable {
     static let screenSaverPath = "/org/gnome/ScreenSaver"
 
     public init(
-        config: VigilConfiguration.Desktop = .init(), busAddress: String? = nil, retry: Backoff = .reconnect,
-        now: @escaping @Sendable () -> Timestamp
+        config: VigilConfiguration.Desktop = .init(), busAddress: String? = nil, retry: Backoff = .reconnect
     ) {
         self.busAddress = busAddress
         interval = max(config.poll, 1)
         self.retry = retry
-        self.now = now
     }
 
     /// Whether GNOME's idle monitor answers on the session bus.
@@ -56,8 +53,8 @@ public final class GnomeIdleDetector: Detector, Sendable {
         return (try? bus.call(monitor, monitorPath, monitor, "GetIdletime", timeout: 2).first?.unsigned) != nil
     }
 
-    public func samples() -> AsyncStream<Sample> {
-        DetectorContext.samples(sensor: .desktop, threadName: "vigil-gnome-idle", now: now) { [self] context in
+    public func readings() -> AsyncStream<SamplePayload> {
+        DetectorContext.readings(sensor: .desktop, threadName: "vigil-gnome-idle") { [self] context in
             runBusWatch(
                 context, bus: .session, address: busAddress, retry: retry, what: "GNOME's idle monitor",
                 remedy: "Is this a GNOME session? Set desktop.backend to freedesktop or x11 for other desktops."

@@ -26,7 +26,6 @@ public final class LogindDetector: Detector, Sendable {
     /// The session id to fall back on when logind does not know Vigil's process.
     public let sessionID: String?
     private let retry: Backoff
-    private let now: @Sendable () -> Timestamp
 
     static let name = "org.freedesktop.login1"
     static let managerPath = "/org/freedesktop/login1"
@@ -35,12 +34,11 @@ public final class LogindDetector: Detector, Sendable {
 
     public init(
         busAddress: String? = nil, sessionID: String? = ProcessInfo.processInfo.environment["XDG_SESSION_ID"],
-        retry: Backoff = .reconnect, now: @escaping @Sendable () -> Timestamp
+        retry: Backoff = .reconnect
     ) {
         self.busAddress = busAddress
         self.sessionID = sessionID.flatMap { $0.isEmpty ? nil : $0 }
         self.retry = retry
-        self.now = now
     }
 
     /// Whether logind runs on the system bus.
@@ -49,8 +47,8 @@ public final class LogindDetector: Detector, Sendable {
         return (try? bus.nameHasOwner(name)) == true
     }
 
-    public func samples() -> AsyncStream<Sample> {
-        DetectorContext.samples(sensor: .desktop, threadName: "vigil-logind", now: now) { [self] context in
+    public func readings() -> AsyncStream<SamplePayload> {
+        DetectorContext.readings(sensor: .desktop, threadName: "vigil-logind") { [self] context in
             runBusWatch(
                 context, bus: .system, address: busAddress, retry: retry, what: "logind",
                 remedy: "Lock and sleep are seen from logind only where systemd-logind (or elogind) runs; idle still comes from the desktop."

@@ -21,19 +21,16 @@ public final class ScreenSaverIdleDetector: Detector, Sendable {
     /// Seconds between two idle readings.
     public let poll: Double
     private let retry: Backoff
-    private let now: @Sendable () -> Timestamp
 
     static let name = "org.freedesktop.ScreenSaver"
     static let paths = ["/org/freedesktop/ScreenSaver", "/ScreenSaver"]
 
     public init(
-        config: VigilConfiguration.Desktop = .init(), busAddress: String? = nil, retry: Backoff = .reconnect,
-        now: @escaping @Sendable () -> Timestamp
+        config: VigilConfiguration.Desktop = .init(), busAddress: String? = nil, retry: Backoff = .reconnect
     ) {
         self.busAddress = busAddress
         poll = max(config.poll, 0.1)
         self.retry = retry
-        self.now = now
     }
 
     /// Whether an org.freedesktop.ScreenSaver on the session bus answers GetSessionIdleTime.
@@ -42,8 +39,8 @@ public final class ScreenSaverIdleDetector: Detector, Sendable {
         return (try? idlePath(bus)) != nil
     }
 
-    public func samples() -> AsyncStream<Sample> {
-        DetectorContext.samples(sensor: .desktop, threadName: "vigil-screensaver-idle", now: now) { [self] context in
+    public func readings() -> AsyncStream<SamplePayload> {
+        DetectorContext.readings(sensor: .desktop, threadName: "vigil-screensaver-idle") { [self] context in
             runBusWatch(
                 context, bus: .session, address: busAddress, retry: retry, what: "org.freedesktop.ScreenSaver",
                 remedy: "Is a screen saver service running (KDE's, light-locker)? On GNOME set desktop.backend to gnome."

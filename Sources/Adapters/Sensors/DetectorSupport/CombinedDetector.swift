@@ -17,8 +17,8 @@ public struct CombinedDetector: Detector {
         self.parts = parts
     }
 
-    public func samples() -> AsyncStream<Sample> {
-        let (stream, continuation) = AsyncStream<Sample>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+    public func readings() -> AsyncStream<SamplePayload> {
+        let (stream, continuation) = AsyncStream<SamplePayload>.makeStream(bufferingPolicy: .bufferingNewest(4096))
         let state = CombinedState(parts: parts.count)
         let sensor = self.sensor
         let parts = self.parts
@@ -26,9 +26,9 @@ public struct CombinedDetector: Detector {
             await withTaskGroup(of: Void.self) { group in
                 for (i, part) in parts.enumerated() {
                     group.addTask {
-                        for await sample in part.samples() {
-                            guard case .status(let status) = sample.payload else {
-                                continuation.yield(sample)
+                        for await reading in part.readings() {
+                            guard case .status(let status) = reading else {
+                                continuation.yield(reading)
                                 continue
                             }
                             // One lock around noting, combining and telling: two parts changing at
@@ -43,7 +43,7 @@ public struct CombinedDetector: Detector {
                                 let combined = Self.combine(all, sensor: sensor)
                                 guard heard.reported != combined else { return }
                                 heard.reported = combined
-                                continuation.yield(Sample(time: sample.time, payload: .status(combined)))
+                                continuation.yield(.status(combined))
                             }
                         }
                     }
@@ -80,8 +80,8 @@ public struct MissingDetector: Detector {
         self.detail = detail
     }
 
-    public func samples() -> AsyncStream<Sample> {
-        let status = Sample(time: Timestamp(nanoseconds: 0), payload: .status(SensorStatus(sensor: sensor, state: .unavailable, detail: detail)))
+    public func readings() -> AsyncStream<SamplePayload> {
+        let status = SamplePayload.status(SensorStatus(sensor: sensor, state: .unavailable, detail: detail))
         return AsyncStream { c in
             c.yield(status)
             c.finish()

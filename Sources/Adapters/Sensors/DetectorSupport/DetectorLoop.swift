@@ -10,10 +10,7 @@ import VigilCore
 /// Kept out of `VigilCore` because it sleeps and starts threads; the core holds no I/O.
 public final class DetectorContext: Sendable {
     public let sensor: SensorKind
-    /// The session's clock: samples carry the time they were received, so a recording and the live
-    /// session share one timeline.
-    public let now: @Sendable () -> Timestamp
-    private let continuation: AsyncStream<Sample>.Continuation
+    private let continuation: AsyncStream<SamplePayload>.Continuation
     private let stopped = Atomic<Bool>(false)
     /// The last state reported; emitting under the same lock keeps a status and the samples that
     /// follow it in order when two threads (a controller and a C library's loop) both emit.
@@ -23,9 +20,8 @@ public final class DetectorContext: Sendable {
     /// sleep until their server says something or the session stops, never polling.
     private let stopPipe = WakePipe()
 
-    init(sensor: SensorKind, now: @escaping @Sendable () -> Timestamp, continuation: AsyncStream<Sample>.Continuation) {
+    init(sensor: SensorKind, continuation: AsyncStream<SamplePayload>.Continuation) {
         self.sensor = sensor
-        self.now = now
         self.continuation = continuation
     }
 
@@ -47,7 +43,7 @@ public final class DetectorContext: Sendable {
         reported.withLock { last in
             guard last != state else { return }
             last = state
-            continuation.yield(Sample(time: now(), payload: .status(SensorStatus(sensor: sensor, state: state, detail: detail))))
+            continuation.yield(.status(SensorStatus(sensor: sensor, state: state, detail: detail)))
         }
     }
 
@@ -60,13 +56,12 @@ public final class DetectorContext: Sendable {
         }
     }
 
-    /// Emits a reading stamped with the session's clock, or with `time` when the reading belongs
-    /// to another moment (the end of an input window). Its numbers are brought into the ranges a
-    /// recording may hold (`SampleLimits`): a sensor's glitch, an idle time of 2^64 ms or a NaN
-    /// level, must not stop the session later nor write a recording that cannot be read back.
-    public func emit(_ payload: SamplePayload, at time: Timestamp? = nil) {
+    /// Emits a reading (the session stamps it as it takes it). Its numbers are brought into the
+    /// ranges a recording may hold (`SampleLimits`): a sensor's glitch, an idle time of 2^64 ms or a
+    /// NaN level, must not stop the session later nor write a recording that cannot be read back.
+    public func emit(_ payload: SamplePayload) {
         let reading = SampleLimits.clamped(payload)
-        reported.withLock { _ in _ = continuation.yield(Sample(time: time ?? now(), payload: reading)) }
+        reported.withLock { _ in _ = continuation.yield(reading) }
     }
 
     /// Sleeps for `seconds`, waking at once when the session stops.
@@ -84,17 +79,16 @@ public final class DetectorContext: Sendable {
         }
     }
 
-    /// Runs `body` on a new thread named `name` and returns its samples. The thread sees
+    /// Runs `body` on a new thread named `name` and returns its readings. The thread sees
     /// `isStopped` become true when the consumer stops listening, and the stream finishes when
     /// `body` returns.
-    public static func samples(
-        sensor: SensorKind, threadName: String, now: @escaping @Sendable () -> Timestamp,
-        body: @escaping @Sendable (DetectorContext) -> Void
-    ) -> AsyncStream<Sample> {
+    public static func readings(
+        sensor: SensorKind, threadName: String, body: @escaping @Sendable (DetectorContext) -> Void
+    ) -> AsyncStream<SamplePayload> {
         // Bounded, newest kept: a consumer that stalls for minutes must not make a detector grow
         // without limit; a reading every second, 4096 of them are over an hour.
-        let (stream, continuation) = AsyncStream<Sample>.makeStream(bufferingPolicy: .bufferingNewest(4096))
-        let context = DetectorContext(sensor: sensor, now: now, continuation: continuation)
+        let (stream, continuation) = AsyncStream<SamplePayload>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let context = DetectorContext(sensor: sensor, continuation: continuation)
         continuation.onTermination = { _ in context.stop() }
         let thread = Thread {
             body(context)

@@ -22,21 +22,17 @@ public final class I3FocusDetector: Detector, Sendable {
     public let socketPath: String?
     private let apps: VigilConfiguration.Apps
     private let retry: Backoff
-    private let now: @Sendable () -> Timestamp
 
     /// - Parameters:
     ///   - socketPath: the IPC socket; nil uses $I3SOCK, then $SWAYSOCK.
     ///   - apps: the rules that categorise applications, and whether titles may be stored.
     ///   - retry: the waits between reconnection attempts (`Backoff`).
-    ///   - now: the session's clock.
     public init(
-        socketPath: String? = nil, apps: VigilConfiguration.Apps = .init(), retry: Backoff = .reconnect,
-        now: @escaping @Sendable () -> Timestamp
+        socketPath: String? = nil, apps: VigilConfiguration.Apps = .init(), retry: Backoff = .reconnect
     ) {
         self.socketPath = socketPath
         self.apps = apps
         self.retry = retry
-        self.now = now
     }
 
     /// The socket the environment names: $I3SOCK (set by i3 for its children), else $SWAYSOCK.
@@ -59,8 +55,8 @@ public final class I3FocusDetector: Detector, Sendable {
         return nil
     }
 
-    public func samples() -> AsyncStream<Sample> {
-        DetectorContext.samples(sensor: .app, threadName: "vigil-i3-focus", now: now) { [self] context in
+    public func readings() -> AsyncStream<SamplePayload> {
+        DetectorContext.readings(sensor: .app, threadName: "vigil-i3-focus") { [self] context in
             self.run(context)
         }
     }

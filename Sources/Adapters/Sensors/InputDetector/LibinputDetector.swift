@@ -40,37 +40,30 @@ public final class LibinputDetector: Detector, Sendable {
     public let devicePaths: [String]
     /// Window length in seconds.
     public let window: Double
-    private let now: @Sendable () -> Timestamp
 
     /// - Parameters:
     ///   - seat: the udev seat (default `seat0`); nil to use only `devicePaths`.
     ///   - devicePaths: device nodes to open with the path backend, in addition to the seat's devices.
-    ///   - window: seconds per `InputActivity` sample.
-    ///   - now: the session's clock. Windows are timed on CLOCK_MONOTONIC (libinput's event clock) and
-    ///     stamped on this clock, so samples share the session's timeline.
+    ///   - window: seconds per `InputActivity` reading, timed on CLOCK_MONOTONIC (libinput's event
+    ///     clock); the session stamps each as it takes it, a moment after the window's end.
     public init(
-        seat: String? = "seat0", devicePaths: [String] = [], window: Double = 5,
-        now: @escaping @Sendable () -> Timestamp
+        seat: String? = "seat0", devicePaths: [String] = [], window: Double = 5
     ) {
         precondition(window > 0, "window must be positive")
         self.seat = seat
         self.devicePaths = devicePaths
         self.window = window
-        self.now = now
     }
 
-    public func samples() -> AsyncStream<Sample> {
-        DetectorContext.samples(sensor: .input, threadName: "vigil-libinput", now: now) { [self] context in
+    public func readings() -> AsyncStream<SamplePayload> {
+        DetectorContext.readings(sensor: .input, threadName: "vigil-libinput") { [self] context in
             self.run(context)
         }
     }
 
     /// The detector loop, on its own thread: libinput contexts are not thread-safe.
     func run(_ context: DetectorContext) {
-        let startWall = now()
-        let startMono = monotonicSeconds()
-        func stamp(_ mono: Double) -> Timestamp { startWall + (mono - startMono) }
-        func emitWindow(_ end: Double, _ activity: InputActivity) { context.emit(.input(activity), at: stamp(end)) }
+        func emitWindow(_ end: Double, _ activity: InputActivity) { context.emit(.input(activity)) }
         func report(_ state: SensorState, _ detail: String) { context.report(state, detail) }
         var reported: SensorState? { context.lastReported }
 

@@ -16,7 +16,6 @@ public final class GPSDDetector: Detector, Sendable {
     public let sensor = SensorKind.location
     public let host: String
     public let port: String
-    private let now: @Sendable () -> Timestamp
     private let retry: Backoff
     private let location: VigilConfiguration.Location
 
@@ -24,21 +23,18 @@ public final class GPSDDetector: Detector, Sendable {
     ///   - location: the workplace fixes are measured against and whether exact coordinates may
     ///     leave (`location.exact_coordinates`).
     ///   - retry: the waits between reconnection attempts (`Backoff`).
-    ///   - now: the session's clock; samples carry the time they were received, not the receiver's
-    ///     own time, so a recording and the live session share one timeline.
     public init(
         host: String = "localhost", port: String = "2947", location: VigilConfiguration.Location = .init(),
-        retry: Backoff = .reconnect, now: @escaping @Sendable () -> Timestamp
+        retry: Backoff = .reconnect
     ) {
         self.host = host
         self.port = port
         self.location = location
         self.retry = retry
-        self.now = now
     }
 
-    public func samples() -> AsyncStream<Sample> {
-        DetectorContext.samples(sensor: .location, threadName: "vigil-gpsd", now: now) { [self] context in
+    public func readings() -> AsyncStream<SamplePayload> {
+        DetectorContext.readings(sensor: .location, threadName: "vigil-gpsd") { [self] context in
             self.run(context)
         }
     }

@@ -22,23 +22,21 @@ public final class PulseMediaDetector: Detector, Sendable {
     /// microphone (`audio.server` in the config).
     public let server: String?
     private let retry: Backoff
-    private let now: @Sendable () -> Timestamp
 
-    public init(server: String? = nil, retry: Backoff = .reconnect, now: @escaping @Sendable () -> Timestamp) {
+    public init(server: String? = nil, retry: Backoff = .reconnect) {
         self.server = server
         self.retry = retry
-        self.now = now
     }
 
     /// The detector the configuration asks for: nil when `media.enabled` is false; the server is the
     /// microphone's (`audio.server`).
-    public convenience init?(configuration: VigilConfiguration, now: @escaping @Sendable () -> Timestamp) {
+    public convenience init?(configuration: VigilConfiguration) {
         guard configuration.media.enabled else { return nil }
-        self.init(server: configuration.audio.server, now: now)
+        self.init(server: configuration.audio.server)
     }
 
-    public func samples() -> AsyncStream<Sample> {
-        DetectorContext.samples(sensor: .media, threadName: "vigil-pulse-media", now: now) { [self] context in
+    public func readings() -> AsyncStream<SamplePayload> {
+        DetectorContext.readings(sensor: .media, threadName: "vigil-pulse-media") { [self] context in
             PulseConnection.run(context, server: server, retry: retry, doing: "watch the streams of", settings: "audio.server") {
                 PulseStreamWatch(server: server, context: context)
             }

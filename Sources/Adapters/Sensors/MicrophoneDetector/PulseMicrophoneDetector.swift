@@ -26,22 +26,20 @@ public final class PulseMicrophoneDetector: Detector, Sendable {
     public let sampleRate: Int
     public let window: Double
     private let retry: Backoff
-    private let now: @Sendable () -> Timestamp
 
     public init(
         server: String? = nil, source: String? = nil, sampleRate: Int = 16_000, window: Double = 1,
-        retry: Backoff = .reconnect, now: @escaping @Sendable () -> Timestamp
+        retry: Backoff = .reconnect
     ) {
         self.server = server
         self.source = source
         self.sampleRate = sampleRate
         self.window = window
         self.retry = retry
-        self.now = now
     }
 
-    public func samples() -> AsyncStream<Sample> {
-        DetectorContext.samples(sensor: .audio, threadName: "vigil-pulse-control", now: now) { [self] context in
+    public func readings() -> AsyncStream<SamplePayload> {
+        DetectorContext.readings(sensor: .audio, threadName: "vigil-pulse-control") { [self] context in
             self.run(context)
         }
     }

@@ -34,35 +34,30 @@ public final class WaylandIdleDetector: Detector, Sendable {
     private let retry: Backoff
     /// Where $WAYLAND_DISPLAY and $XDG_RUNTIME_DIR are read; nil: the process's environment.
     private let environment: [String: String]?
-    private let now: @Sendable () -> Timestamp
 
     /// - Parameters:
     ///   - display: the Wayland display; nil uses $WAYLAND_DISPLAY.
     ///   - desktop: `poll` sets the seconds between idle readings and the idle threshold.
     ///   - retry: the waits between reconnection attempts (`Backoff`).
-    ///   - now: the session's clock.
     public convenience init(
-        display: String? = nil, desktop: VigilConfiguration.Desktop = .init(), retry: Backoff = .reconnect,
-        now: @escaping @Sendable () -> Timestamp
+        display: String? = nil, desktop: VigilConfiguration.Desktop = .init(), retry: Backoff = .reconnect
     ) {
-        self.init(display: display, desktop: desktop, retry: retry, environment: nil, now: now)
+        self.init(display: display, desktop: desktop, retry: retry, environment: nil)
     }
 
     /// As the public one, reading the display and runtime directory from `environment` (tests).
     init(
-        display: String?, desktop: VigilConfiguration.Desktop, retry: Backoff, environment: [String: String]?,
-        now: @escaping @Sendable () -> Timestamp
+        display: String?, desktop: VigilConfiguration.Desktop, retry: Backoff, environment: [String: String]?
     ) {
         self.display = display
         self.environment = environment
         interval = max(0.05, desktop.poll.isFinite ? desktop.poll : 1)
         threshold = min(interval, 5)
         self.retry = retry
-        self.now = now
     }
 
-    public func samples() -> AsyncStream<Sample> {
-        DetectorContext.samples(sensor: .desktop, threadName: "vigil-wayland-idle", now: now) { [self] context in
+    public func readings() -> AsyncStream<SamplePayload> {
+        DetectorContext.readings(sensor: .desktop, threadName: "vigil-wayland-idle") { [self] context in
             self.run(context)
         }
     }

@@ -22,25 +22,21 @@ public final class X11FocusDetector: Detector, Sendable {
     public let display: String?
     private let apps: VigilConfiguration.Apps
     private let retry: Backoff
-    private let now: @Sendable () -> Timestamp
 
     /// - Parameters:
     ///   - display: the X display; nil uses $DISPLAY.
     ///   - apps: the rules that categorise applications, and whether titles may be stored.
     ///   - retry: the waits between reconnection attempts (`Backoff`).
-    ///   - now: the session's clock.
     public init(
-        display: String? = nil, apps: VigilConfiguration.Apps = .init(), retry: Backoff = .reconnect,
-        now: @escaping @Sendable () -> Timestamp
+        display: String? = nil, apps: VigilConfiguration.Apps = .init(), retry: Backoff = .reconnect
     ) {
         self.display = display
         self.apps = apps
         self.retry = retry
-        self.now = now
     }
 
-    public func samples() -> AsyncStream<Sample> {
-        DetectorContext.samples(sensor: .app, threadName: "vigil-x11-focus", now: now) { [self] context in
+    public func readings() -> AsyncStream<SamplePayload> {
+        DetectorContext.readings(sensor: .app, threadName: "vigil-x11-focus") { [self] context in
             self.run(context)
         }
     }

@@ -23,25 +23,21 @@ public final class X11IdleDetector: Detector, Sendable {
     /// Seconds between idle readings.
     public let interval: Double
     private let retry: Backoff
-    private let now: @Sendable () -> Timestamp
 
     /// - Parameters:
     ///   - display: the X display; nil uses $DISPLAY.
     ///   - desktop: `poll` sets the seconds between idle readings.
     ///   - retry: the waits between reconnection attempts (`Backoff`).
-    ///   - now: the session's clock.
     public init(
-        display: String? = nil, desktop: VigilConfiguration.Desktop = .init(), retry: Backoff = .reconnect,
-        now: @escaping @Sendable () -> Timestamp
+        display: String? = nil, desktop: VigilConfiguration.Desktop = .init(), retry: Backoff = .reconnect
     ) {
         self.display = display
         interval = max(0.05, desktop.poll)
         self.retry = retry
-        self.now = now
     }
 
-    public func samples() -> AsyncStream<Sample> {
-        DetectorContext.samples(sensor: .desktop, threadName: "vigil-x11-idle", now: now) { [self] context in
+    public func readings() -> AsyncStream<SamplePayload> {
+        DetectorContext.readings(sensor: .desktop, threadName: "vigil-x11-idle") { [self] context in
             self.run(context)
         }
     }

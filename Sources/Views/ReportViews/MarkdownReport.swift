@@ -1,6 +1,7 @@
 import DisplayWidth
 import Foundation
 import VigilCore
+import VigilStats
 
 struct MarkdownReport {
     let report: Report

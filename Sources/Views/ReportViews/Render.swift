@@ -1,6 +1,7 @@
 import DisplayWidth
 import Foundation
 import VigilCore
+import VigilStats
 
 /// The formats `vigil report` writes. Each renders the same `Report` value.
 public enum ReportFormat: String, CaseIterable, Sendable {

@@ -1,3 +1,5 @@
+import VigilStats
+
 // The charts of time: the period day by day or week by week, the weekly profile, bars by task,
 // cause and application, and the streak calendar (the hours and heatmaps are in HTMLCharts.swift).
 extension HTMLReport {

@@ -1,5 +1,6 @@
 import Foundation
 import VigilCore
+import VigilStats
 
 /// The report's JSON, field by field (written by VigilCore's `JSONWriter`): keys in declaration order and snake_case, absent values as
 /// `null` so every documented field is always there. A test holds these lists and Report's stored

@@ -1,3 +1,5 @@
+import VigilStats
+
 /// The dashboard's charts: inline SVG, coloured by CSS classes so one drawing serves light mode,
 /// dark mode and print. Each chart is laid out so that every label lies inside its viewBox (text
 /// widths are estimated generously, `Canvas.textWidth`), and the page scales it to its card.

@@ -1,6 +1,7 @@
 import DisplayWidth
 import Foundation
 import VigilCore
+import VigilStats
 
 /// The report for a terminal: the summary in words, wrapped to the terminal's width, then every hour
 /// of the day and every weekday with how much and how well the person focused, the weekday × hour
