@@ -21,6 +21,8 @@
 //            VigilStats      statistics: local-time hour slots (DST-correct), figures, streaks, the
 //                            report's value.
 //            VigilPlanner    tasks (urgency), habits (schedules, streaks, strength), reminder planning.
+//            InputCounting   input activity counted, never which keys: evdev events to counts and
+//                            app-switching gestures per window (the live detector's and files').
 // Views      SessionViews    a session for people: the timeline (text and JSON Lines), the live
 //                            screen, the session's values in words.
 //            ReportViews     the report rendered: text, JSON, CSV, Markdown, HTML with SVG charts.
@@ -34,9 +36,11 @@
 //            org.freedesktop.ScreenSaver, logind), I3Detector (i3's and sway's IPC); DetectorSupport
 //            (a detector's thread, status and backoff, sources combined, the focus categoriser), the
 //            one sensor module the others may import.
-//   Formats  VigilRecording (Vigil's JSON Lines recordings), RecordingFormats (every format, by
-//            content, and inspect), VigilConfig (the YAML config file), VigilImports (Taskwarrior's,
-//            Timewarrior's and Loop Habit Tracker's exports). No C module.
+//   Formats  VigilRecording (Vigil's JSON Lines recordings), SensorFiles (`libinput record` files,
+//            gpsd logs, WAV audio as levels: read without the sensors' C libraries),
+//            RecordingFormats (every format, by content, and inspect), VigilConfig (the YAML config
+//            file), VigilImports (Taskwarrior's, Timewarrior's and Loop Habit Tracker's exports). No
+//            C module.
 //   Storage  VigilStore (the SQLite event log, GRDB), VigilSync (PostgreSQL). No sensor or channel.
 //   Channels DesktopNotifier (notifications), SoundAlarm (tones through PulseAudio). No sensor.
 // Runtime    SessionRuntime  running a focus session: SessionRunner (a live session: log, alarms,
@@ -100,10 +104,8 @@ let package = Package(
         .library(name: "VigilAudio", targets: ["VigilAudio"]),
         // For the fuzzers (Fuzz/): the parsers' modules.
         .library(name: "VigilConfig", targets: ["VigilConfig"]),
-        .library(name: "InputDetector", targets: ["InputDetector"]),
-        .library(name: "LocationDetector", targets: ["LocationDetector"]),
-        // And what a recording reaches after them: the microphone's WAV reading, the live screen.
-        .library(name: "MicrophoneDetector", targets: ["MicrophoneDetector"]),
+        .library(name: "SensorFiles", targets: ["SensorFiles"]),
+        // And what a recording reaches after them: the live screen.
         .library(name: "SessionViews", targets: ["SessionViews"]),
     ],
     dependencies: [
@@ -133,6 +135,9 @@ let package = Package(
         .target(name: "VigilAudio", dependencies: ["SystemCalls"], path: "Sources/Domain/VigilAudio"),
         .target(name: "VigilStats", dependencies: ["VigilCore"], path: "Sources/Domain/VigilStats"),
         .target(name: "VigilPlanner", dependencies: ["VigilCore", "VigilStats"], path: "Sources/Domain/VigilPlanner"),
+        // Input activity counted (never which keys): evdev events to counts and app-switching
+        // gestures per window, for the live libinput detector and for `libinput record` files alike.
+        .target(name: "InputCounting", dependencies: ["VigilCore"], path: "Sources/Domain/InputCounting"),
 
         // Views: what people and programs read, rendered from the domain's values (no I/O).
         .target(name: "SessionViews", dependencies: ["VigilCore", "DisplayWidth"], path: "Sources/Views/SessionViews"),
@@ -171,14 +176,14 @@ let package = Package(
             path: "Sources/Adapters/Sensors/WaylandIdle"),
         .target(name: "I3Detector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls"], path: "Sources/Adapters/Sensors/I3Detector"),
         .target(
-            name: "LocationDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "JSONScanning", "CSensorLibraries", "CGPS"],
+            name: "LocationDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CSensorLibraries", "CGPS"],
             path: "Sources/Adapters/Sensors/LocationDetector"
         ),
         .target(
             name: "MicrophoneDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CSensorLibraries", "VigilAudio", "CPulse"],
             path: "Sources/Adapters/Sensors/MicrophoneDetector"),
         .target(
-            name: "InputDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CSensorLibraries", "CLibinput"],
+            name: "InputDetector", dependencies: ["VigilCore", "InputCounting", "DetectorSupport", "SystemCalls", "CSensorLibraries", "CLibinput"],
             path: "Sources/Adapters/Sensors/InputDetector"),
         // libdbus's headers through flags (`dbusIncludeFlags`); CDBus is an internal import, so no
         // module that uses DBusSupport needs them.
@@ -191,12 +196,14 @@ let package = Package(
             path: "Sources/Adapters/Sensors/DesktopPresence"),
         .target(name: "SoundAlarm", dependencies: ["CPulseSimple", "CSensorLibraries", "SystemCalls"], path: "Sources/Adapters/Channels/SoundAlarm"),
         .target(name: "VigilRecording", dependencies: ["VigilCore", "SystemCalls", "JSONScanning"], path: "Sources/Adapters/Formats/VigilRecording"),
+        // Other tools' sensor files, read into samples without their C libraries: `libinput
+        // record`'s YAML, gpsd's JSON logs, WAV audio as levels.
+        .target(
+            name: "SensorFiles", dependencies: ["VigilCore", "InputCounting", "VigilAudio", "SystemCalls", "JSONScanning"],
+            path: "Sources/Adapters/Formats/SensorFiles"),
         .target(
             name: "RecordingFormats",
-            dependencies: [
-                "VigilCore", "VigilAudio", "VigilRecording", "InputDetector", "MicrophoneDetector", "LocationDetector", "SystemCalls",
-                "JSONScanning",
-            ],
+            dependencies: ["VigilCore", "VigilAudio", "VigilRecording", "SensorFiles", "SystemCalls", "JSONScanning"],
             path: "Sources/Adapters/Formats/RecordingFormats"),
         .target(name: "VigilConfig", dependencies: ["VigilCore", "VigilPlanner", "Yams"], path: "Sources/Adapters/Formats/VigilConfig"),
         .target(
@@ -276,10 +283,13 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["VigilCore", "VigilTesting"], path: "Tests/Support"),
         // SoundAlarm: the media detector must not count Vigil's own alarm tone as playback.
         .testTarget(
-            name: "MicrophoneDetectorTests", dependencies: ["MicrophoneDetector", "TestSupport", "VigilAudio", "VigilCore", "SoundAlarm"]),
-        .testTarget(name: "LocationDetectorTests", dependencies: ["LocationDetector", "TestSupport", "VigilCore"], exclude: ["Data"]),
+            name: "MicrophoneDetectorTests",
+            dependencies: ["MicrophoneDetector", "SensorFiles", "TestSupport", "VigilAudio", "VigilCore", "SoundAlarm"]),
+        .testTarget(name: "LocationDetectorTests", dependencies: ["LocationDetector", "SensorFiles", "TestSupport", "VigilCore"], exclude: ["Data"]),
         .testTarget(
-            name: "InputDetectorTests", dependencies: ["InputDetector", "TestSupport", "VigilCore", "VigilRecording"], exclude: ["Data"]),
+            name: "InputDetectorTests",
+            dependencies: ["InputDetector", "InputCounting", "SensorFiles", "TestSupport", "VigilCore", "VigilRecording"],
+            exclude: ["Data"]),
         .testTarget(
             name: "DesktopDetectorTests", dependencies: ["X11Detector", "I3Detector", "WaylandIdle", "DetectorSupport", "TestSupport", "VigilCore"],
             exclude: ["Data"]),

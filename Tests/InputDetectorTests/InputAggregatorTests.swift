@@ -1,7 +1,7 @@
 import Testing
 import VigilCore
 
-@testable import InputDetector
+@testable import InputCounting
 
 /// The aggregator and the app-switch classifier, stepped event by event. Key codes are written out
 /// from linux/input-event-codes.h so the expectations do not depend on the code under test.

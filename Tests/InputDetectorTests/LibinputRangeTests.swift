@@ -1,7 +1,7 @@
 import Testing
 import VigilCore
 
-@testable import InputDetector
+@testable import SensorFiles
 
 /// Huge numbers in a `libinput record` file (issue 17): each event fits the kernel's types, but
 /// many of them in one window can add up past what a recording holds. The window's sample is kept

@@ -3,7 +3,7 @@ import Testing
 import VigilCore
 import VigilRecording
 
-@testable import InputDetector
+@testable import SensorFiles
 
 /// Replays hand-written `libinput record` files (see Data/README.md) through the reader and the same
 /// aggregator the live detector uses. There are no input devices and no uinput on the build

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VigilCore
 
-@testable import InputDetector
+@testable import SensorFiles
 
 /// `libinput record` files are read as a stream (issue 18: a day's 167 MB recording took 404 MB,
 /// read whole and copied): samples come out as the lines are read, through one line buffer, and

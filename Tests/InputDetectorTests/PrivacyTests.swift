@@ -3,7 +3,8 @@ import Testing
 import VigilCore
 import VigilRecording
 
-@testable import InputDetector
+@testable import InputCounting
+@testable import SensorFiles
 
 /// Key identities never leave the detector: not in samples, not in recordings, not in the summary.
 @Suite struct PrivacyTests {

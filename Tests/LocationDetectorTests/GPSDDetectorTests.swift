@@ -5,6 +5,7 @@ import Testing
 import VigilCore
 
 @testable import LocationDetector
+@testable import SensorFiles
 
 /// These tests run the real gpsd, fed by gpsfake from NMEA logs recorded by gpsd's own regression
 /// suite (Data/, BSD-2-Clause, see Data/SOURCE.txt), and check what the detector emits against the

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VigilCore
 
-@testable import LocationDetector
+@testable import SensorFiles
 
 /// Huge finite numbers in a gpsd log (issue 17): each number a fix is made of lies in the range
 /// Vigil's own recordings allow, or the report is refused with its line, the key and the range.

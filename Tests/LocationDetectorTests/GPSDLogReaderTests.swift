@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import VigilCore
 
-@testable import LocationDetector
+@testable import SensorFiles
 
 /// The gpsd log is streamed (issue 17: a million reports took 430-830 MB when the file was read
 /// whole): samples come out as their lines are read, counts and errors are those of the whole-file

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VigilCore
 
-@testable import LocationDetector
+@testable import SensorFiles
 
 /// The gpsd reader scans each report in place (issue 18: JSONSerialization made a dictionary of
 /// every report, 16 s for a million). Logs were read with JSONSerialization before, so each line is

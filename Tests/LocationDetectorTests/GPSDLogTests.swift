@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VigilCore
 
-@testable import LocationDetector
+@testable import SensorFiles
 
 /// The gpsd JSON reader (what `vigil replay` and `vigil inspect` read a `gpspipe -w` log with),
 /// checked against gpsd's own regression output and a summary of it computed independently.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VigilCore
 
-@testable import MicrophoneDetector
+@testable import SensorFiles
 
 /// WAV files read into level samples by the code that measures the live microphone.
 @Suite struct AudioFileRecordingTests {

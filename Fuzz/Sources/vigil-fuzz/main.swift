@@ -1,7 +1,5 @@
 import Foundation
-import InputDetector
-import LocationDetector
-import MicrophoneDetector
+import SensorFiles
 import SessionRuntime
 import SessionViews
 import VigilConfig

@@ -1,7 +1,5 @@
 import Foundation
-import InputDetector
-import LocationDetector
-import MicrophoneDetector
+import SensorFiles
 import SystemCalls
 import VigilAudio
 import VigilCore

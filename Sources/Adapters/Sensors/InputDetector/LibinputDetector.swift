@@ -1,6 +1,7 @@
 import CLibinput
 import DetectorSupport
 import Foundation
+import InputCounting
 import Synchronization
 import SystemCalls
 import VigilCore

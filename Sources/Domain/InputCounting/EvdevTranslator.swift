@@ -14,15 +14,15 @@
 ///   held down and moved at least `swipeThreshold` mm in total, then lifted (or changed to another
 ///   finger count), is one swipe. Physical clickpad buttons (BTN_LEFT) are clicks; tap-to-click is
 ///   a libinput feature that compositors switch on and is not reconstructed here.
-struct EvdevTranslator {
+public struct EvdevTranslator {
     /// Minimum finger travel of a three/four-finger touch to count as a swipe, in mm. libinput
     /// itself needs a few mm before it commits to a gesture; 10 mm keeps resting fingers out.
-    static let swipeThreshold = 10.0
+    public static let swipeThreshold = 10.0
 
     /// Units per mm on the touchpad axes (from `absinfo`); nil when the device has no ABS_X.
-    var resolution: (x: Double, y: Double)?
+    public var resolution: (x: Double, y: Double)?
     /// The device sends REL_WHEEL/REL_HWHEEL, so hi-res values are redundant.
-    var hasLowResWheel: Bool?
+    public var hasLowResWheel: Bool?
 
     private var tools: UInt8 = 0  // bit n set: BTN_TOOL for n+1 fingers is down
     private var fingers = 0
@@ -37,13 +37,13 @@ struct EvdevTranslator {
     private var sawLowResWheel = false
     private var touchActivity = false
 
-    init(resolution: (x: Double, y: Double)? = nil, hasLowResWheel: Bool? = nil) {
+    public init(resolution: (x: Double, y: Double)? = nil, hasLowResWheel: Bool? = nil) {
         self.resolution = resolution
         self.hasLowResWheel = hasLowResWheel
     }
 
     /// Feeds one evdev event; at SYN_REPORT the frame's events are appended to `out`.
-    mutating func feed(time: Double, type: UInt16, code: UInt16, value: Int32, into out: inout [TimedInputEvent]) {
+    public mutating func feed(time: Double, type: UInt16, code: UInt16, value: Int32, into out: inout [TimedInputEvent]) {
         typealias C = EvdevCode
         switch type {
         case C.EV_SYN where code == C.SYN_REPORT:

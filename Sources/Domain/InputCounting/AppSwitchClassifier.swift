@@ -22,8 +22,8 @@ import VigilCore
 /// `libinput record` obscures most keys by default (Alt, Shift and the digits are written as
 /// KEY_A). For such recordings, `obfuscated` makes a held KEY_A followed by Tab count as Alt+Tab;
 /// the recording cannot tell it from Shift+Tab. Record with `--show-keycodes` for exact counts.
-struct AppSwitchClassifier {
-    var obfuscated = false
+public struct AppSwitchClassifier {
+    public var obfuscated = false
 
     private var heldAlt = 0
     private var heldCtrl = 0
@@ -34,10 +34,10 @@ struct AppSwitchClassifier {
     /// A Super key is down and nothing else was pressed since.
     private var superAlone = false
 
-    init(obfuscated: Bool = false) { self.obfuscated = obfuscated }
+    public init(obfuscated: Bool = false) { self.obfuscated = obfuscated }
 
     /// Feeds one key event; adds what it completes to `switches`.
-    mutating func key(_ code: UInt16, _ state: KeyState, into switches: inout AppSwitches) {
+    public mutating func key(_ code: UInt16, _ state: KeyState, into switches: inout AppSwitches) {
         typealias C = EvdevCode
         guard state != .repeated else { return }
         let down = state == .pressed
@@ -102,7 +102,7 @@ struct AppSwitchClassifier {
     }
 
     /// Feeds a completed touchpad swipe.
-    func swipe(fingers: Int, into switches: inout AppSwitches) {
+    public func swipe(fingers: Int, into switches: inout AppSwitches) {
         if fingers >= 3 { switches.swipes += 1 }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import InputCounting
 import VigilCore
 
 /// One device of a recording as its header describes it, and how many frames it has so far.

@@ -21,13 +21,13 @@ import VigilCore
 ///
 /// Events are expected in time order; an event earlier than an already emitted window's end
 /// (two devices whose frames interleave slightly) is counted in the current window.
-struct InputAggregator {
+public struct InputAggregator {
     /// Finger-scroll distance, in normalised units, that makes one scroll tick.
-    static let fingerScrollStep = 50.0
+    public static let fingerScrollStep = 50.0
 
-    let window: Double
-    let origin: Double
-    private(set) var classifier: AppSwitchClassifier
+    public let window: Double
+    public let origin: Double
+    public private(set) var classifier: AppSwitchClassifier
 
     private var windowIndex = 0
     private var current = Counts()
@@ -36,17 +36,19 @@ struct InputAggregator {
     private var fingerRemainder = 0.0
 
     /// Totals over everything fed so far (for a recording's summary).
-    private(set) var totals = Counts()
+    public private(set) var totals = Counts()
 
-    struct Counts: Equatable {
-        var keyPresses = 0
-        var travel = 0.0
-        var clicks = 0
-        var scrollTicks = 0
-        var switches = AppSwitches()
+    public struct Counts: Equatable {
+        public var keyPresses = 0
+        public var travel = 0.0
+        public var clicks = 0
+        public var scrollTicks = 0
+        public var switches = AppSwitches()
+
+        public init() {}
     }
 
-    init(window: Double, origin: Double, obfuscatedKeys: Bool = false) {
+    public init(window: Double, origin: Double, obfuscatedKeys: Bool = false) {
         precondition(window > 0, "window must be positive")
         self.window = window
         self.origin = origin
@@ -56,13 +58,13 @@ struct InputAggregator {
 
     /// From now on, keys are those of a recording made without --show-keycodes (see
     /// `AppSwitchClassifier`): a recording read as a stream says so at its first such key.
-    mutating func keysAreObfuscated() { classifier.obfuscated = true }
+    public mutating func keysAreObfuscated() { classifier.obfuscated = true }
 
     /// The end of the window that is being filled.
-    var currentWindowEnd: Double { origin + Double(windowIndex + 1) * window }
+    public var currentWindowEnd: Double { origin + Double(windowIndex + 1) * window }
 
     /// Adds one event. Emits (through `emit`) the windows that ended before it.
-    mutating func add(_ e: TimedInputEvent, emit: (_ end: Double, _ activity: InputActivity) -> Void) {
+    public mutating func add(_ e: TimedInputEvent, emit: (_ end: Double, _ activity: InputActivity) -> Void) {
         close(upTo: e.time, emit: emit)
         lastActivity = max(lastActivity, e.time)
         var c = Counts()
@@ -95,7 +97,7 @@ struct InputAggregator {
     }
 
     /// Emits every window that has ended at or before `time`.
-    mutating func close(upTo time: Double, emit: (_ end: Double, _ activity: InputActivity) -> Void) {
+    public mutating func close(upTo time: Double, emit: (_ end: Double, _ activity: InputActivity) -> Void) {
         while currentWindowEnd <= time {
             let end = currentWindowEnd
             emit(
@@ -111,7 +113,7 @@ struct InputAggregator {
 }
 
 extension InputAggregator.Counts {
-    mutating func add(_ o: Self) {
+    public mutating func add(_ o: Self) {
         keyPresses += o.keyPresses
         travel += o.travel
         clicks += o.clicks

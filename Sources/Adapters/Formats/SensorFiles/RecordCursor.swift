@@ -1,4 +1,5 @@
 import Foundation
+import InputCounting
 import SystemCalls
 import VigilCore
 
