@@ -32,3 +32,35 @@ enum Shown {
     /// `2026-11-24 09:30`.
     static func minute(_ t: Timestamp) -> String { times.withLock { $0 }.minute(t) }
 }
+
+/// Which listing prints a session (docs/json.md): `log` its judged figures and episodes; `session
+/// list` and `session show` the whole row (a list without the episodes).
+enum SessionListing {
+    case log, history
+
+    /// The row's fields `log` leaves out.
+    fileprivate static let logOmits: Set<String> = ["task_id", "length_s", "episode_count", "tags", "note"]
+}
+
+/// A session as `log`, `session list` and `session show` print it with --json: one set of fields in
+/// one order, of which `log` prints a part.
+func sessionJSON(_ s: SessionRecord, episodes: [EpisodeRecord]? = nil, as listing: SessionListing) -> JSONValue {
+    var fields: [(String, JSONValue)] = [
+        ("id", .int(s.id)), ("task", .string(s.task)), ("task_id", .int(s.taskId)), ("source", .string(s.source?.rawValue)),
+        ("device", .string(s.device)), ("start", .time(s.started)), ("end", .time(s.ended)), ("outcome", .string(s.outcome)),
+        ("length_s", .seconds(s.ended.map { $0 - s.started })), ("focused_s", .seconds(s.focusedSeconds)),
+        ("distracted_s", .seconds(s.distractedSeconds)), ("episode_count", .int(s.episodes)), ("tags", .strings(s.tags)),
+        ("note", .string(s.note)),
+    ]
+    if listing == .log { fields.removeAll { SessionListing.logOmits.contains($0.0) } }
+    if let episodes { fields.append(("episodes", .array(episodes.map(episodeJSON)))) }
+    return .object(fields)
+}
+
+/// A distraction episode as `log --json` and `session show --json` print it (docs/json.md).
+func episodeJSON(_ e: EpisodeRecord) -> JSONValue {
+    .object([
+        ("number", .int(e.number)), ("start", .time(e.startedAt)), ("end", .time(e.endedAt)), ("cause", .string(e.cause)),
+        ("peak_score", .score(e.peakScore)), ("alarm_level", .int(e.alarmLevel)), ("reason", .string(e.reason)),
+    ])
+}

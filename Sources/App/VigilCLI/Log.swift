@@ -52,7 +52,7 @@ struct Log: AsyncParsableCommand {
                 out.line(others.isEmpty ? Self.noSessions : "No \(sources.sorted().map(\.rawValue).joined(separator: " or ")) sessions.")
             }
             if json {
-                printJSON(.array(sessions.map { sessionJSON($0.session, $0.episodes) }))
+                printJSON(.array(sessions.map { sessionJSON($0.session, episodes: $0.episodes, as: .log) }))
                 return
             }
             for (s, episodes) in sessions {
@@ -78,21 +78,4 @@ struct Log: AsyncParsableCommand {
             out.flush()
         }
     }
-
-    private func sessionJSON(_ s: SessionRecord, _ episodes: [EpisodeRecord]) -> JSONValue {
-        .object([
-            ("id", .int(s.id)), ("task", .string(s.task)), ("source", .string(s.source?.rawValue)), ("device", .string(s.device)),
-            ("start", .time(s.started)), ("end", .time(s.ended)), ("outcome", .string(s.outcome)),
-            ("focused_s", .seconds(s.focusedSeconds)), ("distracted_s", .seconds(s.distractedSeconds)),
-            ("episodes", .array(episodes.map(episodeJSON))),
-        ])
-    }
-}
-
-/// A distraction episode as `log --json` and `session show --json` print it (docs/json.md).
-func episodeJSON(_ e: EpisodeRecord) -> JSONValue {
-    .object([
-        ("number", .int(e.number)), ("start", .time(e.startedAt)), ("end", .time(e.endedAt)), ("cause", .string(e.cause)),
-        ("peak_score", .score(e.peakScore)), ("alarm_level", .int(e.alarmLevel)), ("reason", .string(e.reason)),
-    ])
 }

@@ -124,7 +124,7 @@ struct SessionCommand: AsyncParsableCommand {
                 let from = last == "all" ? Timestamp(nanoseconds: .min) : try now.startOfDay(ReportCommand.firstDay(ofLast: last, today: now.day))
                 let sessions = try history.sessions(from: from, sources: sources, tag: tag)
                 if json {
-                    printJSON(.array(sessions.map { sessionJSON($0) }))
+                    printJSON(.array(sessions.map { sessionJSON($0, as: .history) }))
                     return
                 }
                 guard !sessions.isEmpty else {
@@ -159,7 +159,7 @@ struct SessionCommand: AsyncParsableCommand {
             await guarded {
                 let (s, episodes) = try historyRequest { try history(common).sessionWithEpisodes(session) }
                 if json {
-                    printJSON(sessionJSON(s, episodes: episodes))
+                    printJSON(sessionJSON(s, episodes: episodes, as: .history))
                     return
                 }
                 print("#\(s.id)  \(subject(s))")
@@ -311,19 +311,6 @@ struct SessionCommand: AsyncParsableCommand {
 }
 
 /// `"task" [tags]`, inert in a terminal.
-/// A session as `session list` (without its episodes) and `session show` print it with --json.
-private func sessionJSON(_ s: SessionRecord, episodes: [EpisodeRecord]? = nil) -> JSONValue {
-    var fields: [(String, JSONValue)] = [
-        ("id", .int(s.id)), ("task", .string(s.task)), ("task_id", .int(s.taskId)), ("source", .string(s.source?.rawValue)),
-        ("device", .string(s.device)), ("start", .time(s.started)), ("end", .time(s.ended)), ("outcome", .string(s.outcome)),
-        ("length_s", .seconds(s.ended.map { $0 - s.started })), ("focused_s", .seconds(s.focusedSeconds)),
-        ("distracted_s", .seconds(s.distractedSeconds)), ("episode_count", .int(s.episodes)), ("tags", .strings(s.tags)),
-        ("note", .string(s.note)),
-    ]
-    if let episodes { fields.append(("episodes", .array(episodes.map(episodeJSON)))) }
-    return .object(fields)
-}
-
 private func subject(_ s: SessionRecord) -> String {
     (s.task.map { "\"\($0.terminalSafe)\"" } ?? "(no task)")
         + (s.tags.isEmpty ? "" : "  [" + s.tags.map(\.terminalSafe).joined(separator: ", ") + "]")
