@@ -33,7 +33,8 @@
 //   Sensors  InputDetector (libinput), MicrophoneDetector (PulseAudio levels, calls and playback),
 //            LocationDetector (gpsd), X11Detector (X11 idle, blanking, the window in front),
 //            WaylandIdle (ext-idle-notify-v1, KDE's idle), DesktopPresence (GNOME's idle monitor,
-//            org.freedesktop.ScreenSaver, logind), I3Detector (i3's and sway's IPC); DetectorSupport
+//            org.freedesktop.ScreenSaver, logind), I3Detector (i3's and sway's IPC), HyprlandDetector
+//            (Hyprland's event socket); DetectorSupport
 //            (a detector's thread, status and backoff, sources combined, the focus categoriser), the
 //            one sensor module the others may import.
 //   Formats  VigilRecording (Vigil's JSON Lines recordings), SensorFiles (`libinput record` files,
@@ -176,6 +177,9 @@ let package = Package(
             path: "Sources/Adapters/Sensors/WaylandIdle"),
         .target(name: "I3Detector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls"], path: "Sources/Adapters/Sensors/I3Detector"),
         .target(
+            name: "HyprlandDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls"], path: "Sources/Adapters/Sensors/HyprlandDetector"
+        ),
+        .target(
             name: "LocationDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CSensorLibraries", "CGPS"],
             path: "Sources/Adapters/Sensors/LocationDetector"
         ),
@@ -231,7 +235,7 @@ let package = Package(
             dependencies: [
                 "VigilCore", "VigilAudio", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig", "SystemCalls",
                 "VigilStore", "InputDetector", "MicrophoneDetector", "LocationDetector", "DesktopNotifier", "SoundAlarm", "DesktopPresence",
-                "DetectorSupport", "X11Detector", "I3Detector", "WaylandIdle",
+                "DetectorSupport", "X11Detector", "I3Detector", "HyprlandDetector", "WaylandIdle",
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             path: "Sources/Runtime/SessionRuntime"),
@@ -291,7 +295,8 @@ let package = Package(
             dependencies: ["InputDetector", "InputCounting", "SensorFiles", "TestSupport", "VigilCore", "VigilRecording"],
             exclude: ["Data"]),
         .testTarget(
-            name: "DesktopDetectorTests", dependencies: ["X11Detector", "I3Detector", "WaylandIdle", "DetectorSupport", "TestSupport", "VigilCore"],
+            name: "DesktopDetectorTests",
+            dependencies: ["X11Detector", "I3Detector", "HyprlandDetector", "WaylandIdle", "DetectorSupport", "TestSupport", "VigilCore"],
             exclude: ["Data"]),
         .testTarget(name: "DesktopNotifierTests", dependencies: ["DesktopNotifier", "TestSupport"], exclude: ["Data"]),
         .testTarget(name: "DBusSupportTests", dependencies: ["DBusSupport", "TestSupport"]),

@@ -40,6 +40,10 @@ public final class ChildProcess: @unchecked Sendable {
         }
         posix_spawn_file_actions_addopen(&actions, 0, stdin ?? "/dev/null", O_RDONLY, 0)
         for (child, mine) in descriptors.sorted(by: { $0.key < $1.key }) { posix_spawn_file_actions_adddup2(&actions, mine, child) }
+        // Nothing else of the test's: a socket or pipe end a child inherits stays open while the
+        // child runs, so a test that closes it would wait for an end that never comes (Foundation's
+        // Process closed them too).
+        if let addClosefrom = spawnAddClosefrom { _ = addClosefrom(&actions, max(3, (descriptors.keys.max() ?? 0) + 1)) }
         if let directory {
             guard let addChdir = spawnAddChdir else { throw ChildProcessError(message: "this C library cannot start a process in a directory") }
             _ = addChdir(&actions, directory)
@@ -137,6 +141,12 @@ private let spawnAddChdir: (@convention(c) (UnsafeMutablePointer<posix_spawn_fil
     guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np") else { return nil }
     return unsafeBitCast(
         symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32).self)
+}()
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), looked up by name as above.
+private let spawnAddClosefrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
 }()
 
 public struct ChildProcessError: Error, CustomStringConvertible {

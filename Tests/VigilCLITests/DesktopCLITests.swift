@@ -107,4 +107,42 @@ import Testing
         #expect(!report.stdout.contains(marker))
         #expect(FileManager.default.fileExists(atPath: home + "/data/vigil/vigil.sqlite3"), "the log the search covered")
     }
+
+    /// Under Hyprland (a stand-in speaking its IPC; Hyprland is not in Debian 12): a distracting
+    /// window brought to the front during a live session opens an `app` episode naming it; the
+    /// editor back in front ends it; the title stays out of everything written.
+    @Test func underHyprlandADistractingWindowIsAnAppEpisodeUntilWorkIsBackInFront() async throws {
+        let home = freshHome()
+        let marker = "Zq7MarkerHypr"
+        let hyprland = try FakeHyprland(active: ("org.example.Editor", "notes \(marker)"), directory: home + "/run/hypr/test_sig")
+        defer { hyprland.stop() }
+        write(
+            "apps:\n  grace: 5s\n  full: 10s\n  rules:\n    - {name: editor, class: [org.example.editor], category: work}\n"
+                + "    - {name: youtube, title: youtube, category: distracting}\nscoring:\n  distract_confirm: 2s\n",
+            to: home + "/config/vigil/config.yaml")
+        let out = home + "/live.jsonl"
+        let env = [
+            "HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "XDG_RUNTIME_DIR": home + "/run",
+            "HYPRLAND_INSTANCE_SIGNATURE": "test_sig", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus, "PATH": "/usr/bin:/bin", "TZ": "UTC",
+        ]
+        let live = try ChildProcess(vigilBinary, ["start", "--task", "t", "--minutes", "10", "--json"], environment: env, output: out)
+        defer { live.kill(SIGKILL) }
+        #expect(try await eventually(120) { hyprland.hasSubscriber || !live.isRunning }, "\(events(out))")
+        try #require(live.isRunning, "\((try? String(contentsOfFile: out, encoding: .utf8)) ?? "")")
+        hyprland.event("activewindow>>firefox,Cats - YouTube \(marker) — Mozilla Firefox")
+        func said(_ event: String) -> Bool { events(out).contains { $0["event"] as? String == event } }
+        #expect(try await eventually(120) { said("episode_started") }, "\(events(out))")
+        let episode = try #require(events(out).first { $0["event"] as? String == "episode_started" }, "\(events(out))")
+        #expect(episode["cause"] as? String == "app")
+        #expect((episode["reason"] as? String)?.hasSuffix("in firefox — youtube (distracting)") == true, "\(episode)")
+        hyprland.event("activewindow>>org.example.Editor,notes \(marker)")
+        #expect(try await eventually(120) { said("episode_ended") }, "\(events(out))")
+        let stop = try await vigil(["stop"], home: home, env: ["XDG_DATA_HOME": home + "/data"])
+        #expect(stop.status == 0, "\(stop.stdout)\(stop.stderr)")
+        #expect(await live.exited() == 0)
+        for file in [out] + ((try? FileManager.default.contentsOfDirectory(atPath: home + "/data/vigil")) ?? []).map({ home + "/data/vigil/" + $0 }) {
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data()
+            #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(file) holds the window title")
+        }
+    }
 }

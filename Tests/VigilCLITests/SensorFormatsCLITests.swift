@@ -101,6 +101,22 @@ import Testing
         #expect(chosen["detail"]?.contains("no Wayland display: $WAYLAND_DISPLAY is not set") == true, "\(chosen)")
     }
 
+    /// Under Hyprland (a stand-in speaking its IPC: Hyprland is not in Debian 12), the application
+    /// in front comes from its event socket, found from $HYPRLAND_INSTANCE_SIGNATURE, before any
+    /// X display or i3 socket.
+    @Test func onHyprlandTheAppComesFromItsEventSocket() async throws {
+        let runtime = freshHome() + "/run"
+        let hyprland = try FakeHyprland(active: ("org.example.Editor", "notes"), directory: runtime + "/hypr/v0.45_1732800000_abc")
+        defer { hyprland.stop() }
+        let r = try await vigil(
+            ["sensors", "--json", "--timeout", "5"],
+            env: ["HYPRLAND_INSTANCE_SIGNATURE": "v0.45_1732800000_abc", "XDG_RUNTIME_DIR": runtime, "I3SOCK": runtime + "/i3.sock"])
+        let app = try #require(jsonRecords(r.stdout).first { $0["sensor"] as? String == "app" }, "\(r.stdout)\(r.stderr)")
+        #expect(app["source"] as? String == "Hyprland's event socket in \(hyprland.directory)", "\(app)")
+        #expect(app["state"] as? String == "available", "\(app)")
+        #expect((app["detail"] as? String)?.contains("the window in front from Hyprland's event socket") == true, "\(app)")
+    }
+
     @Test func aDisabledSensorIsSaidToBeDisabled() async throws {
         let home = freshHome()
         write(

@@ -1,6 +1,7 @@
 import DesktopPresence
 import DetectorSupport
 import Foundation
+import HyprlandDetector
 import I3Detector
 import InputDetector
 import LocationDetector
@@ -99,9 +100,14 @@ public enum DetectorCatalog {
         return SensorAvailability(sensor: .desktop, detector: CombinedDetector(sensor: .desktop, parts: parts), source: source)
     }
 
-    /// The application in front: i3's or sway's IPC where one runs, else the X11 window manager's
-    /// EWMH `_NET_ACTIVE_WINDOW`.
+    /// The application in front: Hyprland's event socket or i3's or sway's IPC where one runs, else
+    /// the X11 window manager's EWMH `_NET_ACTIVE_WINDOW`.
     static func app(_ c: VigilConfiguration.Apps, x11: X11Probe?) -> SensorAvailability {
+        if let directory = HyprlandFocusDetector.directory() {
+            let source = "Hyprland's event socket in \(directory)"
+            guard c.enabled else { return .disabled(.app, source, key: "apps.enabled") }
+            return SensorAvailability(sensor: .app, detector: HyprlandFocusDetector(directory: directory, apps: c), source: source)
+        }
         if let socket = I3FocusDetector.socketPath() ?? x11?.i3Socket {
             let source = "i3/sway IPC at \(socket)"
             guard c.enabled else { return .disabled(.app, source, key: "apps.enabled") }
@@ -111,8 +117,9 @@ public enum DetectorCatalog {
         guard c.enabled else { return .disabled(.app, source, key: "apps.enabled") }
         guard let x11, x11.reachable else {
             let why =
-                "no way to see the application in front: no X display (\(x11?.problem ?? "none")) and no i3 or sway socket"
-                + " ($I3SOCK, $SWAYSOCK). GNOME and KDE on Wayland do not tell other programs which window is in front."
+                "no way to see the application in front: no X display (\(x11?.problem ?? "none")), no i3 or sway socket"
+                + " ($I3SOCK, $SWAYSOCK) and no Hyprland ($HYPRLAND_INSTANCE_SIGNATURE). GNOME and KDE on Wayland do not tell"
+                + " other programs which window is in front."
             return SensorAvailability(
                 sensor: .app, detector: nil, source: source, status: SensorStatus(sensor: .app, state: .unavailable, detail: why))
         }
