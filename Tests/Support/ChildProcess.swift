@@ -87,7 +87,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// waiting many seconds must not starve the async tests beside it on a 2-core machine).
     @discardableResult
     public func exited() async -> Int32 {
-        await withCheckedContinuation { c in Thread { c.resume(returning: self.wait()) }.start() }
+        await offPool { self.wait() }
     }
 
     /// The signal that ended it, if one did (`wait()` returns 128 + it).
@@ -166,5 +166,19 @@ public func runTool(_ path: String, _ arguments: [String], environment: [String:
 
 /// `runTool` waited for on a thread of its own, not one of Swift's cooperative threads.
 public func runProcess(_ path: String, _ arguments: [String], environment: [String: String]? = nil) async -> (status: Int32, output: String) {
-    await withCheckedContinuation { c in Thread { c.resume(returning: runTool(path, arguments, environment: environment)) }.start() }
+    await offPool { runTool(path, arguments, environment: environment) }
+}
+
+/// Runs `body` on a thread of its own and waits for it without holding one of Swift's cooperative
+/// threads: a test that waits for processes for many seconds must not, or the async tests running
+/// beside it (a live session on real sensors) starve on a 2-core machine.
+public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { c in
+        Thread { c.resume(with: Result { try body() }) }.start()
+    }
+}
+
+/// `offPool` for a body that cannot fail.
+public func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { c in Thread { c.resume(returning: body()) }.start() }
 }

@@ -48,7 +48,7 @@ public final class FakeHyprland: @unchecked Sendable {
     public func subscribed(timeout: Double) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(timeout)
         while ContinuousClock.now < deadline {
-            if !state.withLock({ $0.clients.isEmpty }) { return true }
+            if hasSubscriber { return true }
             try? await Task.sleep(for: .milliseconds(20))
         }
         return false

@@ -66,15 +66,6 @@ func inPseudoTerminal(_ command: String, home: String, env: [String: String] = [
     return (child.signal ?? status, (try? String(contentsOfFile: out, encoding: .utf8)) ?? "")
 }
 
-/// Runs `body` on a thread of its own and waits for it without holding one of Swift's cooperative
-/// threads: a test that waits for processes for many seconds must not, or the async tests running
-/// beside it (a live session on real sensors) starve on a 2-core machine.
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { c in
-        Thread { c.resume(with: Result { try body() }) }.start()
-    }
-}
-
 func vigil(
     _ args: [String], home: String? = nil, stdin: String? = nil, env: [String: String] = [:], in directory: String = repo,
     binary: String = vigilBinary

@@ -113,7 +113,7 @@ import Testing
         let data = try await simulated(home)
         let (child, out) = try await stalledWrite(command, home: home, data: data)
         kill(child.pid, signal)
-        let status = try await offPool { child.wait() }
+        let status = await offPool { child.wait() }
         #expect(status == 128 + signal, "ended by the signal")
         #expect(entries(out).isEmpty, "\(entries(out))")
         #expect(entries(data + "/unfinished-outputs").isEmpty)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `vigil` composed with the tests' plug-ins (Tests/Fixtures: a phone signal with its own config
@@ -92,7 +93,7 @@ let pluggedBinary = (vigilBinary as NSString).deletingLastPathComponent + "/vigi
             home: home, env: ["VIGIL_TEST_JOURNAL": journal])
         // Stopped as soon as the journal has the alarm, watched from a thread of its own; the
         // session's five minutes are only a fail-safe.
-        let reached = try await offPool { () -> Bool in
+        let reached = await offPool { () -> Bool in
             let deadline = ContinuousClock.now + .seconds(300)
             while session.process.isRunning, ContinuousClock.now < deadline {
                 if ((try? String(contentsOfFile: journal, encoding: .utf8)) ?? "").contains("fired") { return true }

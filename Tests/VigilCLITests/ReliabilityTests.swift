@@ -29,7 +29,7 @@ import Testing
         // cooperative pool could be starved past the alarm's whole minute on screen, or past the
         // session's end (full runs under load missed the one, then the other).
         let (pid, status) = (p.pid, home + "/d/running-session.json")
-        let elapsedAtKill = try await offPool { () -> Double in
+        let elapsedAtKill = await offPool { () -> Double in
             let deadline = ContinuousClock.now + .seconds(300)
             while p.isRunning, ContinuousClock.now < deadline {
                 usleep(50_000)

@@ -30,7 +30,7 @@ private let postgres: Result<PostgresServer, any Error> = Result { try PostgresS
         // task could be starved past vigil-sync's whole run (a CI run missed it so). The sync's
         // bounds (lock and connect timeouts of 5 s) keep vigil-sync running long enough to be seen.
         let pid = child.pid
-        let commandLine = try await offPool { () -> String in
+        let commandLine = await offPool { () -> String in
             var line = ""
             for _ in 0..<12_000 where !line.contains("vigil-sync") {
                 // (Empty while it is a zombie; gone once reaped.)

@@ -65,10 +65,10 @@ public final class HyprlandFocusDetector: Detector, Sendable {
                 context.report(.available, "the window in front from Hyprland's event socket at \(events)")
                 if let change = tracker.focus(appClass: now?.appClass, title: now?.title) { context.emit(.app(change)) }
                 var lines = EventLines()
+                var chunk = [UInt8](repeating: 0, count: 16384)
                 while !context.isStopped {
                     guard waitReadable(fd, orStop: context.stopDescriptor, seconds: 60) else { continue }
                     if context.isStopped { break }
-                    var chunk = [UInt8](repeating: 0, count: 16384)
                     let count = try syscall("read", path: events) { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) } }
                     guard count > 0 else { throw HyprlandError.closed }
                     for line in try lines.take(chunk[0..<count]) {
