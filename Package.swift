@@ -296,7 +296,9 @@ let package = Package(
             exclude: ["Data"]),
         .testTarget(
             name: "DesktopDetectorTests",
-            dependencies: ["X11Detector", "I3Detector", "HyprlandDetector", "WaylandIdle", "DetectorSupport", "TestSupport", "VigilCore"],
+            dependencies: [
+                "X11Detector", "I3Detector", "HyprlandDetector", "WaylandIdle", "DesktopPresence", "DetectorSupport", "TestSupport", "VigilCore",
+            ],
             exclude: ["Data"]),
         .testTarget(name: "DesktopNotifierTests", dependencies: ["DesktopNotifier", "TestSupport"], exclude: ["Data"]),
         .testTarget(name: "DBusSupportTests", dependencies: ["DBusSupport", "TestSupport"]),

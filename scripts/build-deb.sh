@@ -2,7 +2,8 @@
 # Builds a Debian package of Vigil, vigil_VERSION_ARCH.deb, for `sudo apt install ./vigil_*.deb`:
 # /usr/bin/vigil and vigil-sync (release, the Swift runtime linked in: scripts/build-release.sh),
 # the manual pages (vigil(1), vigil-COMMAND(1), vigil.yaml(5)), bash, zsh and fish completions,
-# the documented default config /usr/share/vigil/vigil.yaml and the reminder daemon's user unit
+# the documented default config /usr/share/vigil/vigil.yaml, Vigil's GNOME Shell extension in
+# /usr/share/gnome-shell/extensions (`vigil desktop install` enables it) and the reminder daemon's user unit
 # /usr/lib/systemd/user/vigil-daemon.service (enable it with
 # `systemctl --user enable --now vigil-daemon.service`).
 #
@@ -94,6 +95,16 @@ install -d "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/ve
 "$bin/vigil" --generate-completion-script zsh >"$root/usr/share/zsh/vendor-completions/_vigil"
 "$bin/vigil" --generate-completion-script fish >"$root/usr/share/fish/vendor_completions.d/vigil.fish"
 install -D -m 644 config/vigil.yaml "$root/usr/share/vigil/vigil.yaml"
+# Vigil's GNOME Shell extension, in the system's extensions folder, in the flavour of the GNOME
+# Shell this release ships (the package is built for the release it is built on: 43 on Debian 12).
+# Each person enables it with `vigil desktop install` or GNOME's Extensions app.
+shell=$(apt-cache policy gnome-shell 2>/dev/null | awk '$1 == "Candidate:" { print $2 }' | sed 's/^[0-9]*://; s/[^0-9].*//')
+if [ -n "$shell" ] && [ "$shell" != 0 ]; then
+    "$bin/vigil" desktop install --shell-version "$shell" --into "$root/usr/share/gnome-shell/extensions" >/dev/null
+    chmod 644 "$root/usr/share/gnome-shell/extensions/vigil@vigil.dev/"*
+else
+    echo "build-deb: this release has no gnome-shell package, so the package has no GNOME Shell extension" >&2
+fi
 install -d "$root/usr/lib/systemd/user"
 sed 's|^ExecStart=%h/.local/bin/vigil|ExecStart=/usr/bin/vigil|' config/vigil-daemon.service >"$root/usr/lib/systemd/user/vigil-daemon.service"
 grep -q '^ExecStart=/usr/bin/vigil ' "$root/usr/lib/systemd/user/vigil-daemon.service" ||

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs Vigil for you (no root needed): vigil and vigil-sync, a manual page per command
 # (vigil-report(1), vigil-task-add(1)...) and vigil.yaml(5), completions for bash, zsh and fish,
-# and the documented default config. The pages and completions are generated from the binary, so
+# the documented default config, and on GNOME Vigil's Shell extension (`vigil desktop install`). The pages and completions are generated from the binary, so
 # they match it. Every file installed is listed in a manifest, and --uninstall removes exactly those.
 #
 # Usage: scripts/install.sh [--daemon] [--bin DIR] [--no-packages]
@@ -50,9 +50,9 @@ remove_installed() {
     rm -f -- "$manifest"
     prune "$doc_dir"
 }
-prune() { # DIR: removes it and its parents while they are empty, up to the prefix
+prune() { # DIR: removes it and its parents while they are empty (or already gone), up to the prefix
     local dir=$1
-    while [ "$dir" != "$prefix" ] && [ "$dir" != "$config_home" ] && [ "$dir" != / ] && rmdir -- "$dir" 2>/dev/null; do
+    while [ "$dir" != "$prefix" ] && [ "$dir" != "$config_home" ] && [ "$dir" != / ] && { [ ! -e "$dir" ] || rmdir -- "$dir" 2>/dev/null; }; do
         dir=$(dirname -- "$dir")
     done
 }
@@ -63,6 +63,10 @@ if $uninstall; then
     if grep -qxF "$unit" "$manifest"; then had_unit=true; fi
     if $had_unit && command -v systemctl >/dev/null; then systemctl --user disable --now vigil-daemon.service || true; fi
     count=$(grep -c . "$manifest")
+    # The GNOME Shell extension: disabled in GNOME's settings too, by the vigil that installed it.
+    if grep -qF "/gnome-shell/extensions/vigil@vigil.dev/" "$manifest" && [ -x "$prefix/bin/vigil" ]; then
+        "$prefix/bin/vigil" desktop uninstall | sed 's/^/install: /' || true
+    fi
     remove_installed
     if $had_unit && command -v systemctl >/dev/null; then systemctl --user daemon-reload || true; fi
     echo "install: removed the $count files Vigil installed under $prefix; your config ($config_home/vigil) and data (${XDG_DATA_HOME:-$HOME/.local/share}/vigil) are still there"
@@ -118,6 +122,13 @@ for doc in README.md docs/*.md docs/sync-schema.sql; do put 644 "$doc" "$doc_dir
 if $daemon; then
     sed "s|%h/.local/bin/vigil|$prefix/bin/vigil|" config/vigil-daemon.service >"$stage/vigil-daemon.service"
     put 644 "$stage/vigil-daemon.service" "$unit"
+fi
+# GNOME Shell shows no other program the window in front on Wayland: Vigil's extension does
+# (`vigil desktop install`: the flavour for this GNOME Shell, enabled in its settings).
+if command -v gnome-shell >/dev/null; then
+    "$prefix/bin/vigil" desktop install | sed 's/^/install: /'
+    extension=${XDG_DATA_HOME:-$HOME/.local/share}/gnome-shell/extensions/vigil@vigil.dev
+    installed+=("$extension/extension.js" "$extension/metadata.json")
 fi
 printf '%s\n' "${installed[@]}" >"$manifest"
 

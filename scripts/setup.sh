@@ -53,7 +53,9 @@ fi
 # the manual pages with groff (groff-base) and man (man-db), and look into the .deb with dpkg-deb.
 # The first weekday of `:week` comes from the locale: its test compiles en_US and de_DE with
 # localedef from the locales' sources (locales). The import tests make their exports with the real
-# Taskwarrior and Timewarrior (taskwarrior, timewarrior). A desktop's notification daemons are
+# Taskwarrior and Timewarrior (taskwarrior, timewarrior). The GNOME tests run a real GNOME Shell
+# (gnome-shell) headless with Vigil's extension, and check with Node (nodejs) that the extension's
+# flavour for GNOME 45 and later, which Debian 12 cannot run, parses as an ES module. A desktop's notification daemons are
 # installed too (dunst, gnome-shell), though no test runs them as the person's: the suite must pass
 # on a developer's desktop, where a private test bus that read the system's service directories
 # started one at the first notification; with them installed, every run shows it does not.
@@ -61,7 +63,7 @@ if [ "$tier" = tests ]; then
   packages+=(gpsd gpsd-clients pulseaudio pulseaudio-utils sox ffmpeg dbus python3-dbus python3-gi
              postgresql chromium python3-pil python3-dbusmock libglib2.0-bin xvfb i3-wm xdotool x11-utils xterm sway gir1.2-gtk-3.0
              python3-venv wtype kwin-wayland weston wayland-utils wayland-protocols plasma-wayland-protocols
-             groff-base man-db locales taskwarrior timewarrior dunst gnome-shell)
+             groff-base man-db locales taskwarrior timewarrior dunst gnome-shell nodejs)
 fi
 
 missing=()

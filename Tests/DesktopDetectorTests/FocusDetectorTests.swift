@@ -116,9 +116,11 @@ import VigilCore
     /// step should make it emit. At the end each detector has emitted every change once, in order,
     /// and nothing else; the marker is in the samples of the detectors that store titles and
     /// nowhere in the others'.
-    static func play(_ steps: [Step], from start: AppFocus, on detectors: [Watched]) async {
+    static func play(_ steps: [Step], from start: AppFocus, startTitle: String? = nil, on detectors: [Watched]) async {
         var expected = [start]
-        var expectedWithTitles = [start]
+        var titledStart = start
+        titledStart.title = startTitle
+        var expectedWithTitles = [titledStart]
         for step in steps {
             do { try step.action() } catch { Issue.record("\(step.what): \(error)") }
             if let focus = step.focus { expected.append(focus) }

@@ -145,4 +145,81 @@ import Testing
             #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(file) holds the window title")
         }
     }
+
+    /// Under GNOME on Wayland (a real GNOME Shell 43, headless), as a new user meets it: `vigil
+    /// desktop` says the extension is missing, `vigil desktop install` installs and enables it,
+    /// GNOME Shell loads it when it starts (the next login), `vigil sensors` and `vigil desktop`
+    /// then see the application in front through it, and a live session opens an `app` episode
+    /// for a distracting window until the editor is back. The title stays out of everything
+    /// written. `vigil desktop uninstall` takes it away again.
+    @Test func underGnomeOnWaylandTheExtensionInstalledByVigilShowsTheApplicationInFront() async throws {
+        let shell = try GnomeShell()
+        let marker = "Zq7MarkerGnome"
+        var env = shell.environment
+        env["TZ"] = "UTC"
+        let before = try await vigil(["desktop"], home: shell.home, env: env)
+        #expect(before.stdout.contains("Desktop: GNOME (wayland session)"), "\(before.stdout)\(before.stderr)")
+        #expect(before.stdout.contains("GNOME Shell 43.9: Vigil's extension is not installed: run `vigil desktop install`"), "\(before.stdout)")
+
+        let install = try await vigil(["desktop", "install"], home: shell.home, env: env)
+        #expect(install.status == 0, "\(install.stdout)\(install.stderr)")
+        #expect(install.stdout.contains("for GNOME Shell 43 and 44"), "\(install.stdout)")
+        #expect(install.stdout.contains("Enabled it") && install.stdout.contains("log out and in again"), "\(install.stdout)")
+        let extensionFolder = shell.home + "/.local/share/gnome-shell/extensions/vigil@vigil.dev"
+        #expect(FileManager.default.fileExists(atPath: extensionFolder + "/extension.js"))
+        let again = try await vigil(["desktop", "install"], home: shell.home, env: env)
+        #expect(again.stdout.contains("It was already enabled."), "\(again.stdout)")
+
+        try shell.start()
+        let shown = try await vigil(["desktop"], home: shell.home, env: env)
+        #expect(shown.stdout.contains("Vigil's extension is running."), "\(shown.stdout)")
+        #expect(shown.stdout.contains("app       Vigil's GNOME Shell extension"), "\(shown.stdout)")
+        let sensors = try await vigil(["sensors", "--json", "--timeout", "10"], home: shell.home, env: env)
+        let app = try #require(jsonRecords(sensors.stdout).first { $0["sensor"] as? String == "app" }, "\(sensors.stdout)")
+        #expect(app["use"] as? String == "in_use", "\(app)")
+        #expect((app["source"] as? String)?.hasPrefix("Vigil's GNOME Shell extension") == true, "\(app)")
+
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("DesktopDetectorTests/Data/wayland-window.py").path
+        var windows: [ChildProcess] = []
+        defer { for w in windows { w.kill() } }
+        for (id, title) in [("org.example.Editor", "notes \(marker)"), ("org.example.Browser", "Cats - YouTube \(marker)")] {
+            try title.write(toFile: shell.directory + "/\(id).title", atomically: true, encoding: .utf8)
+            windows.append(try shell.launch("/usr/bin/python3", [script, id, shell.directory + "/\(id).title"], name: id))
+        }
+        // Both shown (Activate finds only shown windows), then the editor in front.
+        for id in ["org.example.Browser", "org.example.Editor", "org.example.Editor"] { try shell.activate(id) }
+        #expect(try await eventually(30) { shell.current.contains("org.example.Editor") }, "\(shell.current)")
+
+        write(
+            "apps:\n  grace: 5s\n  full: 10s\n  rules:\n    - {name: editor, class: [org.example.editor], category: work}\n"
+                + "    - {name: youtube, title: youtube, category: distracting}\nscoring:\n  distract_confirm: 2s\n",
+            to: shell.home + "/.config/vigil/config.yaml")
+        let out = shell.directory + "/live.jsonl"
+        let live = try ChildProcess(vigilBinary, ["start", "--task", "t", "--minutes", "10", "--json"], environment: env, output: out)
+        defer { live.kill(SIGKILL) }
+        func said(_ event: String) -> Bool { events(out).contains { $0["event"] as? String == event } }
+        #expect(try await eventually(120) { said("session_started") || !live.isRunning }, "\(events(out))")
+        try shell.activate("org.example.Browser")
+        #expect(try await eventually(120) { said("episode_started") }, "\(events(out))")
+        let episode = try #require(events(out).first { $0["event"] as? String == "episode_started" }, "\(events(out))")
+        #expect(episode["cause"] as? String == "app")
+        #expect((episode["reason"] as? String)?.hasSuffix("in org.example.Browser — youtube (distracting)") == true, "\(episode)")
+        try shell.activate("org.example.Editor")
+        #expect(try await eventually(120) { said("episode_ended") }, "\(events(out))")
+        let stop = try await vigil(["stop"], home: shell.home, env: env)
+        #expect(stop.status == 0, "\(stop.stdout)\(stop.stderr)")
+        #expect(await live.exited() == 0)
+        let data = shell.home + "/.local/share/vigil"
+        for file in [out] + ((try? FileManager.default.contentsOfDirectory(atPath: data)) ?? []).map({ data + "/" + $0 }) {
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data()
+            #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(file) holds the window title")
+        }
+
+        let uninstall = try await vigil(["desktop", "uninstall"], home: shell.home, env: env)
+        #expect(uninstall.stdout.contains("Removed Vigil's GNOME Shell extension and disabled it"), "\(uninstall.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: extensionFolder))
+        let keyfile = (try? String(contentsOfFile: shell.home + "/.config/glib-2.0/settings/keyfile", encoding: .utf8)) ?? ""
+        #expect(!keyfile.contains("vigil@vigil.dev"), "\(keyfile)")
+    }
 }

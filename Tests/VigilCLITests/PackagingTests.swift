@@ -170,6 +170,7 @@ import Testing
             "./usr/share/man/man1/vigil-task-add.1.gz", "./usr/share/man/man1/vigil-daemon.1.gz", "./usr/share/man/man5/vigil.yaml.5.gz",
             "./usr/share/bash-completion/completions/vigil", "./usr/share/zsh/vendor-completions/_vigil",
             "./usr/share/fish/vendor_completions.d/vigil.fish", "./usr/share/vigil/vigil.yaml", "./usr/lib/systemd/user/vigil-daemon.service",
+            "./usr/share/gnome-shell/extensions/vigil@vigil.dev/extension.js", "./usr/share/gnome-shell/extensions/vigil@vigil.dev/metadata.json",
         ]
         for file in expected {
             let listed = contents.contains(" \(file)\n")
@@ -187,13 +188,21 @@ import Testing
         #expect(unit.contains("\nExecStart=/usr/bin/vigil daemon\n"))
         let config = try String(contentsOfFile: root + "/usr/share/vigil/vigil.yaml", encoding: .utf8)
         #expect(config == (try String(contentsOfFile: repo + "/config/vigil.yaml", encoding: .utf8)))
+        // Debian 12's GNOME Shell is 43: the legacy flavour.
+        let metadata = try String(contentsOfFile: root + "/usr/share/gnome-shell/extensions/vigil@vigil.dev/metadata.json", encoding: .utf8)
+        #expect(metadata.contains("\"43\""), "\(metadata)")
     }
 
     @Test func installAndUninstallRoundTrip() async throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let prefix = dir + "/prefix"
-        let env = environment(["PREFIX": prefix, "XDG_CONFIG_HOME": dir + "/config", "XDG_DATA_HOME": dir + "/data"])
+        // No session bus: on a developer's GNOME desktop, the install must not enable the
+        // extension in their own settings.
+        let env = environment([
+            "PREFIX": prefix, "XDG_CONFIG_HOME": dir + "/config", "XDG_DATA_HOME": dir + "/data",
+            "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/vigil-tests/session_bus",
+        ])
         // The person's own config and data, which no uninstall may touch.
         try FileManager.default.createDirectory(atPath: dir + "/config/vigil", withIntermediateDirectories: true)
         try "session: {default_minutes: 25}\n".write(toFile: dir + "/config/vigil/config.yaml", atomically: true, encoding: .utf8)
@@ -216,6 +225,11 @@ import Testing
             #expect(listed, "the manifest lacks \(file)")
         }
         #expect(manifest.contains(dir + "/config/fish/completions/vigil.fish"))
+        // GNOME Shell is installed here (the tests run it): its extension too, in the person's
+        // data folder; without a session bus GNOME's settings cannot be saved, and it says so.
+        #expect(manifest.contains(dir + "/data/gnome-shell/extensions/vigil@vigil.dev/extension.js"), "\(manifest)")
+        #expect(installed.output.contains("install: Installed Vigil's GNOME Shell extension"), "\(installed.output)")
+        #expect(installed.output.contains("install: Not enabled: GNOME's settings did not keep"), "\(installed.output)")
         for file in manifest {
             let exists = FileManager.default.fileExists(atPath: file)
             #expect(exists, "\(file) is listed but not there")
@@ -232,6 +246,7 @@ import Testing
         let left = FileManager.default.enumerator(atPath: prefix)?.allObjects as? [String] ?? []
         #expect(left.isEmpty, "left behind: \(left)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/config/fish"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/data/gnome-shell"))
         #expect((try? String(contentsOfFile: dir + "/config/vigil/config.yaml", encoding: .utf8)) == "session: {default_minutes: 25}\n")
         #expect(FileManager.default.fileExists(atPath: dir + "/data/vigil/vigil.sqlite3"))
         let twice = await runProcess("/bin/bash", [script, "--uninstall"], environment: env)

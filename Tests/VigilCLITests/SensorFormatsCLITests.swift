@@ -9,6 +9,25 @@ import Testing
     static let gps = repo + "/Tests/LocationDetectorTests/Data/haicom-305N.log.chk"
     static let wav = repo + "/Tests/VigilAudioTests/Data/piano.wav"
 
+    /// `apps.backend` forces a backend where the desktop's own would not be picked: GNOME's, with
+    /// no session bus here, says it cannot reach it and what to run; an X11 one names the display.
+    @Test func appsBackendForcesOneAndItSaysWhyItCannotWork() async throws {
+        let home = freshHome()
+        write("apps:\n  backend: gnome\n", to: home + "/config/vigil/config.yaml")
+        let gnome = try await vigil(["sensors", "--json", "--timeout", "3"], home: home)
+        let app = try #require(jsonRecords(gnome.stdout).first { $0["sensor"] as? String == "app" }, "\(gnome.stdout)")
+        #expect(app["source"] as? String == "Vigil's GNOME Shell extension (org.vigil.Focus1 on the session bus)", "\(app)")
+        #expect(app["use"] as? String == "not_in_use", "\(app)")
+        #expect((app["detail"] as? String)?.contains("cannot reach the session D-Bus") == true, "\(app)")
+        #expect((app["detail"] as? String)?.contains("vigil desktop install") == true, "\(app)")
+        write("apps:\n  backend: x11\n", to: home + "/config/vigil/config.yaml")
+        let x11 = try await vigil(["desktop", "--json"], home: home, env: ["DISPLAY": ":97"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(x11.stdout.utf8)) as? [String: Any], "\(x11.stdout)\(x11.stderr)")
+        let sensors = try #require(object["sensors"] as? [[String: String]])
+        #expect(sensors.first { $0["sensor"] == "app" }?["source"] == "X11 window manager on :97", "\(sensors)")
+        #expect(object["session_type"] as? String == "x11")
+    }
+
     /// No desktop, input devices, sound server or gpsd here: every sensor is listed with what to
     /// do, and the exit status says a session could not tell whether anyone is at the computer.
     @Test func sensorsListsEachDetectorWithTheRemedy() async throws {
@@ -23,7 +42,8 @@ import Testing
         #expect(r.stdout.contains("desktop   not working  no idle interface + logind"))
         #expect(r.stdout.contains("logind: cannot reach the system D-Bus"))
         #expect(r.stdout.contains("no desktop idle interface: no GNOME idle monitor or org.freedesktop.ScreenSaver"))
-        #expect(r.stdout.contains("app       not in use   X11 window manager on $DISPLAY"))
+        #expect(r.stdout.contains("app       not in use   no window manager found"), "\(r.stdout)")
+        #expect(r.stdout.contains("no way to see the application in front"))
         // A one-shot check does not retry, so it does not say it does.
         #expect(!r.stdout.contains("Retrying"), "\(r.stdout)")
         let json = try await vigil(["sensors", "--json", "--timeout", "3"])

@@ -159,6 +159,8 @@ public struct VigilConfiguration: Hashable, Sendable {
     /// The application in front and how time in it counts.
     public struct Apps: Hashable, Sendable {
         public var enabled = true
+        /// Where the application in front comes from; nil picks the desktop's own (see `AppBackend`).
+        public var backend: AppBackend? = nil
         /// Time in distracting applications that scores nothing (a glance at the chat).
         public var grace: Double = 60
         /// Time in distracting applications at which the score reaches 1.
@@ -294,6 +296,18 @@ public enum DesktopBackend: String, Hashable, Sendable, CaseIterable {
     /// KDE's org_kde_kwin_idle. Idle only; the lock comes from logind.
     case wayland
     /// Any X11 desktop: the MIT-SCREEN-SAVER extension.
+    case x11
+}
+
+/// Where the application in front comes from, in the order `auto` tries them.
+public enum AppBackend: String, Hashable, Sendable, CaseIterable {
+    /// Hyprland's event socket.
+    case hyprland
+    /// i3's or sway's IPC socket.
+    case i3
+    /// GNOME Shell (Wayland and X11), through Vigil's Shell extension.
+    case gnome
+    /// Any X11 window manager: EWMH's `_NET_ACTIVE_WINDOW`.
     case x11
 }
 

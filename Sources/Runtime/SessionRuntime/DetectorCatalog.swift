@@ -100,30 +100,65 @@ public enum DetectorCatalog {
         return SensorAvailability(sensor: .desktop, detector: CombinedDetector(sensor: .desktop, parts: parts), source: source)
     }
 
-    /// The application in front: Hyprland's event socket or i3's or sway's IPC where one runs, else
-    /// the X11 window manager's EWMH `_NET_ACTIVE_WINDOW`.
-    static func app(_ c: VigilConfiguration.Apps, x11: X11Probe?) -> SensorAvailability {
-        if let directory = HyprlandFocusDetector.directory() {
-            let source = "Hyprland's event socket in \(directory)"
-            guard c.enabled else { return .disabled(.app, source, key: "apps.enabled") }
-            return SensorAvailability(sensor: .app, detector: HyprlandFocusDetector(directory: directory, apps: c), source: source)
+    /// The application in front: `apps.backend`, else the desktop's own, in `AppBackend`'s order:
+    /// Hyprland's event socket, i3's or sway's IPC, Vigil's GNOME Shell extension, the X11 window
+    /// manager's EWMH `_NET_ACTIVE_WINDOW`. Under GNOME on X11 without the extension, X11 serves;
+    /// on Wayland the extension is the only way, so its detector says how to install it.
+    static func app(_ c: VigilConfiguration.Apps, x11: X11Probe?, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> SensorAvailability
+    {
+        let backend = c.backend ?? autoAppBackend(x11: x11, environment: environment)
+        let source: String
+        let detector: (any Detector)?
+        switch backend {
+        case .hyprland?:
+            let directory = HyprlandFocusDetector.directory(environment: environment) ?? "$XDG_RUNTIME_DIR/hypr/$HYPRLAND_INSTANCE_SIGNATURE"
+            source = "Hyprland's event socket in \(directory)"
+            detector = HyprlandFocusDetector(directory: directory, apps: c)
+        case .i3?:
+            let socket = I3FocusDetector.socketPath(environment: environment) ?? x11?.i3Socket
+            source = "i3/sway IPC at \(socket ?? "$I3SOCK or $SWAYSOCK")"
+            detector = I3FocusDetector(socketPath: socket, apps: c)
+        case .gnome?:
+            source = "Vigil's GNOME Shell extension (\(GnomeFocusDetector.interface) on the session bus)"
+            detector = GnomeFocusDetector(apps: c)
+        case .x11?:
+            source = "X11 window manager on \(displayName(x11))"
+            detector = X11FocusDetector(apps: c)
+        case nil:
+            source = "no window manager found"
+            detector = nil
         }
-        if let socket = I3FocusDetector.socketPath() ?? x11?.i3Socket {
-            let source = "i3/sway IPC at \(socket)"
-            guard c.enabled else { return .disabled(.app, source, key: "apps.enabled") }
-            return SensorAvailability(sensor: .app, detector: I3FocusDetector(socketPath: socket, apps: c), source: source)
-        }
-        let source = "X11 window manager on \(displayName(x11))"
         guard c.enabled else { return .disabled(.app, source, key: "apps.enabled") }
-        guard let x11, x11.reachable else {
+        guard let detector else {
             let why =
                 "no way to see the application in front: no X display (\(x11?.problem ?? "none")), no i3 or sway socket"
-                + " ($I3SOCK, $SWAYSOCK) and no Hyprland ($HYPRLAND_INSTANCE_SIGNATURE). GNOME and KDE on Wayland do not tell"
-                + " other programs which window is in front."
+                + " ($I3SOCK, $SWAYSOCK), no Hyprland ($HYPRLAND_INSTANCE_SIGNATURE) and no GNOME Shell on the session bus."
+                + " KDE Plasma on Wayland is not supported yet."
             return SensorAvailability(
                 sensor: .app, detector: nil, source: source, status: SensorStatus(sensor: .app, state: .unavailable, detail: why))
         }
-        return SensorAvailability(sensor: .app, detector: X11FocusDetector(apps: c), source: source)
+        return SensorAvailability(sensor: .app, detector: detector, source: source)
+    }
+
+    /// The desktop's own way to see the application in front (`apps.backend: auto`); nil for none.
+    static func autoAppBackend(x11: X11Probe?, environment: [String: String]) -> AppBackend? {
+        if HyprlandFocusDetector.directory(environment: environment) != nil { return .hyprland }
+        if I3FocusDetector.socketPath(environment: environment) ?? x11?.i3Socket != nil { return .i3 }
+        let x11Works = x11?.reachable == true
+        switch GnomeFocusDetector.probe() {
+        case .extensionRunning: return .gnome
+        // GNOME on Wayland: only the extension can tell (an X display there is Xwayland's, which
+        // sees X clients only). On X11 the window manager answers without it.
+        case .shellWithoutExtension where !x11Works || isWaylandSession(environment): return .gnome
+        default: return x11Works ? .x11 : nil
+        }
+    }
+
+    /// Whether this is a Wayland session: `$XDG_SESSION_TYPE`, else `$WAYLAND_DISPLAY` being set.
+    static func isWaylandSession(_ environment: [String: String]) -> Bool {
+        if let type = environment["XDG_SESSION_TYPE"], !type.isEmpty { return type == "wayland" }
+        return !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
     }
 
     /// The X display looked at, for sources: `:0`, or `$DISPLAY` when none was named.

@@ -125,7 +125,7 @@ extension SensorModule {
     public static let desktop = SensorModule(signal: .desktop) { c, context in
         DetectorCatalog.desktop(c.desktop, x11: context.x11(for: c))
     }
-    /// The application in front (i3/sway IPC, X11 EWMH).
+    /// The application in front (Hyprland, i3/sway IPC, Vigil's GNOME Shell extension, X11 EWMH).
     public static let app = SensorModule(signal: .app) { c, context in
         DetectorCatalog.app(c.apps, x11: context.x11(for: c))
     }

@@ -300,12 +300,13 @@ let schema: [String: [String: Apply]] = [
     ],
     "desktop": [
         "enabled": { $0.desktop.enabled = try boolean($1) },
-        "backend": { $0.desktop.backend = try desktopBackend($1) },
+        "backend": { $0.desktop.backend = try backend($1) },
         "poll": { $0.desktop.poll = try duration($1) },
         "lock_is_away": { $0.desktop.lockIsAway = try boolean($1) },
     ],
     "apps": [
         "enabled": { $0.apps.enabled = try boolean($1) },
+        "backend": { $0.apps.backend = try backend($1) },
         "grace": { $0.apps.grace = try duration($1) },
         "full": { $0.apps.full = try duration($1) },
         "weight": { $0.apps.weight = try number($1) },
@@ -387,11 +388,11 @@ func groupName(_ node: Node) throws -> String? {
     return text
 }
 
-/// `auto` (nil: the first that answers) or a backend's name.
-func desktopBackend(_ node: Node) throws -> DesktopBackend? {
+/// `auto` (nil: the first that answers) or a backend's name (`desktop.backend`, `apps.backend`).
+func backend<B: RawRepresentable & CaseIterable>(_ node: Node) throws -> B? where B.RawValue == String {
     guard let name = try optionalString(node, nothing: "auto") else { return nil }
-    guard let b = DesktopBackend(rawValue: name) else {
-        let names = (["auto"] + DesktopBackend.allCases.map(\.rawValue)).joined(separator: ", ")
+    guard let b = B(rawValue: name) else {
+        let names = (["auto"] + B.allCases.map(\.rawValue)).joined(separator: ", ")
         throw ValueError(message: "unknown backend '\(name.quotedValue())': expected one of \(names)")
     }
     return b

@@ -1,0 +1,108 @@
+// The body of Vigil's GNOME Shell extension (uuid vigil@vigil.dev), shared by its two flavours:
+// GNOME Shell 43 and 44 load extensions as legacy `imports` scripts, 45 and later as ES modules
+// (scripts/embed-gnome-extension.py puts this body between each flavour's head and tail). It
+// imports nothing: Gio, GLib and the shell's `main` are handed to it.
+//
+// It tells Vigil which window is in front, which GNOME on Wayland tells no other program: on the
+// session bus, under GNOME Shell's own name (org.gnome.Shell), the object /org/vigil/Focus with
+// the interface org.vigil.Focus1 (docs/desktop.md):
+//   Current() -> (app_id, wm_class, title)  the window in front now ("", "", "" for none)
+//   Changed(app_id, wm_class, title)        a signal at each change of the window in front or of
+//                                           its title
+//   Activate(id) -> found                   brings the window of that app id or WM class to the
+//                                           front (Vigil's refocus; the tests' focus changes)
+//   Version (property, u)                   this interface's revision
+// The title is for Vigil's matching rules; Vigil drops it after matching unless the person opts
+// in. Nothing is polled: the shell's own focus and title notifications drive it.
+
+const VIGIL_FOCUS_INTERFACE = `<node>
+  <interface name="org.vigil.Focus1">
+    <method name="Current">
+      <arg type="s" direction="out" name="app_id"/>
+      <arg type="s" direction="out" name="wm_class"/>
+      <arg type="s" direction="out" name="title"/>
+    </method>
+    <method name="Activate">
+      <arg type="s" direction="in" name="id"/>
+      <arg type="b" direction="out" name="found"/>
+    </method>
+    <signal name="Changed">
+      <arg type="s" name="app_id"/>
+      <arg type="s" name="wm_class"/>
+      <arg type="s" name="title"/>
+    </signal>
+    <property name="Version" type="u" access="read"/>
+  </interface>
+</node>`;
+
+class VigilFocusService {
+    constructor(Gio, GLib, Main) {
+        this._Gio = Gio;
+        this._GLib = GLib;
+        this._Main = Main;
+        this._window = null;
+        this._titleHandler = 0;
+    }
+
+    get Version() {
+        return 1;
+    }
+
+    enable() {
+        this._dbus = this._Gio.DBusExportedObject.wrapJSObject(VIGIL_FOCUS_INTERFACE, this);
+        this._dbus.export(this._Gio.DBus.session, '/org/vigil/Focus');
+        this._focusHandler = global.display.connect('notify::focus-window', () => this._focusChanged());
+        this._focusChanged();
+    }
+
+    disable() {
+        global.display.disconnect(this._focusHandler);
+        this._follow(null);
+        this._dbus.unexport();
+        this._dbus = null;
+    }
+
+    // The three strings Vigil reads for a window: its application id (GTK's, else the sandbox's),
+    // its WM class (on Wayland the xdg-shell app_id) and its title.
+    _describe(w) {
+        if (!w)
+            return ['', '', ''];
+        return [w.get_gtk_application_id() || w.get_sandboxed_app_id() || '', w.get_wm_class() || '', w.get_title() || ''];
+    }
+
+    // Watches the title of the window in front only: a browser's tab changes its title, not the focus.
+    _follow(w) {
+        if (this._window && this._titleHandler)
+            this._window.disconnect(this._titleHandler);
+        this._window = w;
+        this._titleHandler = w ? w.connect('notify::title', () => this._emit()) : 0;
+    }
+
+    _focusChanged() {
+        this._follow(global.display.focus_window);
+        this._emit();
+    }
+
+    _emit() {
+        if (this._dbus)
+            this._dbus.emit_signal('Changed', new this._GLib.Variant('(sss)', this._describe(this._window)));
+    }
+
+    Current() {
+        return this._describe(global.display.focus_window);
+    }
+
+    // Only a window already shown: mutter shows a new window (and decides whether it takes the
+    // focus) a moment after its actor exists, and a window activated before that would lose the
+    // focus to it again.
+    Activate(id) {
+        const actor = global.get_window_actors().find(a => {
+            const [appId, wmClass] = this._describe(a.meta_window);
+            return id !== '' && a.visible && (appId === id || wmClass === id);
+        });
+        if (!actor)
+            return false;
+        this._Main.activateWindow(actor.meta_window);
+        return true;
+    }
+}
