@@ -39,6 +39,36 @@ import Testing
         #expect(dictionary["urgency"]?.unsigned == 2 && dictionary["n"]?.unsigned == 7)
     }
 
+    /// A call made to the connection's unique name (what a KWin script's `callDBus` does) is
+    /// handed over with its arguments and answered at once with an empty reply, so the caller is
+    /// not left waiting; without `answeringCalls` it is not handed over.
+    @Test func callsToTheUniqueNameAreAnsweredAndHandedOver() throws {
+        let bus = try SessionBus()
+        let connection = try BusConnection(address: bus.address)
+        let name = connection.uniqueName
+        #expect(name.hasPrefix(":1."), "\(name)")
+        func call() -> ChildProcess? {
+            // dbus-send, not gdbus, which would introspect the object first.
+            try? ChildProcess(
+                "/usr/bin/dbus-send",
+                ["--bus=\(bus.address)", "--print-reply", "--dest=\(name)", "/org/vigil/Test", "org.vigil.Test.Changed", "string:a", "string:b"])
+        }
+        let caller = try #require(call())
+        var got: DBusSignal?
+        // (The bus's own NameAcquired signal comes first.)
+        for _ in 0..<100 where got?.member != "Changed" { got = try connection.nextSignal(timeout: 0.1, answeringCalls: true) }
+        #expect(
+            got?.interface == "org.vigil.Test" && got?.member == "Changed" && got?.arguments == [.string("a"), .string("b")],
+            "\(String(describing: got))")
+        #expect(got?.sender.hasPrefix(":1.") == true)
+        #expect(caller.wait() == 0, "gdbus got its reply")
+        let ignored = try #require(call())
+        var seen: [DBusSignal] = []
+        while let next = try connection.nextSignal(timeout: 1) { seen.append(next) }
+        #expect(!seen.contains { $0.member == "Changed" }, "\(seen)")
+        ignored.kill()
+    }
+
     @Test func failuresAreSortedByKind() throws {
         let bus = try SessionBus()
         let connection = try BusConnection(address: bus.address)

@@ -37,7 +37,10 @@ let logsDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().append
         try await Task.sleep(for: .milliseconds(300))
         let expected = fake.reportedFixes
         let got = collector.fixes
-        #expect(expected.count >= 100, "gpsd reported \(expected.count) fixes")
+        #expect(
+            expected.count >= 100,
+            "gpsd reported \(expected.count) fixes; gpsfake ended with \(fake.process.exitStatus.map(String.init) ?? "?") and said: \(fake.log.suffix(3000))"
+        )
         #expect(got.count >= expected.count / 2, "received \(got.count) of the \(expected.count) fixes gpsd reported")
         // What the detector saw is one unbroken run of what gpsd reported, value for value.
         let first = try #require(got.first)

@@ -13,9 +13,13 @@ import Foundation
 public final class KWinCompositor {
     public let directory: String
     public let runtime: String
+    /// The session bus KWin was given (it then owns org.kde.KWin there, with its scripting
+    /// interface), nil for none.
+    public let sessionBus: SessionBus?
     private let process: ChildProcess
 
-    public init() throws {
+    public init(sessionBus: SessionBus? = nil) throws {
+        self.sessionBus = sessionBus
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("vigil-kwin-\(UUID().uuidString.prefix(8))").path
         runtime = directory + "/run"
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
@@ -29,7 +33,8 @@ public final class KWinCompositor {
         process = try ChildProcess(
             "/usr/bin/env",
             [
-                "-i", "PATH=/usr/bin:/bin", "HOME=\(directory)", "XDG_RUNTIME_DIR=\(runtime)", "KWIN_COMPOSE=Q", binary, "--virtual",
+                "-i", "PATH=/usr/bin:/bin", "HOME=\(directory)", "XDG_RUNTIME_DIR=\(runtime)", "KWIN_COMPOSE=Q",
+                "DBUS_SESSION_BUS_ADDRESS=\(sessionBus?.address ?? "unix:path=/nonexistent/vigil-tests/session_bus")", binary, "--virtual",
                 "--socket", "wayland-vigil", "--no-lockscreen", "--no-global-shortcuts", "--no-kactivities",
             ],
             output: log)
@@ -38,6 +43,50 @@ public final class KWinCompositor {
 
     /// The Wayland socket's full path, for $WAYLAND_DISPLAY.
     public var waylandDisplay: String { runtime + "/wayland-vigil" }
+
+    /// Starts a client of this compositor (a window: `Tests/DesktopDetectorTests/Data/wayland-window.py`).
+    public func launch(_ path: String, _ arguments: [String], name: String) throws -> ChildProcess {
+        try ChildProcess(
+            "/usr/bin/env",
+            ["-i", "PATH=/usr/bin:/bin", "HOME=\(directory)", "XDG_RUNTIME_DIR=\(runtime)", "WAYLAND_DISPLAY=\(waylandDisplay)", path] + arguments,
+            output: directory + "/\(name).log")
+    }
+
+    /// Makes the window of `resourceClass` the active one, as a click would, through a KWin script
+    /// of the test's own (KWin 5.27: `workspace.activeClient`); whether KWin has such a window
+    /// (the script says so in KWin's log). Needs `sessionBus`.
+    public func activate(_ resourceClass: String) throws -> Bool {
+        guard let bus = sessionBus else { throw TestFailure("KWin was started without a session bus") }
+        let token = "vigil-test-\(UUID().uuidString.prefix(8))"
+        let file = directory + "/\(token).js"
+        let script = """
+            const w = workspace.clientList().find(c => String(c.resourceClass) === "\(resourceClass)");
+            if (w) { workspace.activeClient = w; }
+            print("\(token) " + (w ? "found" : "missing"));
+            """
+        try script.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        func call(_ path: String, _ method: String, _ arguments: [String] = []) -> (status: Int32, output: String) {
+            runTool(
+                "/usr/bin/gdbus",
+                ["call", "--address", bus.address, "--dest", "org.kde.KWin", "--object-path", path, "--method", method] + arguments,
+                environment: ["PATH": "/usr/bin:/bin"])
+        }
+        let loaded = call("/Scripting", "org.kde.kwin.Scripting.loadScript", [file, token])
+        defer { _ = call("/Scripting", "org.kde.kwin.Scripting.unloadScript", [token]) }
+        guard loaded.status == 0, let id = loaded.output.split(whereSeparator: { !$0.isNumber }).first else {
+            throw TestFailure("KWin did not load the test's script: \(loaded.output)")
+        }
+        let ran = call("/\(id)", "org.kde.kwin.Script.run")
+        guard ran.status == 0 else { throw TestFailure("KWin did not run the test's script: \(ran.output)") }
+        for _ in 0..<100 {
+            let log = (try? String(contentsOfFile: directory + "/kwin.log", encoding: .utf8)) ?? ""
+            if log.contains("\(token) found") { return true }
+            if log.contains("\(token) missing") { return false }
+            usleep(50_000)
+        }
+        throw TestFailure("KWin ran the test's script but it said nothing within 5 s")
+    }
 
     /// The globals wayland-info lists (`ext_idle_notifier_v1`…).
     public var globals: [String] {

@@ -116,34 +116,14 @@ import Testing
         let marker = "Zq7MarkerHypr"
         let hyprland = try FakeHyprland(active: ("org.example.Editor", "notes \(marker)"), directory: home + "/run/hypr/test_sig")
         defer { hyprland.stop() }
-        write(
-            "apps:\n  grace: 5s\n  full: 10s\n  rules:\n    - {name: editor, class: [org.example.editor], category: work}\n"
-                + "    - {name: youtube, title: youtube, category: distracting}\nscoring:\n  distract_confirm: 2s\n",
-            to: home + "/config/vigil/config.yaml")
-        let out = home + "/live.jsonl"
         let env = [
             "HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "XDG_RUNTIME_DIR": home + "/run",
             "HYPRLAND_INSTANCE_SIGNATURE": "test_sig", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus, "PATH": "/usr/bin:/bin", "TZ": "UTC",
         ]
-        let live = try ChildProcess(vigilBinary, ["start", "--task", "t", "--minutes", "10", "--json"], environment: env, output: out)
-        defer { live.kill(SIGKILL) }
-        #expect(try await eventually(120) { hyprland.hasSubscriber || !live.isRunning }, "\(events(out))")
-        try #require(live.isRunning, "\((try? String(contentsOfFile: out, encoding: .utf8)) ?? "")")
-        hyprland.event("activewindow>>firefox,Cats - YouTube \(marker) — Mozilla Firefox")
-        func said(_ event: String) -> Bool { events(out).contains { $0["event"] as? String == event } }
-        #expect(try await eventually(120) { said("episode_started") }, "\(events(out))")
-        let episode = try #require(events(out).first { $0["event"] as? String == "episode_started" }, "\(events(out))")
-        #expect(episode["cause"] as? String == "app")
-        #expect((episode["reason"] as? String)?.hasSuffix("in firefox — youtube (distracting)") == true, "\(episode)")
-        hyprland.event("activewindow>>org.example.Editor,notes \(marker)")
-        #expect(try await eventually(120) { said("episode_ended") }, "\(events(out))")
-        let stop = try await vigil(["stop"], home: home, env: ["XDG_DATA_HOME": home + "/data"])
-        #expect(stop.status == 0, "\(stop.stdout)\(stop.stderr)")
-        #expect(await live.exited() == 0)
-        for file in [out] + ((try? FileManager.default.contentsOfDirectory(atPath: home + "/data/vigil")) ?? []).map({ home + "/data/vigil/" + $0 }) {
-            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data()
-            #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(file) holds the window title")
-        }
+        try await liveAppEpisode(
+            environment: env, marker: marker, reason: "in firefox — youtube (distracting)", ready: { hyprland.hasSubscriber },
+            distract: { hyprland.event("activewindow>>firefox,Cats - YouTube \(marker) — Mozilla Firefox") },
+            backToWork: { hyprland.event("activewindow>>org.example.Editor,notes \(marker)") })
     }
 
     /// Under GNOME on Wayland (a real GNOME Shell 43, headless), as a new user meets it: `vigil
@@ -191,35 +171,94 @@ import Testing
         for id in ["org.example.Browser", "org.example.Editor", "org.example.Editor"] { try shell.activate(id) }
         #expect(try await eventually(30) { shell.current.contains("org.example.Editor") }, "\(shell.current)")
 
-        write(
-            "apps:\n  grace: 5s\n  full: 10s\n  rules:\n    - {name: editor, class: [org.example.editor], category: work}\n"
-                + "    - {name: youtube, title: youtube, category: distracting}\nscoring:\n  distract_confirm: 2s\n",
-            to: shell.home + "/.config/vigil/config.yaml")
-        let out = shell.directory + "/live.jsonl"
-        let live = try ChildProcess(vigilBinary, ["start", "--task", "t", "--minutes", "10", "--json"], environment: env, output: out)
-        defer { live.kill(SIGKILL) }
-        func said(_ event: String) -> Bool { events(out).contains { $0["event"] as? String == event } }
-        #expect(try await eventually(120) { said("session_started") || !live.isRunning }, "\(events(out))")
-        try shell.activate("org.example.Browser")
-        #expect(try await eventually(120) { said("episode_started") }, "\(events(out))")
-        let episode = try #require(events(out).first { $0["event"] as? String == "episode_started" }, "\(events(out))")
-        #expect(episode["cause"] as? String == "app")
-        #expect((episode["reason"] as? String)?.hasSuffix("in org.example.Browser — youtube (distracting)") == true, "\(episode)")
-        try shell.activate("org.example.Editor")
-        #expect(try await eventually(120) { said("episode_ended") }, "\(events(out))")
-        let stop = try await vigil(["stop"], home: shell.home, env: env)
-        #expect(stop.status == 0, "\(stop.stdout)\(stop.stderr)")
-        #expect(await live.exited() == 0)
-        let data = shell.home + "/.local/share/vigil"
-        for file in [out] + ((try? FileManager.default.contentsOfDirectory(atPath: data)) ?? []).map({ data + "/" + $0 }) {
-            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data()
-            #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(file) holds the window title")
-        }
+        try await liveAppEpisode(
+            environment: env, marker: marker, reason: "in org.example.Browser — youtube (distracting)",
+            distract: { try shell.activate("org.example.Browser") }, backToWork: { try shell.activate("org.example.Editor") })
 
         let uninstall = try await vigil(["desktop", "uninstall"], home: shell.home, env: env)
         #expect(uninstall.stdout.contains("Removed Vigil's GNOME Shell extension and disabled it"), "\(uninstall.stdout)")
         #expect(!FileManager.default.fileExists(atPath: extensionFolder))
         let keyfile = (try? String(contentsOfFile: shell.home + "/.config/glib-2.0/settings/keyfile", encoding: .utf8)) ?? ""
         #expect(!keyfile.contains("vigil@vigil.dev"), "\(keyfile)")
+    }
+
+    /// Under KDE Plasma on Wayland (a real KWin 5.27 on its virtual backend, with a session bus):
+    /// nothing to install; `vigil sensors` and `vigil desktop` name the KWin script, and a live
+    /// session opens an `app` episode for a distracting window until the editor is back. The title
+    /// stays out of everything written, and the script is gone from KWin after the session.
+    @Test func underKDEOnWaylandAKWinScriptShowsTheApplicationInFront() async throws {
+        let bus = try SessionBus()
+        let kwin = try KWinCompositor(sessionBus: bus)
+        let home = freshHome()
+        let marker = "Zq7MarkerKWin"
+        let env = [
+            "DBUS_SESSION_BUS_ADDRESS": bus.address, "WAYLAND_DISPLAY": kwin.waylandDisplay, "XDG_SESSION_TYPE": "wayland",
+            "XDG_CURRENT_DESKTOP": "KDE",
+        ]
+        let shown = try await vigil(["desktop"], home: home, env: env)
+        #expect(shown.stdout.contains("Desktop: KDE (wayland session)"), "\(shown.stdout)\(shown.stderr)")
+        #expect(shown.stdout.contains("app       a KWin script (loaded into KWin over the session bus)"), "\(shown.stdout)")
+        let sensors = try await vigil(["sensors", "--json", "--timeout", "10"], home: home, env: env)
+        let app = try #require(jsonRecords(sensors.stdout).first { $0["sensor"] as? String == "app" }, "\(sensors.stdout)")
+        #expect(app["use"] as? String == "in_use", "\(app)")
+
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("DesktopDetectorTests/Data/wayland-window.py").path
+        var windows: [ChildProcess] = []
+        defer { for w in windows { w.kill() } }
+        for (id, title) in [("org.example.Editor", "notes \(marker)"), ("org.example.Browser", "Cats - YouTube \(marker)")] {
+            try title.write(toFile: kwin.directory + "/\(id).title", atomically: true, encoding: .utf8)
+            windows.append(try kwin.launch("/usr/bin/python3", [script, id, kwin.directory + "/\(id).title"], name: id))
+        }
+        for id in ["org.example.Browser", "org.example.Editor"] {
+            #expect(try await eventually(30) { (try? kwin.activate(id)) == true }, "no \(id) in KWin")
+        }
+        var environment = [
+            "HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus,
+            "PATH": "/usr/bin:/bin", "TZ": "UTC",
+        ]
+        environment.merge(env) { $1 }
+        func activate(_ id: String) throws { guard try kwin.activate(id) else { throw TestFailure("no \(id) in KWin") } }
+        try await liveAppEpisode(
+            environment: environment, marker: marker, reason: "in org.example.Browser — youtube (distracting)",
+            distract: { try activate("org.example.Browser") }, backToWork: { try activate("org.example.Editor") })
+    }
+
+    /// A live `vigil start` in `environment` (its HOME, XDG folders and desktop), with an editor as
+    /// work and a title rule for video sites as distracting: once `ready` holds, `distract` brings
+    /// a distracting window to the front, which must open an `app` episode whose reason ends with
+    /// `reason`; `backToWork` must end it. Then `vigil stop`, and `marker` (in every title) must be
+    /// in no file written (the output, the log and its WAL).
+    func liveAppEpisode(
+        environment: [String: String], marker: String, reason: String, ready: () -> Bool = { true }, distract: () throws -> Void,
+        backToWork: () throws -> Void
+    ) async throws {
+        let home = try #require(environment["HOME"])
+        let config = (environment["XDG_CONFIG_HOME"] ?? home + "/.config") + "/vigil/config.yaml"
+        let data = (environment["XDG_DATA_HOME"] ?? home + "/.local/share") + "/vigil"
+        write(
+            "apps:\n  grace: 5s\n  full: 10s\n  rules:\n    - {name: editor, class: [org.example.editor], category: work}\n"
+                + "    - {name: youtube, title: youtube, category: distracting}\nscoring:\n  distract_confirm: 2s\n",
+            to: config)
+        let out = home + "/live.jsonl"
+        let live = try ChildProcess(vigilBinary, ["start", "--task", "t", "--minutes", "10", "--json"], environment: environment, output: out)
+        defer { live.kill(SIGKILL) }
+        func said(_ event: String) -> Bool { events(out).contains { $0["event"] as? String == event } }
+        #expect(try await eventually(120) { (said("session_started") && ready()) || !live.isRunning }, "\(events(out))")
+        try #require(live.isRunning, "\((try? String(contentsOfFile: out, encoding: .utf8)) ?? "")")
+        try distract()
+        #expect(try await eventually(120) { said("episode_started") }, "\(events(out))")
+        let episode = try #require(events(out).first { $0["event"] as? String == "episode_started" }, "\(events(out))")
+        #expect(episode["cause"] as? String == "app")
+        #expect((episode["reason"] as? String)?.hasSuffix(reason) == true, "\(episode)")
+        try backToWork()
+        #expect(try await eventually(120) { said("episode_ended") }, "\(events(out))")
+        let stop = try await vigil(["stop"], home: home, env: environment)
+        #expect(stop.status == 0, "\(stop.stdout)\(stop.stderr)")
+        #expect(await live.exited() == 0)
+        for file in [out] + ((try? FileManager.default.contentsOfDirectory(atPath: data)) ?? []).map({ data + "/" + $0 }) {
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data()
+            #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(file) holds the window title")
+        }
     }
 }

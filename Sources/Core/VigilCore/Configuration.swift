@@ -307,6 +307,8 @@ public enum AppBackend: String, Hashable, Sendable, CaseIterable {
     case i3
     /// GNOME Shell (Wayland and X11), through Vigil's Shell extension.
     case gnome
+    /// KDE Plasma's KWin (Wayland and X11), through a KWin script Vigil loads for the session.
+    case kwin
     /// Any X11 window manager: EWMH's `_NET_ACTIVE_WINDOW`.
     case x11
 }

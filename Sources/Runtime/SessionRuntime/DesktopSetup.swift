@@ -42,7 +42,7 @@ public struct DesktopSetup: Sendable {
         return GnomeExtensionState(
             shell: shell?.version, directory: files.directory, installed: files.isInstalled,
             enabled: shell == nil ? nil : GnomeShellSettings.isEnabled(GnomeShellExtensionFiles.uuid, environment: environment),
-            running: GnomeFocusDetector.probe() == .extensionRunning)
+            running: DesktopShell.probe() == .gnome(extensionRunning: true))
     }
 
     /// What `installGnomeExtension` did.
@@ -83,7 +83,7 @@ public struct DesktopSetup: Sendable {
         }
         let files = directory.map { GnomeShellExtension(extensionsDirectory: $0) } ?? GnomeShellExtension(environment: environment)
         let written = try files.install(shellMajor: major)
-        var outcome = Installed(files: written, shellMajor: major, running: GnomeFocusDetector.probe() == .extensionRunning)
+        var outcome = Installed(files: written, shellMajor: major, running: DesktopShell.probe() == .gnome(extensionRunning: true))
         guard enable else { return outcome }
         do {
             let enabling = try GnomeShellSettings.enable(GnomeShellExtensionFiles.uuid, environment: environment)

@@ -101,8 +101,8 @@ public enum DetectorCatalog {
     }
 
     /// The application in front: `apps.backend`, else the desktop's own, in `AppBackend`'s order:
-    /// Hyprland's event socket, i3's or sway's IPC, Vigil's GNOME Shell extension, the X11 window
-    /// manager's EWMH `_NET_ACTIVE_WINDOW`. Under GNOME on X11 without the extension, X11 serves;
+    /// Hyprland's event socket, i3's or sway's IPC, Vigil's GNOME Shell extension, a KWin script,
+    /// the X11 window manager's EWMH `_NET_ACTIVE_WINDOW`. Under GNOME on X11 without the extension, X11 serves;
     /// on Wayland the extension is the only way, so its detector says how to install it.
     static func app(_ c: VigilConfiguration.Apps, x11: X11Probe?, environment: [String: String] = ProcessInfo.processInfo.environment)
         -> SensorAvailability
@@ -122,6 +122,9 @@ public enum DetectorCatalog {
         case .gnome?:
             source = "Vigil's GNOME Shell extension (\(GnomeFocusDetector.interface) on the session bus)"
             detector = GnomeFocusDetector(apps: c)
+        case .kwin?:
+            source = "a KWin script (loaded into KWin over the session bus)"
+            detector = KWinFocusDetector(apps: c)
         case .x11?:
             source = "X11 window manager on \(displayName(x11))"
             detector = X11FocusDetector(apps: c)
@@ -133,8 +136,8 @@ public enum DetectorCatalog {
         guard let detector else {
             let why =
                 "no way to see the application in front: no X display (\(x11?.problem ?? "none")), no i3 or sway socket"
-                + " ($I3SOCK, $SWAYSOCK), no Hyprland ($HYPRLAND_INSTANCE_SIGNATURE) and no GNOME Shell on the session bus."
-                + " KDE Plasma on Wayland is not supported yet."
+                + " ($I3SOCK, $SWAYSOCK), no Hyprland ($HYPRLAND_INSTANCE_SIGNATURE), no GNOME Shell on the session bus"
+                + " and no KWin."
             return SensorAvailability(
                 sensor: .app, detector: nil, source: source, status: SensorStatus(sensor: .app, state: .unavailable, detail: why))
         }
@@ -146,11 +149,12 @@ public enum DetectorCatalog {
         if HyprlandFocusDetector.directory(environment: environment) != nil { return .hyprland }
         if I3FocusDetector.socketPath(environment: environment) ?? x11?.i3Socket != nil { return .i3 }
         let x11Works = x11?.reachable == true
-        switch GnomeFocusDetector.probe() {
-        case .extensionRunning: return .gnome
+        switch DesktopShell.probe() {
+        case .gnome(extensionRunning: true): return .gnome
         // GNOME on Wayland: only the extension can tell (an X display there is Xwayland's, which
         // sees X clients only). On X11 the window manager answers without it.
-        case .shellWithoutExtension where !x11Works || isWaylandSession(environment): return .gnome
+        case .gnome(extensionRunning: false) where !x11Works || isWaylandSession(environment): return .gnome
+        case .kwin: return .kwin
         default: return x11Works ? .x11 : nil
         }
     }

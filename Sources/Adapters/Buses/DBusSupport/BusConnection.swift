@@ -91,6 +91,9 @@ public final class BusConnection: @unchecked Sendable {
 
     public var isConnected: Bool { dbus_connection_get_is_connected(connection) != 0 }
 
+    /// This connection's unique name on the bus (`:1.42`), which other programs can call.
+    public var uniqueName: String { string(dbus_bus_get_unique_name(connection)) }
+
     /// Calls `member` and waits up to `timeout` seconds for the reply; returns its arguments.
     @discardableResult
     public func call(
@@ -161,12 +164,24 @@ public final class BusConnection: @unchecked Sendable {
     /// The wait is one `poll` on the bus's socket and `stop` (a descriptor that becomes readable
     /// when the caller must stop; -1 for none): it sleeps until a message comes, the caller stops,
     /// or the time is up.
-    public func nextSignal(timeout: Double, stop: Int32 = -1) throws(DBusFailure) -> DBusSignal? {
+    ///
+    /// With `answeringCalls`, a method call made to this connection is returned too (as a
+    /// `DBusSignal` whose `interface` and `member` are the call's), after an empty reply has been
+    /// sent: the way a program that cannot emit signals (a KWin script's `callDBus`) reports to
+    /// Vigil. The caller checks the sender.
+    public func nextSignal(timeout: Double, stop: Int32 = -1, answeringCalls: Bool = false) throws(DBusFailure) -> DBusSignal? {
         var waited = false
         while true {
             if let m = dbus_connection_pop_message(connection) {
                 defer { dbus_message_unref(m) }
-                guard dbus_message_get_type(m) == DBUS_MESSAGE_TYPE_SIGNAL else { continue }
+                let type = dbus_message_get_type(m)
+                if answeringCalls, type == DBUS_MESSAGE_TYPE_METHOD_CALL, let reply = dbus_message_new_method_return(m) {
+                    _ = dbus_connection_send(connection, reply, nil)
+                    dbus_message_unref(reply)
+                    dbus_connection_flush(connection)
+                } else if type != DBUS_MESSAGE_TYPE_SIGNAL {
+                    continue
+                }
                 let signal = DBusSignal(
                     sender: string(dbus_message_get_sender(m)), path: string(dbus_message_get_path(m)),
                     interface: string(dbus_message_get_interface(m)), member: string(dbus_message_get_member(m)),

@@ -123,13 +123,16 @@ void *vigil_xcb_screensaver_id(void) { return vigil_library_symbol(5, "xcb_scree
 // libdbus-1.so.3
 int vigil_load_libdbus(char *error, size_t size) { return vigil_library_load(6, error, size); }
 void dbus_bus_add_match(DBusConnection * a0, const char * a1, DBusError * a2) { VIGIL_STUB_FUNCTION(6, dbus_bus_add_match)(a0, a1, a2); }
+const char * dbus_bus_get_unique_name(DBusConnection * a0) { return VIGIL_STUB_FUNCTION(6, dbus_bus_get_unique_name)(a0); }
 dbus_bool_t dbus_bus_register(DBusConnection * a0, DBusError * a1) { return VIGIL_STUB_FUNCTION(6, dbus_bus_register)(a0, a1); }
 void dbus_connection_close(DBusConnection * a0) { VIGIL_STUB_FUNCTION(6, dbus_connection_close)(a0); }
+void dbus_connection_flush(DBusConnection * a0) { VIGIL_STUB_FUNCTION(6, dbus_connection_flush)(a0); }
 dbus_bool_t dbus_connection_get_is_connected(DBusConnection * a0) { return VIGIL_STUB_FUNCTION(6, dbus_connection_get_is_connected)(a0); }
 dbus_bool_t dbus_connection_get_unix_fd(DBusConnection * a0, int * a1) { return VIGIL_STUB_FUNCTION(6, dbus_connection_get_unix_fd)(a0, a1); }
 DBusConnection * dbus_connection_open_private(const char * a0, DBusError * a1) { return VIGIL_STUB_FUNCTION(6, dbus_connection_open_private)(a0, a1); }
 DBusMessage * dbus_connection_pop_message(DBusConnection * a0) { return VIGIL_STUB_FUNCTION(6, dbus_connection_pop_message)(a0); }
 dbus_bool_t dbus_connection_read_write(DBusConnection * a0, int a1) { return VIGIL_STUB_FUNCTION(6, dbus_connection_read_write)(a0, a1); }
+dbus_bool_t dbus_connection_send(DBusConnection * a0, DBusMessage * a1, dbus_uint32_t * a2) { return VIGIL_STUB_FUNCTION(6, dbus_connection_send)(a0, a1, a2); }
 DBusMessage * dbus_connection_send_with_reply_and_block(DBusConnection * a0, DBusMessage * a1, int a2, DBusError * a3) { return VIGIL_STUB_FUNCTION(6, dbus_connection_send_with_reply_and_block)(a0, a1, a2, a3); }
 void dbus_connection_set_exit_on_disconnect(DBusConnection * a0, dbus_bool_t a1) { VIGIL_STUB_FUNCTION(6, dbus_connection_set_exit_on_disconnect)(a0, a1); }
 void dbus_connection_unref(DBusConnection * a0) { VIGIL_STUB_FUNCTION(6, dbus_connection_unref)(a0); }
@@ -154,6 +157,7 @@ dbus_bool_t dbus_message_iter_next(DBusMessageIter * a0) { return VIGIL_STUB_FUN
 dbus_bool_t dbus_message_iter_open_container(DBusMessageIter * a0, int a1, const char * a2, DBusMessageIter * a3) { return VIGIL_STUB_FUNCTION(6, dbus_message_iter_open_container)(a0, a1, a2, a3); }
 void dbus_message_iter_recurse(DBusMessageIter * a0, DBusMessageIter * a1) { VIGIL_STUB_FUNCTION(6, dbus_message_iter_recurse)(a0, a1); }
 DBusMessage * dbus_message_new_method_call(const char * a0, const char * a1, const char * a2, const char * a3) { return VIGIL_STUB_FUNCTION(6, dbus_message_new_method_call)(a0, a1, a2, a3); }
+DBusMessage * dbus_message_new_method_return(DBusMessage * a0) { return VIGIL_STUB_FUNCTION(6, dbus_message_new_method_return)(a0); }
 void dbus_message_unref(DBusMessage * a0) { VIGIL_STUB_FUNCTION(6, dbus_message_unref)(a0); }
 dbus_bool_t dbus_signature_validate(const char * a0, DBusError * a1) { return VIGIL_STUB_FUNCTION(6, dbus_signature_validate)(a0, a1); }
 dbus_bool_t dbus_signature_validate_single(const char * a0, DBusError * a1) { return VIGIL_STUB_FUNCTION(6, dbus_signature_validate_single)(a0, a1); }

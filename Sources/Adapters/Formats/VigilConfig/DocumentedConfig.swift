@@ -147,12 +147,13 @@ public enum DocumentedConfig {
           lock_is_away: true
 
         apps:
-          # The application in front (GNOME, Hyprland, i3, sway, X11 window managers). Only its class and
+          # The application in front (GNOME, KDE Plasma, Hyprland, i3, sway, X11). Only its class and
           # category are kept; window titles are used for matching inside the detector and then dropped.
           enabled: true
           # auto takes the desktop's own: hyprland (its event socket, when $HYPRLAND_INSTANCE_SIGNATURE is
           # set), i3 (i3's or sway's IPC, $I3SOCK or $SWAYSOCK), gnome (GNOME Shell, through Vigil's
-          # extension: `vigil desktop install`), x11 (any X11 window manager). `vigil desktop` says which.
+          # extension: `vigil desktop install`), kwin (KDE Plasma: a KWin script Vigil loads for the
+          # session), x11 (any X11 window manager). `vigil desktop` says which.
           backend: auto
           # Time in distracting applications that scores nothing (a glance at the chat).
           grace: 1m

@@ -35,18 +35,6 @@ public final class GnomeFocusDetector: Detector, Sendable {
         self.retry = retry
     }
 
-    /// What answers on the session bus: nothing (not GNOME), GNOME Shell without Vigil's
-    /// extension running, or the extension.
-    public enum Presence: Sendable, Equatable {
-        case noShell, shellWithoutExtension, extensionRunning
-    }
-
-    /// Whether GNOME Shell runs on the session bus and Vigil's extension answers in it.
-    public static func probe(busAddress: String? = nil) -> Presence {
-        guard let bus = try? BusConnection(.session, address: busAddress), (try? bus.nameHasOwner(shell)) == true else { return .noShell }
-        return (try? current(bus, timeout: 2)) != nil ? .extensionRunning : .shellWithoutExtension
-    }
-
     public func readings() -> AsyncStream<SamplePayload> {
         DetectorContext.readings(sensor: .app, threadName: "vigil-gnome-focus") { [self] context in
             runBusWatch(
