@@ -32,8 +32,9 @@
 //   Buses    DBusSupport (CDBus: a bus connection, calls, signals, the D-Bus value types).
 //   Sensors  InputDetector (libinput), MicrophoneDetector (PulseAudio levels, calls and playback),
 //            LocationDetector (gpsd), X11Detector (X11 idle, blanking, the window in front),
-//            WaylandIdle (ext-idle-notify-v1, KDE's idle), DesktopPresence (GNOME's idle monitor,
-//            org.freedesktop.ScreenSaver, logind), I3Detector (i3's and sway's IPC), HyprlandDetector
+//            WaylandDetector (ext-idle-notify-v1, KDE's idle; wlroots' window list), DesktopPresence
+//            (GNOME's idle monitor and Vigil's Shell extension, org.freedesktop.ScreenSaver, logind, a
+//            KWin script), I3Detector (i3's and sway's IPC), HyprlandDetector
 //            (Hyprland's event socket); DetectorSupport
 //            (a detector's thread, status and backoff, sources combined, the focus categoriser), the
 //            one sensor module the others may import.
@@ -173,8 +174,8 @@ let package = Package(
             name: "X11Detector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CSensorLibraries", "CXCB"],
             path: "Sources/Adapters/Sensors/X11Detector"),
         .target(
-            name: "WaylandIdle", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CWayland"],
-            path: "Sources/Adapters/Sensors/WaylandIdle"),
+            name: "WaylandDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls", "CWayland"],
+            path: "Sources/Adapters/Sensors/WaylandDetector"),
         .target(name: "I3Detector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls"], path: "Sources/Adapters/Sensors/I3Detector"),
         .target(
             name: "HyprlandDetector", dependencies: ["VigilCore", "DetectorSupport", "SystemCalls"], path: "Sources/Adapters/Sensors/HyprlandDetector"
@@ -235,7 +236,7 @@ let package = Package(
             dependencies: [
                 "VigilCore", "VigilAudio", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig", "SystemCalls",
                 "VigilStore", "InputDetector", "MicrophoneDetector", "LocationDetector", "DesktopNotifier", "SoundAlarm", "DesktopPresence",
-                "DetectorSupport", "X11Detector", "I3Detector", "HyprlandDetector", "WaylandIdle",
+                "DetectorSupport", "X11Detector", "I3Detector", "HyprlandDetector", "WaylandDetector",
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             path: "Sources/Runtime/SessionRuntime"),
@@ -297,7 +298,7 @@ let package = Package(
         .testTarget(
             name: "DesktopDetectorTests",
             dependencies: [
-                "X11Detector", "I3Detector", "HyprlandDetector", "WaylandIdle", "DesktopPresence", "DetectorSupport", "TestSupport", "VigilCore",
+                "X11Detector", "I3Detector", "HyprlandDetector", "WaylandDetector", "DesktopPresence", "DetectorSupport", "TestSupport", "VigilCore",
             ],
             exclude: ["Data"]),
         .testTarget(name: "DesktopNotifierTests", dependencies: ["DesktopNotifier", "TestSupport"], exclude: ["Data"]),

@@ -55,7 +55,8 @@ fi
 # localedef from the locales' sources (locales). The import tests make their exports with the real
 # Taskwarrior and Timewarrior (taskwarrior, timewarrior). The GNOME tests run a real GNOME Shell
 # (gnome-shell) headless with Vigil's extension, and check with Node (nodejs) that the extension's
-# flavour for GNOME 45 and later, which Debian 12 cannot run, parses as an ES module. A desktop's notification daemons are
+# flavour for GNOME 45 and later, which Debian 12 cannot run, parses as an ES module. The wlroots
+# window-list tests run sway and phoc (Phosh's compositor: Debian 12's wayfire needs a GPU). A desktop's notification daemons are
 # installed too (dunst, gnome-shell), though no test runs them as the person's: the suite must pass
 # on a developer's desktop, where a private test bus that read the system's service directories
 # started one at the first notification; with them installed, every run shows it does not.
@@ -63,7 +64,7 @@ if [ "$tier" = tests ]; then
   packages+=(gpsd gpsd-clients pulseaudio pulseaudio-utils sox ffmpeg dbus python3-dbus python3-gi
              postgresql chromium python3-pil python3-dbusmock libglib2.0-bin xvfb i3-wm xdotool x11-utils xterm sway gir1.2-gtk-3.0
              python3-venv wtype kwin-wayland weston wayland-utils wayland-protocols plasma-wayland-protocols
-             groff-base man-db locales taskwarrior timewarrior dunst gnome-shell nodejs)
+             groff-base man-db locales taskwarrior timewarrior dunst gnome-shell nodejs phoc)
 fi
 
 missing=()

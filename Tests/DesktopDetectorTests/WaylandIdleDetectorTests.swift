@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 import VigilCore
 
-@testable import WaylandIdle
+@testable import WaylandDetector
 
 /// These tests run real Wayland compositors, each started by the test:
 /// - sway 1.7 (wlroots 0.15), headless as uid 65534 (sway refuses root): it offers KDE's
@@ -43,7 +43,7 @@ import VigilCore
     @Test func onSwayIdleGrowsWithoutInputDropsOnAKeyPressAndALostCompositorIsRecovered() async throws {
         let sway = try SwayCompositor()
         let probe = WaylandCompositor.probe(display: sway.waylandDisplay)
-        #expect(probe == WaylandProbe(display: sway.waylandDisplay, reachable: true, idleProtocol: .kdeIdle), "\(probe)")
+        #expect(probe == WaylandProbe(display: sway.waylandDisplay, reachable: true, idleProtocol: .kdeIdle, listsWindows: true), "\(probe)")
 
         let c = Collector(Self.detector(sway.waylandDisplay).readings())
         defer { c.stop() }

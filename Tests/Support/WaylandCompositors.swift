@@ -46,10 +46,7 @@ public final class KWinCompositor {
 
     /// Starts a client of this compositor (a window: `Tests/DesktopDetectorTests/Data/wayland-window.py`).
     public func launch(_ path: String, _ arguments: [String], name: String) throws -> ChildProcess {
-        try ChildProcess(
-            "/usr/bin/env",
-            ["-i", "PATH=/usr/bin:/bin", "HOME=\(directory)", "XDG_RUNTIME_DIR=\(runtime)", "WAYLAND_DISPLAY=\(waylandDisplay)", path] + arguments,
-            output: directory + "/\(name).log")
+        try launchClient(path, arguments, directory: directory, runtime: runtime, display: waylandDisplay, name: name)
     }
 
     /// Makes the window of `resourceClass` the active one, as a click would, through a KWin script
@@ -102,6 +99,46 @@ public final class KWinCompositor {
     }
 }
 
+/// phoc (Phosh's compositor, Debian 12's 0.24, on wlroots), headless with pixman rendering, for
+/// one test: a wlroots compositor other than sway that offers `zwlr_foreign_toplevel_manager_v1`
+/// (phosh's app switcher uses it). It stands in for wayfire, which the issue names: Debian 12's
+/// wayfire 0.7 renders only through OpenGL ES on a DRM device and refuses to start without one
+/// ("Failed to get DRM file descriptor"), and this machine, like CI's, has no GPU.
+public final class PhocCompositor {
+    public let directory: String
+    public let runtime: String
+    private let process: ChildProcess
+
+    public init() throws {
+        directory = try temporaryDirectory("vigil-phoc")
+        runtime = directory + "/run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        guard chmod(runtime, 0o700) == 0 else { throw TestFailure("cannot make \(runtime) private: \(String(cString: strerror(errno)))") }
+        let log = directory + "/phoc.log"
+        process = try ChildProcess(
+            "/usr/bin/env",
+            [
+                "-i", "PATH=/usr/bin:/bin", "HOME=\(directory)", "XDG_RUNTIME_DIR=\(runtime)", "WLR_BACKENDS=headless", "WLR_LIBINPUT_NO_DEVICES=1",
+                "WLR_RENDERER=pixman", "/usr/bin/phoc",
+            ],
+            output: log)
+        try waitUntilAnswering(process, waylandDisplay, log: log, "phoc")
+    }
+
+    /// The Wayland socket's full path, for $WAYLAND_DISPLAY.
+    public var waylandDisplay: String { runtime + "/wayland-0" }
+
+    /// Starts a client of this compositor (a window: `Tests/DesktopDetectorTests/Data/wayland-window.py`).
+    public func launch(_ path: String, _ arguments: [String], name: String) throws -> ChildProcess {
+        try launchClient(path, arguments, directory: directory, runtime: runtime, display: waylandDisplay, name: name)
+    }
+
+    deinit {
+        process.kill(SIGTERM)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
 /// Weston 10 (Debian 12) on an `XServer`, as a window of it: a Wayland compositor with a seat (the
 /// X11 backend's keyboard and pointer) and no idle protocol at all, for the tests of what Vigil
 /// says about such a compositor. Pixman rendering, no config file, its socket in a private runtime
@@ -129,6 +166,17 @@ public final class WestonCompositor {
     public var waylandDisplay: String { runtime + "/wayland-vigil" }
 
     deinit { process.kill(SIGTERM) }
+}
+
+/// Starts a client of a compositor: an environment of its own (the compositor's runtime folder and
+/// display, `directory` as its home), its output in `directory/name.log`.
+private func launchClient(_ path: String, _ arguments: [String], directory: String, runtime: String, display: String, name: String) throws
+    -> ChildProcess
+{
+    try ChildProcess(
+        "/usr/bin/env",
+        ["-i", "PATH=/usr/bin:/bin", "HOME=\(directory)", "XDG_RUNTIME_DIR=\(runtime)", "WAYLAND_DISPLAY=\(display)", path] + arguments,
+        output: directory + "/\(name).log")
 }
 
 /// Waits (up to 30 s) until a compositor's socket exists and a client's round trip there is

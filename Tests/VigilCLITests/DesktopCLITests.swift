@@ -224,20 +224,66 @@ import Testing
             distract: { try activate("org.example.Browser") }, backToWork: { try activate("org.example.Editor") })
     }
 
+    /// On wlroots compositors: phoc (no IPC of its own) is seen through its window list without
+    /// any setting, and on sway `apps.backend: wlroots` takes the window list rather than sway's
+    /// IPC, in a live session that opens an `app` episode for a distracting window.
+    @Test func onWlrootsCompositorsTheWindowListShowsTheApplicationInFront() async throws {
+        let phoc = try PhocCompositor()
+        let home = freshHome()
+        let phocEnv = ["WAYLAND_DISPLAY": phoc.waylandDisplay, "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "Phosh:GNOME"]
+        let shown = try await vigil(["desktop"], home: home, env: phocEnv)
+        #expect(
+            shown.stdout.contains("app       the Wayland compositor's window list (wlr-foreign-toplevel-management) on \(phoc.waylandDisplay)"),
+            "\(shown.stdout)\(shown.stderr)")
+        let sensors = try await vigil(["sensors", "--json", "--timeout", "10"], home: home, env: phocEnv)
+        let app = try #require(jsonRecords(sensors.stdout).first { $0["sensor"] as? String == "app" }, "\(sensors.stdout)")
+        #expect(app["use"] as? String == "in_use", "\(app)")
+
+        let sway = try SwayCompositor()
+        let marker = "Zq7MarkerWlr"
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("DesktopDetectorTests/Data/wayland-window.py").path
+        var windows: [ChildProcess] = []
+        defer { for w in windows { w.kill() } }
+        for (id, title) in [("org.example.Browser", "Cats - YouTube \(marker)"), ("org.example.Editor", "notes \(marker)")] {
+            try title.write(toFile: sway.directory + "/\(id).title", atomically: true, encoding: .utf8)
+            windows.append(try sway.start("/usr/bin/python3", [script, id, sway.directory + "/\(id).title"]))
+        }
+        // Both windows there, the editor (opened last) in front.
+        #expect(try await eventually(30) { sway.msg("[app_id=\"org.example.Browser\"] focus").status == 0 })
+        #expect(try await eventually(30) { sway.msg("[app_id=\"org.example.Editor\"] focus").status == 0 })
+        let env = [
+            "HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "XDG_RUNTIME_DIR": sway.runtime,
+            "WAYLAND_DISPLAY": sway.waylandDisplay, "SWAYSOCK": sway.socket ?? "", "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus,
+            "PATH": "/usr/bin:/bin", "TZ": "UTC",
+        ]
+        func focus(_ id: String) throws {
+            let r = sway.msg("[app_id=\"\(id)\"] focus")
+            guard r.status == 0 else { throw TestFailure("swaymsg: \(r.output)") }
+        }
+        try await liveAppEpisode(
+            environment: env, marker: marker, reason: "in org.example.Browser — youtube (distracting)", backend: "wlroots",
+            distract: { try focus("org.example.Browser") }, backToWork: { try focus("org.example.Editor") })
+        // The session's config forced the window list over sway's IPC.
+        let forced = try await vigil(["sensors", "--json", "--timeout", "10"], home: home, env: env)
+        let source = jsonRecords(forced.stdout).first { $0["sensor"] as? String == "app" }?["source"] as? String
+        #expect(source?.hasPrefix("the Wayland compositor's window list") == true, "\(forced.stdout)")
+    }
+
     /// A live `vigil start` in `environment` (its HOME, XDG folders and desktop), with an editor as
     /// work and a title rule for video sites as distracting: once `ready` holds, `distract` brings
     /// a distracting window to the front, which must open an `app` episode whose reason ends with
     /// `reason`; `backToWork` must end it. Then `vigil stop`, and `marker` (in every title) must be
     /// in no file written (the output, the log and its WAL).
     func liveAppEpisode(
-        environment: [String: String], marker: String, reason: String, ready: () -> Bool = { true }, distract: () throws -> Void,
-        backToWork: () throws -> Void
+        environment: [String: String], marker: String, reason: String, backend: String = "auto", ready: () -> Bool = { true },
+        distract: () throws -> Void, backToWork: () throws -> Void
     ) async throws {
         let home = try #require(environment["HOME"])
         let config = (environment["XDG_CONFIG_HOME"] ?? home + "/.config") + "/vigil/config.yaml"
         let data = (environment["XDG_DATA_HOME"] ?? home + "/.local/share") + "/vigil"
         write(
-            "apps:\n  grace: 5s\n  full: 10s\n  rules:\n    - {name: editor, class: [org.example.editor], category: work}\n"
+            "apps:\n  backend: \(backend)\n  grace: 5s\n  full: 10s\n  rules:\n    - {name: editor, class: [org.example.editor], category: work}\n"
                 + "    - {name: youtube, title: youtube, category: distracting}\nscoring:\n  distract_confirm: 2s\n",
             to: config)
         let out = home + "/live.jsonl"

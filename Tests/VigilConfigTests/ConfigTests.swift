@@ -177,7 +177,9 @@ func problems(_ yaml: String) -> [ConfigError] {
         #expect(problems("location:\n  workplace:\n    lat: 52\n").first?.message.contains("did you mean 'latitude'") == true)
         #expect(
             problems("desktop:\n  backend: mir\n").first?.message == "unknown backend 'mir': expected one of auto, gnome, freedesktop, wayland, x11")
-        #expect(problems("apps:\n  backend: kde\n").first?.message == "unknown backend 'kde': expected one of auto, hyprland, i3, gnome, kwin, x11")
+        #expect(
+            problems("apps:\n  backend: kde\n").first?.message
+                == "unknown backend 'kde': expected one of auto, hyprland, i3, gnome, kwin, wlroots, x11")
         #expect(problems("apps:\n  rules: 5\n").first?.message.contains("expected a list of rules") == true)
         #expect(
             problems("apps:\n  rules:\n    - {name: x, class: a, category: fun}\n").first?.message

@@ -309,6 +309,8 @@ public enum AppBackend: String, Hashable, Sendable, CaseIterable {
     case gnome
     /// KDE Plasma's KWin (Wayland and X11), through a KWin script Vigil loads for the session.
     case kwin
+    /// wlroots compositors (sway, wayfire, labwc, river…): wlr-foreign-toplevel-management.
+    case wlroots
     /// Any X11 window manager: EWMH's `_NET_ACTIVE_WINDOW`.
     case x11
 }

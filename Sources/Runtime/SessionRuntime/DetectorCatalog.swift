@@ -8,7 +8,7 @@ import LocationDetector
 import MicrophoneDetector
 import Synchronization
 import VigilCore
-import WaylandIdle
+import WaylandDetector
 import X11Detector
 
 /// What is known about each live sensor before a session starts.
@@ -102,7 +102,7 @@ public enum DetectorCatalog {
 
     /// The application in front: `apps.backend`, else the desktop's own, in `AppBackend`'s order:
     /// Hyprland's event socket, i3's or sway's IPC, Vigil's GNOME Shell extension, a KWin script,
-    /// the X11 window manager's EWMH `_NET_ACTIVE_WINDOW`. Under GNOME on X11 without the extension, X11 serves;
+    /// a wlroots compositor's window list, the X11 window manager's EWMH `_NET_ACTIVE_WINDOW`. Under GNOME on X11 without the extension, X11 serves;
     /// on Wayland the extension is the only way, so its detector says how to install it.
     static func app(_ c: VigilConfiguration.Apps, x11: X11Probe?, environment: [String: String] = ProcessInfo.processInfo.environment)
         -> SensorAvailability
@@ -125,6 +125,10 @@ public enum DetectorCatalog {
         case .kwin?:
             source = "a KWin script (loaded into KWin over the session bus)"
             detector = KWinFocusDetector(apps: c)
+        case .wlroots?:
+            source =
+                "the Wayland compositor's window list (wlr-foreign-toplevel-management) on \(environment["WAYLAND_DISPLAY"] ?? "$WAYLAND_DISPLAY")"
+            detector = WaylandFocusDetector(apps: c)
         case .x11?:
             source = "X11 window manager on \(displayName(x11))"
             detector = X11FocusDetector(apps: c)
@@ -136,8 +140,8 @@ public enum DetectorCatalog {
         guard let detector else {
             let why =
                 "no way to see the application in front: no X display (\(x11?.problem ?? "none")), no i3 or sway socket"
-                + " ($I3SOCK, $SWAYSOCK), no Hyprland ($HYPRLAND_INSTANCE_SIGNATURE), no GNOME Shell on the session bus"
-                + " and no KWin."
+                + " ($I3SOCK, $SWAYSOCK), no Hyprland ($HYPRLAND_INSTANCE_SIGNATURE), no GNOME Shell or KWin on the session bus"
+                + " and no Wayland compositor that lists its windows."
             return SensorAvailability(
                 sensor: .app, detector: nil, source: source, status: SensorStatus(sensor: .app, state: .unavailable, detail: why))
         }
@@ -155,8 +159,11 @@ public enum DetectorCatalog {
         // sees X clients only). On X11 the window manager answers without it.
         case .gnome(extensionRunning: false) where !x11Works || isWaylandSession(environment): return .gnome
         case .kwin: return .kwin
-        default: return x11Works ? .x11 : nil
+        default: break
         }
+        // Other Wayland compositors: the window list of wlroots' protocol, where the compositor has it.
+        if !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty, WaylandCompositor.probe().listsWindows { return .wlroots }
+        return x11Works ? .x11 : nil
     }
 
     /// Whether this is a Wayland session: `$XDG_SESSION_TYPE`, else `$WAYLAND_DISPLAY` being set.

@@ -153,7 +153,8 @@ public enum DocumentedConfig {
           # auto takes the desktop's own: hyprland (its event socket, when $HYPRLAND_INSTANCE_SIGNATURE is
           # set), i3 (i3's or sway's IPC, $I3SOCK or $SWAYSOCK), gnome (GNOME Shell, through Vigil's
           # extension: `vigil desktop install`), kwin (KDE Plasma: a KWin script Vigil loads for the
-          # session), x11 (any X11 window manager). `vigil desktop` says which.
+          # session), wlroots (wayfire, labwc, river and other wlroots compositors: their window list),
+          # x11 (any X11 window manager). `vigil desktop` says which.
           backend: auto
           # Time in distracting applications that scores nothing (a glance at the chat).
           grace: 1m

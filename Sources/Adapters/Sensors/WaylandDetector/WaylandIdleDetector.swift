@@ -104,6 +104,8 @@ public struct WaylandProbe: Sendable, Equatable {
     public var idleProtocol: WaylandIdleProtocol?
     /// Why not, in a sentence, when there is no idle protocol to use.
     public var problem: String?
+    /// It lists its windows (`zwlr_foreign_toplevel_manager_v1`): `WaylandFocusDetector` works.
+    public var listsWindows = false
 }
 
 /// Looking at a Wayland compositor without a detector.
@@ -127,6 +129,7 @@ public enum WaylandCompositor {
             return probe
         }
         probe.reachable = true
+        probe.listsWindows = wayland.globals.offers(ForeignToplevels.managerInterface)
         probe.idleProtocol = WaylandIdleProtocol.best(in: wayland.globals)
         if probe.idleProtocol == nil || !wayland.globals.offers("wl_seat") {
             probe.idleProtocol = nil
