@@ -158,8 +158,9 @@ import VigilRecording
     }
 
     /// An export of a few hundred bytes whose afk event lasts 30 years (one such once needed more
-    /// than 7.9 GB: a reading every 3 s) is read as a few hundred samples: what an export costs is
-    /// bounded by its events, never by the time they span.
+    /// than 7.9 GB: a reading every 3 s) is read as a few samples: what an export costs is
+    /// bounded by its events, never by the time they span. An afk stretch that long (over an hour)
+    /// is a silence between sessions: its first reading, then nothing until the next event.
     @Test func anAfkEventOfDecadesIsABoundedNumberOfSamples() throws {
         let text =
             #"{"buckets": {"aw-watcher-afk_h": {"id": "aw-watcher-afk_h", "created": "2026-01-01T00:00:00.000000+00:00", "name": null, "type": "afkstatus", "client": "aw-watcher-afk", "hostname": "h", "data": {}, "events": ["#
@@ -170,15 +171,47 @@ import VigilRecording
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try text.write(toFile: dir + "/export.json", atomically: true, encoding: .utf8)
         let source = try RecordingFiles.open(path: dir + "/export.json", configuration: .default, signals: .builtIn).source
-        var count = 0
-        var longestIdle = 0.0
+        var samples: [Sample] = []
         while let s = try source.next() {
-            count += 1
-            #expect(count <= 2000, "samples of a file of \(text.utf8.count) bytes")
-            if count > 2000 { break }
-            if case .desktop(.idle(let idle)) = s.payload { longestIdle = max(longestIdle, idle) }
+            samples.append(s)
+            #expect(samples.count <= 2000, "samples of a file of \(text.utf8.count) bytes")
+            if samples.count > 2000 { break }
         }
-        #expect(longestIdle == 946_684_800, "the idle time at the event's end is all of it")
+        let afkStart = Timestamp(nanoseconds: 820_454_400 * 1_000_000_000)
+        #expect(samples.first?.time == afkStart && samples.first?.payload == .desktop(.idle(0)), "\(samples.prefix(2))")
+        // Nothing more until the not-afk event 30 years later.
+        #expect(samples.dropFirst().allSatisfy { $0.time >= afkStart + 946_684_800 }, "\(samples.prefix(3))")
+        #expect(samples.count < 100)
+    }
+
+    /// The screen left on over a long afk stretch (aw-watcher-window's heartbeats merged into one
+    /// event across it): nothing is read inside the stretch, and the window still in front when
+    /// the person is back is told again there, opening the next session; a second between two
+    /// events of one window is no change.
+    @Test func aWindowLeftInFrontOverALongAfkStretchIsToldAgainAfterIt() throws {
+        let text =
+            #"{"buckets": {"w": {"id": "w", "type": "currentwindow", "events": ["#
+            + #"{"timestamp": "2026-03-02T09:00:00+00:00", "duration": 599.0, "data": {"app": "Code", "title": "a"}}, "#
+            + #"{"timestamp": "2026-03-02T09:10:00+00:00", "duration": 10199.0, "data": {"app": "Code", "title": "b"}}]}, "#
+            + #""a": {"id": "a", "type": "afkstatus", "events": ["#
+            + #"{"timestamp": "2026-03-02T09:00:00+00:00", "duration": 1800.0, "data": {"status": "not-afk"}}, "#
+            + #"{"timestamp": "2026-03-02T09:30:00+00:00", "duration": 5400.0, "data": {"status": "afk"}}, "#
+            + #"{"timestamp": "2026-03-02T11:00:00+00:00", "duration": 3600.0, "data": {"status": "not-afk"}}]}}}"#
+        let samples = try {
+            let source = try ActivityWatchExport.read(contents: Array(text.utf8), name: "export.json", configuration: .default)
+            var out: [Sample] = []
+            while let s = try source.next() { out.append(s) }
+            return out
+        }()
+        func at(_ hh: Int, _ mm: Int, _ ss: Int = 0) -> Timestamp {
+            Timestamp(nanoseconds: Int64((1_772_442_000 + (hh - 9) * 3600 + mm * 60 + ss)) * 1_000_000_000)
+        }
+        let code = SamplePayload.app(AppFocus(appClass: "Code", category: .work, rule: "editors"))
+        let apps = samples.filter { if case .app = $0.payload { true } else { false } }
+        #expect(apps.map(\.time) == [at(9, 0), at(11, 0), at(12, 0, -1)], "\(apps)")
+        #expect(apps.prefix(2).allSatisfy { $0.payload == code })
+        #expect(apps.last?.payload == .app(AppFocus(appClass: "", category: .neutral)))
+        #expect(!samples.contains { $0.time > at(9, 30) && $0.time < at(11, 0) }, "nothing inside the afk stretch")
     }
 
     /// The export is streamed: read through a buffer of any size, down to a byte, it is the same.
@@ -238,7 +271,11 @@ import VigilRecording
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try text.write(toFile: dir + "/export.json", atomically: true, encoding: .utf8)
-        let source = try RecordingFiles.open(path: dir + "/export.json", configuration: .default, signals: .builtIn).source
+        // Titles kept: each event is a focus of its own (without them, events that change nothing
+        // Vigil keeps are no change, and consecutive matches of one rule would be one).
+        var configuration = VigilConfiguration.default
+        configuration.apps.storeTitles = true
+        let source = try RecordingFiles.open(path: dir + "/export.json", configuration: configuration, signals: .builtIn).source
         var got: [String?] = []
         while let s = try source.next() {
             if case .app(let a) = s.payload, !a.appClass.isEmpty { got.append(a.rule) }

@@ -24,7 +24,9 @@ struct Replay: AsyncParsableCommand {
 
             Files of separate sessions (more than an hour apart, none covering the time between) \
             are said to be so: replayed together they are judged as one session with a long \
-            silence in it. --split replays each stretch as a session of its own.
+            silence in it. --split replays each stretch as a session of its own. An ActivityWatch \
+            export is always replayed as the sessions it holds: an afk stretch of over an hour \
+            (a night) ends one.
             """
     )
 
@@ -70,7 +72,9 @@ struct Replay: AsyncParsableCommand {
             let merged = try Recordings(configuration: config, signals: Composition.registry.signals).open(files)
             let replayer = Replayer(configuration: config, signals: Composition.registry.signals, task: task, plannedSeconds: minutes.map { $0 * 60 })
             let lines = ReplayLines(json: json, paced: pace != nil, keepsSessions: eventLog != nil)
-            let splitAfter = split ? Self.separateAfter : nil
+            // Another tool's export of days holds its sessions: replayed as them, as with --split.
+            let splits = split || merged.sources.contains { $0.holdsSessions }
+            let splitAfter = splits ? Self.separateAfter : nil
             let result =
                 try pace.map { try replayer.run(merged, splitAfterSilence: splitAfter, pace: $0, emit: lines.show) }
                 ?? replayer.run(merged, splitAfterSilence: splitAfter, emit: lines.show)
@@ -83,7 +87,7 @@ struct Replay: AsyncParsableCommand {
             if result.samples == 0 {
                 throw Failure("\(files.map(\.terminalSafe).joined(separator: ", ")): no samples to replay", code: .dataError)
             }
-            if !split { noteSeparateStretches(merged.stretches(joinedWithin: Self.separateAfter)) }
+            if !splits { noteSeparateStretches(merged.stretches(joinedWithin: Self.separateAfter)) }
             // Logged once every recording was read, in one transaction: a file that turns out bad
             // halfway leaves the log as it was.
             if let eventLog, !lines.sessions.isEmpty {

@@ -9,8 +9,12 @@ import VigilRecording
 /// What is read, and how it becomes samples:
 /// - `currentwindow` buckets (aw-watcher-window: `data.app`, `data.title`): each event is the
 ///   application in front from its timestamp, categorised with the `apps:` rules (the title is used
-///   for matching and dropped unless `apps.store_titles`). Where the window data stops before the
-///   next event, no window is in front.
+///   for matching and dropped unless `apps.store_titles`); an event that changes nothing Vigil
+///   keeps (another title, same category) is no change. Events within the watcher's pulse time
+///   (2 s) of each other are one stretch in front; where the window data stops for longer, no
+///   window is in front.
+/// - Sessions: an afk event of over an hour (`sessionBreak`: a night, a weekend) is a silence:
+///   nothing is read inside it, and a replay splits the export there into the sessions it holds.
 /// - `afkstatus` buckets (aw-watcher-afk: `data.status` `afk` / `not-afk`): the desktop's idle
 ///   time. aw-watcher-afk dates an `afk` event from the last input, so the idle time is the time
 ///   since the event began; `not-afk` is active. Between events nothing is read: the computer was
@@ -26,20 +30,75 @@ import VigilRecording
 /// made as the replay asks for them (`ActivityWatchSamples`). An afk or not-afk event is read as
 /// readings `afkCadence` apart (the session's `gap` must not be crossed, or the replay would take
 /// the stretch for a machine asleep), and only through its first `longestWatched`: beyond that the
-/// stretch is a gap, as a night with the computer left on is. So an event lasting decades costs a
-/// few hundred samples, not a billion.
+/// stretch is a gap. An afk event of over `sessionBreak` is one reading and a silence. So an
+/// event lasting decades costs at most a few hundred samples, not a billion.
 public enum ActivityWatchExport {
     /// Seconds between the readings of a `not-afk` event's first seconds. Each reading after input
     /// is one activity event for the presence judgement, which wants several within
     /// `input.resume_within` before someone away counts as back: readings every 3 s bring a person
     /// back within about 10 s of a `not-afk` event's start, as a desktop polled every second does.
     static let readingEvery = 3.0
-    /// The longest stretch of one afk or not-afk event read as readings: 12 hours. aw-watcher-afk
-    /// ends a `not-afk` event after 3 minutes without input, so a longer one is a machine nobody
-    /// watched; an `afk` one that long is a night or a weekend away.
+    /// The longest stretch of one `not-afk` event read as readings: 12 hours. aw-watcher-afk ends
+    /// a `not-afk` event after 3 minutes without input, so a longer one is a machine nobody watched.
     static let longestWatched = 12 * 3600.0
     /// The largest single value (an event, a bucket's fields) held at once: 16 MiB.
     static let largestValue = 1 << 24
+    /// aw-watcher-window's pulse time (its poll time, 1 s, plus 1 s): its heartbeats merge into one
+    /// event while they come within it, so events of a window in front follow each other within it.
+    static let pulseTime = 2.0
+    /// An afk stretch longer than this ends a session and the next input starts another (a night,
+    /// a weekend): `vigil replay --split`'s silence, an hour.
+    static let sessionBreak = 3600.0
+
+    /// The afk stretches longer than `sessionBreak`, in time order: inside them nothing is read,
+    /// so each is a silence between two sessions.
+    struct Breaks {
+        private(set) var spans: [(start: Timestamp, end: Timestamp)] = []
+
+        init() {}
+
+        /// From the afk buckets' events (each bucket in time order); overlapping ones joined.
+        init(_ buckets: [[Event]]) {
+            let long = buckets.joined().filter { $0.afk && $0.duration > ActivityWatchExport.sessionBreak }.sorted { $0.start < $1.start }
+            for e in long {
+                if let last = spans.last, e.start <= last.end {
+                    spans[spans.count - 1].end = max(last.end, e.end)
+                } else {
+                    spans.append((e.start, e.end))
+                }
+            }
+        }
+
+        /// The first span that starts after `time` (binary search).
+        private func firstStarting(after time: Timestamp) -> Int {
+            var (low, high) = (0, spans.count)
+            while low < high {
+                let mid = (low + high) / 2
+                if spans[mid].start <= time { low = mid + 1 } else { high = mid }
+            }
+            return low
+        }
+
+        /// The span `time` lies strictly inside of (after its start), if any.
+        func containing(_ time: Timestamp) -> (start: Timestamp, end: Timestamp)? {
+            let i = firstStarting(after: time) - 1
+            guard i >= 0, spans[i].start < time, time < spans[i].end else { return nil }
+            return spans[i]
+        }
+
+        /// The first span that starts in [from, to), if any.
+        func first(startingIn from: Timestamp, _ to: Timestamp) -> (start: Timestamp, end: Timestamp)? {
+            let i = firstStarting(after: from)
+            if i > 0, spans[i - 1].start == from { return spans[i - 1] }
+            return i < spans.count && spans[i].start < to ? spans[i] : nil
+        }
+
+        /// Whether a span starts in (from, to]: the two instants are in different sessions.
+        func separate(_ from: Timestamp, _ to: Timestamp) -> Bool {
+            let i = firstStarting(after: from)
+            return i < spans.count && spans[i].start <= to
+        }
+    }
 
     public struct Failure: Error {
         public var message: String
@@ -95,8 +154,10 @@ public enum ActivityWatchExport {
         guard last.secondsSinceEpoch - first.secondsSinceEpoch < 3.15e9 else {
             throw Failure(message: "its events span more than 100 years (\(first) to \(last)): one replay is one timeline")
         }
-        let streams = buckets.map {
-            BucketSamples(kind: $0.kind!, events: $0.sortedEvents(), cadence: Cadence(configuration), names: export.names)
+        let sorted = buckets.map { $0.sortedEvents() }
+        let breaks = Breaks(zip(buckets, sorted).filter { $0.0.kind == .afk }.map(\.1))
+        let streams = zip(buckets, sorted).map {
+            BucketSamples(kind: $0.kind!, events: $1, cadence: Cadence(configuration), names: export.names, breaks: breaks)
         }
         return ActivityWatchSamples(path: path, start: first, streams: streams)
     }

@@ -10,6 +10,8 @@ public final class ActivityWatchSamples: SampleSource {
     public let task: String? = nil
     public let plannedSeconds: Double? = nil
     public let skippedLines = 0
+    /// An export spans days: its afk stretches of over an hour are silences between sessions.
+    public let holdsSessions = true
     private var streams: [BucketSamples]
     /// Each bucket's next sample; the earliest is taken next.
     private var heads: [Sample?]
@@ -76,19 +78,28 @@ struct BucketSamples {
     let events: [ActivityWatchExport.Event]
     let cadence: ActivityWatchExport.Cadence
     let names: ActivityWatchExport.Names
+    /// The long afk stretches (`ActivityWatchExport.Breaks`): nothing is read inside them.
+    let breaks: ActivityWatchExport.Breaks
     /// The event whose samples come next.
     private var index = 0
     /// Window: the end of the last event, when no window is in front from then on. Afk: the next
     /// reading's offset into the event, nil before its first.
     private var pendingBlank: Timestamp?
     private var offset: Double?
+    /// Window: the event that goes on after a break, told again when the break ends.
+    private var resumed: (time: Timestamp, event: ActivityWatchExport.Event)?
+    /// Window: the last focus told and when, so that the same one is not told twice.
+    private var told: (time: Timestamp, focus: AppFocus)?
 
-    init(kind: ActivityWatchExport.Kind, events: [ActivityWatchExport.Event], cadence: ActivityWatchExport.Cadence, names: ActivityWatchExport.Names)
-    {
+    init(
+        kind: ActivityWatchExport.Kind, events: [ActivityWatchExport.Event], cadence: ActivityWatchExport.Cadence, names: ActivityWatchExport.Names,
+        breaks: ActivityWatchExport.Breaks = .init()
+    ) {
         self.kind = kind
         self.events = events
         self.cadence = cadence
         self.names = names
+        self.breaks = breaks
     }
 
     mutating func next() -> Sample? {
@@ -98,21 +109,60 @@ struct BucketSamples {
         }
     }
 
+    /// The window events as changes of what is in front. aw-watcher-window polls every second and
+    /// sends heartbeats with a pulse time of 2 s, so one window's events follow each other with
+    /// gaps of about a second: a gap up to `pulseTime` is the same window still in front, a longer
+    /// one is no window data (nothing in front). An event that tells the same focus as the last
+    /// (another title that changes no category, when titles are not kept) is no change.
     private mutating func nextWindow() -> Sample? {
+        while true {
+            guard let (time, focus) = nextFocus() else { return nil }
+            // The same focus again is no change, unless a break lies between: a new session.
+            if let told, told.focus == focus, !breaks.separate(told.time, time) { continue }
+            told = (time, focus)
+            return Sample(time: time, payload: .app(focus))
+        }
+    }
+
+    private mutating func nextFocus() -> (Timestamp, AppFocus)? {
+        if let (time, e) = resumed {
+            resumed = nil
+            return (time, focus(e))
+        }
         if let blank = pendingBlank {
             pendingBlank = nil
-            return Sample(time: blank, payload: .app(AppFocus(appClass: "", category: .neutral)))
+            return (blank, AppFocus(appClass: "", category: .neutral))
         }
-        guard index < events.count else { return nil }
-        let e = events[index]
-        index += 1
-        // The window data stops before the next event (or the export ends): nothing in front.
-        if index == events.count || events[index].start - e.end > 1 { pendingBlank = e.end }
+        while index < events.count {
+            let e = events[index]
+            index += 1
+            // The window data stops before the next event (or the export ends): nothing in front,
+            // unless nobody is there then (the screen locked during a long afk stretch).
+            let dataStops =
+                (index == events.count || events[index].start - e.end > ActivityWatchExport.pulseTime) && breaks.containing(e.end) == nil
+            // Nobody there: what the screen showed during a long afk stretch is not read; a window
+            // still in front at its end is what the person comes back to.
+            if let inside = breaks.containing(e.start) {
+                guard e.end > inside.end else { continue }
+                if dataStops { pendingBlank = e.end }
+                return (inside.end, focus(e))
+            }
+            if let crossed = breaks.first(startingIn: e.start, e.end) {
+                if e.end > crossed.end {
+                    resumed = (crossed.end, e)
+                    if dataStops { pendingBlank = e.end }
+                }
+            } else if dataStops {
+                pendingBlank = e.end
+            }
+            return (e.start, focus(e))
+        }
+        return nil
+    }
+
+    private func focus(_ e: ActivityWatchExport.Event) -> AppFocus {
         let (category, rule) = names.result(e.rule)
-        return Sample(
-            time: e.start,
-            payload: .app(
-                AppFocus(appClass: names.apps[Int(e.app)], category: category, rule: rule, title: e.title < 0 ? nil : names.titles[Int(e.title)])))
+        return AppFocus(appClass: names.apps[Int(e.app)], category: category, rule: rule, title: e.title < 0 ? nil : names.titles[Int(e.title)])
     }
 
     /// The readings of an afk or not-afk event: from its start, `cadence` apart, through its
@@ -127,8 +177,9 @@ struct BucketSamples {
                 offset = nil
                 continue
             }
-            // The next reading after this one.
-            if t >= e.duration {
+            // The next reading after this one. A long afk stretch (a night) has only its first:
+            // the silence after it ends the session.
+            if t >= e.duration || (e.afk && e.duration > ActivityWatchExport.sessionBreak) {
                 index += 1
                 offset = nil
             } else {

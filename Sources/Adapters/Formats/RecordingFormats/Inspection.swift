@@ -118,6 +118,10 @@ public struct RecordingInspection: Sendable {
         public var reports: Int?
     }
 
+    /// A silence longer than this between two samples is no time in front of an application
+    /// (`vigil replay --split`'s silence between sessions).
+    static let silence = 3600.0
+
     /// Reads the whole recording and summarises it.
     public static func inspect(_ opened: OpenedRecording) throws(RecordingError) -> RecordingInspection {
         let source = opened.source
@@ -174,6 +178,12 @@ public struct RecordingInspection: Sendable {
 
         while let sample = try source.next() {
             count += 1
+            // A silence of over an hour (the machine off, a night in another tool's export) is
+            // no time in front of the application: its time stops at the last sample before.
+            if let before = last, sample.time - before > Self.silence, let f = front {
+                closeFront(at: before)
+                front = (f.appClass, f.category, sample.time)
+            }
             last = sample.time
             let t = sample.time - source.start
             switch sample.payload {

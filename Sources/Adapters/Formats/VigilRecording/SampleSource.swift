@@ -16,6 +16,13 @@ public protocol SampleSource: AnyObject {
     var skippedLines: Int { get }
     /// The next sample, or nil at the end.
     func next() throws(RecordingError) -> Sample?
+    /// It holds several sessions, told apart by the silences between them (another tool's export
+    /// of days): a replay splits it into its sessions, as `vigil replay --split` does.
+    var holdsSessions: Bool { get }
+}
+
+extension SampleSource {
+    public var holdsSessions: Bool { false }
 }
 
 extension RecordingReader: SampleSource {
