@@ -50,6 +50,13 @@ import Testing
         #expect(inspected.stdout.contains("work 38 min 58 s, distracting 11 min"), "\(inspected.stdout)")
         #expect(inspected.stdout.contains("longest idle 6 min"), "\(inspected.stdout)")
         #expect(!inspected.stdout.contains(marker))
+        // A `site:` rule finds the video site by the name its page titles end with.
+        write(
+            "apps:\n  rules:\n    - {name: video, class: Firefox, site: [youtube.com], category: distracting}\n"
+                + "    - {name: code, class: Code, category: work}\n",
+            to: home + "/sites.yaml")
+        let bySite = try await vigil(["inspect", "--config", home + "/sites.yaml", export], home: home)
+        #expect(bySite.stdout.contains("work 38 min 58 s, distracting 11 min"), "\(bySite.stdout)\(bySite.stderr)")
 
         let replay = try await vigil(["replay", "--json", "--log", export], home: home)
         #expect(replay.status == 0, "\(replay.stderr)")

@@ -68,6 +68,18 @@ func problems(_ yaml: String) -> [ConfigError] {
         #expect(ConfigLoader.settings(yaml: "- a\n- b\n") == nil)
     }
 
+    @Test func siteRulesTakeOneSiteOrAListInAnyCase() throws {
+        let c = try ConfigLoader.load(
+            yaml: "apps:\n  rules:\n    - {name: video, class: firefox, site: [YouTube.com, twitch.tv], category: distracting}\n"
+                + "    - {site: swift.org, category: work}\n",
+            file: "c.yaml", onto: VigilConfiguration())
+        #expect(
+            c.apps.rules == [
+                AppRule(name: "video", classes: ["firefox"], sites: ["youtube.com", "twitch.tv"], category: .distracting),
+                AppRule(name: "swift.org", sites: ["swift.org"], category: .work),
+            ])
+    }
+
     /// The class of "a value config check accepts and the program cannot run with" (issue 17: a
     /// gap of 1e13 s, reminders.check 0, before_due 1e300 crashed or spun the daemon): every key the
     /// loader knows refuses numbers no person means, naming the key and the allowed range, except
@@ -184,7 +196,10 @@ func problems(_ yaml: String) -> [ConfigError] {
         #expect(
             problems("apps:\n  rules:\n    - {name: x, class: a, category: fun}\n").first?.message
                 == "rule 1: expected work, neutral or distracting, got 'fun'")
-        #expect(problems("apps:\n  rules:\n    - {name: x, category: work}\n").first?.message == "rule 1: needs a class or a title to match")
+        #expect(problems("apps:\n  rules:\n    - {name: x, category: work}\n").first?.message == "rule 1: needs a class, a title or a site to match")
+        #expect(
+            problems("apps:\n  rules:\n    - {name: x, site: [youtube.com, 'https://twitch.tv/'], category: distracting}\n").first?.message
+                == "rule 1: 'https://twitch.tv/' is not a site's host name (like youtube.com)")
         #expect(problems("apps:\n  rules:\n    - {name: x, clas: a, category: work}\n").first?.message.contains("did you mean 'class'") == true)
     }
 

@@ -179,7 +179,8 @@ public struct VigilConfiguration: Hashable, Sendable {
         public init() {}
 
         /// The category of an application, and the rule that said so. Classes match without
-        /// regard to case (a trailing `*` matches any end); titles by case-insensitive substring.
+        /// regard to case (a trailing `*` matches any end); titles by case-insensitive substring;
+        /// sites by what the title shows of them (`SiteInTitle`).
         public func categorize(appClass: String, title: String?) -> (category: AppCategory, rule: String?) {
             let cls = appClass.lowercased()
             var lowerTitle: String?
@@ -188,6 +189,9 @@ public struct VigilConfiguration: Hashable, Sendable {
                 if let pattern = rule.title {
                     if lowerTitle == nil { lowerTitle = title?.lowercased() ?? "" }
                     guard lowerTitle!.contains(pattern.lowercased()) else { continue }
+                }
+                if !rule.sites.isEmpty {
+                    guard let title, SiteInTitle.shows(rule.sites, in: title) else { continue }
                 }
                 return (rule.category, rule.name)
             }
@@ -322,14 +326,21 @@ public struct AppRule: Hashable, Sendable {
     public var classes: [String]
     /// A case-insensitive piece of the window title; nil matches any title.
     public var title: String?
+    /// Sites (host names, lower case) one of which the window's title must show (`SiteInTitle`);
+    /// empty matches any.
+    public var sites: [String]
     public var category: AppCategory
 
-    public init(name: String, classes: [String] = [], title: String? = nil, category: AppCategory) {
+    public init(name: String, classes: [String] = [], title: String? = nil, sites: [String] = [], category: AppCategory) {
         self.name = name
         self.classes = classes
         self.title = title
+        self.sites = sites
         self.category = category
     }
+
+    /// Whether the rule looks at titles (a title piece or sites).
+    public var readsTitles: Bool { title != nil || !sites.isEmpty }
 
     /// Whether a class pattern of a rule matches a class (in lower case).
     public static func matches(pattern: String, _ lowercasedClass: String) -> Bool {

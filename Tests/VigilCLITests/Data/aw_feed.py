@@ -110,7 +110,7 @@ def window_watcher():
             locked = day["locked"]
             if not (locked and locked[0] <= t < locked[1]):
                 shown = [f for f in day["front"] if f[0] <= t][-1]
-                heartbeat(window, t, 0.0, {"app": shown[1], "title": f"{shown[2]} {marker}"}, 2.0)
+                heartbeat(window, t, 0.0, {"app": shown[1], "title": f"{marker} {shown[2]}"}, 2.0)
             t += datetime.timedelta(seconds=1)
 
 

@@ -489,7 +489,7 @@ extension ActivityWatchExport {
                 for (i, rule) in apps.rules.enumerated() {
                     guard rule.classes.isEmpty || rule.classes.contains(where: { AppRule.matches(pattern: $0, cls) }) else { continue }
                     list.append(Int32(i))
-                    if rule.title == nil { break }
+                    if !rule.readsTitles { break }
                 }
                 candidates.append(list)
             }
@@ -500,8 +500,10 @@ extension ActivityWatchExport {
         mutating func rule(app: Int32, title: JSONScanner.Text?, in s: JSONScanner) -> Int32 {
             let list = rules(for: app)
             // No title piece to look for: the class decides.
-            guard list.contains(where: { patterns[Int($0)] != nil }) else { return list.first ?? -1 }
-            if asciiPatterns, let answer = byBytes(title, in: s, list) { return answer }
+            guard list.contains(where: { apps.rules[Int($0)].readsTitles }) else { return list.first ?? -1 }
+            // Sites are found in the title's words: only `categorize` tells.
+            let bySites = list.contains { !apps.rules[Int($0)].sites.isEmpty }
+            if asciiPatterns, !bySites, let answer = byBytes(title, in: s, list) { return answer }
             // What only `categorize` itself can tell.
             let (category, name) = apps.categorize(appClass: names.apps[Int(app)], title: title.map { s.text($0) })
             return list.first { apps.rules[Int($0)].name == name && apps.rules[Int($0)].category == category } ?? -1

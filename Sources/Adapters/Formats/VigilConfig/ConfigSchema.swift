@@ -411,12 +411,13 @@ func appRules(_ node: Node) throws -> [AppRule] {
     guard case .sequence(let seq) = node else {
         throw ValueError(message: "expected a list of rules such as [{name: youtube, title: youtube, category: distracting}]")
     }
-    let keys = ["name", "class", "title", "category"]
+    let keys = ["name", "class", "title", "site", "category"]
     return try seq.enumerated().map { (i, item) in
         guard case .mapping(let m) = item else { throw ValueError(message: "rule \(i + 1): expected a mapping with name, class, title and category") }
         var name: String?
         var classes: [String] = []
         var title: String?
+        var sites: [String] = []
         var category: AppCategory?
         for (k, v) in m {
             switch k.string ?? "" {
@@ -424,6 +425,12 @@ func appRules(_ node: Node) throws -> [AppRule] {
             case "class":
                 if case .scalar(let sc) = v { classes = [sc.string] } else { classes = try strings(v) }
             case "title": title = v.string
+            case "site":
+                if case .scalar(let sc) = v { sites = [sc.string] } else { sites = try strings(v) }
+                sites = sites.map { $0.lowercased() }
+                if let bad = sites.first(where: { !isHostName($0) }) {
+                    throw ValueError(message: "rule \(i + 1): '\(bad.quotedValue())' is not a site's host name (like youtube.com)")
+                }
             case "category":
                 do throws(ValueError) { category = try appCategory(v) } catch { throw ValueError(message: "rule \(i + 1): \(error.message)") }
             case let other:
@@ -431,9 +438,19 @@ func appRules(_ node: Node) throws -> [AppRule] {
             }
         }
         guard let category else { throw ValueError(message: "rule \(i + 1): needs a category (work, neutral or distracting)") }
-        guard !classes.isEmpty || title != nil else { throw ValueError(message: "rule \(i + 1): needs a class or a title to match") }
-        return AppRule(name: name ?? classes.first ?? title ?? "rule \(i + 1)", classes: classes, title: title, category: category)
+        guard !classes.isEmpty || title != nil || !sites.isEmpty else {
+            throw ValueError(message: "rule \(i + 1): needs a class, a title or a site to match")
+        }
+        return AppRule(
+            name: name ?? classes.first ?? title ?? sites.first ?? "rule \(i + 1)", classes: classes, title: title, sites: sites, category: category)
     }
+}
+
+/// Whether `text` is a host name: dot-separated labels of letters, digits and hyphens, at least two.
+func isHostName(_ text: String) -> Bool {
+    let labels = text.split(separator: ".", omittingEmptySubsequences: false)
+    return labels.count >= 2 && text.count <= 253
+        && labels.allSatisfy { !$0.isEmpty && $0.count <= 63 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }
 }
 
 /// `"07:30"`: minutes after local midnight.

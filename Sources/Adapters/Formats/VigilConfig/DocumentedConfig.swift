@@ -170,8 +170,11 @@ public enum DocumentedConfig {
           # The category of an application no rule matches: work, neutral or distracting.
           fallback: neutral
           # First match wins. class: a WM_CLASS class or Wayland app_id (any case; a trailing * matches
-          # any end), or a list of them; title: a piece of the window title (any case). `vigil apps`
-          # lists the applications your sessions saw, with their category.
+          # any end), or a list of them; title: a piece of the window title (any case); site: a site or a
+          # list of them (youtube.com), which a browser's title shows by the site's name at its end
+          # ("Cats - YouTube") or by its address (URL-in-title extensions), e.g.
+          # {name: video, class: [firefox, chromium], site: [youtube.com, twitch.tv], category: distracting}.
+          # `vigil apps` lists the applications your sessions saw, with their category.
           rules:
             - {name: youtube, title: youtube, category: distracting}
             - {name: netflix, title: netflix, category: distracting}

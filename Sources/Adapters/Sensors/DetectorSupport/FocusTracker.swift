@@ -17,7 +17,7 @@ public struct FocusTracker: Sendable {
 
     /// Whether titles matter at all: a rule matches on them or they are stored. When not, a
     /// detector need not read them.
-    public var needsTitles: Bool { apps.storeTitles || apps.rules.contains { $0.title != nil } }
+    public var needsTitles: Bool { apps.storeTitles || apps.rules.contains(where: \.readsTitles) }
 
     /// The focus to emit for the window now in front, nil when nothing changed. `appClass` nil is
     /// no window in front (an empty workspace, the desktop).
