@@ -88,13 +88,3 @@ import VigilCore
         _ = kwin
     }
 }
-
-/// Whether `condition` holds within `seconds`, looked at every 100 ms.
-func eventually(_ seconds: Double, _ condition: () throws -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while ContinuousClock.now < deadline {
-        if try condition() { return true }
-        try await Task.sleep(for: .milliseconds(100))
-    }
-    return try condition()
-}

@@ -182,3 +182,14 @@ public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) asy
 public func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { c in Thread { c.resume(returning: body()) }.start() }
 }
+
+/// Polls until `condition` holds or `seconds` pass, every 100 ms (a loaded machine only makes it
+/// slower); whether it held.
+public func eventually(_ seconds: Double, _ condition: () throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while ContinuousClock.now < deadline {
+        if try condition() { return true }
+        try await Task.sleep(for: .milliseconds(100))
+    }
+    return try condition()
+}

@@ -77,16 +77,6 @@ func inPseudoTerminal(_ command: String, home: String, env: [String: String] = [
     try await offPool { try inPseudoTerminal(command, home: home, env: env, stdin: stdin) }
 }
 
-/// Polls until `condition` holds or `seconds` pass (a loaded machine only makes it slower).
-func eventually(_ seconds: Double, _ condition: () -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try await Task.sleep(for: .milliseconds(100))
-    }
-    return condition()
-}
-
 /// Builds the LD_PRELOAD shim Tests/VigilCLITests/Data/NAME.c into `directory` with the C compiler
 /// the Swift toolchain brings, and returns the library's path.
 func buildShim(_ name: String, in directory: String) async throws -> String {

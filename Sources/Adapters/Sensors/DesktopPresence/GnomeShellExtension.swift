@@ -91,7 +91,7 @@ public struct GnomeShellExtension: Sendable {
         var built = ""
         for part in path.split(separator: "/") {
             built += "/" + part
-            if mkdir(built, 0o755) != 0 && errno != EEXIST { throw SystemError.current(call: "mkdir", path: built) }
+            try makeDirectory(built, mode: 0o755)
         }
     }
 }
