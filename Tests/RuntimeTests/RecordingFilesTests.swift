@@ -214,6 +214,59 @@ import VigilRecording
         #expect(!samples.contains { $0.time > at(9, 30) && $0.time < at(11, 0) }, "nothing inside the afk stretch")
     }
 
+    /// aw-watcher-web's tabs count only while a window of their browser is in front, hold until the
+    /// next tab (or through the pulse time), and give the rules the tab's address.
+    @Test func aBrowsersTabGivesTheRulesItsAddressWhileTheBrowserIsInFront() throws {
+        // Chromium in front 09:00-09:10 with a title naming no site, Code 09:10-09:20 while the
+        // browser's tab changes to a video site in the background, Chromium again 09:20-09:30.
+        // Firefox's bucket (another browser) and another computer's bucket say otherwise: unread.
+        func window(_ hhmm: String, _ seconds: Int, _ app: String, _ title: String) -> String {
+            #"{"timestamp": "2026-03-02T\#(hhmm):00+00:00", "duration": \#(seconds), "data": {"app": "\#(app)", "title": "\#(title)"}}"#
+        }
+        func tab(_ time: String, _ seconds: Double, _ url: String) -> String {
+            #"{"timestamp": "2026-03-02T\#(time)+00:00", "duration": \#(seconds), "data": {"url": "\#(url)", "title": "A page", "#
+                + #""audible": false, "incognito": false, "tabCount": 3}}"#
+        }
+        let windows = [
+            window("09:00", 600, "Chromium", "A page"), window("09:10", 599, "Code", "main.swift"), window("09:20", 600, "Chromium", "A page"),
+        ]
+        let tabs = [
+            tab("09:00:30", 299.999, "https://docs.swift.org/x"), tab("09:05:30", 0, "https://user@www.youtube.com:443/watch?v=1"),
+            tab("09:06:00", 239.999, "https://docs.swift.org/y"), tab("09:15:00", 600, "https://www.twitch.tv/z"),
+        ]
+        let reddit = tab("09:00:00", 1800, "https://www.reddit.com/")
+        let text = """
+            {"buckets": {
+              "aw-watcher-window_h": {"id": "aw-watcher-window_h", "type": "currentwindow", "hostname": "h", "events": [\(windows.joined(separator: ", "))]},
+              "aw-watcher-web-chrome_h": {"id": "aw-watcher-web-chrome_h", "type": "web.tab.current", "hostname": "h", "events": [\(tabs.joined(separator: ", "))]},
+              "aw-watcher-web-firefox_h": {"id": "aw-watcher-web-firefox_h", "type": "web.tab.current", "hostname": "h", "events": [\(reddit)]},
+              "aw-watcher-web-chrome_other": {"id": "aw-watcher-web-chrome_other", "type": "web.tab.current", "hostname": "other", "events": [\(reddit)]}
+            }}
+            """
+        var configuration = VigilConfiguration.default
+        configuration.apps.rules = [
+            AppRule(name: "docs", classes: ["chromium"], sites: ["swift.org"], category: .work),
+            AppRule(name: "video", classes: ["chromium"], sites: ["youtube.com", "twitch.tv"], category: .distracting),
+            AppRule(name: "code", classes: ["code"], category: .work),
+        ]
+        let source = try ActivityWatchExport.read(contents: Array(text.utf8), name: "export.json", configuration: configuration)
+        var apps: [String] = []
+        while let s = try source.next() {
+            if case .app(let f) = s.payload {
+                apps.append("\(String(describing: s.time).dropFirst(11).prefix(8)) \(f.appClass.isEmpty ? "nothing" : f.appClass) \(f.rule ?? "-")")
+            }
+        }
+        // No tab known before 09:00:30; then the documentation (its end held through the next
+        // tab), the video for the half minute before the next page, documentation again through
+        // its pulse time (80 s) past its last heartbeat; Code; the stream (its tab changed while
+        // Code was in front) through 09:26:20 (its last heartbeat + 80 s), then no tab known.
+        #expect(
+            apps == [
+                "09:00:00 Chromium -", "09:00:30 Chromium docs", "09:05:30 Chromium video", "09:06:00 Chromium docs", "09:10:00 Code code",
+                "09:20:00 Chromium video", "09:26:20 Chromium -", "09:30:00 nothing -",
+            ], "\(apps)")
+    }
+
     /// The export is streamed: read through a buffer of any size, down to a byte, it is the same.
     @Test func anExportReadsTheSameWhateverTheBuffer() throws {
         // As aw-server 0.12 (peewee storage) exported Tests/VigilCLITests/Data/aw_feed.py's events,

@@ -4,9 +4,9 @@ import Testing
 
 /// An ActivityWatch export made by ActivityWatch's own server (aw-server 0.12.0 from PyPI, which
 /// `scripts/setup.sh --tests` installs in a virtual environment), fed through its REST API with
-/// heartbeats as its window and afk watchers send them (aw_feed.py: two days, a long lunch, a
-/// night with the laptop suspended), exported with `GET /api/0/export`, and inspected, replayed
-/// and reported by Vigil as a native format.
+/// heartbeats as its window, afk and browser watchers send them (aw_feed.py: two days, a long
+/// lunch, a night with the laptop suspended), exported with `GET /api/0/export`, and inspected,
+/// replayed and reported by Vigil as a native format.
 @Suite struct ActivityWatchCLITests {
     static let tools = ProcessInfo.processInfo.environment["VIGIL_TEST_TOOLS"] ?? (NSHomeDirectory() + "/.cache/vigil-tests")
     static let feed = repo + "/Tests/VigilCLITests/Data/aw_feed.py"
@@ -37,6 +37,7 @@ import Testing
         #expect((held["short_gaps"] as? Int ?? 0) >= 5 && (held["longest_short_gap"] as? Double ?? 9) <= 2, "\(held)")
         let changes = try #require(held["app_changes"] as? Int)
         #expect((held["window_events"] as? Int ?? 0) > changes - 3, "title changes make more events than changes of application: \(held)")
+        #expect((held["web_events"] as? Int ?? 0) >= 5, "aw-watcher-web's tabs: \(held)")
 
         let inspected = try await vigil(["inspect", export], home: home)
         #expect(inspected.status == 0, "\(inspected.stderr)")
@@ -47,10 +48,21 @@ import Testing
         // Code: 09:00-09:05, 09:12 to the long afk at 09:30, 10:35-10:39:59; Tuesday 09:00-09:08
         // and 09:12-09:14:59 (the screen locked over lunch and the night are not in front).
         // Firefox: 09:05-09:12 and Tuesday 09:08-09:12.
+        // Tuesday's video page has a title that does not name its site: the browser's tab
+        // (aw-watcher-web's bucket) tells it is on youtube.com, which the default rules know.
         #expect(inspected.stdout.contains("work 38 min 58 s, distracting 11 min"), "\(inspected.stdout)")
         #expect(inspected.stdout.contains("longest idle 6 min"), "\(inspected.stdout)")
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: export))) as? [String: Any])
+        var buckets = try #require(document["buckets"] as? [String: Any])
+        #expect(buckets.removeValue(forKey: "aw-watcher-web-firefox_testhost") != nil, "\(buckets.keys)")
+        document["buckets"] = buckets
+        try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: home + "/without-tabs.json"))
+        let withoutTabs = try await vigil(["inspect", home + "/without-tabs.json"], home: home)
+        #expect(withoutTabs.stdout.contains("work 38 min 58 s, neutral 4 min, distracting 7 min"), "\(withoutTabs.stdout)\(withoutTabs.stderr)")
+        #expect(withoutTabs.stdout.contains("Firefox 4 min (neutral)"), "\(withoutTabs.stdout)")
         #expect(!inspected.stdout.contains(marker))
-        // A `site:` rule finds the video site by the name its page titles end with.
+        // A `site:` rule finds the video site by the name its page titles end with, and by the
+        // address of the tab where the title does not name it.
         write(
             "apps:\n  rules:\n    - {name: video, class: Firefox, site: [youtube.com], category: distracting}\n"
                 + "    - {name: code, class: Code, category: work}\n",

@@ -53,9 +53,8 @@ struct Replay: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Play back at this many times real time instead of as fast as possible (e.g. 60).", valueName: "factor"))
     var pace: Double?
 
-    /// Recordings further apart than this are of separate sessions: longer than any silence a
-    /// session of one sitting has (the machine asleep over lunch), shorter than a night.
-    static let separateAfter: Double = 3600
+    /// Recordings further apart than this are of separate sessions.
+    static let separateAfter = RecordedSessions.silence
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("Name at least one recording to replay.") }

@@ -9,6 +9,11 @@ The watchers are simulated as their code runs them (aw-watcher-window 0.12, aw-w
 - aw-watcher-afk polls every 5 s the time since the last input, with a timeout of 180 s; it sends
   heartbeats dated from the last input with a pulse time of 185 s (timeout + poll time), two at
   each change of state (the old state, then the new one from the last input).
+- aw-watcher-web (0.5) sends the active tab of the browser (url, title, audible, incognito,
+  tabCount) every minute from a browser alarm, and at once when another tab is activated, with a
+  pulse time of 80 s (its interval + 20 s), whether or not the browser is in front; when the tab's
+  data changed it first sends the old data a millisecond earlier. A page opened in the same tab is
+  only seen at the next alarm. It runs while the computer is on, locked or not.
 
 The person (times in UTC), the laptop suspended overnight:
   Mon 09:00 the editor (its title changes), 09:05 a video in the browser (another at 09:08), 09:12
@@ -16,6 +21,8 @@ The person (times in UTC), the laptop suspended overnight:
   lunch; the screen locks at 09:33, and aw-watcher-window sends nothing while it is locked);
   back 10:35-10:40 in the editor, then the laptop is suspended.
   Tue 09:00 the editor, 09:08 a video, 09:12 the editor; suspended at 09:15.
+  The browser's tab: documentation in the background, then the videos. Tuesday's video page has a
+  title that does not name its site ("Birds"): only the tab's address tells it is a video site.
 
 Usage: aw_feed.py BASE_URL OUT_FILE TITLE_MARKER
 Prints one JSON line: the window events' changes of application (as aw-server merged them), the
@@ -59,10 +66,11 @@ while True:
             raise
         time.sleep(0.2)
 
-window, afk = "aw-watcher-window_testhost", "aw-watcher-afk_testhost"
+window, afk, web = "aw-watcher-window_testhost", "aw-watcher-afk_testhost", "aw-watcher-web-firefox_testhost"
 call("POST", f"/api/0/buckets/{window}", {"client": "aw-watcher-window", "type": "currentwindow", "hostname": "testhost"})
 call("POST", f"/api/0/buckets/{afk}", {"client": "aw-watcher-afk", "type": "afkstatus", "hostname": "testhost"})
-sent = {window: 0, afk: 0}
+call("POST", f"/api/0/buckets/{web}", {"client": "aw-client-web", "type": "web.tab.current", "hostname": "testhost"})
+sent = {window: 0, afk: 0, web: 0}
 
 
 def heartbeat(bucket, timestamp, duration, data, pulsetime):
@@ -94,10 +102,17 @@ days = [
     },
     {
         "on": (at(3, 9, 0), at(3, 9, 15)),
-        "front": [(at(3, 9, 0), "Code", "main.swift"), (at(3, 9, 8), "Firefox", "Birds - YouTube"), (at(3, 9, 12), "Code", "main.swift")],
+        "front": [(at(3, 9, 0), "Code", "main.swift"), (at(3, 9, 8), "Firefox", "Birds"), (at(3, 9, 12), "Code", "main.swift")],
         "input": [(at(3, 9, 0), at(3, 9, 15))],
         "locked": None,
     },
+]
+# The browser's active tab: (from, activated (True) or opened in the same tab (False), url, title).
+docs = ("https://www.swift.org/documentation/", "Documentation")
+tabs = [
+    [(at(2, 9, 0), True, *docs), (at(2, 9, 5), True, f"https://www.youtube.com/watch?v={marker}cats", "Cats - YouTube"),
+     (at(2, 9, 8), False, f"https://www.youtube.com/watch?v={marker}dogs", "Dogs - YouTube")],
+    [(at(3, 9, 0), True, *docs), (at(3, 9, 8), True, f"https://www.youtube.com/watch?v={marker}birds", "Birds")],
 ]
 
 
@@ -141,8 +156,26 @@ def afk_watcher():
             t += datetime.timedelta(seconds=5)
 
 
-# Two watchers, two processes in real life: two threads here, each sending in its own order.
-watchers = [threading.Thread(target=window_watcher), threading.Thread(target=afk_watcher)]
+def web_watcher():
+    """aw-watcher-web: the active tab every minute (the alarm) and at each tab activation."""
+    previous = None
+    for day, day_tabs in zip(days, tabs):
+        start, end = day["on"]
+        alarms = [start + datetime.timedelta(seconds=30 + 60 * k) for k in range(int(minutes(start, end) // 60))]
+        moments = sorted([(t, False) for t in alarms] + [(t, True) for t, activated, _, _ in day_tabs if activated])
+        for t, activation in moments:
+            if t >= end:
+                break
+            tab = [entry for entry in day_tabs if entry[0] <= t][-1]
+            data = {"url": tab[2], "title": f"{marker} {tab[3]}", "audible": False, "incognito": False, "tabCount": 2}
+            if previous is not None and previous != data:
+                heartbeat(web, t - datetime.timedelta(milliseconds=1), 0.0, previous, 80.0)
+            heartbeat(web, t, 0.0, data, 80.0)
+            previous = data
+
+
+# Three watchers, three processes in real life: three threads here, each sending in its own order.
+watchers = [threading.Thread(target=window_watcher), threading.Thread(target=afk_watcher), threading.Thread(target=web_watcher)]
 for w in watchers:
     w.start()
 for w in watchers:
@@ -184,5 +217,6 @@ gaps = [
 ]
 print(json.dumps({
     "window_events": len(events), "app_changes": changes, "heartbeats": sum(sent.values()),
+    "web_events": len(document["buckets"][web]["events"]),
     "short_gaps": sum(1 for g in gaps if 0 < g <= 2.0), "longest_short_gap": max((g for g in gaps if g <= 2.0), default=0),
 }))

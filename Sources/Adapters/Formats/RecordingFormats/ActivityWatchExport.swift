@@ -19,7 +19,12 @@ import VigilRecording
 ///   time. aw-watcher-afk dates an `afk` event from the last input, so the idle time is the time
 ///   since the event began; `not-afk` is active. Between events nothing is read: the computer was
 ///   off or the watcher stopped, a gap.
-/// - Other buckets (browser tabs, editors) are skipped.
+/// - `web.tab.current` buckets (aw-watcher-web: `data.url`, `data.title`): the tab in front of a
+///   browser. While that browser's window is in front, the tab's address and title are matched
+///   against the `apps:` rules as a URL-in-title extension would show them ("Cats - https://…"),
+///   so `site:` rules and title pieces see the site even where the page's title does not name it;
+///   see `WebTabs`. Addresses and tab titles are used for matching and never kept.
+/// - Other buckets (editors, input counts) are skipped.
 ///
 /// The export's `buckets` is an object keyed by bucket id (what aw-server returns) or an array
 /// (aw-core's export schema); events may come in any order (the server sends newest first).
@@ -48,7 +53,7 @@ public enum ActivityWatchExport {
     static let pulseTime = 2.0
     /// An afk stretch longer than this ends a session and the next input starts another (a night,
     /// a weekend): `vigil replay --split`'s silence, an hour.
-    static let sessionBreak = 3600.0
+    static let sessionBreak = RecordedSessions.silence
 
     /// The afk stretches longer than `sessionBreak`, in time order: inside them nothing is read,
     /// so each is a silence between two sessions.
@@ -137,7 +142,8 @@ public enum ActivityWatchExport {
     static func read(_ stream: JSONStream, path: String, configuration: VigilConfiguration) throws(Failure) -> ActivityWatchSamples {
         var export = ExportReader(stream: stream, categorizer: WindowCategorizer(configuration.apps))
         try export.readDocument()
-        let buckets = export.buckets.filter { $0.kind != nil && !$0.events.isEmpty }.sorted { $0.key < $1.key }
+        let all = export.buckets.filter { $0.kind != nil && !$0.events.isEmpty }.sorted { $0.key < $1.key }
+        let buckets = all.filter { $0.kind != .web }
         var first: Timestamp?
         var last: Timestamp?
         for b in buckets {
@@ -154,7 +160,11 @@ public enum ActivityWatchExport {
         guard last.secondsSinceEpoch - first.secondsSinceEpoch < 3.15e9 else {
             throw Failure(message: "its events span more than 100 years (\(first) to \(last)): one replay is one timeline")
         }
-        let sorted = buckets.map { $0.sortedEvents() }
+        let tabs = all.filter { $0.kind == .web }.map { WebTabs(bucket: $0, events: $0.sortedEvents()) }
+        var categorizer = export.categorizer
+        let sorted = buckets.map { b in
+            b.kind == .window && !tabs.isEmpty ? WebTabs.withPages(b.sortedEvents(), of: b, tabs: tabs, categorizer: &categorizer) : b.sortedEvents()
+        }
         let breaks = Breaks(zip(buckets, sorted).filter { $0.0.kind == .afk }.map(\.1))
         let streams = zip(buckets, sorted).map {
             BucketSamples(kind: $0.kind!, events: $1, cadence: Cadence(configuration), names: export.names, breaks: breaks)
@@ -175,15 +185,16 @@ public enum ActivityWatchExport {
 
     /// The kind of bucket Vigil reads.
     enum Kind {
-        case window, afk
+        case window, afk, web
     }
 
     /// One event, kept small: its start and length, and its data as indexes into the interned names.
     struct Event {
         var start: Timestamp
         var duration: Double
-        /// The application (an index into `Names.apps`), the `apps:` rule that matched (-1: none),
-        /// the title (into `Names.titles`; -1: not kept).
+        /// The application (an index into `Names.apps`; for a browser tab, its page into
+        /// `Names.pages`), the `apps:` rule that matched (-1: none), the title (into
+        /// `Names.titles`; -1: not kept).
         var app: Int32
         var rule: Int32
         var title: Int32
@@ -213,8 +224,11 @@ public enum ActivityWatchExport {
         /// Applications (the first, 0, none) and titles.
         private var appNames = Interned()
         private var titleNames = Interned()
+        private var pageNames = Interned()
         var apps: [String] { appNames.texts }
         var titles: [String] { titleNames.texts }
+        /// Browser tabs as a URL-in-title extension shows them: "title - address".
+        var pages: [String] { pageNames.texts }
         /// Each rule's category and name, by rule index; the fallback after them.
         let results: [(category: AppCategory, rule: String?)]
 
@@ -227,6 +241,7 @@ public enum ActivityWatchExport {
 
         func app(_ name: String) -> Int32 { appNames.number(name) }
         func title(_ text: String) -> Int32 { titleNames.number(text) }
+        func page(_ text: String) -> Int32 { pageNames.number(text) }
     }
 
     /// A bucket as read: its id, the key it sorts by, its kind once its `type` is read, its events.
@@ -235,6 +250,8 @@ public enum ActivityWatchExport {
         var name: String
         var kind: Kind?
         var type: String?
+        /// The computer its watcher ran on (aw-server's `hostname`).
+        var hostname: String?
         var events: [Event] = []
 
         /// Oldest first; events that start together in the file's order. aw-server sends them
@@ -326,11 +343,14 @@ struct ExportReader {
             switch field {
             case "id":
                 if let id = try stream.stringValue() { bucket.name = id }
+            case "hostname":
+                bucket.hostname = try stream.stringValue()
             case "type":
                 bucket.type = try stream.stringValue()
                 switch bucket.type {
                 case "currentwindow": bucket.kind = .window
                 case "afkstatus": bucket.kind = .afk
+                case "web.tab.current": bucket.kind = .web
                 default:
                     bucket.kind = nil
                     bucket.events = []
@@ -368,6 +388,7 @@ struct ExportReader {
         var badDuration = false
         var app: Int32 = 0
         var title: JSONScanner.Text?
+        var address: JSONScanner.Text?
         var titleNUL = false
         var appNUL = false
         var afk = false
@@ -429,6 +450,8 @@ struct ExportReader {
                             let t = try s.string()
                             title = t
                             titleNUL = t.decoded?.utf8.contains(0) ?? false
+                        } else if s.equals(field, "url") {
+                            address = try s.string()
                         } else if s.equals(field, "status") {
                             afk = s.equals(try s.string(), "afk")
                         } else {
@@ -439,7 +462,16 @@ struct ExportReader {
                     try s.skipValue()
                 }
             }
-            if bucket.kind != .afk {
+            if bucket.kind == .web {
+                // A tab's page as a URL-in-title extension shows it; never written anywhere, so a
+                // NUL in it harms nothing.
+                titleNUL = false
+                app = -1
+                if let address {
+                    let page = ActivityWatchExport.WebTabs.shown(address: s.text(address))
+                    app = names.page(title.map { s.text($0) + " - " + page } ?? page)
+                }
+            } else if bucket.kind != .afk {
                 rule = categorizer.rule(app: app, title: title, in: s)
                 if wantsTitle, let title { titleIndex = names.title(s.text(title)) }
             }
@@ -457,103 +489,5 @@ struct ExportReader {
         guard number <= Int(Int32.max) else { throw problem("more events in one bucket than Vigil reads (\(Int32.max))") }
         return ActivityWatchExport.Event(
             start: start, duration: duration, app: app, rule: rule, title: titleIndex, order: Int32(number), afk: afk)
-    }
-}
-
-extension ActivityWatchExport {
-    /// The `apps:` rules, as `VigilConfiguration.Apps.categorize` applies them, worked out once per
-    /// application and matched against titles as bytes: the case-insensitive search of a title in
-    /// ASCII is a byte search, and anything else goes to `categorize` itself.
-    struct WindowCategorizer {
-        let apps: VigilConfiguration.Apps
-        let names: Names
-        var storeTitles: Bool { apps.storeTitles }
-        /// Each rule's title piece, lower case, as bytes when it is ASCII.
-        let patterns: [[UInt8]?]
-        let asciiPatterns: Bool
-        /// For each application (by index): the rules its class matches, in order, up to and
-        /// including the first without a title piece (which always matches).
-        var candidates: [[Int32]] = []
-
-        init(_ apps: VigilConfiguration.Apps) {
-            self.apps = apps
-            names = Names(apps)
-            patterns = apps.rules.map { r in r.title.map { Array($0.lowercased().utf8) } }
-            asciiPatterns = patterns.allSatisfy { $0?.allSatisfy { $0 < 0x80 } ?? true }
-        }
-
-        mutating func rules(for app: Int32) -> [Int32] {
-            while candidates.count <= Int(app) {
-                let cls = names.apps[candidates.count].lowercased()
-                var list: [Int32] = []
-                for (i, rule) in apps.rules.enumerated() {
-                    guard rule.classes.isEmpty || rule.classes.contains(where: { AppRule.matches(pattern: $0, cls) }) else { continue }
-                    list.append(Int32(i))
-                    if !rule.readsTitles { break }
-                }
-                candidates.append(list)
-            }
-            return candidates[Int(app)]
-        }
-
-        /// The index of the rule that matches, or -1 (the fallback).
-        mutating func rule(app: Int32, title: JSONScanner.Text?, in s: JSONScanner) -> Int32 {
-            let list = rules(for: app)
-            // No title piece to look for: the class decides.
-            guard list.contains(where: { apps.rules[Int($0)].readsTitles }) else { return list.first ?? -1 }
-            // Sites are found in the title's words: only `categorize` tells.
-            let bySites = list.contains { !apps.rules[Int($0)].sites.isEmpty }
-            if asciiPatterns, !bySites, let answer = byBytes(title, in: s, list) { return answer }
-            // What only `categorize` itself can tell.
-            let (category, name) = apps.categorize(appClass: names.apps[Int(app)], title: title.map { s.text($0) })
-            return list.first { apps.rules[Int($0)].name == name && apps.rules[Int($0)].category == category } ?? -1
-        }
-
-        /// The rule by a search of the title's bytes for the (ASCII) pieces without regard to
-        /// ASCII case, when that is what `categorize` finds; nil when only it can tell. In ASCII
-        /// (without CR, which Swift joins with LF into one character) the search is exact. In other
-        /// text a piece found may still not be there as characters (a letter with a combining mark
-        /// after it is another character), so `categorize` confirms it; a piece not found is not
-        /// there, as no character but İ (U+0130) and the Kelvin sign (U+212A) lowercases to ASCII.
-        func byBytes(_ title: JSONScanner.Text?, in s: JSONScanner, _ list: [Int32]) -> Int32? {
-            func search(_ b: UnsafeBufferPointer<UInt8>) -> Int32? {
-                let exact = b.allSatisfy { $0 < 0x80 && $0 != 0x0D }
-                if !exact {
-                    for i in b.indices.dropLast() where (b[i] == 0xC4 && b[i + 1] == 0xB0) || (b[i] == 0xE2 && b[i + 1] == 0x84) {
-                        return nil
-                    }
-                }
-                for r in list {
-                    guard let p = patterns[Int(r)] else { return r }
-                    if Self.contains(b, lowercased: p) { return exact ? r : nil }
-                }
-                return -1
-            }
-            guard let t = title else { return search(UnsafeBufferPointer(start: nil, count: 0)) }
-            if var decoded = t.decoded { return decoded.withUTF8 { search($0) } }
-            return search(UnsafeBufferPointer(start: s.base + t.start, count: t.end - t.start))
-        }
-
-        /// Whether `text` holds the bytes of `piece` (ASCII, lower case) without regard to ASCII case.
-        static func contains(_ text: UnsafeBufferPointer<UInt8>, lowercased piece: [UInt8]) -> Bool {
-            let n = piece.count
-            guard n > 0 else { return true }
-            guard text.count >= n else { return false }
-            let first = piece[0]
-            var i = 0
-            while i <= text.count - n {
-                if text[i] | (text[i] &- 0x41 < 26 ? 0x20 : 0) == first {
-                    var k = 1
-                    while k < n {
-                        let c = text[i + k]
-                        if c | (c &- 0x41 < 26 ? 0x20 : 0) != piece[k] { break }
-                        k += 1
-                    }
-                    if k == n { return true }
-                }
-                i += 1
-            }
-            return false
-        }
     }
 }

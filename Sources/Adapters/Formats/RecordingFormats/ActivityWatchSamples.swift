@@ -106,6 +106,8 @@ struct BucketSamples {
         switch kind {
         case .window: nextWindow()
         case .afk: nextReading()
+        // Tabs are read into the window events (`WebTabs`), never on their own.
+        case .web: nil
         }
     }
 

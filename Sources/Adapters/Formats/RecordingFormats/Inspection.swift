@@ -57,7 +57,8 @@ public struct RecordingInspection: Sendable {
         public var sleeps = 0
     }
 
-    /// The applications in front: time in each, with its category as recorded, longest first.
+    /// The applications in front: time in each, by the category it had (a browser can be work on
+    /// one site and distracting on another: two entries), longest first.
     public struct AppFigures: Sendable {
         public struct App: Sendable {
             public var appClass: String
@@ -118,10 +119,6 @@ public struct RecordingInspection: Sendable {
         public var reports: Int?
     }
 
-    /// A silence longer than this between two samples is no time in front of an application
-    /// (`vigil replay --split`'s silence between sessions).
-    static let silence = 3600.0
-
     /// Reads the whole recording and summarises it.
     public static func inspect(_ opened: OpenedRecording) throws(RecordingError) -> RecordingInspection {
         let source = opened.source
@@ -142,7 +139,11 @@ public struct RecordingInspection: Sendable {
         var statuses: [String] = []
         var desktop: DesktopFigures?
         var apps: AppFigures?
-        var appSeconds: [String: (category: String, seconds: Double)] = [:]
+        struct AppKey: Hashable {
+            var appClass: String
+            var category: String
+        }
+        var appSeconds: [AppKey: Double] = [:]
         var front: (appClass: String, category: String, since: Timestamp)?
         var media: MediaFigures?
         var lastMedia: (activity: MediaActivity, at: Timestamp)?
@@ -155,8 +156,7 @@ public struct RecordingInspection: Sendable {
         /// Time in front of the application in front until `t`.
         func closeFront(at t: Timestamp) {
             guard let f = front, !f.appClass.isEmpty else { return }
-            appSeconds[f.appClass, default: (f.category, 0)].seconds += max(0, t - f.since)
-            appSeconds[f.appClass]?.category = f.category
+            appSeconds[AppKey(appClass: f.appClass, category: f.category), default: 0] += max(0, t - f.since)
         }
         func closeMedia(at t: Timestamp) {
             guard let m = lastMedia else { return }
@@ -180,7 +180,7 @@ public struct RecordingInspection: Sendable {
             count += 1
             // A silence of over an hour (the machine off, a night in another tool's export) is
             // no time in front of the application: its time stops at the last sample before.
-            if let before = last, sample.time - before > Self.silence, let f = front {
+            if let before = last, sample.time - before > RecordedSessions.silence, let f = front {
                 closeFront(at: before)
                 front = (f.appClass, f.category, sample.time)
             }
@@ -254,8 +254,8 @@ public struct RecordingInspection: Sendable {
             for sensor in lastReading.keys { closeReading(sensor, at: last) }
         }
         if var a = apps {
-            a.apps = appSeconds.map { AppFigures.App(appClass: $0.key, category: $0.value.category, seconds: $0.value.seconds) }
-                .sorted { ($0.seconds, $1.appClass) > ($1.seconds, $0.appClass) }
+            a.apps = appSeconds.map { AppFigures.App(appClass: $0.key.appClass, category: $0.key.category, seconds: $0.value) }
+                .sorted { ($0.seconds, $1.appClass, $1.category) > ($1.seconds, $0.appClass, $0.category) }
             for app in a.apps { a.secondsByCategory[app.category, default: 0] += app.seconds }
             apps = a
         }

@@ -87,9 +87,8 @@ public final class KWinFocusDetector: Detector, Sendable {
         var reported = false
         // KWin says "no window" between two windows (the old one deactivated, then the new one
         // activated): a "no window" is reported only once nothing follows it for a moment.
-        var noWindowDue: Double?
         while !context.isStopped {
-            let wait = noWindowDue.map { max($0 - monotonicSeconds(), 0) } ?? (reported ? 60 : 10)
+            let wait = tracker.settlesIn(now: monotonicSeconds()) ?? (reported ? 60 : 10)
             let message = try bus.nextSignal(timeout: wait, stop: context.stopDescriptor, answeringCalls: true)
             if let message, message.interface == Self.interface, message.member == "Changed", message.sender == owner,
                 message.arguments.count == 2, let appClass = message.arguments[0].string, let title = message.arguments[1].string
@@ -98,21 +97,15 @@ public final class KWinFocusDetector: Detector, Sendable {
                     context.report(.available, "the window in front from a KWin script (loaded into KWin over D-Bus as \(plugin))")
                     reported = true
                 }
-                if appClass.isEmpty {
-                    noWindowDue = noWindowDue ?? monotonicSeconds() + 0.25
-                } else {
-                    noWindowDue = nil
-                    if let change = tracker.focus(appClass: appClass, title: title) { context.emit(.app(change)) }
+                if let change = tracker.settling(appClass: appClass.isEmpty ? nil : appClass, title: title, now: monotonicSeconds()) {
+                    context.emit(.app(change))
                 }
             } else if let message, let newOwner = newOwner(of: Self.kwin, in: message), newOwner != owner {
                 throw DBusFailure(.noService, "KWin left the session bus")
             } else if message == nil, !reported {
                 throw DBusFailure(.timedOut, "KWin ran Vigil's script but it did not report within 10 s")
             }
-            if let due = noWindowDue, monotonicSeconds() >= due {
-                noWindowDue = nil
-                if let change = tracker.focus(appClass: nil, title: nil) { context.emit(.app(change)) }
-            }
+            if let change = tracker.settled(now: monotonicSeconds()) { context.emit(.app(change)) }
         }
     }
 

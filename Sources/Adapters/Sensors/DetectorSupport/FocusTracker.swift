@@ -10,6 +10,12 @@ import VigilCore
 public struct FocusTracker: Sendable {
     public let apps: VigilConfiguration.Apps
     private var last: AppFocus?
+    /// When a "no window" told by `settling` is reported, if nothing comes before.
+    private var noWindowDue: Double?
+
+    /// How long a "no window" waits in `settling`: KWin and wlroots compositors say "no window"
+    /// between two windows (the old one deactivated, then the new one activated), a moment apart.
+    public static let noWindowSettles = 0.25
 
     public init(apps: VigilConfiguration.Apps) {
         self.apps = apps
@@ -32,5 +38,27 @@ public struct FocusTracker: Sendable {
         guard next != last else { return nil }
         last = next
         return next
+    }
+
+    /// As `focus`, for a desktop that says "no window" between two windows: a window is taken at
+    /// once, "no window" only once nothing has followed it for `noWindowSettles` seconds (call
+    /// `settled(now:)` when `settlesIn(now:)` has passed). `now` is monotonic seconds.
+    public mutating func settling(appClass: String?, title: String?, now: Double) -> AppFocus? {
+        guard appClass == nil else {
+            noWindowDue = nil
+            return focus(appClass: appClass, title: title)
+        }
+        if noWindowDue == nil { noWindowDue = now + Self.noWindowSettles }
+        return settled(now: now)
+    }
+
+    /// Seconds until a "no window" waiting in `settling` is due; nil when none waits.
+    public func settlesIn(now: Double) -> Double? { noWindowDue.map { max(0, $0 - now) } }
+
+    /// The "no window" waiting in `settling`, once it is due.
+    public mutating func settled(now: Double) -> AppFocus? {
+        guard let due = noWindowDue, now >= due else { return nil }
+        noWindowDue = nil
+        return focus(appClass: nil, title: nil)
     }
 }

@@ -54,22 +54,17 @@ public final class WaylandFocusDetector: Detector, Sendable {
             }
             if context.isStopped { return nil }
             context.report(.available, "the window in front from the Wayland compositor at \(wayland.displayName) (wlr-foreign-toplevel-management)")
-            var noWindowDue: Double?
+            // The compositor has no window active between two windows: see `FocusTracker.settling`.
             func look() {
-                if let front = windows.active {
-                    noWindowDue = nil
-                    if let change = tracker.focus(appClass: front.appID, title: front.title) { context.emit(.app(change)) }
-                } else if let due = noWindowDue, monotonicSeconds() >= due {
-                    noWindowDue = nil
-                    if let change = tracker.focus(appClass: nil, title: nil) { context.emit(.app(change)) }
-                } else if noWindowDue == nil {
-                    noWindowDue = monotonicSeconds() + 0.25
+                let front = windows.active
+                if let change = tracker.settling(appClass: front?.appID, title: front?.title, now: monotonicSeconds()) {
+                    context.emit(.app(change))
                 }
             }
             look()
             while !context.isStopped, wayland.failure == nil, !windows.list.finished {
-                wayland.wait(seconds: noWindowDue.map { max(0, $0 - monotonicSeconds()) } ?? 60)
-                if windows.list.changed || noWindowDue != nil {
+                wayland.wait(seconds: tracker.settlesIn(now: monotonicSeconds()) ?? 60)
+                if windows.list.changed || tracker.settlesIn(now: monotonicSeconds()) != nil {
                     windows.list.changed = false
                     look()
                 }
