@@ -196,6 +196,8 @@ let package = Package(
             name: "DBusSupport", dependencies: ["CDBus", "CSensorLibraries", "SystemCalls"], path: "Sources/Adapters/Buses/DBusSupport",
             swiftSettings: [.unsafeFlags(dbusIncludeFlags.flatMap { ["-Xcc", $0] })]),
         .target(name: "DesktopNotifier", dependencies: ["DBusSupport"], path: "Sources/Adapters/Channels/DesktopNotifier"),
+        // Actions on the person's media players (issue 36): MPRIS over D-Bus.
+        .target(name: "MediaControl", dependencies: ["DBusSupport"], path: "Sources/Adapters/Channels/MediaControl"),
         .target(
             name: "DesktopPresence", dependencies: ["VigilCore", "DetectorSupport", "DBusSupport", "SystemCalls"],
             path: "Sources/Adapters/Sensors/DesktopPresence"),
@@ -236,6 +238,7 @@ let package = Package(
             dependencies: [
                 "VigilCore", "VigilAudio", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig", "SystemCalls",
                 "VigilStore", "InputDetector", "MicrophoneDetector", "LocationDetector", "DesktopNotifier", "SoundAlarm", "DesktopPresence",
+                "MediaControl", "DBusSupport",
                 "DetectorSupport", "X11Detector", "I3Detector", "HyprlandDetector", "WaylandDetector",
                 .product(name: "DequeModule", package: "swift-collections"),
             ],

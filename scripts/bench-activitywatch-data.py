@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the ActivityWatch export of the replay benchmark (scripts/bench-activitywatch.sh):
-450,000 aw-watcher-window events and 45,000 aw-watcher-afk events, about 79 MB.
+450,000 aw-watcher-window events, 45,000 aw-watcher-afk events and an aw-watcher-web bucket with
+the browser's tab at each of its window events (53,252), about 92 MB.
 
 The shape is aw-server's own `GET /api/0/export` (aw-server 0.12, peewee storage, as
 Tests/VigilCLITests/Data/aw_feed.py records from a real server): one line; `{"buckets": {ID: {...}}}`
@@ -14,8 +15,11 @@ stretches at the keyboard (aw-watcher-afk `not-afk`, 40 s to 5 min) with stretch
 3 to 12 minutes: aw-watcher-afk's timeout is 3 minutes, and it dates the event from the last
 input). At the keyboard the window in front changes every 1 to 20 s (a title change is a new
 event: a tab, a file, a shell prompt), 19 window events to a stretch; away, the last window stays
-in front as one long event. Titles mix English, accented and non-Latin text and emoji.
-Deterministic: Python's Mersenne Twister with seed 33.
+in front as one long event. Titles mix English, accented and non-Latin text and emoji. Each
+window event of the browser has its tab in aw-watcher-web's bucket (`web.tab.current`, its data
+as aw-watcher-web 0.5 sends it): from the window event's start, as long, at an address of one of a
+dozen sites with a path of its own (so nearly every address is new). Deterministic: Python's
+Mersenne Twister with seeds 33 (the windows and afk, as before the tabs were added) and 35 (tabs).
 
 Usage: scripts/bench-activitywatch-data.py OUT [WINDOW_EVENTS]   (afk events: a tenth of that)
 """
@@ -35,6 +39,9 @@ APPS = [
     ("thunderbird", ["{} - Mozilla Thunderbird"]),
     ("spotify", ["{} – Spotify ♫"]),
 ]
+SITES = ["www.youtube.com/watch?v=", "github.com/vigil/vigil/pull/", "en.wikipedia.org/wiki/Article_", "mail.google.com/mail/u/0/#inbox/",
+         "docs.swift.org/swift-book/", "news.ycombinator.com/item?id=", "www.reddit.com/r/swift/comments/", "stackoverflow.com/questions/",
+         "twitch.tv/videos/", "developer.apple.com/documentation/", "fr.wikipedia.org/wiki/Caf%C3%A9_", "www.netflix.com/watch/"]
 WORDS = ["quarterly report", "naïve Bayes", "東京 trip", "π estimation", "deadline 🎯", "meeting notes", "async await",
          "Zürich", "kernel panic", "recipe ideas", "crème brûlée", "Ελληνικά", "budget 2026", "merge conflict",
          "linear algebra", "Москва", "weekly sync", "🚀 launch plan", "invoice", "thesis chapter 3"]
@@ -44,7 +51,8 @@ def main():
     out = sys.argv[1]
     windows = int(sys.argv[2]) if len(sys.argv) > 2 else 450_000
     rng = random.Random(33)
-    window_events, afk_events = [], []
+    tabs_rng = random.Random(35)
+    window_events, afk_events, web_events = [], [], []
     day = datetime.datetime(2025, 1, 6, tzinfo=datetime.timezone.utc)
     t = day + datetime.timedelta(hours=8)
     day_end = t + datetime.timedelta(hours=rng.uniform(8, 11))
@@ -61,6 +69,10 @@ def main():
             app, title = name, rng.choice(titles).format(" ".join(rng.sample(WORDS, rng.choice((1, 1, 1, 2, 2, 3)))))
             duration = round(rng.uniform(1, 15) if rng.random() < 0.8 else rng.uniform(15, 60), 3)
             window_events.append((t, duration, {"app": app, "title": title}))
+            if app == "firefox":
+                address = "https://" + tabs_rng.choice(SITES) + str(tabs_rng.randrange(10**9))
+                web_events.append((t, duration, {"url": address, "title": title.removesuffix(" — Mozilla Firefox"), "audible": False,
+                                                 "incognito": False, "tabCount": tabs_rng.randrange(1, 40)}))
             t += datetime.timedelta(seconds=duration + round(rng.uniform(0, 1), 3))
         afk_events.append((active_start, round((t - active_start).total_seconds(), 3), {"status": "not-afk"}))
         away = round(rng.uniform(180, 720), 3)
@@ -81,8 +93,9 @@ def main():
 
     with open(out, "w") as f:
         f.write('{"buckets": {' + bucket("aw-watcher-window_laptop", "currentwindow", "aw-watcher-window", window_events) + ", "
-                + bucket("aw-watcher-afk_laptop", "afkstatus", "aw-watcher-afk", afk_events) + "}}")
-    print(f"{out}: {len(window_events)} window events, {len(afk_events)} afk events, "
+                + bucket("aw-watcher-afk_laptop", "afkstatus", "aw-watcher-afk", afk_events) + ", "
+                + bucket("aw-watcher-web-firefox_laptop", "web.tab.current", "aw-client-web", web_events) + "}}")
+    print(f"{out}: {len(window_events)} window events, {len(afk_events)} afk events, {len(web_events)} tabs, "
           f"{window_events[0][0].date()} to {window_events[-1][0].date()}")
 
 

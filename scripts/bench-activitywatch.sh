@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `vigil replay` and `vigil inspect` (the reading alone) of a 79 MB ActivityWatch export (450,000 window and 45,000 afk events, as
-# aw-server's own export writes them: scripts/bench-activitywatch-data.py) beside
+# `vigil replay` and `vigil inspect` (the reading alone) of a 92 MB ActivityWatch export (450,000 window, 45,000 afk and
+# 53,252 browser tab events, as aw-server's own export writes them: scripts/bench-activitywatch-data.py) beside
 # `python3 -c 'import json; json.load(open(F))'` on the same file, interleaved in one run: wall
 # time, CPU time and peak resident memory of each process, min / median / max, and the ratios of
 # the medians and of the minimums (issue 33: within 100 MB and within 2x Python's parse). See
@@ -11,6 +11,7 @@
 # Environment:
 #   TMPDIR   where the export and a scratch home go (default /tmp)
 #   VIGIL    the binary to measure (default .build/release/vigil, built if missing)
+#   VIGIL_BASE  another build to measure beside it, interleaved (e.g. from before a change)
 set -euo pipefail
 
 runs=${1:-5}
@@ -23,21 +24,24 @@ done
 vigil=${VIGIL:-.build/release/vigil}
 [[ -x $vigil ]] || swift build -c release --product vigil
 
-export_file=$tmp/vigil-bench-activitywatch.json
+export_file=$tmp/vigil-bench-activitywatch-tabs.json
 [[ -s $export_file ]] || python3 scripts/bench-activitywatch-data.py "$export_file"
 echo "export: $export_file, $(stat -c %s "$export_file") bytes"
 home=$(mktemp -d "$tmp/vigil-bench-aw.XXXXXX")
 trap 'rm -rf "$home"' EXIT
 
-python3 - "$runs" "$vigil" "$export_file" "$home" <<'PY'
+python3 - "$runs" "$vigil" "$export_file" "$home" "${VIGIL_BASE:-}" <<'PY'
 import os, re, statistics, subprocess, sys, time
-runs, vigil, export, home = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+runs, vigil, export, home, base = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
 env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=home + "/config", XDG_DATA_HOME=home + "/data", XDG_STATE_HOME=home + "/state")
 commands = {
     "python3 json.load": ["python3", "-c", "import json, sys; json.load(open(sys.argv[1]))", export],
     "vigil inspect": [vigil, "inspect", export],
     "vigil replay": [vigil, "replay", export],
 }
+if base:
+    commands["base inspect"] = [base, "inspect", export]
+    commands["base replay"] = [base, "replay", export]
 def measure(args):
     start = time.perf_counter()
     r = subprocess.run(["/usr/bin/time", "-v", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
@@ -58,7 +62,7 @@ print(f"min / median / max of {runs} runs each, interleaved")
 for name, rs in results.items():
     print(f"{name:18}  wall {row([r[0] for r in rs], 's', 3):26}  CPU {row([r[1] for r in rs], 's', 3):26}  peak RSS {row([r[2] for r in rs], 'MB', 1)}")
 p = results["python3 json.load"]
-for name in ("vigil inspect", "vigil replay"):
+for name in [n for n in commands if n != "python3 json.load"]:
     v = results[name]
     for label, k in (("wall", 0), ("CPU", 1)):
         print(f"{name} / python, {label}: {statistics.median([r[k] for r in v]) / statistics.median([r[k] for r in p]):.2f}x of the medians, "

@@ -12,13 +12,13 @@
 #
 #   scripts/bench-live.sh [BINARY...]    (default: what scripts/build-release.sh builds)
 #
-# Each binary runs each setup RUNS times (default 3), interleaved, for SECONDS seconds (default 30);
+# Each binary runs each setup RUNS times (default 3), interleaved, for SESSION_SECONDS seconds (default 30);
 # a session of 1 second is timed too, to subtract start-up. Prints one line per run and a summary:
 # min / median / max CPU seconds per session, and the steady-state share of one core.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
-SECONDS_PER_RUN=${SECONDS:-30}
+SECONDS_PER_RUN=${SESSION_SECONDS:-30} # (not $SECONDS: bash counts its own seconds there)
 binaries=("$@")
 [ ${#binaries[@]} -gt 0 ] || binaries=("$(bash scripts/build-release.sh --show-bin-path)/vigil")
 for b in "${binaries[@]}"; do [ -x "$b" ] || { echo "bench-live: $b is not an executable (scripts/build-release.sh?)" >&2; exit 66; }; done

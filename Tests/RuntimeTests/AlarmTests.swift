@@ -94,6 +94,8 @@ import VigilStore
             sinks: [
                 TerminalAlarmSink(fd: -1), DesktopAlarmSink(notifier: DesktopNotifier(busAddress: bus.address)),
                 SoundAlarmSink(configuration: VigilConfiguration.default.alarms, player: TonePlayer(server: "unix:/nonexistent/pulse")),
+                // No media player on this bus: nothing to pause, nothing said.
+                MediaPauseSink(address: bus.address),
             ],
             onDelivery: { deliveries.add($0) }, motivation: { "Five focused minutes beat an hour of meaning to." },
             report: { reports.add($0) })

@@ -264,7 +264,9 @@ public struct VigilConfiguration: Hashable, Sendable {
         public var repeatEvery: Double = 60
         /// The channels each level is delivered through, one entry per level; levels past the last
         /// entry use the last one.
-        public var channels: [[AlarmChannel]] = [[.terminal], [.terminal, .desktop], [.terminal, .desktop, .sound], [.terminal, .desktop, .sound]]
+        public var channels: [[AlarmChannel]] = [
+            [.terminal], [.terminal, .desktop, .pauseMedia], [.terminal, .desktop, .sound, .pauseMedia], [.terminal, .desktop, .sound, .pauseMedia],
+        ]
         /// Snoozes allowed per session; each silences the alarms of the episode for `snooze`.
         public var snoozes: Int = 3
         public var snooze: Double = 300
@@ -387,8 +389,10 @@ public struct AlarmChannel: RawRepresentable, Hashable, Comparable, Sendable, Cu
     public static let desktop = AlarmChannel(rawValue: "desktop")
     /// A tone played through PulseAudio.
     public static let sound = AlarmChannel(rawValue: "sound")
+    /// Pauses the media players that are playing, and resumes them when the person is back.
+    public static let pauseMedia = AlarmChannel(rawValue: "pause_media")
     /// The built-in channels, in the order an alarm goes through them.
-    public static let builtIn: [AlarmChannel] = [.terminal, .desktop, .sound]
+    public static let builtIn: [AlarmChannel] = [.terminal, .desktop, .sound, .pauseMedia]
 
     /// Built-in channels first, in their order; others after them by name.
     public static func < (a: AlarmChannel, b: AlarmChannel) -> Bool { builtInOrder(a.rawValue, b.rawValue, builtIn.map(\.rawValue)) }

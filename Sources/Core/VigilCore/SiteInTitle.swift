@@ -20,16 +20,30 @@ public enum SiteInTitle {
 
     /// Whether `title` shows one of `sites` (host names, lower case).
     public static func shows(_ sites: [String], in title: String) -> Bool {
-        guard !sites.isEmpty, !title.isEmpty else { return false }
-        var page = Substring(title.lowercased())
-        for suffix in browserSuffixes where page.hasSuffix(suffix) {
-            page = page.dropLast(suffix.count)
-            break
+        guard !sites.isEmpty else { return false }
+        return Page(title).shows(sites)
+    }
+
+    /// A title read once for the sites it shows, to ask about several lists of sites.
+    public struct Page: Sendable {
+        let hosts: [Substring]
+        let name: String?
+
+        public init(_ title: String) {
+            var page = Substring(title.lowercased())
+            for suffix in SiteInTitle.browserSuffixes where page.hasSuffix(suffix) {
+                page = page.dropLast(suffix.count)
+                break
+            }
+            hosts = SiteInTitle.hosts(in: page)
+            name = SiteInTitle.siteName(of: page)
         }
-        let hosts = self.hosts(in: page)
-        let name = siteName(of: page)
-        return sites.contains { site in
-            hosts.contains { $0 == site || $0.hasSuffix("." + site) } || (name != nil && name == label(of: site))
+
+        /// Whether it shows one of `sites` (host names, lower case).
+        public func shows(_ sites: [String]) -> Bool {
+            sites.contains { site in
+                hosts.contains { $0 == site || $0.hasSuffix("." + site) } || (name != nil && name == SiteInTitle.label(of: site))
+            }
         }
     }
 

@@ -129,8 +129,10 @@ public final class AlarmDispatcher: @unchecked Sendable {
                         let delivery = AlarmDelivery(
                             time: e.time, episode: episode, level: level, repeatCount: rep, channel: c, action: .fired, delivered: true)
                         self.attempt(c, delivery) { sink throws(AlarmChannelUnavailable) in
+                            // An action says what it did, or that there was nothing to do.
+                            if let action = sink as? any ActionSink { return try action.act(notice) }
                             try sink.fire(notice)
-                            return true
+                            return ""
                         }
                     }
                 }
@@ -142,7 +144,8 @@ public final class AlarmDispatcher: @unchecked Sendable {
                         let delivery = AlarmDelivery(
                             time: e.time, episode: episode, level: level, repeatCount: 0, channel: c, action: .cleared, delivered: true)
                         self.attempt(c, delivery) { sink throws(AlarmChannelUnavailable) in
-                            try sink.clear(episode: episode, level: level, closedBy: closedBy, recoverySeconds: recovery)
+                            if let action = sink as? any ActionSink { return try action.undo(episode: episode, closedBy: closedBy) }
+                            return try sink.clear(episode: episode, level: level, closedBy: closedBy, recoverySeconds: recovery) ? "" : nil
                         }
                     }
                 }
@@ -173,9 +176,12 @@ public final class AlarmDispatcher: @unchecked Sendable {
     /// Waits until everything handed over so far was delivered (or failed).
     public func drain() { queue.sync {} }
 
-    /// Runs one channel's delivery; `delivery` is what is logged if it goes through (or is
-    /// logged as undelivered, with the reason, if the channel is unavailable).
-    private func attempt(_ channel: AlarmChannel, _ delivery: AlarmDelivery, _ body: (any AlarmSink) throws(AlarmChannelUnavailable) -> Bool) {
+    /// Runs one channel's delivery; `delivery` is what is logged if it goes through, with what an
+    /// action did as its detail (or is logged as undelivered, with the reason, if the channel is
+    /// unavailable). `body` returns nil when the channel had nothing to deliver.
+    private func attempt(
+        _ channel: AlarmChannel, _ delivery: AlarmDelivery, _ body: (any AlarmSink) throws(AlarmChannelUnavailable) -> String?
+    ) {
         var record = delivery
         guard let sink = sinks[channel] else {
             if failing.insert(channel).inserted {
@@ -187,8 +193,9 @@ public final class AlarmDispatcher: @unchecked Sendable {
             return
         }
         do {
-            guard try body(sink) else { return }
+            guard let detail = try body(sink) else { return }
             if failing.remove(channel) != nil { report("\(channel.rawValue) alarms work again") }
+            record.detail = detail
             onDelivery(record)
         } catch {
             if failing.insert(channel).inserted {

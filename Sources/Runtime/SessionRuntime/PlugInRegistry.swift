@@ -80,7 +80,8 @@ public struct PlugInRegistry: Sendable {
 
     /// Presence and app switching, the desktop, the application in front, noise, calls, location;
     /// the terminal, desktop notifications and sound.
-    public static let builtIn = PlugInRegistry([.input, .desktop, .app, .audio, .media, .location], channels: [.terminal, .desktop, .sound])
+    public static let builtIn = PlugInRegistry(
+        [.input, .desktop, .app, .audio, .media, .location], channels: [.terminal, .desktop, .sound, .pauseMedia])
 
     /// This registry with one more channel; a module of a channel already registered replaces it.
     public func adding(_ module: ChannelModule) -> PlugInRegistry {
@@ -146,4 +147,6 @@ extension ChannelModule {
     public static let sound = ChannelModule(channel: .sound) { c, _ in
         SoundAlarmSink(configuration: c.alarms, player: TonePlayer(server: c.audio.server))
     }
+    /// An action: the media players that are playing paused, and resumed when the person is back.
+    public static let pauseMedia = ChannelModule(channel: .pauseMedia) { _, _ in MediaPauseSink() }
 }

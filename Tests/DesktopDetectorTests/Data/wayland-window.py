@@ -1,12 +1,13 @@
 # A Wayland window for the sway tests: a GTK 3 window whose app_id is argv[1] (GTK takes it from
-# the program name) and whose title is the content of the file argv[2], read again every 100 ms so
+# the program name; under X11, GDK_BACKEND=x11, it is the WM_CLASS class too) and whose title is the content of the file argv[2], read again every 100 ms so
 # the test can change the title as a browser changes its tab's. Runs until it is killed.
 import sys
 
 import gi
 
+gi.require_version("Gdk", "3.0")
 gi.require_version("Gtk", "3.0")
-from gi.repository import GLib, Gtk  # noqa: E402
+from gi.repository import Gdk, GLib, Gtk  # noqa: E402
 
 app_id, title_file = sys.argv[1], sys.argv[2]
 
@@ -17,6 +18,7 @@ def read_title():
 
 
 GLib.set_prgname(app_id)
+Gdk.set_program_class(app_id)
 window = Gtk.Window(title=read_title())
 window.connect("destroy", Gtk.main_quit)
 window.show_all()

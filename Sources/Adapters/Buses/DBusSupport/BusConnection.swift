@@ -145,10 +145,15 @@ public final class BusConnection: @unchecked Sendable {
 
     /// Asks the bus to route the signals that `rule` matches to this connection
     /// (`type='signal',sender='…',path='…',interface='…',member='…'`); waits for the bus's answer.
-    public func addMatch(_ rule: String) throws(DBusFailure) {
+    public func addMatch(_ rule: String) throws(DBusFailure) { try match(rule, add: true) }
+
+    /// Stops the signals `rule` (as given to `addMatch`) routes here; waits for the bus's answer.
+    public func removeMatch(_ rule: String) throws(DBusFailure) { try match(rule, add: false) }
+
+    private func match(_ rule: String, add: Bool) throws(DBusFailure) {
         var error = CDBus.DBusError()
         dbus_error_init(&error)
-        dbus_bus_add_match(connection, rule, &error)
+        if add { dbus_bus_add_match(connection, rule, &error) } else { dbus_bus_remove_match(connection, rule, &error) }
         if dbus_error_is_set(&error) != 0 {
             var name = [CChar](repeating: 0, count: 256)
             var message = [CChar](repeating: 0, count: 512)

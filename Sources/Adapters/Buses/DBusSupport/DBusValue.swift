@@ -80,6 +80,20 @@ public enum DBusValue: Hashable, Sendable {
         }
     }
 
+    /// Any integer type that fits in an `Int64`, widened.
+    public var signed: Int64? {
+        switch unwrapped {
+        case .byte(let v): Int64(v)
+        case .int16(let v): Int64(v)
+        case .uint16(let v): Int64(v)
+        case .int32(let v): Int64(v)
+        case .uint32(let v): Int64(v)
+        case .int64(let v): v
+        case .uint64(let v): Int64(exactly: v)
+        default: nil
+        }
+    }
+
     /// An `a{sv}` (or any dictionary keyed by strings) as a Swift dictionary; values stay as sent.
     public var dictionary: [String: DBusValue]? {
         guard case .array(_, let entries) = unwrapped else { return nil }

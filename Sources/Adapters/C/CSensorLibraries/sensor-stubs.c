@@ -125,6 +125,7 @@ int vigil_load_libdbus(char *error, size_t size) { return vigil_library_load(6, 
 void dbus_bus_add_match(DBusConnection * a0, const char * a1, DBusError * a2) { VIGIL_STUB_FUNCTION(6, dbus_bus_add_match)(a0, a1, a2); }
 const char * dbus_bus_get_unique_name(DBusConnection * a0) { return VIGIL_STUB_FUNCTION(6, dbus_bus_get_unique_name)(a0); }
 dbus_bool_t dbus_bus_register(DBusConnection * a0, DBusError * a1) { return VIGIL_STUB_FUNCTION(6, dbus_bus_register)(a0, a1); }
+void dbus_bus_remove_match(DBusConnection * a0, const char * a1, DBusError * a2) { VIGIL_STUB_FUNCTION(6, dbus_bus_remove_match)(a0, a1, a2); }
 void dbus_connection_close(DBusConnection * a0) { VIGIL_STUB_FUNCTION(6, dbus_connection_close)(a0); }
 void dbus_connection_flush(DBusConnection * a0) { VIGIL_STUB_FUNCTION(6, dbus_connection_flush)(a0); }
 dbus_bool_t dbus_connection_get_is_connected(DBusConnection * a0) { return VIGIL_STUB_FUNCTION(6, dbus_connection_get_is_connected)(a0); }

@@ -15,8 +15,6 @@ extension ActivityWatchExport {
         /// For each application (by index): the rules its class matches, in order, up to and
         /// including the first without a title piece (which always matches).
         var candidates: [[Int32]] = []
-        /// The rule by (application, page), for browser windows showing a tab.
-        var byPage: [Int64: Int32] = [:]
 
         init(_ apps: VigilConfiguration.Apps) {
             self.apps = apps
@@ -26,32 +24,21 @@ extension ActivityWatchExport {
         }
 
         mutating func rules(for app: Int32) -> [Int32] {
-            while candidates.count <= Int(app) {
-                let cls = names.apps[candidates.count].lowercased()
-                var list: [Int32] = []
-                for (i, rule) in apps.rules.enumerated() {
-                    guard rule.classes.isEmpty || rule.classes.contains(where: { AppRule.matches(pattern: $0, cls) }) else { continue }
-                    list.append(Int32(i))
-                    if !rule.readsTitles { break }
-                }
-                candidates.append(list)
-            }
+            while candidates.count <= Int(app) { candidates.append(Self.classRules(apps, appClass: names.apps[candidates.count])) }
             return candidates[Int(app)]
         }
 
-        /// The rule for a browser's window showing a tab's page (`Names.pages`), each pair worked
-        /// out once.
-        mutating func rule(app: Int32, page: Int32) -> Int32 {
-            let key = Int64(app) << 32 | Int64(page)
-            if let known = byPage[key] { return known }
-            let list = rules(for: app)
-            var answer = list.first ?? -1
-            if list.contains(where: { apps.rules[Int($0)].readsTitles }) {
-                let (category, name) = apps.categorize(appClass: names.apps[Int(app)], title: names.pages[Int(page)])
-                answer = list.first { apps.rules[Int($0)].name == name && apps.rules[Int($0)].category == category } ?? -1
+        /// The rules an application's class matches, in order, up to and including the first
+        /// without a title piece or sites (which always matches).
+        static func classRules(_ apps: VigilConfiguration.Apps, appClass: String) -> [Int32] {
+            let cls = appClass.lowercased()
+            var list: [Int32] = []
+            for (i, rule) in apps.rules.enumerated() {
+                guard rule.classes.isEmpty || rule.classes.contains(where: { AppRule.matches(pattern: $0, cls) }) else { continue }
+                list.append(Int32(i))
+                if !rule.readsTitles { break }
             }
-            byPage[key] = answer
-            return answer
+            return list
         }
 
         /// The index of the rule that matches, or -1 (the fallback).

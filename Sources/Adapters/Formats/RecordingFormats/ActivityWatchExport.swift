@@ -142,6 +142,7 @@ public enum ActivityWatchExport {
     static func read(_ stream: JSONStream, path: String, configuration: VigilConfiguration) throws(Failure) -> ActivityWatchSamples {
         var export = ExportReader(stream: stream, categorizer: WindowCategorizer(configuration.apps))
         try export.readDocument()
+        let pages = export.pages
         let all = export.buckets.filter { $0.kind != nil && !$0.events.isEmpty }.sorted { $0.key < $1.key }
         let buckets = all.filter { $0.kind != .web }
         var first: Timestamp?
@@ -161,13 +162,13 @@ public enum ActivityWatchExport {
             throw Failure(message: "its events span more than 100 years (\(first) to \(last)): one replay is one timeline")
         }
         let tabs = all.filter { $0.kind == .web }.map { WebTabs(bucket: $0, events: $0.sortedEvents()) }
-        var categorizer = export.categorizer
-        let sorted = buckets.map { b in
-            b.kind == .window && !tabs.isEmpty ? WebTabs.withPages(b.sortedEvents(), of: b, tabs: tabs, categorizer: &categorizer) : b.sortedEvents()
-        }
+        let sorted = buckets.map { $0.sortedEvents() }
         let breaks = Breaks(zip(buckets, sorted).filter { $0.0.kind == .afk }.map(\.1))
-        let streams = zip(buckets, sorted).map {
-            BucketSamples(kind: $0.kind!, events: $1, cadence: Cadence(configuration), names: export.names, breaks: breaks)
+        let streams = zip(buckets, sorted).map { bucket, events in
+            // The tabs of the browsers on the same computer as the window watcher.
+            let shown = bucket.kind == .window ? tabs.filter { $0.hostname == nil || bucket.hostname == nil || $0.hostname == bucket.hostname } : []
+            return BucketSamples(
+                kind: bucket.kind!, events: events, cadence: Cadence(configuration), names: export.names, breaks: breaks, tabs: shown, pages: pages)
         }
         return ActivityWatchSamples(path: path, start: first, streams: streams)
     }
@@ -192,9 +193,9 @@ public enum ActivityWatchExport {
     struct Event {
         var start: Timestamp
         var duration: Double
-        /// The application (an index into `Names.apps`; for a browser tab, its page into
-        /// `Names.pages`), the `apps:` rule that matched (-1: none), the title (into
-        /// `Names.titles`; -1: not kept).
+        /// The application (an index into `Names.apps`; for a browser tab, what its page matches:
+        /// `PageRules`), the `apps:` rule that matched (-1: none), the title (into `Names.titles`;
+        /// -1: not kept).
         var app: Int32
         var rule: Int32
         var title: Int32
@@ -224,11 +225,8 @@ public enum ActivityWatchExport {
         /// Applications (the first, 0, none) and titles.
         private var appNames = Interned()
         private var titleNames = Interned()
-        private var pageNames = Interned()
         var apps: [String] { appNames.texts }
         var titles: [String] { titleNames.texts }
-        /// Browser tabs as a URL-in-title extension shows them: "title - address".
-        var pages: [String] { pageNames.texts }
         /// Each rule's category and name, by rule index; the fallback after them.
         let results: [(category: AppCategory, rule: String?)]
 
@@ -241,7 +239,6 @@ public enum ActivityWatchExport {
 
         func app(_ name: String) -> Int32 { appNames.number(name) }
         func title(_ text: String) -> Int32 { titleNames.number(text) }
-        func page(_ text: String) -> Int32 { pageNames.number(text) }
     }
 
     /// A bucket as read: its id, the key it sorts by, its kind once its `type` is read, its events.
@@ -291,11 +288,14 @@ struct ExportReader {
     let stream: JSONStream
     var categorizer: ActivityWatchExport.WindowCategorizer
     var names: ActivityWatchExport.Names { categorizer.names }
+    /// What browser tabs' pages match, worked out as they are read.
+    let pages: ActivityWatchExport.PageRules
     var buckets: [ActivityWatchExport.Bucket] = []
 
     init(stream: JSONStream, categorizer: ActivityWatchExport.WindowCategorizer) {
         self.stream = stream
         self.categorizer = categorizer
+        pages = ActivityWatchExport.PageRules(categorizer.apps, names: categorizer.names)
     }
 
     mutating func readDocument() throws(Failure) {
@@ -395,6 +395,7 @@ struct ExportReader {
         var rule: Int32 = -1
         var titleIndex: Int32 = -1
         let names = self.names
+        let pages = self.pages
         let wantsTitle = categorizer.storeTitles
         try stream.value { (s: inout JSONScanner) throws(JSONScanner.Failure) in
             try s.beginObject()
@@ -469,7 +470,7 @@ struct ExportReader {
                 app = -1
                 if let address {
                     let page = ActivityWatchExport.WebTabs.shown(address: s.text(address))
-                    app = names.page(title.map { s.text($0) + " - " + page } ?? page)
+                    app = pages.mask(of: title.map { s.text($0) + " - " + page } ?? page)
                 }
             } else if bucket.kind != .afk {
                 rule = categorizer.rule(app: app, title: title, in: s)

@@ -80,26 +80,33 @@ struct BucketSamples {
     let names: ActivityWatchExport.Names
     /// The long afk stretches (`ActivityWatchExport.Breaks`): nothing is read inside them.
     let breaks: ActivityWatchExport.Breaks
+    /// Window: the browsers' tabs (aw-watcher-web), and what their pages match.
+    let tabs: [ActivityWatchExport.WebTabs]
+    let pages: ActivityWatchExport.PageRules?
+    /// Window: for each application, the tabs its windows show (-1: none, not a browser).
+    private var tabsOf: [Int32: Int] = [:]
     /// The event whose samples come next.
     private var index = 0
-    /// Window: the end of the last event, when no window is in front from then on. Afk: the next
-    /// reading's offset into the event, nil before its first.
-    private var pendingBlank: Timestamp?
+    /// Window: the changes of what is in front worked out from the last event, in time order,
+    /// and how many of them were told. Afk: the next reading's offset into the event, nil before
+    /// its first.
+    private var pending: [(Timestamp, AppFocus)] = []
+    private var told = 0
     private var offset: Double?
-    /// Window: the event that goes on after a break, told again when the break ends.
-    private var resumed: (time: Timestamp, event: ActivityWatchExport.Event)?
     /// Window: the last focus told and when, so that the same one is not told twice.
-    private var told: (time: Timestamp, focus: AppFocus)?
+    private var last: (time: Timestamp, focus: AppFocus)?
 
     init(
         kind: ActivityWatchExport.Kind, events: [ActivityWatchExport.Event], cadence: ActivityWatchExport.Cadence, names: ActivityWatchExport.Names,
-        breaks: ActivityWatchExport.Breaks = .init()
+        breaks: ActivityWatchExport.Breaks = .init(), tabs: [ActivityWatchExport.WebTabs] = [], pages: ActivityWatchExport.PageRules? = nil
     ) {
         self.kind = kind
         self.events = events
         self.cadence = cadence
         self.names = names
         self.breaks = breaks
+        self.tabs = tabs
+        self.pages = pages
     }
 
     mutating func next() -> Sample? {
@@ -120,50 +127,73 @@ struct BucketSamples {
         while true {
             guard let (time, focus) = nextFocus() else { return nil }
             // The same focus again is no change, unless a break lies between: a new session.
-            if let told, told.focus == focus, !breaks.separate(told.time, time) { continue }
-            told = (time, focus)
+            if let last, last.focus == focus, !breaks.separate(last.time, time) { continue }
+            last = (time, focus)
             return Sample(time: time, payload: .app(focus))
         }
     }
 
     private mutating func nextFocus() -> (Timestamp, AppFocus)? {
-        if let (time, e) = resumed {
-            resumed = nil
-            return (time, focus(e))
-        }
-        if let blank = pendingBlank {
-            pendingBlank = nil
-            return (blank, AppFocus(appClass: "", category: .neutral))
-        }
-        while index < events.count {
+        while told == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            told = 0
+            guard index < events.count else { return nil }
             let e = events[index]
             index += 1
             // The window data stops before the next event (or the export ends): nothing in front,
             // unless nobody is there then (the screen locked during a long afk stretch).
             let dataStops =
                 (index == events.count || events[index].start - e.end > ActivityWatchExport.pulseTime) && breaks.containing(e.end) == nil
-            // Nobody there: what the screen showed during a long afk stretch is not read; a window
-            // still in front at its end is what the person comes back to.
             if let inside = breaks.containing(e.start) {
+                // Nobody there: what the screen showed during a long afk stretch is not read; a
+                // window still in front at its end is what the person comes back to.
                 guard e.end > inside.end else { continue }
-                if dataStops { pendingBlank = e.end }
-                return (inside.end, focus(e))
-            }
-            if let crossed = breaks.first(startingIn: e.start, e.end) {
+                shown(e, from: inside.end, to: e.end)
+                if dataStops { pending.append((e.end, Self.nothing)) }
+            } else if let crossed = breaks.first(startingIn: e.start, e.end) {
+                shown(e, from: e.start, to: crossed.start)
                 if e.end > crossed.end {
-                    resumed = (crossed.end, e)
-                    if dataStops { pendingBlank = e.end }
+                    // Told again after the break.
+                    shown(e, from: crossed.end, to: e.end)
+                    if dataStops { pending.append((e.end, Self.nothing)) }
                 }
-            } else if dataStops {
-                pendingBlank = e.end
+            } else {
+                shown(e, from: e.start, to: e.end)
+                if dataStops { pending.append((e.end, Self.nothing)) }
             }
-            return (e.start, focus(e))
         }
-        return nil
+        told += 1
+        return pending[told - 1]
     }
 
-    private func focus(_ e: ActivityWatchExport.Event) -> AppFocus {
-        let (category, rule) = names.result(e.rule)
+    static let nothing = AppFocus(appClass: "", category: .neutral)
+
+    /// The changes of what is in front while `e`'s window was, from `from` to `to`: the window
+    /// from `from`, and for a browser's window each tab of its browser in front meanwhile (its
+    /// page matched against the rules: `WebTabs`).
+    private mutating func shown(_ e: ActivityWatchExport.Event, from: Timestamp, to: Timestamp) {
+        let browser: Int
+        if let known = tabsOf[e.app] {
+            browser = known
+        } else {
+            browser = tabs.firstIndex { $0.shows(in: names.apps[Int(e.app)]) } ?? -1
+            tabsOf[e.app] = browser
+        }
+        guard browser >= 0, from < to, let pages else {
+            pending.append((from, focus(e)))
+            return
+        }
+        var cursor = from
+        for tab in tabs[browser].tabs(from: from, to: to) {
+            if tab.start > cursor { pending.append((cursor, focus(e))) }
+            pending.append((tab.start, focus(e, rule: pages.rule(app: e.app, mask: tab.page))))
+            cursor = tab.end
+        }
+        if cursor < to || cursor == from { pending.append((cursor, focus(e))) }
+    }
+
+    private func focus(_ e: ActivityWatchExport.Event, rule: Int32? = nil) -> AppFocus {
+        let (category, rule) = names.result(rule ?? e.rule)
         return AppFocus(appClass: names.apps[Int(e.app)], category: category, rule: rule, title: e.title < 0 ? nil : names.titles[Int(e.title)])
     }
 

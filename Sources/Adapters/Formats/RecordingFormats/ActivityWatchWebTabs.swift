@@ -40,7 +40,7 @@ extension ActivityWatchExport {
         let starts: [Timestamp]
         /// When each tab stops being the one in front.
         let ends: [Timestamp]
-        /// Each tab's page (`Names.pages`), -1 for a tab without an address.
+        /// What each tab's page matches (`PageRules`), -1 for a tab without an address.
         let pages: [Int32]
 
         init(bucket: Bucket, events: [Event]) {
@@ -70,8 +70,7 @@ extension ActivityWatchExport {
         }
 
         /// Whether its tabs are what `app`'s windows show.
-        func shows(in app: String, on host: String?) -> Bool {
-            if let hostname, let host, hostname != host { return false }
+        func shows(in app: String) -> Bool {
             if let windows { return windows.contains(app.lowercased()) }
             return browserWindows.values.contains { $0.contains(app.lowercased()) }
         }
@@ -93,48 +92,89 @@ extension ActivityWatchExport {
             }
             return found
         }
+    }
 
-        /// The window events with each stretch a browser's window showed a tab split off, matched
-        /// against the rules with the tab's page: so `site:` rules and title pieces see the address
-        /// even when the page's title does not name the site. Neighbouring stretches the same rule
-        /// matches stay one event.
-        static func withPages(_ events: [Event], of bucket: Bucket, tabs: [WebTabs], categorizer: inout WindowCategorizer) -> [Event] {
-            let names = categorizer.names
-            var browsers: [Int32: [Int]] = [:]
-            var out: [Event] = []
-            out.reserveCapacity(events.count)
-            for e in events {
-                let shown: [Int]
-                if let known = browsers[e.app] {
-                    shown = known
-                } else {
-                    shown = tabs.indices.filter { tabs[$0].shows(in: names.apps[Int(e.app)], on: bucket.hostname) }
-                    browsers[e.app] = shown
-                }
-                guard !shown.isEmpty, e.duration > 0 else {
-                    out.append(e)
-                    continue
-                }
-                // The first bucket with a tab in this stretch tells (a person with two browsers
-                // of one kind has two buckets of it; the window is one of them).
-                let pieces = shown.lazy.map { tabs[$0].tabs(from: e.start, to: e.end) }.first { !$0.isEmpty } ?? []
-                var cursor = e.start
-                func add(_ from: Timestamp, _ to: Timestamp, rule: Int32) {
-                    guard from < to else { return }
-                    if let last = out.last, last.order == e.order, last.rule == rule, last.end == from {
-                        out[out.count - 1].duration = to - last.start
+    /// What a tab's page (its title and address, as a URL-in-title extension shows them) matches:
+    /// for each rule that reads titles, whether its title piece and its sites are there, as
+    /// `VigilConfiguration.Apps.categorize` would find them. Worked out once per page as it is
+    /// read, and kept as a number (pages that match the same rules share it), so the pages
+    /// themselves are never kept: an export of a year's tabs costs a few distinct numbers.
+    final class PageRules {
+        let apps: VigilConfiguration.Apps
+        let names: Names
+        /// The rules that read titles, by index, and each one's piece in lower case.
+        private let reading: [Int]
+        private let pieces: [String?]
+        /// The ASCII pieces as bytes, for a byte search.
+        private let pieceBytes: [[UInt8]?]
+        private var masks: [[UInt64]] = []
+        private var numbers: [[UInt64]: Int32] = [:]
+        /// The rule for (application, mask).
+        private var rules: [Int64: Int32] = [:]
+        private var candidates: [Int32: [Int32]] = [:]
+
+        init(_ apps: VigilConfiguration.Apps, names: Names) {
+            self.apps = apps
+            self.names = names
+            reading = apps.rules.indices.filter { apps.rules[$0].readsTitles }
+            pieces = reading.map { apps.rules[$0].title?.lowercased() }
+            pieceBytes = pieces.map { p in p.flatMap { $0.utf8.allSatisfy { $0 < 0x80 } ? Array($0.utf8) : nil } }
+        }
+
+        /// The number of what `page` matches.
+        func mask(of page: String) -> Int32 {
+            var bits = [UInt64](repeating: 0, count: (reading.count + 63) / 64)
+            var lowered = page.lowercased()
+            let ascii = lowered.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+            var site: SiteInTitle.Page?
+            for (k, r) in reading.enumerated() {
+                let rule = apps.rules[r]
+                if let piece = pieces[k] {
+                    // A byte search of the lowered page: a piece whose bytes are not there is not
+                    // there; one found in ASCII (without CR) is; elsewhere a letter's combining mark
+                    // may follow it, and the search of characters tells.
+                    let found: Bool
+                    if let bytes = pieceBytes[k] {
+                        found = lowered.withUTF8 { WindowCategorizer.contains($0, lowercased: bytes) } && (ascii || lowered.contains(piece))
                     } else {
-                        out.append(Event(start: from, duration: to - from, app: e.app, rule: rule, title: e.title, order: e.order, afk: false))
+                        found = lowered.contains(piece)
                     }
+                    guard found else { continue }
                 }
-                for p in pieces {
-                    add(cursor, p.start, rule: e.rule)
-                    add(p.start, p.end, rule: categorizer.rule(app: e.app, page: p.page))
-                    cursor = p.end
+                if !rule.sites.isEmpty {
+                    if site == nil { site = SiteInTitle.Page(page) }
+                    guard site!.shows(rule.sites) else { continue }
                 }
-                add(cursor, e.end, rule: e.rule)
+                bits[k / 64] |= 1 << UInt64(k % 64)
             }
-            return out
+            if let known = numbers[bits] { return known }
+            let n = Int32(masks.count)
+            masks.append(bits)
+            numbers[bits] = n
+            return n
+        }
+
+        /// The rule that matches a window of `app` showing a page that matches `mask`; -1: none.
+        func rule(app: Int32, mask: Int32) -> Int32 {
+            let key = Int64(app) << 32 | Int64(mask)
+            if let known = rules[key] { return known }
+            let list = candidates[app] ?? WindowCategorizer.classRules(apps, appClass: names.apps[Int(app)])
+            candidates[app] = list
+            let bits = masks[Int(mask)]
+            var answer: Int32 = -1
+            for r in list {
+                guard apps.rules[Int(r)].readsTitles else {
+                    answer = r
+                    break
+                }
+                guard let k = reading.firstIndex(of: Int(r)) else { continue }
+                if bits[k / 64] & (1 << UInt64(k % 64)) != 0 {
+                    answer = r
+                    break
+                }
+            }
+            rules[key] = answer
+            return answer
         }
     }
 }

@@ -213,9 +213,17 @@ public enum DocumentedConfig {
           #   terminal  a banner and the bell in the terminal running the session
           #   desktop   a desktop notification, more urgent at each level (needs a notification daemon)
           #   sound     a tone through PulseAudio, louder at each level
+          # and actions, each undone when you are back:
+          #   pause_media  pauses the media players that are playing (MPRIS: music players, browsers),
+          #                and resumes exactly those when you are back (or after a Pomodoro break); one
+          #                you played or paused meanwhile is left as you left it
           # A channel that is not available (no terminal, no session bus, no sound server) is reported
           # once and skipped; the others still fire.
-          channels: [[terminal], [terminal, desktop], [terminal, desktop, sound], [terminal, desktop, sound]]
+          channels:
+            - [terminal]
+            - [terminal, desktop, pause_media]
+            - [terminal, desktop, sound, pause_media]
+            - [terminal, desktop, sound, pause_media]
           # Snoozes per session: each quiets the alarms of the current episode for `snooze`
           # (the episode itself goes on, and counts).
           snoozes: 3
