@@ -61,7 +61,7 @@ import Testing
         "import taskwarrior": ["tasks.json"], "import timewarrior": ["intervals.json"], "import loop": ["Habits.csv"],
         "session list": [], "session show": ["1"], "session edit": ["1", "--note", "n"], "session tag": ["1", "+deep"],
         "session delete": ["1", "--yes"], "session add": ["--start", "2026-11-20 09:00", "--end", "10:00"], "undo": [],
-        "desktop show": [], "desktop install": ["--shell-version", "43"], "desktop uninstall": [],
+        "desktop show": [], "desktop install": ["--shell-version", "43"], "desktop uninstall": [], "restore": [],
     ]
 
     /// A value each command refuses (64), for a command that takes one; an unknown option is

@@ -29,11 +29,7 @@ import Testing
     func startSession(on x: XServer, home: String) throws -> (ChildProcess, String, String) {
         let out = home + "/live.jsonl"
         let recording = home + "/session.jsonl"
-        var env = x.environment
-        env["HOME"] = home
-        env["XDG_CONFIG_HOME"] = home + "/config"
-        env["XDG_DATA_HOME"] = home + "/data"
-        env["DBUS_SYSTEM_BUS_ADDRESS"] = noSystemBus
+        let env = sessionEnvironment(on: x, home: home)
         let live = try ChildProcess(
             vigilBinary, ["start", "--task", "t", "--minutes", "0.5", "--json", "--record", recording], environment: env, output: out)
         return (live, out, recording)
@@ -307,4 +303,14 @@ import Testing
             #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(file) holds the window title")
         }
     }
+}
+
+/// A live session's environment on an X server: its display, a home of its own, no system bus.
+func sessionEnvironment(on x: XServer, home: String) -> [String: String] {
+    var env = x.environment
+    env["HOME"] = home
+    env["XDG_CONFIG_HOME"] = home + "/config"
+    env["XDG_DATA_HOME"] = home + "/data"
+    env["DBUS_SYSTEM_BUS_ADDRESS"] = noSystemBus
+    return env
 }

@@ -17,6 +17,16 @@ struct SessionRun {
     /// False for a rehearsal without --log: its events go to a log in memory, dropped at the end.
     var keepsLog = true
 
+    /// Puts back the windows a session that ended without putting them back (killed, crashed)
+    /// left hidden.
+    func putBackHiddenWindows() {
+        let hidden = HiddenWindows(dataDirectory: command.common.paths.dataDirectory)
+        guard !hidden.leftBehind().isEmpty else { return }
+        let (back, problems) = hidden.restoreLeftBehind(control: WindowControls.forDesktop())
+        if !back.isEmpty { note("put back \(back.joined(separator: ", ").terminalSafe), hidden by a session that ended without putting it back") }
+        for p in problems { note("could not put back \(p.terminalSafe); `vigil restore` tries again") }
+    }
+
     /// The live screen when both ends are a terminal and neither --json nor --plain asks for lines.
     var liveScreen: Bool { !command.json && !command.plain && isatty(0) != 0 && isatty(1) != 0 }
 
@@ -24,6 +34,7 @@ struct SessionRun {
         async throws
     where C.Duration == Duration {
         let liveScreen = liveScreen
+        putBackHiddenWindows()
         let terminal = LiveTerminal()
         // On the live screen the screen is the terminal channel: a bell, and the state in red.
         let terminalSink: any AlarmSink = liveScreen ? ScreenAlarmSink(terminal: terminal) : TerminalAlarmSink()
@@ -33,7 +44,9 @@ struct SessionRun {
             plan: .init(
                 task: task, taskId: taskId, planned: planned, wallStart: wallStart, rehearsal: rehearsal, pomodoro: command.pomodoroPlan,
                 record: command.record, tags: command.sessionTags),
-            clock: clock, sinks: Composition.registry.sinks(configuration: config, context: ChannelContext(terminal: terminalSink)),
+            clock: clock,
+            sinks: Composition.registry.sinks(
+                configuration: config, context: ChannelContext(terminal: terminalSink, dataDirectory: command.common.paths.dataDirectory)),
             motivation: try motivation(), presenter: PlainLines(wallStart: wallStart, json: command.json, quiet: liveScreen).presenter())
         let before = liveScreen ? Milestones(reports: eventLog.reports) : nil
         // Ctrl-C is the person ending the session; `kill` and a closed terminal interrupt it.

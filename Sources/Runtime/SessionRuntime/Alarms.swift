@@ -176,6 +176,14 @@ public final class AlarmDispatcher: @unchecked Sendable {
     /// Waits until everything handed over so far was delivered (or failed).
     public func drain() { queue.sync {} }
 
+    /// The session is over: the actions put back what they still hold (hidden windows), then
+    /// everything handed over is delivered.
+    public func finish() {
+        queue.sync {
+            for sink in sinks.values { (sink as? any ActionSink)?.sessionEnded() }
+        }
+    }
+
     /// Runs one channel's delivery; `delivery` is what is logged if it goes through, with what an
     /// action did as its detail (or is logged as undelivered, with the reason, if the channel is
     /// unavailable). `body` returns nil when the channel had nothing to deliver.

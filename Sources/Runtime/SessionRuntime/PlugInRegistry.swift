@@ -59,7 +59,12 @@ public struct ChannelModule: Sendable {
 /// when the session is on a live screen (its bell and red state), else the plain one.
 public struct ChannelContext: Sendable {
     public var terminal: (any AlarmSink)?
-    public init(terminal: (any AlarmSink)? = nil) { self.terminal = terminal }
+    /// The session's data directory, where the actions note what they must undo after a crash.
+    public var dataDirectory: String?
+    public init(terminal: (any AlarmSink)? = nil, dataDirectory: String? = nil) {
+        self.terminal = terminal
+        self.dataDirectory = dataDirectory
+    }
 }
 
 /// The plug-ins Vigil runs: sensors (a signal and its detector) and channels (what Vigil does
@@ -81,7 +86,7 @@ public struct PlugInRegistry: Sendable {
     /// Presence and app switching, the desktop, the application in front, noise, calls, location;
     /// the terminal, desktop notifications and sound.
     public static let builtIn = PlugInRegistry(
-        [.input, .desktop, .app, .audio, .media, .location], channels: [.terminal, .desktop, .sound, .pauseMedia])
+        [.input, .desktop, .app, .audio, .media, .location], channels: [.terminal, .desktop, .sound, .pauseMedia, .hide, .refocus])
 
     /// This registry with one more channel; a module of a channel already registered replaces it.
     public func adding(_ module: ChannelModule) -> PlugInRegistry {
@@ -149,4 +154,10 @@ extension ChannelModule {
     }
     /// An action: the media players that are playing paused, and resumed when the person is back.
     public static let pauseMedia = ChannelModule(channel: .pauseMedia) { _, _ in MediaPauseSink() }
+    /// An action: the distracting window hidden (never closed), and put back when the person is back.
+    public static let hide = ChannelModule(channel: .hide) { c, context in
+        HideSink(control: WindowControls.forDesktop(), apps: c.apps, journal: context.dataDirectory.map(HiddenWindows.init))
+    }
+    /// An action: the last work window brought back to the front.
+    public static let refocus = ChannelModule(channel: .refocus) { c, _ in RefocusSink(control: WindowControls.forDesktop(), apps: c.apps) }
 }

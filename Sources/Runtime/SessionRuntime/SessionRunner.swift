@@ -257,6 +257,7 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         pomodoroTask?.cancel()
         statusFile.remove()
         alarms.drain()
+        alarms.finish()
         let recordingProblem = recorder?.close()
         let (lost, reason) = writer.finish()
         return Outcome(session: writer.session, lostEvents: lost, logProblem: reason, recording: recorder?.path, recordingProblem: recordingProblem)

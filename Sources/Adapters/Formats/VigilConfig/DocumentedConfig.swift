@@ -217,6 +217,11 @@ public enum DocumentedConfig {
           #   pause_media  pauses the media players that are playing (MPRIS: music players, browsers),
           #                and resumes exactly those when you are back (or after a Pomodoro break); one
           #                you played or paused meanwhile is left as you left it
+          #   hide         moves the distracting window in front out of sight (i3 and sway: the
+          #                scratchpad), never closing it, and puts it back where it was when you are back;
+          #                `vigil restore` puts back what a session that was killed left hidden
+          #   refocus      brings the last window of a work application back to the front
+          # e.g. a last level that acts: [terminal, desktop, sound, pause_media, hide, refocus]
           # A channel that is not available (no terminal, no session bus, no sound server) is reported
           # once and skipped; the others still fire.
           channels:

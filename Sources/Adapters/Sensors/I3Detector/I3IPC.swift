@@ -6,7 +6,7 @@ import SystemCalls
 #endif
 
 /// A failure on an i3 or sway IPC socket.
-enum I3IPCError: Error, Equatable, CustomStringConvertible {
+public enum I3IPCError: Error, Equatable, CustomStringConvertible {
     /// A system call on the socket failed (connect: No such file or directory).
     case system(SystemError)
     /// The window manager closed the connection (it quit or restarted).
@@ -15,13 +15,16 @@ enum I3IPCError: Error, Equatable, CustomStringConvertible {
     case notIPC
     /// The SUBSCRIBE request was refused.
     case refused(String)
+    /// A command failed (the window manager's words).
+    case commandFailed(String)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .system(let e): e.description
         case .closed: "the window manager closed the connection"
         case .notIPC: "the socket does not speak i3's IPC protocol"
         case .refused(let reply): "the window manager refused the subscription: \(reply)"
+        case .commandFailed(let what): "the window manager did not do it: \(what)"
         }
     }
 }
@@ -38,6 +41,7 @@ struct I3Message: Equatable {
     static let maximumPayload: UInt32 = 64 << 20
 
     enum Request: UInt32 {
+        case runCommand = 0
         case subscribe = 2
         case getTree = 4
         case getVersion = 7

@@ -1,0 +1,80 @@
+import Foundation
+import SystemCalls
+
+/// The windows a session hid (`hide`), written down before each is hidden and struck off once it
+/// is back, so that none stays out of sight when the session cannot put it back itself: killed,
+/// crashed, its terminal closed. The next `vigil start`, or `vigil restore`, puts back what a
+/// session that is gone left hidden (docs/actions-design.md).
+///
+/// One JSON file in the data directory (`hidden-windows.json`), replaced whole and synced at
+/// each change: a crash leaves the old list or the new one, never half of one.
+public final class HiddenWindows: @unchecked Sendable {
+    public struct Entry: Codable, Equatable, Sendable {
+        /// The session's process.
+        public var pid: Int32
+        /// The desktop that hid it ("i3", "sway") and what it needs to put it back.
+        public var desktop: String
+        public var token: String
+        public var appClass: String
+    }
+
+    public let path: String
+    private let lock = NSLock()
+
+    public init(dataDirectory: String) { path = dataDirectory + "/hidden-windows.json" }
+
+    /// What the file lists; an unreadable file is an empty list (it holds no one's work).
+    public func entries() -> [Entry] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        return (try? JSONDecoder().decode([Entry].self, from: data)) ?? []
+    }
+
+    /// Notes a window before it is hidden; throws when it cannot be written (then it is not hidden).
+    public func add(_ entry: Entry) throws(FileWriteError) {
+        lock.lock()
+        defer { lock.unlock() }
+        try save(entries() + [entry])
+    }
+
+    /// Strikes a window off once it is back (or gone).
+    public func remove(token: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        try? save(entries().filter { $0.token != token })
+    }
+
+    /// What sessions that are no longer running left hidden.
+    public func leftBehind() -> [Entry] {
+        entries().filter { $0.pid != getpid() && !processExists($0.pid) }
+    }
+
+    private func save(_ list: [Entry]) throws(FileWriteError) {
+        if list.isEmpty {
+            unlink(path)
+            return
+        }
+        let writer = try OutputWriter(path: path, what: "the list of hidden windows")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try writer.write((try? encoder.encode(list)) ?? Data("[]".utf8))
+        try writer.commit(sync: true)
+    }
+
+    /// Puts back, through this desktop's control, the windows sessions that are gone left hidden;
+    /// returns the classes put back. Entries of another desktop stay for it; a window that is gone
+    /// or was brought back already is struck off.
+    public func restoreLeftBehind(control: (any WindowControl)?) -> (restored: [String], problems: [String]) {
+        var restored: [String] = []
+        var problems: [String] = []
+        for entry in leftBehind() {
+            guard let control, control.name == entry.desktop else { continue }
+            do {
+                if try control.restore(entry.token) { restored.append(entry.appClass) }
+                remove(token: entry.token)
+            } catch {
+                problems.append("\(entry.appClass): \(error.detail)")
+            }
+        }
+        return (restored, problems)
+    }
+}
