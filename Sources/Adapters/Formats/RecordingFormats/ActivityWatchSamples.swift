@@ -173,7 +173,10 @@ struct BucketSamples {
     /// page matched against the rules: `WebTabs`).
     private mutating func shown(_ e: ActivityWatchExport.Event, from: Timestamp, to: Timestamp) {
         let browser: Int
-        if let known = tabsOf[e.app] {
+        if tabs.isEmpty {
+            // No browser's tabs in the export: no lookup on the replay's path.
+            browser = -1
+        } else if let known = tabsOf[e.app] {
             browser = known
         } else {
             browser = tabs.firstIndex { $0.shows(in: names.apps[Int(e.app)]) } ?? -1
