@@ -45,7 +45,7 @@ modules = ("// Vigil's GNOME Shell extension for GNOME Shell 45 and later (ES mo
 
 def metadata(versions):
     return json.dumps({"uuid": UUID, "name": "Vigil", "description": DESCRIPTION,
-                       "shell-version": versions, "version": 1}, indent=2) + "\n"
+                       "shell-version": versions, "version": 2}, indent=2) + "\n"
 
 
 def literal(text):

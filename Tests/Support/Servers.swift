@@ -93,10 +93,25 @@ public final class GPSFake {
         env["PATH"] = "/usr/sbin:/usr/bin:/sbin:/bin"
         // gpsfake is Python: without this its reports sit in a buffer that is lost when it is stopped.
         env["PYTHONUNBUFFERED"] = "1"
+        let arguments = (once ? ["-1"] : []) + ["-p", "-S", "-s", "38400", "-P", String(port), log]
         // In a process group of its own, so stopping the group also stops the gpsd it started.
-        process = try ChildProcess(
-            "/usr/bin/gpsfake", (once ? ["-1"] : []) + ["-p", "-S", "-s", "38400", "-P", String(port), log], environment: env,
-            stdout: output, stderr: output + ".log", ownGroup: true)
+        var started = try ChildProcess("/usr/bin/gpsfake", arguments, environment: env, stdout: output, stderr: output + ".log", ownGroup: true)
+        // gpsfake gives its gpsd a fixed time to open the control socket; on a machine with every
+        // core busy gpsd can be later, and gpsfake ends with "socket error: Connection refused"
+        // before playing anything. Started again then: that is the fake's timing, not the test's.
+        for _ in 0..<3 {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while started.isRunning, (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0 == 0,
+                ContinuousClock.now < deadline
+            {
+                usleep(50_000)
+            }
+            let said = (try? String(contentsOfFile: output + ".log", encoding: .utf8)) ?? ""
+            guard !started.isRunning, said.contains("socket error") else { break }
+            _ = started.wait()
+            started = try ChildProcess("/usr/bin/gpsfake", arguments, environment: env, stdout: output, stderr: output + ".log", ownGroup: true)
+        }
+        process = started
     }
 
     /// What gpsfake and its gpsd said on standard error (for a failing test's message).

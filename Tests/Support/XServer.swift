@@ -161,6 +161,63 @@ public final class I3WindowManager {
     deinit { process.kill() }
 }
 
+/// Openbox on an `XServer`, a stacking EWMH window manager (as xfwm4, Mutter and KWin on X11 are):
+/// what the X11 window actions are tested against. Its own empty config directory, so no
+/// autostart and no session.
+public final class OpenboxWindowManager {
+    public let server: XServer
+    private let process: ChildProcess
+
+    public init(on server: XServer) throws {
+        self.server = server
+        var env = server.environment
+        env["XDG_CONFIG_HOME"] = server.directory + "/config"
+        env["XDG_CONFIG_DIRS"] = server.directory + "/config"
+        process = try ChildProcess("/usr/bin/openbox", ["--sm-disable"], environment: env, output: "\(server.directory)/openbox.log")
+        // Ready once it announces itself on the root window (EWMH's _NET_SUPPORTING_WM_CHECK).
+        for _ in 0..<400 {
+            if server.run("/usr/bin/xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"]).output.contains("window id #") { return }
+            guard process.isRunning else { break }
+            usleep(50_000)
+        }
+        let log = (try? String(contentsOfFile: "\(server.directory)/openbox.log", encoding: .utf8)) ?? ""
+        process.kill()
+        throw TestFailure("openbox did not start on \(server.display):\n\(log)")
+    }
+
+    /// The class of the window in front (`_NET_ACTIVE_WINDOW`, read with xprop).
+    public var activeClass: String? {
+        let root = server.run("/usr/bin/xprop", ["-root", "_NET_ACTIVE_WINDOW"]).output
+        guard let id = root.split(separator: " ").last.map(String.init), id.hasPrefix("0x"), id != "0x0" else { return nil }
+        return Self.className(server.run("/usr/bin/xprop", ["-id", id, "WM_CLASS"]).output)
+    }
+
+    /// ICCCM's state of the window of `cls` as xprop reads it: "Normal", "Iconic"; nil without one.
+    public func state(_ cls: String) -> String? {
+        guard let id = server.windows(ofClass: cls).first else { return nil }
+        let out = server.run("/usr/bin/xprop", ["-id", id, "WM_STATE"]).output
+        guard let line = out.split(separator: "\n").first(where: { $0.contains("window state:") }) else { return nil }
+        return line.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// The classes of the managed windows, bottom of the stack first (`_NET_CLIENT_LIST_STACKING`).
+    public var stacking: [String] {
+        let out = server.run("/usr/bin/xprop", ["-root", "_NET_CLIENT_LIST_STACKING"]).output
+        guard let list = out.split(separator: "#").last else { return [] }
+        return list.split(separator: ",").compactMap { id in
+            Self.className(server.run("/usr/bin/xprop", ["-id", id.trimmingCharacters(in: .whitespacesAndNewlines), "WM_CLASS"]).output)
+        }
+    }
+
+    /// `WM_CLASS(STRING) = "xterm", "Editor"` → Editor.
+    private static func className(_ xprop: String) -> String? {
+        let quoted = xprop.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        return quoted.count > 1 ? quoted[1] : nil
+    }
+
+    deinit { process.kill() }
+}
+
 /// sway, headless, for one test: its own runtime directory, no outputs but a virtual one (wlroots'
 /// headless backend, pixman rendering: no GPU, no DRM), no Xwayland.
 ///

@@ -10,8 +10,15 @@
 //   Changed(app_id, wm_class, title)        a signal at each change of the window in front or of
 //                                           its title
 //   Activate(id) -> found                   brings the window of that app id or WM class to the
-//                                           front (Vigil's refocus; the tests' focus changes)
-//   Version (property, u)                   this interface's revision
+//                                           front (the tests' focus changes)
+//   Windows() -> a(tsssbb)                  the normal windows, the most recently used first: id,
+//                                           app id, WM class, title, focused, minimised (Version 2)
+//   ActivateWindow(id) -> found             brings window `id` to the front (Vigil's refocus)
+//   Minimize(id) -> done                    minimises window `id` (Vigil's hide; never closes it)
+//   Unminimize(id) -> done                  shows minimised window `id` again behind the window in
+//                                           front, which keeps the focus; false when it is gone or
+//                                           no longer minimised (the person brought it back)
+//   Version (property, u)                   this interface's revision: 2
 // The title is for Vigil's matching rules; Vigil drops it after matching unless the person opts
 // in. Nothing is polled: the shell's own focus and title notifications drive it.
 
@@ -25,6 +32,21 @@ const VIGIL_FOCUS_INTERFACE = `<node>
     <method name="Activate">
       <arg type="s" direction="in" name="id"/>
       <arg type="b" direction="out" name="found"/>
+    </method>
+    <method name="Windows">
+      <arg type="a(tsssbb)" direction="out" name="windows"/>
+    </method>
+    <method name="ActivateWindow">
+      <arg type="t" direction="in" name="id"/>
+      <arg type="b" direction="out" name="found"/>
+    </method>
+    <method name="Minimize">
+      <arg type="t" direction="in" name="id"/>
+      <arg type="b" direction="out" name="done"/>
+    </method>
+    <method name="Unminimize">
+      <arg type="t" direction="in" name="id"/>
+      <arg type="b" direction="out" name="done"/>
     </method>
     <signal name="Changed">
       <arg type="s" name="app_id"/>
@@ -45,7 +67,7 @@ class VigilFocusService {
     }
 
     get Version() {
-        return 1;
+        return 2;
     }
 
     enable() {
@@ -103,6 +125,52 @@ class VigilFocusService {
         if (!actor)
             return false;
         this._Main.activateWindow(actor.meta_window);
+        return true;
+    }
+
+    // The tab list of every workspace (Meta.TabList.NORMAL is 0): mutter's own most-recently-used
+    // order, the one Alt+Tab shows.
+    _windows() {
+        return global.display.get_tab_list(0, null);
+    }
+
+    _windowById(id) {
+        return this._windows().find(w => w.get_id() === id) || null;
+    }
+
+    Windows() {
+        const focus = global.display.focus_window;
+        return this._windows().map(w => {
+            const [appId, wmClass, title] = this._describe(w);
+            return [w.get_id(), appId, wmClass, title, w === focus, w.minimized];
+        });
+    }
+
+    ActivateWindow(id) {
+        const w = this._windowById(id);
+        if (!w)
+            return false;
+        this._Main.activateWindow(w);
+        return true;
+    }
+
+    Minimize(id) {
+        const w = this._windowById(id);
+        if (!w || !w.can_minimize())
+            return false;
+        w.minimize();
+        return true;
+    }
+
+    Unminimize(id) {
+        const w = this._windowById(id);
+        if (!w || !w.minimized)
+            return false;
+        const focus = global.display.focus_window;
+        w.unminimize();
+        // Behind the window the person is on, which keeps the focus.
+        if (focus && focus !== w)
+            focus.raise();
         return true;
     }
 }

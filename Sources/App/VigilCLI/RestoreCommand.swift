@@ -21,14 +21,14 @@ struct RestoreCommand: AsyncParsableCommand {
     func run() async throws {
         await guarded {
             // As every command: a config with a problem is said, not run past.
-            _ = try common.loadConfiguration()
+            let config = try common.loadConfiguration()
             let journal = HiddenWindows(dataDirectory: common.paths.dataDirectory)
             let left = journal.leftBehind()
             guard !left.isEmpty else {
                 print("No window is hidden by a session that has ended.")
                 return
             }
-            let (restored, problems) = journal.restoreLeftBehind(control: WindowControls.forDesktop())
+            let (restored, problems) = journal.restoreLeftBehind(control: WindowControls.forDesktop(backend: config.apps.backend))
             if !restored.isEmpty { print("Put back: " + restored.joined(separator: ", ")) }
             for p in problems { note("could not put back \(p)") }
             let waiting = journal.leftBehind()

@@ -22,9 +22,23 @@ struct SessionRun {
     func putBackHiddenWindows() {
         let hidden = HiddenWindows(dataDirectory: command.common.paths.dataDirectory)
         guard !hidden.leftBehind().isEmpty else { return }
-        let (back, problems) = hidden.restoreLeftBehind(control: WindowControls.forDesktop())
+        let (back, problems) = hidden.restoreLeftBehind(control: WindowControls.forDesktop(backend: config.apps.backend))
         if !back.isEmpty { note("put back \(back.joined(separator: ", ").terminalSafe), hidden by a session that ended without putting it back") }
         for p in problems { note("could not put back \(p.terminalSafe); `vigil restore` tries again") }
+    }
+
+    /// Ctrl-C is the person ending the session; `kill` and a closed terminal interrupt it (either
+    /// way it is closed cleanly and saved, not lost); SIGUSR1 is `vigil stop --early`. A strict
+    /// session says at its start what will not end it.
+    private func watchSignals(strict: Bool, planned: Double?) -> SignalWatch<LiveCommand> {
+        if strict, let planned {
+            note(
+                "a strict session: it goes on for its planned \(humanDuration(planned)) whatever ends it early; "
+                    + "`vigil stop --early` ends it \(humanDuration(config.session.strictCoolOff)) after you ask")
+        }
+        return SignalWatch<LiveCommand>([
+            (SIGINT, .control(.end)), (SIGTERM, .end(.interrupted)), (SIGHUP, .end(.interrupted)), (SIGUSR1, .endEarly),
+        ])
     }
 
     /// The live screen when both ends are a terminal and neither --json nor --plain asks for lines.
@@ -43,15 +57,14 @@ struct SessionRun {
             dataDirectory: command.common.paths.dataDirectory,
             plan: .init(
                 task: task, taskId: taskId, planned: planned, wallStart: wallStart, rehearsal: rehearsal, pomodoro: command.pomodoroPlan,
-                record: command.record, tags: command.sessionTags),
+                record: command.record, tags: command.sessionTags,
+                strictCoolOff: command.strict || config.session.strict ? config.session.strictCoolOff : nil),
             clock: clock,
             sinks: Composition.registry.sinks(
                 configuration: config, context: ChannelContext(terminal: terminalSink, dataDirectory: command.common.paths.dataDirectory)),
             motivation: try motivation(), presenter: PlainLines(wallStart: wallStart, json: command.json, quiet: liveScreen).presenter())
         let before = liveScreen ? Milestones(reports: eventLog.reports) : nil
-        // Ctrl-C is the person ending the session; `kill` and a closed terminal interrupt it.
-        // Either way it is closed cleanly and saved, not lost.
-        let signals = SignalWatch<LiveCommand>([(SIGINT, .control(.end)), (SIGTERM, .end(.interrupted)), (SIGHUP, .end(.interrupted))])
+        let signals = watchSignals(strict: runner.plan.strictCoolOff != nil, planned: planned)
         let keys = KeyReader(view: runner.view, signals: signals)
         if liveScreen {
             terminal.enter()

@@ -24,6 +24,12 @@ struct Start: AsyncParsableCommand {
             saves it as interrupted. `vigil status` shows the running session from another \
             terminal, `vigil stop` ends it.
 
+            --strict (or session.strict) makes the session a commitment: before its planned end, \
+            q, Ctrl-C, `vigil stop`, SIGTERM and a closed terminal do not end it, and it cannot be \
+            paused, put on a break (a Pomodoro plan's own breaks excepted) or snoozed. \
+            `vigil stop --early` ends it after session.strict_cooloff (10 min unless set). A strict \
+            session that is killed is logged as broken (tag "broken").
+
             While you are distracted, alarms escalate through the channels alarms.channels gives \
             each level: the terminal, desktop notifications, a sound.
 
@@ -36,6 +42,7 @@ struct Start: AsyncParsableCommand {
             Examples:
               vigil start --task "chapter 3" --minutes 50
               vigil start --task 3 --minutes 25 --record today.jsonl
+              vigil start --task thesis --minutes 90 --strict
               vigil start --replay Samples/coffee-break/session.jsonl --pace 60
               vigil start --replay today.jsonl --pace 600 --log
             """
@@ -87,6 +94,12 @@ struct Start: AsyncParsableCommand {
     var pomodoro: String?
 
     var pomodoroPlan: PomodoroPlan? { pomodoro.flatMap(PomodoroPlan.parse) }
+
+    @Flag(
+        help: ArgumentHelp(
+            "A strict session: not ended before its planned time by q, Ctrl-C, `vigil stop` or SIGTERM, no pause or snooze; `vigil stop --early` ends it after session.strict_cooloff."
+        ))
+    var strict = false
 
     func validate() throws {
         try validateMinutes(minutes, atMost: 1440, what: "a day")

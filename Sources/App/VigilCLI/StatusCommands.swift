@@ -37,21 +37,39 @@ struct StatusCommand: AsyncParsableCommand {
                         ("running", .bool(true)), ("pid", .int(Int(s.pid))), ("task", .string(s.task)), ("state", .string(s.state)),
                         ("started", started), ("planned_s", .seconds(s.planned)), ("elapsed_s", .seconds(s.elapsed)),
                         ("worked_s", .seconds(s.worked)), ("score", .score(s.score)), ("reason", .string(s.reason)),
-                        ("pomodoro", s.pomodoro.map(Self.pomodoroJSON) ?? .null), ("episodes", .int(s.episodes)), ("alarms", .int(s.alarms)),
+                        ("pomodoro", s.pomodoro.map(Self.pomodoroJSON) ?? .null), ("strict", s.strict.map(Self.strictJSON) ?? .null),
+                        ("episodes", .int(s.episodes)), ("alarms", .int(s.alarms)),
                         ("updated", .time(Timestamp(nanoseconds: Int64((s.updated * 1e9).rounded())))),
                     ]))
                 return
             }
-            var line =
-                "Focus session" + (s.task.map { " on \"\($0.terminalSafe)\"" } ?? "") + ": \(s.state) · \(clockDuration(s.worked ?? s.elapsed))"
-            if let p = s.planned { line += " of \(clockDuration(p))" }
-            line +=
-                " · score \(String(format: "%.2f", s.score)) · \(s.episodes) episode\(s.episodes == 1 ? "" : "s") · \(s.alarms) alarm\(s.alarms == 1 ? "" : "s")"
-            print(line)
-            if let reason = s.reason { print("Why: \(reason.terminalSafe)") }
-            if let p = s.pomodoro { print("Pomodoro: \(p.text)") }
-            print("pid \(s.pid), started \(Self.localTime(s.started)). `vigil stop` ends it.")
+            Self.printText(s)
         }
+    }
+
+    private static func printText(_ s: SessionStatus) {
+        var line =
+            "Focus session" + (s.task.map { " on \"\($0.terminalSafe)\"" } ?? "") + ": \(s.state) · \(clockDuration(s.worked ?? s.elapsed))"
+        if let p = s.planned { line += " of \(clockDuration(p))" }
+        line +=
+            " · score \(String(format: "%.2f", s.score)) · \(s.episodes) episode\(s.episodes == 1 ? "" : "s") · \(s.alarms) alarm\(s.alarms == 1 ? "" : "s")"
+        print(line)
+        if let reason = s.reason { print("Why: \(reason.terminalSafe)") }
+        if let p = s.pomodoro { print("Pomodoro: \(p.text)") }
+        guard let strict = s.strict else {
+            print("pid \(s.pid), started \(localTime(s.started)). `vigil stop` ends it.")
+            return
+        }
+        print(
+            "Strict: "
+                + (strict.endsEarly.map { "ends early at \(localTime($0)), as asked" }
+                    ?? "ends at its planned time; `vigil stop --early` ends it \(humanDuration(strict.coolOff)) after you ask"))
+        print("pid \(s.pid), started \(localTime(s.started)).")
+    }
+
+    static func strictJSON(_ s: StrictStatus) -> JSONValue {
+        let early: JSONValue = s.endsEarly.map { at in if case .success(let t) = readRFC3339(at) { .time(t) } else { .string(at) } } ?? .null
+        return .object([("cooloff_s", .seconds(s.coolOff)), ("ends_early", early)])
     }
 
     static func pomodoroJSON(_ p: PomodoroProgress) -> JSONValue {
@@ -73,10 +91,18 @@ struct StopCommand: AsyncParsableCommand {
         discussion: """
             The session is saved: completed if its planned time was up, else abandoned.
 
-            Example:
+            A strict session (`vigil start --strict`) is not ended by `vigil stop` before its \
+            planned time: `vigil stop --early` ends it after its cooling-off \
+            (session.strict_cooloff), counted from when you ask.
+
+            Examples:
               vigil stop
+              vigil stop --early
             """)
     @OptionGroup var common: CommonOptions
+
+    @Flag(help: "End a strict session early, after its cooling-off (any other session ends at once).")
+    var early = false
 
     func run() async throws {
         await guarded {
@@ -85,17 +111,40 @@ struct StopCommand: AsyncParsableCommand {
                 print("No focus session is running.")
                 throw ExitCode(1)
             }
-            do throws(SystemError) {
-                try syscall("kill") { kill(s.pid, SIGINT) }
-            } catch {
-                throw Failure("cannot signal the session's process \(s.pid): \(error.reason).", code: .failure)
+            if let strict = s.strict {
+                guard early else {
+                    throw Failure(
+                        "the running session is strict: it ends at its planned time, not before. `vigil stop --early` ends it "
+                            + "\(humanDuration(strict.coolOff)) after you ask.", code: .failure)
+                }
+                try signal(s, SIGUSR1)
+                // The session writes when it ends into its status file.
+                for _ in 0..<50 {
+                    if let at = statusFile.read()?.strict?.endsEarly, case .success(let t) = readRFC3339(at) {
+                        print("The strict session ends at \(Shown.times.withLock { $0 }.secondWithZone(t)), after its cooling-off.")
+                        return
+                    }
+                    guard SessionStatusFile.isAlive(s.pid) else { break }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                print("Asked the strict session to end after its cooling-off of \(humanDuration(strict.coolOff)).")
+                return
             }
+            try signal(s, SIGINT)
             // Wait for it to save and go (the status file goes with it).
             for _ in 0..<100 {
                 if statusFile.read() == nil || !SessionStatusFile.isAlive(s.pid) { break }
                 try await Task.sleep(for: .milliseconds(100))
             }
             print("Ended the focus session" + (s.task.map { " on \"\($0.terminalSafe)\"" } ?? "") + ".")
+        }
+    }
+
+    private func signal(_ s: SessionStatus, _ signo: Int32) throws {
+        do throws(SystemError) {
+            try syscall("kill") { kill(s.pid, signo) }
+        } catch {
+            throw Failure("cannot signal the session's process \(s.pid): \(error.reason).", code: .failure)
         }
     }
 }

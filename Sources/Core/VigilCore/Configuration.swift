@@ -34,6 +34,13 @@ public struct VigilConfiguration: Hashable, Sendable {
         /// time away, as every timer people know does. False: the plan runs on through them. (A
         /// pomodoro set keeps its own clock: its breaks are part of the plan.)
         public var pauseExtendsPlan = true
+        /// Every session is strict (`vigil start --strict`, issue 36): a commitment the person
+        /// makes in advance. q, `vigil stop`, Ctrl-C and SIGTERM do not end it before its planned
+        /// end, it cannot be paused or snoozed, and ending it early takes `strictCoolOff`.
+        public var strict = false
+        /// How long after `vigil stop --early` a strict session ends: the cooling-off the person set
+        /// beforehand, for the urge to pass (as Plucky delays loosening a block).
+        public var strictCoolOff: Double = 600
         public init() {}
     }
 
@@ -453,6 +460,7 @@ extension VigilConfiguration {
         positive(session.gap, "session.gap")
         positive(session.tick, "session.tick", max: 60)
         check(session.tick < session.gap, "session.tick", "must be shorter than session.gap (\(session.gap) s)")
+        nonNegative(session.strictCoolOff, "session.strict_cooloff")
 
         unit(scoring.driftEnter, "scoring.drift_enter")
         unit(scoring.driftExit, "scoring.drift_exit")

@@ -1,9 +1,7 @@
 import DBusSupport
 import Foundation
-import I3Detector
 import MediaControl
 import VigilCore
-import X11Detector
 
 /// A channel that acts on a distraction instead of (or beside) telling it (issue 36): what it did
 /// goes into the log with each delivery ("paused mpv"), so the record says what Vigil changed on
@@ -15,10 +13,14 @@ public protocol ActionSink: AlarmSink {
     func undo(episode: Int, closedBy: EpisodeCloser) throws(AlarmChannelUnavailable) -> String?
     /// The session is over: whatever is still changed is put back.
     func sessionEnded()
+    /// What the person is told after what the action did (`act` for `.fired`, `undo` for
+    /// `.cleared`): how and when it will be undone. Nil: nothing to add.
+    func afterword(_ action: AlarmDelivery.Action) -> String?
 }
 
 extension ActionSink {
     public func sessionEnded() {}
+    public func afterword(_ action: AlarmDelivery.Action) -> String? { nil }
 
     public func fire(_ alarm: AlarmNotice) throws(AlarmChannelUnavailable) { _ = try act(alarm) }
 
@@ -47,6 +49,10 @@ public final class MediaPauseSink: ActionSink, @unchecked Sendable {
 
     public func act(_ alarm: AlarmNotice) throws(AlarmChannelUnavailable) -> String? {
         try pause()
+    }
+
+    public func afterword(_ action: AlarmDelivery.Action) -> String? {
+        action == .fired ? "resumed when you are back at work" : nil
     }
 
     public func undo(episode: Int, closedBy: EpisodeCloser) throws(AlarmChannelUnavailable) -> String? {
@@ -100,38 +106,6 @@ public final class MediaPauseSink: ActionSink, @unchecked Sendable {
     }
 }
 
-/// A window as the window actions see it: the desktop's handle, the application's class, and the
-/// title for the `apps:` rules only (never kept or logged).
-public struct ShownWindow: Sendable, Equatable {
-    public var id: String
-    public var appClass: String
-    public var title: String?
-    public var focused: Bool
-
-    public init(id: String, appClass: String, title: String?, focused: Bool) {
-        self.id = id
-        self.appClass = appClass
-        self.title = title
-        self.focused = focused
-    }
-}
-
-/// What the window actions need from a desktop (issue 36, docs/actions-design.md): its windows,
-/// the most recently focused first; to focus one; to hide one out of sight without closing it,
-/// and to put it back where it was. Each desktop's adapter is one (i3 and sway so far).
-public protocol WindowControl: AnyObject, Sendable {
-    /// The desktop, for messages ("i3", "sway").
-    var name: String { get }
-    func windows() throws(AlarmChannelUnavailable) -> [ShownWindow]
-    func focus(_ id: String) throws(AlarmChannelUnavailable)
-    /// What `hide` and `restore` need to find the window and put it back where it is now.
-    func token(_ id: String) throws(AlarmChannelUnavailable) -> String
-    /// Hides the window `token` names.
-    func hide(_ token: String) throws(AlarmChannelUnavailable)
-    /// Puts a hidden window back; false when it is gone or the person brought it back already.
-    func restore(_ hidden: String) throws(AlarmChannelUnavailable) -> Bool
-}
-
 /// `hide`: the distracting window in front is moved out of sight, never closed, and put back where
 /// it was (behind the window the person is on) at a break, a pause, the session's end, or when
 /// the person asks (`vigil restore`). Not when the person is back at work: that is what hiding
@@ -181,6 +155,10 @@ public final class HideSink: ActionSink, @unchecked Sendable {
         return try restoreAll()
     }
 
+    public func afterword(_ action: AlarmDelivery.Action) -> String? {
+        action == .fired ? "not closed; it comes back where it was at your next break or pause, or at the session's end" : nil
+    }
+
     /// A Pomodoro break puts the windows back.
     public func announce(_ cue: PomodoroCue) throws(AlarmChannelUnavailable) -> Bool {
         if case .breakStarts = cue { _ = try restoreAll() }
@@ -224,56 +202,4 @@ public final class RefocusSink: ActionSink, @unchecked Sendable {
     }
 
     public func undo(episode: Int, closedBy: EpisodeCloser) throws(AlarmChannelUnavailable) -> String? { nil }
-}
-
-/// The desktop's window control for the window actions.
-public enum WindowControls {
-    static let unsupported = "moving windows needs i3 or sway for now (GNOME, KDE, X11 and other Wayland desktops are to come)"
-
-    /// The one this session's desktop offers: i3's or sway's IPC socket ($I3SOCK, $SWAYSOCK, or the
-    /// one i3 names on the X display's root window, as the focus detector finds it).
-    public static func forDesktop(environment: [String: String] = ProcessInfo.processInfo.environment) -> (any WindowControl)? {
-        if let windows = I3Windows(environment: environment) { return I3WindowControl(windows) }
-        guard let display = environment["DISPLAY"], let socket = X11Display.probe(display: display).i3Socket else { return nil }
-        return I3WindowControl(I3Windows(socketPath: socket))
-    }
-}
-
-/// i3 and sway through their IPC socket (`I3Windows`): hidden in the scratchpad.
-public final class I3WindowControl: WindowControl, @unchecked Sendable {
-    private let windowManager: I3Windows
-    public var name: String { windowManager.socketPath.split(separator: "/").last?.hasPrefix("sway-ipc") == true ? "sway" : "i3" }
-
-    public init(_ windows: I3Windows) { windowManager = windows }
-
-    public func windows() throws(AlarmChannelUnavailable) -> [ShownWindow] {
-        do {
-            return try windowManager.windows().filter { $0.workspace != nil }.map {
-                ShownWindow(id: String($0.id), appClass: $0.appClass, title: $0.title, focused: $0.focused)
-            }
-        } catch { throw AlarmChannelUnavailable("\(name) at \(windowManager.socketPath): \(error)") }
-    }
-
-    public func focus(_ id: String) throws(AlarmChannelUnavailable) {
-        guard let n = Int(id) else { return }
-        do { try windowManager.focus(n) } catch { throw AlarmChannelUnavailable("\(name): \(error)") }
-    }
-
-    public func token(_ id: String) throws(AlarmChannelUnavailable) -> String {
-        let found: I3Window?
-        do { found = try windowManager.windows().first { String($0.id) == id } } catch { throw AlarmChannelUnavailable("\(name): \(error)") }
-        guard let window = found else { throw AlarmChannelUnavailable("\(name): the window closed before it could be hidden") }
-        let place = windowManager.place(of: window)
-        return (try? JSONEncoder().encode(place)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-    }
-
-    public func hide(_ token: String) throws(AlarmChannelUnavailable) {
-        guard let window = try? JSONDecoder().decode(I3HiddenWindow.self, from: Data(token.utf8)) else { return }
-        do { try windowManager.hide(id: window.id) } catch { throw AlarmChannelUnavailable("\(name): \(error)") }
-    }
-
-    public func restore(_ hidden: String) throws(AlarmChannelUnavailable) -> Bool {
-        guard let window = try? JSONDecoder().decode(I3HiddenWindow.self, from: Data(hidden.utf8)) else { return false }
-        do { return try windowManager.restore(window) } catch { throw AlarmChannelUnavailable("\(name): \(error)") }
-    }
 }

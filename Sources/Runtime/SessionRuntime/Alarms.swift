@@ -205,6 +205,11 @@ public final class AlarmDispatcher: @unchecked Sendable {
             if failing.remove(channel) != nil { report("\(channel.rawValue) alarms work again") }
             record.detail = detail
             onDelivery(record)
+            // What an action changed on the person's desktop is said where the session shows its
+            // messages (the live screen's last lines), with how it will be undone.
+            if let action = sink as? any ActionSink, !detail.isEmpty {
+                report(detail + (action.afterword(delivery.action).map { ": " + $0 } ?? ""))
+            }
         } catch {
             if failing.insert(channel).inserted {
                 report("\(channel.rawValue) alarms unavailable: \(error.detail.terminalSafe); the other channels still fire")

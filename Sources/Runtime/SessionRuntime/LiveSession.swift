@@ -7,6 +7,9 @@ public enum LiveCommand: Sendable {
     case control(ControlAction)
     /// Ends the session for a reason other than the person's choice (`.interrupted` on SIGTERM).
     case end(EndCause)
+    /// The person asks to end a strict session before its plan (`vigil stop --early`): it ends
+    /// after its cooling-off (`StrictGate`). Any other session ends at once, as with `end`.
+    case endEarly
 }
 
 /// A focus session on a real clock: detectors feed samples, a ticker re-evaluates every
@@ -141,6 +144,7 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
         switch command {
         case .control(let action): control(action)
         case .end(let cause): end(cause)
+        case .endEarly: control(.end)
         }
     }
 

@@ -156,8 +156,10 @@ extension ChannelModule {
     public static let pauseMedia = ChannelModule(channel: .pauseMedia) { _, _ in MediaPauseSink() }
     /// An action: the distracting window hidden (never closed), and put back when the person is back.
     public static let hide = ChannelModule(channel: .hide) { c, context in
-        HideSink(control: WindowControls.forDesktop(), apps: c.apps, journal: context.dataDirectory.map(HiddenWindows.init))
+        HideSink(control: WindowControls.forDesktop(backend: c.apps.backend), apps: c.apps, journal: context.dataDirectory.map(HiddenWindows.init))
     }
     /// An action: the last work window brought back to the front.
-    public static let refocus = ChannelModule(channel: .refocus) { c, _ in RefocusSink(control: WindowControls.forDesktop(), apps: c.apps) }
+    public static let refocus = ChannelModule(channel: .refocus) { c, _ in
+        RefocusSink(control: WindowControls.forDesktop(backend: c.apps.backend), apps: c.apps)
+    }
 }

@@ -25,6 +25,8 @@ public struct SessionStatus: Codable, Hashable, Sendable {
     public var reason: String?
     /// Where the Pomodoro set stands, if the session runs one.
     public var pomodoro: PomodoroProgress?
+    /// A strict session's cooling-off, and its early end once asked for; nil when not strict.
+    public var strict: StrictStatus?
 
     public init(
         pid: Int32, task: String?, started: String, planned: Double?, state: String, score: Double, elapsed: Double, worked: Double? = nil,
@@ -51,7 +53,7 @@ public struct SessionStatus: Codable, Hashable, Sendable {
         case state, score
         case elapsed = "elapsed_s"
         case worked = "worked_s"
-        case episodes, alarms, updated, reason, pomodoro
+        case episodes, alarms, updated, reason, pomodoro, strict
     }
 
     /// The object as one JSON line, keys sorted (this runs up to once a tick).
@@ -77,11 +79,34 @@ public struct SessionStatus: Codable, Hashable, Sendable {
             w.field("score", JSONValue.exact(score))
             w.field("started", started)
             w.field("state", state)
+            if let strict {
+                w.field(
+                    "strict",
+                    JSONValue.object([("cooloff_s", JSONValue.exact(strict.coolOff)), ("ends_early", strict.endsEarly.map(JSONValue.str) ?? .null)]))
+            }
             w.field("task", task)
             w.field("updated", JSONValue.exact(updated))
             w.field("worked_s", worked.map(JSONValue.exact))
         }
         return w.text
+    }
+}
+
+/// A strict session in the status file (`StrictGate`).
+public struct StrictStatus: Codable, Hashable, Sendable {
+    /// Seconds from `vigil stop --early` to the session's end.
+    public var coolOff: Double
+    /// When the session ends early (RFC 3339), once asked for.
+    public var endsEarly: String?
+
+    enum CodingKeys: String, CodingKey {
+        case coolOff = "cooloff_s"
+        case endsEarly = "ends_early"
+    }
+
+    public init(coolOff: Double, endsEarly: String?) {
+        self.coolOff = coolOff
+        self.endsEarly = endsEarly
     }
 }
 

@@ -58,12 +58,16 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         public var pomodoro: PomodoroPlan?
         /// Where to record what the session judged (`--record`).
         public var record: String?
+        /// A strict session's cooling-off before an early end (`StrictGate`); nil: not strict.
+        public var strictCoolOff: Double?
 
         public init(
             task: String?, taskId: Int64?, planned: Double?, wallStart: Timestamp, rehearsal: Bool, pomodoro: PomodoroPlan? = nil,
-            record: String? = nil, tags: [String] = []
+            record: String? = nil, tags: [String] = [], strictCoolOff: Double? = nil
         ) {
-            self.tags = tags
+            self.strictCoolOff = strictCoolOff
+            // A strict session is tagged so: one killed before its end is then told apart as broken.
+            self.tags = strictCoolOff == nil || tags.contains("strict") ? tags : tags + ["strict"]
             self.task = task
             self.taskId = taskId
             self.planned = planned
@@ -122,6 +126,8 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
     private let writer: SessionLogWriter
     private let alarms: AlarmDispatcher
     private let recorder: SampleRecorder?
+    /// A message for the person, on the live screen and through the presenter.
+    private let tell: @Sendable (String) -> Void
 
     /// - Parameters:
     ///   - sinks: the alarm channels (the terminal's own depends on how the session is shown).
@@ -163,6 +169,7 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
             }
         }
         self.writer = writer
+        self.tell = tell
         if let path = plan.record {
             recorder = try SampleRecorder(
                 path: path, header: RecordingHeader(start: plan.wallStart, source: "vigil start", task: plan.task, plannedSeconds: plan.planned),
@@ -190,7 +197,8 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         let renderer = TimelineRenderer(sessionStart: plan.wallStart)
         var tap: (@Sendable (Sample) -> Void)?
         if let r = recorder { tap = { sample in r.append(sample) } }
-        let books = Bookkeeper(statusFile: statusFile, plan: plan, writer: writer)
+        let strict = plan.strictCoolOff.map { StrictGate(coolOff: $0, plannedBreaks: plan.pomodoro != nil) }
+        let books = Bookkeeper(statusFile: statusFile, plan: plan, writer: writer, strict: strict)
         let live = LiveSession(
             configuration: configuration, signals: signals, task: plan.task, plannedSeconds: plan.planned, wallStart: plan.wallStart, clock: clock,
             onSample: tap,
@@ -253,7 +261,8 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
             view.withLock { $0.apply(sample) }
             pomodoro?.observe(sample)
         }
-        await live.run(detectors: detectors, commands: commands, endWithDetectors: plan.rehearsal)
+        let gated = strict.map { gate(commands, through: $0, session: live, books: books) } ?? commands
+        await live.run(detectors: detectors, commands: gated, endWithDetectors: plan.rehearsal)
         pomodoroTask?.cancel()
         statusFile.remove()
         alarms.drain()
@@ -261,6 +270,40 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         let recordingProblem = recorder?.close()
         let (lost, reason) = writer.finish()
         return Outcome(session: writer.session, lostEvents: lost, logProblem: reason, recording: recorder?.path, recordingProblem: recordingProblem)
+    }
+
+    /// A strict session's commands, as `StrictGate` lets them through: a refused one is told to
+    /// the person (and never reaches the session); an early end is the person's end once the
+    /// cooling-off is over, on the session's own clock.
+    private func gate(
+        _ commands: AsyncStream<LiveCommand>, through gate: StrictGate, session live: LiveSession<C>, books: Bookkeeper
+    ) -> AsyncStream<LiveCommand> {
+        let (gated, continuation) = AsyncStream<LiveCommand>.makeStream()
+        let (tell, clock) = (tell, clock)
+        let forward = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for await command in commands {
+                    switch gate.judge(command) {
+                    case .pass:
+                        continuation.yield(command)
+                    case .refuse(let why):
+                        tell(why)
+                    case .endAfterCoolOff(let seconds):
+                        let at = await live.now() + seconds
+                        books.endingEarly(at: at)
+                        tell("a strict session: it ends early in \(humanDuration(seconds)), its cooling-off, unless its plan ends it first")
+                        group.addTask {
+                            do { try await clock.sleep(until: clock.now.advanced(by: .seconds(seconds)), tolerance: nil) } catch { return }
+                            continuation.yield(.control(.end))
+                        }
+                    }
+                }
+                group.cancelAll()
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in forward.cancel() }
+        return gated
     }
 }
 
@@ -282,7 +325,11 @@ private final class Bookkeeper: Sendable {
     private let pid = getpid()
     private let books: Mutex<Books>
 
-    init(statusFile: SessionStatusFile, plan: SessionRunner<some Clock>.Plan, writer: SessionLogWriter) {
+    /// What the status file says of a strict session: its cooling-off, and when it ends early.
+    private let strict: Mutex<StrictStatus?>
+
+    init(statusFile: SessionStatusFile, plan: SessionRunner<some Clock>.Plan, writer: SessionLogWriter, strict: StrictGate?) {
+        self.strict = Mutex(strict.map { StrictStatus(coolOff: $0.coolOff, endsEarly: nil) })
         self.statusFile = statusFile
         task = plan.task
         started = plan.wallStart.description
@@ -296,6 +343,7 @@ private final class Bookkeeper: Sendable {
             pid: pid, task: task, started: started, planned: planned, state: view.stateText, score: (view.score * 100).rounded() / 100,
             elapsed: view.elapsed.rounded(), worked: view.worked.rounded(), episodes: view.episodes, alarms: view.alarms, updated: 0,
             reason: view.state == .focused ? nil : view.reason, pomodoro: view.pomodoro)
+        status.strict = strict.withLock { $0 }
         let (write, touch) = books.withLock { b -> (Bool, Timestamp?) in
             let changed = b.written != status
             if changed { b.written = status }
@@ -308,6 +356,11 @@ private final class Bookkeeper: Sendable {
             statusFile.write(status)
         }
         if let touch { writer.touch(touch) }
+    }
+
+    /// The early end of a strict session is set for `at`: the status file says so from the next update.
+    func endingEarly(at: Timestamp) {
+        strict.withLock { $0?.endsEarly = at.description }
     }
 }
 

@@ -111,6 +111,7 @@ xcb_intern_atom_cookie_t xcb_intern_atom(xcb_connection_t * a0, uint8_t a1, uint
 xcb_intern_atom_reply_t * xcb_intern_atom_reply(xcb_connection_t * a0, xcb_intern_atom_cookie_t a1, xcb_generic_error_t ** a2) { return VIGIL_STUB_FUNCTION(4, xcb_intern_atom_reply)(a0, a1, a2); }
 xcb_generic_event_t * xcb_poll_for_event(xcb_connection_t * a0) { return VIGIL_STUB_FUNCTION(4, xcb_poll_for_event)(a0); }
 void xcb_screen_next(xcb_screen_iterator_t * a0) { VIGIL_STUB_FUNCTION(4, xcb_screen_next)(a0); }
+xcb_void_cookie_t xcb_send_event(xcb_connection_t * a0, uint8_t a1, xcb_window_t a2, uint32_t a3, const char * a4) { return VIGIL_STUB_FUNCTION(4, xcb_send_event)(a0, a1, a2, a3, a4); }
 xcb_screen_iterator_t xcb_setup_roots_iterator(const xcb_setup_t * a0) { return VIGIL_STUB_FUNCTION(4, xcb_setup_roots_iterator)(a0); }
 
 // libxcb-screensaver.so.0

@@ -54,4 +54,20 @@ static inline xcb_void_cookie_t vigil_xcb_select_events(xcb_connection_t *c, xcb
     return xcb_change_window_attributes(c, window, XCB_CW_EVENT_MASK, &mask);
 }
 
+/// Sends the window manager a client message about `window` as EWMH and ICCCM ask a pager to:
+/// to the root, with SubstructureRedirect|SubstructureNotify, format 32 (`_NET_ACTIVE_WINDOW`,
+/// `WM_CHANGE_STATE`). The event is a C struct with a union, built here.
+static inline xcb_void_cookie_t vigil_xcb_send_client_message(
+    xcb_connection_t *c, xcb_window_t root, xcb_window_t window, xcb_atom_t type, uint32_t d0, uint32_t d1, uint32_t d2) {
+    xcb_client_message_event_t event = {0};
+    event.response_type = XCB_CLIENT_MESSAGE;
+    event.format = 32;
+    event.window = window;
+    event.type = type;
+    event.data.data32[0] = d0;
+    event.data.data32[1] = d1;
+    event.data.data32[2] = d2;
+    return xcb_send_event(c, 0, root, XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY, (const char *)&event);
+}
+
 #endif

@@ -249,6 +249,8 @@ let schema: [String: [String: Apply]] = [
         "gap": { $0.session.gap = try duration($1) },
         "tick": { $0.session.tick = try duration($1) },
         "pause_extends_plan": { $0.session.pauseExtendsPlan = try boolean($1) },
+        "strict": { $0.session.strict = try boolean($1) },
+        "strict_cooloff": { $0.session.strictCoolOff = try duration($1) },
     ],
     "scoring": [
         "drift_enter": { $0.scoring.driftEnter = try number($1) },

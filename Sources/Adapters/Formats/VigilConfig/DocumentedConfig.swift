@@ -26,6 +26,12 @@ public enum DocumentedConfig {
           # ends 10 minutes later, with 25 minutes of work. false: the plan runs on through them. A
           # pomodoro set keeps its own clock either way.
           pause_extends_plan: true
+          # Every session strict, a commitment you make in advance (also `vigil start --strict`): q,
+          # Ctrl-C, `vigil stop`, SIGTERM and a closed terminal do not end it before its planned end, and
+          # it cannot be paused or snoozed. A strict session that is killed is logged as broken.
+          strict: false
+          # `vigil stop --early` ends a strict session this long after you ask: the urge passes first.
+          strict_cooloff: 10m
 
         scoring:
           # The detectors' scores are combined into one (a probabilistic OR of weight x score).

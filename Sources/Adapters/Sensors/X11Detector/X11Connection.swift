@@ -48,12 +48,16 @@ final class X11Connection {
     }
 
     /// The atom named `name`, made if the server does not know it yet; XCB_ATOM_NONE on failure.
+    /// Kept once known: an atom lives as long as the server.
     func atom(_ name: String) -> xcb_atom_t {
+        if let known = atoms[name] { return known }
         let cookie = xcb_intern_atom(connection, 0, UInt16(name.utf8.count), name)
         guard let reply = xcb_intern_atom_reply(connection, cookie, nil) else { return xcb_atom_t(XCB_ATOM_NONE.rawValue) }
         defer { free(reply) }
+        atoms[name] = reply.pointee.atom
         return reply.pointee.atom
     }
+    private var atoms: [String: xcb_atom_t] = [:]
 
     /// A property's type and bytes (at most `maxBytes`); nil when the window has no such property
     /// or is gone.
@@ -71,11 +75,31 @@ final class X11Connection {
     }
 
     /// The 32-bit values of a WINDOW, ATOM or CARDINAL property, host byte order.
-    func property32(_ window: xcb_window_t, _ atom: xcb_atom_t) -> [UInt32] {
-        guard let (_, bytes) = property(window, atom) else { return [] }
+    func property32(_ window: xcb_window_t, _ atom: xcb_atom_t, maxBytes: UInt32 = 4096) -> [UInt32] {
+        guard let (_, bytes) = property(window, atom, maxBytes: maxBytes) else { return [] }
         return stride(from: 0, to: bytes.count - 3, by: 4).map { i in
             bytes[i..<i + 4].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
         }
+    }
+
+    /// WM_CLASS is "instance\0class\0": the class, the second string. Empty when the window has none.
+    func appClass(of window: xcb_window_t) -> String {
+        guard let (_, bytes) = property(window, xcb_atom_t(XCB_ATOM_WM_CLASS.rawValue)) else { return "" }
+        let parts = bytes.split(separator: 0, omittingEmptySubsequences: false)
+        return parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : ""
+    }
+
+    /// `_NET_WM_NAME`, which should be UTF8_STRING but is STRING holding UTF-8 from some tools
+    /// (xdotool), else `WM_NAME`, STRING in Latin-1 (COMPOUND_TEXT is read as UTF-8, near enough
+    /// for matching on ASCII words).
+    func title(of window: xcb_window_t) -> String? {
+        if let (type, bytes) = property(window, atom("_NET_WM_NAME")), type == atom("UTF8_STRING") || type == XCB_ATOM_STRING.rawValue {
+            return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        guard let (type, bytes) = property(window, xcb_atom_t(XCB_ATOM_WM_NAME.rawValue)) else { return nil }
+        let text = bytes.prefix { $0 != 0 }
+        if type == XCB_ATOM_STRING.rawValue { return String(text.map { Character(Unicode.Scalar($0)) }) }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Selects `mask` (XCB_EVENT_MASK_*) on `window` for this client. A window that is gone

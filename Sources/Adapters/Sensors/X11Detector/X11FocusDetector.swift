@@ -79,7 +79,6 @@ struct ActiveWindow {
     let readTitles: Bool
     let activeAtom: xcb_atom_t
     let netWMName: xcb_atom_t
-    let utf8String: xcb_atom_t
     /// The window whose property changes this client selected; none yet.
     private(set) var watched = noWindow
 
@@ -88,7 +87,6 @@ struct ActiveWindow {
         self.readTitles = readTitles
         activeAtom = x.atom("_NET_ACTIVE_WINDOW")
         netWMName = x.atom("_NET_WM_NAME")
-        utf8String = x.atom("UTF8_STRING")
     }
 
     /// Whether a PropertyNotify may change what is in front: the root's active window, or the
@@ -111,26 +109,6 @@ struct ActiveWindow {
             watched = active
         }
         guard active != noWindow else { return (nil, nil) }
-        return (appClass(active), readTitles ? title(active) : nil)
-    }
-
-    /// WM_CLASS is "instance\0class\0": the class, the second string. Empty when the window has none.
-    private func appClass(_ window: xcb_window_t) -> String {
-        guard let (_, bytes) = x.property(window, xcb_atom_t(XCB_ATOM_WM_CLASS.rawValue)) else { return "" }
-        let parts = bytes.split(separator: 0, omittingEmptySubsequences: false)
-        return parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : ""
-    }
-
-    /// `_NET_WM_NAME`, which should be UTF8_STRING but is STRING holding UTF-8 from some tools
-    /// (xdotool), else `WM_NAME`, STRING in Latin-1 (COMPOUND_TEXT is read as UTF-8, near enough
-    /// for matching on ASCII words).
-    private func title(_ window: xcb_window_t) -> String? {
-        if let (type, bytes) = x.property(window, netWMName), type == utf8String || type == XCB_ATOM_STRING.rawValue {
-            return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        guard let (type, bytes) = x.property(window, xcb_atom_t(XCB_ATOM_WM_NAME.rawValue)) else { return nil }
-        let text = bytes.prefix { $0 != 0 }
-        if type == XCB_ATOM_STRING.rawValue { return String(text.map { Character(Unicode.Scalar($0)) }) }
-        return String(decoding: text, as: UTF8.self)
+        return (x.appClass(of: active), readTitles ? x.title(of: active) : nil)
     }
 }

@@ -6,11 +6,13 @@ import SystemCalls
 /// XCB has no error text of its own. A failed connection says only which of seven things went
 /// wrong; when that is a socket error (`XCB_CONN_ERROR`) the cause is in errno, which is taken
 /// right at the failing `xcb_connect` (the `xcb_disconnect` after it may change it).
-enum XCBError: Error, Equatable, CustomStringConvertible {
+public enum XCBError: Error, Equatable, CustomStringConvertible {
     /// The connection failed or broke. `errno` is the socket's error when there was one.
     case connection(code: Int32, errno: Int32)
     /// libxcb or libxcb-screensaver could not be opened (`SensorLibrary`): what to install.
     case library(String)
+    /// The window manager did not do what was asked of it: why, in a sentence.
+    case refused(String)
 
     /// The state of `connection` right after a call that failed; nil when it is still healthy.
     @inline(__always)
@@ -20,7 +22,7 @@ enum XCBError: Error, Equatable, CustomStringConvertible {
         return .connection(code: code, errno: code == XCB_CONN_ERROR ? SystemError.current(call: "xcb").errno : 0)
     }
 
-    var description: String {
+    public var description: String {
         switch self {
         case .connection(let code, let errno):
             switch code {
@@ -36,7 +38,7 @@ enum XCBError: Error, Equatable, CustomStringConvertible {
             case XCB_CONN_CLOSED_FDPASSING_FAILED: "passing a file descriptor to the X server failed"
             default: "XCB connection error \(code)"
             }
-        case .library(let problem): problem
+        case .library(let problem), .refused(let problem): problem
         }
     }
 }

@@ -65,6 +65,14 @@ struct CrashRecovery: Sendable {
                         s.end, Double(active) / 1000, Double(max(0, active - distracted)) / 1000, Double(distracted) / 1000,
                         Double(max(0, whole - active - gaps)) / 1000, Double(gaps) / 1000, s.id, s.id, s.id,
                     ])
+                // A strict session (issue 36) is a commitment to its planned end: one that was killed
+                // broke it, and says so in its tags (`vigil log`, `vigil report --tag broken`).
+                try db.execute(
+                    sql: """
+                        UPDATE sessions SET tags = tags || ',broken'
+                        WHERE id = ? AND (',' || tags || ',') LIKE '%,strict,%' AND (',' || tags || ',') NOT LIKE '%,broken,%'
+                        """,
+                    arguments: [s.id])
             }
         }
         return (open.filter { !empty.contains($0) }, empty)

@@ -1,0 +1,159 @@
+import DesktopPresence
+import Foundation
+import SessionRuntime
+import Synchronization
+import TestSupport
+import Testing
+import VigilCore
+import X11Detector
+
+/// `hide` and `refocus` on the stacking desktops, where hiding is minimising: an EWMH window
+/// manager on X11 (Openbox on Xvfb, read back with xprop, not with Vigil's code) and GNOME Shell
+/// (headless, through Vigil's extension; read back through the extension's own list of mutter's
+/// windows and `Current`, the shell offering no other reader on Wayland). Driven through the alarm
+/// dispatcher as a session drives it.
+@Suite(.serialized) struct WindowActionsDesktopTests {
+    let t0 = parseRFC3339("2026-03-02T09:00:00Z")!
+
+    static func apps(_ editor: String, _ videos: String) -> VigilConfiguration.Apps {
+        var apps = VigilConfiguration.default.apps
+        apps.rules = [
+            AppRule(name: "editor", classes: [editor], category: .work), AppRule(name: "videos", classes: [videos], category: .distracting),
+        ]
+        return apps
+    }
+
+    func alarm(_ level: Int, _ cause: Cause = .app) -> SessionEvent {
+        SessionEvent(time: t0 + 60, kind: .alarm(level: level, repeat: 0, episode: 1, cause: cause, reason: "2 min in Videos"))
+    }
+
+    func cleared(_ closedBy: EpisodeCloser) -> SessionEvent {
+        SessionEvent(time: t0 + 90, kind: .alarmCleared(level: 2, episode: 1, closedBy: closedBy, recoverySeconds: 30))
+    }
+
+    @Test func onAnEWMHWindowManagerTheDistractionIsMinimisedAndPutBackBehindTheWork() async throws {
+        let x = try XServer()
+        let wm = try OpenboxWindowManager(on: x)
+        var windows: [ChildProcess] = []
+        defer { for w in windows { w.kill() } }
+        for cls in ["Editor", "Notes", "Videos"] {
+            windows.append(try x.start("/usr/bin/xterm", ["-class", cls, "-T", cls.lowercased()]))
+            #expect(try await eventually(30) { wm.activeClass == cls }, "\(cls) in front: \(String(describing: wm.activeClass))")
+        }
+        #expect(wm.state("Videos") == "Normal")
+
+        // The desktop's own control, found from $DISPLAY as a session finds it.
+        let control = try #require(WindowControls.forDesktop(environment: ["DISPLAY": x.display]))
+        #expect(control.name == "Openbox on \(x.display)", "\(control.name)")
+        var alarms = VigilConfiguration.default.alarms
+        alarms.channels = [[.terminal], [.terminal, .hide, .refocus]]
+        let apps = Self.apps("Editor", "Videos")
+        let deliveries = WindowActionsTests.Deliveries()
+        let told = Mutex<[String]>([])
+        let dispatcher = AlarmDispatcher(
+            configuration: alarms, task: nil, sinks: [HideSink(control: control, apps: apps), RefocusSink(control: control, apps: apps)],
+            onDelivery: { deliveries.add($0) }, report: { line in told.withLock { $0.append(line) } })
+
+        dispatcher.handle([alarm(1), alarm(2, .away)])
+        dispatcher.drain()
+        #expect(wm.state("Videos") == "Normal" && wm.activeClass == "Videos", "nothing moves below the level, or for being away")
+        dispatcher.handle([alarm(2)])
+        dispatcher.drain()
+        #expect(wm.state("Videos") == "Iconic")
+        #expect(try await eventually(10) { wm.activeClass == "Editor" }, "the work window in front: \(String(describing: wm.activeClass))")
+        #expect(windows.allSatisfy { $0.isRunning }, "nothing closed")
+        let fired = deliveries.all.withLock { $0 }.filter { $0.action == .fired && $0.delivered }.map { "\($0.channel.rawValue): \($0.detail)" }
+        #expect(fired == ["hide: hid Videos (Openbox on \(x.display))", "refocus: brought back Editor (Openbox on \(x.display))"], "\(fired)")
+        // The person is told what was done, and how it is undone (the terminal has no sink here).
+        let said = told.withLock { $0 }.filter { !$0.hasPrefix("terminal") }
+        #expect(
+            said == [
+                "hid Videos (Openbox on \(x.display)): not closed; it comes back where it was at your next break or pause, or at the session's end",
+                "brought back Editor (Openbox on \(x.display))",
+            ], "\(said)")
+
+        // Back at work: the window stays out of sight. The session's end: it is shown again,
+        // behind the work window, which keeps the focus.
+        dispatcher.handle([cleared(.back)])
+        dispatcher.drain()
+        #expect(wm.state("Videos") == "Iconic")
+        dispatcher.finish()
+        #expect(wm.state("Videos") == "Normal")
+        #expect(try await eventually(10) { wm.activeClass == "Editor" }, "\(String(describing: wm.activeClass))")
+        let stack = wm.stacking
+        #expect(
+            (stack.firstIndex(of: "Videos") ?? .max) < (stack.firstIndex(of: "Editor") ?? -1), "behind the work window: \(stack)")
+        #expect(windows.allSatisfy { $0.isRunning })
+    }
+
+    /// A window the person showed again meanwhile is left as it is; a window id that now names
+    /// another application's window (after a restart) is not taken for the hidden one.
+    @Test func onX11AWindowThePersonBroughtBackOrAnotherApplicationsIsLeftAlone() async throws {
+        let x = try XServer()
+        let wm = try OpenboxWindowManager(on: x)
+        let videos = try x.start("/usr/bin/xterm", ["-class", "Videos", "-T", "cats"])
+        defer { videos.kill() }
+        #expect(try await eventually(30) { wm.activeClass == "Videos" })
+        let windows = try #require(X11Windows(display: x.display))
+        let control = try #require(X11WindowControl(windows))
+        let id = try #require(try windows.windows(readTitles: false).first { $0.appClass == "Videos" }).id
+        let token = try control.token(String(id))
+        try control.hide(token)
+        #expect(wm.state("Videos") == "Iconic")
+        #expect(try !control.restore(String(id) + " Other"), "another application's window")
+        #expect(wm.state("Videos") == "Iconic")
+        // The person shows it (a taskbar activates it).
+        x.run("/usr/bin/xdotool", ["windowactivate", String(id)])
+        #expect(try await eventually(10) { wm.state("Videos") == "Normal" })
+        #expect(try !control.restore(token), "already back")
+        #expect(try !control.restore("not a token"))
+        #expect(videos.isRunning)
+    }
+
+    @Test func onGNOMETheDistractionIsMinimisedThroughTheExtensionAndPutBack() async throws {
+        let shell = try GnomeShell()
+        let files = GnomeShellExtension(extensionsDirectory: shell.home + "/.local/share/gnome-shell/extensions")
+        _ = try files.install(shellMajor: 43)
+        _ = try GnomeShellSettings.enable(GnomeShellExtensionFiles.uuid, environment: shell.environment)
+        try shell.start()
+        var windows: [ChildProcess] = []
+        defer { for w in windows { w.kill() } }
+        let ids = ["org.example.Editor", "org.example.Notes", "org.example.Videos"]
+        for id in ids {
+            let file = shell.directory + "/\(id).title"
+            try id.write(toFile: file, atomically: true, encoding: .utf8)
+            windows.append(try shell.launch("/usr/bin/python3", [WindowActionsTests.windowScript, id, file], name: id))
+        }
+        // Each shown and activated once (see GnomeFocusDetectorTests), then in order: the videos in front.
+        for id in ids { try shell.activate(id) }
+        for id in ids {
+            try shell.activate(id)
+            #expect(try await eventually(30) { shell.current.contains(id) }, "\(shell.current)")
+        }
+        let shellWindows = GnomeShellWindows(busAddress: shell.session.address)
+        #expect(shellWindows.check() == nil)
+        func minimised(_ id: String) throws -> Bool? { try shellWindows.windows().first { $0.appClass == id }?.minimised }
+
+        var alarms = VigilConfiguration.default.alarms
+        alarms.channels = [[.hide, .refocus]]
+        let apps = Self.apps("org.example.Editor", "org.example.Videos")
+        let control = GnomeWindowControl(shellWindows)
+        let deliveries = WindowActionsTests.Deliveries()
+        let dispatcher = AlarmDispatcher(
+            configuration: alarms, task: nil, sinks: [HideSink(control: control, apps: apps), RefocusSink(control: control, apps: apps)],
+            onDelivery: { deliveries.add($0) }, report: { _ in })
+        dispatcher.handle([alarm(1)])
+        dispatcher.drain()
+        #expect(try minimised("org.example.Videos") == true)
+        #expect(try await eventually(10) { shell.current.contains("org.example.Editor") }, "\(shell.current)")
+        let fired = deliveries.all.withLock { $0 }.filter { $0.action == .fired && $0.delivered }.map(\.detail)
+        #expect(fired == ["hid org.example.Videos (GNOME)", "brought back org.example.Editor (GNOME)"], "\(fired)\n\(shell.shellLog.suffix(2000))")
+
+        // A break puts it back, behind the editor, which keeps the focus.
+        dispatcher.handle([cleared(.onBreak)])
+        dispatcher.drain()
+        #expect(try minimised("org.example.Videos") == false)
+        #expect(shell.current.contains("org.example.Editor"), "\(shell.current)")
+        #expect(windows.allSatisfy { $0.isRunning }, "nothing closed")
+    }
+}
