@@ -1,4 +1,5 @@
 import SessionRuntime
+import SessionViews
 import Synchronization
 import Testing
 import VigilConfig
@@ -62,5 +63,33 @@ final class NoteTakingSink: AlarmSink, Sendable {
         #expect(journal.cleared.withLock { $0 } == [1])
         #expect(
             deliveries.withLock { $0.filter { $0.channel == journal.channel }.map(\.action) } == [.fired, .cleared])
+    }
+}
+
+/// A replay never acts: it says what the actions would have done, by the channels the config
+/// gives each level and the causes each action acts on (`ChannelModule.actsOn`).
+@Suite struct WouldActTests {
+    @Test func anAlarmSaysTheActionsItWouldHaveSetOff() {
+        var alarms = VigilConfiguration.default.alarms
+        alarms.channels = [[.terminal], [.terminal, .hide, .pauseMedia, .refocus]]
+        let wouldAct = PlugInRegistry.builtIn.actions(alarms)
+        #expect(wouldAct(1, .app) == [])
+        #expect(wouldAct(2, .app) == [.hide, .pauseMedia, .refocus])
+        // Away from the computer: no window to hide, the media paused all the same.
+        #expect(wouldAct(2, .away) == [.pauseMedia])
+        #expect(wouldAct(7, .app) == [.hide, .pauseMedia, .refocus], "levels past the last list use it")
+        // A channel of a plug-in that tells is no action.
+        let told = PlugInRegistry.builtIn.adding(ChannelModule(channel: AlarmChannel(rawValue: "journal")) { _, _ in NoteTakingSink("journal") })
+        alarms.channels = [[AlarmChannel(rawValue: "journal"), .pauseMedia]]
+        #expect(told.actions(alarms)(1, .switching) == [.pauseMedia])
+
+        let t = Timestamp(seconds: 1_790_000_000)
+        let renderer = TimelineRenderer(sessionStart: t, wouldAct: wouldAct)
+        let alarm = SessionEvent(time: t + 90, kind: .alarm(level: 2, repeat: 0, episode: 1, cause: .app, reason: "2 min in videos"))
+        #expect(renderer.text(alarm) == "00:01:30  alarm 2       2 min in videos · would hide, pause media, refocus")
+        #expect(
+            renderer.json(alarm).hasSuffix(#","reason":"2 min in videos","would_act":["hide","pause_media","refocus"]}"#), "\(renderer.json(alarm))")
+        // A live session's lines (no `wouldAct`) say nothing of the kind.
+        #expect(TimelineRenderer(sessionStart: t).text(alarm) == "00:01:30  alarm 2       2 min in videos")
     }
 }

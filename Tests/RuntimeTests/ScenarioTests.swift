@@ -16,7 +16,8 @@ func replay(_ scenario: String) throws -> (events: [SessionEvent], text: String,
     let reader = try RecordingReader(path: "\(root)/Samples/\(scenario)/session.jsonl")
     var events: [SessionEvent] = []
     _ = try Replayer(configuration: .default, signals: .builtIn).run(try MergedRecordings([reader])) { events.append($0) }
-    let renderer = TimelineRenderer(sessionStart: events[0].time)
+    // As `vigil replay` says it: with the actions an alarm would have set off by default.
+    let renderer = TimelineRenderer(sessionStart: events[0].time, wouldAct: PlugInRegistry.builtIn.actions(VigilConfiguration.default.alarms))
     let text = events.compactMap(renderer.text).map { $0 + "\n" }.joined()
     let json = events.map(renderer.json).map { $0 + "\n" }.joined()
     return (events, text, json)

@@ -13,7 +13,8 @@ struct Replay: AsyncParsableCommand {
             (a Vigil recording's header says when its t=0 is; for the other formats see \
             \(documented("recording-format.md"))). The replay runs on a virtual clock, as fast as \
             the machine allows, and is deterministic: the same files and config give \
-            byte-identical output.
+            byte-identical output. It never acts: an alarm says which of the config's actions \
+            (alarms.channels) a live session would have set off ("would pause media").
 
             Examples:
               vigil replay Samples/coffee-break/session.jsonl
@@ -70,7 +71,8 @@ struct Replay: AsyncParsableCommand {
             let eventLog = log ? try common.openLog() : nil
             let merged = try Recordings(configuration: config, signals: Composition.registry.signals).open(files)
             let replayer = Replayer(configuration: config, signals: Composition.registry.signals, task: task, plannedSeconds: minutes.map { $0 * 60 })
-            let lines = ReplayLines(json: json, paced: pace != nil, keepsSessions: eventLog != nil)
+            let lines = ReplayLines(
+                json: json, paced: pace != nil, keepsSessions: eventLog != nil, wouldAct: Composition.registry.actions(config.alarms))
             // Another tool's export of days holds its sessions: replayed as them, as with --split.
             let splits = split || merged.sources.contains { $0.holdsSessions }
             let splitAfter = splits ? Self.separateAfter : nil
@@ -121,7 +123,11 @@ final class ReplayLines {
     private var renderer: TimelineRenderer?
     private let out = Output()
 
-    init(json: Bool, paced: Bool, keepsSessions: Bool) {
+    /// The actions each alarm would have set off (a replay never acts).
+    private let wouldAct: @Sendable (Int, Cause) -> [AlarmChannel]
+
+    init(json: Bool, paced: Bool, keepsSessions: Bool, wouldAct: @escaping @Sendable (Int, Cause) -> [AlarmChannel]) {
+        self.wouldAct = wouldAct
         self.json = json
         self.paced = paced
         self.keepsSessions = keepsSessions
@@ -130,7 +136,7 @@ final class ReplayLines {
     func show(_ e: SessionEvent) {
         if case .sessionStarted = e.kind {
             if renderer != nil, !json { out.line("") }
-            renderer = TimelineRenderer(sessionStart: e.time)
+            renderer = TimelineRenderer(sessionStart: e.time, wouldAct: wouldAct)
         }
         if json {
             out.line(renderer!.json(e))

@@ -48,9 +48,16 @@ public struct ChannelModule: Sendable {
     public var channel: AlarmChannel
     /// Its sink for a session with this configuration.
     public var make: @Sendable (VigilConfiguration, ChannelContext) -> any AlarmSink
+    /// An action's (`ActionSink`): the causes it acts on, for a replay to say what it would have
+    /// done; nil for a channel that tells (a banner, a notification, a sound).
+    public var actsOn: (@Sendable (Cause) -> Bool)?
 
-    public init(channel: AlarmChannel, make: @escaping @Sendable (VigilConfiguration, ChannelContext) -> any AlarmSink) {
+    public init(
+        channel: AlarmChannel, actsOn: (@Sendable (Cause) -> Bool)? = nil,
+        make: @escaping @Sendable (VigilConfiguration, ChannelContext) -> any AlarmSink
+    ) {
         self.channel = channel
+        self.actsOn = actsOn
         self.make = make
     }
 }
@@ -98,6 +105,13 @@ public struct PlugInRegistry: Sendable {
     /// The names `alarms.channels` may use.
     public var channelNames: [AlarmChannel] { channels.map(\.channel) }
 
+    /// The actions an alarm of a level and cause sets off with these alarm settings, in the order
+    /// the alarm goes through its channels: what a replay says it would have done.
+    public func actions(_ alarms: VigilConfiguration.Alarms) -> @Sendable (Int, Cause) -> [AlarmChannel] {
+        let acting = Dictionary(channels.compactMap { m in m.actsOn.map { (m.channel, $0) } }, uniquingKeysWith: { a, _ in a })
+        return { level, cause in alarms.channels(level: level).filter { acting[$0]?(cause) == true } }
+    }
+
     /// What the modules add to the config file: the channel names, and the signals' own sections.
     public var config: ConfigPlugIns { ConfigPlugIns(channels: channelNames, sections: modules.compactMap(\.signal.configSection)) }
 
@@ -143,6 +157,13 @@ extension SensorModule {
     public static let location = SensorModule(signal: .location) { c, context in DetectorCatalog.location(c.location) }
 }
 
+extension Cause {
+    /// For `ChannelModule.actsOn`: an action on every episode (pausing media).
+    @Sendable static func any(_ cause: Cause) -> Bool { true }
+    /// For `ChannelModule.actsOn`: an action on an application's episode only (a window's).
+    @Sendable static func isApplication(_ cause: Cause) -> Bool { cause == .app }
+}
+
 extension ChannelModule {
     /// A banner and the bell in the terminal (or the live screen's own, from the context).
     public static let terminal = ChannelModule(channel: .terminal) { _, context in context.terminal ?? TerminalAlarmSink() }
@@ -153,13 +174,14 @@ extension ChannelModule {
         SoundAlarmSink(configuration: c.alarms, player: TonePlayer(server: c.audio.server))
     }
     /// An action: the media players that are playing paused, and resumed when the person is back.
-    public static let pauseMedia = ChannelModule(channel: .pauseMedia) { _, _ in MediaPauseSink() }
-    /// An action: the distracting window hidden (never closed), and put back when the person is back.
-    public static let hide = ChannelModule(channel: .hide) { c, context in
+    public static let pauseMedia = ChannelModule(channel: .pauseMedia, actsOn: Cause.any) { _, _ in MediaPauseSink() }
+    /// An action: the distracting window hidden (never closed), and put back at a break, a pause or
+    /// the session's end. Only an application distraction is a window's doing.
+    public static let hide = ChannelModule(channel: .hide, actsOn: Cause.isApplication) { c, context in
         HideSink(control: WindowControls.forDesktop(backend: c.apps.backend), apps: c.apps, journal: context.dataDirectory.map(HiddenWindows.init))
     }
     /// An action: the last work window brought back to the front.
-    public static let refocus = ChannelModule(channel: .refocus) { c, _ in
+    public static let refocus = ChannelModule(channel: .refocus, actsOn: Cause.isApplication) { c, _ in
         RefocusSink(control: WindowControls.forDesktop(backend: c.apps.backend), apps: c.apps)
     }
 }

@@ -7,8 +7,21 @@ import VigilCore
 /// The JSON field names are stable and documented in docs/timeline-json.md.
 public struct TimelineRenderer: Sendable {
     public let sessionStart: Timestamp
+    /// A replay's: the actions (`hide`, `pause_media`…) an alarm of this level and cause would
+    /// have set off in a live session. A replay never acts; its alarm lines say what would have
+    /// been done ("would hide"). Nil for a live session, whose actions are its own lines.
+    public let wouldAct: (@Sendable (_ level: Int, _ cause: Cause) -> [AlarmChannel])?
 
-    public init(sessionStart: Timestamp) { self.sessionStart = sessionStart }
+    public init(sessionStart: Timestamp, wouldAct: (@Sendable (_ level: Int, _ cause: Cause) -> [AlarmChannel])? = nil) {
+        self.sessionStart = sessionStart
+        self.wouldAct = wouldAct
+    }
+
+    /// "pause media, hide" for the actions an alarm would set off; nil for none.
+    private func wouldActWords(_ level: Int, _ cause: Cause) -> String? {
+        guard let actions = wouldAct?(level, cause), !actions.isEmpty else { return nil }
+        return actions.map { $0.rawValue.replacingOccurrences(of: "_", with: " ") }.joined(separator: ", ")
+    }
 
     /// The text line for an event, or `nil` for events the text form folds into others
     /// (entering `distracted`, an alarm level, or `ended` are told by their own lines).
@@ -53,8 +66,9 @@ public struct TimelineRenderer: Sendable {
             let how = ep.closedBy.map { $0 == .back ? "" : " (\($0.rawValue))" } ?? ""
             return line(
                 verb, "episode \(ep.number) lasted \(humanDuration(ep.duration ?? 0))\(how) · \(ep.cause.rawValue) · peak \(fixed2(ep.peakScore))")
-        case .alarm(let level, let rep, _, _, let reason):
-            return line(rep == 0 ? "alarm \(level)" : "alarm \(level) again", rep == 0 ? reason : "\(reason) · repeat \(rep)")
+        case .alarm(let level, let rep, _, let cause, let reason):
+            let would = wouldActWords(level, cause).map { " · would \($0)" } ?? ""
+            return line(rep == 0 ? "alarm \(level)" : "alarm \(level) again", (rep == 0 ? reason : "\(reason) · repeat \(rep)") + would)
         case .alarmCleared(let level, _, let closedBy, let recovery):
             // Only a return to work is a recovery; otherwise the alarm stops for another reason.
             guard let recovery else { return line("alarm off", "level \(level) · \(closedBy.words)") }
@@ -127,6 +141,7 @@ public struct TimelineRenderer: Sendable {
                 w.field("episode", episode)
                 w.field("cause", cause.rawValue)
                 w.field("reason", reason)
+                if let actions = wouldAct?(level, cause), !actions.isEmpty { w.field("would_act", actions.map(\.rawValue)) }
             case .alarmCleared(let level, let episode, let closedBy, let recovery):
                 w.field("event", "alarm_cleared")
                 w.field("level", level)
