@@ -70,5 +70,13 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: journal))
         let again = try await vigil(["restore"], home: home, env: env)
         #expect(again.stdout.hasPrefix("No window is hidden"), "\(again.stdout)")
+
+        // In the record: the report counts the return after the action apart from returns after
+        // alarms alone ("does acting help?").
+        let report = try await vigil(["report", "--format", "json"], home: home, env: env)
+        let totals = (try? JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["totals"] as? [String: Any]
+        let acted = totals?["recovery_after_action"] as? [String: Any]
+        #expect(acted?["count"] as? Int == 1, "\(report.stdout.prefix(2000))\(report.stderr)")
+        #expect((totals?["recovery_after_alarm_alone"] as? [String: Any])?["count"] as? Int == 0)
     }
 }

@@ -66,6 +66,48 @@ import VigilCore
         #expect(r.timeZone == "Europe/Berlin")
     }
 
+    /// Does acting help? Three returns: episode 1 acted on at its second alarm (09:12, back at
+    /// 09:13: 1 min after the action), episode 2 with alarms alone (first alarm 10:05, back at
+    /// 10:09: 4 min), episode 3 acted on only after the person was back (an action at 11:20 after a
+    /// return at 11:15 is no action before it: 11:10 to 11:15, alone, 5 min); episode 4 acted on but
+    /// ended by a pause, no return: counted nowhere.
+    @Test func returnsAfterAnActionAndAfterAlarmsAloneAreToldApart() {
+        let facts = actingFacts(actions: true)
+        let r = Statistics.report(facts, timeZone: berlin, from: day("2026-06-01"), to: day("2026-06-01"))
+        #expect(r.totals.recovery.count == 3)
+        #expect(r.totals.recoveryAfterAction.count == 1 && r.totals.recoveryAfterAction.medianS == 60)
+        #expect(r.totals.recoveryAfterAlarmAlone.count == 2 && r.totals.recoveryAfterAlarmAlone.medianS == 270)
+        let text = r.rendered(as: .text, width: 200)
+        #expect(text.contains("back 1 min after an action (median of 1 episode) · 4 min 30 s after an alarm alone (median of 2)"), "\(text)")
+        // Without an action there is nothing to compare: no line.
+        let none = Statistics.report(actingFacts(actions: false), timeZone: berlin, from: day("2026-06-01"), to: day("2026-06-01"))
+        #expect(none.totals.recoveryAfterAction.count == 0 && none.totals.recoveryAfterAlarmAlone.count == 3)
+        #expect(!none.rendered(as: .text, width: 200).contains("after an action"))
+    }
+
+    func actingFacts(actions: Bool) -> StatisticsFacts {
+        var facts = StatisticsFacts()
+        facts.append(
+            id: 1, task: nil, start: ms("2026-06-01T09:00:00Z"), end: ms("2026-06-01T12:00:00Z"), outcome: .completed,
+            active: [Span(ms("2026-06-01T09:00:00Z"), ms("2026-06-01T12:00:00Z"))],
+            episodes: [
+                EpisodeFacts(number: 1, span: Span(ms("2026-06-01T09:08:00Z"), ms("2026-06-01T09:13:00Z")), cause: .app),
+                EpisodeFacts(number: 2, span: Span(ms("2026-06-01T10:03:00Z"), ms("2026-06-01T10:09:00Z")), cause: .away),
+                EpisodeFacts(number: 3, span: Span(ms("2026-06-01T11:08:00Z"), ms("2026-06-01T11:15:00Z")), cause: .app),
+                EpisodeFacts(number: 4, span: Span(ms("2026-06-01T11:30:00Z"), ms("2026-06-01T11:40:00Z")), cause: .app),
+            ],
+            alarms: [
+                AlarmFacts(episode: 1, at: ms("2026-06-01T09:10:00Z"), repeatCount: 0, back: ms("2026-06-01T09:13:00Z")),
+                AlarmFacts(episode: 1, at: ms("2026-06-01T09:12:00Z"), repeatCount: 0, back: ms("2026-06-01T09:13:00Z"), acted: actions),
+                AlarmFacts(episode: 2, at: ms("2026-06-01T10:05:00Z"), repeatCount: 0, back: ms("2026-06-01T10:09:00Z")),
+                AlarmFacts(episode: 3, at: ms("2026-06-01T11:10:00Z"), repeatCount: 0, back: ms("2026-06-01T11:15:00Z")),
+                AlarmFacts(episode: 3, at: ms("2026-06-01T11:20:00Z"), repeatCount: 0, back: ms("2026-06-01T11:15:00Z"), acted: actions),
+                AlarmFacts(episode: 4, at: ms("2026-06-01T11:32:00Z"), repeatCount: 0, back: nil, acted: actions),
+            ],
+            activities: [])
+        return facts
+    }
+
     /// 2026-03-08 in New York: 01:30 EST to 03:30 EDT is one real hour; hour 2 never happens.
     @Test func aSessionThroughTheSpringForwardNight() {
         var facts = StatisticsFacts()

@@ -229,12 +229,15 @@ public struct AlarmFacts: Sendable {
     public var episode: Int32
     /// 0 for a level's first firing, 1, 2 ... for the persistent level's repeats.
     public var repeatCount: Int32
+    /// An action (issue 36: hiding the window, pausing the media…) did something at this alarm.
+    public var acted: Bool
     public var back: Int64? { backAt == .min ? nil : backAt }
-    public init(episode: Int, at: Int64, repeatCount: Int, back: Int64?) {
+    public init(episode: Int, at: Int64, repeatCount: Int, back: Int64?, acted: Bool = false) {
         self.episode = Int32(truncatingIfNeeded: episode)
         self.at = at
         self.repeatCount = Int32(truncatingIfNeeded: repeatCount)
         self.backAt = back ?? .min
+        self.acted = acted
     }
 }
 

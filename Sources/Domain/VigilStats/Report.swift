@@ -100,6 +100,11 @@ public struct Report: Codable, Sendable {
         public var alarmsPerFocusedHour: Double?
         /// From an episode's first alarm to the person being back.
         public var recovery: Durations
+        /// Does acting help? From an episode's first action (issue 36: a window hidden, the media
+        /// paused…) to the person being back, for the episodes an action was taken in…
+        public var recoveryAfterAction = Durations(count: 0)
+        /// …and from the first alarm to the return for those with alarms alone.
+        public var recoveryAfterAlarmAlone = Durations(count: 0)
         /// Judged time when two or more sessions were judged at once (on two devices, or a replay
         /// logged during a live session), each instant once: the figures above count it once. Nil
         /// for a log of one device with no such time in the period.

@@ -86,6 +86,10 @@ public enum Statistics {
         let appCause = Cause.builtIn.firstIndex(of: .app)
         // Milliseconds from an episode's first alarm to the person being back.
         var recoveries: [Int64] = []
+        var recoveriesAfterAction: [Int64] = []
+        // Actions are rare in a log: looked for only where there are any.
+        let anyActed = facts.alarms.contains { $0.acted }
+        var recoveriesAfterAlarm: [Int64] = []
         var earned = Earned(clock: clock)
         var focusedSpans: [Span] = []
         var episodeSpans: [Span] = []
@@ -178,7 +182,16 @@ public enum Statistics {
             }
             for a in firstAlarms {
                 guard let back = a.back, back < periodEnd else { continue }
-                if inPeriod(a.at) { recoveries.append(back - a.at) }
+                if inPeriod(a.at) {
+                    recoveries.append(back - a.at)
+                    // The episode's first action, if one was taken before the return.
+                    let alarms = facts.alarms[Int(s.alarms.lowerBound)..<Int(s.alarms.upperBound)]
+                    if anyActed, let action = alarms.first(where: { $0.episode == a.episode && $0.acted && $0.at <= back }) {
+                        recoveriesAfterAction.append(back - action.at)
+                    } else {
+                        recoveriesAfterAlarm.append(back - a.at)
+                    }
+                }
                 if back - a.at <= 60_000 { earned.note(.quickRecovery, at: back) }
             }
 
@@ -311,6 +324,8 @@ public enum Statistics {
         totals.completionRate = totals.sessions > 0 ? ratio(Double(totals.completed) / Double(totals.sessions)) : nil
         totals.alarmsPerFocusedHour = focusedMs > 0 ? ratio(Double(totals.alarms) / (Double(focusedMs) / 3_600_000)) : nil
         totals.recovery = durations(milliseconds: &recoveries)
+        totals.recoveryAfterAction = durations(milliseconds: &recoveriesAfterAction)
+        totals.recoveryAfterAlarmAlone = durations(milliseconds: &recoveriesAfterAlarm)
         // Said whenever it can matter: always with several devices, and for one device when two of
         // its sessions shared time in the period.
         if overlapMs > 0 || !deviceSums.isEmpty { totals.overlapMinutes = minutes(overlapMs) }

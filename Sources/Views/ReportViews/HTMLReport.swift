@@ -328,6 +328,7 @@ struct HTMLReport {
             words += "; back at work \(seconds(t.recovery.meanS)) after the first alarm on average (median \(seconds(t.recovery.medianS)), "
             words += "longest \(seconds(t.recovery.longestS)))"
         }
+        if let acting = Summary(r: r).actingLine { words += "; does acting help? " + acting }
         body += note(words + ".")
         out += card(
             "causes", "Why: episodes by cause", about: "Distracted time by what started each episode; the figure is episodes · time.", body: body)

@@ -237,6 +237,18 @@ struct Summary {
         return "best \(rated(best))" + (h.leastProductiveWeekday.map { " · worst \(rated($0))" } ?? "")
     }
 
+    /// Does acting help (issue 36)? How soon the person was back after an action, beside after an
+    /// alarm alone; nil when no action was taken in the period.
+    var actingLine: String? {
+        let (acted, alone) = (r.totals.recoveryAfterAction, r.totals.recoveryAfterAlarmAlone)
+        guard acted.count > 0 else { return nil }
+        var line = "back \(seconds(acted.medianS)) after an action (median of \(acted.count) episode\(acted.count == 1 ? "" : "s"))"
+        if alone.count > 0 {
+            line += " · \(seconds(alone.medianS)) after an alarm alone (median of \(alone.count))"
+        }
+        return line
+    }
+
     /// The headline figures against the previous period of the same length; nil for all history.
     var trendLine: String? {
         guard let p = r.previous else { return nil }
@@ -287,6 +299,7 @@ struct Summary {
             alarms += " · back \(seconds(t.recovery.meanS)) after the first alarm on average (median \(seconds(t.recovery.medianS)))"
         }
         out.append(("Alarms", alarms))
+        if let acting = actingLine { out.append(("Acting", acting)) }
         if let trend = trendLine { out.append(("Compared", trend)) }
         if t.activeMinutes > 0 {
             out.append(("Hours", hoursLine))

@@ -21,6 +21,8 @@ extension Report.Totals: JSONObject {
         w.field("alarms", alarms)
         w.field("alarms_per_focused_hour", alarmsPerFocusedHour)
         w.field("recovery", recovery)
+        w.field("recovery_after_action", recoveryAfterAction)
+        w.field("recovery_after_alarm_alone", recoveryAfterAlarmAlone)
         w.field("overlap_minutes", overlapMinutes)
         w.field("tracked_sessions", trackedSessions)
         w.field("tracked_minutes", trackedMinutes)

@@ -69,6 +69,10 @@ def main():
             " FROM alarms a LEFT JOIN episodes e ON e.session_id = a.session_id AND e.number = a.episode_number"
             " ORDER BY a.session_id, a.at_ms, a.id"):
         alarms[sid].append((ep, at // 1000, None if cleared is None else cleared // 1000))
+    # The alarms at which an action did something: its delivery names what it did.
+    acted = set(db.execute(
+        "SELECT session_id, episode_number, at_ms / 1000 FROM alarm_deliveries"
+        " WHERE action = 'fired' AND delivered = 1 AND detail <> ''"))
 
     in_period = lambda d: first_day <= d <= to_day
     # Per (date, hour): focused and distracted seconds, episodes started.
@@ -83,6 +87,8 @@ def main():
     totals = dict(sessions=0, completed=0, abandoned=0, interrupted=0, open=0, alarms=0)
     period_episodes = []
     recoveries = []
+    after_action = []
+    after_alarm_alone = []
     earned = {}
 
     def note(key, d):
@@ -135,6 +141,11 @@ def main():
                 continue
             if in_period(local(at).date()):
                 recoveries.append(cleared - at)
+                actions = [t for e, t, _ in alarms[sid] if e == ep and t <= cleared and (sid, ep, t) in acted]
+                if actions:
+                    after_action.append(cleared - min(actions))
+                else:
+                    after_alarm_alone.append(cleared - at)
             if cleared - at <= 60:
                 note("quick_recovery", local(cleared).date())
 
@@ -408,7 +419,8 @@ def main():
                     active_minutes=(focused_total + distracted_total) / 60, focused_minutes=focused_total / 60,
                     distracted_minutes=distracted_total / 60, focus_share=share(focused_total, focused_total + distracted_total),
                     alarms_per_focused_hour=totals["alarms"] / (focused_total / 3600) if focused_total else None,
-                    recovery=durations(recoveries), overlap_minutes=overlap / 60 if overlap else None),
+                    recovery=durations(recoveries), recovery_after_action=durations(after_action),
+                    recovery_after_alarm_alone=durations(after_alarm_alone), overlap_minutes=overlap / 60 if overlap else None),
         hours=[dict(hour=h, focused_minutes=hour_f[h] / 60, distracted_minutes=hour_d[h] / 60, episodes=hour_e[h],
                     **rates(hour_f[h], hour_d[h], hour_e[h])) for h in range(24)],
         weekdays=[dict(weekday=i + 1, focused_minutes=wd_f[i] / 60, distracted_minutes=wd_d[i] / 60, episodes=wd_e[i],
