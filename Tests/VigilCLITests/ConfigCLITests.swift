@@ -9,6 +9,8 @@ import Testing
         let first = try await vigil(["config", "init"], home: home)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains(path))
+        // The first run says that alarms can act, which actions are on, and what a strict session is.
+        #expect(first.stdout.contains("pause_media") && first.stdout.contains("never closing it") && first.stdout.contains("session.strict"))
         let written = try String(contentsOfFile: path, encoding: .utf8)
         #expect(written.contains("  #idle_grace: 2m"))
         #expect(written.contains("man vigil.yaml"))

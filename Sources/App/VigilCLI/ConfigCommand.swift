@@ -50,6 +50,13 @@ struct ConfigCommand: AsyncParsableCommand {
                     """ + ConfigService(paths: common.paths, plugIns: Composition.registry.config).commentedDefaults() + "\n"
                 try createNew(path, contents: text)
                 print("Wrote \(path.terminalSafe): every key is commented out with its default; uncomment what you want to change.")
+                print(
+                    """
+                    Alarms can act, not only tell (alarms.channels): pause_media pauses the music or video that plays
+                    at alarm levels 2 to 4 and resumes it when you are back (on by default); hide moves a distracting
+                    window out of sight, never closing it, and refocus brings your work window back (both off until
+                    you add them). session.strict makes every session a commitment that q and Ctrl-C cannot end early.
+                    """)
             }
         }
 

@@ -219,14 +219,17 @@ public enum DocumentedConfig {
           #   terminal  a banner and the bell in the terminal running the session
           #   desktop   a desktop notification, more urgent at each level (needs a notification daemon)
           #   sound     a tone through PulseAudio, louder at each level
-          # and actions, each undone when you are back:
+          # and actions, each undone:
           #   pause_media  pauses the media players that are playing (MPRIS: music players, browsers),
           #                and resumes exactly those when you are back (or after a Pomodoro break); one
           #                you played or paused meanwhile is left as you left it
-          #   hide         moves the distracting window in front out of sight (i3 and sway: the
-          #                scratchpad), never closing it, and puts it back where it was when you are back;
-          #                `vigil restore` puts back what a session that was killed left hidden
+          #   hide         moves the distracting window in front out of sight (the scratchpad on i3
+          #                and sway, minimised on GNOME and X11 window managers), never closing it, and
+          #                puts it back where it was, behind your window, at a break, a pause or the
+          #                session's end; `vigil restore` puts back what a session that was killed left
           #   refocus      brings the last window of a work application back to the front
+          # Vigil never closes, kills or freezes a program, and needs no root for any of them. Only
+          # pause_media is on by default; a replay says what the actions would have done.
           # e.g. a last level that acts: [terminal, desktop, sound, pause_media, hide, refocus]
           # A channel that is not available (no terminal, no session bus, no sound server) is reported
           # once and skipped; the others still fire.
