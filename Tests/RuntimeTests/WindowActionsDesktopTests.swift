@@ -23,6 +23,18 @@ import X11Detector
         return apps
     }
 
+    /// Hide and refocus at level 1 through `control`, with the GTK windows' rules (the Wayland desktops).
+    static func hidingAndRefocusing(_ control: any WindowControl) -> (AlarmDispatcher, WindowActionsTests.Deliveries) {
+        var alarms = VigilConfiguration.default.alarms
+        alarms.channels = [[.hide, .refocus]]
+        let apps = Self.apps("org.example.Editor", "org.example.Videos")
+        let deliveries = WindowActionsTests.Deliveries()
+        let dispatcher = AlarmDispatcher(
+            configuration: alarms, task: nil, sinks: [HideSink(control: control, apps: apps), RefocusSink(control: control, apps: apps)],
+            onDelivery: { deliveries.add($0) }, report: { _ in })
+        return (dispatcher, deliveries)
+    }
+
     func alarm(_ level: Int, _ cause: Cause = .app) -> SessionEvent {
         SessionEvent(time: t0 + 60, kind: .alarm(level: level, repeat: 0, episode: 1, cause: cause, reason: "2 min in Videos"))
     }
@@ -134,14 +146,7 @@ import X11Detector
         #expect(shellWindows.check() == nil)
         func minimised(_ id: String) throws -> Bool? { try shellWindows.windows().first { $0.appClass == id }?.minimised }
 
-        var alarms = VigilConfiguration.default.alarms
-        alarms.channels = [[.hide, .refocus]]
-        let apps = Self.apps("org.example.Editor", "org.example.Videos")
-        let control = GnomeWindowControl(shellWindows)
-        let deliveries = WindowActionsTests.Deliveries()
-        let dispatcher = AlarmDispatcher(
-            configuration: alarms, task: nil, sinks: [HideSink(control: control, apps: apps), RefocusSink(control: control, apps: apps)],
-            onDelivery: { deliveries.add($0) }, report: { _ in })
+        let (dispatcher, deliveries) = Self.hidingAndRefocusing(GnomeWindowControl(shellWindows))
         dispatcher.handle([alarm(1)])
         dispatcher.drain()
         #expect(try minimised("org.example.Videos") == true)
@@ -154,6 +159,37 @@ import X11Detector
         dispatcher.drain()
         #expect(try minimised("org.example.Videos") == false)
         #expect(shell.current.contains("org.example.Editor"), "\(shell.current)")
+        #expect(windows.allSatisfy { $0.isRunning }, "nothing closed")
+    }
+
+    /// On KDE Plasma's KWin (5.27, headless, with a private session bus): the same through one-shot
+    /// KWin scripts, read back by a KWin script of the test's own.
+    @Test func onKDEPlasmaTheDistractionIsMinimisedThroughAKWinScriptAndPutBack() async throws {
+        let bus = try SessionBus()
+        let kwin = try KWinCompositor(sessionBus: bus)
+        var windows: [ChildProcess] = []
+        defer { for w in windows { w.kill() } }
+        let ids = ["org.example.Editor", "org.example.Notes", "org.example.Videos"]
+        for id in ids {
+            try id.write(toFile: kwin.directory + "/\(id).title", atomically: true, encoding: .utf8)
+            windows.append(try kwin.launch("/usr/bin/python3", [WindowActionsTests.windowScript, id, kwin.directory + "/\(id).title"], name: id))
+            #expect(try await eventually(30) { try kwin.activate(id) }, "no \(id) in KWin")
+        }
+        #expect(try kwin.state("org.example.Videos") == "active")
+
+        let (dispatcher, deliveries) = Self.hidingAndRefocusing(KWinWindowControl(KWinWindows(busAddress: bus.address)))
+        dispatcher.handle([alarm(1)])
+        dispatcher.drain()
+        #expect(try kwin.state("org.example.Videos") == "minimized")
+        #expect(try kwin.state("org.example.Editor") == "active")
+        let fired = deliveries.all.withLock { $0 }.filter { $0.action == .fired }.map { "\($0.delivered) \($0.detail)" }
+        #expect(fired == ["true hid org.example.Videos (KDE)", "true brought back org.example.Editor (KDE)"], "\(fired)")
+
+        // A break puts it back, behind the editor, which keeps the focus.
+        dispatcher.handle([cleared(.onBreak)])
+        dispatcher.drain()
+        #expect(try kwin.state("org.example.Videos") == "shown")
+        #expect(try kwin.state("org.example.Editor") == "active")
         #expect(windows.allSatisfy { $0.isRunning }, "nothing closed")
     }
 }

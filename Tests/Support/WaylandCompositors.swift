@@ -50,18 +50,34 @@ public final class KWinCompositor {
     }
 
     /// Makes the window of `resourceClass` the active one, as a click would, through a KWin script
-    /// of the test's own (KWin 5.27: `workspace.activeClient`); whether KWin has such a window
-    /// (the script says so in KWin's log). Needs `sessionBus`.
+    /// of the test's own (KWin 5.27: `workspace.activeClient`); whether KWin has such a window.
+    /// Needs `sessionBus`.
     public func activate(_ resourceClass: String) throws -> Bool {
+        try evaluate(
+            """
+            (function () { const w = workspace.clientList().find(c => String(c.resourceClass) === "\(resourceClass)");
+            if (w) { workspace.activeClient = w; } return w ? "found" : "missing"; })()
+            """) == "found"
+    }
+
+    /// The window of `resourceClass` as KWin's scripting sees it, read by a script of the test's
+    /// own: "minimized", "active" or "shown"; nil when KWin has none.
+    public func state(_ resourceClass: String) throws -> String? {
+        let said = try evaluate(
+            """
+            (function () { const w = workspace.clientList().find(c => String(c.resourceClass) === "\(resourceClass)");
+            return !w ? "none" : w.minimized ? "minimized" : w === workspace.activeClient ? "active" : "shown"; })()
+            """)
+        return said == "none" ? nil : said
+    }
+
+    /// Runs a KWin script of the test's own that evaluates `expression` and prints it to KWin's log
+    /// (`print`), and returns what it printed. Needs `sessionBus`.
+    public func evaluate(_ expression: String) throws -> String {
         guard let bus = sessionBus else { throw TestFailure("KWin was started without a session bus") }
         let token = "vigil-test-\(UUID().uuidString.prefix(8))"
         let file = directory + "/\(token).js"
-        let script = """
-            const w = workspace.clientList().find(c => String(c.resourceClass) === "\(resourceClass)");
-            if (w) { workspace.activeClient = w; }
-            print("\(token) " + (w ? "found" : "missing"));
-            """
-        try script.write(toFile: file, atomically: true, encoding: .utf8)
+        try "print(\"\(token) \" + (\(expression)));\n".write(toFile: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: file) }
         func call(_ path: String, _ method: String, _ arguments: [String] = []) -> (status: Int32, output: String) {
             runTool(
@@ -78,8 +94,11 @@ public final class KWinCompositor {
         guard ran.status == 0 else { throw TestFailure("KWin did not run the test's script: \(ran.output)") }
         for _ in 0..<100 {
             let log = (try? String(contentsOfFile: directory + "/kwin.log", encoding: .utf8)) ?? ""
-            if log.contains("\(token) found") { return true }
-            if log.contains("\(token) missing") { return false }
+            if let line = log.split(separator: "\n").last(where: { $0.contains(token + " ") }),
+                let said = line.components(separatedBy: token + " ").last
+            {
+                return said
+            }
             usleep(50_000)
         }
         throw TestFailure("KWin ran the test's script but it said nothing within 5 s")

@@ -40,7 +40,7 @@ public protocol WindowControl: AnyObject, Sendable {
 /// The desktop's window control for the window actions.
 public enum WindowControls {
     static let unsupported =
-        "moving windows needs i3, sway, GNOME (Vigil's Shell extension) or an X11 window manager for now (KDE, Hyprland and other Wayland compositors are to come)"
+        "moving windows needs i3, sway, GNOME (Vigil's Shell extension), KDE Plasma or an X11 window manager for now (Hyprland and other Wayland compositors are to come)"
 
     /// The one this session's desktop offers, found as the focus detector finds the window in
     /// front (`apps.backend`, else the desktop's own): i3's or sway's IPC socket, Vigil's GNOME
@@ -57,7 +57,9 @@ public enum WindowControls {
             return GnomeWindowControl(GnomeShellWindows())
         case .x11?:
             return X11Windows(environment: environment).flatMap(X11WindowControl.init)
-        case .hyprland?, .kwin?, .wlroots?, nil:
+        case .kwin?:
+            return KWinWindowControl(KWinWindows())
+        case .hyprland?, .wlroots?, nil:
             return nil
         }
     }
@@ -202,6 +204,51 @@ public final class GnomeWindowControl: WindowControl, @unchecked Sendable {
         do { return try body() } catch {
             throw AlarmChannelUnavailable("GNOME: " + (shell.check() ?? error.message))
         }
+    }
+}
+
+/// KDE Plasma's KWin through one-shot scripts (`KWinWindows`): hidden by minimising, put back
+/// behind the window in front.
+public final class KWinWindowControl: WindowControl, @unchecked Sendable {
+    private let kwin: KWinWindows
+    public let name = "KDE"
+
+    public init(_ kwin: KWinWindows) { self.kwin = kwin }
+
+    public func windows() throws(AlarmChannelUnavailable) -> [ShownWindow] {
+        try listed().filter { !$0.minimised }.map { ShownWindow(id: $0.id, appClass: $0.appClass, title: $0.title, focused: $0.focused) }
+    }
+
+    public func focus(_ id: String) throws(AlarmChannelUnavailable) {
+        _ = try reach { () throws(DBusFailure) in try kwin.activate(id) }
+    }
+
+    /// The id and the class: an id names one window for one run of KWin.
+    public func token(_ id: String) throws(AlarmChannelUnavailable) -> String {
+        guard let window = try listed().first(where: { $0.id == id }) else {
+            throw AlarmChannelUnavailable("KDE: the window closed before it could be hidden")
+        }
+        return WindowToken(id: id, appClass: window.appClass).text
+    }
+
+    public func hide(_ token: String) throws(AlarmChannelUnavailable) {
+        guard let window = WindowToken(token) else { return }
+        guard try reach({ () throws(DBusFailure) in try kwin.minimise(window.id) }) else {
+            throw AlarmChannelUnavailable("KDE: the window closed, or cannot be minimised")
+        }
+    }
+
+    public func restore(_ hidden: String) throws(AlarmChannelUnavailable) -> Bool {
+        guard let window = WindowToken(hidden) else { return false }
+        return try reach { () throws(DBusFailure) in try kwin.unminimise(window.id, appClass: window.appClass) }
+    }
+
+    private func listed() throws(AlarmChannelUnavailable) -> [KWinListedWindow] {
+        try reach { () throws(DBusFailure) in try kwin.windows() }
+    }
+
+    private func reach<T>(_ body: () throws(DBusFailure) -> T) throws(AlarmChannelUnavailable) -> T {
+        do { return try body() } catch { throw AlarmChannelUnavailable("KDE: \(error.message)") }
     }
 }
 

@@ -79,7 +79,7 @@ public final class KWinFocusDetector: Detector, Sendable {
                 .first?.string
         else { throw DBusFailure(.badReply, "the bus did not say who owns \(Self.kwin)") }
         let plugin = "vigil-focus-\(getpid())-\(bus.uniqueName.filter(\.isNumber))"
-        try load(bus, plugin: plugin)
+        try Self.loadScript(bus, plugin: plugin, source: Self.script(service: bus.uniqueName))
         defer {
             if bus.isConnected { _ = try? bus.call(Self.kwin, "/Scripting", "org.kde.kwin.Scripting", "unloadScript", [.string(plugin)], timeout: 2) }
         }
@@ -108,16 +108,18 @@ public final class KWinFocusDetector: Detector, Sendable {
             if let change = tracker.settled(now: monotonicSeconds()) { context.emit(.app(change)) }
         }
     }
+}
 
+extension KWinFocusDetector {
     /// Writes the script to a private file, loads it into KWin and runs it; the file is removed
     /// once KWin has read it.
-    private func load(_ bus: BusConnection, plugin: String) throws(DBusFailure) {
+    static func loadScript(_ bus: BusConnection, plugin: String, source: String) throws(DBusFailure) {
         let directory = FileManager.default.temporaryDirectory.path + "/vigil-kwin-\(getuid())"
         mkdir(directory, 0o700)
         let file = directory + "/\(plugin).js"
         do {
             let output = try OutputFile(path: file)
-            try output.write(Array(Self.script(service: bus.uniqueName).utf8))
+            try output.write(Array(source.utf8))
             try output.commit(sync: false)
         } catch {
             throw DBusFailure(.remote, "cannot write the KWin script to \(file): \(error)")
