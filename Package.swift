@@ -320,7 +320,7 @@ let package = Package(
                 "VigilCore", "VigilTesting", "VigilRecording", "RecordingFormats", "VigilConfig", "VigilStore", "VigilStats", "SessionViews",
                 "ReportViews",
                 "DisplayWidth", "SessionRuntime", "LogServices", "HistorySimulation", "TestSupport", "MicrophoneDetector", "LocationDetector",
-                "InputDetector", "DesktopNotifier", "I3Detector", "X11Detector", "DesktopPresence",
+                "InputDetector", "DesktopNotifier", "I3Detector", "X11Detector", "DesktopPresence", "WaylandDetector",
                 "VigilPlanner",
                 "DetectorSupport", "TestPlugIns",
             ]),

@@ -5,6 +5,7 @@ import Synchronization
 import TestSupport
 import Testing
 import VigilCore
+import WaylandDetector
 import X11Detector
 
 /// `hide` and `refocus` on the stacking desktops, where hiding is minimising: an EWMH window
@@ -190,6 +191,52 @@ import X11Detector
         dispatcher.drain()
         #expect(try kwin.state("org.example.Videos") == "shown")
         #expect(try kwin.state("org.example.Editor") == "active")
+        #expect(windows.allSatisfy { $0.isRunning }, "nothing closed")
+    }
+
+    /// On a wlroots compositor other than sway (phoc, headless), through
+    /// wlr-foreign-toplevel-management, read back through the same protocol's states, as a taskbar
+    /// reads them: the work window is brought back; phoc does not minimise windows (Phosh has no
+    /// use for it), and hiding says so instead of claiming it hid anything, and writes nothing down.
+    /// (Debian 12 has no wlroots compositor that minimises and runs without a GPU: labwc is not
+    /// packaged, wayfire needs DRM, sway has no minimising.)
+    @Test func onAWlrootsCompositorTheWorkWindowIsBroughtBackAndAnUnsupportedHideIsSaid() async throws {
+        let phoc = try PhocCompositor()
+        var windows: [ChildProcess] = []
+        defer { for w in windows { w.kill() } }
+        let wayland = try #require(WaylandWindows(environment: ["WAYLAND_DISPLAY": phoc.waylandDisplay]))
+        func front() -> String? { (try? wayland.windows())?.first { $0.focused }?.appClass }
+        for id in ["org.example.Editor", "org.example.Notes", "org.example.Videos"] {
+            let file = phoc.directory + "/\(id).title"
+            try id.write(toFile: file, atomically: true, encoding: .utf8)
+            windows.append(try phoc.launch("/usr/bin/python3", [WindowActionsTests.windowScript, id, file], name: id))
+            #expect(try await eventually(30) { (try? wayland.windows())?.contains { $0.appClass == id } == true }, "\(id) listed")
+            let listed = try #require(try wayland.windows().first { $0.appClass == id })
+            #expect(try wayland.activate(listed.id))
+            #expect(try await eventually(10) { front() == id }, "\(id) in front")
+        }
+        let journal = HiddenWindows(dataDirectory: phoc.directory)
+        var alarms = VigilConfiguration.default.alarms
+        alarms.channels = [[.hide, .refocus]]
+        let apps = Self.apps("org.example.Editor", "org.example.Videos")
+        let control = WaylandWindowControl(wayland)
+        let deliveries = WindowActionsTests.Deliveries()
+        let dispatcher = AlarmDispatcher(
+            configuration: alarms, task: nil,
+            sinks: [HideSink(control: control, apps: apps, journal: journal), RefocusSink(control: control, apps: apps)],
+            onDelivery: { deliveries.add($0) }, report: { _ in })
+        dispatcher.handle([alarm(1)])
+        dispatcher.drain()
+        #expect(try await eventually(10) { front() == "org.example.Editor" }, "the work window in front")
+        #expect(try wayland.windows().first { $0.appClass == "org.example.Videos" }?.minimised == false)
+        let fired = deliveries.all.withLock { $0 }.filter { $0.action == .fired }.map { "\($0.channel.rawValue) \($0.delivered) \($0.detail)" }
+        let name = "Wayland \(phoc.waylandDisplay)"
+        #expect(
+            fired == [
+                "hide false \(name): the window closed, or the compositor does not minimise windows",
+                "refocus true brought back org.example.Editor (\(name))",
+            ], "\(fired)")
+        #expect(journal.entries().isEmpty, "nothing hidden, nothing written down")
         #expect(windows.allSatisfy { $0.isRunning }, "nothing closed")
     }
 }

@@ -3,6 +3,7 @@ import DesktopPresence
 import Foundation
 import I3Detector
 import VigilCore
+import WaylandDetector
 import X11Detector
 
 /// A window as the window actions see it: the desktop's handle, the application's class, and the
@@ -40,7 +41,7 @@ public protocol WindowControl: AnyObject, Sendable {
 /// The desktop's window control for the window actions.
 public enum WindowControls {
     static let unsupported =
-        "moving windows needs i3, sway, GNOME (Vigil's Shell extension), KDE Plasma or an X11 window manager for now (Hyprland and other Wayland compositors are to come)"
+        "moving windows needs i3, sway, GNOME (Vigil's Shell extension), KDE Plasma, a wlroots compositor or an X11 window manager for now (Hyprland is to come)"
 
     /// The one this session's desktop offers, found as the focus detector finds the window in
     /// front (`apps.backend`, else the desktop's own): i3's or sway's IPC socket, Vigil's GNOME
@@ -59,7 +60,9 @@ public enum WindowControls {
             return X11Windows(environment: environment).flatMap(X11WindowControl.init)
         case .kwin?:
             return KWinWindowControl(KWinWindows())
-        case .hyprland?, .wlroots?, nil:
+        case .wlroots?:
+            return WaylandWindows(environment: environment).map(WaylandWindowControl.init)
+        case .hyprland?, nil:
             return nil
         }
     }
@@ -249,6 +252,42 @@ public final class KWinWindowControl: WindowControl, @unchecked Sendable {
 
     private func reach<T>(_ body: () throws(DBusFailure) -> T) throws(AlarmChannelUnavailable) -> T {
         do { return try body() } catch { throw AlarmChannelUnavailable("KDE: \(error.message)") }
+    }
+}
+
+/// A wlroots compositor through wlr-foreign-toplevel-management (`WaylandWindows`): hidden by
+/// minimising, put back behind the window in front. The window's name ("2 org.example.Videos")
+/// is its token too: the app_id is in it.
+public final class WaylandWindowControl: WindowControl, @unchecked Sendable {
+    private let wayland: WaylandWindows
+    public var name: String { "Wayland \(wayland.display)" }
+
+    public init(_ wayland: WaylandWindows) { self.wayland = wayland }
+
+    public func windows() throws(AlarmChannelUnavailable) -> [ShownWindow] {
+        try reach { () throws(WaylandWindows.Failure) in
+            try wayland.windows().filter { !$0.minimised }.map { ShownWindow(id: $0.id, appClass: $0.appClass, title: $0.title, focused: $0.focused) }
+        }
+    }
+
+    public func focus(_ id: String) throws(AlarmChannelUnavailable) {
+        _ = try reach { () throws(WaylandWindows.Failure) in try wayland.activate(id) }
+    }
+
+    public func token(_ id: String) throws(AlarmChannelUnavailable) -> String { id }
+
+    public func hide(_ token: String) throws(AlarmChannelUnavailable) {
+        guard try reach({ () throws(WaylandWindows.Failure) in try wayland.minimise(token) }) else {
+            throw AlarmChannelUnavailable("\(name): the window closed, or the compositor does not minimise windows")
+        }
+    }
+
+    public func restore(_ hidden: String) throws(AlarmChannelUnavailable) -> Bool {
+        try reach { () throws(WaylandWindows.Failure) in try wayland.unminimise(hidden) }
+    }
+
+    private func reach<T>(_ body: () throws(WaylandWindows.Failure) -> T) throws(AlarmChannelUnavailable) -> T {
+        do { return try body() } catch { throw AlarmChannelUnavailable(error.description) }
     }
 }
 

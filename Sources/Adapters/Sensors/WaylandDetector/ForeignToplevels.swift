@@ -63,6 +63,23 @@ final class ForeignToplevels {
         return wl_display_flush(connection.display) >= 0
     }
 
+    /// Asks the compositor to bring `window` to the front; false without a seat to do it on.
+    func activate(_ window: ToplevelList.Toplevel) -> Bool {
+        guard let seat else { return false }
+        zwlr_foreign_toplevel_handle_v1_activate(window.handle, seat)
+        return wl_display_flush(connection.display) >= 0
+    }
+
+    /// Asks the compositor to minimise `window`, or to show it again.
+    func setMinimized(_ window: ToplevelList.Toplevel, _ minimized: Bool) {
+        if minimized {
+            zwlr_foreign_toplevel_handle_v1_set_minimized(window.handle)
+        } else {
+            zwlr_foreign_toplevel_handle_v1_unset_minimized(window.handle)
+        }
+        _ = wl_display_flush(connection.display)
+    }
+
     deinit {
         for window in list.toplevels { zwlr_foreign_toplevel_handle_v1_destroy(window.handle) }
         // A manager is stopped politely; its `finished` would come after the connection is gone.
@@ -84,7 +101,8 @@ final class ToplevelList {
         var appID = ""
         var title = ""
         var activated = false
-        fileprivate var pending = (appID: String?.none, title: String?.none, activated: Bool?.none)
+        var minimized = false
+        fileprivate var pending = (appID: String?.none, title: String?.none, activated: Bool?.none, minimized: Bool?.none)
 
         init(handle: OpaquePointer, list: ToplevelList) {
             self.handle = handle
@@ -117,7 +135,9 @@ final class ToplevelList {
                 output_enter: { _, _, _ in }, output_leave: { _, _, _ in },
                 state: { data, _, states in
                     guard let data else { return }
-                    Toplevel.from(data).pending.activated = ToplevelList.contains(states, ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_ACTIVATED.rawValue)
+                    let window = Toplevel.from(data)
+                    window.pending.activated = ToplevelList.contains(states, ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_ACTIVATED.rawValue)
+                    window.pending.minimized = ToplevelList.contains(states, ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MINIMIZED.rawValue)
                 },
                 done: { data, _ in
                     guard let data else { return }
@@ -125,7 +145,8 @@ final class ToplevelList {
                     if let appID = window.pending.appID { window.appID = appID }
                     if let title = window.pending.title { window.title = title }
                     if let activated = window.pending.activated { window.activated = activated }
-                    window.pending = (nil, nil, nil)
+                    if let minimized = window.pending.minimized { window.minimized = minimized }
+                    window.pending = (nil, nil, nil, nil)
                     window.list.changed = true
                 },
                 closed: { data, _ in

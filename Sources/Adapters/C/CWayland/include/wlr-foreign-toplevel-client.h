@@ -66,6 +66,16 @@ static inline int zwlr_foreign_toplevel_handle_v1_add_listener(
     return wl_proxy_add_listener((struct wl_proxy *)handle, (void (**)(void))listener, data);
 }
 
+/// Request 2, set_minimized(): asks the compositor to minimise this toplevel.
+static inline void zwlr_foreign_toplevel_handle_v1_set_minimized(struct zwlr_foreign_toplevel_handle_v1 *handle) {
+    wl_proxy_marshal_flags((struct wl_proxy *)handle, 2, NULL, wl_proxy_get_version((struct wl_proxy *)handle), 0);
+}
+
+/// Request 3, unset_minimized(): asks the compositor to show this toplevel again.
+static inline void zwlr_foreign_toplevel_handle_v1_unset_minimized(struct zwlr_foreign_toplevel_handle_v1 *handle) {
+    wl_proxy_marshal_flags((struct wl_proxy *)handle, 3, NULL, wl_proxy_get_version((struct wl_proxy *)handle), 0);
+}
+
 /// Request 4, activate(seat): asks the compositor to bring this toplevel to the front.
 static inline void zwlr_foreign_toplevel_handle_v1_activate(struct zwlr_foreign_toplevel_handle_v1 *handle, struct wl_seat *seat) {
     wl_proxy_marshal_flags((struct wl_proxy *)handle, 4, NULL, wl_proxy_get_version((struct wl_proxy *)handle), 0, seat);
