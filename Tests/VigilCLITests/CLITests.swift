@@ -440,7 +440,10 @@ func write(_ text: String, to path: String) {
             (["simulate", "--days", "0"], 64, ["--days must be between 1 and 36500"]),
             (
                 ["config", "check", "--config", bad], 65,
-                ["bad.yaml:3", "session.wibble", "unknown key", "known: default_minutes, gap, pause_extends_plan, strict, strict_cooloff, tick"]
+                [
+                    "bad.yaml:3", "session.wibble", "unknown key",
+                    "known: default_minutes, gap, music, pause_extends_plan, strict, strict_cooloff, tick",
+                ]
             ),
             (["task", "add", " "], 64, ["title must not be blank"]),
             (["task", "show", "99"], 65, ["no tasks or habits yet", "vigil task add"]),

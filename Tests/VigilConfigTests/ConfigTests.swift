@@ -83,9 +83,9 @@ func problems(_ yaml: String) -> [ConfigError] {
     /// The class of "a value config check accepts and the program cannot run with" (issue 17: a
     /// gap of 1e13 s, reminders.check 0, before_due 1e300 crashed or spun the daemon): every key the
     /// loader knows refuses numbers no person means, naming the key and the allowed range, except
-    /// the five that take any name or path (a seat, a server, a source, gpsd's host, a password file).
+    /// the six that take any name or path (a seat, a server, a source, gpsd's host, a password file, a media player).
     @Test func everyKeyRefusesValuesNoPersonMeans() {
-        let names: Set<String> = ["input.seat", "audio.server", "audio.source", "location.gpsd", "sync.password_file"]
+        let names: Set<String> = ["input.seat", "audio.server", "audio.source", "location.gpsd", "sync.password_file", "session.music"]
         for key in ConfigLoader.knownKeys where !names.contains(key) {
             let parts = key.split(separator: ".")
             for value in ["1e13", "-1e13", "1e300"] {

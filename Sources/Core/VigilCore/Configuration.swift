@@ -41,6 +41,9 @@ public struct VigilConfiguration: Hashable, Sendable {
         /// How long after `vigil stop --early` a strict session ends: the cooling-off the person set
         /// beforehand, for the urge to pass (as Plucky delays loosening a block).
         public var strictCoolOff: Double = 600
+        /// The media player (its MPRIS name, or a piece of its name) that plays while the person
+        /// works: started at the session's start, paused at breaks and at the end. Nil: none.
+        public var music: String? = nil
         public init() {}
     }
 

@@ -128,6 +128,8 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
     private let recorder: SampleRecorder?
     /// A message for the person, on the live screen and through the presenter.
     private let tell: @Sendable (String) -> Void
+    /// `session.music`'s player, for a live session that names one.
+    private let music: MusicForWork?
 
     /// - Parameters:
     ///   - sinks: the alarm channels (the terminal's own depends on how the session is shown).
@@ -170,6 +172,7 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         }
         self.writer = writer
         self.tell = tell
+        music = plan.rehearsal ? nil : MusicForWork(configuration: configuration.session, tell: tell)
         if let path = plan.record {
             recorder = try SampleRecorder(
                 path: path, header: RecordingHeader(start: plan.wallStart, source: "vigil start", task: plan.task, plannedSeconds: plan.planned),
@@ -194,6 +197,7 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         let alarms = alarms
         let presenter = presenter
         let plan = plan
+        let music = music
         let renderer = TimelineRenderer(sessionStart: plan.wallStart)
         var tap: (@Sendable (Sample) -> Void)?
         if let r = recorder { tap = { sample in r.append(sample) } }
@@ -213,6 +217,7 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
             onEvents: { events in
                 writer.write(events)
                 alarms.handle(events)
+                music?.handle(events)
                 let rendered = events.map { e in (event: e, text: renderer.text(e)) }
                 // A new state is in the status file at once, not at the next tick.
                 books.update(
@@ -267,6 +272,7 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         statusFile.remove()
         alarms.drain()
         alarms.finish()
+        music?.drain()
         let recordingProblem = recorder?.close()
         let (lost, reason) = writer.finish()
         return Outcome(session: writer.session, lostEvents: lost, logProblem: reason, recording: recorder?.path, recordingProblem: recordingProblem)

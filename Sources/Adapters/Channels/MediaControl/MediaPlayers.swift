@@ -50,9 +50,9 @@ public final class MediaPauser: @unchecked Sendable {
     public func pausePlaying() throws(DBusFailure) -> [MediaPlayer] {
         let bus = try connection()
         var done: [MediaPlayer] = []
-        for player in try players(on: bus) where !paused.contains(where: { $0.player.owner == player.owner }) {
+        for player in try Self.players(on: bus) where !paused.contains(where: { $0.player.owner == player.owner }) {
             // A player that answers badly (or quits meanwhile) is skipped, not the whole pause.
-            guard (try? status(of: player, on: bus)) == "Playing" else { continue }
+            guard (try? Self.status(of: player, on: bus)) == "Playing" else { continue }
             let rule =
                 "type='signal',sender='\(player.owner)',path='\(Self.path)',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'"
             do {
@@ -79,9 +79,7 @@ public final class MediaPauser: @unchecked Sendable {
         for (player, rule, position) in paused {
             defer { try? bus.removeMatch(rule) }
             let touched = reported[player.owner, default: []].contains { $0 != "Paused" } || position != self.position(of: player, on: bus)
-            let owner = try? bus.call(
-                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(player.busName)])
-            guard !touched, owner?.first?.string == player.owner, (try? status(of: player, on: bus)) == "Paused",
+            guard !touched, (try? Self.owner(of: player.busName, on: bus)) == player.owner, (try? Self.status(of: player, on: bus)) == "Paused",
                 (try? bus.call(player.busName, Self.path, Self.player, "Play")) != nil
             else {
                 left.append(player)
@@ -95,18 +93,15 @@ public final class MediaPauser: @unchecked Sendable {
     }
 
     /// The players on the bus now, by their well-known names.
-    public func players() throws(DBusFailure) -> [MediaPlayer] { try players(on: connection()) }
+    public func players() throws(DBusFailure) -> [MediaPlayer] { try Self.players(on: connection()) }
 
-    private func players(on bus: BusConnection) throws(DBusFailure) -> [MediaPlayer] {
+    static func players(on bus: BusConnection) throws(DBusFailure) -> [MediaPlayer] {
         let names = try bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames").first?.elements ?? []
         var found: [MediaPlayer] = []
-        for name in names.compactMap(\.string).sorted() where name.hasPrefix(Self.prefix) {
-            guard
-                let owner = try? bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(name)])
-                    .first?.string
-            else { continue }
-            let identity = (try? bus.property(name, Self.path, "org.mpris.MediaPlayer2", "Identity", timeout: 2))?.string
-            found.append(MediaPlayer(busName: name, owner: owner, identity: identity ?? String(name.dropFirst(Self.prefix.count))))
+        for name in names.compactMap(\.string).sorted() where name.hasPrefix(prefix) {
+            guard let owner = try? owner(of: name, on: bus) else { continue }
+            let identity = (try? bus.property(name, path, "org.mpris.MediaPlayer2", "Identity", timeout: 2))?.string
+            found.append(MediaPlayer(busName: name, owner: owner, identity: identity ?? String(name.dropFirst(prefix.count))))
         }
         return found
     }
@@ -116,7 +111,7 @@ public final class MediaPauser: @unchecked Sendable {
     private func settledPosition(of player: MediaPlayer, on bus: BusConnection) -> Int64? {
         var last: Int64?
         for _ in 0..<10 {
-            if (try? status(of: player, on: bus)) == "Paused" {
+            if (try? Self.status(of: player, on: bus)) == "Paused" {
                 let now = position(of: player, on: bus)
                 if let now, now == last { return now }
                 last = now
@@ -131,8 +126,14 @@ public final class MediaPauser: @unchecked Sendable {
         (try? bus.property(player.busName, Self.path, Self.player, "Position", timeout: 2))?.signed
     }
 
-    private func status(of player: MediaPlayer, on bus: BusConnection) throws(DBusFailure) -> String? {
-        try bus.property(player.busName, Self.path, Self.player, "PlaybackStatus", timeout: 2).string
+    /// The player's `PlaybackStatus`: "Playing", "Paused" or "Stopped".
+    static func status(of player: MediaPlayer, on bus: BusConnection) throws(DBusFailure) -> String? {
+        try bus.property(player.busName, path, Self.player, "PlaybackStatus", timeout: 2).string
+    }
+
+    /// The connection that owns `name` now; nil when none does.
+    static func owner(of name: String, on bus: BusConnection) throws(DBusFailure) -> String? {
+        try? bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(name)]).first?.string
     }
 
     /// Takes the signals queued since the pause: each paused player's `PlaybackStatus` changes.

@@ -251,6 +251,7 @@ let schema: [String: [String: Apply]] = [
         "pause_extends_plan": { $0.session.pauseExtendsPlan = try boolean($1) },
         "strict": { $0.session.strict = try boolean($1) },
         "strict_cooloff": { $0.session.strictCoolOff = try duration($1) },
+        "music": { $0.session.music = try optionalString($1, nothing: "none") },
     ],
     "scoring": [
         "drift_enter": { $0.scoring.driftEnter = try number($1) },

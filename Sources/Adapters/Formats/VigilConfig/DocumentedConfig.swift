@@ -32,6 +32,11 @@ public enum DocumentedConfig {
           strict: false
           # `vigil stop --early` ends a strict session this long after you ask: the urge passes first.
           strict_cooloff: 10m
+          # Music for the working session: a media player you have running (its MPRIS name, as
+          # `playerctl --list-all` shows it: mpv, spotify, vlc, or a piece of its name) plays when a session
+          # starts, pauses at breaks and pauses, plays again after them, and pauses at the end. Vigil
+          # starts no program and fetches nothing. none: leave the music to you.
+          music: none
 
         scoring:
           # The detectors' scores are combined into one (a probabilistic OR of weight x score).
