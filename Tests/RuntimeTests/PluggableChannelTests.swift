@@ -28,7 +28,7 @@ final class NoteTakingSink: AlarmSink, Sendable {
         let journal = NoteTakingSink("journal")
         let terminal = NoteTakingSink("terminal")
         let registry = PlugInRegistry.builtIn.adding(ChannelModule(channel: journal.channel) { _, _ in journal })
-        #expect(registry.channelNames.map(\.rawValue) == ["terminal", "desktop", "sound", "pause_media", "hide", "refocus", "journal"])
+        #expect(registry.channelNames.map(\.rawValue) == ["terminal", "desktop", "sound", "pause_media", "dim", "hide", "refocus", "journal"])
         let yaml = """
             alarms:
               escalation: [5, 10]

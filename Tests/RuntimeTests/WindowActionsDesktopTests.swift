@@ -161,6 +161,14 @@ import X11Detector
         #expect(try minimised("org.example.Videos") == false)
         #expect(shell.current.contains("org.example.Editor"), "\(shell.current)")
         #expect(windows.allSatisfy { $0.isRunning }, "nothing closed")
+        // dim through the extension: the window's actor at 40 % and back (GNOME Shell offers no
+        // other program a way to read a window's opacity on Wayland: the extension's answer is it).
+        let gnome = GnomeWindowControl(shellWindows)
+        let videos = try #require(try gnome.windows().first { $0.appClass == "org.example.Videos" })
+        let token = try gnome.token(videos.id)
+        #expect(try gnome.dim(token, true))
+        #expect(try gnome.dim(token, false))
+        #expect(try !gnome.dim("999999 org.example.Videos", true), "a window that is gone")
     }
 
     /// On KDE Plasma's KWin (5.27, headless, with a private session bus): the same through one-shot
@@ -238,5 +246,46 @@ import X11Detector
             ], "\(fired)")
         #expect(journal.entries().isEmpty, "nothing hidden, nothing written down")
         #expect(windows.allSatisfy { $0.isRunning }, "nothing closed")
+    }
+
+    /// `dim` on KWin: the distracting window at 40 % opacity at the level, as KWin's own scripting
+    /// reads it back, and at full opacity again when the person is back.
+    @Test func onKDEPlasmaTheDistractionIsDimmedAndBrightenedWhenThePersonIsBack() async throws {
+        let bus = try SessionBus()
+        let kwin = try KWinCompositor(sessionBus: bus)
+        var windows: [ChildProcess] = []
+        defer { for w in windows { w.kill() } }
+        for id in ["org.example.Editor", "org.example.Videos"] {
+            try id.write(toFile: kwin.directory + "/\(id).title", atomically: true, encoding: .utf8)
+            windows.append(try kwin.launch("/usr/bin/python3", [WindowActionsTests.windowScript, id, kwin.directory + "/\(id).title"], name: id))
+            #expect(try await eventually(30) { try kwin.activate(id) }, "no \(id) in KWin")
+        }
+        func opacity(_ id: String) throws -> String {
+            try kwin.evaluate("String(workspace.clientList().find(c => String(c.resourceClass) === \"\(id)\").opacity)")
+        }
+        #expect(try opacity("org.example.Videos") == "1")
+        var alarms = VigilConfiguration.default.alarms
+        alarms.channels = [[.dim]]
+        let journal = HiddenWindows(dataDirectory: kwin.directory)
+        let deliveries = WindowActionsTests.Deliveries()
+        let dispatcher = AlarmDispatcher(
+            configuration: alarms, task: nil,
+            sinks: [
+                DimSink(
+                    control: KWinWindowControl(KWinWindows(busAddress: bus.address)), apps: Self.apps("org.example.Editor", "org.example.Videos"),
+                    journal: journal)
+            ],
+            onDelivery: { deliveries.add($0) }, report: { _ in })
+        dispatcher.handle([alarm(1)])
+        dispatcher.drain()
+        #expect(try opacity("org.example.Videos") == "0.4")
+        #expect(try opacity("org.example.Editor") == "1")
+        #expect(journal.entries().map(\.action) == ["dim"], "written down, so a crash leaves nothing dim")
+        dispatcher.handle([cleared(.back)])
+        dispatcher.drain()
+        #expect(try opacity("org.example.Videos") == "1")
+        #expect(journal.entries().isEmpty)
+        let details = deliveries.all.withLock { $0 }.filter(\.delivered).map(\.detail)
+        #expect(details == ["dimmed org.example.Videos (KDE)", "brightened org.example.Videos"], "\(details)")
     }
 }

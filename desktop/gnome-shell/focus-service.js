@@ -18,6 +18,7 @@
 //   Unminimize(id) -> done                  shows minimised window `id` again behind the window in
 //                                           front, which keeps the focus; false when it is gone or
 //                                           no longer minimised (the person brought it back)
+//   Dim(id, on) -> found                    dims window `id` (opacity 40 %) or brightens it again
 //   Version (property, u)                   this interface's revision: 2
 // The title is for Vigil's matching rules; Vigil drops it after matching unless the person opts
 // in. Nothing is polled: the shell's own focus and title notifications drive it.
@@ -47,6 +48,11 @@ const VIGIL_FOCUS_INTERFACE = `<node>
     <method name="Unminimize">
       <arg type="t" direction="in" name="id"/>
       <arg type="b" direction="out" name="done"/>
+    </method>
+    <method name="Dim">
+      <arg type="t" direction="in" name="id"/>
+      <arg type="b" direction="in" name="on"/>
+      <arg type="b" direction="out" name="found"/>
     </method>
     <signal name="Changed">
       <arg type="s" name="app_id"/>
@@ -171,6 +177,15 @@ class VigilFocusService {
         // Behind the window the person is on, which keeps the focus.
         if (focus && focus !== w)
             focus.raise();
+        return true;
+    }
+
+    Dim(id, on) {
+        const w = this._windowById(id);
+        const actor = w ? w.get_compositor_private() : null;
+        if (!actor)
+            return false;
+        actor.opacity = on ? 102 : 255;
         return true;
     }
 }

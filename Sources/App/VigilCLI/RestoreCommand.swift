@@ -6,7 +6,7 @@ import SessionRuntime
 struct RestoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore",
-        abstract: "Put back the windows a focus session hid and could not put back (it was killed or crashed).",
+        abstract: "Put back the windows a focus session hid or dimmed and could not put back (it was killed or crashed).",
         discussion: """
             A session puts back what it hid when you are back, at a break and at its end; a session \
             that was killed leaves them listed in the data directory, and the next `vigil start` \

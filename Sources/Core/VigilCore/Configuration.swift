@@ -401,12 +401,14 @@ public struct AlarmChannel: RawRepresentable, Hashable, Comparable, Sendable, Cu
     public static let sound = AlarmChannel(rawValue: "sound")
     /// Pauses the media players that are playing, and resumes them when the person is back.
     public static let pauseMedia = AlarmChannel(rawValue: "pause_media")
-    /// Hides the distracting window in front, and puts it back when the person is back.
+    /// Dims the distracting window in front (GNOME, KDE), and brightens it when the episode ends.
+    public static let dim = AlarmChannel(rawValue: "dim")
+    /// Hides the distracting window in front, and puts it back at a break, a pause or the end.
     public static let hide = AlarmChannel(rawValue: "hide")
     /// Brings the last work window back to the front.
     public static let refocus = AlarmChannel(rawValue: "refocus")
     /// The built-in channels, in the order an alarm goes through them.
-    public static let builtIn: [AlarmChannel] = [.terminal, .desktop, .sound, .pauseMedia, .hide, .refocus]
+    public static let builtIn: [AlarmChannel] = [.terminal, .desktop, .sound, .pauseMedia, .dim, .hide, .refocus]
 
     /// Built-in channels first, in their order; others after them by name.
     public static func < (a: AlarmChannel, b: AlarmChannel) -> Bool { builtInOrder(a.rawValue, b.rawValue, builtIn.map(\.rawValue)) }

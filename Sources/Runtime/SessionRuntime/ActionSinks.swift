@@ -106,47 +106,69 @@ public final class MediaPauseSink: ActionSink, @unchecked Sendable {
     }
 }
 
-/// `hide`: the distracting window in front is moved out of sight, never closed, and put back where
-/// it was (behind the window the person is on) at a break, a pause, the session's end, or when
-/// the person asks (`vigil restore`). Not when the person is back at work: that is what hiding
-/// brought about, and the distraction put back beside the work would undo it (and, in front,
-/// open the next episode at once). Only an application distraction is acted on, and only a
-/// window the rules call distracting.
-public final class HideSink: ActionSink, @unchecked Sendable {
-    public let channel = AlarmChannel.hide
-    private let control: (any WindowControl)?
-    private let apps: VigilConfiguration.Apps
-    /// Where each window is written down before it is hidden (nil: nowhere, in tests).
-    private let journal: HiddenWindows?
-    /// What it hid and has not put back: the desktop's restore token and the application's class.
-    private var hidden: [(token: String, appClass: String)] = []
+/// The window in front, when the alarm is an application's and the rules call that window
+/// distracting: what `hide` and `dim` act on.
+private func distractionInFront(
+    _ alarm: AlarmNotice, _ control: (any WindowControl)?, _ apps: VigilConfiguration.Apps
+) throws(AlarmChannelUnavailable) -> (any WindowControl, ShownWindow)? {
+    guard alarm.cause == .app else { return nil }
+    guard let control else { throw AlarmChannelUnavailable(WindowControls.unsupported) }
+    guard let front = try control.windows().first(where: \.focused),
+        apps.categorize(appClass: front.appClass, title: front.title).category == .distracting
+    else { return nil }
+    return (control, front)
+}
+
+/// Writes a window down before it is changed, so a crash leaves it findable; a journal that cannot
+/// be written stops the action (`refusal` says which).
+private func writeDown(
+    _ window: ShownWindow, token: String, action: String?, by control: any WindowControl, in journal: HiddenWindows?, _ refusal: String
+) throws(AlarmChannelUnavailable) {
+    do {
+        try journal?.add(.init(pid: getpid(), desktop: control.name, token: token, appClass: window.appClass, action: action))
+    } catch {
+        throw AlarmChannelUnavailable("\(refusal) \(window.appClass): \(error)")
+    }
+}
+
+/// What `hide` and `dim` share: the desktop's window control, the rules that say which window is
+/// a distraction, the journal each window is written down in before it is changed (nil: nowhere,
+/// in tests), and the windows changed and not put back yet.
+public class WindowActionSink: @unchecked Sendable {
+    let control: (any WindowControl)?
+    let apps: VigilConfiguration.Apps
+    let journal: HiddenWindows?
+    /// The desktop's token of each window changed, and the application's class.
+    var changed: [(token: String, appClass: String)] = []
 
     public init(control: (any WindowControl)?, apps: VigilConfiguration.Apps, journal: HiddenWindows? = nil) {
         self.control = control
         self.apps = apps
         self.journal = journal
     }
+}
+
+/// `hide`: the distracting window in front is moved out of sight, never closed, and put back where
+/// it was (behind the window the person is on) at a break, a pause, the session's end, or when
+/// the person asks (`vigil restore`). Not when the person is back at work: that is what hiding
+/// brought about, and the distraction put back beside the work would undo it (and, in front,
+/// open the next episode at once). Only an application distraction is acted on, and only a
+/// window the rules call distracting.
+public final class HideSink: WindowActionSink, ActionSink, @unchecked Sendable {
+    public let channel = AlarmChannel.hide
 
     public func act(_ alarm: AlarmNotice) throws(AlarmChannelUnavailable) -> String? {
-        guard alarm.cause == .app else { return nil }
-        guard let control else { throw AlarmChannelUnavailable(WindowControls.unsupported) }
-        guard let front = try control.windows().first(where: \.focused),
-            apps.categorize(appClass: front.appClass, title: front.title).category == .distracting
-        else { return nil }
+        guard let (control, front) = try distractionInFront(alarm, control, apps) else { return nil }
         // Written down first: a window is hidden only once it can be found again after a crash.
         let token = try control.token(front.id)
-        do {
-            try journal?.add(.init(pid: getpid(), desktop: control.name, token: token, appClass: front.appClass))
-        } catch {
-            throw AlarmChannelUnavailable("not hiding \(front.appClass): \(error)")
-        }
+        try writeDown(front, token: token, action: nil, by: control, in: journal, "not hiding")
         do {
             try control.hide(token)
         } catch {
             journal?.remove(token: token)
             throw error
         }
-        hidden.append((token, front.appClass))
+        changed.append((token, front.appClass))
         return "hid \(front.appClass) (\(control.name))"
     }
 
@@ -168,14 +190,61 @@ public final class HideSink: ActionSink, @unchecked Sendable {
     public func sessionEnded() { _ = try? restoreAll() }
 
     private func restoreAll() throws(AlarmChannelUnavailable) -> String? {
-        guard let control, !hidden.isEmpty else { return nil }
+        guard let control, !changed.isEmpty else { return nil }
         var back: [String] = []
-        while let w = hidden.first {
+        while let w = changed.first {
             if try control.restore(w.token) { back.append(w.appClass) }
             journal?.remove(token: w.token)
-            hidden.removeFirst()
+            changed.removeFirst()
         }
         return back.isEmpty ? nil : "restored " + back.joined(separator: ", ")
+    }
+}
+
+/// `dim` (where the desktop allows: GNOME's extension, KWin's scripts): the distracting window in
+/// front is dimmed, as GNOME's Wellbeing fades the screen, and brightened again when the episode
+/// ends, the person back or not (a dimmed window is no use to anyone). Written down first, as a
+/// hidden window is, so that a crash leaves nothing dim.
+public final class DimSink: WindowActionSink, ActionSink, @unchecked Sendable {
+    public let channel = AlarmChannel.dim
+
+    public func act(_ alarm: AlarmNotice) throws(AlarmChannelUnavailable) -> String? {
+        guard let (control, front) = try distractionInFront(alarm, control, apps) else { return nil }
+        let token = try control.token(front.id)
+        guard !changed.contains(where: { $0.token == token }) else { return nil }
+        try writeDown(front, token: token, action: "dim", by: control, in: journal, "not dimming")
+        let done: Bool
+        do {
+            done = try control.dim(token, true)
+        } catch {
+            journal?.remove(token: token, action: "dim")
+            throw error
+        }
+        guard done else {
+            journal?.remove(token: token, action: "dim")
+            return nil
+        }
+        changed.append((token, front.appClass))
+        return "dimmed \(front.appClass) (\(control.name))"
+    }
+
+    public func undo(episode: Int, closedBy: EpisodeCloser) throws(AlarmChannelUnavailable) -> String? { try brightenAll() }
+
+    public func sessionEnded() { _ = try? brightenAll() }
+
+    public func afterword(_ action: AlarmDelivery.Action) -> String? {
+        action == .fired ? "it brightens again when the episode ends" : nil
+    }
+
+    private func brightenAll() throws(AlarmChannelUnavailable) -> String? {
+        guard let control, !changed.isEmpty else { return nil }
+        var back: [String] = []
+        while let w = changed.first {
+            if try control.dim(w.token, false) { back.append(w.appClass) }
+            journal?.remove(token: w.token, action: "dim")
+            changed.removeFirst()
+        }
+        return back.isEmpty ? nil : "brightened " + back.joined(separator: ", ")
     }
 }
 

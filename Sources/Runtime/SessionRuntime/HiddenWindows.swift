@@ -1,8 +1,8 @@
 import Foundation
 import SystemCalls
 
-/// The windows a session hid (`hide`), written down before each is hidden and struck off once it
-/// is back, so that none stays out of sight when the session cannot put it back itself: killed,
+/// The windows a session hid (`hide`) or dimmed (`dim`), written down before each is hidden and
+/// struck off once it is back, so that none stays out of sight when the session cannot put it back itself: killed,
 /// crashed, its terminal closed. The next `vigil start`, or `vigil restore`, puts back what a
 /// session that is gone left hidden (docs/actions-design.md).
 ///
@@ -16,6 +16,8 @@ public final class HiddenWindows: @unchecked Sendable {
         public var desktop: String
         public var token: String
         public var appClass: String
+        /// What was done to it: nil for hidden, "dim" for dimmed.
+        public var action: String? = nil
     }
 
     public let path: String
@@ -36,11 +38,11 @@ public final class HiddenWindows: @unchecked Sendable {
         try save(entries() + [entry])
     }
 
-    /// Strikes a window off once it is back (or gone).
-    public func remove(token: String) {
+    /// Strikes a window off once it is back (or gone); `action` as it was added.
+    public func remove(token: String, action: String? = nil) {
         lock.lock()
         defer { lock.unlock() }
-        try? save(entries().filter { $0.token != token })
+        try? save(entries().filter { $0.token != token || $0.action != action })
     }
 
     /// What sessions that are no longer running left hidden.
@@ -69,8 +71,9 @@ public final class HiddenWindows: @unchecked Sendable {
         for entry in leftBehind() {
             guard let control, control.name == entry.desktop else { continue }
             do {
-                if try control.restore(entry.token) { restored.append(entry.appClass) }
-                remove(token: entry.token)
+                let back = entry.action == "dim" ? try control.dim(entry.token, false) : try control.restore(entry.token)
+                if back { restored.append(entry.appClass) }
+                remove(token: entry.token, action: entry.action)
             } catch {
                 problems.append("\(entry.appClass): \(error.detail)")
             }

@@ -93,7 +93,7 @@ public struct PlugInRegistry: Sendable {
     /// Presence and app switching, the desktop, the application in front, noise, calls, location;
     /// the terminal, desktop notifications and sound.
     public static let builtIn = PlugInRegistry(
-        [.input, .desktop, .app, .audio, .media, .location], channels: [.terminal, .desktop, .sound, .pauseMedia, .hide, .refocus])
+        [.input, .desktop, .app, .audio, .media, .location], channels: [.terminal, .desktop, .sound, .pauseMedia, .dim, .hide, .refocus])
 
     /// This registry with one more channel; a module of a channel already registered replaces it.
     public func adding(_ module: ChannelModule) -> PlugInRegistry {
@@ -179,6 +179,10 @@ extension ChannelModule {
     /// the session's end. Only an application distraction is a window's doing.
     public static let hide = ChannelModule(channel: .hide, actsOn: Cause.isApplication) { c, context in
         HideSink(control: WindowControls.forDesktop(backend: c.apps.backend), apps: c.apps, journal: context.dataDirectory.map(HiddenWindows.init))
+    }
+    /// An action: the distracting window dimmed (GNOME, KDE), brightened again when the episode ends.
+    public static let dim = ChannelModule(channel: .dim, actsOn: Cause.isApplication) { c, context in
+        DimSink(control: WindowControls.forDesktop(backend: c.apps.backend), apps: c.apps, journal: context.dataDirectory.map(HiddenWindows.init))
     }
     /// An action: the last work window brought back to the front.
     public static let refocus = ChannelModule(channel: .refocus, actsOn: Cause.isApplication) { c, _ in

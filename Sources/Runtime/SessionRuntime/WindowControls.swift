@@ -36,6 +36,15 @@ public protocol WindowControl: AnyObject, Sendable {
     func hide(_ token: String) throws(AlarmChannelUnavailable)
     /// Puts a hidden window back; false when it is gone or the person brought it back already.
     func restore(_ hidden: String) throws(AlarmChannelUnavailable) -> Bool
+    /// Dims the window `token` names, or brightens it again; false when it is gone. Only where
+    /// the desktop lets a program change a window's opacity (GNOME's extension, KWin's scripts).
+    func dim(_ token: String, _ on: Bool) throws(AlarmChannelUnavailable) -> Bool
+}
+
+extension WindowControl {
+    public func dim(_ token: String, _ on: Bool) throws(AlarmChannelUnavailable) -> Bool {
+        throw AlarmChannelUnavailable("\(name) lets no program dim a window: dim works on GNOME and KDE Plasma")
+    }
 }
 
 /// The desktop's window control for the window actions.
@@ -198,6 +207,11 @@ public final class GnomeWindowControl: WindowControl, @unchecked Sendable {
         return try reach { () throws(DBusFailure) in try shell.unminimise(window) }
     }
 
+    public func dim(_ token: String, _ on: Bool) throws(AlarmChannelUnavailable) -> Bool {
+        guard let window = WindowToken(token).flatMap({ UInt64($0.id) }) else { return false }
+        return try reach { () throws(DBusFailure) in try shell.dim(window, on) }
+    }
+
     private func listed() throws(AlarmChannelUnavailable) -> [ShellListedWindow] {
         try reach { () throws(DBusFailure) in try shell.windows() }
     }
@@ -244,6 +258,11 @@ public final class KWinWindowControl: WindowControl, @unchecked Sendable {
     public func restore(_ hidden: String) throws(AlarmChannelUnavailable) -> Bool {
         guard let window = WindowToken(hidden) else { return false }
         return try reach { () throws(DBusFailure) in try kwin.unminimise(window.id, appClass: window.appClass) }
+    }
+
+    public func dim(_ token: String, _ on: Bool) throws(AlarmChannelUnavailable) -> Bool {
+        guard let window = WindowToken(token) else { return false }
+        return try reach { () throws(DBusFailure) in try kwin.dim(window.id, on) }
     }
 
     private func listed() throws(AlarmChannelUnavailable) -> [KWinListedWindow] {

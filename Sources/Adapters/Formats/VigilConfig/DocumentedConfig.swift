@@ -232,6 +232,8 @@ public enum DocumentedConfig {
           #                and sway, minimised on GNOME and X11 window managers), never closing it, and
           #                puts it back where it was, behind your window, at a break, a pause or the
           #                session's end; `vigil restore` puts back what a session that was killed left
+          #   dim          dims the distracting window in front (GNOME and KDE Plasma), and brightens it
+          #                again when the episode ends
           #   refocus      brings the last window of a work application back to the front
           # Vigil never closes, kills or freezes a program, and needs no root for any of them. Only
           # pause_media is on by default; a replay says what the actions would have done.

@@ -63,6 +63,14 @@ public final class GnomeShellWindows: Sendable {
     /// Shows a minimised window behind the one in front; false when it is gone or not minimised.
     public func unminimise(_ id: UInt64) throws(DBusFailure) -> Bool { try answer("Unminimize", id) }
 
+    /// Dims the window (opacity 40 %) or brightens it again; false when it is gone.
+    public func dim(_ id: UInt64, _ on: Bool) throws(DBusFailure) -> Bool {
+        guard let done = try call("Dim", [.uint64(id), .bool(on)]).first?.bool else {
+            throw DBusFailure(.badReply, "\(GnomeFocusDetector.interface).Dim did not answer a boolean")
+        }
+        return done
+    }
+
     private func answer(_ member: String, _ id: UInt64) throws(DBusFailure) -> Bool {
         guard let done = try call(member, [.uint64(id)]).first?.bool else {
             throw DBusFailure(.badReply, "\(GnomeFocusDetector.interface).\(member) did not answer a boolean")

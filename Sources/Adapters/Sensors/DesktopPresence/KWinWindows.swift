@@ -67,6 +67,11 @@ public final class KWinWindows: Sendable {
             """) == "true"
     }
 
+    /// Dims the window (opacity 40 %) or brightens it again; false when it is gone.
+    public func dim(_ id: String, _ on: Bool) throws(DBusFailure) -> Bool {
+        try run("const w = find(\(Self.literal(id))); if (w) w.opacity = \(on ? "0.4" : "1.0"); done(!!w);") == "true"
+    }
+
     /// What every script starts with: KWin 6 and 5.27 name the same things differently
     /// (`windowList`/`clientList`, `activeWindow`/`activeClient`).
     static func prelude(service: String) -> String {
