@@ -59,6 +59,12 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: journal), "written down before it was hidden")
 
         #expect(Self.events(home + "/live.jsonl").filter { $0["event"] as? String == "episode_started" }.count == 1)
+        // The timeline says what was done: an action line after the alarm, the class, never a title.
+        let actions = Self.events(home + "/live.jsonl").filter { $0["event"] as? String == "action" }
+        #expect(
+            actions.count == 1 && actions.first?["channel"] as? String == "hide" && actions.first?["detail"] as? String == "hid Videos (i3)",
+            "\(actions)")
+        #expect(actions.first?["done"] as? String == "fired" && actions.first?["episode"] as? Int == 1)
         live.kill(SIGKILL)
         #expect(await live.exited() != 0)
         #expect(Self.place(wm, "Videos") == "__i3_scratch", "a killed session puts nothing back")

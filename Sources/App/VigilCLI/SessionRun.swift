@@ -178,7 +178,7 @@ final class PlainLines: Sendable {
     func presenter<C: Clock>() -> SessionRunner<C>.Presenter {
         let quiet = quiet
         return SessionRunner<C>.Presenter(
-            events: events, note: { message in if !quiet { note(message) } }, waiting: waiting, tick: tick)
+            events: events, note: { message in if !quiet { note(message) } }, waiting: waiting, tick: tick, action: action)
     }
 
     private func events(_ rendered: [(event: SessionEvent, text: String?)]) {
@@ -187,6 +187,13 @@ final class PlainLines: Sendable {
             if json { out.line(renderer.json(e)) } else if let text { out.line(text) }
             lastPrinted.withLock { $0 = max($0, e.time - wallStart) }
         }
+        out.flush()
+    }
+
+    /// What an action did, as a line of the timeline, after the alarm that set it off.
+    private func action(_ d: AlarmDelivery) {
+        guard !quiet else { return }
+        out.line(json ? renderer.json(d) : renderer.text(d))
         out.flush()
     }
 

@@ -103,11 +103,16 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         /// After each tick of the session (every `session.tick`), the view as it now is: what plain
         /// output's once-a-minute status line is timed by, with no timer of its own.
         public var tick: @Sendable (LiveView) -> Void
+        /// What an action did on the person's desktop (a delivery that says what), for the
+        /// timeline's `action` lines.
+        public var action: @Sendable (AlarmDelivery) -> Void
 
         public init(
             events: @escaping @Sendable ([(event: SessionEvent, text: String?)]) -> Void, note: @escaping @Sendable (String) -> Void,
-            waiting: @escaping @Sendable (Double) -> Void = { _ in }, tick: @escaping @Sendable (LiveView) -> Void = { _ in }
+            waiting: @escaping @Sendable (Double) -> Void = { _ in }, tick: @escaping @Sendable (LiveView) -> Void = { _ in },
+            action: @escaping @Sendable (AlarmDelivery) -> Void = { _ in }
         ) {
+            self.action = action
             self.tick = tick
             self.events = events
             self.note = note
@@ -181,7 +186,12 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
             recorder = nil
         }
         alarms = AlarmDispatcher(
-            configuration: configuration.alarms, task: plan.task, sinks: sinks, onDelivery: { writer.write($0) },
+            configuration: configuration.alarms, task: plan.task, sinks: sinks,
+            onDelivery: { d in
+                writer.write(d)
+                // An action that did something says what (a channel that tells leaves it empty).
+                if d.delivered, !d.detail.isEmpty { presenter.action(d) }
+            },
             motivation: motivation, report: tell)
     }
 

@@ -97,6 +97,30 @@ public struct TimelineRenderer: Sendable {
     }
 
     /// One JSON object for an event (no newline).
+    /// What an action did on the person's desktop (issue 36; a live session's alarm delivery
+    /// that says what it did), as a line of the timeline: `action` and what was done.
+    public func text(_ d: AlarmDelivery) -> String {
+        let label = "action"
+        return "\(clockDuration(d.time - sessionStart))  \(label)" + String(repeating: " ", count: 14 - label.count) + d.detail.terminalSafe
+    }
+
+    /// The same as a JSON Lines object: `{"event": "action", "channel", "done", "episode",
+    /// "level", "detail"}`, `done` being `fired` or `cleared` (docs/timeline-json.md).
+    public func json(_ d: AlarmDelivery) -> String {
+        var w = JSONWriter(style: .compact, capacity: 192)
+        w.object { w in
+            w.field("time", stamp(d.time))
+            w.field("elapsed", seconds(d.time - sessionStart))
+            w.field("event", "action")
+            w.field("channel", d.channel.rawValue)
+            w.field("done", d.action.rawValue)
+            w.field("episode", d.episode)
+            w.field("level", d.level)
+            w.field("detail", d.detail)
+        }
+        return w.text
+    }
+
     public func json(_ e: SessionEvent) -> String {
         var w = JSONWriter(style: .compact, capacity: 256)
         w.object { w in
