@@ -77,7 +77,12 @@ import Testing
         let again = try await vigil(["restore"], home: home, env: env)
         #expect(again.stdout.hasPrefix("No window is hidden"), "\(again.stdout)")
 
-        // In the record: the report counts the return after the action apart from returns after
+        // In the record: the session's actions, after the fact.
+        let shown = try await vigil(["session", "show", "1"], home: home, env: env)
+        #expect(shown.stdout.contains("episode 1  hid Videos (i3)"), "\(shown.stdout)\(shown.stderr)")
+        let shownJSON = try await vigil(["session", "show", "1", "--json"], home: home, env: env)
+        #expect(shownJSON.stdout.contains(#""channel":"hide","done":"fired","detail":"hid Videos (i3)""#), "\(shownJSON.stdout)")
+        // The report counts the return after the action apart from returns after
         // alarms alone ("does acting help?").
         let report = try await vigil(["report", "--format", "json"], home: home, env: env)
         let totals = (try? JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["totals"] as? [String: Any]

@@ -44,7 +44,7 @@ enum SessionListing {
 
 /// A session as `log`, `session list` and `session show` print it with --json: one set of fields in
 /// one order, of which `log` prints a part.
-func sessionJSON(_ s: SessionRecord, episodes: [EpisodeRecord]? = nil, as listing: SessionListing) -> JSONValue {
+func sessionJSON(_ s: SessionRecord, episodes: [EpisodeRecord]? = nil, actions: [AlarmDelivery]? = nil, as listing: SessionListing) -> JSONValue {
     var fields: [(String, JSONValue)] = [
         ("id", .int(s.id)), ("task", .string(s.task)), ("task_id", .int(s.taskId)), ("source", .string(s.source?.rawValue)),
         ("device", .string(s.device)), ("start", .time(s.started)), ("end", .time(s.ended)), ("outcome", .string(s.outcome)),
@@ -54,6 +54,19 @@ func sessionJSON(_ s: SessionRecord, episodes: [EpisodeRecord]? = nil, as listin
     ]
     if listing == .log { fields.removeAll { SessionListing.logOmits.contains($0.0) } }
     if let episodes { fields.append(("episodes", .array(episodes.map(episodeJSON)))) }
+    if let actions {
+        fields.append(
+            (
+                "actions",
+                .array(
+                    actions.map { a in
+                        .object([
+                            ("time", .time(a.time)), ("episode", .int(a.episode)), ("level", .int(a.level)), ("channel", .string(a.channel.rawValue)),
+                            ("done", .string(a.action.rawValue)), ("detail", .string(a.detail)),
+                        ])
+                    })
+            ))
+    }
     return .object(fields)
 }
 

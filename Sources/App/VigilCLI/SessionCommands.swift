@@ -158,26 +158,34 @@ struct SessionCommand: AsyncParsableCommand {
         func run() async throws {
             await guarded {
                 let (s, episodes) = try historyRequest { try history(common).sessionWithEpisodes(session) }
+                let actions = try historyRequest { try history(common).actions(session) }
                 if json {
-                    printJSON(sessionJSON(s, episodes: episodes, as: .history))
+                    printJSON(sessionJSON(s, episodes: episodes, actions: actions, as: .history))
                     return
                 }
-                print("#\(s.id)  \(subject(s))")
-                print("source    \(s.source?.rawValue ?? "?")\(s.device.map { " on \($0.terminalSafe)" } ?? "")")
-                print("start     \(Shown.minute(s.started))")
-                print("end       \(s.ended.map(Shown.minute) ?? "running")\(s.outcome.map { "  (\($0.terminalSafe))" } ?? "")")
-                if let f = s.focusedSeconds {
-                    print("judged    focused \(humanDuration(f)) · distracted \(humanDuration(s.distractedSeconds ?? 0))")
-                } else if s.source == .imported {
-                    print("judged    no: time another tool tracked (imported), not counted as focused")
-                } else {
-                    print("judged    no: time you tracked, not counted as focused")
-                }
-                if let note = s.note { print("note      \(indentedLines(note, by: 10))") }
-                for e in episodes {
-                    let length = e.endedAt.map { humanDuration($0 - e.startedAt) } ?? "open"
-                    print("episode \(e.number)  \(Shown.minute(e.startedAt))  \(length)  \(e.cause.terminalSafe)  \(e.reason.terminalSafe)")
-                }
+                Self.printText(s, episodes: episodes, actions: actions)
+            }
+        }
+
+        private static func printText(_ s: SessionRecord, episodes: [EpisodeRecord], actions: [AlarmDelivery]) {
+            print("#\(s.id)  \(subject(s))")
+            print("source    \(s.source?.rawValue ?? "?")\(s.device.map { " on \($0.terminalSafe)" } ?? "")")
+            print("start     \(Shown.minute(s.started))")
+            print("end       \(s.ended.map(Shown.minute) ?? "running")\(s.outcome.map { "  (\($0.terminalSafe))" } ?? "")")
+            if let f = s.focusedSeconds {
+                print("judged    focused \(humanDuration(f)) · distracted \(humanDuration(s.distractedSeconds ?? 0))")
+            } else if s.source == .imported {
+                print("judged    no: time another tool tracked (imported), not counted as focused")
+            } else {
+                print("judged    no: time you tracked, not counted as focused")
+            }
+            if let note = s.note { print("note      \(indentedLines(note, by: 10))") }
+            for e in episodes {
+                let length = e.endedAt.map { humanDuration($0 - e.startedAt) } ?? "open"
+                print("episode \(e.number)  \(Shown.minute(e.startedAt))  \(length)  \(e.cause.terminalSafe)  \(e.reason.terminalSafe)")
+            }
+            for a in actions {
+                print("action    \(Shown.minute(a.time))  episode \(a.episode)  \(a.detail.terminalSafe)")
             }
         }
     }

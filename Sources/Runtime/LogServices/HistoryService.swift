@@ -79,6 +79,12 @@ public struct HistoryService: Sendable {
         return (s, try store.episodes(session: id))
     }
 
+    /// What the session's actions did on the person's desktop (issue 36): the alarm deliveries that
+    /// say what they did, in order.
+    public func actions(_ id: Int64) throws -> [AlarmDelivery] {
+        try store.deliveries(session: id).filter { $0.delivered && !$0.detail.isEmpty }
+    }
+
     /// Applies `change`, and returns the session as it is now. A judged session's times are
     /// refused (what was measured stays), and times must make a session (`SessionSpanRules`).
     @discardableResult
