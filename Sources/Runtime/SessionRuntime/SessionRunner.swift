@@ -158,6 +158,7 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
             LiveView(
                 task: plan.task, planned: plan.planned, workplace: configuration.location.workplace, signals: signals,
                 pauseExtendsPlan: configuration.session.pauseExtendsPlan))
+        view.withLock { $0.strict = plan.strictCoolOff != nil }
         self.view = view
         let logPath = store.path
         let tell: @Sendable (String) -> Void = { message in

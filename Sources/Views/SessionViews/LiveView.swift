@@ -51,6 +51,8 @@ public struct LiveView: Sendable {
     /// Whether a pause or a break freezes the planned time (`session.pause_extends_plan`): then the
     /// clock and the bar show the time worked, which stands still while paused.
     public var pauseExtendsPlan = true
+    /// A strict session (`vigil start --strict`): the title says so, and the keys line what ends it.
+    public var strict = false
     /// Paused or on a break before the current pause, and since when the current one runs.
     private var pausedBefore = 0.0
     private var pausedSince: Timestamp?
@@ -209,7 +211,7 @@ public struct LiveView: Sendable {
         let w = max(20, style.width)
         func paint(_ s: String, _ code: String) -> String { style.color ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
         var out: [String] = []
-        let title = "Vigil · " + (task.map { "\"\($0.terminalSafe)\"" } ?? "focus session")
+        let title = "Vigil · " + (task.map { "\"\($0.terminalSafe)\"" } ?? "focus session") + (strict ? " · strict" : "")
         // One clock unless pauses froze the plan: then the time worked (against the plan) and the
         // time since the start (the timeline's clock) are both shown, each with its name.
         let split = worked < elapsed - 0.5
@@ -265,7 +267,11 @@ public struct LiveView: Sendable {
         for (line, isNote) in recentLines {
             if isNote { out += wordWrap(line, width: w, indent: 2).map { truncate($0, w) } } else { out.append(truncate(line, w)) }
         }
-        out.append(paint(truncate("p pause/resume · b break · s snooze · q end · ? help", w), "2"))
+        let keys =
+            strict
+            ? "strict: runs to its planned end · `vigil stop --early` ends it after its cooling-off · ? help"
+            : "p pause/resume · b break · s snooze · q end · ? help"
+        out.append(paint(truncate(keys, w), "2"))
         return out
     }
 
