@@ -1,4 +1,5 @@
 import SessionRuntime
+import SessionViews
 import Testing
 import VigilCore
 
@@ -38,5 +39,21 @@ import VigilCore
             Issue.record("a pause is still refused")
             return
         }
+    }
+}
+
+/// The live screen of a strict session says so in its title, and in place of the keys it refuses
+/// (p, b, s, q) says what ends it early.
+@Suite struct StrictLiveScreenTests {
+    @Test func theTitleAndTheKeysLineSayItIsStrict() {
+        let t0 = parseRFC3339("2026-03-02T09:00:00Z")!
+        var view = LiveView(task: "essay", planned: 1500, workplace: nil, signals: .builtIn)
+        view.apply(SessionEvent(time: t0, kind: .sessionStarted(task: "essay", plannedSeconds: 1500)), line: nil)
+        let plain = view.lines(.init(color: false, width: 120))
+        #expect(plain.first?.hasPrefix("Vigil · \"essay\"  ") == true && plain.last?.hasPrefix("p pause/resume") == true, "\(plain)")
+        view.strict = true
+        let strict = view.lines(.init(color: false, width: 120))
+        #expect(strict.first?.hasPrefix("Vigil · \"essay\" · strict") == true, "\(strict)")
+        #expect(strict.last?.hasPrefix("strict: runs to its planned end · `vigil stop --early`") == true, "\(strict)")
     }
 }
