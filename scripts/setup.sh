@@ -58,7 +58,9 @@ fi
 # flavour for GNOME 45 and later, which Debian 12 cannot run, parses as an ES module. The wlroots
 # window-list tests run sway and phoc (Phosh's compositor: Debian 12's wayfire needs a GPU). The
 # media action's tests pause and resume a real player, mpv with Debian's MPRIS plug-in (mpv,
-# mpv-mpris), and read it back with playerctl. A desktop's notification daemons are
+# mpv-mpris), and read it back with playerctl. The window actions' X11 tests run Openbox (openbox),
+# a stacking EWMH window manager; `vigil status --format i3blocks` is read by a real i3blocks.
+# A desktop's notification daemons are
 # installed too (dunst, gnome-shell), though no test runs them as the person's: the suite must pass
 # on a developer's desktop, where a private test bus that read the system's service directories
 # started one at the first notification; with them installed, every run shows it does not.
@@ -66,7 +68,7 @@ if [ "$tier" = tests ]; then
   packages+=(gpsd gpsd-clients pulseaudio pulseaudio-utils sox ffmpeg dbus python3-dbus python3-gi
              postgresql chromium python3-pil python3-dbusmock libglib2.0-bin xvfb i3-wm xdotool x11-utils xterm sway gir1.2-gtk-3.0
              python3-venv wtype kwin-wayland weston wayland-utils wayland-protocols plasma-wayland-protocols
-             groff-base man-db locales taskwarrior timewarrior dunst gnome-shell nodejs phoc mpv mpv-mpris playerctl openbox)
+             groff-base man-db locales taskwarrior timewarrior dunst gnome-shell nodejs phoc mpv mpv-mpris playerctl openbox i3blocks)
 fi
 
 missing=()

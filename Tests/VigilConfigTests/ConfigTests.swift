@@ -152,7 +152,7 @@ func problems(_ yaml: String) -> [ConfigError] {
     @Test func alarmChannelsAndSoundAreChecked() {
         let e = problems("alarms:\n  channels: [[terminal], [desktop, siren]]\n  sound: /nonexistent/chime.wav\n")
         #expect(e.map(\.key) == ["alarms.channels", "alarms.sound"])
-        #expect(e.first?.message == "level 2: unknown channel 'siren' (known: desktop, hide, pause_media, refocus, sound, terminal)")
+        #expect(e.first?.message == "level 2: unknown channel 'siren' (known: desktop, dim, hide, pause_media, refocus, sound, terminal)")
         #expect(e.last?.line == 3)
         #expect(e.last?.message.contains("no such file: /nonexistent/chime.wav") == true)
         let c = try? ConfigLoader.load(yaml: "alarms:\n  channels: [[sound]]\n  sound: tone\n", file: "c.yaml")

@@ -12,16 +12,38 @@ struct StatusCommand: AsyncParsableCommand {
         discussion: """
             Exit code 0 when a session is running, 1 when none is.
 
+            --format waybar, i3blocks or polybar prints one line in the form that status bar \
+            reads, cheap enough to run every second: the task, the state, the time left, and the \
+            reason while you are distracted. With no session it prints what hides the module, and \
+            exits 0. waybar (custom module, "return-type": "json"): {"text", "tooltip", "class", \
+            "percentage"}, the class being the state (focused, drifting, distracted, alarm, paused, \
+            break, waiting) and the percentage the share of the plan done. i3blocks: the full text, \
+            a short one and a colour, exit code 33 (urgent) while distracted. polybar \
+            (custom/script): the line, coloured by the state.
+
             Examples:
               vigil status
               vigil status --json
+              vigil status --format waybar
             """)
     @OptionGroup var common: CommonOptions
     @Flag(help: "One JSON object (docs/json.md).") var json = false
+    @Option(help: "A status bar's form: waybar, i3blocks or polybar.") var format: StatusBar.Format?
+
+    func validate() throws {
+        if json, format != nil { throw ValidationError("--json and --format each choose the output: give one.") }
+    }
 
     func run() async throws {
         await guarded {
-            guard let s = SessionStatusFile(dataDirectory: common.paths.dataDirectory).running() else {
+            let running = SessionStatusFile(dataDirectory: common.paths.dataDirectory).running()
+            if let format {
+                let (text, status) = StatusBar(format).render(running.map(Self.barSession))
+                writeStandardOutput(Array(text.utf8))
+                if status != 0 { throw ExitCode(status) }
+                return
+            }
+            guard let s = running else {
                 if json {
                     printJSON(.object([("running", .bool(false))]))
                 } else {
@@ -65,6 +87,11 @@ struct StatusCommand: AsyncParsableCommand {
                 + (strict.endsEarly.map { "ends early at \(localTime($0)), as asked" }
                     ?? "ends at its planned time; `vigil stop --early` ends it \(humanDuration(strict.coolOff)) after you ask"))
         print("pid \(s.pid), started \(localTime(s.started)).")
+    }
+
+    /// What a status bar shows of the running session.
+    static func barSession(_ s: SessionStatus) -> StatusBar.Session {
+        .init(task: s.task, state: s.state, worked: s.worked ?? s.elapsed, planned: s.planned, reason: s.reason, strict: s.strict != nil)
     }
 
     static func strictJSON(_ s: StrictStatus) -> JSONValue {
@@ -148,3 +175,5 @@ struct StopCommand: AsyncParsableCommand {
         }
     }
 }
+
+extension StatusBar.Format: ExpressibleByArgument {}
