@@ -90,4 +90,17 @@ import Testing
         #expect(acted?["count"] as? Int == 1, "\(report.stdout.prefix(2000))\(report.stderr)")
         #expect((totals?["recovery_after_alarm_alone"] as? [String: Any])?["count"] as? Int == 0)
     }
+
+    /// A list of hidden windows that cannot be read is said by `vigil restore` (exit 65, with what
+    /// to do) and by the next `vigil start`, never taken for an empty list in silence.
+    @Test func aDamagedListOfHiddenWindowsIsSaid() async throws {
+        let home = freshHome()
+        try FileManager.default.createDirectory(atPath: home + "/data/vigil", withIntermediateDirectories: true)
+        write("[{\"pid\": 4242, \"desktop\": \"i3\", \"tok", to: home + "/data/vigil/hidden-windows.json")
+        let restore = try await vigil(["restore"], home: home)
+        #expect(restore.status == 65, "\(restore)")
+        #expect(restore.stderr.contains("hidden-windows.json cannot be read") && restore.stderr.contains("window list"), "\(restore.stderr)")
+        let start = try await vigil(["start", "--minutes", "0.02"], home: home)
+        #expect(start.status == 0 && start.stderr.contains("hidden-windows.json cannot be read"), "\(start.stderr)")
+    }
 }

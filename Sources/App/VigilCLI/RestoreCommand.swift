@@ -23,6 +23,7 @@ struct RestoreCommand: AsyncParsableCommand {
             // As every command: a config with a problem is said, not run past.
             let config = try common.loadConfiguration()
             let journal = HiddenWindows(dataDirectory: common.paths.dataDirectory)
+            if let problem = journal.problem() { throw Failure(problem, code: .dataError) }
             let left = journal.leftBehind()
             guard !left.isEmpty else {
                 print("No window is hidden by a session that has ended.")

@@ -21,6 +21,7 @@ struct SessionRun {
     /// left hidden.
     func putBackHiddenWindows() {
         let hidden = HiddenWindows(dataDirectory: command.common.paths.dataDirectory)
+        if let problem = hidden.problem() { note(problem.terminalSafe) }
         guard !hidden.leftBehind().isEmpty else { return }
         let (back, problems) = hidden.restoreLeftBehind(control: WindowControls.forDesktop(backend: config.apps.backend))
         if !back.isEmpty { note("put back \(back.joined(separator: ", ").terminalSafe), hidden by a session that ended without putting it back") }

@@ -18,6 +18,14 @@ public final class HiddenWindows: @unchecked Sendable {
         public var appClass: String
         /// What was done to it: nil for hidden, "dim" for dimmed.
         public var action: String? = nil
+
+        public init(pid: Int32, desktop: String, token: String, appClass: String, action: String? = nil) {
+            self.pid = pid
+            self.desktop = desktop
+            self.token = token
+            self.appClass = appClass
+            self.action = action
+        }
     }
 
     public let path: String
@@ -25,16 +33,29 @@ public final class HiddenWindows: @unchecked Sendable {
 
     public init(dataDirectory: String) { path = dataDirectory + "/hidden-windows.json" }
 
-    /// What the file lists; an unreadable file is an empty list (it holds no one's work).
+    /// What the file lists; a file that cannot be read lists nothing (`problem` says why).
     public func entries() -> [Entry] {
         guard let data = FileManager.default.contents(atPath: path) else { return [] }
         return (try? JSONDecoder().decode([Entry].self, from: data)) ?? []
     }
 
+    /// Why the file cannot be read, when it is there and cannot be (damaged, or written by hand);
+    /// nil when it reads or is not there. The windows it named may still be out of sight.
+    public func problem() -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard (try? JSONDecoder().decode([Entry].self, from: data)) == nil else { return nil }
+        return "\(path) cannot be read (not the list Vigil writes); it is kept as \(damagedPath) once Vigil writes the list again, and "
+            + "the windows it named may still be hidden or dimmed: bring them back from your desktop's window list"
+    }
+
+    /// Where a list that cannot be read is set aside, for the person to read, before a new one is written.
+    public var damagedPath: String { path + ".damaged" }
+
     /// Notes a window before it is hidden; throws when it cannot be written (then it is not hidden).
     public func add(_ entry: Entry) throws(FileWriteError) {
         lock.lock()
         defer { lock.unlock() }
+        setAsideIfDamaged()
         try save(entries() + [entry])
     }
 
@@ -42,7 +63,13 @@ public final class HiddenWindows: @unchecked Sendable {
     public func remove(token: String, action: String? = nil) {
         lock.lock()
         defer { lock.unlock() }
+        setAsideIfDamaged()
         try? save(entries().filter { $0.token != token || $0.action != action })
+    }
+
+    /// A list that cannot be read is not written over: what it named is kept where the person can read it.
+    private func setAsideIfDamaged() {
+        if problem() != nil { rename(path, damagedPath) }
     }
 
     /// What sessions that are no longer running left hidden.
