@@ -136,6 +136,17 @@ import VigilRecording
             "its events span more than 100 years"
         ),
         (#"{"buckets": {"web": {"id":"web","type":"web.tab.current","events":[]}}}"#, "no aw-watcher-window or aw-watcher-afk events"),
+        // aw-watcher-web's tabs are read as the window watcher's events are.
+        (
+            #"{"buckets": {"w": {"id":"w","type":"currentwindow","events":[{"timestamp":"2026-01-01T00:00:00+00:00","duration":5,"data":{"app":"firefox"}}]},"#
+                + #""web": {"id":"aw-watcher-web-firefox_h","type":"web.tab.current","events":[{"timestamp":"2026-01-01T00:00:00+00:00","duration":-5,"data":{"url":"https://a.example"}}]}}}"#,
+            "aw-watcher-web-firefox_h, event 1: \"duration\" must be seconds from 0"
+        ),
+        (
+            #"{"buckets": {"w": {"id":"w","type":"currentwindow","events":[{"timestamp":"2026-01-01T00:00:00+00:00","duration":5,"data":{"app":"firefox"}}]},"#
+                + #""web": {"id":"aw-watcher-web-firefox_h","type":"web.tab.current","events":[{"timestamp":"yesterday","duration":5,"data":{"url":"https://a.example"}}]}}}"#,
+            "aw-watcher-web-firefox_h, event 1: \"timestamp\" must be an ISO 8601 time"
+        ),
         // A NUL would cut the application's name short where it is stored.
         (
             #"{"buckets": {"w": {"id":"w","type":"currentwindow","events":[{"timestamp":"2026-01-01T00:00:00+00:00","duration":5,"data":{"app":"fire\u0000fox"}}]}}}"#,
