@@ -143,6 +143,15 @@ public final class BusConnection: @unchecked Sendable {
         return owned
     }
 
+    /// The unique name of the connection that owns `name` now (`GetNameOwner`); nil when none does.
+    public func nameOwner(_ name: String) throws(DBusFailure) -> String? {
+        do {
+            return try call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(name)]).first?.string
+        } catch  where error.name == "org.freedesktop.DBus.Error.NameHasNoOwner" {
+            return nil
+        }
+    }
+
     /// Asks the bus to route the signals that `rule` matches to this connection
     /// (`type='signal',sender='…',path='…',interface='…',member='…'`); waits for the bus's answer.
     public func addMatch(_ rule: String) throws(DBusFailure) { try match(rule, add: true) }

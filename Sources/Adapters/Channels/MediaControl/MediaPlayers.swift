@@ -79,7 +79,7 @@ public final class MediaPauser: @unchecked Sendable {
         for (player, rule, position) in paused {
             defer { try? bus.removeMatch(rule) }
             let touched = reported[player.owner, default: []].contains { $0 != "Paused" } || position != self.position(of: player, on: bus)
-            guard !touched, (try? Self.owner(of: player.busName, on: bus)) == player.owner, (try? Self.status(of: player, on: bus)) == "Paused",
+            guard !touched, (try? bus.nameOwner(player.busName)) == player.owner, (try? Self.status(of: player, on: bus)) == "Paused",
                 (try? bus.call(player.busName, Self.path, Self.player, "Play")) != nil
             else {
                 left.append(player)
@@ -99,7 +99,7 @@ public final class MediaPauser: @unchecked Sendable {
         let names = try bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames").first?.elements ?? []
         var found: [MediaPlayer] = []
         for name in names.compactMap(\.string).sorted() where name.hasPrefix(prefix) {
-            guard let owner = try? owner(of: name, on: bus) else { continue }
+            guard let owner = (try? bus.nameOwner(name)) ?? nil else { continue }
             let identity = (try? bus.property(name, path, "org.mpris.MediaPlayer2", "Identity", timeout: 2))?.string
             found.append(MediaPlayer(busName: name, owner: owner, identity: identity ?? String(name.dropFirst(prefix.count))))
         }
@@ -129,11 +129,6 @@ public final class MediaPauser: @unchecked Sendable {
     /// The player's `PlaybackStatus`: "Playing", "Paused" or "Stopped".
     static func status(of player: MediaPlayer, on bus: BusConnection) throws(DBusFailure) -> String? {
         try bus.property(player.busName, path, Self.player, "PlaybackStatus", timeout: 2).string
-    }
-
-    /// The connection that owns `name` now; nil when none does.
-    static func owner(of name: String, on bus: BusConnection) throws(DBusFailure) -> String? {
-        try? bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(name)]).first?.string
     }
 
     /// Takes the signals queued since the pause: each paused player's `PlaybackStatus` changes.

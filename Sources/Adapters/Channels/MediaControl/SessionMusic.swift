@@ -48,7 +48,7 @@ public final class SessionMusic: @unchecked Sendable {
         guard let paused = pausedByVigil else { return nil }
         pausedByVigil = nil
         let bus = try BusConnection(.session, address: address)
-        guard try MediaPauser.owner(of: paused.busName, on: bus) == paused.owner, try MediaPauser.status(of: paused, on: bus) == "Paused" else {
+        guard try bus.nameOwner(paused.busName) == paused.owner, try MediaPauser.status(of: paused, on: bus) == "Paused" else {
             return nil
         }
         try bus.call(paused.busName, MediaPauser.path, MediaPauser.player, "Play")

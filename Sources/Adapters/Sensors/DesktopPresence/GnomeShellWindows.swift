@@ -64,15 +64,10 @@ public final class GnomeShellWindows: Sendable {
     public func unminimise(_ id: UInt64) throws(DBusFailure) -> Bool { try answer("Unminimize", id) }
 
     /// Dims the window (opacity 40 %) or brightens it again; false when it is gone.
-    public func dim(_ id: UInt64, _ on: Bool) throws(DBusFailure) -> Bool {
-        guard let done = try call("Dim", [.uint64(id), .bool(on)]).first?.bool else {
-            throw DBusFailure(.badReply, "\(GnomeFocusDetector.interface).Dim did not answer a boolean")
-        }
-        return done
-    }
+    public func dim(_ id: UInt64, _ on: Bool) throws(DBusFailure) -> Bool { try answer("Dim", id, [.bool(on)]) }
 
-    private func answer(_ member: String, _ id: UInt64) throws(DBusFailure) -> Bool {
-        guard let done = try call(member, [.uint64(id)]).first?.bool else {
+    private func answer(_ member: String, _ id: UInt64, _ more: [DBusValue] = []) throws(DBusFailure) -> Bool {
+        guard let done = try call(member, [.uint64(id)] + more).first?.bool else {
             throw DBusFailure(.badReply, "\(GnomeFocusDetector.interface).\(member) did not answer a boolean")
         }
         return done

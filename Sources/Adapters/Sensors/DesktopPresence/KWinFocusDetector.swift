@@ -74,10 +74,7 @@ public final class KWinFocusDetector: Detector, Sendable {
             throw DBusFailure(.noService, "KWin is not running (nothing owns \(Self.kwin) on the session bus)")
         }
         try bus.addMatch(ownerChangedRule(Self.kwin))
-        guard
-            let owner = try bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(Self.kwin)])
-                .first?.string
-        else { throw DBusFailure(.badReply, "the bus did not say who owns \(Self.kwin)") }
+        guard let owner = try bus.nameOwner(Self.kwin) else { throw DBusFailure(.badReply, "the bus did not say who owns \(Self.kwin)") }
         let plugin = "vigil-focus-\(getpid())-\(bus.uniqueName.filter(\.isNumber))"
         try Self.loadScript(bus, plugin: plugin, source: Self.script(service: bus.uniqueName))
         defer {

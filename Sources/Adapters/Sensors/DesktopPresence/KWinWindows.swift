@@ -97,11 +97,9 @@ public final class KWinWindows: Sendable {
     /// and unloads it.
     private func run(_ body: String) throws(DBusFailure) -> String {
         let bus = try BusConnection(.session, address: busAddress)
-        guard
-            let owner = try bus.call(
-                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(KWinFocusDetector.kwin)]
-            ).first?.string
-        else { throw DBusFailure(.noService, "KWin is not running (nothing owns \(KWinFocusDetector.kwin) on the session bus)") }
+        guard let owner = try bus.nameOwner(KWinFocusDetector.kwin) else {
+            throw DBusFailure(.noService, "KWin is not running (nothing owns \(KWinFocusDetector.kwin) on the session bus)")
+        }
         let plugin = "vigil-windows-\(getpid())-\(bus.uniqueName.filter(\.isNumber))"
         try KWinFocusDetector.loadScript(bus, plugin: plugin, source: Self.prelude(service: bus.uniqueName) + body + "\n")
         defer { _ = try? bus.call(KWinFocusDetector.kwin, "/Scripting", "org.kde.kwin.Scripting", "unloadScript", [.string(plugin)], timeout: 2) }
