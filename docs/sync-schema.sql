@@ -175,3 +175,10 @@ ALTER TABLE vigil.sessions ADD COLUMN tags text;
 ALTER TABLE vigil.sessions ADD COLUMN note text;
 ALTER TABLE vigil.sessions ADD COLUMN edited_hlc bigint;
 INSERT INTO vigil.schema_version (version) VALUES (2);
+
+-- Migration 3: the person's word (a session's intention and whether it was kept, its episodes'
+-- labels as "2:break,5:work").
+ALTER TABLE vigil.sessions ADD COLUMN intent text;
+ALTER TABLE vigil.sessions ADD COLUMN intent_kept text;
+ALTER TABLE vigil.sessions ADD COLUMN labels text;
+INSERT INTO vigil.schema_version (version) VALUES (3);

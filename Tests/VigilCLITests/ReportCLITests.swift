@@ -17,7 +17,12 @@ import Testing
         var task: String?
         /// The day still running (`--now`'s), which the report does not judge yet.
         var openDay: String?
-        var description: String { "\(zone) \(simulate.joined(separator: " ")) → \(report.joined(separator: " "))" }
+        /// The person's word added to the simulated log: intentions with every kind of answer, and
+        /// episodes with every label (docs/statistics.md, "The person's word").
+        var personsWord = false
+        var description: String {
+            "\(zone) \(simulate.joined(separator: " ")) → \(report.joined(separator: " "))\(personsWord ? " with the person's word" : "")"
+        }
     }
 
     static let fixtures: [Fixture] = [
@@ -25,6 +30,10 @@ import Testing
         Fixture(
             zone: "Europe/Berlin", simulate: ["--days", "75", "--until", "2026-11-10", "--seed", "7"],
             report: ["--from", "2026-10-01", "--to", "2026-11-10"], from: "2026-10-01", to: "2026-11-10"),
+        // The same, with intentions answered and episodes labelled by the person.
+        Fixture(
+            zone: "Europe/Berlin", simulate: ["--days", "75", "--until", "2026-11-10", "--seed", "7"],
+            report: ["--from", "2026-10-01", "--to", "2026-11-10"], from: "2026-10-01", to: "2026-11-10", personsWord: true),
         // New York's spring forward (2026-03-08), all history, busier days, up to a day still running.
         Fixture(
             zone: "America/New_York", simulate: ["--days", "40", "--until", "2026-03-21", "--seed", "3", "--sessions-per-day", "5-9"],
@@ -43,6 +52,24 @@ import Testing
         let home = freshHome()
         let run = try await vigil(["simulate", "--data-dir", home + "/d", "--time-zone", f.zone] + f.simulate, home: home)
         #expect(run.status == 0, "\(run.stderr)")
+        if f.personsWord {
+            // Written as `vigil session intent` and `vigil episode --was` write them (their own
+            // tests drive the commands), over the whole log at once.
+            let label = await runProcess(
+                "/usr/bin/python3",
+                [
+                    "-c",
+                    """
+                    import sqlite3, sys
+                    db = sqlite3.connect(sys.argv[1])
+                    db.execute("UPDATE sessions SET intent = 'the plan', intent_kept = CASE id % 4 WHEN 0 THEN 'done' WHEN 1 THEN 'partly' WHEN 2 THEN 'no' END WHERE id % 3 <> 0")
+                    db.execute("UPDATE episodes SET label = CASE id % 7 WHEN 0 THEN 'break' WHEN 1 THEN 'meeting' WHEN 2 THEN 'offline_work' WHEN 3 THEN 'work' WHEN 4 THEN 'distracted' END")
+                    db.commit()
+                    """,
+                    home + "/d/vigil.sqlite3",
+                ])
+            #expect(label.status == 0, "\(label.output)")
+        }
         return home
     }
 

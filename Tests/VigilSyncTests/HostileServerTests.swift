@@ -25,7 +25,8 @@ import VigilSync
             ("origin_device", "'\(Self.evil)'"), ("origin_id", "\(id)"), ("task", "'essay'"), ("source", "'live'"), ("started_ms", "\(start)"),
             ("planned_s", "3600"), ("ended_ms", "\(start + 3_600_000)"), ("outcome", "'completed'"), ("active_s", "3600"), ("focused_s", "3000"),
             ("distracted_s", "600"), ("paused_s", "0"), ("gap_s", "0"), ("episodes", "1"), ("alarms", "1"),
-            ("last_event_ms", "\(start + 3_600_000)"), ("tags", "''"), ("edited_hlc", "0"),
+            ("last_event_ms", "\(start + 3_600_000)"), ("tags", "''"), ("intent", "'draft the intro'"), ("intent_kept", "'partly'"),
+            ("labels", "'1:meeting'"), ("edited_hlc", "0"),
         ]
         for (i, (name, _)) in values.enumerated() { if let v = changes[name] { values[i].1 = v } }
         return "INSERT INTO vigil.sessions (\(values.map(\.0).joined(separator: ", "))) VALUES (\(values.map(\.1).joined(separator: ", ")));"
@@ -91,6 +92,10 @@ import VigilSync
             session(11), events(11, ["state_changes.score": "'-Infinity'"]),
             session(12), events(12, ["gaps.to_ms": "1"]),
             session(13), events(13, ["episodes.ended_ms": "1000"]),
+            session(14, ["intent_kept": "'maybe'"]), events(14),
+            session(15, ["labels": "'meeting'"]), events(15),
+            session(16, ["labels": "'1:break,1:work'"]), events(16),
+            session(17, ["labels": "'1:DROP TABLE'"]), events(17),
             task(1), task(2, ["estimate_min": "9223372036854775807"]), task(3, ["title": "NULL"]),
             task(4, hlc: "9223372036854775000"), task(5, ["due_minute": "-1"]),
             habit(1), habit(2, ["created_day": "99999999"]), habit(3, ["schedule": "NULL"]),
@@ -109,7 +114,7 @@ import VigilSync
             Set(rejected)
                 == [
                     "sessions 2", "sessions 3", "sessions 4", "sessions 5", "sessions 6", "sessions 7", "sessions 8", "sessions 9", "sessions 10",
-                    "sessions 11", "sessions 12", "sessions 13", "tasks 2", "tasks 3", "tasks 4", "tasks 5", "habits 2", "habits 3",
+                    "sessions 11", "sessions 12", "sessions 13", "sessions 14", "sessions 15", "sessions 16", "sessions 17", "tasks 2", "tasks 3", "tasks 4", "tasks 5", "habits 2", "habits 3",
                     "habit_days 1 not-a-day",
                     "habit_days 1 20302", "habit_notes 1 2025-W41",
                 ], "\(summary.rejected)")
@@ -132,6 +137,10 @@ import VigilSync
         #expect(try desktop.store.habitNotes(id: habitID).map(\.week) == ["2025-W40"])
         let sessions = try desktop.store.sessions(limit: 10, sources: Set(SessionSource.allCases))
         #expect(sessions.count == 1 && sessions.first?.focusedSeconds == 3000)
+        // The good session's intention, its answer and its episode's label came with it.
+        #expect(sessions.first?.intent == "draft the intro" && sessions.first?.intentKept == .partly)
+        let episodes = try desktop.store.episodes(session: try #require(sessions.first?.id))
+        #expect(episodes.map(\.label) == [.meeting])
 
         // The clock did not move towards Int64.max: the next local edit is stamped and pushed.
         let clock = try await desktop.store.db.read { try Int64.fetchOne($0, sql: "SELECT hlc FROM sync_clock") ?? 0 }

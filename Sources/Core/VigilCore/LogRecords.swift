@@ -23,6 +23,9 @@ public struct SessionRecord: Sendable, Hashable {
     public var note: String?
     /// The device it was recorded on, for a session synced from another device.
     public var device: String?
+    /// What the person meant to do (`vigil start --intent`), in their words, and whether they did.
+    public var intent: String?
+    public var intentKept: IntentAnswer?
 
     public init(
         id: Int64, task: String?, taskId: Int64?, source: SessionSource?, started: Timestamp, ended: Timestamp?, plannedSeconds: Double?,
@@ -62,6 +65,8 @@ public struct EpisodeRecord: Hashable, Sendable {
     public var reason: String
     public var alarmLevel: Int
     public var closedBy: String?
+    /// The person's word on what the stretch was; nil: as judged.
+    public var label: EpisodeLabel?
 
     public init(
         id: Int64, sessionId: Int64, number: Int, startedAt: Timestamp, confirmedAt: Timestamp, endedAt: Timestamp?, cause: String,
@@ -78,6 +83,51 @@ public struct EpisodeRecord: Hashable, Sendable {
         self.reason = reason
         self.alarmLevel = alarmLevel
         self.closedBy = closedBy
+    }
+}
+
+/// The person's answer to "did you do it?" at the end of a session with an intention.
+public enum IntentAnswer: String, CaseIterable, Sendable {
+    case done, partly, no
+}
+
+/// The person's word on a distraction episode: what the stretch really was. A label never
+/// changes what was measured; it moves the stretch's time in the statistics (docs/statistics.md,
+/// "The person's word"): a break or a meeting is neither focused nor distracted, as a pause is;
+/// work away from the computer and work in an application Vigil took for a distraction are
+/// focused; a distraction stays one.
+public enum EpisodeLabel: String, CaseIterable, Sendable {
+    case breakTime = "break"
+    case meeting
+    case offlineWork = "offline_work"
+    case distracted
+    case work
+
+    /// How the statistics count the stretch.
+    public enum Counted: Sendable { case focused, distracted, neither }
+    public var counted: Counted {
+        switch self {
+        case .breakTime, .meeting: .neither
+        case .offlineWork, .work: .focused
+        case .distracted: .distracted
+        }
+    }
+
+    /// As the person reads it.
+    public var words: String {
+        switch self {
+        case .breakTime: "a break"
+        case .meeting: "a meeting or a call"
+        case .offlineWork: "work away from the computer"
+        case .distracted: "a distraction"
+        case .work: "work"
+        }
+    }
+
+    /// The labels as a list for messages: "break, meeting, offline_work, distracted or work".
+    public static var spelled: String {
+        let names = allCases.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
     }
 }
 

@@ -36,6 +36,10 @@ public struct StatisticsFacts: Sendable {
     /// When the detectors were judged: each session minus its pauses, breaks and gaps.
     public private(set) var active: [Span] = []
     public private(set) var episodes: [EpisodeFacts] = []
+    /// Episodes the person said were not distractions (`EpisodeLabel`: a break, a meeting, work
+    /// away from the computer or in the application): not in `episodes`, their time moved as the
+    /// label says (a break's or a meeting's is out of `active`), kept to say how much moved.
+    public private(set) var relabelled: [EpisodeFacts] = []
     public private(set) var alarms: [AlarmFacts] = []
     /// Tracked time: the selected sessions nobody judged (imported, added: `SessionSource.isJudged`),
     /// each its start and end, in no particular order. Never part of `sessions`: they are not
@@ -59,13 +63,17 @@ public struct StatisticsFacts: Sendable {
     public mutating func append(
         id: Int64, task: String?, device: String? = nil, start: Int64, end: Int64, outcome: SessionFacts.Outcome,
         active spans: [Span], episodes eps: [EpisodeFacts], alarms alarmList: [AlarmFacts],
-        activities stretches: [(span: Span, app: ApplicationKey?)] = []
+        activities stretches: [(span: Span, app: ApplicationKey?)] = [], relabelled moved: [EpisodeFacts] = [],
+        intent: SessionFacts.Intent = .none
     ) {
         var session = SessionFacts(id: id, task: internTask(task), device: internDevice(device), start: start, end: end, outcome: outcome)
+        session.intent = intent
         session.active = range(active.count, spans.count)
         active += spans
         session.episodes = range(episodes.count, eps.count)
         episodes += eps
+        session.relabelled = range(relabelled.count, moved.count)
+        relabelled += moved
         session.alarms = range(alarms.count, alarmList.count)
         alarms += alarmList
         session.activities = range(activities.count, stretches.count)
@@ -82,8 +90,9 @@ public struct StatisticsFacts: Sendable {
     /// Without `activities`, no session has any (the report then has no applications).
     public init(
         sessions: [SessionFacts], tasks: [String], devices: [String] = [], active: [Span], episodes: [EpisodeFacts], alarms: [AlarmFacts],
-        tracked: [Span] = [], applications: [ApplicationKey] = [], activities: [ActivityFacts] = []
+        tracked: [Span] = [], applications: [ApplicationKey] = [], activities: [ActivityFacts] = [], relabelled: [EpisodeFacts] = []
     ) {
+        self.relabelled = relabelled
         self.sessions = sessions
         self.tasks = tasks
         self.devices = devices
@@ -163,12 +172,20 @@ public struct SessionFacts: Sendable {
     /// When it ended, Unix ms; for a session that never logged its end, its last event.
     public var end: Int64
     public var outcome: Outcome
+    /// Whether it had an intention (`vigil start --intent`) and what the person answered. (After
+    /// `outcome`, in what would be padding.)
+    public var intent: Intent = .none
     public var active: Range<Int32> = 0..<0
     public var episodes: Range<Int32> = 0..<0
+    public var relabelled: Range<Int32> = 0..<0
     public var alarms: Range<Int32> = 0..<0
     /// Its stretches in applications and on calls, in order of start (only those read: see
     /// `StatisticsFacts.activities`).
     public var activities: Range<Int32> = 0..<0
+
+    public enum Intent: UInt8, Sendable {
+        case none, unanswered, done, partly, no
+    }
 
     public init(id: Int64, task: Int32, device: Int32 = -1, start: Int64, end: Int64, outcome: Outcome) {
         self.id = id
@@ -186,11 +203,14 @@ public struct EpisodeFacts: Sendable {
     /// ends with its session.
     public var span: Span
     public var number: Int32
+    /// The person's word on it; nil as judged. (After `number`, in what would be padding.)
+    public var label: EpisodeLabel?
     public var cause: Cause
-    public init(number: Int, span: Span, cause: Cause) {
+    public init(number: Int, span: Span, cause: Cause, label: EpisodeLabel? = nil) {
         self.number = Int32(truncatingIfNeeded: number)
         self.span = span
         self.cause = cause
+        self.label = label
     }
 }
 

@@ -49,6 +49,43 @@ public struct Report: Codable, Sendable {
     /// in the period, most focused time first; nil for a log of one device. A device's own: time two devices judged at once is in
     /// both their figures, so they can add up to more than the totals, which count it once.
     public var devices: [DeviceFigure]? = nil
+    /// The intentions of the period's sessions (`vigil start --intent`) and what became of them;
+    /// nil when none had one.
+    public var intentions: IntentionFigures? = nil
+    /// The period's episodes the person said were no distraction, and the time that moved (docs/
+    /// statistics.md, "The person's word"); nil when none was.
+    public var relabelled: RelabelledFigures? = nil
+
+    public struct IntentionFigures: Codable, Sendable {
+        /// Sessions started in the period with an intention.
+        public var sessions: Int
+        public var done: Int
+        public var partly: Int
+        /// Answered "no".
+        public var notDone: Int
+        public var unanswered: Int
+        /// done / answered; nil with none answered.
+        public var keptShare: Double?
+        /// Focus share (focused / judged) of the sessions whose intention was done, and of those
+        /// partly or not done: whether focus goes with doing what was meant. Nil without judged time.
+        public var focusShareDone: Double?
+        public var focusShareNotDone: Double?
+    }
+
+    public struct RelabelledFigures: Codable, Sendable {
+        /// By label, in `EpisodeLabel`'s order, those with episodes only.
+        public var labels: [LabelFigure]
+        /// Minutes that moved out of distracted time: to focused, or out of the judged time.
+        public var minutes: Double
+
+        public struct LabelFigure: Codable, Sendable {
+            public var label: String
+            /// What its time now counts as: `focused`, or `neither` (a break, a meeting).
+            public var countedAs: String
+            public var episodes: Int
+            public var minutes: Double
+        }
+    }
 
     /// Sessions by where they came from (`live`, `simulated`, `replay`, `rehearsal`, `imported`, `added`).
     public struct SourceFigures: Codable, Sendable {

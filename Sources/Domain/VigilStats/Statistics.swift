@@ -91,6 +91,7 @@ public enum Statistics {
         let anyActed = facts.alarms.contains { $0.acted }
         var recoveriesAfterAlarm: [Int64] = []
         var earned = Earned(clock: clock)
+        var personsWord = PersonsWordSums()
         var focusedSpans: [Span] = []
         var episodeSpans: [Span] = []
         var firstAlarms: [AlarmFacts] = []
@@ -171,6 +172,18 @@ public enum Statistics {
                     taskSums[Int(s.task) + 1].listed = true
                 }
                 if !shared { earned.noteFocus(span) }
+            }
+
+            if inPeriod(s.start) {
+                if s.intent != .none {
+                    var (f, x): (Int64, Int64) = (0, 0)
+                    for span in focusedSpans { f += insidePeriod(span) }
+                    for span in episodeSpans { x += insidePeriod(span) }
+                    personsWord.add(s.intent, focused: f, distracted: x)
+                }
+                for e in facts.relabelled[Int(s.relabelled.lowerBound)..<Int(s.relabelled.upperBound)] where inPeriod(e.span.start) {
+                    personsWord.add(relabelled: e)
+                }
             }
 
             // Alarms; recovery runs from an episode's first alarm to the person being back.
@@ -435,7 +448,9 @@ public enum Statistics {
             tasks: tasks,
             achievements: earned.list(periodFirst: periodFirst),
             applications: applications,
-            devices: devices)
+            devices: devices,
+            intentions: personsWord.intentions,
+            relabelled: personsWord.relabelled)
     }
 
     /// The application in front at `t`: the one whose stretch holds it ([start, end)), among a

@@ -219,3 +219,53 @@ struct PeriodSums {
             mostProductiveHour: h.mostProductiveHour, leastProductiveHour: h.leastProductiveHour, mostProcrastinatedHour: h.mostProcrastinatedHour)
     }
 }
+
+/// The person's word while the sessions are read: intentions and what became of them, with the
+/// judged time of each kind of answer, and the episodes relabelled, by label.
+struct PersonsWordSums {
+    /// By `SessionFacts.Intent`'s raw value.
+    var intents = [Int](repeating: 0, count: 5)
+    var focusedDone: Int64 = 0
+    var judgedDone: Int64 = 0
+    var focusedNotDone: Int64 = 0
+    var judgedNotDone: Int64 = 0
+    /// By `EpisodeLabel.allCases` position.
+    var labels = [EpisodeSums](repeating: EpisodeSums(), count: EpisodeLabel.allCases.count)
+
+    /// A session started in the period, with the time it counts inside the period.
+    mutating func add(_ intent: SessionFacts.Intent, focused: Int64, distracted: Int64) {
+        guard intent != .none else { return }
+        intents[Int(intent.rawValue)] += 1
+        switch intent {
+        case .done: (focusedDone, judgedDone) = (focusedDone + focused, judgedDone + focused + distracted)
+        case .partly, .no: (focusedNotDone, judgedNotDone) = (focusedNotDone + focused, judgedNotDone + focused + distracted)
+        case .none, .unanswered: break
+        }
+    }
+
+    mutating func add(relabelled e: EpisodeFacts) {
+        guard let label = e.label, let i = EpisodeLabel.allCases.firstIndex(of: label) else { return }
+        labels[i].add(e.span.milliseconds)
+    }
+
+    var intentions: Report.IntentionFigures? {
+        let (unanswered, done, partly, no) = (intents[1], intents[2], intents[3], intents[4])
+        let sessions = unanswered + done + partly + no
+        guard sessions > 0 else { return nil }
+        let answered = done + partly + no
+        return Report.IntentionFigures(
+            sessions: sessions, done: done, partly: partly, notDone: no, unanswered: unanswered,
+            keptShare: answered > 0 ? Statistics.share(Int64(done), of: Int64(answered)) : nil,
+            focusShareDone: Statistics.share(focusedDone, of: judgedDone), focusShareNotDone: Statistics.share(focusedNotDone, of: judgedNotDone))
+    }
+
+    var relabelled: Report.RelabelledFigures? {
+        let figures = zip(EpisodeLabel.allCases, labels).filter { $0.1.count > 0 }.map { label, sums in
+            Report.RelabelledFigures.LabelFigure(
+                label: label.rawValue, countedAs: label.counted == .focused ? "focused" : "neither", episodes: sums.count,
+                minutes: Statistics.minutes(sums.total))
+        }
+        guard !figures.isEmpty else { return nil }
+        return Report.RelabelledFigures(labels: figures, minutes: Statistics.minutes(labels.reduce(0) { $0 + $1.total }))
+    }
+}

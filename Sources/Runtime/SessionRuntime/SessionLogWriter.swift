@@ -39,18 +39,21 @@ public final class SessionLogWriter: @unchecked Sendable {
 
     private let taskId: Int64?
     private let tags: [String]
+    private let intent: String?
     private let source: SessionSource
 
     /// - Parameters: taskId: the task in the person's list the session is for, if any; source:
     ///   `live`, or `rehearsal` for a recording played as live; news: told when writing starts
-    ///   failing and when it works again (once each way); tags: the session's (`start --tag`).
+    ///   failing and when it works again (once each way); tags: the session's (`start --tag`);
+    ///   intent: what the person means to do in it (`start --intent`).
     public init(
-        store: EventStore, taskId: Int64? = nil, tags: [String] = [], source: SessionSource = .live,
+        store: EventStore, taskId: Int64? = nil, tags: [String] = [], intent: String? = nil, source: SessionSource = .live,
         news: @escaping @Sendable (LogWriterNews) -> Void = { _ in }
     ) {
         self.store = store
         self.taskId = taskId
         self.tags = tags
+        self.intent = intent
         self.source = source
         self.news = news
     }
@@ -103,7 +106,8 @@ public final class SessionLogWriter: @unchecked Sendable {
         do {
             if sessionId == nil, let first = waiting.first, case .sessionStarted(let task, let planned) = first.kind {
                 sessionId = try store.beginSession(
-                    task: task, taskId: taskId, tags: tags, source: source, recording: nil, startedAt: first.time, plannedSeconds: planned)
+                    task: task, taskId: taskId, tags: tags, source: source, recording: nil, startedAt: first.time, plannedSeconds: planned,
+                    intent: intent)
                 waiting.removeFirst()
             }
             guard let id = sessionId else { return }

@@ -249,6 +249,26 @@ struct Summary {
         return line
     }
 
+    /// What the person meant to do and what became of it, with the focus of each; nil when no
+    /// session of the period had an intention.
+    var intentionsLine: String? {
+        guard let i = r.intentions else { return nil }
+        var line = "\(i.done) of \(i.sessions) done"
+        if i.partly > 0 { line += ", \(i.partly) partly" }
+        if i.notDone > 0 { line += ", \(i.notDone) not" }
+        if i.unanswered > 0 { line += ", \(i.unanswered) unanswered" }
+        if let done = i.focusShareDone { line += " · \(percent(done)) focused when done" }
+        if let not = i.focusShareNotDone { line += " · \(percent(not)) when partly or not" }
+        return line
+    }
+
+    /// The episodes the person said were no distraction, and where their time went; nil when none.
+    var relabelledLine: String? {
+        guard let l = r.relabelled else { return nil }
+        let parts = l.labels.map { "\(EpisodeLabel(rawValue: $0.label)?.words ?? $0.label) \($0.episodes) (\(hoursMinutes($0.minutes)))" }
+        return "\(hoursMinutes(l.minutes)) you said was no distraction: " + parts.joined(separator: " · ")
+    }
+
     /// The headline figures against the previous period of the same length; nil for all history.
     var trendLine: String? {
         guard let p = r.previous else { return nil }
@@ -300,6 +320,8 @@ struct Summary {
         }
         out.append(("Alarms", alarms))
         if let acting = actingLine { out.append(("Acting", acting)) }
+        if let intentions = intentionsLine { out.append(("Intentions", intentions)) }
+        if let relabelled = relabelledLine { out.append(("Your word", relabelled)) }
         if let trend = trendLine { out.append(("Compared", trend)) }
         if t.activeMinutes > 0 {
             out.append(("Hours", hoursLine))

@@ -234,6 +234,37 @@ extension Report: JSONObject {
         w.field("applications", applications)
         w.field("sources", sources)
         w.field("devices", devices)
+        w.field("intentions", intentions)
+        w.field("relabelled", relabelled)
+    }
+}
+
+extension Report.IntentionFigures: JSONObject {
+    public func writeFields(_ w: inout JSONWriter) {
+        w.field("sessions", sessions)
+        w.field("done", done)
+        w.field("partly", partly)
+        w.field("not_done", notDone)
+        w.field("unanswered", unanswered)
+        w.field("kept_share", keptShare)
+        w.field("focus_share_done", focusShareDone)
+        w.field("focus_share_not_done", focusShareNotDone)
+    }
+}
+
+extension Report.RelabelledFigures: JSONObject {
+    public func writeFields(_ w: inout JSONWriter) {
+        w.field("labels", labels)
+        w.field("minutes", minutes)
+    }
+}
+
+extension Report.RelabelledFigures.LabelFigure: JSONObject {
+    public func writeFields(_ w: inout JSONWriter) {
+        w.field("label", label)
+        w.field("counted_as", countedAs)
+        w.field("episodes", episodes)
+        w.field("minutes", minutes)
     }
 }
 

@@ -10,7 +10,9 @@ for sessions at the same time docs/sync.md ("Merging"): a second counts once, di
 session is in an episode then, else focused if any judged it, and goes to the first session (in
 start order) that says so. The applications (docs/statistics.md, "Applications") are summed from
 the `activities` rows in milliseconds, each `app` episode given to the stretch of its session that
-holds its start.
+holds its start. The person's word (docs/statistics.md, "The person's word"): an episode labelled
+a break or a meeting is not judged, one labelled work is not an episode; intentions are counted by
+their answers, with the seconds each session counts.
 
 Every logged time must be a whole second (the simulator guarantees it), so counting seconds is
 exact.
@@ -47,10 +49,12 @@ def main():
         return datetime.fromtimestamp(sec, tz)
 
     sessions = db.execute(
-        "SELECT id, task, started_ms, coalesce(ended_ms, last_event_ms), outcome FROM sessions"
+        "SELECT id, task, started_ms, coalesce(ended_ms, last_event_ms), outcome, intent IS NOT NULL, intent_kept FROM sessions"
         " WHERE source IN ('live', 'simulated') ORDER BY started_ms, id").fetchall()
     # Only sessions that start on or before the last day.
     sessions = [s for s in sessions if local(s[2] // 1000).date() <= to_day and (task_filter is None or s[1] == task_filter)]
+    intents = {s[0]: (s[5], s[6]) for s in sessions}
+    sessions = [s[:5] for s in sessions]
     first_day = date.fromisoformat(first) if first != "all" else min(local(s[2] // 1000).date() for s in sessions)
 
     changes = defaultdict(list)
@@ -60,8 +64,15 @@ def main():
     for sid, a, b in db.execute("SELECT session_id, from_ms, to_ms FROM gaps"):
         gaps[sid].append((a // 1000, b // 1000))
     episodes = defaultdict(list)
-    for sid, number, a, b, cause in db.execute("SELECT session_id, number, started_ms, ended_ms, cause FROM episodes ORDER BY session_id, number"):
-        episodes[sid].append((number, a // 1000, None if b is None else b // 1000, cause))
+    # Episodes the person said were no distraction: (label, start, end or None); a break's or a
+    # meeting's time is not judged.
+    relabelled = defaultdict(list)
+    for sid, number, a, b, cause, label in db.execute(
+            "SELECT session_id, number, started_ms, ended_ms, cause, label FROM episodes ORDER BY session_id, number"):
+        if label in ("break", "meeting", "offline_work", "work"):
+            relabelled[sid].append((label, a // 1000, None if b is None else b // 1000))
+        else:
+            episodes[sid].append((number, a // 1000, None if b is None else b // 1000, cause))
     alarms = defaultdict(list)
     # The person was back only when the episode closed by a return (not a pause, a break, a gap or the end).
     for sid, ep, at, cleared in db.execute(
@@ -99,6 +110,10 @@ def main():
     # (in start order) in an episode then, else the first judged outside its episodes then.
     distracted_by = {}
     focused_by = {}
+    # The session each counted second goes to, for the intentions' focus shares.
+    distracted_owner = {}
+    focused_owner = {}
+    moved_by_label = defaultdict(list)
     # Whether the session a focused second counts for was not abandoned: its days count for streaks.
     kept_by = {}
     kept_days = set()
@@ -119,6 +134,11 @@ def main():
         if outcome == "completed" and local(end).date() <= to_day:
             note("first_completed", local(end).date())
         eps = [(n, a, b if b is not None else end, c) for n, a, b, c in episodes[sid]]
+        moved = [(label, a, b if b is not None else end) for label, a, b in relabelled[sid]]
+        unjudged = gaps[sid] + [(a, b) for label, a, b in moved if label in ("break", "meeting")]
+        for label, a, b in moved:
+            if in_period(local(a).date()):
+                moved_by_label[label].append(b - a)
         for n, a, b, c in eps:
             ld = local(a)
             if ld.date() <= to_day:
@@ -158,17 +178,19 @@ def main():
             while ci < len(ch) and ch[ci][0] <= t:
                 state = ch[ci][1]
                 ci += 1
-            judged = state in ACTIVE and not any(a <= t < b for a, b in gaps[sid])
+            judged = state in ACTIVE and not any(a <= t < b for a, b in unjudged)
             in_episode = any(a <= t < b for _, a, b, _ in eps)
             lt = local(t)
             if lt.date() > to_day:
                 break
             if in_episode:
                 distracted_by.setdefault(t, task or "")
+                distracted_owner.setdefault(t, sid)
             if judged and not in_episode:
                 if t not in focused_by:
                     kept_by[t] = outcome != "abandoned"
                 focused_by.setdefault(t, task or "")
+                focused_owner.setdefault(t, sid)
             if judged or in_episode:
                 judged_sessions[t] += 1
             if judged and outcome != "abandoned" and "first_session" not in earned:
@@ -412,6 +434,38 @@ def main():
             apps=[dict(app_class=k[0], category=k[1], minutes=app_ms[k] / 60000, stretches=app_stretches[k], episodes=app_episodes[k])
                   for k in ranked])
 
+    # Intentions: the period's sessions with one, by answer, with the seconds each counts.
+    own_f = defaultdict(int)
+    own_x = defaultdict(int)
+    for t, sid in distracted_owner.items():
+        if in_period(local(t).date()):
+            own_x[sid] += 1
+    for t, sid in focused_owner.items():
+        if t not in distracted_by and in_period(local(t).date()):
+            own_f[sid] += 1
+    answers = defaultdict(int)
+    fx = {"done": [0, 0], "not": [0, 0]}
+    for sid, task, start_ms, end_ms, outcome in sessions:
+        has, kept = intents[sid]
+        if not has or not in_period(local(start_ms // 1000).date()):
+            continue
+        kept = kept if kept in ("done", "partly", "no") else None
+        answers[kept] += 1
+        if kept is not None:
+            k = "done" if kept == "done" else "not"
+            fx[k][0] += own_f[sid]
+            fx[k][1] += own_f[sid] + own_x[sid]
+    n_intents = sum(answers.values())
+    n_answered = answers["done"] + answers["partly"] + answers["no"]
+    intentions = None if n_intents == 0 else dict(
+        sessions=n_intents, done=answers["done"], partly=answers["partly"], not_done=answers["no"], unanswered=answers[None],
+        kept_share=answers["done"] / n_answered if n_answered else None,
+        focus_share_done=share(*fx["done"]), focus_share_not_done=share(*fx["not"]))
+    labels = [dict(label=label, counted_as="neither" if label in ("break", "meeting") else "focused", episodes=len(moved_by_label[label]),
+                   minutes=sum(moved_by_label[label]) / 60)
+              for label in ("break", "meeting", "offline_work", "work") if moved_by_label[label]]
+    relabelled_figures = dict(labels=labels, minutes=sum(sum(v) for v in moved_by_label.values()) / 60) if labels else None
+
     badges = [(90, "lifestyle"), (60, "strong_habit"), (21, "habit"), (7, "week"), (1, "new")]
     expected = dict(
         time_zone=zone, from_=first_day.isoformat(), to=to_day.isoformat(), task=task_filter,
@@ -460,6 +514,8 @@ def main():
         achievements=sorted(({"id": k, "earned": v.isoformat(), "in_period": v >= first_day} for k, v in earned.items()),
                             key=lambda a: a["earned"]),
         applications=applications,
+        intentions=intentions,
+        relabelled=relabelled_figures,
     )
 
     mismatches = []

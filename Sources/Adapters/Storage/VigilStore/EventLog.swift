@@ -14,15 +14,15 @@ struct EventLog: Sendable {
 
     func beginSession(
         task: String?, taskId: Int64? = nil, tags: [String] = [], source: SessionSource, recording: String?, startedAt: Timestamp,
-        plannedSeconds: Double?
+        plannedSeconds: Double?, intent: String? = nil
     ) throws(StoreError) -> Int64 {
         try writer.write(logAt: path) { db in
             try db.execute(
                 sql:
-                    "INSERT INTO sessions (task, task_id, tags, source, recording, started_ms, planned_s, last_event_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO sessions (task, task_id, tags, source, recording, started_ms, planned_s, last_event_ms, intent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 arguments: [
                     task, taskId, tags.joined(separator: ","), source.rawValue, recording, startedAt.millisecondsSinceEpoch, plannedSeconds,
-                    startedAt.millisecondsSinceEpoch,
+                    startedAt.millisecondsSinceEpoch, intent,
                 ])
             return db.lastInsertedRowID
         }

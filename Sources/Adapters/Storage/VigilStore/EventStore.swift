@@ -61,12 +61,13 @@ public final class EventStore: Sendable {
     /// Opens a session row. Returns its id, which `append` needs.
     public func beginSession(
         task: String?, taskId: Int64? = nil, tags: [String] = [], source: SessionSource, recording: String?, startedAt: Timestamp,
-        plannedSeconds: Double?
+        plannedSeconds: Double?, intent: String? = nil
     )
         throws(StoreError) -> Int64
     {
         try log.beginSession(
-            task: task, taskId: taskId, tags: tags, source: source, recording: recording, startedAt: startedAt, plannedSeconds: plannedSeconds)
+            task: task, taskId: taskId, tags: tags, source: source, recording: recording, startedAt: startedAt, plannedSeconds: plannedSeconds,
+            intent: intent)
     }
 
     /// Writes a batch of a session's events in one durable transaction.

@@ -54,6 +54,15 @@ public enum IncomingRows {
         switch table.name {
         case "sessions":
             if case .integer(let start) = row[6], case .integer(let end) = row[8], end < start { return "it ends before it starts" }
+            let columns = table.columns.map(\.name)
+            if let at = columns.firstIndex(of: "intent_kept"), case .text(let answer) = row[at], IntentAnswer(rawValue: answer) == nil {
+                return "intent_kept '\(answer.prefix(40))' is not done, partly or no"
+            }
+            if let at = columns.firstIndex(of: SyncTable.labelsColumn), case .text(let labels) = row[at],
+                case .failure(let problem) = SessionLabels.parse(labels)
+            {
+                return problem.description
+            }
         case "episodes":
             // number, started, confirmed, ended: a span read as a range must not be reversed.
             if case .integer(let start) = row[4], case .integer(let confirmed) = row[5], confirmed < start {

@@ -382,6 +382,11 @@ enum LogFile {
         m.registerMigration("v12: undo sees other devices' changes") { db in
             try db.execute(sql: UndoJournal.overtakenMigration)
         }
+        // The person in the loop (docs/person-in-the-loop-design.md): what they meant to do and
+        // whether they did, and their word on an episode; each an edit that travels.
+        m.registerMigration("v13: intentions and the person's labels") { db in
+            try db.execute(sql: SyncMigration.personsWord)
+        }
         return m
     }
 }

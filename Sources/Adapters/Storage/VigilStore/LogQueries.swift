@@ -7,6 +7,8 @@ extension EpisodeRecord: FetchableRecord {
             id: r["id"], sessionId: r["session_id"], number: r["number"], startedAt: r.time("started_ms"), confirmedAt: r.time("confirmed_ms"),
             endedAt: r.optionalTime("ended_ms"), cause: r["cause"], peakScore: r["peak_score"], reason: r["reason"],
             alarmLevel: r["alarm_level"], closedBy: r["closed_by"])
+        // A label this Vigil does not know (a newer one's, synced): as judged.
+        label = (r["label"] as String?).flatMap(EpisodeLabel.init(rawValue:))
     }
 }
 

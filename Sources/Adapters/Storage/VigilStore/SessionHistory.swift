@@ -27,7 +27,7 @@ public struct SessionEdit: Sendable, Hashable {
 extension EventStore {
     private static let recordColumns = """
         s.id, s.task, s.task_id, s.source, s.started_ms, s.ended_ms, s.outcome, s.focused_s, s.distracted_s, s.episodes, s.tags, s.note,
-        d.name, s.planned_s
+        d.name, s.planned_s, s.intent, s.intent_kept
         """
     private static let recordJoin = "sessions s LEFT JOIN devices d ON d.id = s.origin_device"
 
@@ -37,12 +37,15 @@ extension EventStore {
         // Tracked time was judged by nobody, whatever figures its row holds (imports before v11
         // stored their whole time as focused).
         let judged = source?.isJudged ?? true
-        return SessionRecord(
+        var record = SessionRecord(
             id: r[0], task: r[1], taskId: r[2], source: source,
             started: storedTime(r[4]), ended: (r[5] as Int64?).map(storedTime), plannedSeconds: r[13],
             outcome: r[6],
             focusedSeconds: judged ? r[7] : nil, distractedSeconds: judged ? r[8] : nil, episodes: judged ? r[9] : nil,
             tags: tags.split(separator: ",").map(String.init), note: r[11], device: r[12])
+        record.intent = r[14]
+        record.intentKept = (r[15] as String?).flatMap(IntentAnswer.init(rawValue:))
+        return record
     }
 
     /// The `limit` latest sessions from these sources, newest first.
@@ -132,6 +135,31 @@ extension EventStore {
             guard !sets.isEmpty else { return }
             try UndoJournal.journal(db, "session edit #\(id)", [.init(table: "sessions", column: "id", value: id)])
             try db.execute(sql: "UPDATE sessions SET \(sets.joined(separator: ", ")) WHERE id = ?", arguments: StatementArguments(arguments + [id]))
+        }
+    }
+
+    /// The person's answer to the session's intention (nil: not answered); the migration's
+    /// trigger stamps it as an edit. False when the session has no intention.
+    public func answerIntent(session id: Int64, _ answer: IntentAnswer?) throws(StoreError) -> Bool {
+        try write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT intent IS NOT NULL FROM sessions WHERE id = ?", arguments: [id]) == true else { return false }
+            try UndoJournal.journal(db, "session intent #\(id)", [.init(table: "sessions", column: "id", value: id)])
+            try db.execute(sql: "UPDATE sessions SET intent_kept = ? WHERE id = ?", arguments: [answer?.rawValue, id])
+            return true
+        }
+    }
+
+    /// The person's word on episode `number` of a session (nil: as judged); stamped as an edit of
+    /// the session. False when the session has no such episode.
+    public func labelEpisode(session id: Int64, number: Int, _ label: EpisodeLabel?) throws(StoreError) -> Bool {
+        try write { db in
+            let part = UndoJournal.Part(table: "episodes", [("session_id", id), ("number", Int64(number))])
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM episodes WHERE \(part.sql)", arguments: [id, number]) == true else { return false }
+            // The session too: a label another device gave since is an edit of the session's row,
+            // which `undo` must not write over.
+            try UndoJournal.journal(db, "episode \(number) of session #\(id)", [.init(table: "sessions", column: "id", value: id), part])
+            try db.execute(sql: "UPDATE episodes SET label = ? WHERE \(part.sql)", arguments: [label?.rawValue, id, number])
+            return true
         }
     }
 

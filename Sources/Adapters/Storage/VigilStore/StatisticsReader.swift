@@ -119,6 +119,9 @@ struct StatisticsReader: Sendable {
     private struct ChildRows {
         var episodes: [EpisodeFacts] = []
         var episodeSessions: [Int64] = []
+        /// Episodes the person labelled as no distraction (`StatisticsFacts.relabelled`).
+        var relabelled: [EpisodeFacts] = []
+        var relabelledSessions: [Int64] = []
         var alarms: [AlarmFacts] = []
         var alarmSessions: [Int64] = []
         var activities: [ActivityFacts] = []
@@ -163,7 +166,7 @@ struct StatisticsReader: Sendable {
         // Every source and task is read, to count the sessions by source; the others are left out
         // here, by their bytes.
         let sql =
-            "SELECT id, task, started_ms, coalesce(ended_ms, last_event_ms), outcome, last_event_ms, source, origin_device FROM sessions NOT INDEXED WHERE started_ms < ?"
+            "SELECT id, task, started_ms, coalesce(ended_ms, last_event_ms), outcome, last_event_ms, source, origin_device, \(intentColumn) FROM sessions NOT INDEXED WHERE started_ms < ?"
         // An imported or added session was judged by nobody: tracked time, never in the judged
         // figures, whatever the selection.
         let wanted = SessionSource.allCases.map { sources.contains($0) && $0.isJudged }
@@ -205,11 +208,12 @@ struct StatisticsReader: Sendable {
                 out.tracked.append(Span(start, max(start, instant(p, 3))))
                 return
             }
-            out.sessions.append(
-                SessionFacts(
-                    id: sqlite3_column_int64(p, 0), task: out.tasks.index(p, 1), device: deviceOfSession, start: start,
-                    end: max(start, instant(p, 3)),
-                    outcome: outcome(p, 4)))
+            var session = SessionFacts(
+                id: sqlite3_column_int64(p, 0), task: out.tasks.index(p, 1), device: deviceOfSession, start: start,
+                end: max(start, instant(p, 3)),
+                outcome: outcome(p, 4))
+            session.intent = SessionFacts.Intent(rawValue: UInt8(truncatingIfNeeded: sqlite3_column_int64(p, 8))) ?? .none
+            out.sessions.append(session)
             out.lastEvents.append(instant(p, 5))
         }
         // Pauses and breaks from the state changes into and out of them (in session, then time order).
@@ -258,12 +262,20 @@ struct StatisticsReader: Sendable {
         let episodes = Self.capacity(for: try Int64.fetchOne(db, sql: "SELECT (SELECT max(id) FROM episodes) - (SELECT min(id) FROM episodes) + 1"))
         out.episodes.reserveCapacity(episodes)
         out.episodeSessions.reserveCapacity(episodes)
-        try stepRows(db, "SELECT session_id, number, started_ms, ended_ms, cause FROM episodes") { p in
+        try stepRows(db, "SELECT session_id, number, started_ms, ended_ms, cause, label FROM episodes") { p in
             guard let cause = storedCause(p, 4) else { return }
             let start = instant(p, 2)
             // An episode never closed ends with its session (Int64.max until assembled).
             let end = sqlite3_column_type(p, 3) == SQLITE_NULL ? Int64.max : max(start, instant(p, 3))
-            out.episodes.append(EpisodeFacts(number: Int(sqlite3_column_int64(p, 1)), span: Span(start, end), cause: cause))
+            let label = sqlite3_column_type(p, 5) == SQLITE_NULL ? nil : storedLabel(p, 5)
+            let episode = EpisodeFacts(number: Int(sqlite3_column_int64(p, 1)), span: Span(start, end), cause: cause, label: label)
+            // The person said it was no distraction: its time moves (`assemble`).
+            if let label, label.counted != .distracted {
+                out.relabelled.append(episode)
+                out.relabelledSessions.append(sqlite3_column_int64(p, 0))
+                return
+            }
+            out.episodes.append(episode)
             out.episodeSessions.append(sqlite3_column_int64(p, 0))
         }
         let alarms = Self.capacity(for: try Int64.fetchOne(db, sql: "SELECT (SELECT max(id) FROM alarms) - (SELECT min(id) FROM alarms) + 1"))
@@ -374,6 +386,11 @@ struct StatisticsReader: Sendable {
             keep: { a, i in a.span.end <= seenUntil[i] }, adjust: { _, _ in })
         let (holes, holeRanges) = groupBySession(
             &rows.holes, rows.holeSessions, sessions: sessions.count, index, keep: { _, _ in true }, adjust: { _, _ in })
+        var (relabelled, relabelledRanges) = groupBySession(
+            &children.relabelled, children.relabelledSessions, sessions: sessions.count, index,
+            keep: { e, i in e.span.start <= seenUntil[i] },
+            adjust: { e, i in if e.span.end > seenUntil[i] { e.span.end = .max } })
+        var holesAndBreaks: [Span] = []
 
         var active: [Span] = []
         active.reserveCapacity(sessions.count + holes.count)
@@ -382,10 +399,20 @@ struct StatisticsReader: Sendable {
             let whole = Span(sessions[i].start, sessions[i].end)
             let first = Int32(active.count)
             let r = Int(holeRanges[i].lowerBound)..<Int(holeRanges[i].upperBound)
-            if r.isEmpty {
+            let moved = Int(relabelledRanges[i].lowerBound)..<Int(relabelledRanges[i].upperBound)
+            for k in moved where relabelled[k].span.end == .max { relabelled[k].span.end = max(relabelled[k].span.start, whole.end) }
+            sessions[i].relabelled = relabelledRanges[i]
+            if r.isEmpty, moved.isEmpty {
                 active.append(whole)
-            } else {
+            } else if moved.isEmpty {
                 union(holes[r], into: &joined)
+                subtract(joined, from: CollectionOfOne(whole), into: &active)
+            } else {
+                // A break or a meeting the person named is out of the judged time, as a pause is.
+                holesAndBreaks.removeAll(keepingCapacity: true)
+                holesAndBreaks += holes[r]
+                for e in relabelled[moved] where e.label?.counted == .neither { holesAndBreaks.append(e.span) }
+                union(holesAndBreaks[...], into: &joined)
                 subtract(joined, from: CollectionOfOne(whole), into: &active)
             }
             sessions[i].active = first..<Int32(active.count)
@@ -404,6 +431,6 @@ struct StatisticsReader: Sendable {
         }
         return StatisticsFacts(
             sessions: sessions, tasks: rows.tasks.names, devices: rows.devices, active: active, episodes: episodes, alarms: alarms,
-            tracked: rows.tracked, applications: children.applications.keys, activities: activities)
+            tracked: rows.tracked, applications: children.applications.keys, activities: activities, relabelled: relabelled)
     }
 }

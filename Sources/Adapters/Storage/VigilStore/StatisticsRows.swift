@@ -121,6 +121,24 @@ func storedCause(_ p: OpaquePointer, _ column: Int32) -> Cause? {
 
 let builtInCauses = Cause.builtIn.map { (Array($0.rawValue.utf8), $0) }
 
+/// An episode's label as stored (`EpisodeLabel`); nil for none, or for one this version does not
+/// know (the episode is then as judged).
+func storedLabel(_ p: OpaquePointer, _ column: Int32) -> EpisodeLabel? {
+    guard let c = sqlite3_column_text(p, column) else { return nil }
+    let text = UnsafeRawBufferPointer(start: c, count: Int(sqlite3_column_bytes(p, column)))
+    for (name, label) in labelNames where same(name, text) { return label }
+    return nil
+}
+
+let labelNames = EpisodeLabel.allCases.map { (Array($0.rawValue.utf8), $0) }
+
+/// A session's intention and the person's answer as one small number (`SessionFacts.Intent`),
+/// worked out by SQLite.
+let intentColumn = """
+    CASE WHEN intent IS NULL THEN 0 WHEN intent_kept = 'done' THEN 2 WHEN intent_kept = 'partly' THEN 3 WHEN intent_kept = 'no' THEN 4
+    ELSE 1 END
+    """
+
 /// Steps a statement's rows with SQLite's column functions.
 func stepRows(_ db: Database, _ sql: String, _ arguments: StatementArguments = [], _ body: (OpaquePointer) throws -> Void) throws {
     let statement = try db.makeStatement(sql: sql)

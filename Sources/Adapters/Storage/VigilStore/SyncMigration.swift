@@ -162,6 +162,29 @@ enum SyncMigration {
         END;
         """
 
+    /// Migration v13: a session's intention (`start --intent`, the person's words) and their
+    /// answer (`done`, `partly`, `no`; NULL unanswered); an episode's label (`EpisodeLabel`; NULL as
+    /// judged). Each is an edit of the session, stamped as v9's are: an episode's label travels
+    /// in its session's row (`SyncTable.sessions`' `labels`), since its events are sent once.
+    static let personsWord = """
+        ALTER TABLE sessions ADD COLUMN intent TEXT;
+        ALTER TABLE sessions ADD COLUMN intent_kept TEXT;
+        ALTER TABLE episodes ADD COLUMN label TEXT;
+        CREATE INDEX episodes_labelled ON episodes(session_id) WHERE label IS NOT NULL;
+        DROP TRIGGER sessions_stamp_edit;
+        CREATE TRIGGER sessions_stamp_edit AFTER UPDATE OF task, task_id, tags, note, started_ms, ended_ms, intent, intent_kept ON sessions
+        WHEN \(notApplying) AND OLD.ended_ms IS NOT NULL BEGIN
+            \(tick)
+            UPDATE sessions SET edited_hlc = (SELECT hlc FROM sync_clock), pushed = CASE WHEN pushed = 0 THEN 0 ELSE 2 END WHERE id = NEW.id;
+        END;
+        CREATE TRIGGER episodes_stamp_label AFTER UPDATE OF label ON episodes
+        WHEN \(notApplying) AND NEW.label IS NOT OLD.label BEGIN
+            \(tick)
+            UPDATE sessions SET edited_hlc = (SELECT hlc FROM sync_clock), pushed = CASE WHEN pushed = 0 THEN 0 ELSE 2 END
+            WHERE id = NEW.session_id AND ended_ms IS NOT NULL;
+        END;
+        """
+
     /// The table the migration creates first, before its SQL (whose stamps name this device).
     static let devicesTable = """
         CREATE TABLE devices (

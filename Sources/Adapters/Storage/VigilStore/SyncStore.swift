@@ -28,15 +28,6 @@ public struct OutgoingSessions: Sendable {
     public var rowCount: Int { sessions.count + events.values.reduce(0) { $0 + $1.count } + deleted.count }
 }
 
-/// Sessions received from the server, with their events, and the sessions deleted elsewhere.
-public struct IncomingSessions: Sendable {
-    public var sessions: [[SyncValue]] = []
-    public var events: [String: [[SyncValue]]] = [:]
-    /// Sessions deleted on some device: (origin device, origin id).
-    public var deleted: [(device: String, id: Int64)] = []
-    public init() {}
-}
-
 /// What applying received rows did to the log.
 public struct AppliedCounts: Sendable, Equatable {
     /// Rows new to this log (sessions and events, or edited rows that won).
@@ -56,7 +47,7 @@ extension EventStore {
     private static let selfID = "(SELECT id FROM devices WHERE is_self = 1)"
 
     /// This device's id, as the rows name it.
-    private static func selfDevice(_ db: Database) throws -> String {
+    static func selfDevice(_ db: Database) throws -> String {
         try String.fetchOne(db, sql: "SELECT id FROM devices WHERE is_self = 1") ?? ""
     }
 
@@ -154,7 +145,7 @@ extension EventStore {
                             CASE WHEN t.id IS NULL THEN NULL ELSE coalesce(t.origin_device, ?) END,
                             coalesce(t.origin_id, t.id), s.source, s.started_ms, s.planned_s, s.ended_ms, s.outcome, s.active_s,
                             s.focused_s, s.distracted_s, s.paused_s, s.gap_s, s.episodes, s.alarms, s.last_event_ms, s.tags, s.note,
-                            s.edited_hlc
+                            s.intent, s.intent_kept, \(SessionLabels.outgoingSQL), s.edited_hlc
                         FROM sessions s INDEXED BY \(index) LEFT JOIN tasks t ON t.id = s.task_id
                         WHERE \(condition) ORDER BY s.id LIMIT ?
                         """, arguments: [me, me, limit])
@@ -271,7 +262,7 @@ extension EventStore {
 
     /// The local id of a task or habit known by its global identity; nil when the log has none.
     /// `me`: this device's id (`selfDevice`).
-    private static func localID(_ db: Database, table: String, device: String, origin: Int64, me: String) throws -> Int64? {
+    static func localID(_ db: Database, table: String, device: String, origin: Int64, me: String) throws -> Int64? {
         if device == me {
             return try Int64.fetchOne(db, sql: "SELECT id FROM \(table) WHERE id = ? AND origin_device IS NULL", arguments: [origin])
         }
@@ -280,7 +271,7 @@ extension EventStore {
     }
 
     /// Runs `body` in one transaction with the triggers quiet: what sync writes is not a local edit.
-    private func applying<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    func applying<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         try write { db in
             try db.execute(sql: "INSERT INTO sync_applying VALUES (1)")
             let result = try body(db)
@@ -289,130 +280,9 @@ extension EventStore {
         }
     }
 
-    private static func setState(_ db: Database, _ key: String, _ value: String) throws {
+    static func setState(_ db: Database, _ key: String, _ value: String) throws {
         try db.execute(
             sql: "INSERT INTO sync_state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", arguments: [key, value])
-    }
-
-    /// Stores sessions received from the server with their events, and removes the sessions
-    /// deleted elsewhere, in one transaction together with the new watermark `stateKey` =
-    /// `stateValue`: the watermark never runs ahead of the rows. A session the log already has
-    /// keeps its events, and takes the content received only when edited later than its own.
-    public func applyIncoming(_ incoming: IncomingSessions, stateKey: String, stateValue: String) throws(StoreError) -> AppliedCounts {
-        try applying { db in
-            var counts = AppliedCounts()
-            let me = try Self.selfDevice(db)
-            // The sessions' columns after their identity, task link resolved to a local task.
-            let sessionColumns = SyncTable.sessions.columns.map(\.name)
-            let contentColumns = sessionColumns.dropFirst(2).filter { $0 != "task_origin_device" && $0 != "task_origin_id" }
-            let insertSession = try db.cachedStatement(
-                sql: """
-                    INSERT INTO sessions (origin_device, origin_id, pushed, task_id, \(contentColumns.joined(separator: ", ")))
-                    VALUES (?, ?, 1, ?, \(contentColumns.map { _ in "?" }.joined(separator: ", ")))
-                    ON CONFLICT (origin_device, origin_id) WHERE origin_device IS NOT NULL DO NOTHING
-                    """)
-            let updateSession = try db.cachedStatement(
-                sql: """
-                    UPDATE sessions SET task_id = ?, \(contentColumns.map { "\($0) = ?" }.joined(separator: ", "))
-                    WHERE id = ? AND edited_hlc < ?
-                    """)
-            // Local session ids by (origin device, origin id), for their events.
-            var localSessions: [String: Int64] = [:]
-            // Each session's events, to be checked with it: a session is taken whole or not at all.
-            var eventsOf: [String: [(SyncTable, [SyncValue])]] = [:]
-            for table in SyncTable.sessionEvents {
-                for row in incoming.events[table.name] ?? [] {
-                    if case .text(let device) = row[0], row.count > 2, case .integer(let session) = row[2] {
-                        eventsOf["\(device) \(session)", default: []].append((table, row))
-                    }
-                }
-            }
-            for row in incoming.sessions {
-                guard row.count == sessionColumns.count, case .text(let device) = row[0], case .integer(let origin) = row[1] else {
-                    counts.skipped += 1
-                    continue
-                }
-                if let why = IncomingRows.problem(session: row, events: eventsOf["\(device) \(origin)"] ?? []) {
-                    counts.rejected.append(RejectedRow(table: "sessions", device: device, id: origin, reason: why))
-                    continue
-                }
-                var taskID: Int64? = nil
-                if case .text(let taskDevice) = row[3], case .integer(let taskOrigin) = row[4] {
-                    taskID = try Self.localID(db, table: "tasks", device: taskDevice, origin: taskOrigin, me: me)
-                }
-                var content: [DatabaseValue] = []
-                for (i, name) in sessionColumns.enumerated().dropFirst(2) where name != "task_origin_device" && name != "task_origin_id" {
-                    // Sessions sent before the server had tags and edits: the log's defaults.
-                    switch (row[i], name) {
-                    case (.null, "tags"): content.append("".databaseValue)
-                    case (.null, "edited_hlc"): content.append(0.databaseValue)
-                    default: content.append(row[i].databaseValue)
-                    }
-                }
-                // Edited somewhere: the later edit wins, and the clock moves past it.
-                if case .integer(let edited) = row[sessionColumns.count - 1], edited > 0 {
-                    try db.execute(sql: "UPDATE sync_clock SET hlc = max(hlc, ?)", arguments: [edited])
-                    if let local = try Self.localID(db, table: "sessions", device: device, origin: origin, me: me) {
-                        try updateSession.execute(
-                            arguments: StatementArguments([taskID.databaseValue] + content + [local.databaseValue, edited.databaseValue]))
-                        if db.changesCount == 1 { counts.added += 1 } else { counts.skipped += 1 }
-                        continue
-                    }
-                }
-                guard device != me else {
-                    counts.skipped += 1
-                    continue
-                }
-                try insertSession.execute(
-                    arguments: StatementArguments([device.databaseValue, origin.databaseValue, taskID.databaseValue] + content))
-                if db.changesCount == 1 {
-                    localSessions["\(device) \(origin)"] = db.lastInsertedRowID
-                    counts.added += 1
-                } else {
-                    counts.skipped += 1
-                }
-            }
-            for table in SyncTable.sessionEvents {
-                guard let rows = incoming.events[table.name], !rows.isEmpty else { continue }
-                let content = table.columns.dropFirst(3)
-                let insert = try db.cachedStatement(
-                    sql: """
-                        INSERT INTO \(table.name) (session_id, \(content.map(\.name).joined(separator: ", ")))
-                        VALUES (?, \(content.map { _ in "?" }.joined(separator: ", ")))
-                        """)
-                for row in rows {
-                    guard case .text(let device) = row[0], case .integer(let session) = row[2],
-                        let local = localSessions["\(device) \(session)"]
-                    else { continue }
-                    var arguments: [DatabaseValue] = [local.databaseValue]
-                    for (offset, column) in content.enumerated() {
-                        let value = row[3 + offset]
-                        // A reason that stayed on its device: the log's column wants words.
-                        if value == .null, column.name == "reason", table.name != "state_changes" {
-                            arguments.append("".databaseValue)
-                        } else {
-                            arguments.append(value.databaseValue)
-                        }
-                    }
-                    try insert.execute(arguments: StatementArguments(arguments))
-                    counts.added += 1
-                }
-            }
-            for d in incoming.deleted {
-                let local =
-                    d.device == me
-                    ? try Int64.fetchOne(db, sql: "SELECT id FROM sessions WHERE id = ? AND origin_device IS NULL", arguments: [d.id])
-                    : try Int64.fetchOne(db, sql: "SELECT id FROM sessions WHERE origin_device = ? AND origin_id = ?", arguments: [d.device, d.id])
-                guard let local else { continue }
-                for table in CrashRecovery.eventTables {
-                    try db.execute(sql: "DELETE FROM \(table) WHERE session_id = ?", arguments: [local])
-                }
-                try db.execute(sql: "DELETE FROM sessions WHERE id = ?", arguments: [local])
-                counts.deleted += db.changesCount
-            }
-            try Self.setState(db, stateKey, stateValue)
-            return counts
-        }
     }
 
     /// Merges rows of an edited table received from the server (`SyncTable.sentColumns` each), in

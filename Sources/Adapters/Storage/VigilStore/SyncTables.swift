@@ -10,7 +10,8 @@
 public struct SyncTable: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         /// Sessions: sent with their events once closed; a session edited after (its task, tags,
-        /// note, times: `edited_hlc`) is sent again without them, and the later edit wins.
+        /// note, times, intention, its episodes' labels: `edited_hlc`) is sent again without them,
+        /// and the later edit wins.
         case session
         /// A session's events, sent and received with it: `session_id` is the session's origin id.
         case sessionEvent
@@ -59,8 +60,12 @@ public struct SyncTable: Sendable, Hashable {
             Column("ended_ms", .integer), Column("outcome", .text), Column("active_s", .real), Column("focused_s", .real),
             Column("distracted_s", .real), Column("paused_s", .real), Column("gap_s", .real), Column("episodes", .integer),
             Column("alarms", .integer), Column("last_event_ms", .integer), Column("tags", .text), Column("note", .text),
-            Column("edited_hlc", .integer),
+            Column("intent", .text), Column("intent_kept", .text), Column("labels", .text), Column("edited_hlc", .integer),
         ])
+
+    /// The session's column that carries its episodes' labels (`SessionLabels`): its events are
+    /// sent once, and a label is given after.
+    public static let labelsColumn = "labels"
 
     public static let episodes = SyncTable(
         name: "episodes", kind: .sessionEvent,

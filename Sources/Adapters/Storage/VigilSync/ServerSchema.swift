@@ -183,6 +183,13 @@ enum ServerSchema {
         ALTER TABLE vigil.sessions ADD COLUMN note text;
         ALTER TABLE vigil.sessions ADD COLUMN edited_hlc bigint;
         """,
+        // 3: the person's word: a session's intention and whether it was kept, and its episodes'
+        // labels ("2:break,5:work"), edits of the session as its tags are.
+        """
+        ALTER TABLE vigil.sessions ADD COLUMN intent text;
+        ALTER TABLE vigil.sessions ADD COLUMN intent_kept text;
+        ALTER TABLE vigil.sessions ADD COLUMN labels text;
+        """,
     ]
 
     /// The version this Vigil writes.
