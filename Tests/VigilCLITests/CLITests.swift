@@ -442,7 +442,7 @@ func write(_ text: String, to path: String) {
                 ["config", "check", "--config", bad], 65,
                 [
                     "bad.yaml:3", "session.wibble", "unknown key",
-                    "known: default_minutes, gap, music, pause_extends_plan, strict, strict_cooloff, tick",
+                    "known: ask_after, default_minutes, gap, music, pause_extends_plan, strict, strict_cooloff, tick",
                 ]
             ),
             (["task", "add", " "], 64, ["title must not be blank"]),

@@ -114,7 +114,8 @@ import VigilSync
             Set(rejected)
                 == [
                     "sessions 2", "sessions 3", "sessions 4", "sessions 5", "sessions 6", "sessions 7", "sessions 8", "sessions 9", "sessions 10",
-                    "sessions 11", "sessions 12", "sessions 13", "sessions 14", "sessions 15", "sessions 16", "sessions 17", "tasks 2", "tasks 3", "tasks 4", "tasks 5", "habits 2", "habits 3",
+                    "sessions 11", "sessions 12", "sessions 13", "sessions 14", "sessions 15", "sessions 16", "sessions 17", "tasks 2", "tasks 3",
+                    "tasks 4", "tasks 5", "habits 2", "habits 3",
                     "habit_days 1 not-a-day",
                     "habit_days 1 20302", "habit_notes 1 2025-W41",
                 ], "\(summary.rejected)")

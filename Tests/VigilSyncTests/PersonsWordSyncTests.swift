@@ -27,7 +27,8 @@ import VigilSync
         try laptop.simulate(seed: 7, days: 20)
         // A session with at least two episodes, given an intention as `start --intent` would.
         let found = try await laptop.store.db.write { db in
-            let id = try Int64.fetchOne(db, sql: "SELECT session_id FROM episodes GROUP BY session_id HAVING count(*) >= 2 ORDER BY session_id LIMIT 1")
+            let id = try Int64.fetchOne(
+                db, sql: "SELECT session_id FROM episodes GROUP BY session_id HAVING count(*) >= 2 ORDER BY session_id LIMIT 1")
             if let id { try db.execute(sql: "UPDATE sessions SET intent = 'draft the intro' WHERE id = ?", arguments: [id]) }
             return id
         }

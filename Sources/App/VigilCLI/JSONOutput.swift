@@ -39,7 +39,7 @@ enum SessionListing {
     case log, history
 
     /// The row's fields `log` leaves out.
-    fileprivate static let logOmits: Set<String> = ["task_id", "length_s", "episode_count", "tags", "note"]
+    fileprivate static let logOmits: Set<String> = ["task_id", "length_s", "episode_count", "tags", "note", "intent", "intent_kept"]
 }
 
 /// A session as `log`, `session list` and `session show` print it with --json: one set of fields in
@@ -50,7 +50,7 @@ func sessionJSON(_ s: SessionRecord, episodes: [EpisodeRecord]? = nil, actions: 
         ("device", .string(s.device)), ("start", .time(s.started)), ("end", .time(s.ended)), ("outcome", .string(s.outcome)),
         ("length_s", .seconds(s.ended.map { $0 - s.started })), ("focused_s", .seconds(s.focusedSeconds)),
         ("distracted_s", .seconds(s.distractedSeconds)), ("episode_count", .int(s.episodes)), ("tags", .strings(s.tags)),
-        ("note", .string(s.note)),
+        ("note", .string(s.note)), ("intent", .string(s.intent)), ("intent_kept", .string(s.intentKept?.rawValue)),
     ]
     if listing == .log { fields.removeAll { SessionListing.logOmits.contains($0.0) } }
     if let episodes { fields.append(("episodes", .array(episodes.map(episodeJSON)))) }
@@ -75,5 +75,6 @@ func episodeJSON(_ e: EpisodeRecord) -> JSONValue {
     .object([
         ("number", .int(e.number)), ("start", .time(e.startedAt)), ("end", .time(e.endedAt)), ("cause", .string(e.cause)),
         ("peak_score", .score(e.peakScore)), ("alarm_level", .int(e.alarmLevel)), ("reason", .string(e.reason)),
+        ("label", .string(e.label?.rawValue)),
     ])
 }

@@ -16,14 +16,26 @@ final class ScreenAlarmSink: AlarmSink, @unchecked Sendable {
     func clear(episode: Int, level: Int, closedBy: EpisodeCloser, recoverySeconds: Double?) throws(AlarmChannelUnavailable) -> Bool { true }
 }
 
+/// A question for the person (`PersonsQuestions`), answered by one key: the answer's value, or
+/// nil for Enter or Esc (later, or as judged). Under the live screen, or on its own line.
+struct Question: Sendable {
+    let text: String
+    let answers: [Character: String]
+    let reply: @Sendable (String?) -> Void
+}
+
 /// Keys during a session. On the live screen single keys (p, b, r, s, q with a confirmation, ?);
-/// otherwise a letter and Enter.
+/// otherwise a letter and Enter. A question, while one is asked, takes its own keys first.
 final class KeyReader: @unchecked Sendable {
     private let view: LiveViewModel
     private let signals: SignalWatch<LiveCommand>
     private let lock = NSLock()
     private var confirming = false
     private var help = false
+    private var singleKeys = true
+    private var question: Question?
+    /// Told when the question is answered or taken down (`settle`).
+    private var settled: (@Sendable () -> Void)?
 
     init(view: LiveViewModel, signals: SignalWatch<LiveCommand>) {
         self.view = view
@@ -31,6 +43,7 @@ final class KeyReader: @unchecked Sendable {
     }
 
     func start(singleKeys: Bool) {
+        lock.withLock { self.singleKeys = singleKeys }
         let thread = Thread { [self] in
             if singleKeys {
                 var byte: UInt8 = 0
@@ -38,6 +51,7 @@ final class KeyReader: @unchecked Sendable {
             } else {
                 while let line = readLine() {
                     let key = line.trimmingCharacters(in: .whitespaces).lowercased()
+                    if answered(key.isEmpty ? "\n" : key.count == 1 ? key.first : nil) { continue }
                     if key.count == 1 { handleLine(Character(key)) } else { note("keys: s snooze, p pause, b break, r resume, q end (then Enter)") }
                 }
             }
@@ -57,9 +71,80 @@ final class KeyReader: @unchecked Sendable {
         }
     }
 
+    /// Asks `question`: shown until a key answers it, another question takes its place (this one
+    /// is then unanswered) or `dismiss` is called.
+    func pose(_ question: Question) {
+        let (previous, lines) = lock.withLock { () -> (Question?, Bool) in
+            defer { self.question = question }
+            return (self.question, !singleKeys)
+        }
+        previous?.reply(nil)
+        if lines { note(question.text) }
+        view.touch()
+    }
+
+    /// Asks `text` and waits for the answer, at most `timeout` (then nil: no one is there).
+    func ask(_ text: String, answers: [Character: String], timeout: Duration) async -> String? {
+        let (stream, continuation) = AsyncStream<String?>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        pose(Question(text: text, answers: answers) { answer in continuation.yield(answer) })
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            self.dismiss()
+        }
+        defer { timer.cancel() }
+        for await answer in stream { return answer }
+        return nil
+    }
+
+    /// Takes the question down, unanswered.
+    func dismiss() {
+        let (asked, settled) = lock.withLock { () -> (Question?, (@Sendable () -> Void)?) in
+            defer { (question, self.settled) = (nil, nil) }
+            return (question, self.settled)
+        }
+        asked?.reply(nil)
+        settled?()
+        view.touch()
+    }
+
+    /// Waits until no question is open: answered, or taken down after `timeout`.
+    func settle(timeout: Duration) async {
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let open = lock.withLock { () -> Bool in
+            if question != nil { settled = { continuation.yield() } }
+            return question != nil
+        }
+        guard open else { return }
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            self.dismiss()
+        }
+        defer { timer.cancel() }
+        for await _ in stream { return }
+    }
+
+    /// Whether `key` answered the question being asked: one of its keys, or Enter or Esc for later.
+    private func answered(_ key: Character?) -> Bool {
+        guard let key else { return false }
+        let later = key == "\r" || key == "\n" || key == "\u{1B}"
+        let asked = lock.withLock { () -> (Question, String?, (@Sendable () -> Void)?)? in
+            guard let q = question else { return nil }
+            let value = key.lowercased().first.flatMap { q.answers[$0] }
+            guard later || value != nil else { return nil }
+            defer { (question, settled) = (nil, nil) }
+            return (q, value, settled)
+        }
+        guard let (q, value, settled) = asked else { return false }
+        q.reply(value)
+        settled?()
+        view.touch()
+        return true
+    }
+
     private func handle(_ key: Character) {
         // The screen shows the question and the help around the view: draw it again after a key.
         defer { view.touch() }
+        if answered(key) { return }
         let state = view.snapshot().state
         let asking = lock.withLock { confirming }
         if asking {
@@ -82,8 +167,9 @@ final class KeyReader: @unchecked Sendable {
 
     /// The screen's lines with the question or the help under them.
     func decorate(_ lines: [String]) -> [String] {
-        let (asking, showHelp) = lock.withLock { (confirming, help) }
+        let (asking, showHelp, asked) = lock.withLock { () -> (Bool, Bool, String?) in (confirming, help, question?.text) }
         var out = lines
+        if let asked { out += ["", asked] }
         if asking { out += ["", "End the session now? y to end, any other key to go on."] }
         if showHelp {
             out += [

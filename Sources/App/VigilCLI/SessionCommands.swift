@@ -57,6 +57,10 @@ extension HistoryError {
                 end.map { "--end \($0.terminalSafe) has not come yet: add a session once it is over." }
                     ?? "the session's end has not come yet: give --end as well.", code: .usage)
         case .nothingToChange: Failure("say what to change: --task, --tag, --untag, --note, --start or --end.", code: .usage)
+        case .noIntent(let id):
+            Failure("session #\(id) was started without an intention (`vigil start --intent \"…\"`): there is nothing to answer.", code: .dataError)
+        case .noEpisode(let id, let number):
+            Failure("session #\(id) has no episode \(number). `vigil session show \(id)` lists its episodes.", code: .dataError)
         }
     }
 }
@@ -89,7 +93,36 @@ struct SessionCommand: AsyncParsableCommand {
               vigil session add --start "2026-11-23 14:00" --end 16:00 --task thesis
               vigil session delete 12
             """,
-        subcommands: [List.self, Show.self, Edit.self, Tag.self, Delete.self, Add.self])
+        subcommands: [List.self, Show.self, Edit.self, Tag.self, Intent.self, Delete.self, Add.self])
+
+    struct Intent: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Answer a session's intention: did you do what you meant to (`vigil start --intent`)?",
+            discussion: """
+                done, partly or no; none takes the answer back. Reports count intentions kept \
+                beside the focus share (statistics.md, "The person's word").
+
+                Example:
+                  vigil session intent 12 done
+                """)
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The session's number.") var session: Int64
+        @Argument(help: ArgumentHelp("done, partly, no, or none.", valueName: "answer")) var answer: String
+
+        func validate() throws {
+            guard answer == "none" || IntentAnswer(rawValue: answer) != nil else {
+                throw ValidationError("the answer is done, partly, no or none; got '\(answer)'.")
+            }
+        }
+
+        func run() async throws {
+            await guarded {
+                let s = try historyRequest { try history(common).answerIntent(session, IntentAnswer(rawValue: answer)) }
+                let said = s.intentKept.map { "\($0.rawValue)" } ?? "not answered"
+                print("Session #\(s.id): \"\(s.intent?.terminalSafe ?? "")\": \(said).")
+            }
+        }
+    }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -180,9 +213,14 @@ struct SessionCommand: AsyncParsableCommand {
                 print("judged    no: time you tracked, not counted as focused")
             }
             if let note = s.note { print("note      \(indentedLines(note, by: 10))") }
+            if let intent = s.intent {
+                let kept = s.intentKept.map { $0 == .done ? "done" : $0 == .partly ? "partly done" : "not done" } ?? "not answered"
+                print("intent    \(intent.terminalSafe)  (\(kept))")
+            }
             for e in episodes {
                 let length = e.endedAt.map { humanDuration($0 - e.startedAt) } ?? "open"
-                print("episode \(e.number)  \(Shown.minute(e.startedAt))  \(length)  \(e.cause.terminalSafe)  \(e.reason.terminalSafe)")
+                let label = e.label.map { "  you said: \($0.words)" } ?? ""
+                print("episode \(e.number)  \(Shown.minute(e.startedAt))  \(length)  \(e.cause.terminalSafe)  \(e.reason.terminalSafe)\(label)")
             }
             for a in actions {
                 print("action    \(Shown.minute(a.time))  episode \(a.episode)  \(a.detail.terminalSafe)")

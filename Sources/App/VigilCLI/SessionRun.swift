@@ -53,17 +53,9 @@ struct SessionRun {
         let terminal = LiveTerminal()
         // On the live screen the screen is the terminal channel: a bell, and the state in red.
         let terminalSink: any AlarmSink = liveScreen ? ScreenAlarmSink(terminal: terminal) : TerminalAlarmSink()
-        let runner = try SessionRunner(
-            configuration: config, signals: Composition.registry.signals, log: keepsLog ? eventLog : .inMemory(),
-            dataDirectory: command.common.paths.dataDirectory,
-            plan: .init(
-                task: task, taskId: taskId, planned: planned, wallStart: wallStart, rehearsal: rehearsal, pomodoro: command.pomodoroPlan,
-                record: command.record, tags: command.sessionTags,
-                strictCoolOff: command.strict || config.session.strict ? config.session.strictCoolOff : nil),
-            clock: clock,
-            sinks: Composition.registry.sinks(
-                configuration: config, context: ChannelContext(terminal: terminalSink, dataDirectory: command.common.paths.dataDirectory)),
-            motivation: try motivation(), presenter: PlainLines(wallStart: wallStart, json: command.json, quiet: liveScreen).presenter())
+        let questions = PersonsQuestions(eventLog: eventLog)
+        let runner = try makeRunner(
+            clock: clock, wallStart: wallStart, planned: planned, rehearsal: rehearsal, terminalSink: terminalSink, questions: questions)
         let before = liveScreen ? Milestones(reports: eventLog.reports) : nil
         let signals = watchSignals(strict: runner.plan.strictCoolOff != nil, planned: planned)
         let keys = KeyReader(view: runner.view, signals: signals)
@@ -74,16 +66,44 @@ struct SessionRun {
             note("type s + Enter to snooze an alarm, p to pause, b for a break, r to resume, q to end the session")
             keys.start(singleKeys: false)
         }
+        // Someone can answer a question here: keys are read, and the output is for a person; and
+        // the answer has a session to go to (a rehearsal without --log keeps none).
+        let answering = keepsLog && (liveScreen || (isatty(0) != 0 && !command.json))
+        questions.attach(keys: answering ? keys : nil, session: { runner.sessionID }, tell: { runner.note($0) })
         let painter = liveScreen ? Self.paint(runner.view, on: terminal, keys: keys) : nil
         let outcome = await runner.run(detectors: detectors, statuses: statuses, commands: signals.stream, inject: { signals.inject($0) })
         signals.finish()
+        // A question still open (the person came back just before the end) can still be answered.
+        await keys.settle(timeout: .seconds(120))
+        var afterword: String?
+        if let intent = command.intent, keepsLog {
+            afterword = await questions.askIntent(intent, session: outcome.session, keys: answering ? keys : nil)
+        }
         painter?.cancel()
         _ = await painter?.result
         if liveScreen {
             terminal.restore()
             Self.printSummary(of: runner.view, changes: before?.changes(reports: eventLog.reports) ?? [])
         }
+        if let afterword { note(afterword) }
         try report(outcome)
+    }
+
+    private func makeRunner<C: Clock>(
+        clock: C, wallStart: Timestamp, planned: Double?, rehearsal: Bool, terminalSink: any AlarmSink, questions: PersonsQuestions
+    ) throws -> SessionRunner<C> where C.Duration == Duration {
+        try SessionRunner(
+            configuration: config, signals: Composition.registry.signals, log: keepsLog ? eventLog : .inMemory(),
+            dataDirectory: command.common.paths.dataDirectory,
+            plan: .init(
+                task: task, taskId: taskId, planned: planned, wallStart: wallStart, rehearsal: rehearsal, pomodoro: command.pomodoroPlan,
+                record: command.record, tags: command.sessionTags,
+                strictCoolOff: command.strict || config.session.strict ? config.session.strictCoolOff : nil, intent: command.intent),
+            clock: clock,
+            sinks: Composition.registry.sinks(
+                configuration: config, context: ChannelContext(terminal: terminalSink, dataDirectory: command.common.paths.dataDirectory)),
+            motivation: try motivation(),
+            presenter: PlainLines(wallStart: wallStart, json: command.json, quiet: liveScreen).presenter(returned: { questions.returned($0) }))
     }
 
     /// A motivating line for each alarm, never the same twice running.
@@ -176,10 +196,10 @@ final class PlainLines: Sendable {
         renderer = TimelineRenderer(sessionStart: wallStart)
     }
 
-    func presenter<C: Clock>() -> SessionRunner<C>.Presenter {
+    func presenter<C: Clock>(returned: @escaping @Sendable (Episode) -> Void) -> SessionRunner<C>.Presenter {
         let quiet = quiet
         return SessionRunner<C>.Presenter(
-            events: events, note: { message in if !quiet { note(message) } }, waiting: waiting, tick: tick, action: action)
+            events: events, note: { message in if !quiet { note(message) } }, waiting: waiting, tick: tick, action: action, returned: returned)
     }
 
     private func events(_ rendered: [(event: SessionEvent, text: String?)]) {

@@ -30,6 +30,13 @@ struct Start: AsyncParsableCommand {
             `vigil stop --early` ends it after session.strict_cooloff (10 min unless set). A strict \
             session that is killed is logged as broken (tag "broken").
 
+            --intent says what you mean to do, in your words: the screen and `vigil status` show \
+            it, and at the end Vigil asks whether you did it (d done, p partly, n no; or later with \
+            `vigil session intent N done`). When you come back from being away or locked for \
+            session.ask_after (5 min unless set), it asks what that was: b a break, m a meeting or \
+            call, o working away from the computer, d distracted. A break or a meeting is then not \
+            counted as procrastination, and offline work counts as focus (Enter: as judged).
+
             While you are distracted, alarms escalate through the channels alarms.channels gives \
             each level: the terminal, desktop notifications, a sound.
 
@@ -43,6 +50,7 @@ struct Start: AsyncParsableCommand {
               vigil start --task "chapter 3" --minutes 50
               vigil start --task 3 --minutes 25 --record today.jsonl
               vigil start --task thesis --minutes 90 --strict
+              vigil start --task thesis --intent "draft the intro of chapter 3"
               vigil start --replay Samples/coffee-break/session.jsonl --pace 60
               vigil start --replay today.jsonl --pace 600 --log
             """
@@ -95,6 +103,12 @@ struct Start: AsyncParsableCommand {
 
     var pomodoroPlan: PomodoroPlan? { pomodoro.flatMap(PomodoroPlan.parse) }
 
+    @Option(
+        help: ArgumentHelp(
+            "What you mean to do in this session, in your words: shown while it runs; at its end Vigil asks whether you did it.",
+            valueName: "text"))
+    var intent: String?
+
     @Flag(
         help: ArgumentHelp(
             "A strict session: not ended before its planned time by q, Ctrl-C, `vigil stop` or SIGTERM, no pause or snooze; `vigil stop --early` ends it after session.strict_cooloff."
@@ -106,6 +120,11 @@ struct Start: AsyncParsableCommand {
         try validatePath(record, "--record")
         for file in replay { try validatePath(file, "--replay") }
         if let t = task, t.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--task must not be blank.") }
+        if let i = intent {
+            if i.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--intent must not be blank.") }
+            if i.contains(where: { $0.isNewline }) { throw ValidationError("--intent is one line: say what you mean to do in a sentence.") }
+            if i.count > 300 { throw ValidationError("--intent is at most 300 characters; got \(i.count).") }
+        }
         if let p = pace, !(p >= 0.01 && p <= 10_000) { throw ValidationError("--pace must be from 0.01 to 10000; got \(p).") }
         if pace != nil, replay.isEmpty { throw ValidationError("--pace only goes with --replay FILE.") }
         if log, replay.isEmpty { throw ValidationError("--log only goes with --replay FILE: a live session is always logged.") }

@@ -56,7 +56,8 @@ struct StatusCommand: AsyncParsableCommand {
                     if case .success(let t) = readRFC3339(s.started) { .time(t) } else { .string(s.started) }
                 printJSON(
                     .object([
-                        ("running", .bool(true)), ("pid", .int(Int(s.pid))), ("task", .string(s.task)), ("state", .string(s.state)),
+                        ("running", .bool(true)), ("pid", .int(Int(s.pid))), ("task", .string(s.task)), ("intent", .string(s.intent)),
+                        ("state", .string(s.state)),
                         ("started", started), ("planned_s", .seconds(s.planned)), ("elapsed_s", .seconds(s.elapsed)),
                         ("worked_s", .seconds(s.worked)), ("score", .score(s.score)), ("reason", .string(s.reason)),
                         ("pomodoro", s.pomodoro.map(Self.pomodoroJSON) ?? .null), ("strict", s.strict.map(Self.strictJSON) ?? .null),
@@ -76,6 +77,7 @@ struct StatusCommand: AsyncParsableCommand {
         line +=
             " · score \(String(format: "%.2f", s.score)) · \(s.episodes) episode\(s.episodes == 1 ? "" : "s") · \(s.alarms) alarm\(s.alarms == 1 ? "" : "s")"
         print(line)
+        if let intent = s.intent { print("Intent: \(intent.terminalSafe)") }
         if let reason = s.reason { print("Why: \(reason.terminalSafe)") }
         if let p = s.pomodoro { print("Pomodoro: \(p.text)") }
         guard let strict = s.strict else {
@@ -91,7 +93,9 @@ struct StatusCommand: AsyncParsableCommand {
 
     /// What a status bar shows of the running session.
     static func barSession(_ s: SessionStatus) -> StatusBar.Session {
-        .init(task: s.task, state: s.state, worked: s.worked ?? s.elapsed, planned: s.planned, reason: s.reason, strict: s.strict != nil)
+        .init(
+            task: s.task, state: s.state, worked: s.worked ?? s.elapsed, planned: s.planned, reason: s.reason, strict: s.strict != nil,
+            intent: s.intent)
     }
 
     static func strictJSON(_ s: StrictStatus) -> JSONValue {

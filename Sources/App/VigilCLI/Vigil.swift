@@ -45,7 +45,7 @@ struct Vigil: AsyncParsableCommand {
             Start.self, Replay.self, Record.self, Inspect.self, Sensors.self, Log.self, StatusCommand.self, StopCommand.self, ReportCommand.self,
             TaskCommand.self, NextCommand.self, HabitCommand.self, TodayCommand.self, MotivateCommand.self, DaemonCommand.self, ExportCommand.self,
             ForgetCommand.self, ImportCommand.self, Simulate.self, ConfigCommand.self, AppsCommand.self, SyncCommand.self, DeviceCommand.self,
-            SessionCommand.self, UndoCommand.self, DesktopCommand.self, RestoreCommand.self,
+            SessionCommand.self, EpisodeCommand.self, UndoCommand.self, DesktopCommand.self, RestoreCommand.self,
         ]
     )
 

@@ -44,6 +44,9 @@ public struct VigilConfiguration: Hashable, Sendable {
         /// The media player (its MPRIS name, or a piece of its name) that plays while the person
         /// works: started at the session's start, paused at breaks and at the end. Nil: none.
         public var music: String? = nil
+        /// After an away or locked stretch at least this long, the session asks the person what it
+        /// was (a break, a meeting, work away from the computer, a distraction); 0: never asks.
+        public var askAfter: Double = 300
         public init() {}
     }
 
@@ -466,6 +469,7 @@ extension VigilConfiguration {
         positive(session.tick, "session.tick", max: 60)
         check(session.tick < session.gap, "session.tick", "must be shorter than session.gap (\(session.gap) s)")
         nonNegative(session.strictCoolOff, "session.strict_cooloff")
+        nonNegative(session.askAfter, "session.ask_after")
 
         unit(scoring.driftEnter, "scoring.drift_enter")
         unit(scoring.driftExit, "scoring.drift_exit")

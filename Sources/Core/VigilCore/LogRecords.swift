@@ -123,12 +123,6 @@ public enum EpisodeLabel: String, CaseIterable, Sendable {
         case .work: "work"
         }
     }
-
-    /// The labels as a list for messages: "break, meeting, offline_work, distracted or work".
-    public static var spelled: String {
-        let names = allCases.map(\.rawValue)
-        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
-    }
 }
 
 /// Time in one application (with the category it had when it was in front) or on calls.

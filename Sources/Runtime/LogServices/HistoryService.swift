@@ -14,6 +14,10 @@ public enum HistoryError: Error, Equatable, Sendable {
     case span(SessionSpanRules.Problem)
     /// The change changes nothing.
     case nothingToChange
+    /// The session was started without an intention: there is nothing to answer.
+    case noIntent(Int64)
+    /// The session has no episode of this number.
+    case noEpisode(session: Int64, number: Int)
 }
 
 /// What `vigil session edit` changes in a session. `task` is a task's number or title (linked)
@@ -112,6 +116,30 @@ public struct HistoryService: Sendable {
         }
         try store.editSession(id: s.id, edit)
         return try session(s.id)
+    }
+
+    /// The person's answer to a session's intention (nil: unanswered again); returns the session.
+    @discardableResult
+    public func answerIntent(_ id: Int64, _ answer: IntentAnswer?) throws -> SessionRecord {
+        let s = try session(id)
+        guard s.intent != nil, try store.answerIntent(session: s.id, answer) else { throw HistoryError.noIntent(s.id) }
+        return try session(s.id)
+    }
+
+    /// The person's word on episode `number` of a session (nil: as judged again); returns it.
+    @discardableResult
+    public func label(_ id: Int64, episode number: Int, _ label: EpisodeLabel?) throws -> EpisodeRecord {
+        let s = try session(id)
+        guard try store.labelEpisode(session: s.id, number: number, label),
+            let episode = try store.episodes(session: s.id).first(where: { $0.number == number })
+        else { throw HistoryError.noEpisode(session: s.id, number: number) }
+        return episode
+    }
+
+    /// The latest session with an episode, of any source (a logged rehearsal is the person's
+    /// too), for `vigil episode N` without `--session`.
+    public func latestWithEpisodes() throws -> SessionRecord? {
+        try store.sessions(limit: 50, sources: Set(SessionSource.allCases)).first { ($0.episodes ?? 0) > 0 }
     }
 
     /// Adds and removes tags (normalised); returns the session's tags now.

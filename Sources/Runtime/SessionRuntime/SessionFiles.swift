@@ -27,6 +27,8 @@ public struct SessionStatus: Codable, Hashable, Sendable {
     public var pomodoro: PomodoroProgress?
     /// A strict session's cooling-off, and its early end once asked for; nil when not strict.
     public var strict: StrictStatus?
+    /// What the person means to do in it (`vigil start --intent`).
+    public var intent: String?
 
     public init(
         pid: Int32, task: String?, started: String, planned: Double?, state: String, score: Double, elapsed: Double, worked: Double? = nil,
@@ -53,7 +55,7 @@ public struct SessionStatus: Codable, Hashable, Sendable {
         case state, score
         case elapsed = "elapsed_s"
         case worked = "worked_s"
-        case episodes, alarms, updated, reason, pomodoro, strict
+        case episodes, alarms, updated, reason, pomodoro, strict, intent
     }
 
     /// The object as one JSON line, keys sorted (this runs up to once a tick).
@@ -63,6 +65,7 @@ public struct SessionStatus: Codable, Hashable, Sendable {
             w.field("alarms", alarms)
             w.field("elapsed_s", JSONValue.exact(elapsed))
             w.field("episodes", episodes)
+            if let intent { w.field("intent", intent) }
             w.field("pid", Int(pid))
             w.field("planned_s", planned.map(JSONValue.exact))
             if let p = pomodoro {

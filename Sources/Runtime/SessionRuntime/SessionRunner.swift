@@ -60,11 +60,14 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         public var record: String?
         /// A strict session's cooling-off before an early end (`StrictGate`); nil: not strict.
         public var strictCoolOff: Double?
+        /// What the person means to do (`start --intent`), in their words.
+        public var intent: String?
 
         public init(
             task: String?, taskId: Int64?, planned: Double?, wallStart: Timestamp, rehearsal: Bool, pomodoro: PomodoroPlan? = nil,
-            record: String? = nil, tags: [String] = [], strictCoolOff: Double? = nil
+            record: String? = nil, tags: [String] = [], strictCoolOff: Double? = nil, intent: String? = nil
         ) {
+            self.intent = intent
             self.strictCoolOff = strictCoolOff
             // A strict session is tagged so: one killed before its end is then told apart as broken.
             self.tags = strictCoolOff == nil || tags.contains("strict") ? tags : tags + ["strict"]
@@ -106,12 +109,16 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         /// What an action did on the person's desktop (a delivery that says what), for the
         /// timeline's `action` lines.
         public var action: @Sendable (AlarmDelivery) -> Void
+        /// The person is back from an away or locked stretch of at least `session.ask_after`: the
+        /// moment to ask them what it was (`EpisodeLabel`).
+        public var returned: @Sendable (Episode) -> Void
 
         public init(
             events: @escaping @Sendable ([(event: SessionEvent, text: String?)]) -> Void, note: @escaping @Sendable (String) -> Void,
             waiting: @escaping @Sendable (Double) -> Void = { _ in }, tick: @escaping @Sendable (LiveView) -> Void = { _ in },
-            action: @escaping @Sendable (AlarmDelivery) -> Void = { _ in }
+            action: @escaping @Sendable (AlarmDelivery) -> Void = { _ in }, returned: @escaping @Sendable (Episode) -> Void = { _ in }
         ) {
+            self.returned = returned
             self.action = action
             self.tick = tick
             self.events = events
@@ -122,6 +129,11 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
 
     public let plan: Plan
     public let view: LiveViewModel
+    /// The session's number in the log, once its first events are written.
+    public var sessionID: Int64? { writer.session }
+
+    /// Tells the person `message`: among the view's recent lines, and through the presenter.
+    public func note(_ message: String) { tell(message) }
     private let configuration: VigilConfiguration
     private let signals: SignalCatalog
     private let store: EventStore
@@ -158,7 +170,10 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
             LiveView(
                 task: plan.task, planned: plan.planned, workplace: configuration.location.workplace, signals: signals,
                 pauseExtendsPlan: configuration.session.pauseExtendsPlan))
-        view.withLock { $0.strict = plan.strictCoolOff != nil }
+        view.withLock {
+            $0.strict = plan.strictCoolOff != nil
+            $0.intent = plan.intent
+        }
         self.view = view
         let logPath = store.path
         let tell: @Sendable (String) -> Void = { message in
@@ -166,7 +181,9 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
             presenter.note(message)
         }
         // A log that cannot be written does not stop the session: its events wait in memory.
-        let writer = SessionLogWriter(store: store, taskId: plan.taskId, tags: plan.tags, source: plan.rehearsal ? .rehearsal : .live) { news in
+        let writer = SessionLogWriter(
+            store: store, taskId: plan.taskId, tags: plan.tags, intent: plan.intent, source: plan.rehearsal ? .rehearsal : .live
+        ) { news in
             switch news {
             case .failing(let error, let count):
                 tell(
@@ -210,6 +227,7 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         let plan = plan
         let music = music
         let renderer = TimelineRenderer(sessionStart: plan.wallStart)
+        let askAfter = configuration.session.askAfter
         var tap: (@Sendable (Sample) -> Void)?
         if let r = recorder { tap = { sample in r.append(sample) } }
         let strict = plan.strictCoolOff.map { StrictGate(coolOff: $0, plannedBreaks: plan.pomodoro != nil) }
@@ -237,6 +255,13 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
                         return v
                     })
                 presenter.events(rendered)
+                for e in events {
+                    if case .episodeEnded(let episode) = e.kind, askAfter > 0, episode.cause == .away, episode.closedBy == .back,
+                        (episode.duration ?? 0) >= askAfter
+                    {
+                        presenter.returned(episode)
+                    }
+                }
             })
         await live.begin(statuses: statuses)
         // Pomodoro: a break at the end of each work period; after it, wait for the person (the
@@ -336,6 +361,7 @@ private final class Bookkeeper: Sendable {
     }
     private let statusFile: SessionStatusFile
     private let task: String?
+    private let intent: String?
     private let started: String
     private let planned: Double?
     private let writer: SessionLogWriter
@@ -349,6 +375,7 @@ private final class Bookkeeper: Sendable {
         self.strict = Mutex(strict.map { StrictStatus(coolOff: $0.coolOff, endsEarly: nil) })
         self.statusFile = statusFile
         task = plan.task
+        intent = plan.intent
         started = plan.wallStart.description
         planned = plan.planned
         self.writer = writer
@@ -361,6 +388,7 @@ private final class Bookkeeper: Sendable {
             elapsed: view.elapsed.rounded(), worked: view.worked.rounded(), episodes: view.episodes, alarms: view.alarms, updated: 0,
             reason: view.state == .focused ? nil : view.reason, pomodoro: view.pomodoro)
         status.strict = strict.withLock { $0 }
+        status.intent = intent
         let (write, touch) = books.withLock { b -> (Bool, Timestamp?) in
             let changed = b.written != status
             if changed { b.written = status }

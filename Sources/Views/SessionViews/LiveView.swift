@@ -53,6 +53,8 @@ public struct LiveView: Sendable {
     public var pauseExtendsPlan = true
     /// A strict session (`vigil start --strict`): the title says so, and the keys line what ends it.
     public var strict = false
+    /// What the person means to do (`vigil start --intent`): shown under the title.
+    public var intent: String?
     /// Paused or on a break before the current pause, and since when the current one runs.
     private var pausedBefore = 0.0
     private var pausedSince: Timestamp?
@@ -224,6 +226,7 @@ public struct LiveView: Sendable {
         }
         let shownTitle = truncate(title, w - times.displayWidth - 2)
         out.append(fit(paint(shownTitle, "1"), visible: shownTitle.displayWidth, right: times, width: w))
+        if let intent { out.append(truncate("Intent    " + intent.terminalSafe, w)) }
         if let planned, planned > 0 {
             let fraction = min(1, worked / planned)
             let barWidth = max(10, min(50, w - 8))

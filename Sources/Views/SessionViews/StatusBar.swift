@@ -19,8 +19,10 @@ public struct StatusBar: Sendable {
         public var planned: Double?
         public var reason: String?
         public var strict: Bool
+        public var intent: String?
 
-        public init(task: String?, state: String, worked: Double, planned: Double?, reason: String?, strict: Bool) {
+        public init(task: String?, state: String, worked: Double, planned: Double?, reason: String?, strict: Bool, intent: String? = nil) {
+            self.intent = intent
             self.task = task
             self.state = state
             self.worked = worked
@@ -88,6 +90,7 @@ public struct StatusBar: Sendable {
 
     private func tooltip(_ s: Session) -> String {
         var lines = ["Focus session" + (s.task.map { " on \($0)" } ?? "") + ": \(s.state)"]
+        if let intent = s.intent { lines.append("Intent: \(intent)") }
         if let planned = s.planned { lines.append("\(clockDuration(s.worked)) of \(clockDuration(planned))") }
         if let reason = s.reason { lines.append("Why: \(reason)") }
         if s.strict { lines.append("Strict: it runs to its planned end") }

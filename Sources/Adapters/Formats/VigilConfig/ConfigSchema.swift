@@ -252,6 +252,7 @@ let schema: [String: [String: Apply]] = [
         "strict": { $0.session.strict = try boolean($1) },
         "strict_cooloff": { $0.session.strictCoolOff = try duration($1) },
         "music": { $0.session.music = try optionalString($1, nothing: "none") },
+        "ask_after": { $0.session.askAfter = try duration($1) },
     ],
     "scoring": [
         "drift_enter": { $0.scoring.driftEnter = try number($1) },

@@ -37,6 +37,11 @@ public enum DocumentedConfig {
           # starts, pauses at breaks and pauses, plays again after them, and pauses at the end. Vigil
           # starts no program and fetches nothing. none: leave the music to you.
           music: none
+          # When you come back from an away or locked stretch at least this long, Vigil asks what it was:
+          # a break, a meeting or call, work away from the computer, or a distraction. Your answer labels
+          # the stretch (a break is not procrastination, offline work is focus); no answer leaves it as
+          # judged. 0: never ask.
+          ask_after: 5m
 
         scoring:
           # The detectors' scores are combined into one (a probabilistic OR of weight x score).

@@ -1,0 +1,90 @@
+import Foundation
+import LogServices
+import SessionRuntime
+import SystemCalls
+import VigilCore
+
+/// What a session asks the person (issue 37, docs/person-in-the-loop-design.md): on return from an
+/// away or locked stretch, what it was; at the end, whether they did what they meant to. Each
+/// answer is the person's word, kept as an edit of the session (`HistoryService`), and never holds
+/// the session: unanswered stays as judged.
+final class PersonsQuestions: @unchecked Sendable {
+    // @unchecked: `keys` and `session` are set once, before the session's first event, under the lock.
+    private let lock = NSLock()
+    private var keys: KeyReader?
+    private var session: (@Sendable () -> Int64?)?
+    private var tell: @Sendable (String) -> Void = { note($0) }
+    private let eventLog: LocalLog
+
+    init(eventLog: LocalLog) { self.eventLog = eventLog }
+
+    /// Where questions are asked (nil: no one can answer at this terminal), which session they are
+    /// about, and how the person is told what was noted.
+    func attach(keys: KeyReader?, session: @escaping @Sendable () -> Int64?, tell: @escaping @Sendable (String) -> Void) {
+        lock.withLock { (self.keys, self.session, self.tell) = (keys, session, tell) }
+    }
+
+    static let returnAnswers: [Character: String] = [
+        "b": EpisodeLabel.breakTime.rawValue, "m": EpisodeLabel.meeting.rawValue, "o": EpisodeLabel.offlineWork.rawValue,
+        "d": EpisodeLabel.distracted.rawValue,
+    ]
+
+    static func returnQuestion(_ e: Episode) -> String {
+        "Welcome back: away \(humanDuration(e.duration ?? 0)). What was it? "
+            + "b a break · m a meeting or call · o working away from the computer · d distracted · Enter: as judged"
+    }
+
+    /// The person is back from `e`: ask what it was, and label it with the answer.
+    func returned(_ e: Episode) {
+        let (keys, session, tell) = lock.withLock { (self.keys, self.session, self.tell) }
+        guard let keys, let id = session?() else { return }
+        let eventLog = eventLog
+        keys.pose(
+            Question(text: Self.returnQuestion(e), answers: Self.returnAnswers) { answer in
+                guard let label = answer.flatMap(EpisodeLabel.init(rawValue:)) else { return }
+                tell(Self.label(eventLog, session: id, episode: e.number, label))
+            })
+    }
+
+    /// Labels an episode; what to tell the person, whether it worked or not.
+    static func label(_ eventLog: LocalLog, session id: Int64, episode: Int, _ label: EpisodeLabel) -> String {
+        do {
+            try eventLog.history(now: WallClock.now()).label(id, episode: episode, label)
+            return "noted: episode \(episode) was \(label.words)" + Self.consequence(label)
+        } catch {
+            return "could not note your answer (\(String(describing: error).terminalSafe)); "
+                + "`vigil episode \(episode) --session \(id) --was \(label.rawValue)` notes it later"
+        }
+    }
+
+    /// What the label does to the statistics, in the person's words.
+    static func consequence(_ label: EpisodeLabel) -> String {
+        switch label.counted {
+        case .neither: ", not procrastination: its time counts as neither focus nor distraction"
+        case .focused: ": its time counts as focus"
+        case .distracted: ""
+        }
+    }
+
+    static let intentAnswers: [Character: String] = [
+        "d": IntentAnswer.done.rawValue, "p": IntentAnswer.partly.rawValue, "n": IntentAnswer.no.rawValue,
+    ]
+
+    /// At the end of a session with an intention: did the person do it? Asked where someone can
+    /// answer (at most two minutes: no one may be there), else they are told how to answer later.
+    /// Returns what to tell the person once the screen is gone.
+    func askIntent(_ intent: String, session id: Int64?, keys: KeyReader?) async -> String? {
+        guard let id else { return nil }
+        let later = "`vigil session intent \(id) done|partly|no` answers it later"
+        guard let keys else { return "you meant to: \(intent.terminalSafe). Did you do it? \(later)" }
+        let question = "Did you do it? \"\(intent.terminalSafe)\" — d done · p partly · n no · Enter: later"
+        guard let answer = await keys.ask(question, answers: Self.intentAnswers, timeout: .seconds(120)).flatMap(IntentAnswer.init(rawValue:))
+        else { return "your intention is not answered: \(later)" }
+        do {
+            try eventLog.history(now: WallClock.now()).answerIntent(id, answer)
+            return "noted: your intention \(answer == .done ? "done" : answer == .partly ? "partly done" : "not done")"
+        } catch {
+            return "could not note your answer (\(String(describing: error).terminalSafe)); \(later)"
+        }
+    }
+}
