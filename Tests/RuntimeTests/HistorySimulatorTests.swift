@@ -26,7 +26,7 @@ import VigilCore
         for events in sessions {
             var stretches: [ActivitySpan] = []
             for e in events {
-                if case .activity(let span) = e.kind, case .app(let cls, let category) = span.activity {
+                if case .activity(let span) = e.kind, case .app(let cls, let category, _) = span.activity {
                     categories[category, default: []].insert(cls)
                     stretches.append(span)
                 }
@@ -38,7 +38,7 @@ import VigilCore
                 // An app episode begins while a distracting application is in front.
                 if episode.cause == .app {
                     let held = stretches.first { $0.start <= episode.start && episode.start < $0.end }
-                    guard case .app(_, let category)? = held?.activity else {
+                    guard case .app(_, let category, _)? = held?.activity else {
                         Issue.record("no stretch holds the app episode at \(episode.start)")
                         continue
                     }

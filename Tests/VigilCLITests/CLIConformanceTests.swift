@@ -62,6 +62,7 @@ import Testing
         "session list": [], "session show": ["1"], "session edit": ["1", "--note", "n"], "session tag": ["1", "+deep"],
         "session delete": ["1", "--yes"], "session add": ["--start", "2026-11-20 09:00", "--end", "10:00"], "undo": [],
         "desktop show": [], "desktop install": ["--shell-version", "43"], "desktop uninstall": [], "restore": [],
+        "session intent": ["1", "done"], "episode": ["1", "--was", "work"],
     ]
 
     /// A value each command refuses (64), for a command that takes one; an unknown option is
@@ -76,7 +77,7 @@ import Testing
         "motivate": ["--category", "nonsense"], "export": ["--all", "-o", ""], "forget": ["--from", "someday", "--to", "2026-11-02"],
         "simulate": ["--days", "-4"], "apps": ["--days", "-1"], "device": ["--name", ""],
         "session list": ["--last", "forever"], "session add": ["--start", "someday", "--end", "10:00"],
-        "desktop install": ["--shell-version", "-3"],
+        "desktop install": ["--shell-version", "-3"], "session intent": ["1", "maybe"], "episode": ["1", "--was", "coffee"],
     ]
 
     @Test func everyCommandIsListed() async {

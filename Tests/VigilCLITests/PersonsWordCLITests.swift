@@ -6,23 +6,36 @@ import Testing
 /// question on return and the question at the end, answered with keys in a pseudo-terminal (by
 /// Data/pty_drive.py, which types each key only once its question is on the screen), and the same
 /// answers given later with `vigil episode` and `vigil session intent`; reports follow them.
+/// The steps' deadlines only bound a failure: a slow machine waits longer, it does not fail.
 @Suite struct PersonsWordCLITests {
     static let driver = repo + "/Tests/VigilCLITests/Data/pty_drive.py"
     /// Typing until 8:00, away for a coffee until 16:30 (8 min 35 s: past `session.ask_after`'s 5
     /// minutes), typing again until 25:00.
     static let coffeeBreak = repo + "/Samples/coffee-break/session.jsonl"
 
-    /// `vigil start` in a pseudo-terminal, answering each question (its text, then the key) as it
-    /// comes. The coffee break rehearsed at 100 times its pace, logged, so that the answers have a
-    /// session to go to.
-    static func session(_ home: String, _ answers: [String], extra: [String] = []) async -> (status: Int32, output: String) {
-        await runProcess(
+    struct Step: Encodable {
+        var wait: String
+        var send: String
+        var timeout: Double = 300
+    }
+
+    /// `vigil start` in a pseudo-terminal, answering each question (a pattern of its text, then
+    /// the key) as it comes; then whatever it wrote, escape sequences removed. The coffee break
+    /// rehearsed at 100 times its pace, logged, so that the answers have a session to go to.
+    static func session(_ home: String, _ answers: [(String, String)], extra: [String] = [], columns: Int = 160) async throws -> (
+        status: Int32, output: String
+    ) {
+        let steps = String(decoding: try JSONEncoder().encode(answers.map { Step(wait: $0.0, send: $0.1) }), as: UTF8.self)
+        let capture = home + "/screen.out"
+        let r = await runProcess(
             "/usr/bin/python3",
-            [driver] + answers + [
-                "--", "env", "TERM=xterm-256color", "HOME=\(home)", "XDG_CONFIG_HOME=\(home)/config", "PATH=/usr/bin:/bin",
+            [driver, String(columns), "50", capture, steps, "--"] + [
+                "env", "TERM=xterm-256color", "HOME=\(home)", "XDG_CONFIG_HOME=\(home)/config", "PATH=/usr/bin:/bin",
                 "DBUS_SYSTEM_BUS_ADDRESS=\(noSystemBus)", "TZ=UTC", vigilBinary, "start", "--replay", coffeeBreak, "--pace", "100", "--log",
                 "--data-dir", home + "/d",
             ] + extra)
+        let screen = String(decoding: FileManager.default.contents(atPath: capture) ?? Data(), as: UTF8.self)
+        return (r.status, LiveViewTests.plain(screen))
     }
 
     static func show(_ home: String, _ id: Int = 1) async throws -> [String: Any] {
@@ -42,7 +55,7 @@ import Testing
     /// moves the episode's time out of the distracted time.
     @Test func keysOnTheLiveScreenAnswerTheReturnAndTheIntention() async throws {
         let home = freshHome()
-        let run = await Self.session(home, ["What was it?", "m", "Did you do it?", "d"], extra: ["--intent", "finish the slides"])
+        let run = try await Self.session(home, [("What was it\\?", "m"), ("Did you do it\\?", "d")], extra: ["--intent", "finish the slides"])
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("Intent    finish the slides"), "shown under the title: \(run.output.suffix(3000))")
         #expect(run.output.contains("Welcome back: away 8 min 35 s"), "\(run.output.suffix(3000))")
@@ -69,7 +82,8 @@ import Testing
     /// the coffee break focused time; Enter at the end leaves the intention for later, and says how.
     @Test func plainLinesTakeALetterAndEnterAndEnterAnswersLater() async throws {
         let home = freshHome()
-        let run = await Self.session(home, ["What was it?", "o\r", "Did you do it?", "\r"], extra: ["--plain", "--intent", "finish the slides"])
+        let run = try await Self.session(
+            home, [("What was it\\?", "o\r"), ("Did you do it\\?", "\r")], extra: ["--plain", "--intent", "finish the slides"])
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("noted: episode 1 was work away from the computer: its time counts as focus"), "\(run.output)")
         #expect(run.output.contains("your intention is not answered: `vigil session intent 1 done|partly|no` answers it later"), "\(run.output)")
@@ -96,19 +110,21 @@ import Testing
         #expect(episodes.first?["label"] as? String == "offline_work", "back to the answer before: \(episodes)")
     }
 
-    /// Enter on the live screen leaves the stretch as judged; without an intention nothing is
-    /// asked at the end; with `session.ask_after: 0` nothing is asked at all.
+    /// Enter on the live screen leaves the stretch as judged (on a terminal 40 columns wide, which
+    /// still shows every answer); without an intention nothing is asked at the end; with
+    /// `session.ask_after: 0` nothing is asked at all.
     @Test func enterLeavesTheStretchAsJudgedAndAskAfterZeroNeverAsks() async throws {
         let home = freshHome()
-        let run = await Self.session(home, ["What was it?", "\r"])
+        let run = try await Self.session(home, [("Enter: as judged", "\r")], columns: 40)
         #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("o working away from the computer"), "\(run.output.suffix(2000))")
         #expect(!run.output.contains("Did you do it?") && !run.output.contains("noted:"), "\(run.output.suffix(2000))")
         let episodes = try #require(try await Self.show(home)["episodes"] as? [[String: Any]])
         #expect(episodes.first?["label"] is NSNull, "\(episodes)")
 
         let quiet = freshHome()
         write("session:\n  ask_after: 0\n", to: quiet + "/quiet.yaml")
-        let never = await Self.session(quiet, [], extra: ["--config", quiet + "/quiet.yaml"])
+        let never = try await Self.session(quiet, [], extra: ["--config", quiet + "/quiet.yaml"])
         #expect(never.status == 0, "\(never.output)")
         #expect(!never.output.contains("What was it?"), "\(never.output.suffix(2000))")
     }
@@ -117,7 +133,7 @@ import Testing
     /// without an intention, an episode that is not there. Nothing is changed.
     @Test func refusedAnswersSayWhyAndChangeNothing() async throws {
         let home = freshHome()
-        let run = await Self.session(home, ["What was it?", "\r"])
+        let run = try await Self.session(home, [("What was it\\?", "\r")])
         #expect(run.status == 0, "\(run.output)")
         let data = ["--data-dir", home + "/d"]
         let unknown = try await vigil(["episode", "1", "--was", "coffee"] + data, home: home)

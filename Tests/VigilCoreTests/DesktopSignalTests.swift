@@ -314,10 +314,10 @@ import VigilTesting
         #expect(
             spans == [
                 ActivitySpan(.app(appClass: "code", category: .work), start: at(10), end: at(70)),
-                ActivitySpan(.app(appClass: "firefox", category: .distracting), start: at(70), end: at(80)),
+                ActivitySpan(.app(appClass: "firefox", category: .distracting, rule: "youtube"), start: at(70), end: at(80)),
                 ActivitySpan(.call, start: at(40), end: at(80)),
                 ActivitySpan(.call, start: at(100), end: at(120)),
-                ActivitySpan(.app(appClass: "firefox", category: .distracting), start: at(100), end: at(130)),
+                ActivitySpan(.app(appClass: "firefox", category: .distracting, rule: "youtube"), start: at(100), end: at(130)),
                 ActivitySpan(.app(appClass: "code", category: .work), start: at(140), end: at(150)),
             ])
         // Each stretch is told at its end, before the session's end.

@@ -48,6 +48,8 @@ extension SessionCommand.List: VigilCommand {}
 extension SessionCommand.Show: VigilCommand {}
 extension SessionCommand.Edit: VigilCommand {}
 extension SessionCommand.Tag: VigilCommand {}
+extension SessionCommand.Intent: VigilCommand {}
+extension EpisodeCommand: VigilCommand {}
 extension SessionCommand.Delete: VigilCommand {}
 extension SessionCommand.Add: VigilCommand {}
 extension UndoCommand: VigilCommand {}

@@ -1,3 +1,4 @@
+import DisplayWidth
 import Foundation
 import LogServices
 import SessionRuntime
@@ -19,9 +20,14 @@ final class ScreenAlarmSink: AlarmSink, @unchecked Sendable {
 /// A question for the person (`PersonsQuestions`), answered by one key: the answer's value, or
 /// nil for Enter or Esc (later, or as judged). Under the live screen, or on its own line.
 struct Question: Sendable {
-    let text: String
+    /// What is asked, then each answer with its key ("d done").
+    let asked: String
+    let choices: [String]
     let answers: [Character: String]
     let reply: @Sendable (String?) -> Void
+
+    /// On one line, as plain output prints it.
+    var text: String { asked + " " + choices.joined(separator: " · ") }
 }
 
 /// Keys during a session. On the live screen single keys (p, b, r, s, q with a confirmation, ?);
@@ -84,9 +90,9 @@ final class KeyReader: @unchecked Sendable {
     }
 
     /// Asks `text` and waits for the answer, at most `timeout` (then nil: no one is there).
-    func ask(_ text: String, answers: [Character: String], timeout: Duration) async -> String? {
+    func ask(_ asked: String, choices: [String], answers: [Character: String], timeout: Duration) async -> String? {
         let (stream, continuation) = AsyncStream<String?>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        pose(Question(text: text, answers: answers) { answer in continuation.yield(answer) })
+        pose(Question(asked: asked, choices: choices, answers: answers) { answer in continuation.yield(answer) })
         let timer = Task {
             try? await Task.sleep(for: timeout)
             self.dismiss()
@@ -165,11 +171,21 @@ final class KeyReader: @unchecked Sendable {
         }
     }
 
-    /// The screen's lines with the question or the help under them.
-    func decorate(_ lines: [String]) -> [String] {
-        let (asking, showHelp, asked) = lock.withLock { () -> (Bool, Bool, String?) in (confirming, help, question?.text) }
+    /// The screen's lines with the question or the help under them; a question's answers wrapped
+    /// to `width` columns, so that a narrow terminal still shows every one.
+    func decorate(_ lines: [String], width: Int) -> [String] {
+        let (asking, showHelp, asked) = lock.withLock { () -> (Bool, Bool, Question?) in (confirming, help, question) }
         var out = lines
-        if let asked { out += ["", asked] }
+        if let asked {
+            out += ["", asked.asked, ""]
+            for part in asked.choices {
+                if let last = out.last, !last.isEmpty, last.displayWidth + 3 + part.displayWidth <= width {
+                    out[out.count - 1] = last + " · " + part
+                } else {
+                    out.append(part)
+                }
+            }
+        }
         if asking { out += ["", "End the session now? y to end, any other key to go on."] }
         if showHelp {
             out += [

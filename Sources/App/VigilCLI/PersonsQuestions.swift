@@ -29,10 +29,8 @@ final class PersonsQuestions: @unchecked Sendable {
         "d": EpisodeLabel.distracted.rawValue,
     ]
 
-    static func returnQuestion(_ e: Episode) -> String {
-        "Welcome back: away \(humanDuration(e.duration ?? 0)). What was it? "
-            + "b a break · m a meeting or call · o working away from the computer · d distracted · Enter: as judged"
-    }
+    static func returnQuestion(_ e: Episode) -> String { "Welcome back: away \(humanDuration(e.duration ?? 0)). What was it?" }
+    static let returnChoices = ["b a break", "m a meeting or call", "o working away from the computer", "d distracted", "Enter: as judged"]
 
     /// The person is back from `e`: ask what it was, and label it with the answer.
     func returned(_ e: Episode) {
@@ -40,7 +38,7 @@ final class PersonsQuestions: @unchecked Sendable {
         guard let keys, let id = session?() else { return }
         let eventLog = eventLog
         keys.pose(
-            Question(text: Self.returnQuestion(e), answers: Self.returnAnswers) { answer in
+            Question(asked: Self.returnQuestion(e), choices: Self.returnChoices, answers: Self.returnAnswers) { answer in
                 guard let label = answer.flatMap(EpisodeLabel.init(rawValue:)) else { return }
                 tell(Self.label(eventLog, session: id, episode: e.number, label))
             })
@@ -72,13 +70,19 @@ final class PersonsQuestions: @unchecked Sendable {
 
     /// At the end of a session with an intention: did the person do it? Asked where someone can
     /// answer (at most two minutes: no one may be there), else they are told how to answer later.
+    /// A question still open (they came back just before the end) can be answered first: the
+    /// person is asked anyway. Without an intention the session does not wait for anyone.
     /// Returns what to tell the person once the screen is gone.
-    func askIntent(_ intent: String, session id: Int64?, keys: KeyReader?) async -> String? {
-        guard let id else { return nil }
+    func atTheEnd(intent: String?, session id: Int64?, keys: KeyReader?) async -> String? {
+        guard let intent, let id else { return nil }
         let later = "`vigil session intent \(id) done|partly|no` answers it later"
         guard let keys else { return "you meant to: \(intent.terminalSafe). Did you do it? \(later)" }
-        let question = "Did you do it? \"\(intent.terminalSafe)\" — d done · p partly · n no · Enter: later"
-        guard let answer = await keys.ask(question, answers: Self.intentAnswers, timeout: .seconds(120)).flatMap(IntentAnswer.init(rawValue:))
+        await keys.settle(timeout: .seconds(120))
+        let question = "Did you do it? \"\(intent.terminalSafe)\""
+        let choices = ["d done", "p partly", "n no", "Enter: later"]
+        guard
+            let answer = await keys.ask(question, choices: choices, answers: Self.intentAnswers, timeout: .seconds(120)).flatMap(
+                IntentAnswer.init(rawValue:))
         else { return "your intention is not answered: \(later)" }
         do {
             try eventLog.history(now: WallClock.now()).answerIntent(id, answer)

@@ -73,12 +73,8 @@ struct SessionRun {
         let painter = liveScreen ? Self.paint(runner.view, on: terminal, keys: keys) : nil
         let outcome = await runner.run(detectors: detectors, statuses: statuses, commands: signals.stream, inject: { signals.inject($0) })
         signals.finish()
-        // A question still open (the person came back just before the end) can still be answered.
-        await keys.settle(timeout: .seconds(120))
-        var afterword: String?
-        if let intent = command.intent, keepsLog {
-            afterword = await questions.askIntent(intent, session: outcome.session, keys: answering ? keys : nil)
-        }
+        let afterword = keepsLog ? await questions.atTheEnd(intent: command.intent, session: outcome.session, keys: answering ? keys : nil) : nil
+        keys.dismiss()
         painter?.cancel()
         _ = await painter?.result
         if liveScreen {
@@ -129,7 +125,7 @@ struct SessionRun {
             let clock = ContinuousClock()
             repeat {
                 let drawn = clock.now
-                terminal.draw(keys.decorate(view.snapshot().lines(.init(color: terminal.color, width: terminal.width))))
+                terminal.draw(keys.decorate(view.snapshot().lines(.init(color: terminal.color, width: terminal.width)), width: terminal.width))
                 guard await changes.next() != nil else { break }
                 try? await clock.sleep(until: drawn + .milliseconds(250))
             } while !Task.isCancelled

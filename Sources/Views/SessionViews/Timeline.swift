@@ -193,7 +193,7 @@ public struct TimelineRenderer: Sendable {
             case .activity(let span):
                 w.field("event", "activity")
                 switch span.activity {
-                case .app(let appClass, let category):
+                case .app(let appClass, let category, _):
                     w.field("activity", "app")
                     w.field("app_class", appClass)
                     w.field("category", category.rawValue)

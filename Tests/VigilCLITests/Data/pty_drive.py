@@ -1,73 +1,67 @@
 #!/usr/bin/env python3
-"""Runs a command in a pseudo-terminal and types into it as a person would: each key only once the
-text it answers has appeared on the screen, so nothing depends on how fast the command runs.
+"""Drives a program in a real pseudo-terminal, as a person at a keyboard would.
 
-Usage: pty_drive.py [--size ROWSxCOLS] [--wait SECONDS] TEXT KEY [TEXT KEY ...] -- COMMAND [ARG ...]
+Usage: pty_drive.py COLS ROWS CAPTURE STEPS_JSON -- COMMAND...
 
-For each pair, waits (at most --wait seconds, 120 by default) until TEXT has been written to the
-terminal since the previous key, then writes KEY (\\r for Enter). Then reads until the command
-exits. Prints everything the command wrote, and exits with the command's status (or 124 when a
-TEXT never came: the output so far is printed, with the text waited for).
+STEPS_JSON is a list of steps, each {"wait": REGEX, "send": TEXT, "timeout": SECONDS}: wait until
+REGEX matches what the program has written since the previous step (escape sequences removed),
+then type TEXT (may be empty; "\\u0003" is Ctrl-C). After the last step, waits for the program to
+exit. Everything the program wrote goes to CAPTURE. Exits with the program's status, or 124 if a
+step timed out (CAPTURE then ends with the step that failed).
 """
-import fcntl
-import os
-import pty
-import select
-import struct
-import sys
-import termios
-import time
+import fcntl, json, os, pty, re, select, struct, sys, termios, time
 
+cols, rows, capture, steps_json = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+command = sys.argv[sys.argv.index("--") + 1:]
+steps = json.loads(steps_json)
+ansi = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 
-def main():
-    args = sys.argv[1:]
-    rows, cols, wait = 50, 160, 120.0
-    while args and args[0].startswith("--") and args[0] != "--":
-        option = args.pop(0)
-        if option == "--size":
-            rows, cols = (int(v) for v in args.pop(0).split("x"))
-        elif option == "--wait":
-            wait = float(args.pop(0))
-    split = args.index("--")
-    pairs, command = args[:split], args[split + 1:]
-    steps = [(pairs[i], pairs[i + 1].encode().decode("unicode_escape")) for i in range(0, len(pairs), 2)]
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execvp(command[0], command)
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-    seen = b""
-    since = 0
-    done = False
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(command[0], command)
+fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
 
-    def read(timeout):
-        nonlocal seen, done
-        ready, _, _ = select.select([fd], [], [], timeout)
-        if not ready:
-            return
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:
-            chunk = b""
-        if not chunk:
-            done = True
-        seen += chunk
+out = bytearray()
+def pump(timeout):
+    r, _, _ = select.select([fd], [], [], timeout)
+    if not r:
+        return True
+    try:
+        data = os.read(fd, 65536)
+    except OSError:
+        return False
+    if not data:
+        return False
+    out.extend(data)
+    return True
 
-    for text, key in steps:
-        deadline = time.monotonic() + wait
-        while text.encode() not in seen[since:]:
-            if done or time.monotonic() > deadline:
-                sys.stdout.write(seen.decode(errors="replace"))
-                sys.stdout.write(f"\n[pty_drive: never saw {text!r}]\n")
-                os.kill(pid, 9)
-                sys.exit(124)
-            read(0.2)
-        since = len(seen)
-        os.write(fd, key.encode())
-    while not done:
-        read(1.0)
-    _, status = os.waitpid(pid, 0)
-    sys.stdout.write(seen.decode(errors="replace"))
-    sys.exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
+def finish(status, note=""):
+    with open(capture, "wb") as f:
+        f.write(bytes(out))
+        if note:
+            f.write(("\n[pty_drive] " + note + "\n").encode())
+    sys.exit(status)
 
+mark = 0
+for i, step in enumerate(steps):
+    deadline = time.time() + step.get("timeout", 30)
+    pattern = re.compile(step["wait"])
+    while True:
+        text = ansi.sub("", bytes(out[mark:]).decode("utf-8", "replace"))
+        if pattern.search(text):
+            break
+        if time.time() > deadline:
+            os.kill(pid, 9)
+            finish(124, f"step {i}: no /{step['wait']}/ within {step.get('timeout', 30)} s")
+        if not pump(0.05):
+            finish(125, f"step {i}: the program ended before /{step['wait']}/")
+    mark = len(out)
+    if step.get("send"):
+        os.write(fd, step["send"].encode())
 
-main()
+deadline = time.time() + 60
+while time.time() < deadline:
+    if not pump(0.05):
+        break
+_, status = os.waitpid(pid, 0)
+finish(os.waitstatus_to_exitcode(status))

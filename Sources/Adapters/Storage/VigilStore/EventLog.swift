@@ -149,14 +149,14 @@ struct EventLog: Sendable {
                 sql: "INSERT INTO gaps (session_id, from_ms, to_ms) VALUES (?, ?, ?)",
                 arguments: [session, from.millisecondsSinceEpoch, at])
         case .activity(let span):
-            let (kind, appClass, category): (String, String?, String?) =
+            let (kind, appClass, category, rule): (String, String?, String?, String?) =
                 switch span.activity {
-                case .app(let cls, let category): ("app", cls, category.rawValue)
-                case .call: ("call", nil, nil)
+                case .app(let cls, let category, let rule): ("app", cls, category.rawValue, rule)
+                case .call: ("call", nil, nil, nil)
                 }
             try db.execute(
-                sql: "INSERT INTO activities (session_id, kind, app_class, category, start_ms, end_ms) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [session, kind, appClass, category, span.start.millisecondsSinceEpoch, at])
+                sql: "INSERT INTO activities (session_id, kind, app_class, category, start_ms, end_ms, rule) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [session, kind, appClass, category, span.start.millisecondsSinceEpoch, at, rule])
         case .sessionEnded(let s):
             try db.execute(
                 sql: """

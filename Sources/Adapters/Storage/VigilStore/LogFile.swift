@@ -386,6 +386,10 @@ enum LogFile {
         // whether they did, and their word on an episode; each an edit that travels.
         m.registerMigration("v13: intentions and the person's labels") { db in
             try db.execute(sql: SyncMigration.personsWord)
+            // The `apps` rule that gave a stretch its category (its name, as the config has it): a
+            // rule learned from "this was work" must outrank it. Stays on this device, as the
+            // stretches do.
+            try db.execute(sql: "ALTER TABLE activities ADD COLUMN rule TEXT")
         }
         return m
     }

@@ -3,7 +3,7 @@
 /// starts again with the same application or call when judging resumes.
 struct ActivityLedger: Sendable {
     /// What is in front and whether a call runs, as the last samples said.
-    private var focus: (appClass: String, category: AppCategory)?
+    private var focus: (appClass: String, category: AppCategory, rule: String?)?
     private var onCall = false
     /// Open stretches (only while judging).
     private var appSince: Timestamp?
@@ -12,8 +12,8 @@ struct ActivityLedger: Sendable {
     mutating func note(_ payload: SamplePayload, at t: Timestamp, judging: Bool, into events: inout [SessionEvent]) {
         switch payload {
         case .app(let f):
-            let next = f.appClass.isEmpty ? nil : (f.appClass, f.category)
-            guard next?.0 != focus?.appClass || next?.1 != focus?.category else { return }
+            let next = f.appClass.isEmpty ? nil : (f.appClass, f.category, f.rule)
+            guard next?.0 != focus?.appClass || next?.1 != focus?.category || next?.2 != focus?.rule else { return }
             closeApp(at: t, into: &events)
             focus = next
             if judging, focus != nil { appSince = t }
@@ -45,7 +45,8 @@ struct ActivityLedger: Sendable {
         appSince = nil
         if t > since {
             events.append(
-                SessionEvent(time: t, kind: .activity(ActivitySpan(.app(appClass: f.appClass, category: f.category), start: since, end: t))))
+                SessionEvent(
+                    time: t, kind: .activity(ActivitySpan(.app(appClass: f.appClass, category: f.category, rule: f.rule), start: since, end: t))))
         }
     }
 

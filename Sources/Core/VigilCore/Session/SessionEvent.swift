@@ -163,7 +163,9 @@ public struct SessionEvent: Hashable, Sendable {
 /// sleep cut it; a stretch runs only while the session judges.
 public struct ActivitySpan: Hashable, Sendable {
     public enum Activity: Hashable, Sendable {
-        case app(appClass: String, category: AppCategory)
+        /// `rule`: the name of the `apps` rule that gave the category (nil: none did, the
+        /// fallback's): what a rule learned from "this was work" must outrank.
+        case app(appClass: String, category: AppCategory, rule: String? = nil)
         case call
     }
     public var activity: Activity
