@@ -53,3 +53,5 @@ extension EpisodeCommand: VigilCommand {}
 extension SessionCommand.Delete: VigilCommand {}
 extension SessionCommand.Add: VigilCommand {}
 extension UndoCommand: VigilCommand {}
+extension RulesCommand.List: VigilCommand {}
+extension RulesCommand.Forget: VigilCommand {}

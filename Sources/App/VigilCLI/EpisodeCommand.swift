@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LogServices
+import SessionRuntime
 import VigilCore
 
 /// `vigil episode N --was LABEL`: the person's word on a distraction episode, after the fact.
@@ -16,14 +17,22 @@ struct EpisodeCommand: AsyncParsableCommand {
             with episodes unless --session names another (`vigil session show N` lists them). A \
             label reaches your other devices at the next `vigil sync`; `vigil undo` takes it back.
 
+            On an episode a distracting application caused, --was work also proposes the rule \
+            that would have prevented it: that application, where the rule of your config that \
+            called it distracting matches, is work. In a terminal Vigil asks before it learns \
+            the rule (--learn: without asking); it goes into learned-rules.yaml beside your \
+            config, which is never rewritten. `vigil rules` lists what was learned.
+
             Examples:
               vigil episode 2 --was meeting
               vigil episode 3 --session 12 --was offline_work
+              vigil episode 4 --was work --learn
             """)
     @OptionGroup var common: CommonOptions
     @Argument(help: "The episode's number in its session.") var episode: Int
     @Option(help: ArgumentHelp("break, meeting, offline_work, distracted, work, or none.", valueName: "label")) var was: String
     @Option(help: ArgumentHelp("The session's number (default: the latest with episodes).", valueName: "number")) var session: Int64?
+    @Flag(help: "With --was work: learn the rule that would have prevented the episode, without asking.") var learn = false
 
     func validate() throws {
         guard was == "none" || EpisodeLabel(rawValue: was) != nil else {
@@ -44,6 +53,35 @@ struct EpisodeCommand: AsyncParsableCommand {
             print(
                 "Session #\(id), episode \(e.number) (\(e.cause.terminalSafe), \(length)): "
                     + (label.map { "\($0.words)" + PersonsQuestions.consequence($0) + "." } ?? "as judged."))
+            if label == .work { try propose(history, session: id) }
         }
+    }
+
+    /// The rule that would have prevented a false alarm, learned with the person's consent.
+    private func propose(_ history: HistoryService, session id: Int64) throws {
+        let today = civilDate(LocalNow(at: history.now, zone: common.zone).day)
+        guard let rule = try history.proposedRule(id, episode: episode, as: .work, today: today) else { return }
+        let rules = LearnedRules(paths: common.paths)
+        if (try? rules.knows(rule)) == true {
+            print("Vigil has learned already that \(rule.words.terminalSafe).")
+            return
+        }
+        let question = "The rule that would have prevented it: \(rule.words.terminalSafe). Learn it?"
+        guard learn || isatty(0) != 0 else {
+            print("\(question) `vigil episode \(episode) --session \(id) --was work --learn` learns it.")
+            return
+        }
+        if !learn {
+            print("\(question) [y/N] ", terminator: "")
+            fflush(nil)
+            guard readLine()?.lowercased().hasPrefix("y") == true else {
+                print("Not learned.")
+                return
+            }
+        }
+        do { try rules.learn(rule) } catch {
+            throw Failure("could not write \(rules.path.terminalSafe): \(error); nothing was learned.", code: .cannotCreate)
+        }
+        print("Learned: \(rule.words.terminalSafe), from your next session (\(rules.path.terminalSafe)).")
     }
 }

@@ -42,6 +42,12 @@ final class KeyReader: @unchecked Sendable {
     private var question: Question?
     /// Told when the question is answered or taken down (`settle`).
     private var settled: (@Sendable () -> Void)?
+    /// Keys of the person's word (`PersonsQuestions.key`): true when the key was theirs.
+    var personsKey: (@Sendable (Character) -> Bool)? {
+        get { lock.withLock { keyHook } }
+        set { lock.withLock { keyHook = newValue } }
+    }
+    private var keyHook: (@Sendable (Character) -> Bool)?
 
     init(view: LiveViewModel, signals: SignalWatch<LiveCommand>) {
         self.view = view
@@ -58,6 +64,7 @@ final class KeyReader: @unchecked Sendable {
                 while let line = readLine() {
                     let key = line.trimmingCharacters(in: .whitespaces).lowercased()
                     if answered(key.isEmpty ? "\n" : key.count == 1 ? key.first : nil) { continue }
+                    if key.count == 1, let c = key.first, personsKey?(c) == true { continue }
                     if key.count == 1 { handleLine(Character(key)) } else { note("keys: s snooze, p pause, b break, r resume, q end (then Enter)") }
                 }
             }
@@ -151,6 +158,7 @@ final class KeyReader: @unchecked Sendable {
         // The screen shows the question and the help around the view: draw it again after a key.
         defer { view.touch() }
         if answered(key) { return }
+        if personsKey?(Character(key.lowercased())) == true { return }
         let state = view.snapshot().state
         let asking = lock.withLock { confirming }
         if asking {
@@ -191,6 +199,7 @@ final class KeyReader: @unchecked Sendable {
             out += [
                 "", "p  pause, or resume after a pause", "b  take a break, or end it", "r  resume after a pause or a break",
                 "s  snooze the alarms of this episode (a few times a session)",
+                "w  this was work: the distracting application in front is work (Vigil proposes a rule, and asks)",
                 "q  end the session (asks first; saved as completed or, before its planned end, abandoned)", "?  this help",
                 "Ctrl-C ends the session too; everything is saved.",
             ]

@@ -15,8 +15,57 @@ final class PersonsQuestions: @unchecked Sendable {
     private var session: (@Sendable () -> Int64?)?
     private var tell: @Sendable (String) -> Void = { note($0) }
     private let eventLog: LocalLog
+    private var live: Live?
+
+    /// What "this was work" needs of the running session: what it shows, how a learned rule
+    /// reaches it, where rules are kept, and the zone of its days.
+    struct Live {
+        let view: LiveViewModel
+        let inject: @Sendable (LiveCommand) -> Void
+        let rules: LearnedRules
+        let zone: TimeZone
+    }
 
     init(eventLog: LocalLog) { self.eventLog = eventLog }
+
+    /// The keys of the person's word during the session, given `live`: w, this was work.
+    func listen(_ live: Live) {
+        lock.withLock { self.live = live }
+        keys?.personsKey = { [self] key in key == "w" ? wasWork() : false }
+    }
+
+    /// "This was work": the distracting application in front is work. Its episode is labelled so
+    /// at once; the rule that would have prevented it is proposed, and learned on consent, for
+    /// this session from now on and every one after.
+    private func wasWork() -> Bool {
+        let (keys, session, tell, live) = lock.withLock { (self.keys, self.session, self.tell, self.live) }
+        guard let keys, let live, let id = session?() else { return false }
+        let view = live.view.snapshot()
+        guard let app = view.app, app.category == .distracting, !app.appClass.isEmpty else {
+            tell("w (this was work) is for a distracting application in front: none is now")
+            return true
+        }
+        if let number = view.lastAppEpisode { tell(Self.label(eventLog, session: id, episode: number, .work)) }
+        let today = civilDate(LocalNow(at: view.now ?? WallClock.now(), zone: live.zone).day)
+        let rule = LearnedRule(
+            appClass: app.appClass, insteadOf: app.rule, category: .work, learned: today,
+            from: view.lastAppEpisode.map { "session \(id), episode \($0)" } ?? "session \(id)")
+        keys.pose(
+            Question(
+                asked: "The rule that would have prevented it: \(rule.words.terminalSafe). Learn it?", choices: ["y learn it", "n not now"],
+                answers: ["y": "learn", "n": "no"]
+            ) { answer in
+                guard answer == "learn" else { return }
+                do {
+                    try live.rules.learn(rule)
+                    live.inject(.learn(rule, current: app))
+                    tell("learned: \(rule.words) (in \(live.rules.path); `vigil rules` lists it)")
+                } catch {
+                    tell("could not learn it: \(String(describing: error).terminalSafe)")
+                }
+            })
+        return true
+    }
 
     /// Where questions are asked (nil: no one can answer at this terminal), which session they are
     /// about, and how the person is told what was noted.

@@ -70,6 +70,8 @@ struct SessionRun {
         // the answer has a session to go to (a rehearsal without --log keeps none).
         let answering = keepsLog && (liveScreen || (isatty(0) != 0 && !command.json))
         questions.attach(keys: answering ? keys : nil, session: { runner.sessionID }, tell: { runner.note($0) })
+        questions.listen(
+            .init(view: runner.view, inject: { signals.inject($0) }, rules: LearnedRules(paths: command.common.paths), zone: command.common.zone))
         let painter = liveScreen ? Self.paint(runner.view, on: terminal, keys: keys) : nil
         let outcome = await runner.run(detectors: detectors, statuses: statuses, commands: signals.stream, inject: { signals.inject($0) })
         signals.finish()

@@ -45,7 +45,7 @@ struct Vigil: AsyncParsableCommand {
             Start.self, Replay.self, Record.self, Inspect.self, Sensors.self, Log.self, StatusCommand.self, StopCommand.self, ReportCommand.self,
             TaskCommand.self, NextCommand.self, HabitCommand.self, TodayCommand.self, MotivateCommand.self, DaemonCommand.self, ExportCommand.self,
             ForgetCommand.self, ImportCommand.self, Simulate.self, ConfigCommand.self, AppsCommand.self, SyncCommand.self, DeviceCommand.self,
-            SessionCommand.self, EpisodeCommand.self, UndoCommand.self, DesktopCommand.self, RestoreCommand.self,
+            SessionCommand.self, EpisodeCommand.self, RulesCommand.self, UndoCommand.self, DesktopCommand.self, RestoreCommand.self,
         ]
     )
 
@@ -198,7 +198,11 @@ struct CommonOptions: ParsableArguments {
             return loaded.configuration
         }
         do {
-            let configuration = try paths.loadConfiguration(plugIns: Composition.registry.config)
+            var configuration = try paths.loadConfiguration(plugIns: Composition.registry.config)
+            // Vigil's own file: one it cannot read is said, and the session goes on without it.
+            do { configuration.apps.learned = try paths.loadLearnedRules() } catch {
+                note("\(error.description); the rules Vigil learned from you are not used until the file is mended or removed")
+            }
             loadedConfiguration.withLock { $0 = (paths.configFile, paths.configExplicit, configuration) }
             return configuration
         } catch {

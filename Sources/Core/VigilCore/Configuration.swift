@@ -189,6 +189,9 @@ public struct VigilConfiguration: Hashable, Sendable {
         public var fallback: AppCategory = .neutral
         /// First match wins.
         public var rules: [AppRule] = AppRule.defaults
+        /// Rules the person taught Vigil ("this was work"), from the file Vigil owns beside the
+        /// config (`LearnedRule`): each outranks the one rule it names, for one application.
+        public var learned: [LearnedRule] = []
         public init() {}
 
         /// The category of an application, and the rule that said so. Classes match without
@@ -206,9 +209,27 @@ public struct VigilConfiguration: Hashable, Sendable {
                 if !rule.sites.isEmpty {
                     guard let title, SiteInTitle.shows(rule.sites, in: title) else { continue }
                 }
-                return (rule.category, rule.name)
+                return learnedOver(appClass: cls, rule: rule.name) ?? (rule.category, rule.name)
             }
-            return (fallback, nil)
+            return learnedOver(appClass: cls, rule: nil) ?? (fallback, nil)
+        }
+
+        /// The category a learned rule gives an application the rules gave `rule` (nil: the
+        /// fallback), with the learned rule's name; nil when none was learned for it.
+        private func learnedOver(appClass lowercased: String, rule: String?) -> (category: AppCategory, rule: String?)? {
+            guard !learned.isEmpty, let l = learned.first(where: { $0.appClass == lowercased && $0.insteadOf == rule }) else { return nil }
+            return (l.category, l.name)
+        }
+
+        /// A recorded application (its category and rule as they were when it was recorded) as
+        /// the learned rules now see it; nil when none applies. A replay of a recording made before
+        /// a rule was learned judges as a session would now (the title that matched the rule is
+        /// not in the recording, but the rule's name is).
+        public func relearned(_ f: AppFocus) -> AppFocus? {
+            guard !learned.isEmpty, !f.appClass.isEmpty, let l = learnedOver(appClass: f.appClass.lowercased(), rule: f.rule) else { return nil }
+            var out = f
+            (out.category, out.rule) = l
+            return out
         }
     }
 
@@ -332,60 +353,6 @@ public enum AppBackend: String, Hashable, Sendable, CaseIterable {
     case wlroots
     /// Any X11 window manager: EWMH's `_NET_ACTIVE_WINDOW`.
     case x11
-}
-
-/// One line of `apps:`: applications (and optionally windows, by title) and their category.
-public struct AppRule: Hashable, Sendable {
-    public var name: String
-    /// WM_CLASS classes or app_ids, any case; `jetbrains-*` matches a prefix; empty matches any.
-    public var classes: [String]
-    /// A case-insensitive piece of the window title; nil matches any title.
-    public var title: String?
-    /// Sites (host names, lower case) one of which the window's title must show (`SiteInTitle`);
-    /// empty matches any.
-    public var sites: [String]
-    public var category: AppCategory
-
-    public init(name: String, classes: [String] = [], title: String? = nil, sites: [String] = [], category: AppCategory) {
-        self.name = name
-        self.classes = classes
-        self.title = title
-        self.sites = sites
-        self.category = category
-    }
-
-    /// Whether the rule looks at titles (a title piece or sites).
-    public var readsTitles: Bool { title != nil || !sites.isEmpty }
-
-    /// Whether a class pattern of a rule matches a class (in lower case).
-    public static func matches(pattern: String, _ lowercasedClass: String) -> Bool {
-        let p = pattern.lowercased()
-        if p.hasSuffix("*") { return lowercasedClass.hasPrefix(p.dropLast()) }
-        return p == lowercasedClass
-    }
-
-    /// Video sites, social media and games are distracting; editors, terminals and office
-    /// programs are work; everything else is neutral. `config/vigil.yaml` lists the same.
-    public static let defaults: [AppRule] = [
-        AppRule(name: "youtube", title: "youtube", category: .distracting),
-        AppRule(name: "netflix", title: "netflix", category: .distracting),
-        AppRule(name: "twitch", title: "twitch", category: .distracting),
-        AppRule(name: "reddit", title: "reddit", category: .distracting),
-        AppRule(name: "social", title: "facebook", category: .distracting),
-        AppRule(name: "instagram", title: "instagram", category: .distracting),
-        AppRule(name: "tiktok", title: "tiktok", category: .distracting),
-        AppRule(name: "games", classes: ["steam", "lutris", "minecraft*", "heroic"], category: .distracting),
-        AppRule(name: "chat", classes: ["discord"], category: .distracting),
-        AppRule(
-            name: "editors",
-            classes: ["code", "code-oss", "vscodium", "emacs", "gvim", "jetbrains-*", "org.gnome.texteditor", "kate", "sublime_text"],
-            category: .work),
-        AppRule(
-            name: "terminals",
-            classes: ["xterm", "gnome-terminal-server", "org.gnome.terminal", "konsole", "kitty", "alacritty", "foot", "tilix", "urxvt"],
-            category: .work),
-        AppRule(name: "office", classes: ["libreoffice*", "soffice", "evince", "okular", "zotero"], category: .work),
-    ]
 }
 
 /// A way an alarm reaches the person, or an action on a distraction: the name of a channel module

@@ -77,6 +77,16 @@ public struct Report: Codable, Sendable {
         public var labels: [LabelFigure]
         /// Minutes that moved out of distracted time: to focused, or out of the judged time.
         public var minutes: Double
+        /// By ISO week, oldest first (weeks with either only): the false alarms the person marked
+        /// (an alarm rang in an episode they labelled no distraction), and the rules they taught
+        /// Vigil that week: do the false alarms fall once rules are learned?
+        public var falseAlarms: [FalseAlarmWeek] = []
+
+        public struct FalseAlarmWeek: Codable, Sendable {
+            public var week: String
+            public var falseAlarms: Int
+            public var rulesLearned: Int
+        }
 
         public struct LabelFigure: Codable, Sendable {
             public var label: String

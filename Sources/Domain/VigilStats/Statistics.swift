@@ -26,8 +26,10 @@ public enum Statistics {
     ///   - openDay: the local day still running (today), if the period reaches it. A day is judged
     ///     procrastination-free or not when it is over: until then it counts for no streak, no
     ///     free-day figure and no day achievement, and `streak.today` says how it stands so far.
+    ///   - learnedDays: the local days the person taught Vigil a rule (`LearnedRule`), to set the
+    ///     false alarms they marked beside them.
     public static func report(
-        _ facts: StatisticsFacts, timeZone: TimeZone, from: Int?, to: Int, task: String? = nil, openDay: Int? = nil
+        _ facts: StatisticsFacts, timeZone: TimeZone, from: Int?, to: Int, task: String? = nil, openDay: Int? = nil, learnedDays: [Int] = []
     ) -> Report {
         let sessions = facts.sessions
         // History begins with the first session, judged or tracked (`--last all`).
@@ -182,7 +184,9 @@ public enum Statistics {
                     personsWord.add(s.intent, focused: f, distracted: x)
                 }
                 for e in facts.relabelled[Int(s.relabelled.lowerBound)..<Int(s.relabelled.upperBound)] where inPeriod(e.span.start) {
-                    personsWord.add(relabelled: e)
+                    // A false alarm: the alarm rang on what the person says was no distraction.
+                    let rang = facts.alarms[Int(s.alarms.lowerBound)..<Int(s.alarms.upperBound)].contains { $0.episode == e.number }
+                    personsWord.add(relabelled: e, rangOn: rang ? clock.slot(ms: e.span.start).day : nil)
                 }
             }
 
@@ -450,7 +454,7 @@ public enum Statistics {
             applications: applications,
             devices: devices,
             intentions: personsWord.intentions,
-            relabelled: personsWord.relabelled)
+            relabelled: personsWord.relabelled(learnedDays: learnedDays.filter { $0 >= periodFirst && $0 <= to }))
     }
 
     /// The application in front at `t`: the one whose stretch holds it ([start, end)), among a

@@ -231,6 +231,8 @@ struct PersonsWordSums {
     var judgedNotDone: Int64 = 0
     /// By `EpisodeLabel.allCases` position.
     var labels = [EpisodeSums](repeating: EpisodeSums(), count: EpisodeLabel.allCases.count)
+    /// False alarms (an alarm rang on what the person says was no distraction) by ISO week.
+    var falseAlarms: [String: Int] = [:]
 
     /// A session started in the period, with the time it counts inside the period.
     mutating func add(_ intent: SessionFacts.Intent, focused: Int64, distracted: Int64) {
@@ -243,9 +245,11 @@ struct PersonsWordSums {
         }
     }
 
-    mutating func add(relabelled e: EpisodeFacts) {
+    /// `rangOn`: the local day it started, when an alarm rang in it.
+    mutating func add(relabelled e: EpisodeFacts, rangOn day: Int?) {
         guard let label = e.label, let i = EpisodeLabel.allCases.firstIndex(of: label) else { return }
         labels[i].add(e.span.milliseconds)
+        if let day { falseAlarms[Statistics.isoWeek(day), default: 0] += 1 }
     }
 
     var intentions: Report.IntentionFigures? {
@@ -259,13 +263,19 @@ struct PersonsWordSums {
             focusShareDone: Statistics.share(focusedDone, of: judgedDone), focusShareNotDone: Statistics.share(focusedNotDone, of: judgedNotDone))
     }
 
-    var relabelled: Report.RelabelledFigures? {
+    /// `learnedDays`: the period's days a rule was learned on.
+    func relabelled(learnedDays: [Int]) -> Report.RelabelledFigures? {
         let figures = zip(EpisodeLabel.allCases, labels).filter { $0.1.count > 0 }.map { label, sums in
             Report.RelabelledFigures.LabelFigure(
                 label: label.rawValue, countedAs: label.counted == .focused ? "focused" : "neither", episodes: sums.count,
                 minutes: Statistics.minutes(sums.total))
         }
         guard !figures.isEmpty else { return nil }
-        return Report.RelabelledFigures(labels: figures, minutes: Statistics.minutes(labels.reduce(0) { $0 + $1.total }))
+        var learned: [String: Int] = [:]
+        for day in learnedDays { learned[Statistics.isoWeek(day), default: 0] += 1 }
+        let weeks = Set(falseAlarms.keys).union(learned.keys).sorted().map {
+            Report.RelabelledFigures.FalseAlarmWeek(week: $0, falseAlarms: falseAlarms[$0] ?? 0, rulesLearned: learned[$0] ?? 0)
+        }
+        return Report.RelabelledFigures(labels: figures, minutes: Statistics.minutes(labels.reduce(0) { $0 + $1.total }), falseAlarms: weeks)
     }
 }

@@ -136,6 +136,17 @@ public struct HistoryService: Sendable {
         return episode
     }
 
+    /// The rule that would have judged episode `number` of a session as `category` (`vigil episode
+    /// --was work` proposes `work`): the application in front when it began, instead of the rule
+    /// that judged it so (`LearnedRule`). Nil for an episode no application caused, or when the
+    /// application already had that category.
+    public func proposedRule(_ id: Int64, episode number: Int, as category: AppCategory, today: String) throws -> LearnedRule? {
+        guard let e = try store.episodes(session: id).first(where: { $0.number == number }), e.cause == Cause.app.rawValue,
+            let app = try store.application(session: id, at: e.startedAt), app.category != category
+        else { return nil }
+        return LearnedRule(appClass: app.appClass, insteadOf: app.rule, category: category, learned: today, from: "session \(id), episode \(number)")
+    }
+
     /// The latest session with an episode, of any source (a logged rehearsal is the person's
     /// too), for `vigil episode N` without `--session`.
     public func latestWithEpisodes() throws -> SessionRecord? {

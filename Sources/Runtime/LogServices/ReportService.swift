@@ -20,6 +20,8 @@ public struct ReportQuery: Sendable {
     /// A device's name (`vigil device`).
     public var device: String?
     public var sources: Set<SessionSource>
+    /// The local days the person taught Vigil a rule, set beside the false alarms they marked.
+    public var learnedDays: [Int] = []
 
     public init(
         from: Int?, to: Int, zone: TimeZone, today: Int, task: String? = nil, tag: String? = nil, device: String? = nil,
@@ -94,7 +96,8 @@ public struct ReportService: Sendable {
         } else if let task {
             throw ReportError.noTask(task, known: [], logExists: false)
         }
-        var report = Statistics.report(facts, timeZone: query.zone, from: query.from, to: query.to, task: task, openDay: query.today)
+        var report = Statistics.report(
+            facts, timeZone: query.zone, from: query.from, to: query.to, task: task, openDay: query.today, learnedDays: query.learnedDays)
         report.tag = tag
         if store != nil { report.sources = Report.SourceFigures(counted: query.sources, sessions: sessionsBySource) }
         return report

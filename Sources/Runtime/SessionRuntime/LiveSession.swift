@@ -10,6 +10,9 @@ public enum LiveCommand: Sendable {
     /// The person asks to end a strict session before its plan (`vigil stop --early`): it ends
     /// after its cooling-off (`StrictGate`). Any other session ends at once, as with `end`.
     case endEarly
+    /// The person taught a rule ("this was work"): the session judges by it from now on, the
+    /// application in front (`current`, as its detector gave it) at once.
+    case learn(LearnedRule, current: AppFocus?)
 }
 
 /// A focus session on a real clock: detectors feed samples, a ticker re-evaluates every
@@ -145,6 +148,11 @@ public actor LiveSession<C: Clock> where C.Duration == Duration {
         case .control(let action): control(action)
         case .end(let cause): end(cause)
         case .endEarly: control(.end)
+        case .learn(let rule, let current):
+            guard !stepper.isEnded else { return }
+            var events: [SessionEvent] = []
+            stepper.learn(rule, current: current, at: now(), into: &events)
+            deliver(events)
         }
     }
 

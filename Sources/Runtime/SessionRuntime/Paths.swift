@@ -40,6 +40,11 @@ public struct VigilPaths: Sendable {
         return try ConfigLoader.load(path: configFile, plugIns: plugIns)
     }
 
+    /// The rules Vigil learned from the person (`LearnedRulesFile`), beside the config file.
+    public var learnedRulesFile: String { FilePaths.directory(of: configFile) + "/" + LearnedRulesFile.name }
+
+    public func loadLearnedRules() throws(ConfigErrors) -> [LearnedRule] { try LearnedRulesFile.load(path: learnedRulesFile) }
+
     /// The motivation collection: the built-in lines and the person's own motivation.yaml next to
     /// the config file.
     public func loadMotivation() throws(ConfigErrors) -> MotivationCollection {

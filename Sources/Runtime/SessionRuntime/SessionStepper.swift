@@ -137,6 +137,12 @@ public struct SessionStepper {
 
     /// The ticks due before the sample, then the sample. Starts the session at the sample if it
     /// has not started.
+    /// A rule the person taught during the session (`FocusSession.learn`), after the ticks due.
+    public mutating func learn(_ rule: LearnedRule, current: AppFocus?, at t: Timestamp, into events: inout [SessionEvent]) {
+        ticks(before: t, into: &events)
+        session.learn(rule, current: current, at: t, into: &events)
+    }
+
     public mutating func receive(_ sample: Sample, into events: inout [SessionEvent]) {
         if nextTick == nil { events += start(at: sample.time) }
         ticks(before: sample.time, into: &events)

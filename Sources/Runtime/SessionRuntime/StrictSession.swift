@@ -50,6 +50,9 @@ public final class StrictGate: Sendable {
                 return !asked
             }
             return first ? .endAfterCoolOff(coolOff) : .refuse("the early end is asked already")
+        case .learn:
+            // A rule taught in the moment would be a way out of the commitment.
+            return .refuse("a strict session learns no rules while it runs: `vigil episode N --was work` afterwards")
         case .control, .end:
             return .pass
         }

@@ -266,7 +266,14 @@ struct Summary {
     var relabelledLine: String? {
         guard let l = r.relabelled else { return nil }
         let parts = l.labels.map { "\(EpisodeLabel(rawValue: $0.label)?.words ?? $0.label) \($0.episodes) (\(hoursMinutes($0.minutes)))" }
-        return "\(hoursMinutes(l.minutes)) you said was no distraction: " + parts.joined(separator: " · ")
+        var line = "\(hoursMinutes(l.minutes)) you said was no distraction: " + parts.joined(separator: " · ")
+        if !l.falseAlarms.isEmpty {
+            let weeks = l.falseAlarms.map {
+                "\($0.week) \($0.falseAlarms)" + ($0.rulesLearned > 0 ? " (\($0.rulesLearned) rule\($0.rulesLearned == 1 ? "" : "s") learned)" : "")
+            }
+            line += " · false alarms by week: " + weeks.joined(separator: ", ")
+        }
+        return line
     }
 
     /// The headline figures against the previous period of the same length; nil for all history.

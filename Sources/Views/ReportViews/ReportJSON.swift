@@ -256,6 +256,15 @@ extension Report.RelabelledFigures: JSONObject {
     public func writeFields(_ w: inout JSONWriter) {
         w.field("labels", labels)
         w.field("minutes", minutes)
+        w.field("false_alarms", falseAlarms)
+    }
+}
+
+extension Report.RelabelledFigures.FalseAlarmWeek: JSONObject {
+    public func writeFields(_ w: inout JSONWriter) {
+        w.field("week", week)
+        w.field("false_alarms", falseAlarms)
+        w.field("rules_learned", rulesLearned)
     }
 }
 

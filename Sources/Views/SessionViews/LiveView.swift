@@ -35,6 +35,8 @@ public struct LiveView: Sendable {
     public var alarms = 0
     public var snoozesLeft: Int?
     public var currentEpisode: Episode?
+    /// The number of the latest episode a distracting application caused ("this was work": w).
+    public var lastAppEpisode: Int?
     /// The last few timeline lines.
     public var recent: [String] { recentLines.map(\.text) }
     public var summary: SessionSummary?
@@ -87,6 +89,7 @@ public struct LiveView: Sendable {
         case .episodeStarted(let ep):
             episodes = ep.number
             currentEpisode = ep
+            if ep.cause == .app { lastAppEpisode = ep.number }
             episodeCauses[ep.cause, default: 0] += 1
         case .episodeEnded: currentEpisode = nil
         case .alarm: alarms += 1

@@ -70,7 +70,7 @@ def main():
     for sid, number, a, b, cause, label in db.execute(
             "SELECT session_id, number, started_ms, ended_ms, cause, label FROM episodes ORDER BY session_id, number"):
         if label in ("break", "meeting", "offline_work", "work"):
-            relabelled[sid].append((label, a // 1000, None if b is None else b // 1000))
+            relabelled[sid].append((label, a // 1000, None if b is None else b // 1000, number))
         else:
             episodes[sid].append((number, a // 1000, None if b is None else b // 1000, cause))
     alarms = defaultdict(list)
@@ -114,6 +114,7 @@ def main():
     distracted_owner = {}
     focused_owner = {}
     moved_by_label = defaultdict(list)
+    false_alarms = defaultdict(int)
     # Whether the session a focused second counts for was not abandoned: its days count for streaks.
     kept_by = {}
     kept_days = set()
@@ -134,11 +135,15 @@ def main():
         if outcome == "completed" and local(end).date() <= to_day:
             note("first_completed", local(end).date())
         eps = [(n, a, b if b is not None else end, c) for n, a, b, c in episodes[sid]]
-        moved = [(label, a, b if b is not None else end) for label, a, b in relabelled[sid]]
-        unjudged = gaps[sid] + [(a, b) for label, a, b in moved if label in ("break", "meeting")]
-        for label, a, b in moved:
+        moved = [(label, a, b if b is not None else end, n) for label, a, b, n in relabelled[sid]]
+        unjudged = gaps[sid] + [(a, b) for label, a, b, n in moved if label in ("break", "meeting")]
+        for label, a, b, n in moved:
             if in_period(local(a).date()):
                 moved_by_label[label].append(b - a)
+                # A false alarm: an alarm rang in what the person says was no distraction.
+                if any(e == n for e, _, _ in alarms[sid]):
+                    y, w, _ = local(a).date().isocalendar()
+                    false_alarms[f"{y}-W{w:02d}"] += 1
         for n, a, b, c in eps:
             ld = local(a)
             if ld.date() <= to_day:
@@ -464,7 +469,9 @@ def main():
     labels = [dict(label=label, counted_as="neither" if label in ("break", "meeting") else "focused", episodes=len(moved_by_label[label]),
                    minutes=sum(moved_by_label[label]) / 60)
               for label in ("break", "meeting", "offline_work", "work") if moved_by_label[label]]
-    relabelled_figures = dict(labels=labels, minutes=sum(sum(v) for v in moved_by_label.values()) / 60) if labels else None
+    relabelled_figures = dict(
+        labels=labels, minutes=sum(sum(v) for v in moved_by_label.values()) / 60,
+        false_alarms=[dict(week=w, false_alarms=false_alarms[w], rules_learned=0) for w in sorted(false_alarms)]) if labels else None
 
     badges = [(90, "lifestyle"), (60, "strong_habit"), (21, "habit"), (7, "week"), (1, "new")]
     expected = dict(

@@ -163,6 +163,23 @@ extension EventStore {
         }
     }
 
+    /// The application in front in a session at `time`, as its stretch was logged: its class,
+    /// category and the rule that gave it (nil: none did); nil when no stretch holds the instant.
+    public func application(session id: Int64, at time: Timestamp) throws(StoreError) -> (appClass: String, category: AppCategory, rule: String?)? {
+        try read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT app_class, category, rule FROM activities
+                        WHERE session_id = ? AND kind = 'app' AND start_ms <= ? AND end_ms > ? ORDER BY start_ms DESC LIMIT 1
+                        """, arguments: [id, time.millisecondsSinceEpoch, time.millisecondsSinceEpoch]),
+                let cls: String = row[0], let category = (row[1] as String?).flatMap(AppCategory.init(rawValue:))
+            else { return nil }
+            return (cls, category, row[2])
+        }
+    }
+
     /// Deletes a session with its events; a session the server may have leaves a tombstone.
     public func deleteSession(id: Int64) throws(StoreError) {
         try write { db in

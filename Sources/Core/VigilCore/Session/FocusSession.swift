@@ -24,7 +24,8 @@
 /// the samples longer than `session.gap` is a gap (suspend, sleep) and counts neither as focus nor as
 /// distraction.
 public struct FocusSession: Sendable {
-    public let configuration: VigilConfiguration
+    /// As the session began; a rule the person teaches during it is added (`learn`).
+    public private(set) var configuration: VigilConfiguration
     public let task: String?
     /// Planned length in seconds; `nil` runs until `end` (a replay runs to the recording's end).
     public let plannedSeconds: Double?
@@ -214,9 +215,12 @@ public struct FocusSession: Sendable {
         case .input, .audio, .location, .desktop, .app, .media, .reading:
             // Between "going to sleep" and the wake-up, samples describe nobody.
             guard power == .awake else { return }
-            scorers.observe(sample.payload, at: now, judging: phase.isJudging)
-            switch sample.payload {
-            case .app, .media: activities.note(sample.payload, at: now, judging: phase.isJudging, into: &events)
+            var payload = sample.payload
+            // An application recorded before the person taught a rule is judged as it would be now.
+            if case .app(let f) = payload, let relearned = configuration.apps.relearned(f) { payload = .app(relearned) }
+            scorers.observe(payload, at: now, judging: phase.isJudging)
+            switch payload {
+            case .app, .media: activities.note(payload, at: now, judging: phase.isJudging, into: &events)
             default: break
             }
         case .status(let status):
@@ -257,6 +261,14 @@ public struct FocusSession: Sendable {
 
     /// A control action from the person: pause, break, resume, end or snooze; or the session's
     /// clock running again after a stall (`stallEnded`), which only books the gap.
+    /// A rule the person taught during the session ("this was work"): from now on applications
+    /// are judged as it says, `current` (the application in front, as its detector gave it) at once.
+    public mutating func learn(_ rule: LearnedRule, current: AppFocus?, at now: Timestamp, into events: inout [SessionEvent]) {
+        configuration.apps.learned.removeAll { $0.appClass == rule.appClass && $0.insteadOf == rule.insteadOf }
+        configuration.apps.learned.append(rule)
+        if let current { receive(Sample(time: now, payload: .app(current)), into: &events) }
+    }
+
     public mutating func control(_ action: ControlAction, at now: Timestamp) -> [SessionEvent] {
         scorers.makeUnique()
         settledAt = nil
