@@ -62,7 +62,7 @@ import Testing
         "session list": [], "session show": ["1"], "session edit": ["1", "--note", "n"], "session tag": ["1", "+deep"],
         "session delete": ["1", "--yes"], "session add": ["--start", "2026-11-20 09:00", "--end", "10:00"], "undo": [],
         "desktop show": [], "desktop install": ["--shell-version", "43"], "desktop uninstall": [], "restore": [],
-        "session intent": ["1", "done"], "episode": ["1", "--was", "work"],
+        "session intent": ["1", "done"], "episode": ["1", "--was", "work"], "rules list": [], "rules forget": ["1"],
     ]
 
     /// A value each command refuses (64), for a command that takes one; an unknown option is
@@ -78,6 +78,7 @@ import Testing
         "simulate": ["--days", "-4"], "apps": ["--days", "-1"], "device": ["--name", ""],
         "session list": ["--last", "forever"], "session add": ["--start", "someday", "--end", "10:00"],
         "desktop install": ["--shell-version", "-3"], "session intent": ["1", "maybe"], "episode": ["1", "--was", "coffee"],
+        "rules forget": ["first"],
     ]
 
     @Test func everyCommandIsListed() async {

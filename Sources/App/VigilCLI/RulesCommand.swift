@@ -22,7 +22,8 @@ struct RulesCommand: AsyncParsableCommand {
         subcommands: [List.self, Forget.self], defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the rules Vigil learned, numbered.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the rules Vigil learned, numbered.", discussion: "Examples:\n  vigil rules\n  vigil rules list --json")
         @OptionGroup var common: CommonOptions
         @Flag(help: "Print a JSON array of rules (docs/json.md).") var json = false
 
