@@ -70,4 +70,31 @@ import Testing
             #expect(error.detail.contains("cannot reach the session D-Bus"))
         }
     }
+
+    /// A question with buttons: the service clicks "meeting" as a person would; the answer is the
+    /// button's key. A daemon without buttons is refused at once, and a question nobody answers
+    /// ends unanswered when its time is up, and is taken down.
+    @Test func aQuestionWithButtonsIsAnsweredByTheButtonClicked() throws {
+        let bus = try SessionBus()
+        let (service, log) = try bus.startNotificationService(capabilities: ["body", "actions"], clicks: ["meeting"])
+        defer { service.kill(SIGKILL) }
+        let choices = [(key: "break", label: "A break"), (key: "meeting", label: "A meeting or call")]
+        let answer = try DesktopNotifier(busAddress: bus.address).ask(summary: "Welcome back", body: "What was it?", actions: choices, timeout: 60)
+        #expect(answer == "meeting")
+        let calls = SessionBus.notifications(log)
+        #expect(calls.first?["actions"] as? [String] == ["break", "A break", "meeting", "A meeting or call"], "\(calls)")
+        #expect(calls.first?["expire_timeout"] as? Int == 0, "stays until answered")
+
+        let nobody = try SessionBus()
+        let (quiet, _) = try nobody.startNotificationService(capabilities: ["body", "actions"])
+        defer { quiet.kill(SIGKILL) }
+        #expect(try DesktopNotifier(busAddress: nobody.address).ask(summary: "s", body: "b", actions: choices, timeout: 0.5) == nil)
+
+        let plain = try SessionBus()
+        let (noButtons, _) = try plain.startNotificationService(capabilities: ["body"])
+        defer { noButtons.kill(SIGKILL) }
+        #expect(throws: NotificationError.self) {
+            try DesktopNotifier(busAddress: plain.address).ask(summary: "s", body: "b", actions: choices, timeout: 60)
+        }
+    }
 }

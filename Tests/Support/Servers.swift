@@ -221,11 +221,15 @@ public final class SessionBus {
     /// Starts the test notification service (Tests/DesktopNotifierTests/Data/notification-service.py,
     /// python3-dbus) on this bus, waits until it owns org.freedesktop.Notifications, and returns it
     /// with the file where it logs each Notify call as a JSON line (after a first line "ready").
-    public func startNotificationService(capabilities: [String] = ["body", "urgency"]) throws -> (ChildProcess, String) {
+    /// `clicks`: action keys the service clicks when a notification offers one (as a person would).
+    public func startNotificationService(capabilities: [String] = ["body", "urgency"], clicks: [String] = []) throws -> (ChildProcess, String) {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("DesktopNotifierTests/Data/notification-service.py").path
         let log = directory + "/notifications.jsonl"
-        let p = try ChildProcess("/usr/bin/python3", [script, address, log, capabilities.joined(separator: ",")], output: directory + "/service.log")
+        let p = try ChildProcess(
+            "/usr/bin/python3",
+            [script, address, log, capabilities.joined(separator: ",")] + (clicks.isEmpty ? [] : [clicks.joined(separator: ",")]),
+            output: directory + "/service.log")
         for _ in 0..<250 {
             if (try? String(contentsOfFile: log, encoding: .utf8))?.hasPrefix("ready") == true { return (p, log) }
             usleep(20_000)

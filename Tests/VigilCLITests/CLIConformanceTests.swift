@@ -63,6 +63,7 @@ import Testing
         "session delete": ["1", "--yes"], "session add": ["--start", "2026-11-20 09:00", "--end", "10:00"], "undo": [],
         "desktop show": [], "desktop install": ["--shell-version", "43"], "desktop uninstall": [], "restore": [],
         "session intent": ["1", "done"], "episode": ["1", "--was", "work"], "rules list": [], "rules forget": ["1"],
+        "pause": [], "resume": [], "break": [], "snooze": [], "attach": [],
     ]
 
     /// A value each command refuses (64), for a command that takes one; an unknown option is

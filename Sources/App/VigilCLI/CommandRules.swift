@@ -55,3 +55,8 @@ extension SessionCommand.Add: VigilCommand {}
 extension UndoCommand: VigilCommand {}
 extension RulesCommand.List: VigilCommand {}
 extension RulesCommand.Forget: VigilCommand {}
+extension PauseCommand: VigilCommand {}
+extension ResumeCommand: VigilCommand {}
+extension BreakCommand: VigilCommand {}
+extension SnoozeCommand: VigilCommand {}
+extension AttachCommand: VigilCommand {}

@@ -16,6 +16,8 @@ final class PersonsQuestions: @unchecked Sendable {
     private var tell: @Sendable (String) -> Void = { note($0) }
     private let eventLog: LocalLog
     private var live: Live?
+    /// A session without a terminal (`--background`): it asks by notification.
+    private var byNotification = false
 
     /// What "this was work" needs of the running session: what it shows, how a learned rule
     /// reaches it, where rules are kept, and the zone of its days.
@@ -69,9 +71,17 @@ final class PersonsQuestions: @unchecked Sendable {
 
     /// Where questions are asked (nil: no one can answer at this terminal), which session they are
     /// about, and how the person is told what was noted.
-    func attach(keys: KeyReader?, session: @escaping @Sendable () -> Int64?, tell: @escaping @Sendable (String) -> Void) {
-        lock.withLock { (self.keys, self.session, self.tell) = (keys, session, tell) }
+    func attach(
+        keys: KeyReader?, session: @escaping @Sendable () -> Int64?, tell: @escaping @Sendable (String) -> Void, byNotification: Bool = false
+    ) {
+        lock.withLock { (self.keys, self.session, self.tell, self.byNotification) = (keys, session, tell, byNotification) }
     }
+
+    static let returnButtons = [
+        (key: EpisodeLabel.breakTime.rawValue, label: "A break"), (key: EpisodeLabel.meeting.rawValue, label: "A meeting or call"),
+        (key: EpisodeLabel.offlineWork.rawValue, label: "Working away from the computer"),
+        (key: EpisodeLabel.distracted.rawValue, label: "Distracted"),
+    ]
 
     static let returnAnswers: [Character: String] = [
         "b": EpisodeLabel.breakTime.rawValue, "m": EpisodeLabel.meeting.rawValue, "o": EpisodeLabel.offlineWork.rawValue,
@@ -83,9 +93,28 @@ final class PersonsQuestions: @unchecked Sendable {
 
     /// The person is back from `e`: ask what it was, and label it with the answer.
     func returned(_ e: Episode) {
-        let (keys, session, tell) = lock.withLock { (self.keys, self.session, self.tell) }
-        guard let keys, let id = session?() else { return }
+        let (keys, session, tell, byNotification) = lock.withLock { (self.keys, self.session, self.tell, self.byNotification) }
+        guard let id = session?() else { return }
         let eventLog = eventLog
+        if keys == nil, byNotification {
+            // Ten minutes to answer: long enough to read, and an answer later is `vigil episode`'s.
+            AskByNotification.ask(
+                summary: "Welcome back: away \(humanDuration(e.duration ?? 0))", body: "What was it? (Vigil, episode \(e.number))",
+                choices: Self.returnButtons, timeout: 600
+            ) { answer in
+                switch answer {
+                case .success(let key?):
+                    if let label = EpisodeLabel(rawValue: key) { tell(Self.label(eventLog, session: id, episode: e.number, label)) }
+                case .success(nil): break
+                case .failure(let why):
+                    tell(
+                        "could not ask what your time away was (\(why.detail)); `vigil episode \(e.number) --session \(id) --was break|meeting|offline_work|distracted` says it"
+                    )
+                }
+            }
+            return
+        }
+        guard let keys else { return }
         keys.pose(
             Question(asked: Self.returnQuestion(e), choices: Self.returnChoices, answers: Self.returnAnswers) { answer in
                 guard let label = answer.flatMap(EpisodeLabel.init(rawValue:)) else { return }
@@ -113,6 +142,22 @@ final class PersonsQuestions: @unchecked Sendable {
         }
     }
 
+    /// The end of a session without a terminal: the question as a notification, two minutes to
+    /// answer it, as at a terminal.
+    private func askIntentByNotification(_ intent: String, session id: Int64, later: String) async -> String {
+        let (stream, continuation) = AsyncStream<AskByNotification.Answer>.makeStream()
+        AskByNotification.ask(
+            summary: "Did you do it?", body: intent, choices: [("done", "Done"), ("partly", "Partly"), ("no", "No")], timeout: 120
+        ) { continuation.yield($0) }
+        var answer: IntentAnswer?
+        for await a in stream {
+            if case .success(let key?) = a { answer = IntentAnswer(rawValue: key) }
+            if case .failure(let why) = a { return "could not ask whether you did what you meant (\(why.detail)); \(later)" }
+            break
+        }
+        return keep(answer, session: id, later: later)
+    }
+
     static let intentAnswers: [Character: String] = [
         "d": IntentAnswer.done.rawValue, "p": IntentAnswer.partly.rawValue, "n": IntentAnswer.no.rawValue,
     ]
@@ -125,14 +170,20 @@ final class PersonsQuestions: @unchecked Sendable {
     func atTheEnd(intent: String?, session id: Int64?, keys: KeyReader?) async -> String? {
         guard let intent, let id else { return nil }
         let later = "`vigil session intent \(id) done|partly|no` answers it later"
-        guard let keys else { return "you meant to: \(intent.terminalSafe). Did you do it? \(later)" }
+        guard let keys else {
+            guard lock.withLock({ byNotification }) else { return "you meant to: \(intent.terminalSafe). Did you do it? \(later)" }
+            return await askIntentByNotification(intent, session: id, later: later)
+        }
         await keys.settle(timeout: .seconds(120))
         let question = "Did you do it? \"\(intent.terminalSafe)\""
         let choices = ["d done", "p partly", "n no", "Enter: later"]
-        guard
-            let answer = await keys.ask(question, choices: choices, answers: Self.intentAnswers, timeout: .seconds(120)).flatMap(
-                IntentAnswer.init(rawValue:))
-        else { return "your intention is not answered: \(later)" }
+        let answer = await keys.ask(question, choices: choices, answers: Self.intentAnswers, timeout: .seconds(120))
+        return keep(answer.flatMap(IntentAnswer.init(rawValue:)), session: id, later: later)
+    }
+
+    /// Keeps the answer to the intention; what to tell the person.
+    private func keep(_ answer: IntentAnswer?, session id: Int64, later: String) -> String {
+        guard let answer else { return "your intention is not answered: \(later)" }
         do {
             try eventLog.history(now: WallClock.now()).answerIntent(id, answer)
             return "noted: your intention \(answer == .done ? "done" : answer == .partly ? "partly done" : "not done")"

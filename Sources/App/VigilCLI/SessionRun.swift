@@ -37,9 +37,13 @@ struct SessionRun {
                 "a strict session: it goes on for its planned \(humanDuration(planned)) whatever ends it early; "
                     + "`vigil stop --early` ends it \(humanDuration(config.session.strictCoolOff)) after you ask")
         }
-        return SignalWatch<LiveCommand>([
+        let watch = SignalWatch<LiveCommand>([
             (SIGINT, .control(.end)), (SIGTERM, .end(.interrupted)), (SIGHUP, .end(.interrupted)), (SIGUSR1, .endEarly),
         ])
+        // `vigil pause`, `resume`, `break`, `snooze` and `vigil attach`'s keys, from any terminal.
+        let inbox = SessionInbox(dataDirectory: command.common.paths.dataDirectory)
+        watch.on(SIGUSR2) { for c in inbox.take() { watch.inject(.control(c.action)) } }
+        return watch
     }
 
     /// The live screen when both ends are a terminal and neither --json nor --plain asks for lines.
@@ -69,7 +73,8 @@ struct SessionRun {
         // Someone can answer a question here: keys are read, and the output is for a person; and
         // the answer has a session to go to (a rehearsal without --log keeps none).
         let answering = keepsLog && (liveScreen || (isatty(0) != 0 && !command.json))
-        questions.attach(keys: answering ? keys : nil, session: { runner.sessionID }, tell: { runner.note($0) })
+        questions.attach(
+            keys: answering ? keys : nil, session: { runner.sessionID }, tell: { runner.note($0) }, byNotification: keepsLog && command.detached)
         questions.listen(
             .init(view: runner.view, inject: { signals.inject($0) }, rules: LearnedRules(paths: command.common.paths), zone: command.common.zone))
         let painter = liveScreen ? Self.paint(runner.view, on: terminal, keys: keys) : nil

@@ -1,5 +1,6 @@
 import Foundation
 import SessionRuntime
+import Synchronization
 import SystemCalls
 
 /// Turns SIGINT, SIGTERM and SIGHUP into values on a stream, so a long-running command ends
@@ -13,6 +14,8 @@ import SystemCalls
 final class SignalWatch<Value: Sendable>: @unchecked Sendable {
     let stream: AsyncStream<Value>
     private let continuation: AsyncStream<Value>.Continuation
+    /// What a signal does instead of putting a value on the stream (`on`).
+    private let actions = Mutex<[Int32: @Sendable () -> Void]>([:])
 
     init(_ map: [(Int32, Value)]) {
         (stream, continuation) = AsyncStream<Value>.makeStream()
@@ -22,16 +25,23 @@ final class SignalWatch<Value: Sendable>: @unchecked Sendable {
         ProcessSignals.watch(writingTo: fds[1])
         let values = Dictionary(map, uniquingKeysWith: { a, _ in a })
         let c = continuation
-        let thread = Thread {
+        let thread = Thread { [self] in
             var byte: UInt8 = 0
             while read(readEnd, &byte, 1) == 1 {
-                if let v = values[Int32(byte)] { c.yield(v) }
+                if let act = actions.withLock({ $0[Int32(byte)] }) {
+                    act()
+                } else if let v = values[Int32(byte)] {
+                    c.yield(v)
+                }
             }
             close(readEnd)
         }
         thread.name = "vigil-signals"
         thread.start()
     }
+
+    /// Runs `body` on the watch's thread when `signo` comes (SIGUSR2: the session's inbox).
+    func on(_ signo: Int32, _ body: @escaping @Sendable () -> Void) { actions.withLock { $0[signo] = body } }
 
     /// Puts a value on the stream as if a signal had brought it (keys typed in the terminal).
     func inject(_ value: Value) { continuation.yield(value) }

@@ -115,8 +115,20 @@ struct Start: AsyncParsableCommand {
         ))
     var strict = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Run the session without a terminal: closing this one does not end it. `vigil status`, pause, resume, break, snooze, attach and stop reach it from any terminal."
+        ))
+    var background = false
+
+    /// The session `--background` started: no terminal to ask at, so it asks by notification.
+    @Flag(help: .hidden) var detached = false
+
     func validate() throws {
         try validateMinutes(minutes, atMost: 1440, what: "a day")
+        if background, plain || json {
+            throw ValidationError("--background has no output here: its lines go to its log (`vigil status` says where).")
+        }
         try validatePath(record, "--record")
         for file in replay { try validatePath(file, "--replay") }
         if let t = task, t.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--task must not be blank.") }
@@ -136,7 +148,17 @@ struct Start: AsyncParsableCommand {
     }
 
     func run() async throws {
-        await guarded(outputMatters: false) { try await runSession() }
+        await guarded(outputMatters: false) { try await background ? startInBackground() : runSession() }
+    }
+
+    /// `--background`: this command again, detached (`BackgroundSession`), and told once it runs.
+    private func startInBackground() async throws {
+        _ = try common.loadConfiguration()
+        let statusFile = SessionStatusFile(dataDirectory: common.paths.dataDirectory)
+        if let s = statusFile.running() { throw LaunchError.alreadyRunning(pid: s.pid, task: s.task).failure }
+        let arguments = Array(CommandLine.arguments.dropFirst()).filter { $0 != "--background" } + ["--plain", "--detached"]
+        let started = try BackgroundStart(common: common).launch(arguments: arguments)
+        print(started)
     }
 
     /// Where --record would write, looked at without creating anything: a directory, a path that

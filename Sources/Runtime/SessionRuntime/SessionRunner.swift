@@ -138,6 +138,8 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
     private let signals: SignalCatalog
     private let store: EventStore
     private let statusFile: SessionStatusFile
+    /// The screen for `vigil attach`.
+    private let mirror: ScreenMirror
     private let clock: C
     private let presenter: Presenter
     private let writer: SessionLogWriter
@@ -166,6 +168,7 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         self.clock = clock
         self.presenter = presenter
         statusFile = SessionStatusFile(dataDirectory: dataDirectory)
+        mirror = ScreenMirror(dataDirectory: dataDirectory)
         let view = LiveViewModel(
             LiveView(
                 task: plan.task, planned: plan.planned, workplace: configuration.location.workplace, signals: signals,
@@ -232,6 +235,7 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         if let r = recorder { tap = { sample in r.append(sample) } }
         let strict = plan.strictCoolOff.map { StrictGate(coolOff: $0, plannedBreaks: plan.pomodoro != nil) }
         let books = Bookkeeper(statusFile: statusFile, plan: plan, writer: writer, strict: strict)
+        let mirror = mirror
         let live = LiveSession(
             configuration: configuration, signals: signals, task: plan.task, plannedSeconds: plan.planned, wallStart: plan.wallStart, clock: clock,
             onSample: tap,
@@ -241,6 +245,7 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
                     return v
                 }
                 books.update(snapshot)
+                mirror.update(snapshot)
                 presenter.tick(snapshot)
             },
             onEvents: { events in
@@ -249,11 +254,12 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
                 music?.handle(events)
                 let rendered = events.map { e in (event: e, text: renderer.text(e)) }
                 // A new state is in the status file at once, not at the next tick.
-                books.update(
-                    view.withLock { v in
-                        for r in rendered { v.apply(r.event, line: r.text) }
-                        return v
-                    })
+                let snapshot = view.withLock { v in
+                    for r in rendered { v.apply(r.event, line: r.text) }
+                    return v
+                }
+                books.update(snapshot)
+                mirror.update(snapshot)
                 presenter.events(rendered)
                 for e in events {
                     if case .episodeEnded(let episode) = e.kind, askAfter > 0, episode.cause == .away, episode.closedBy == .back,
@@ -306,6 +312,7 @@ public final class SessionRunner<C: Clock>: Sendable where C.Duration == Duratio
         await live.run(detectors: detectors, commands: gated, endWithDetectors: plan.rehearsal)
         pomodoroTask?.cancel()
         statusFile.remove()
+        mirror.detach()
         alarms.drain()
         alarms.finish()
         music?.drain()

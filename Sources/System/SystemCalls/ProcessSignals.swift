@@ -6,7 +6,8 @@ import Synchronization
     import Darwin
 #endif
 
-/// The process's one handler for SIGINT, SIGTERM, SIGHUP and SIGUSR1 (`vigil stop --early`), in
+/// The process's one handler for SIGINT, SIGTERM, SIGHUP, SIGUSR1 (`vigil stop --early`) and SIGUSR2 (a
+/// command in the session's inbox: `vigil pause`), in
 /// two modes:
 /// - while a command watches them (`watch`), a signal is one byte (its number) written to the
 ///   command's pipe, and the command ends cleanly (closing its session or recording);
@@ -19,7 +20,7 @@ import Synchronization
 /// left in place; only what it does changes, through an atomic read.
 public enum ProcessSignals {
     /// The signals handled.
-    public static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGUSR1]
+    public static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2]
 
     /// The watching command's pipe (write end), or -1.
     private static let watcher = Atomic<Int32>(-1)

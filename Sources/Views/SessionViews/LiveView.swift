@@ -175,9 +175,12 @@ public struct LiveView: Sendable {
     public struct Style: Sendable {
         public var color: Bool
         public var width: Int
-        public init(color: Bool, width: Int) {
+        /// Drawn for `vigil attach` in another terminal: its keys, where q detaches.
+        public var attached: Bool
+        public init(color: Bool, width: Int, attached: Bool = false) {
             self.color = color
             self.width = width
+            self.attached = attached
         }
     }
 
@@ -274,9 +277,11 @@ public struct LiveView: Sendable {
             if isNote { out += wordWrap(line, width: w, indent: 2).map { truncate($0, w) } } else { out.append(truncate(line, w)) }
         }
         let keys =
-            strict
-            ? "strict: runs to its planned end · `vigil stop --early` ends it after its cooling-off · ? help"
-            : "p pause/resume · b break · s snooze · q end · ? help"
+            style.attached
+            ? "attached · " + (strict ? "strict: runs to its planned end · " : "p pause · b break · r resume · s snooze · ") + "q detach (it goes on)"
+            : strict
+                ? "strict: runs to its planned end · `vigil stop --early` ends it after its cooling-off · ? help"
+                : "p pause/resume · b break · s snooze · q end · ? help"
         out.append(paint(truncate(keys, w), "2"))
         return out
     }

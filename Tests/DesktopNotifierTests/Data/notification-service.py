@@ -4,8 +4,10 @@ bus named on the command line, answers Notify with increasing ids, and appends e
 as one JSON line. It is a real D-Bus service (python3-dbus on GLib's main loop), not a mock of the
 bus: the bus, the name ownership and the method call are all D-Bus's own.
 
-usage: notification-service.py BUS_ADDRESS LOG_FILE [CAPABILITIES]
-(CAPABILITIES: comma-separated, as GetCapabilities answers; default body,urgency)
+usage: notification-service.py BUS_ADDRESS LOG_FILE [CAPABILITIES [CLICKS]]
+(CAPABILITIES: comma-separated, as GetCapabilities answers; default body,urgency.
+CLICKS: comma-separated action keys: a notification that offers one of them has it clicked, as a
+person clicks a button, and the service emits ActionInvoked then NotificationClosed, as daemons do.)
 """
 import json
 import sys
@@ -17,6 +19,7 @@ from gi.repository import GLib
 
 address, log_path = sys.argv[1], sys.argv[2]
 capabilities = sys.argv[3].split(",") if len(sys.argv) > 3 else ["body", "urgency"]
+clicks = sys.argv[4].split(",") if len(sys.argv) > 4 else []
 DBusGMainLoop(set_as_default=True)
 bus = dbus.bus.BusConnection(address)
 
@@ -37,7 +40,30 @@ class Notifications(dbus.service.Object):
         }
         with open(log_path, "a") as f:
             f.write(json.dumps(record) + "\n")
-        return dbus.UInt32(replaces_id or self.next_id)
+        nid = replaces_id or self.next_id
+        offered = [str(a) for a in actions][0::2]
+        chosen = next((k for k in clicks if k in offered), None)
+        if chosen is not None:
+            # Clicked a moment after it showed, once the caller has its id.
+            GLib.timeout_add(200, self.click, nid, chosen)
+        return dbus.UInt32(nid)
+
+    def click(self, nid, key):
+        self.ActionInvoked(dbus.UInt32(nid), key)
+        self.NotificationClosed(dbus.UInt32(nid), dbus.UInt32(2))
+        return False
+
+    @dbus.service.signal("org.freedesktop.Notifications", signature="us")
+    def ActionInvoked(self, nid, key):
+        pass
+
+    @dbus.service.signal("org.freedesktop.Notifications", signature="uu")
+    def NotificationClosed(self, nid, reason):
+        pass
+
+    @dbus.service.method("org.freedesktop.Notifications", in_signature="u", out_signature="")
+    def CloseNotification(self, nid):
+        self.NotificationClosed(dbus.UInt32(nid), dbus.UInt32(3))
 
     @dbus.service.method("org.freedesktop.Notifications", in_signature="", out_signature="as")
     def GetCapabilities(self):

@@ -95,14 +95,68 @@ public final class DesktopNotifier: @unchecked Sendable {
         return id
     }
 
-    /// Asks the daemon's capabilities; a daemon that does not answer is taken to read plain text
-    /// (the specification's default).
-    static func readsBodyAsMarkup(_ bus: BusConnection) -> Bool {
+    /// Asks a question with a notification that carries actions (the specification's `actions`,
+    /// answered by its `ActionInvoked` signal), and waits up to `timeout` seconds for the person's
+    /// choice: the chosen action's key; nil when the notification was closed unanswered or the
+    /// time ran out. On a connection of its own, which the daemon's signals about this
+    /// notification reach whether it broadcasts them or sends them to the caller alone. Throws
+    /// `.failed` for a daemon without actions: the caller says how to answer otherwise.
+    public func ask(summary: String, body: String, actions: [(key: String, label: String)], timeout: Double) throws(NotificationError) -> String? {
+        let bus: BusConnection
+        do { bus = try BusConnection(.session, address: busAddress) } catch {
+            throw NotificationError(kind: .noBus, detail: "cannot reach the session D-Bus: \(error.message)")
+        }
+        let capabilities = Self.capabilities(bus)
+        guard capabilities.contains("actions") else {
+            throw NotificationError(kind: .failed, detail: "the notification daemon shows no buttons (no \"actions\" capability)")
+        }
+        let body = capabilities.contains("body-markup") ? Self.escapingMarkup(body) : body
+        let id: UInt32
+        do {
+            for member in ["ActionInvoked", "NotificationClosed"] {
+                try bus.addMatch("type='signal',interface='org.freedesktop.Notifications',member='\(member)'")
+            }
+            let reply = try bus.call(
+                "org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.Notifications", "Notify",
+                [
+                    .string(appName), .uint32(0), .string("dialog-question"), .string(summary), .string(body),
+                    .array(element: "s", actions.flatMap { [DBusValue.string($0.key), .string($0.label)] }),
+                    .array(element: "{sv}", [.dictEntry(.string("urgency"), .variant(.byte(Urgency.normal.rawValue)))]), .int32(0),
+                ])
+            guard case .uint32(let given)? = reply.first else {
+                throw NotificationError(kind: .failed, detail: "the notification daemon answered Notify without an id")
+            }
+            id = given
+        } catch let error as NotificationError {
+            throw error
+        } catch {
+            throw NotificationError(kind: .failed, detail: "the notification daemon refused the question: \(error)")
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while deadline.timeIntervalSinceNow > 0 {
+            let received: DBusSignal??
+            do { received = try bus.nextSignal(timeout: deadline.timeIntervalSinceNow) } catch { return nil }
+            guard let signal = received ?? nil else { continue }
+            guard signal.interface == "org.freedesktop.Notifications", case .uint32(id)? = signal.arguments.first else { continue }
+            if signal.member == "ActionInvoked", signal.arguments.count > 1, case .string(let key) = signal.arguments[1] { return key }
+            if signal.member == "NotificationClosed" { return nil }
+        }
+        // Unanswered in time: the question is taken down, it would only mislead later.
+        _ = try? bus.call(
+            "org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.Notifications", "CloseNotification", [.uint32(id)])
+        return nil
+    }
+
+    static func capabilities(_ bus: BusConnection) -> [String] {
         let reply = try? bus.call(
             "org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.Notifications", "GetCapabilities", [])
-        guard case .array(_, let items)? = reply?.first else { return false }
-        return items.contains(.string("body-markup"))
+        guard case .array(_, let items)? = reply?.first else { return [] }
+        return items.compactMap { if case .string(let s) = $0 { s } else { nil } }
     }
+
+    /// Asks the daemon's capabilities; a daemon that does not answer is taken to read plain text
+    /// (the specification's default).
+    static func readsBodyAsMarkup(_ bus: BusConnection) -> Bool { capabilities(bus).contains("body-markup") }
 
     /// Text as notification markup (the specification's subset of XML): `&`, `<` and `>` escaped.
     static func escapingMarkup(_ text: String) -> String {
