@@ -125,4 +125,39 @@ import Testing
         let episodes = try #require(session["episodes"] as? [[String: Any]])
         #expect(episodes.first?["label"] as? String == "work", "\(episodes)")
     }
+
+    /// x on the live screen: the application in front, which no rule called distracting, is a
+    /// distraction. Learned with y; the replay of the same recording then rings.
+    @Test func xOnTheLiveScreenTeachesThatAnApplicationIsADistraction() async throws {
+        let home = freshHome()
+        let recording = home + "/news.jsonl"
+        var lines = [
+            #"{"vigil":"recording","version":1,"start":"2026-11-20T10:00:00Z","source":"a test","task":"report"}"#,
+            #"{"t":0,"kind":"app","class":"newsreader","category":"neutral"}"#,
+        ]
+        for t in stride(from: 5, through: 1800, by: 5) { lines.append(#"{"t":\#(t),"kind":"input","window":5,"keys":12,"idle":0.4}"#) }
+        write(lines.joined(separator: "\n") + "\n", to: recording)
+        let before = try await vigil(["replay", recording, "--data-dir", home + "/d"], home: home)
+        #expect(alarms(before.stdout) == 0, "neutral: no alarm \(before.stdout)")
+
+        let steps = [
+            PersonsWordCLITests.Step(wait: "State +FOCUSED", send: "x"), PersonsWordCLITests.Step(wait: "Learn it\\?", send: "y"),
+            PersonsWordCLITests.Step(wait: "learned: newsreader", send: "q"), PersonsWordCLITests.Step(wait: "End the session now\\?", send: "y"),
+        ]
+        let capture = home + "/screen.out"
+        let run = await runProcess(
+            "/usr/bin/python3",
+            [
+                LiveViewTests.driver, "160", "50", capture, String(decoding: try JSONEncoder().encode(steps), as: UTF8.self), "--", "env",
+                "TERM=xterm-256color", "HOME=\(home)", "XDG_CONFIG_HOME=\(home)/config", "PATH=/usr/bin:/bin", "TZ=UTC", vigilBinary, "start",
+                "--replay", recording, "--pace", "20", "--log", "--data-dir", home + "/d",
+            ])
+        let screen = LiveViewTests.plain(String(decoding: FileManager.default.contents(atPath: capture) ?? Data(), as: UTF8.self))
+        #expect(run.status == 0, "\(screen.suffix(3000))")
+        #expect(screen.contains("The rule that would have caught it: newsreader is distracting."), "\(screen.suffix(3000))")
+        let file = try String(contentsOfFile: home + "/config/vigil/learned-rules.yaml", encoding: .utf8)
+        #expect(file.contains(#"{"class": "newsreader", "instead_of": "none", "category": "distracting""#), "\(file)")
+        let after = try await vigil(["replay", recording, "--data-dir", home + "/d"], home: home)
+        #expect(alarms(after.stdout) == 1, "now a distraction: \(after.stdout)")
+    }
 }

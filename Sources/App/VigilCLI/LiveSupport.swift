@@ -200,6 +200,7 @@ final class KeyReader: @unchecked Sendable {
                 "", "p  pause, or resume after a pause", "b  take a break, or end it", "r  resume after a pause or a break",
                 "s  snooze the alarms of this episode (a few times a session)",
                 "w  this was work: the distracting application in front is work (Vigil proposes a rule, and asks)",
+                "x  this is a distraction: the application in front is one (Vigil proposes a rule, and asks)",
                 "q  end the session (asks first; saved as completed or, before its planned end, abandoned)", "?  this help",
                 "Ctrl-C ends the session too; everything is saved.",
             ]

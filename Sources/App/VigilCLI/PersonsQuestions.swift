@@ -30,33 +30,47 @@ final class PersonsQuestions: @unchecked Sendable {
 
     init(eventLog: LocalLog) { self.eventLog = eventLog }
 
-    /// The keys of the person's word during the session, given `live`: w, this was work.
+    /// The keys of the person's word during the session, given `live`: w, this was work; x, this
+    /// is a distraction.
     func listen(_ live: Live) {
         lock.withLock { self.live = live }
-        keys?.personsKey = { [self] key in key == "w" ? wasWork() : false }
+        keys?.personsKey = { [self] key in
+            switch key {
+            case "w": teach(.work)
+            case "x": teach(.distracting)
+            default: false
+            }
+        }
     }
 
-    /// "This was work": the distracting application in front is work. Its episode is labelled so
-    /// at once; the rule that would have prevented it is proposed, and learned on consent, for
-    /// this session from now on and every one after.
-    private func wasWork() -> Bool {
+    /// "This was work" (w): the distracting application in front is work; its episode is labelled
+    /// so at once. "This is a distraction" (x): the application in front, which Vigil did not take
+    /// for one, is. Either way the rule that says so is proposed, and learned on consent, for this
+    /// session from now on and every one after.
+    private func teach(_ category: AppCategory) -> Bool {
         let (keys, session, tell, live) = lock.withLock { (self.keys, self.session, self.tell, self.live) }
         guard let keys, let live, let id = session?() else { return false }
         let view = live.view.snapshot()
-        guard let app = view.app, app.category == .distracting, !app.appClass.isEmpty else {
-            tell("w (this was work) is for a distracting application in front: none is now")
+        guard let app = view.app, !app.appClass.isEmpty, (app.category == .distracting) == (category == .work) else {
+            tell(
+                category == .work
+                    ? "w (this was work) is for a distracting application in front: none is now"
+                    : "x (this is a distraction) is for an application Vigil does not count as one: the one in front is already")
             return true
         }
-        if let number = view.lastAppEpisode { tell(Self.label(eventLog, session: id, episode: number, .work)) }
+        var from = "session \(id)"
+        if category == .work, let number = view.lastAppEpisode {
+            tell(Self.label(eventLog, session: id, episode: number, .work))
+            from += ", episode \(number)"
+        }
         let today = civilDate(LocalNow(at: view.now ?? WallClock.now(), zone: live.zone).day)
-        let rule = LearnedRule(
-            appClass: app.appClass, insteadOf: app.rule, category: .work, learned: today,
-            from: view.lastAppEpisode.map { "session \(id), episode \($0)" } ?? "session \(id)")
+        let rule = LearnedRule(appClass: app.appClass, insteadOf: app.rule, category: category, learned: today, from: from)
+        let asked = category == .work ? "The rule that would have prevented it" : "The rule that would have caught it"
         keys.pose(
             Question(
-                asked: "The rule that would have prevented it: \(rule.words.terminalSafe). Learn it?", choices: ["y learn it", "n not now"],
-                answers: ["y": "learn", "n": "no"]
-            ) { answer in
+                asked: "\(asked): \(rule.words.terminalSafe). Learn it?", choices: ["y learn it", "n not now"], answers: ["y": "learn", "n": "no"]
+            ) {
+                answer in
                 guard answer == "learn" else { return }
                 do {
                     try live.rules.learn(rule)

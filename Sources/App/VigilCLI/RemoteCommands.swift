@@ -46,34 +46,44 @@ enum RemoteControl {
     }
 }
 
-struct PauseCommand: AsyncParsableCommand {
+/// One of the session's keys as a command of its own: sends `key` to the running session.
+protocol SessionKeyCommand: AsyncParsableCommand {
+    static var key: SessionInbox.Command { get }
+    var common: CommonOptions { get }
+}
+
+extension SessionKeyCommand {
+    func run() async throws { await guarded { try await RemoteControl.send(Self.key, common) } }
+}
+
+struct PauseCommand: SessionKeyCommand {
+    static let key = SessionInbox.Command.pause
     static let configuration = CommandConfiguration(
         commandName: "pause", abstract: "Pause the running session (p on its screen), from any terminal.",
         discussion: "`vigil resume` goes on. Pauses count neither as focus nor as distraction.\n\nExample:\n  vigil pause")
     @OptionGroup var common: CommonOptions
-    func run() async throws { await guarded { try await RemoteControl.send(.pause, common) } }
 }
 
-struct ResumeCommand: AsyncParsableCommand {
+struct ResumeCommand: SessionKeyCommand {
+    static let key = SessionInbox.Command.resume
     static let configuration = CommandConfiguration(
         commandName: "resume", abstract: "Resume the running session after a pause or a break (r), from any terminal.",
         discussion: "Example:\n  vigil resume")
     @OptionGroup var common: CommonOptions
-    func run() async throws { await guarded { try await RemoteControl.send(.resume, common) } }
 }
 
-struct BreakCommand: AsyncParsableCommand {
+struct BreakCommand: SessionKeyCommand {
+    static let key = SessionInbox.Command.breakTime
     static let configuration = CommandConfiguration(
         commandName: "break", abstract: "Put the running session on a break (b), from any terminal.",
         discussion: "`vigil resume` ends the break.\n\nExample:\n  vigil break")
     @OptionGroup var common: CommonOptions
-    func run() async throws { await guarded { try await RemoteControl.send(.breakTime, common) } }
 }
 
-struct SnoozeCommand: AsyncParsableCommand {
+struct SnoozeCommand: SessionKeyCommand {
+    static let key = SessionInbox.Command.snooze
     static let configuration = CommandConfiguration(
         commandName: "snooze", abstract: "Snooze the running session's alarm (s), from any terminal.",
         discussion: "A few snoozes a session; the session says when none is left.\n\nExample:\n  vigil snooze")
     @OptionGroup var common: CommonOptions
-    func run() async throws { await guarded { try await RemoteControl.send(.snooze, common) } }
 }
