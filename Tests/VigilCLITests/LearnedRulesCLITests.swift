@@ -26,6 +26,22 @@ import Testing
           default_minutes: 50
         """
 
+    /// `vigil start --replay RECORDING --log` on the live screen of a pseudo-terminal, driven by
+    /// `steps`; its status and what it showed, escape sequences removed.
+    static func rehearse(_ recording: String, home: String, pace: Int, steps: [PersonsWordCLITests.Step], extra: [String] = []) async throws
+        -> (Int32, String)
+    {
+        let capture = home + "/screen.out"
+        let run = await runProcess(
+            "/usr/bin/python3",
+            [
+                LiveViewTests.driver, "160", "50", capture, String(decoding: try JSONEncoder().encode(steps), as: UTF8.self), "--", "env",
+                "TERM=xterm-256color", "HOME=\(home)", "XDG_CONFIG_HOME=\(home)/config", "PATH=/usr/bin:/bin", "TZ=UTC", vigilBinary, "start",
+                "--replay", recording, "--pace", String(pace), "--log", "--data-dir", home + "/d",
+            ] + extra)
+        return (run.status, LiveViewTests.plain(String(decoding: FileManager.default.contents(atPath: capture) ?? Data(), as: UTF8.self)))
+    }
+
     func alarms(_ timeline: String) -> Int { timeline.split(separator: "\n").filter { $0.contains("alarm 1") }.count }
 
     @Test func aLearnedRuleRemovesTheFalseAlarmFromTheReplayAndLeavesTheConfigAlone() async throws {
@@ -107,16 +123,8 @@ import Testing
             PersonsWordCLITests.Step(wait: "State +ALARM", send: "w"), PersonsWordCLITests.Step(wait: "Learn it\\?", send: "y"),
             PersonsWordCLITests.Step(wait: "learned: firefox", send: ""), PersonsWordCLITests.Step(wait: "Did you do it\\?", send: "d"),
         ]
-        let capture = home + "/screen.out"
-        let run = await runProcess(
-            "/usr/bin/python3",
-            [
-                LiveViewTests.driver, "160", "50", capture, String(decoding: try JSONEncoder().encode(steps), as: UTF8.self), "--", "env",
-                "TERM=xterm-256color", "HOME=\(home)", "XDG_CONFIG_HOME=\(home)/config", "PATH=/usr/bin:/bin", "TZ=UTC", vigilBinary, "start",
-                "--replay", recording, "--pace", "60", "--log", "--intent", "notes of lecture 4", "--data-dir", home + "/d",
-            ])
-        let screen = LiveViewTests.plain(String(decoding: FileManager.default.contents(atPath: capture) ?? Data(), as: UTF8.self))
-        #expect(run.status == 0, "\(screen.suffix(3000))")
+        let (status, screen) = try await Self.rehearse(recording, home: home, pace: 60, steps: steps, extra: ["--intent", "notes of lecture 4"])
+        #expect(status == 0, "\(screen.suffix(3000))")
         #expect(screen.contains("noted: episode 1 was work: its time counts as focus"), "\(screen.suffix(3000))")
         let file = try String(contentsOfFile: home + "/config/vigil/learned-rules.yaml", encoding: .utf8)
         #expect(file.contains(#""from": "session 1, episode 1""#), "\(file)")
@@ -144,16 +152,8 @@ import Testing
             PersonsWordCLITests.Step(wait: "State +FOCUSED", send: "x"), PersonsWordCLITests.Step(wait: "Learn it\\?", send: "y"),
             PersonsWordCLITests.Step(wait: "learned: newsreader", send: "q"), PersonsWordCLITests.Step(wait: "End the session now\\?", send: "y"),
         ]
-        let capture = home + "/screen.out"
-        let run = await runProcess(
-            "/usr/bin/python3",
-            [
-                LiveViewTests.driver, "160", "50", capture, String(decoding: try JSONEncoder().encode(steps), as: UTF8.self), "--", "env",
-                "TERM=xterm-256color", "HOME=\(home)", "XDG_CONFIG_HOME=\(home)/config", "PATH=/usr/bin:/bin", "TZ=UTC", vigilBinary, "start",
-                "--replay", recording, "--pace", "20", "--log", "--data-dir", home + "/d",
-            ])
-        let screen = LiveViewTests.plain(String(decoding: FileManager.default.contents(atPath: capture) ?? Data(), as: UTF8.self))
-        #expect(run.status == 0, "\(screen.suffix(3000))")
+        let (status, screen) = try await Self.rehearse(recording, home: home, pace: 20, steps: steps)
+        #expect(status == 0, "\(screen.suffix(3000))")
         #expect(screen.contains("The rule that would have caught it: newsreader is distracting."), "\(screen.suffix(3000))")
         let file = try String(contentsOfFile: home + "/config/vigil/learned-rules.yaml", encoding: .utf8)
         #expect(file.contains(#"{"class": "newsreader", "instead_of": "none", "category": "distracting""#), "\(file)")
