@@ -150,3 +150,104 @@ enum SessionStatusProbe {
 
     static func state(_ data: String) -> String? { status(data)?["state"] as? String }
 }
+
+/// A background session on a desktop: Xvfb with i3, the distracting window in front. The session
+/// started with `--background` carries the desktop's variables, sees the application in front,
+/// rings by desktop notification, and shows in the status bar's line and the attached screen.
+@Suite struct BackgroundSessionOnI3Tests {
+    @Test func aBackgroundSessionOnI3SeesTheWindowRingsAndShowsInTheBar() async throws {
+        let x = try XServer()
+        defer { x.kill() }
+        let wm = try I3WindowManager(on: x)
+        defer { withExtendedLifetime(wm) {} }
+        let videos = try x.start("/usr/bin/xterm", ["-class", "Videos", "-T", "Cats"])
+        defer { videos.kill() }
+        #expect(try await eventually(30) { ActionsCLITests.place(wm, "Videos") != nil })
+        let home = freshHome()
+        write(
+            "apps:\n  grace: 2s\n  full: 4s\n  rules:\n    - {name: videos, class: Videos, category: distracting}\n"
+                + "scoring:\n  distract_confirm: 1s\nalarms:\n  escalation: [2s]\n  channels: [[desktop]]\n",
+            to: home + "/config/vigil/config.yaml")
+        let bus = try SessionBus()
+        let (service, log) = try bus.startNotificationService()
+        defer { service.kill(SIGKILL) }
+        var env = sessionEnvironment(on: x, home: home)
+        env["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let start = try await vigil(["start", "--background", "--task", "essay", "--minutes", "30"], home: home, env: env)
+        #expect(start.status == 0, "\(start)")
+        let data = home + "/data/vigil"
+        defer { _ = SessionStatusProbe.status(data).flatMap { $0["pid"] as? Int }.map { kill(Int32($0), SIGKILL) } }
+        // It rings by notification, and the bar says so.
+        #expect(try await eventually(120) { !SessionBus.notifications(log).isEmpty }, "\(String(describing: SessionStatusProbe.status(data)))")
+        let bar = try await vigil(["status", "--format", "waybar"], home: home, env: env)
+        let line = try #require(try JSONSerialization.jsonObject(with: Data(bar.stdout.utf8)) as? [String: Any], "\(bar)")
+        #expect(["alarm", "distracted"].contains(line["class"] as? String ?? ""), "\(line)")
+        // Its screen, attached here, shows the window in front (its class, never its title).
+        let capture = home + "/attach.out"
+        let steps = #"[{"wait": "Videos", "send": "q", "timeout": 300}]"#
+        let attach = await runProcess(
+            "/usr/bin/python3",
+            [
+                LiveViewTests.driver, "120", "40", capture, steps, "--", "env", "TERM=xterm-256color", "HOME=\(home)", "XDG_DATA_HOME=\(home)/data",
+                vigilBinary, "attach",
+            ])
+        let screen = LiveViewTests.plain(String(decoding: FileManager.default.contents(atPath: capture) ?? Data(), as: UTF8.self))
+        #expect(attach.status == 0 && screen.contains("Videos") && !screen.contains("Cats"), "\(screen.suffix(2000))")
+        let stop = try await vigil(["stop"], home: home, env: env)
+        #expect(stop.status == 0, "\(stop)")
+        #expect(videos.isRunning, "nothing of the person's was closed")
+    }
+}
+
+/// The same on GNOME Shell 43 headless (Wayland): a background session sees the window in front
+/// through Vigil's extension and rings through GNOME Shell's own notification service, which
+/// `dbus-monitor` on the session bus sees it call; the bar's line and the attached screen say so.
+@Suite struct BackgroundSessionOnGnomeTests {
+    @Test func aBackgroundSessionOnGnomeSeesTheWindowAndRingsThroughTheShell() async throws {
+        let shell = try GnomeShell()
+        var env = shell.environment
+        env["TZ"] = "UTC"
+        let install = try await vigil(["desktop", "install"], home: shell.home, env: env)
+        #expect(install.status == 0, "\(install)")
+        try shell.start()
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("DesktopDetectorTests/Data/wayland-window.py").path
+        try "Cats - YouTube".write(toFile: shell.directory + "/org.example.Browser.title", atomically: true, encoding: .utf8)
+        let browser = try shell.launch(
+            "/usr/bin/python3", [script, "org.example.Browser", shell.directory + "/org.example.Browser.title"], name: "browser")
+        defer { browser.kill() }
+        #expect(
+            try await eventually(60) {
+                if !shell.current.contains("org.example.Browser") { try shell.activate("org.example.Browser") }
+                return shell.current.contains("org.example.Browser")
+            }, "\(shell.current)")
+        write(
+            "apps:\n  grace: 2s\n  full: 4s\nscoring:\n  distract_confirm: 1s\nalarms:\n  escalation: [2s]\n  channels: [[desktop]]\n",
+            to: shell.home + "/.config/vigil/config.yaml")
+        let monitorLog = shell.directory + "/notify-monitor.log"
+        let monitor = try ChildProcess(
+            "/usr/bin/dbus-monitor", ["--address", shell.session.address, "interface='org.freedesktop.Notifications',member='Notify'"],
+            output: monitorLog)
+        defer { monitor.kill() }
+        let start = try await vigil(["start", "--background", "--task", "essay", "--minutes", "30"], home: shell.home, env: env)
+        #expect(start.status == 0, "\(start)")
+        let data = shell.home + "/.local/share/vigil"
+        defer { _ = SessionStatusProbe.status(data).flatMap { $0["pid"] as? Int }.map { kill(Int32($0), SIGKILL) } }
+        #expect(
+            try await eventually(120) { (try? String(contentsOfFile: monitorLog, encoding: .utf8))?.contains("string \"Vigil\"") == true },
+            "\(String(describing: SessionStatusProbe.status(data)))")
+        let bar = try await vigil(["status", "--format", "waybar"], home: shell.home, env: env)
+        let line = try #require(try JSONSerialization.jsonObject(with: Data(bar.stdout.utf8)) as? [String: Any], "\(bar)")
+        #expect(["alarm", "distracted"].contains(line["class"] as? String ?? ""), "\(line)")
+        let capture = shell.directory + "/attach.out"
+        let steps = #"[{"wait": "org.example.Browser", "send": "q", "timeout": 300}]"#
+        let attach = await runProcess(
+            "/usr/bin/python3",
+            [LiveViewTests.driver, "120", "40", capture, steps, "--", "env", "TERM=xterm-256color", "HOME=\(shell.home)", vigilBinary, "attach"])
+        let screen = LiveViewTests.plain(String(decoding: FileManager.default.contents(atPath: capture) ?? Data(), as: UTF8.self))
+        #expect(attach.status == 0 && !screen.contains("Cats"), "\(screen.suffix(2000))")
+        let stop = try await vigil(["stop"], home: shell.home, env: env)
+        #expect(stop.status == 0, "\(stop)")
+        #expect(browser.isRunning)
+    }
+}
