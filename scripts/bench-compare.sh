@@ -36,16 +36,22 @@ recording=$tmp/vigil-bench-replay-2000000.jsonl
 [[ -s $recording ]] || python3 scripts/bench-data.py "$recording"
 history=$tmp/vigil-bench-person-5y
 [[ -s $history/vigil.sqlite3 ]] || "$old" simulate --data-dir "$history" --days 1826 --seed 1 --until 2026-11-21 --time-zone Europe/Berlin >/dev/null
+# Each build reads its own copy: a build with a newer log schema migrates the log it opens (once,
+# here, untimed), and the base could then no longer read it.
+rm -rf "$history-this" && cp -r "$history" "$history-this"
+"$new" report --data-dir "$history-this" --last 1d --time-zone Europe/Berlin >/dev/null
 wav=$tmp/vigil-bench-10min.wav
 [[ -s $wav ]] || sox -R -n -r 48000 -c 2 -b 16 "$wav" synth 600 pinknoise vol 0.3
 
 compare() { # compare NAME ARGS...: both builds, interleaved, CPU time of each whole process
-    python3 - "$runs" "$old" "$new" "$@" <<'PY'
+    HISTORY_BASE=$history HISTORY_THIS=$history-this python3 - "$runs" "$old" "$new" "$@" <<'PY'
 import os, resource, statistics, subprocess, sys
 runs, old, new, name, args = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
 def cpu(binary):
+    # @HISTORY@: the build's own copy of the simulated history.
+    history = os.environ["HISTORY_THIS" if binary == new else "HISTORY_BASE"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([binary, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    subprocess.run([binary, *[a.replace("@HISTORY@", history) for a in args]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 times = {"base": [], "this": []}
@@ -66,5 +72,5 @@ PY
 echo "CPU time (user + system) of the whole process, min / median / max in ms, $runs runs each,"
 echo "base and this tree interleaved; base = $rev"
 compare replay replay "$recording"
-compare report report --data-dir "$history" --last all --now 2026-11-22T12:00:00Z --time-zone Europe/Berlin --format json
+compare report report --data-dir @HISTORY@ --last all --now 2026-11-22T12:00:00Z --time-zone Europe/Berlin --format json
 compare loudness inspect "$wav"

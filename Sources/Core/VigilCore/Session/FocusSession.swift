@@ -215,13 +215,11 @@ public struct FocusSession: Sendable {
         case .input, .audio, .location, .desktop, .app, .media, .reading:
             // Between "going to sleep" and the wake-up, samples describe nobody.
             guard power == .awake else { return }
-            var payload = sample.payload
             // An application recorded before the person taught a rule is judged as it would be now.
-            if case .app(let f) = payload, let relearned = configuration.apps.relearned(f) { payload = .app(relearned) }
-            scorers.observe(payload, at: now, judging: phase.isJudging)
-            switch payload {
-            case .app, .media: activities.note(payload, at: now, judging: phase.isJudging, into: &events)
-            default: break
+            if case .app(let f) = sample.payload, let relearned = configuration.apps.relearned(f) {
+                observe(.app(relearned), at: now, into: &events)
+            } else {
+                observe(sample.payload, at: now, into: &events)
             }
         case .status(let status):
             events.append(SessionEvent(time: now, kind: .sensorStatus(status)))
@@ -235,7 +233,16 @@ public struct FocusSession: Sendable {
         settledAt = now
     }
 
-    /// Re-evaluates at `now` without a new sample: idle time grows, episodes escalate, the plan ends.
+    /// A reading, for the scorers and (an application, a call) the stretches of time.
+    private mutating func observe(_ payload: SamplePayload, at now: Timestamp, into events: inout [SessionEvent]) {
+        scorers.observe(payload, at: now, judging: phase.isJudging)
+        switch payload {
+        case .app, .media: activities.note(payload, at: now, judging: phase.isJudging, into: &events)
+        default: break
+        }
+    }
+
+        /// Re-evaluates at `now` without a new sample: idle time grows, episodes escalate, the plan ends.
     public mutating func tick(at now: Timestamp) -> [SessionEvent] {
         var events: [SessionEvent] = []
         tick(at: now, into: &events)
