@@ -12,8 +12,9 @@ import SystemCalls
 /// Where the person's systemd user manager runs, as a transient user unit (`systemd-run --user`),
 /// which the manager supervises and whose output goes to the journal (`journalctl --user -u UNIT`);
 /// elsewhere as a daemon of its own: a new session (setsid, so no controlling terminal and no
-/// SIGHUP when one closes), standard input from /dev/null, its output appended to `session.log`
-/// in the data directory.
+/// SIGHUP when one closes), standard input from /dev/null, its output in `session.log` in the data
+/// directory: the latest background session's lines only (each start begins it again), so that it
+/// neither grows without end nor keeps what `vigil forget` took out of the log.
 public enum BackgroundSession {
     /// The variables a session needs from the environment it was started in, to reach the desktop,
     /// the sound server and the person's files: a user manager's own environment lacks them.
@@ -53,9 +54,9 @@ public enum BackgroundSession {
     }
 
     /// Starts `executable` with `arguments` as a daemon: in a session of its own, standard input
-    /// from /dev/null, standard output and error appended to `log` (created 0600). Returns its pid.
+    /// from /dev/null, standard output and error to `log` (created 0600, emptied first). Returns its pid.
     public static func spawnDaemon(executable: String, arguments: [String], log: String) throws(SystemError) -> pid_t {
-        let out = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let out = open(log, O_WRONLY | O_APPEND | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard out >= 0 else { throw SystemError(call: "open", errno: errno, path: log) }
         defer { close(out) }
         var actions = posix_spawn_file_actions_t()
