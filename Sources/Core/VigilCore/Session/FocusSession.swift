@@ -242,7 +242,7 @@ public struct FocusSession: Sendable {
         }
     }
 
-        /// Re-evaluates at `now` without a new sample: idle time grows, episodes escalate, the plan ends.
+    /// Re-evaluates at `now` without a new sample: idle time grows, episodes escalate, the plan ends.
     public mutating func tick(at now: Timestamp) -> [SessionEvent] {
         var events: [SessionEvent] = []
         tick(at: now, into: &events)
