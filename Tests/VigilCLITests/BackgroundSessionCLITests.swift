@@ -118,6 +118,27 @@ import Testing
         #expect(both.status == 64 && both.stderr.contains("--background has no output here"), "\(both)")
     }
 
+    /// A session of an older Vigil (its status file says nothing of commands) would be ended by
+    /// SIGUSR2: it is never sent one. The stand-in holds the session lock as a session does.
+    @Test func aSessionOfAnOlderVigilIsNotSignalled() async throws {
+        let home = freshHome()
+        let data = home + "/d"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let older = try ChildProcess("/usr/bin/flock", [data + "/session.lock", "/bin/sleep", "300"], output: home + "/older.log")
+        defer { older.kill(SIGKILL) }
+        #expect(try await eventually(30) { (try? String(contentsOfFile: "/proc/\(older.pid)/cmdline", encoding: .utf8))?.contains("flock") == true })
+        // flock runs sleep as its child: the pid that holds the lock's process is flock's own.
+        write(
+            #"{"alarms":0,"elapsed_s":60,"episodes":0,"pid":\#(older.pid),"planned_s":1500,"score":0,"started":"2026-11-29T10:00:00Z","state":"focused","updated":0}"#,
+            to: data + "/running-session.json")
+        #expect(try await eventually(30) { SessionStatusProbe.running(data) })
+        for command in ["pause", "snooze"] {
+            let run = try await vigil([command, "--data-dir", data], home: home)
+            #expect(run.status == 1 && run.stderr.contains("was started by an older Vigil, which takes no commands"), "\(command): \(run)")
+        }
+        #expect(older.isRunning, "not signalled")
+    }
+
     /// A strict session in the background: pause, break and snooze are refused from outside too.
     @Test func aStrictBackgroundSessionRefusesWhatItRefusesOnItsScreen() async throws {
         let home = freshHome()

@@ -34,6 +34,7 @@ struct AttachCommand: AsyncParsableCommand {
             print("No focus session is running. Start one with `vigil start --background`.")
             throw ExitCode(1)
         }
+        guard s.takesCommands == true else { throw RemoteControl.olderSession(s) }
         let mirror = ScreenMirror(dataDirectory: data)
         let terminal = LiveTerminal()
         do { try mirror.attach(columns: terminal.width, color: terminal.color) } catch {

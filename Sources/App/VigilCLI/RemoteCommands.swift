@@ -15,6 +15,7 @@ enum RemoteControl {
             print("No focus session is running. Start one with `vigil start` (or `vigil start --background`).")
             throw ExitCode(1)
         }
+        guard s.takesCommands == true else { throw RemoteControl.olderSession(s) }
         if s.strict != nil, command != .resume {
             throw Failure(
                 "the running session is strict: it cannot be \(command == .snooze ? "snoozed" : command == .pause ? "paused" : "put on a break") before its planned end.",
@@ -43,6 +44,13 @@ enum RemoteControl {
             }
         }
         print("Asked the session to \(command == .breakTime ? "take a break" : command.rawValue). `vigil status` shows it.")
+    }
+
+    /// A session of a Vigil from before commands from other terminals: SIGUSR2 would end it.
+    static func olderSession(_ s: SessionStatus) -> Failure {
+        Failure(
+            "the running session (pid \(s.pid)) was started by an older Vigil, which takes no commands from other terminals: use its own terminal, or `vigil stop`.",
+            code: .failure)
     }
 }
 

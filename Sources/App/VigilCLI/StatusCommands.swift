@@ -57,6 +57,7 @@ struct StatusCommand: AsyncParsableCommand {
                 printJSON(
                     .object([
                         ("running", .bool(true)), ("pid", .int(Int(s.pid))), ("task", .string(s.task)), ("intent", .string(s.intent)),
+                        ("commands", .bool(s.takesCommands == true)),
                         ("state", .string(s.state)),
                         ("started", started), ("planned_s", .seconds(s.planned)), ("elapsed_s", .seconds(s.elapsed)),
                         ("worked_s", .seconds(s.worked)), ("score", .score(s.score)), ("reason", .string(s.reason)),

@@ -29,6 +29,9 @@ public struct SessionStatus: Codable, Hashable, Sendable {
     public var strict: StrictStatus?
     /// What the person means to do in it (`vigil start --intent`).
     public var intent: String?
+    /// The session takes commands from other terminals (`SessionInbox`) and mirrors its screen
+    /// (`ScreenMirror`). Nil in a session of an older Vigil, which SIGUSR2 would end.
+    public var takesCommands: Bool?
 
     public init(
         pid: Int32, task: String?, started: String, planned: Double?, state: String, score: Double, elapsed: Double, worked: Double? = nil,
@@ -56,6 +59,7 @@ public struct SessionStatus: Codable, Hashable, Sendable {
         case elapsed = "elapsed_s"
         case worked = "worked_s"
         case episodes, alarms, updated, reason, pomodoro, strict, intent
+        case takesCommands = "commands"
     }
 
     /// The object as one JSON line, keys sorted (this runs up to once a tick).
@@ -63,6 +67,7 @@ public struct SessionStatus: Codable, Hashable, Sendable {
         var w = JSONWriter(style: .compact, capacity: 320)
         w.object { w in
             w.field("alarms", alarms)
+            if let takesCommands { w.field("commands", takesCommands) }
             w.field("elapsed_s", JSONValue.exact(elapsed))
             w.field("episodes", episodes)
             if let intent { w.field("intent", intent) }

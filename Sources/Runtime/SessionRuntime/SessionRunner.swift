@@ -396,6 +396,7 @@ private final class Bookkeeper: Sendable {
             reason: view.state == .focused ? nil : view.reason, pomodoro: view.pomodoro)
         status.strict = strict.withLock { $0 }
         status.intent = intent
+        status.takesCommands = true
         let (write, touch) = books.withLock { b -> (Bool, Timestamp?) in
             let changed = b.written != status
             if changed { b.written = status }
