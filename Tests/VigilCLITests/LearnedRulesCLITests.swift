@@ -160,4 +160,28 @@ import Testing
         let after = try await vigil(["replay", recording, "--data-dir", home + "/d"], home: home)
         #expect(alarms(after.stdout) == 1, "now a distraction: \(after.stdout)")
     }
+
+    /// A learned-rules file damaged by hand: sessions and replays go on without the rules and say
+    /// why, naming the line; `vigil rules` names it too, with the remedy; nothing is rewritten.
+    @Test func aDamagedRulesFileIsNamedAndNothingStops() async throws {
+        let home = freshHome()
+        let recording = home + "/lecture.jsonl"
+        Self.lecture(recording)
+        let file = home + "/config/vigil/learned-rules.yaml"
+        let damaged = "learned:\n  - {\"class\": \"firefox\", \"category\": \"work\"}\n  - [1, 2\n"
+        write(damaged, to: file)
+        let replay = try await vigil(["replay", recording, "--data-dir", home + "/d"], home: home)
+        #expect(replay.status == 0 && alarms(replay.stdout) == 1, "\(replay)")
+        #expect(
+            replay.stderr.contains("learned-rules.yaml:4: not valid YAML") && replay.stderr.contains("not used until the file is mended"),
+            "\(replay.stderr)")
+        let rules = try await vigil(["rules", "--data-dir", home + "/d"], home: home)
+        #expect(rules.status == 65 && rules.stderr.contains("Mend that line, or remove the file"), "\(rules)")
+        let forget = try await vigil(["rules", "forget", "1", "--data-dir", home + "/d"], home: home)
+        #expect(forget.status == 65, "\(forget)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == damaged, "left as it was")
+        write("learned:\n  - {\"class\": \"firefox\", \"category\": \"maybe\"}\n", to: file)
+        let category = try await vigil(["rules", "--data-dir", home + "/d"], home: home)
+        #expect(category.stderr.contains(":2: category: expected work, neutral or distracting, got 'maybe'"), "\(category)")
+    }
 }

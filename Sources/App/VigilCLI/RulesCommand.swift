@@ -30,7 +30,7 @@ struct RulesCommand: AsyncParsableCommand {
         func run() async throws {
             await guarded {
                 let rules = LearnedRules(paths: common.paths)
-                let list = try rules.list()
+                let list = try mended { try rules.list() }
                 if json {
                     printJSON(
                         .array(
@@ -63,11 +63,22 @@ struct RulesCommand: AsyncParsableCommand {
         func run() async throws {
             await guarded {
                 let rules = LearnedRules(paths: common.paths)
-                guard let gone = try rules.forget(number) else {
+                guard let gone = try mended({ try rules.forget(number) }) else {
                     throw Failure("there is no learned rule \(number). `vigil rules` lists them.", code: .dataError)
                 }
                 print("Forgot: \(gone.words.terminalSafe).")
             }
         }
+    }
+}
+
+/// A learned-rules file Vigil cannot read (edited by hand, damaged): the problem, and the remedy.
+private func mended<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as any PersonFacingError {
+        throw Failure(
+            error.description + "\nMend that line, or remove the file to forget every learned rule (Vigil writes it again at the next one).",
+            code: .dataError)
     }
 }

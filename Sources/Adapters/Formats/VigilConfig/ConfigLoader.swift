@@ -186,7 +186,11 @@ public enum ConfigLoader {
         return out
     }
 
-    private static func yamlSyntaxError(_ error: YamlError, file: String) -> ConfigError {
+    /// A YAML file's syntax error at its line (the config's, and Vigil's learned rules').
+    static func yamlSyntaxError(_ error: any Error, file: String) -> ConfigError {
+        guard let error = error as? YamlError else {
+            return ConfigError(file: file, line: 0, key: "", message: "not valid YAML: \(String(describing: error).quotedValue(limit: 300))")
+        }
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
             return ConfigError(file: file, line: mark.line, key: "", message: "not valid YAML: \(problem.quotedValue(limit: 300))")

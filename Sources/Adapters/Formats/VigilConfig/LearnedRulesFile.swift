@@ -35,7 +35,7 @@ public enum LearnedRulesFile {
             ConfigErrors(errors: [ConfigError(file: file, line: line, key: key, message: message)])
         }
         let root: Node?
-        do { root = try Yams.compose(yaml: yaml) } catch { throw fail(0, "", "not valid YAML: \(error)") }
+        do { root = try Yams.compose(yaml: yaml) } catch { throw ConfigErrors(errors: [ConfigLoader.yamlSyntaxError(error, file: file)]) }
         guard let root else { return [] }
         guard case .mapping(let top) = root, top.count == 1, let list = top["learned"] else {
             throw fail(root.mark?.line ?? 1, "", "expected `learned:` and a list of rules")
