@@ -9,7 +9,7 @@ struct BackgroundStart {
     let common: CommonOptions
 
     /// Returns what to tell the person.
-    func launch(arguments: [String]) throws -> String {
+    func launch(arguments: [String]) async throws -> String {
         let data = common.paths.dataDirectory
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -26,7 +26,7 @@ struct BackgroundStart {
             guard p.terminationStatus == 0 else {
                 throw Failure("systemd-run could not start the session (exit \(p.terminationStatus)).", code: .failure)
             }
-            let s = try waitForSession(alive: { true }, log: nil, unit: unit)
+            let s = try await waitForSession(alive: { true }, log: nil, unit: unit)
             return started(s, output: "`journalctl --user -u \(unit)`")
         }
         let log = data + "/session.log"
@@ -34,7 +34,7 @@ struct BackgroundStart {
         do { pid = try BackgroundSession.spawnDaemon(executable: executable, arguments: arguments, log: log) } catch {
             throw Failure("cannot start the session in the background: \(error.reason).", code: .failure)
         }
-        let s = try waitForSession(
+        let s = try await waitForSession(
             alive: {
                 var status: Int32 = 0
                 return waitpid(pid, &status, WNOHANG) == 0
@@ -49,7 +49,7 @@ struct BackgroundStart {
 
     /// The session's status once it is written; fails with the log's end when the process ended
     /// first (`alive` false).
-    private func waitForSession(alive: () -> Bool, log: String?, unit: String?) throws -> SessionStatus {
+    private func waitForSession(alive: () -> Bool, log: String?, unit: String?) async throws -> SessionStatus {
         let statusFile = SessionStatusFile(dataDirectory: common.paths.dataDirectory)
         for _ in 0..<600 {
             if let s = statusFile.running() { return s }
@@ -58,7 +58,7 @@ struct BackgroundStart {
                 throw Failure(
                     "the session did not start" + (tail.isEmpty ? "." : ":\n" + tail.trimmingCharacters(in: .whitespacesAndNewlines)), code: .failure)
             }
-            usleep(100_000)
+            try await Task.sleep(for: .milliseconds(100))
         }
         throw Failure(
             "the session has not started after a minute; "

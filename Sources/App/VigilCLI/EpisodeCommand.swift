@@ -44,7 +44,7 @@ struct EpisodeCommand: AsyncParsableCommand {
     func run() async throws {
         await guarded {
             let history = try history(common)
-            guard let id = try session ?? history.latestWithEpisodes()?.id else {
+            guard let id = try session ?? history.latestWithEpisodes() else {
                 throw Failure("no session has episodes yet: there is nothing to label.", code: .dataError)
             }
             let label = EpisodeLabel(rawValue: was)

@@ -32,7 +32,7 @@ enum RemoteControl {
             case .pause: { $0 == "paused" }
             case .breakTime: { $0 == "on break" }
             case .resume: { $0 != "paused" && $0 != "on break" }
-            case .snooze, .end: nil
+            case .snooze: nil
             }
         if let wanted {
             for _ in 0..<50 {

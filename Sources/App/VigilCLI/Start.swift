@@ -157,7 +157,7 @@ struct Start: AsyncParsableCommand {
         let statusFile = SessionStatusFile(dataDirectory: common.paths.dataDirectory)
         if let s = statusFile.running() { throw LaunchError.alreadyRunning(pid: s.pid, task: s.task).failure }
         let arguments = Array(CommandLine.arguments.dropFirst()).filter { $0 != "--background" } + ["--plain", "--detached"]
-        let started = try BackgroundStart(common: common).launch(arguments: arguments)
+        let started = try await BackgroundStart(common: common).launch(arguments: arguments)
         print(started)
     }
 

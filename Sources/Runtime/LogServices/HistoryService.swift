@@ -147,11 +147,9 @@ public struct HistoryService: Sendable {
         return LearnedRule(appClass: app.appClass, insteadOf: app.rule, category: category, learned: today, from: "session \(id), episode \(number)")
     }
 
-    /// The latest session with an episode, of any source (a logged rehearsal is the person's
-    /// too), for `vigil episode N` without `--session`.
-    public func latestWithEpisodes() throws -> SessionRecord? {
-        try store.sessions(limit: 50, sources: Set(SessionSource.allCases)).first { ($0.episodes ?? 0) > 0 }
-    }
+    /// The session of the latest episode, of any source (a logged rehearsal is the person's too),
+    /// for `vigil episode N` without `--session`.
+    public func latestWithEpisodes() throws -> Int64? { try store.latestSessionWithEpisodes() }
 
     /// Adds and removes tags (normalised); returns the session's tags now.
     public func retag(_ id: Int64, adding: [String], removing: [String]) throws -> [String] {

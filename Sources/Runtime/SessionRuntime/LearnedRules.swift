@@ -15,8 +15,11 @@ public struct LearnedRules: Sendable {
     public func list() throws(ConfigErrors) -> [LearnedRule] { try LearnedRulesFile.load(path: path) }
 
     /// Whether the rules already say what `rule` says: the same application and rule, the same category.
-    public func knows(_ rule: LearnedRule) throws(ConfigErrors) -> Bool {
-        try list().contains { $0.appClass == rule.appClass && $0.insteadOf == rule.insteadOf && $0.category == rule.category }
+    public func knows(_ rule: LearnedRule) throws(ConfigErrors) -> Bool { try list().contains { Self.says($0, rule) } }
+
+    /// `a` is about the same application and rule as `b`, and gives it the same category.
+    private static func says(_ a: LearnedRule, _ b: LearnedRule) -> Bool {
+        a.appClass == b.appClass && a.insteadOf == b.insteadOf && a.category == b.category
     }
 
     /// Adds `rule`; one for the same application and rule (the opposite, taught before) gives way
@@ -24,8 +27,7 @@ public struct LearnedRules: Sendable {
     @discardableResult
     public func learn(_ rule: LearnedRule) throws -> Bool {
         var rules = try list()
-        guard !rules.contains(where: { $0.appClass == rule.appClass && $0.insteadOf == rule.insteadOf && $0.category == rule.category })
-        else { return false }
+        guard !rules.contains(where: { Self.says($0, rule) }) else { return false }
         rules.removeAll { $0.appClass == rule.appClass && $0.insteadOf == rule.insteadOf }
         rules.append(rule)
         try save(rules)

@@ -17,7 +17,7 @@ public struct SessionInbox: Sendable {
     public enum Command: String, CaseIterable, Sendable {
         case pause, resume
         case breakTime = "break"
-        case snooze, end
+        case snooze
 
         public var action: ControlAction {
             switch self {
@@ -25,7 +25,6 @@ public struct SessionInbox: Sendable {
             case .resume: .resume
             case .breakTime: .breakTime
             case .snooze: .snooze
-            case .end: .end
             }
         }
     }

@@ -86,6 +86,11 @@ extension EventStore {
         WHERE instr(',' || s.tags || ',', ',' || ? || ',') > 0 OR instr(',' || coalesce(t.tags, '') || ',', ',' || ? || ',') > 0
         """
 
+    /// The session of the episode logged last, of any source; nil when no session has one.
+    public func latestSessionWithEpisodes() throws(StoreError) -> Int64? {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT session_id FROM episodes ORDER BY id DESC LIMIT 1") }
+    }
+
     /// Ids of the sessions with this tag, or on a task with it.
     public func sessionIDs(tagged tag: String) throws(StoreError) -> Set<Int64> {
         try read { db in Set(try Int64.fetchAll(db, sql: Self.taggedSessionsSQL, arguments: [tag, tag])) }
