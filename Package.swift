@@ -43,6 +43,8 @@
 //            RecordingFormats (every format, by content, and inspect), VigilConfig (the YAML config
 //            file), VigilImports (Taskwarrior's, Timewarrior's and Loop Habit Tracker's exports). No
 //            C module.
+//   Calendars VigilCalendar (iCalendar through libical, CICal: calendars read, tasks and sessions
+//            written for other calendars). No sensor or channel.
 //   Storage  VigilStore (the SQLite event log, GRDB), VigilSync (PostgreSQL). No sensor or channel.
 //   Channels DesktopNotifier (notifications), SoundAlarm (tones through PulseAudio). No sensor.
 // Runtime    SessionRuntime  running a focus session: SessionRunner (a live session: log, alarms,
@@ -153,6 +155,8 @@ let package = Package(
         .systemLibrary(name: "CDBus", path: "Sources/Adapters/C/CDBus", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(
             name: "CPulseSimple", path: "Sources/Adapters/C/CPulseSimple", providers: [.apt(["libpulse-dev"])]),
+        // libical (the calendar): opened when first used, as the sensor libraries are.
+        .systemLibrary(name: "CICal", path: "Sources/Adapters/C/CICal", providers: [.apt(["libical-dev"])]),
         .systemLibrary(
             name: "CXCB", path: "Sources/Adapters/C/CXCB", providers: [.apt(["libxcb1-dev", "libxcb-screensaver0-dev"])]),
         // libwayland-client and the idle protocols' glue from wayland-scanner: a C target rather than a
@@ -166,7 +170,7 @@ let package = Package(
         // modules link nothing (no `link` in the module maps, no pkg-config), so `vigil report`
         // starts without thirty libraries it never uses.
         .target(
-            name: "CSensorLibraries", dependencies: ["CPulse", "CPulseSimple", "CLibinput", "CXCB", "CDBus", "CGPS"],
+            name: "CSensorLibraries", dependencies: ["CPulse", "CPulseSimple", "CLibinput", "CXCB", "CDBus", "CGPS", "CICal"],
             path: "Sources/Adapters/C/CSensorLibraries", exclude: ["symbols.txt"],
             cSettings: [.define("VIGIL_LIBGPS_SONAME", to: "\"\(libgpsSoname())\""), .unsafeFlags(dbusIncludeFlags)]),
         .target(name: "DetectorSupport", dependencies: ["VigilCore", "SystemCalls"], path: "Sources/Adapters/Sensors/DetectorSupport"),
@@ -212,6 +216,11 @@ let package = Package(
             name: "RecordingFormats",
             dependencies: ["VigilCore", "VigilAudio", "VigilRecording", "SensorFiles", "SystemCalls", "JSONScanning"],
             path: "Sources/Adapters/Formats/RecordingFormats"),
+        // iCalendar (RFC 5545) through libical: calendars read (events and their recurrences, in
+        // their time zones) and Vigil's tasks and sessions written for other calendars.
+        .target(
+            name: "VigilCalendar", dependencies: ["VigilCore", "CSensorLibraries", "CICal"],
+            path: "Sources/Adapters/Calendars/VigilCalendar"),
         .target(name: "VigilConfig", dependencies: ["VigilCore", "VigilPlanner", "Yams"], path: "Sources/Adapters/Formats/VigilConfig"),
         .target(
             name: "VigilStore",
@@ -249,7 +258,7 @@ let package = Package(
             name: "LogServices",
             dependencies: [
                 "VigilCore", "VigilStats", "VigilPlanner", "VigilStore", "VigilImports", "SystemCalls", "DesktopNotifier", "DetectorSupport",
-                "SessionRuntime",
+                "SessionRuntime", "VigilCalendar",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -71,8 +71,8 @@ while read -r soname; do
     printf '%s\n' "${linked[@]}" | grep -qxF "$soname" && continue
     path=$(ldconfig -p | awk -v s="$soname" '$1 == s && !found { found = 1; print $NF }')
     if [ -n "$path" ] && dep=$(dependency "$soname" "$path"); then recommends+=("$dep")
-    else echo "build-deb: $soname (opened by a sensor) is not installed here, so it is not in Recommends" >&2; fi
-done < <(strings -a "$bin/vigil" | grep -E '^lib(pulse|pulse-simple|input|udev|xcb|xcb-screensaver|dbus-1|gps)\.so\.[0-9]+$' | sort -u)
+    else echo "build-deb: $soname (opened when first used) is not installed here, so it is not in Recommends" >&2; fi
+done < <(strings -a "$bin/vigil" | grep -E '^lib(pulse|pulse-simple|input|udev|xcb|xcb-screensaver|dbus-1|gps|ical)\.so\.[0-9]+$' | sort -u)
 if [ ${#unpackaged[@]} -gt 0 ]; then
     if ! $allow_unpackaged; then
         echo "build-deb: no Debian package has these linked libraries: ${unpackaged[*]}" >&2

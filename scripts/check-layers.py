@@ -12,7 +12,8 @@ a higher one. Besides:
     between them: C (the C modules), Buses (the D-Bus connection sensors and channels share),
     Sensors (detectors; they import no other sensor module but DetectorSupport, their shared
     support), Formats (files read and written: no C module), Storage (the log and sync: no
-    sensor, channel or C module), Channels (how an alarm reaches the person: no sensor module).
+    sensor, channel or C module), Channels (how an alarm reaches the person: no sensor module), Calendars (iCalendar through
+    libical: a C module, nothing else of the adapters).
   - the App layer's library modules (the command line) import no Adapters module: only a
     program (an executable target: its composition, which names the plug-ins) may; the commands
     reach files, the log and sensors through the Runtime's services.
@@ -51,6 +52,7 @@ ADAPTER_KINDS = {
     "Formats": {"Formats", "Sensors", "Storage"},
     "Storage": {"Storage", "Formats"},
     "Channels": {"C", "Buses"},
+    "Calendars": {"C"},
 }
 # What a sensor module may import of the other sensor modules: their shared support.
 SENSOR_SUPPORT = {"DetectorSupport"}

@@ -31,6 +31,6 @@ same log log --data-dir "$work/log" --limit 50
 same replay replay --json Samples/coffee-break/session.jsonl
 # The sensor libraries are opened when a sensor needs them (CSensorLibraries): none of them may be
 # linked into the binary, as a function called from Swift without a stub would have it linked.
-needed=$(readelf -d "$release" | grep -oE 'lib(pulse|pulse-simple|input|udev|xcb|xcb-screensaver|gps|dbus-1)\.so[^]]*' || true)
+needed=$(readelf -d "$release" | grep -oE 'lib(pulse|pulse-simple|input|udev|xcb|xcb-screensaver|gps|dbus-1|ical)\.so[^]]*' || true)
 [ -z "$needed" ] || { echo "check-release: the binary needs $needed at start-up: add the functions it calls to Sources/Adapters/C/CSensorLibraries/symbols.txt and run scripts/generate-sensor-stubs.py" >&2; exit 1; }
 echo "check-release: the release binary computes what the debug build does (reports, log, replay)"

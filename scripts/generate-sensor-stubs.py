@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/Adapters/C/CSensorLibraries/sensor-stubs.c: the sensor libraries, loaded when first used.
+"""Writes Sources/Adapters/C/CSensorLibraries/sensor-stubs.c: the sensor libraries (and libical), loaded when first used.
 
 Every command used to load libpulse, libinput, libxcb and their own dependencies (about thirty
 shared libraries) before `main`, even `vigil --help` and a report, which never open a sensor: a
@@ -42,6 +42,9 @@ LIBRARIES = {
     # libgps's soname changes with gpsd's releases: the one this build's header belongs to, which
     # Package.swift reads off the installed libgps.so (VIGIL_LIBGPS_SONAME).
     "gps": (None, "libgps", ["gps.h"]),
+    # Not a sensor, but loaded the same way: libical (the calendar, VigilCalendar) brings ICU, whose
+    # data alone is 30 MB, and only the calendar's commands and a daemon that reads calendars need it.
+    "ical": ("libical.so.3", "libical", ["libical/ical.h"]),
 }
 # Data the shims take the address of (not functions): reached through an accessor.
 DATA = {"xcb-screensaver": ["xcb_screensaver_id"]}
@@ -88,16 +91,22 @@ def stub(library, name, decl):
         sys.exit(f"generate-sensor-stubs: {name} takes variable arguments, which a stub cannot pass on")
     params = [p for p in decl.get("inner", []) if p.get("kind") == "ParmVarDecl"]
     declared = []
+    typedefs = []
     for i, p in enumerate(params):
         t = p["type"]["qualType"]
-        if "(" in t or "[" in t:
+        if "(*)" in t and t.count("(*)") == 1 and "[" not in t:
+            # A callback (libical's recurrence walk): named by a typedef, as C spells a function pointer.
+            alias = f"vigil_{name}_a{i}"
+            typedefs.append(f"typedef {t.replace('(*)', f'(*{alias})')};\n")
+            t = alias
+        elif "(" in t or "[" in t:
             sys.exit(f"generate-sensor-stubs: {name}'s parameter {i} has the type {t!r}: give it a typedef in the stub")
         declared.append(f"{t} a{i}")
     arguments = ", ".join(f"a{i}" for i in range(len(params)))
     result = return_type(ftype)
     call = f"VIGIL_STUB_FUNCTION({library}, {name})({arguments})"
     body = f"{call};" if result == "void" else f"return {call};"
-    return f"{result} {name}({', '.join(declared) or 'void'}) {{ {body} }}\n"
+    return "".join(typedefs) + f"{result} {name}({', '.join(declared) or 'void'}) {{ {body} }}\n"
 
 
 def generate():

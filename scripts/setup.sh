@@ -14,20 +14,21 @@ case $tier in --runtime) tier=runtime ;; --tests) tier=tests ;; build) ;;
 # put time into local days and hours through the system's zone database), and the sensors' C
 # libraries, opened when a sensor is first used (CSensorLibraries): libpulse, libinput with
 # libudev, libxcb and its MIT-SCREEN-SAVER binding, libdbus (desktop notifications and presence),
-# and libgps, whose package is named after its soname (libgps28 on Debian 12, libgps30t64 later).
-packages=(libsqlite3-0 libwayland-client0 tzdata libpulse0 libinput10 libudev1 libxcb1 libxcb-screensaver0 libdbus-1-3)
+# and libgps, whose package is named after its soname (libgps28 on Debian 12, libgps30t64 later);
+# libical for calendars (`vigil export --ics`), opened the same way.
+packages=(libsqlite3-0 libwayland-client0 tzdata libpulse0 libinput10 libudev1 libxcb1 libxcb-screensaver0 libdbus-1-3 libical3)
 libgps=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' 'libgps[0-9]*' 2>/dev/null | awk '$1 == "ii" {print $2; exit}' || true)
 [ -n "$libgps" ] || libgps=$(apt-cache search --names-only '^libgps[0-9]+(t64)?$' 2>/dev/null | awk 'NR == 1 {print $1}' || true)
 [ -n "$libgps" ] && packages+=("$libgps")
 
 # Building it: the C libraries' headers (libgps-dev, libpulse-dev, libinput-dev, libudev-dev,
-# libdbus-1-dev, libxcb1-dev, libxcb-screensaver0-dev, libwayland-dev; SQLite's for GRDB),
+# libdbus-1-dev, libxcb1-dev, libxcb-screensaver0-dev, libwayland-dev, libical-dev; SQLite's for GRDB),
 # pkg-config, python3 (the manual pages, scripts/generate-manuals.py), ca-certificates (the
 # Swift packages are fetched over HTTPS) and binutils (the linker; strings and strip for
 # scripts/build-deb.sh).
 if [ "$tier" != runtime ]; then
   packages+=(libsqlite3-dev pkg-config python3 ca-certificates binutils
-             libgps-dev libpulse-dev libinput-dev libudev-dev libdbus-1-dev libxcb1-dev libxcb-screensaver0-dev libwayland-dev)
+             libgps-dev libpulse-dev libinput-dev libudev-dev libdbus-1-dev libxcb1-dev libxcb-screensaver0-dev libwayland-dev libical-dev)
 fi
 
 # With --tests, what only the tests need. The detectors' tests run the real servers: gpsd with
@@ -68,7 +69,7 @@ if [ "$tier" = tests ]; then
   packages+=(gpsd gpsd-clients pulseaudio pulseaudio-utils sox ffmpeg dbus python3-dbus python3-gi
              postgresql chromium python3-pil python3-dbusmock libglib2.0-bin xvfb i3-wm xdotool x11-utils xterm sway gir1.2-gtk-3.0
              python3-venv wtype kwin-wayland weston wayland-utils wayland-protocols plasma-wayland-protocols
-             groff-base man-db locales taskwarrior timewarrior dunst gnome-shell nodejs phoc mpv mpv-mpris playerctl openbox i3blocks)
+             groff-base man-db locales taskwarrior timewarrior dunst gnome-shell nodejs phoc mpv mpv-mpris playerctl openbox i3blocks python3-icalendar)
 fi
 
 missing=()

@@ -158,7 +158,7 @@ import Testing
         let depends = info.split(separator: "\n").first { $0.hasPrefix(" Depends: ") } ?? ""
         let recommends = info.split(separator: "\n").first { $0.hasPrefix(" Recommends: ") } ?? ""
         #expect(depends.contains("libsqlite3-0 (>= ") && depends.contains("libc6 (>= ") && depends.contains("libwayland-client0"), "\(info)")
-        for library in ["libinput10", "libpulse0", "libxcb1", "libxcb-screensaver0", "libdbus-1-3", "libudev1", "libgps"] {
+        for library in ["libinput10", "libpulse0", "libxcb1", "libxcb-screensaver0", "libdbus-1-3", "libudev1", "libgps", "libical3"] {
             let recommended = recommends.contains(library)
             #expect(recommended, "Recommends lacks \(library): \(recommends)")
         }

@@ -7,6 +7,7 @@ import Testing
 @Suite struct SensorLibraryCLITests {
     static let sensorLibraries = [
         "libpulse.so", "libpulse-simple.so", "libinput.so", "libudev.so", "libxcb.so", "libxcb-screensaver.so", "libgps.so", "libdbus-1.so",
+        "libical.so",
     ]
 
     /// The libraries the loader opened before `main` (its lines `file=libc.so.6 [0];  needed by …`

@@ -9,6 +9,7 @@ extension LocalLog {
     public func planner(now: LocalNow) -> PlannerService { PlannerService(store: store, now: now) }
     public var reports: ReportService { ReportService(store: store) }
     public var imports: ImportService { ImportService(store: store) }
+    public var calendarExport: CalendarExportService { CalendarExportService(store: store) }
     public func reminders(_ configuration: VigilConfiguration.Reminders, sink: any ReminderSink) -> ReminderRound {
         ReminderRound(store: store, configuration: configuration, sink: sink)
     }

@@ -5,6 +5,7 @@
 
 #include <dbus/dbus.h>
 #include <gps.h>
+#include <libical/ical.h>
 #include <libinput.h>
 #include <libudev.h>
 #include <pulse/error.h>
@@ -177,6 +178,54 @@ int gps_read(struct gps_data_t * a0, char * a1, int a2) { return VIGIL_STUB_FUNC
 int gps_stream(struct gps_data_t * a0, unsigned int a1, void * a2) { return VIGIL_STUB_FUNCTION(7, gps_stream)(a0, a1, a2); }
 _Bool gps_waiting(const struct gps_data_t * a0, int a1) { return VIGIL_STUB_FUNCTION(7, gps_waiting)(a0, a1); }
 
+// libical.so.3
+int vigil_load_libical(char *error, size_t size) { return vigil_library_load(8, error, size); }
+void icalcomponent_add_component(icalcomponent * a0, icalcomponent * a1) { VIGIL_STUB_FUNCTION(8, icalcomponent_add_component)(a0, a1); }
+void icalcomponent_add_property(icalcomponent * a0, icalproperty * a1) { VIGIL_STUB_FUNCTION(8, icalcomponent_add_property)(a0, a1); }
+char * icalcomponent_as_ical_string_r(icalcomponent * a0) { return VIGIL_STUB_FUNCTION(8, icalcomponent_as_ical_string_r)(a0); }
+int icalcomponent_count_errors(icalcomponent * a0) { return VIGIL_STUB_FUNCTION(8, icalcomponent_count_errors)(a0); }
+typedef void (*vigil_icalcomponent_foreach_recurrence_a3)(icalcomponent *, struct icaltime_span *, void *);
+void icalcomponent_foreach_recurrence(icalcomponent * a0, struct icaltimetype a1, struct icaltimetype a2, vigil_icalcomponent_foreach_recurrence_a3 a3, void * a4) { VIGIL_STUB_FUNCTION(8, icalcomponent_foreach_recurrence)(a0, a1, a2, a3, a4); }
+void icalcomponent_free(icalcomponent * a0) { VIGIL_STUB_FUNCTION(8, icalcomponent_free)(a0); }
+struct icaltimetype icalcomponent_get_dtend(icalcomponent * a0) { return VIGIL_STUB_FUNCTION(8, icalcomponent_get_dtend)(a0); }
+struct icaltimetype icalcomponent_get_dtstart(icalcomponent * a0) { return VIGIL_STUB_FUNCTION(8, icalcomponent_get_dtstart)(a0); }
+icalcomponent * icalcomponent_get_first_component(icalcomponent * a0, icalcomponent_kind a1) { return VIGIL_STUB_FUNCTION(8, icalcomponent_get_first_component)(a0, a1); }
+icalproperty * icalcomponent_get_first_property(icalcomponent * a0, icalproperty_kind a1) { return VIGIL_STUB_FUNCTION(8, icalcomponent_get_first_property)(a0, a1); }
+icalcomponent * icalcomponent_get_next_component(icalcomponent * a0, icalcomponent_kind a1) { return VIGIL_STUB_FUNCTION(8, icalcomponent_get_next_component)(a0, a1); }
+icalproperty * icalcomponent_get_next_property(icalcomponent * a0, icalproperty_kind a1) { return VIGIL_STUB_FUNCTION(8, icalcomponent_get_next_property)(a0, a1); }
+struct icaltimetype icalcomponent_get_recurrenceid(icalcomponent * a0) { return VIGIL_STUB_FUNCTION(8, icalcomponent_get_recurrenceid)(a0); }
+enum icalproperty_status icalcomponent_get_status(icalcomponent * a0) { return VIGIL_STUB_FUNCTION(8, icalcomponent_get_status)(a0); }
+const char * icalcomponent_get_summary(icalcomponent * a0) { return VIGIL_STUB_FUNCTION(8, icalcomponent_get_summary)(a0); }
+const char * icalcomponent_get_uid(icalcomponent * a0) { return VIGIL_STUB_FUNCTION(8, icalcomponent_get_uid)(a0); }
+icalcomponent_kind icalcomponent_isa(const icalcomponent * a0) { return VIGIL_STUB_FUNCTION(8, icalcomponent_isa)(a0); }
+icalcomponent * icalcomponent_new(icalcomponent_kind a0) { return VIGIL_STUB_FUNCTION(8, icalcomponent_new)(a0); }
+void icalerror_set_errors_are_fatal(int a0) { VIGIL_STUB_FUNCTION(8, icalerror_set_errors_are_fatal)(a0); }
+void icalmemory_free_buffer(void * a0) { VIGIL_STUB_FUNCTION(8, icalmemory_free_buffer)(a0); }
+icalcomponent * icalparser_parse_string(const char * a0) { return VIGIL_STUB_FUNCTION(8, icalparser_parse_string)(a0); }
+const char * icalproperty_get_categories(const icalproperty * a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_get_categories)(a0); }
+const char * icalproperty_get_xlicerror(const icalproperty * a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_get_xlicerror)(a0); }
+icalproperty * icalproperty_new_calscale(const char * a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_new_calscale)(a0); }
+icalproperty * icalproperty_new_categories(const char * a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_new_categories)(a0); }
+icalproperty * icalproperty_new_completed(struct icaltimetype a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_new_completed)(a0); }
+icalproperty * icalproperty_new_created(struct icaltimetype a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_new_created)(a0); }
+icalproperty * icalproperty_new_description(const char * a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_new_description)(a0); }
+icalproperty * icalproperty_new_dtend(struct icaltimetype a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_new_dtend)(a0); }
+icalproperty * icalproperty_new_dtstamp(struct icaltimetype a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_new_dtstamp)(a0); }
+icalproperty * icalproperty_new_dtstart(struct icaltimetype a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_new_dtstart)(a0); }
+icalproperty * icalproperty_new_due(struct icaltimetype a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_new_due)(a0); }
+icalproperty * icalproperty_new_priority(int a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_new_priority)(a0); }
+icalproperty * icalproperty_new_prodid(const char * a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_new_prodid)(a0); }
+icalproperty * icalproperty_new_status(enum icalproperty_status a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_new_status)(a0); }
+icalproperty * icalproperty_new_summary(const char * a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_new_summary)(a0); }
+icalproperty * icalproperty_new_transp(enum icalproperty_transp a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_new_transp)(a0); }
+icalproperty * icalproperty_new_uid(const char * a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_new_uid)(a0); }
+icalproperty * icalproperty_new_version(const char * a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_new_version)(a0); }
+time_t icaltime_as_timet_with_zone(const struct icaltimetype a0, const icaltimezone * a1) { return VIGIL_STUB_FUNCTION(8, icaltime_as_timet_with_zone)(a0, a1); }
+struct icaltimetype icaltime_from_timet_with_zone(const time_t a0, const int a1, const icaltimezone * a2) { return VIGIL_STUB_FUNCTION(8, icaltime_from_timet_with_zone)(a0, a1, a2); }
+int icaltime_is_null_time(const struct icaltimetype a0) { return VIGIL_STUB_FUNCTION(8, icaltime_is_null_time)(a0); }
+icaltimezone * icaltimezone_get_builtin_timezone(const char * a0) { return VIGIL_STUB_FUNCTION(8, icaltimezone_get_builtin_timezone)(a0); }
+icaltimezone * icaltimezone_get_utc_timezone(void) { return VIGIL_STUB_FUNCTION(8, icaltimezone_get_utc_timezone)(); }
+
 const char *const vigil_library_sonames[] = {
     "libpulse.so.0",
     "libpulse-simple.so.0",
@@ -186,5 +235,6 @@ const char *const vigil_library_sonames[] = {
     "libxcb-screensaver.so.0",
     "libdbus-1.so.3",
     VIGIL_LIBGPS_SONAME,
+    "libical.so.3",
 };
-const int vigil_library_count = 8;
+const int vigil_library_count = 9;
