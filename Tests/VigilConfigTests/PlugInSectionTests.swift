@@ -50,7 +50,7 @@ import VigilCore
     @Test func anUnregisteredSectionIsUnknownAndARegisteredOneIsSuggested() {
         #expect(
             problems("pedals:\n  grace: 1m\n").map(\.description) == [
-                "config.yaml:1: pedals: unknown section (known: alarms, apps, audio, calendar, desktop, input, location, media, reminders, scoring, session, switching, sync)"
+                "config.yaml:1: pedals: unknown section (known: alarms, apps, audio, calendar, daemon, desktop, input, location, media, reminders, scoring, session, switching, sync)"
             ])
         do {
             _ = try ConfigLoader.load(yaml: "pedal:\n  grace: 1m\n", file: "c.yaml", plugIns: Self.plugIns)

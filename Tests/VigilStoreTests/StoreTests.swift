@@ -133,7 +133,7 @@ func sampleSessionEvents() -> [SessionEvent] {
                 "v7: sync between devices", "v8: imports from other tools", "v9: session tags, notes, edits and undo",
                 "v10: recovery only for returns",
                 "v11: imported sessions tagged, not judged", "v12: undo sees other devices' changes",
-                "v13: intentions and the person's labels",
+                "v13: intentions and the person's labels", "v14: the day outside sessions",
             ])
         let mode = try reopened.db.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")

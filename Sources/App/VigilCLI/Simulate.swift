@@ -17,11 +17,15 @@ struct Simulate: AsyncParsableCommand {
             the default apps rules; tab-hopping storms), microphone loudness (loud rooms) and \
             location (walks away); not the desktop's idle time or screen lock, nor calls. The same \
             seed gives the same history. It refuses a log that already \
-            has sessions: give it a new --data-dir.
+            has sessions: give it a new --data-dir. With --watch, the day around the sessions \
+            too, as the all-day watch (vigil daemon --watch) records it: mail, video, chat and \
+            the editor between sessions, lunch and other spells away, locked screens, the night \
+            asleep; the sessions are the same as without it.
 
             Examples:
               vigil simulate --data-dir /tmp/vigil-demo --days 90
               vigil report --data-dir /tmp/vigil-demo --last 30d
+              vigil simulate --data-dir /tmp/vigil-day --days 30 --watch
             """
     )
 
@@ -38,6 +42,9 @@ struct Simulate: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Sessions on a working day, as MIN-MAX.", valueName: "range"))
     var sessionsPerDay: String?
+
+    @Flag(help: "The day around the sessions too, as the all-day watch records it.")
+    var watch = false
 
     @Flag(help: "A load test instead of a person: sessions back to back every day, five times the distractions (the report benchmark).")
     var stress = false
@@ -67,7 +74,8 @@ struct Simulate: AsyncParsableCommand {
             var simulator = HistorySimulator(seed: seed, timeZone: zone, signals: Composition.registry.signals, profile: profile)
             let log = try common.openLog()
             let progress = isatty(2) != 0
-            let (sessions, events) = try log.simulate(&simulator, days: last - days + 1...last) { done in
+            let day = watch ? DaySimulator(seed: seed) : nil
+            let (sessions, events) = try log.simulate(&simulator, days: last - days + 1...last, day: day) { done in
                 if progress { writeStandardError("\rvigil: simulated \(done) of \(days) days") }
             }
             if progress { writeStandardError("\r\u{1B}[K") }

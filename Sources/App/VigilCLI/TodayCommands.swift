@@ -153,15 +153,20 @@ struct DaemonCommand: AsyncParsableCommand {
             `reminders.repeat_every` until it is done, a task `reminders.before_due` before its due \
             time and each morning while it is overdue; never in the quiet hours. Each reminder is \
             sent once, also across restarts. With sync set up (sync.url), it also syncs every \
-            `sync.every` (README, "Sync"). Run it as the systemd user service vigil-daemon.service, \
+            `sync.every` (README, "Sync"). With --watch (or daemon.watch: true) it also records \
+            the whole day outside sessions: the application in front (class and category, never \
+            a title), away, locked and asleep, one row per stretch, kept daemon.watch_days; \
+            `vigil report` shows it. Run it as the systemd user service vigil-daemon.service, \
             which the Debian package and `scripts/install.sh --daemon` install.
 
             Examples:
               vigil daemon
+              vigil daemon --watch
               systemctl --user enable --now vigil-daemon.service
             """)
     @OptionGroup var common: CommonOptions
     @Flag(help: "Look once, send what is due, and exit.") var once = false
+    @Flag(help: "Watch the whole day too (as daemon.watch: true): applications, away, locked, asleep.") var watch = false
 
     func run() async throws {
         await guarded(outputMatters: false) {
@@ -180,12 +185,28 @@ struct DaemonCommand: AsyncParsableCommand {
                     call: SyncToolCall(log: eventLog.path, url: url, sync: config.sync), every: config.sync.every,
                     log: { line, warning in Diagnostics.emit(line, level: warning ? .warning : .info, prefixed: false) })
             }
-            try await runUntilStopped(VigilDaemon(reminders: daemon, sync: sync)) {
+            let dayWatch = watch || config.daemon.watch ? dayWatch(config, eventLog) : nil
+            try await runUntilStopped(VigilDaemon(reminders: daemon, sync: sync, watch: dayWatch)) {
                 log("vigil daemon: reminders from \(eventLog.path.terminalSafe), looking every \(humanDuration(config.reminders.check))")
                 if sync != nil { log("vigil daemon: syncing with the server of sync.url every \(humanDuration(config.sync.every))") }
+                if dayWatch != nil {
+                    log(
+                        "vigil daemon: watching the day (away after \(humanDuration(config.daemon.watchAwayAfter)), kept \(config.daemon.watchDays) days)"
+                    )
+                }
             }
             log("vigil daemon: stopped")
         }
+    }
+
+    /// The all-day watch: the desktop's and the application sensors' detectors, as a session has them.
+    private func dayWatch(_ config: VigilConfiguration, _ eventLog: LocalLog) -> DayWatchService {
+        let detectors = Composition.registry.availability(configuration: config).filter { [.desktop, .app].contains($0.sensor) }.compactMap(
+            \.detector)
+        let status = SessionStatusFile(dataDirectory: common.paths.dataDirectory)
+        return DayWatchService(
+            log: eventLog, detectors: detectors, settings: config.daemon, sessionRunning: { status.running() != nil }, now: { WallClock.now() },
+            report: { line, warning in Diagnostics.emit(line, level: warning ? .warning : .info, prefixed: false) })
     }
 
     /// `--once`: one look; due reminders that could not be sent fail the command (exit 69), so a

@@ -13,6 +13,7 @@ public struct VigilConfiguration: Hashable, Sendable {
     public var media = Media()
     public var alarms = Alarms()
     public var reminders = Reminders()
+    public var daemon = Daemon()
     public var sync = Sync()
     public var calendar = Calendar()
     /// The plug-ins' sections as the config files set them, by section name, then key: each
@@ -275,6 +276,17 @@ public struct VigilConfiguration: Hashable, Sendable {
         public init() {}
     }
 
+    /// `vigil daemon`'s own work besides reminders and sync: the all-day watch (issue 38).
+    public struct Daemon: Hashable, Sendable {
+        /// Record the whole day (the application in front, away, locked, asleep) outside sessions.
+        public var watch = false
+        /// No input for this long is away (seconds).
+        public var watchAwayAfter: Double = 300
+        /// The watch's stretches are kept this many days.
+        public var watchDays = 90
+        public init() {}
+    }
+
     public struct Reminders: Hashable, Sendable {
         /// For habits without their own reminder time and tasks due on a day without a time:
         /// minutes after local midnight.
@@ -534,6 +546,8 @@ extension VigilConfiguration {
             check((0..<1440).contains(minutes), key, "must be a time of day from 00:00 to 23:59")
         }
         seconds(sync.every, "sync.every", above: 60, orEqual: true, max: day)
+        seconds(daemon.watchAwayAfter, "daemon.watch_away_after", above: 10, orEqual: true, max: 3600)
+        count(daemon.watchDays, "daemon.watch_days", from: 1, to: 3660)
         check((100...8000).contains(alarms.tone), "alarms.tone", "must be between 100 and 8000 Hz, got \(alarms.tone)")
         check(
             !alarms.toneLevels.isEmpty && alarms.toneLevels.allSatisfy { (-60...0).contains($0) }, "alarms.tone_levels",

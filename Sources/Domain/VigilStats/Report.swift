@@ -55,6 +55,9 @@ public struct Report: Codable, Sendable {
     /// The period's episodes the person said were no distraction, and the time that moved (docs/
     /// statistics.md, "The person's word"); nil when none was.
     public var relabelled: RelabelledFigures? = nil
+    /// The whole day, inside and outside sessions, where the all-day watch ran; nil where it did
+    /// not (or the report is of one task, tag or device).
+    public var wholeDay: WholeDayFigures? = nil
 
     public struct IntentionFigures: Codable, Sendable {
         /// Sessions started in the period with an intention.

@@ -101,28 +101,48 @@ public struct HistorySimulator {
     /// Simulates the local days `firstDay...lastDay` (days since 1970-01-01), handing each session's
     /// events (the first is `sessionStarted`) in time order.
     public mutating func run(days: ClosedRange<Int>, emit: ([SessionEvent]) throws -> Void) rethrows {
-        let clock = LocalClock(timeZone: timeZone, days: days)
+        var none: DaySimulator? = nil
+        try run(days: days, day: &none, stretches: { _ in }, emit: emit)
+    }
+
+    /// With `day`, the day around the sessions too, as the all-day watch records it (`stretches`).
+    public mutating func run(
+        days: ClosedRange<Int>, day simulator: inout DaySimulator?, stretches: ([DayStretch]) throws -> Void = { _ in },
+        emit: ([SessionEvent]) throws -> Void
+    ) rethrows {
+        let clock = LocalClock(timeZone: timeZone, days: days.lowerBound...days.upperBound + 1)
         for day in days {
+            var sessions: [(start: Timestamp, end: Timestamp)] = []
             let weekday = HourSlot(day: day, hour: 0).weekday
-            guard random.chance(profile.workdayChance[weekday - 1]) else { continue }
-            // Some days go well: far fewer distractions.
-            let dayFactor = random.chance(0.35) ? 0.08 : random.uniform(0.6, 1.6)
-            let count = random.int(in: profile.sessionsPerDay)
-            let midnight = clock.startOfDay(day)
-            // Sessions spread over the day from about 8:00, with breaks between them; the last may
-            // run past midnight.
-            let firstHour = random.uniform(profile.sessionsPerDay.upperBound > 16 ? 5 : 7.5, profile.sessionsPerDay.upperBound > 16 ? 6 : 10)
-            var t = Self.later(midnight, milliseconds: firstHour * 3_600_000)
-            for _ in 0..<count {
-                let planned = profile.plannedMinutes[random.int(in: 0...(profile.plannedMinutes.count - 1))] * 60
-                // Whole minutes: every logged time is then a whole second (samples every 5 s, ticks
-                // every second), which lets tests check the statistics second by second.
-                t = Timestamp(milliseconds: (t.millisecondsSinceEpoch / 60_000 + 1) * 60_000)
-                let hour = clock.slot(at: t).hour
-                try emit(session(start: t, planned: planned, hourFactor: Self.hourFactor(hour) * dayFactor))
-                t = Self.later(t, milliseconds: planned * 1000)
-                t = Self.later(t, milliseconds: random.uniform(profile.breakMinutes.lowerBound, profile.breakMinutes.upperBound) * 60_000)
+            if random.chance(profile.workdayChance[weekday - 1]) {
+                try workday(day, clock: clock, sessions: &sessions, emit: emit)
             }
+            if simulator != nil { try stretches(simulator!.day(day, clock: clock, sessions: sessions, workday: !sessions.isEmpty)) }
+        }
+    }
+
+    /// A day the person works: its sessions, each handed to `emit` and its planned time noted in `sessions`.
+    private mutating func workday(
+        _ day: Int, clock: LocalClock, sessions: inout [(start: Timestamp, end: Timestamp)], emit: ([SessionEvent]) throws -> Void
+    ) rethrows {
+        // Some days go well: far fewer distractions.
+        let dayFactor = random.chance(0.35) ? 0.08 : random.uniform(0.6, 1.6)
+        let count = random.int(in: profile.sessionsPerDay)
+        let midnight = clock.startOfDay(day)
+        // Sessions spread over the day from about 8:00, with breaks between them; the last may
+        // run past midnight.
+        let firstHour = random.uniform(profile.sessionsPerDay.upperBound > 16 ? 5 : 7.5, profile.sessionsPerDay.upperBound > 16 ? 6 : 10)
+        var t = Self.later(midnight, milliseconds: firstHour * 3_600_000)
+        for _ in 0..<count {
+            let planned = profile.plannedMinutes[random.int(in: 0...(profile.plannedMinutes.count - 1))] * 60
+            // Whole minutes: every logged time is then a whole second (samples every 5 s, ticks
+            // every second), which lets tests check the statistics second by second.
+            t = Timestamp(milliseconds: (t.millisecondsSinceEpoch / 60_000 + 1) * 60_000)
+            let hour = clock.slot(at: t).hour
+            try emit(session(start: t, planned: planned, hourFactor: Self.hourFactor(hour) * dayFactor))
+            sessions.append((t, Self.later(t, milliseconds: planned * 1000)))
+            t = Self.later(t, milliseconds: planned * 1000)
+            t = Self.later(t, milliseconds: random.uniform(profile.breakMinutes.lowerBound, profile.breakMinutes.upperBound) * 60_000)
         }
     }
 

@@ -5,16 +5,18 @@ import ServiceLifecycle
 import SystemCalls
 import VigilCore
 
-/// `vigil daemon`: the reminder rounds and, with sync set up, the sync schedule, run as one
+/// `vigil daemon`: the reminder rounds and, with sync set up, the sync schedule, and with
+/// `daemon.watch` the all-day watch (`DayWatchService`), run as one
 /// service group (swift-service-lifecycle's `ServiceGroup`): a graceful shutdown (the command's
 /// SIGTERM, Ctrl-C or SIGHUP) ends both, a round's error ends the group with it, and `run`
 /// returns when all have stopped.
 public struct VigilDaemon: Sendable {
     private let group: ServiceGroup
 
-    public init(reminders: ReminderDaemon<ContinuousClock>, sync: SyncSchedule?) {
+    public init(reminders: ReminderDaemon<ContinuousClock>, sync: SyncSchedule?, watch: DayWatchService? = nil) {
         var services: [any Service] = [Rounds(daemon: reminders)]
         if let sync { services.append(Syncing(schedule: sync)) }
+        if let watch { services.append(Watching(watch: watch)) }
         // The daemon's own lines go through `Diagnostics`; the group's are not for the person.
         let quiet = Logger(label: "vigil.daemon") { _ in SwiftLogNoOpLogHandler() }
         group = ServiceGroup(configuration: ServiceGroupConfiguration(services: services, logger: quiet))
@@ -30,6 +32,11 @@ public struct VigilDaemon: Sendable {
     private struct Rounds: Service {
         let daemon: ReminderDaemon<ContinuousClock>
         func run() async throws { try await cancelWhenGracefulShutdown { try await daemon.run() } }
+    }
+
+    private struct Watching: Service {
+        let watch: DayWatchService
+        func run() async throws { await cancelWhenGracefulShutdown { await watch.run() } }
     }
 
     private struct Syncing: Service {

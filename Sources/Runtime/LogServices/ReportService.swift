@@ -71,6 +71,18 @@ public struct ReportService: Sendable {
         return Statistics.report(facts, timeZone: now.zone, from: now.day, to: now.day, openDay: now.day)
     }
 
+    /// The whole day where the all-day watch ran: its stretches in the period beside the sessions.
+    private func wholeDay(_ store: EventStore, _ query: ReportQuery, facts: StatisticsFacts) throws -> Report.WholeDayFigures? {
+        var clock = LocalClock(timeZone: query.zone, days: min(query.from ?? query.to, query.to)...query.to)
+        let end = clock.startOfDay(query.to + 1)
+        let stretches = try store.dayStretches(from: query.from.map(clock.startOfDay) ?? Timestamp(nanoseconds: 0), to: end)
+        guard let earliest = [stretches.first?.start, facts.sessions.first.map { Timestamp(milliseconds: $0.start) }].compactMap({ $0 }).min()
+        else { return nil }
+        clock = LocalClock(timeZone: query.zone, from: earliest, to: end)
+        let first = query.from ?? clock.slot(at: earliest).day
+        return WholeDay.figures(stretches: stretches, facts: facts, timeZone: query.zone, days: min(first, query.to)...query.to)
+    }
+
     public func report(_ query: ReportQuery) throws -> Report {
         let tag = query.tag.flatMap { TaskItem.normalizedTags([$0]).first }
         var facts = StatisticsFacts()
@@ -99,7 +111,10 @@ public struct ReportService: Sendable {
         var report = Statistics.report(
             facts, timeZone: query.zone, from: query.from, to: query.to, task: task, openDay: query.today, learnedDays: query.learnedDays)
         report.tag = tag
-        if store != nil { report.sources = Report.SourceFigures(counted: query.sources, sessions: sessionsBySource) }
+        if let store {
+            report.sources = Report.SourceFigures(counted: query.sources, sessions: sessionsBySource)
+            if task == nil, tag == nil, query.device == nil { report.wholeDay = try wholeDay(store, query, facts: facts) }
+        }
         return report
     }
 }

@@ -66,6 +66,23 @@ extension HTMLReport {
         .distracted { fill: var(--distracted); } .distracted-thin { fill: var(--distracted); fill-opacity: .45; }
         .cause { fill: var(--cause); } .none { fill: var(--rule); }
         .app-work { fill: var(--focus); } .app-neutral { fill: var(--app-neutral); } .app-distracting { fill: var(--distracted); }
+        .tl-session { fill: var(--h1); } .tl-episode { fill: var(--cause); }
+        .tl-away { fill: var(--grid); stroke: var(--muted); } .tl-locked { fill: var(--muted); fill-opacity: .5; } .tl-asleep { fill: var(--rule); }
+        .timeline { margin: 8px 0 6px; }
+        .tl-date { margin: 0 0 4px; font-size: .84rem; font-weight: 600; }
+        .tl-lane { margin: 0 0 6px; }
+        .tl-name { display: block; font-size: .76rem; color: var(--muted); margin-bottom: 1px; }
+        .tl-track { position: relative; height: 16px; background: var(--empty); border-radius: 3px; overflow: hidden; }
+        .tl-track i { position: absolute; top: 0; bottom: 0; min-width: 1px; }
+        .tl-track .tl-session { background: var(--h1); } .tl-track .tl-episode { background: var(--cause); }
+        .tl-track .app-work { background: var(--focus); } .tl-track .app-neutral { background: var(--app-neutral); }
+        .tl-track .app-distracting { background: var(--distracted); } .tl-track .app-none { background: var(--muted); opacity: .4; }
+        .tl-track .tl-away { background: repeating-linear-gradient(135deg, var(--muted) 0 2px, transparent 2px 5px); opacity: .6; }
+        .tl-track .tl-locked { background: var(--muted); opacity: .5; } .tl-track .tl-asleep { background: var(--rule); }
+        .tl-axis { position: relative; height: 16px; font-size: .72rem; color: var(--muted); font-variant-numeric: tabular-nums; }
+        .tl-axis span { position: absolute; top: 0; transform: translateX(-50%); }
+        .tl-axis span:first-child { transform: none; }
+        @media (max-width: 560px) { .tl-axis .minor { display: none; } }
         .hatch-line { fill: var(--card); fill-opacity: .8; }
         .empty { fill: var(--empty); }
         .h0 { fill: var(--h0); } .h1 { fill: var(--h1); } .h2 { fill: var(--h2); } .h3 { fill: var(--h3); } .h4 { fill: var(--h4); }

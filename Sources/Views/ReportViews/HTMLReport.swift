@@ -49,6 +49,7 @@ struct HTMLReport {
         page += streakCard()
         page += achievementsCard()
         if let a = r.applications { page += applicationsCard(a) }
+        if let d = r.wholeDay { page += wholeDayCard(d) }
         page += "</main>\n"
         page +=
             "<footer>Made by <code>vigil report</code> from the event log on this machine; nothing in this file is fetched from anywhere.</footer>\n"

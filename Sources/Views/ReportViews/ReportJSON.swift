@@ -236,6 +236,7 @@ extension Report: JSONObject {
         w.field("devices", devices)
         w.field("intentions", intentions)
         w.field("relabelled", relabelled)
+        w.field("whole_day", wholeDay)
     }
 }
 

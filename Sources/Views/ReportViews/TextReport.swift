@@ -93,6 +93,7 @@ struct TextReport {
                 if let rest = a.rest { for line in wordWrap(rest, width: width - 2, indent: 0) { out += "  " + line + "\n" } }
             }
         }
+        if let d = r.wholeDay { out += d.text(width: width, bold: bold) }
         if !r.achievements.isEmpty {
             let note = r.to.map { "Achievements (all time up to \($0); * earned in this period)" } ?? "Achievements"
             out += "\n" + wordWrap(note, width: width, indent: 2).map(bold).joined(separator: "\n") + "\n"

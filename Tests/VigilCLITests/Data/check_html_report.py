@@ -16,6 +16,9 @@ Usage: check_html_report.py REPORT.html WORKDIR
    - the page's background is light in light mode and dark in dark mode; the heatmap's empty
      cells are drawn in the scheme's own colour (never near-white in the dark), and its lowest
      class of focus share stands out from the card and from empty cells in both schemes.
+   - the day timeline (where the all-day watch ran): every span inside its lane, the hour labels
+     inside the timeline and apart, and the colours of the work, distracting and episode spans
+     it has in its part of the screenshot.
 The renderer's layout and these checks are independent: the checks read only the HTML and the
 browser. Prints each failure; exits 1 if there was one. The last line says what was checked.
 """
@@ -113,6 +116,32 @@ frame.addEventListener('load', () => {
         if (dx > 0.5 && dy > 2) chart.overlaps.push(`${s} / ${t}`);
       }
     out.charts.push(chart);
+  }
+  out.timelines = [];
+  for (const tl of d.querySelectorAll('.timeline')) {
+    const r = tl.getBoundingClientRect();
+    const found = {rect: [r.left, r.top, r.width, r.height], lanes: 0, spans: 0, outside: [], labels: [], overlaps: [], colours: {}};
+    for (const track of tl.querySelectorAll('.tl-track')) {
+      found.lanes++;
+      const t = track.getBoundingClientRect();
+      for (const span of track.querySelectorAll('i')) {
+        found.spans++;
+        const b = span.getBoundingClientRect();
+        if (b.left < t.left - 0.5 || b.right > t.right + 0.5) found.outside.push(span.title);
+        const cls = span.className;
+        if (!(cls in found.colours)) found.colours[cls] = {fill: style(span).backgroundColor, opacity: style(span).opacity};
+      }
+    }
+    const boxes = [];
+    for (const label of tl.querySelectorAll('.tl-axis span')) {
+      const b = label.getBoundingClientRect();
+      if (!label.textContent || b.width === 0) continue;  // hidden at this width
+      boxes.push([label.textContent, b]);
+      if (b.left < r.left - 0.5 || b.right > r.right + 0.5) found.labels.push(label.textContent);
+    }
+    for (let i = 0; i + 1 < boxes.length; i++)
+      if (boxes[i][1].right > boxes[i + 1][1].left + 0.5) found.overlaps.push(`${boxes[i][0]} / ${boxes[i + 1][0]}`);
+    out.timelines.push(found);
   }
   document.getElementById('probe').textContent = JSON.stringify(out);
 });
@@ -215,10 +244,48 @@ def browser_checks(found, png, scheme, width, chart_ids):
                 fail(f"{name}: the lowest class {lowest} hardly differs from empty cells {empty} ({contrast(lowest, empty):.2f}:1)")
 
 
+# The day timeline's spans that are drawn opaque, whose colour must show in the screenshot when the
+# timeline has them.
+TIMELINE_OPAQUE = ["app-work", "app-distracting", "tl-episode"]
+
+
+def timeline_checks(found, image, where, expected):
+    timelines = found.get("timelines", [])
+    if len(timelines) != expected:
+        fail(f"{where}: the browser saw {len(timelines)} day timelines, the HTML has {expected}")
+    for tl in timelines:
+        name = f"{where}: day timeline"
+        if tl["lanes"] != 4 or tl["spans"] == 0:
+            fail(f"{name}: {tl['lanes']} lanes with {tl['spans']} spans")
+        for title in tl["outside"][:5]:
+            fail(f"{name}: a span reaches outside its lane: {title}")
+        for label in tl["labels"]:
+            fail(f"{name}: hour label {label} cut off at the edge")
+        for pair in tl["overlaps"]:
+            fail(f"{name}: hour labels overlap: {pair}")
+        x, y, w, h = tl["rect"]
+        if y + h > image.height or w < 100:
+            fail(f"{name}: drawn at {x:.0f}, {y:.0f}, {w:.0f} x {h:.0f} px")
+            continue
+        region = image.crop((round(x), round(y), round(x + w), round(y + h)))
+        counts = {colour: n for n, colour in region.getcolors(region.width * region.height)}
+        for cls in TIMELINE_OPAQUE:
+            drawn = tl["colours"].get(cls)
+            if drawn is None:
+                continue
+            if float(drawn["opacity"]) != 1:
+                fail(f"{name}: {cls} is not opaque, its colour cannot be counted")
+            pixels = counts.get(rgb(drawn["fill"]), 0)
+            # A lane is 16 px high: even a few minutes of a day's 1440 show as a column of pixels.
+            if pixels < 16:
+                fail(f"{name}: {pixels} px of {cls} (at least 16)")
+
+
 def main():
     report, workdir = sys.argv[1], sys.argv[2]
     source = open(report, encoding="utf-8").read()
     chart_ids = static_checks(source)
+    timelines = source.count('<div class="timeline"')
     for chart in REQUIRED:
         if chart not in chart_ids:
             fail(f"no chart {chart}")
@@ -239,8 +306,9 @@ def main():
                 pending.append((scheme, width, found["height"] + 20))  # taller than the window: again, taller
                 continue
             browser_checks(found, png, scheme, width, chart_ids)
+            timeline_checks(found, Image.open(png).convert("RGB"), f"{scheme} {width} px", timelines)
             checked += 1
-    print(f"checked {len(chart_ids)} charts in {checked} renderings; {len(failures)} failures")
+    print(f"checked {len(chart_ids)} charts and {timelines} day timeline{'' if timelines == 1 else 's'} in {checked} renderings; {len(failures)} failures")
     sys.exit(1 if failures else 0)
 
 

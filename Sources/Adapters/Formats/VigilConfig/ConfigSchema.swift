@@ -342,6 +342,11 @@ let schema: [String: [String: Apply]] = [
         "quiet_to": { $0.reminders.quietTo = try timeOfDay($1) },
         "check": { $0.reminders.check = try duration($1) },
     ],
+    "daemon": [
+        "watch": { $0.daemon.watch = try boolean($1) },
+        "watch_away_after": { $0.daemon.watchAwayAfter = try duration($1) },
+        "watch_days": { $0.daemon.watchDays = try integer($1) },
+    ],
     "sync": [
         "url": { $0.sync.url = try syncURL($1) },
         "password_file": { $0.sync.passwordFile = try optionalString($1, nothing: "none").map { ($0 as NSString).expandingTildeInPath } },

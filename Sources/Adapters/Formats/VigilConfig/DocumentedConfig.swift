@@ -279,6 +279,17 @@ public enum DocumentedConfig {
           # How often the daemon looks for reminders that are due.
           check: 30s
 
+        daemon:
+          # All day, not only in sessions: `vigil daemon` records the application in front (its class
+          # and category, never a title) and when you are away, locked or asleep, one row per stretch,
+          # on this computer only (`vigil report` shows the day; `vigil forget` deletes it). A running
+          # session takes precedence. Off unless you turn it on (or run `vigil daemon --watch`).
+          watch: false
+          # No input for this long is away (from the last input on).
+          watch_away_after: 5m
+          # The watch's stretches are kept this many days.
+          watch_days: 90
+
         sync:
           # Sync between your computers through a PostgreSQL database (`vigil sync`; README, "Sync").
           # Its URL as libpq takes it, for example postgres://me@db.example.org/vigil?sslmode=verify-full;

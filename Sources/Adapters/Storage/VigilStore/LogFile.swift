@@ -391,6 +391,22 @@ enum LogFile {
             // stretches do.
             try db.execute(sql: "ALTER TABLE activities ADD COLUMN rule TEXT")
         }
+        // The whole day (docs/whole-day-design.md): the all-day watch's stretches, outside sessions.
+        // On this device only (not synced), kept `daemon.watch_days`.
+        m.registerMigration("v14: the day outside sessions") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE day_stretches (
+                        kind TEXT NOT NULL CHECK (kind IN ('app', 'away', 'locked', 'asleep')),
+                        app_class TEXT,
+                        category TEXT,
+                        rule TEXT,
+                        start_ms INTEGER NOT NULL,
+                        end_ms INTEGER NOT NULL CHECK (end_ms >= start_ms)
+                    );
+                    CREATE INDEX day_stretches_by_start ON day_stretches(start_ms);
+                    """)
+        }
         return m
     }
 }

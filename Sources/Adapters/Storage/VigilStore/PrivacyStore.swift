@@ -8,7 +8,7 @@ extension EventStore {
     public static let exportedTables = [
         "sessions", "state_changes", "episodes", "alarms", "alarm_deliveries", "snoozes", "sensor_events", "gaps", "activities",
         "tasks", "habits", "habit_days", "habit_notes", "reminders_sent", "devices", "sync_tombstones", "sync_state",
-        "imports",
+        "imports", "day_stretches",
         "undo_journal", "undo_overtaken",
     ]
 
@@ -77,6 +77,9 @@ extension EventStore {
             counts.habitDays = db.changesCount
             try db.execute(sql: "DELETE FROM reminders_sent WHERE at_ms >= ? AND at_ms < ?", arguments: [from, to])
             counts.reminders = db.changesCount
+            // The watch's stretches that touch the period: a stretch across its edge goes whole.
+            try db.execute(sql: "DELETE FROM day_stretches WHERE end_ms > ? AND start_ms < ?", arguments: [from, to])
+            counts.dayStretches = db.changesCount
             // The last change's before-image may hold what was just forgotten: undo forgets it too.
             try db.execute(sql: "DELETE FROM undo_journal")
             try db.execute(sql: "DELETE FROM undo_overtaken")
@@ -93,11 +96,14 @@ extension EventStore {
 }
 
 /// What `forget` deleted: sessions, their events (state changes, episodes, alarms and their
-/// deliveries, snoozes, sensor changes, gaps, activities), habit days and reminders sent.
+/// deliveries, snoozes, sensor changes, gaps, activities), habit days, reminders sent and the
+/// all-day watch's stretches.
 public struct ForgottenRows: Sendable, Hashable {
     public var sessions = 0
     public var events = 0
     public var habitDays = 0
     public var reminders = 0
+    /// The all-day watch's stretches.
+    public var dayStretches = 0
     public init() {}
 }
