@@ -200,6 +200,8 @@ import Testing
         // With the day around the sessions, as the all-day watch records it: the day timeline too.
         f.simulate += ["--watch"]
         let home = try await simulated(f)
+        // And limits and goals, whose card must fit a phone too.
+        write(GoalsCLITests.config, to: home + "/config/vigil/config.yaml")
         let html = home + "/report.html"
         let run = try await vigil(
             ["report", "--data-dir", home + "/d", "--time-zone", f.zone, "--format", "html", "-o", html] + f.report, home: home)

@@ -183,7 +183,9 @@ struct ReportCommand: AsyncParsableCommand {
             // Reading must not create anything: without a log the report is empty.
             let service = try common.hasLog() ? try common.openLog(readOnly: true).reports : ReportService.withoutLog
             var query = ReportQuery(from: fromDay, to: toDay, zone: zone, today: now.day, task: task, tag: tag, device: device, sources: sources)
-            query.learnedDays = try common.loadConfiguration().apps.learned.compactMap { civilDay($0.learned) }
+            let config = try common.loadConfiguration()
+            query.learnedDays = config.apps.learned.compactMap { civilDay($0.learned) }
+            query.goals = config.goals
             let report = try service.report(query)
             let kind = ReportFormat(rawValue: format)!
             func rendered(color: Bool = false, width: Int = 80) -> String {

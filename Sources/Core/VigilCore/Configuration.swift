@@ -14,6 +14,8 @@ public struct VigilConfiguration: Hashable, Sendable {
     public var alarms = Alarms()
     public var reminders = Reminders()
     public var daemon = Daemon()
+    /// Limits and goals (`goals:`), in the order written.
+    public var goals: [Goal] = []
     public var sync = Sync()
     public var calendar = Calendar()
     /// The plug-ins' sections as the config files set them, by section name, then key: each
@@ -548,6 +550,16 @@ extension VigilConfiguration {
         seconds(sync.every, "sync.every", above: 60, orEqual: true, max: day)
         seconds(daemon.watchAwayAfter, "daemon.watch_away_after", above: 10, orEqual: true, max: 3600)
         count(daemon.watchDays, "daemon.watch_days", from: 1, to: 3660)
+        for goal in goals {
+            let key = "goals.\(goal.name)"
+            let most: Double = goal.per == .week ? 7 * day : day
+            seconds(goal.target, key, above: 0, max: most)
+            check(goal.thresholds.count <= 3, key, "takes at most three thresholds, got \(goal.thresholds.count)")
+            check(
+                zip(goal.thresholds, goal.thresholds.dropFirst()).allSatisfy { $0 < $1 } && goal.thresholds.allSatisfy { $0 > 0 }, key,
+                "thresholds must grow, each above 0")
+            check(goal.thresholds.last == goal.target, key, "the last threshold must be the goal or limit itself (\(goal.target) s)")
+        }
         check((100...8000).contains(alarms.tone), "alarms.tone", "must be between 100 and 8000 Hz, got \(alarms.tone)")
         check(
             !alarms.toneLevels.isEmpty && alarms.toneLevels.allSatisfy { (-60...0).contains($0) }, "alarms.tone_levels",

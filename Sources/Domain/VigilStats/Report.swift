@@ -58,6 +58,9 @@ public struct Report: Codable, Sendable {
     /// The whole day, inside and outside sessions, where the all-day watch ran; nil where it did
     /// not (or the report is of one task, tag or device).
     public var wholeDay: WholeDayFigures? = nil
+    /// The config's limits and goals (`goals:`) over the period; empty without any, and for a
+    /// report of one task, tag or device.
+    public var goals: [GoalFigures] = []
 
     public struct IntentionFigures: Codable, Sendable {
         /// Sessions started in the period with an intention.

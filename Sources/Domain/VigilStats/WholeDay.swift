@@ -121,6 +121,29 @@ public enum WholeDay {
                 stretches: stretches, sessions: sessions, facts: facts, clock: clock))
     }
 
+    /// Minutes in applications of `category` on each day of `days`: in sessions (their stretches in
+    /// applications) and outside them (the watch's), a session's time counted once. For a goal
+    /// on a category.
+    public static func minutesByDay(
+        of category: AppCategory, stretches: [DayStretch], facts: StatisticsFacts, timeZone: TimeZone, days: ClosedRange<Int>
+    ) -> [Double] {
+        let clock = LocalClock(timeZone: timeZone, days: days)
+        let periodStart = clock.startOfDay(days.lowerBound).millisecondsSinceEpoch
+        let periodEnd = clock.startOfDay(days.upperBound + 1).millisecondsSinceEpoch
+        let sessions = union(facts.sessions.map { Span(max($0.start, periodStart), min($0.end, periodEnd)) }.filter { $0.end > $0.start })
+        var ms = [Int64](repeating: 0, count: days.count)
+        for stretch in stretches where stretch.kind == .app && stretch.category == category {
+            for piece in subtract(Span(stretch.start.millisecondsSinceEpoch, stretch.end.millisecondsSinceEpoch), sessions) {
+                splitByDay(piece, clock: clock, days: days) { d, v in ms[d] += v }
+            }
+        }
+        for a in facts.activities where !a.isCall && facts.applications[Int(a.application)].category == category {
+            let span = Span(max(a.span.start, periodStart), min(a.span.end, periodEnd))
+            if span.end > span.start { splitByDay(span, clock: clock, days: days) { d, v in ms[d] += v } }
+        }
+        return ms.map { Double($0) / 60_000 }
+    }
+
     /// The column a stretch's time goes to: work, neutral, distracting, no window, away, locked, asleep.
     private static func column(_ s: DayStretch) -> Int {
         switch s.kind {

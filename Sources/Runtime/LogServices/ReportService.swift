@@ -22,6 +22,11 @@ public struct ReportQuery: Sendable {
     public var sources: Set<SessionSource>
     /// The local days the person taught Vigil a rule, set beside the false alarms they marked.
     public var learnedDays: [Int] = []
+    /// The config's limits and goals, judged over the period.
+    public var goals: [Goal] = []
+    /// The all-day watch's stretch in progress (the daemon's own, not yet in the log), counted
+    /// with the logged ones: a limit is crossed while the person is still in the application.
+    public var openStretch: DayStretch? = nil
 
     public init(
         from: Int?, to: Int, zone: TimeZone, today: Int, task: String? = nil, tag: String? = nil, device: String? = nil,
@@ -71,16 +76,58 @@ public struct ReportService: Sendable {
         return Statistics.report(facts, timeZone: now.zone, from: now.day, to: now.day, openDay: now.day)
     }
 
-    /// The whole day where the all-day watch ran: its stretches in the period beside the sessions.
-    private func wholeDay(_ store: EventStore, _ query: ReportQuery, facts: StatisticsFacts) throws -> Report.WholeDayFigures? {
-        var clock = LocalClock(timeZone: query.zone, days: min(query.from ?? query.to, query.to)...query.to)
+    /// The watch's stretches in the period (and the one in progress), oldest first.
+    private func stretches(_ store: EventStore, _ query: ReportQuery) throws -> [DayStretch] {
+        let clock = LocalClock(timeZone: query.zone, days: min(query.from ?? query.to, query.to)...query.to)
         let end = clock.startOfDay(query.to + 1)
-        let stretches = try store.dayStretches(from: query.from.map(clock.startOfDay) ?? Timestamp(nanoseconds: 0), to: end)
+        var stretches = try store.dayStretches(from: query.from.map(clock.startOfDay) ?? Timestamp(nanoseconds: 0), to: end)
+        if var open = query.openStretch, open.end > open.start, open.start < end {
+            open.end = min(open.end, end)
+            stretches.append(open)
+        }
+        return stretches
+    }
+
+    /// The period's days as the report has them: its first (for `--last all`, the history's) to its last.
+    private func days(_ report: Report, _ query: ReportQuery) -> ClosedRange<Int>? {
+        guard let first = report.from.flatMap(Statistics.day(from:)) else { return nil }
+        return min(first, query.to)...query.to
+    }
+
+    /// The whole day where the all-day watch ran: its stretches beside the sessions.
+    private func wholeDay(_ stretches: [DayStretch], _ query: ReportQuery, facts: StatisticsFacts) -> Report.WholeDayFigures? {
         guard let earliest = [stretches.first?.start, facts.sessions.first.map { Timestamp(milliseconds: $0.start) }].compactMap({ $0 }).min()
         else { return nil }
-        clock = LocalClock(timeZone: query.zone, from: earliest, to: end)
+        let clock = LocalClock(
+            timeZone: query.zone, from: earliest, to: LocalClock(timeZone: query.zone, days: query.to...query.to).startOfDay(query.to + 1))
         let first = query.from ?? clock.slot(at: earliest).day
         return WholeDay.figures(stretches: stretches, facts: facts, timeZone: query.zone, days: min(first, query.to)...query.to)
+    }
+
+    /// Each goal over the period, from its measure's minutes on each day.
+    private func goals(_ query: ReportQuery, report: Report, stretches: [DayStretch], facts: StatisticsFacts) throws -> [Report.GoalFigures] {
+        guard !query.goals.isEmpty, let days = days(report, query) else { return [] }
+        let focusByDate = Dictionary(report.days.map { ($0.date, $0.focusedMinutes) }, uniquingKeysWith: { a, _ in a })
+        let openDay = days.contains(query.today) ? query.today : nil
+        return try query.goals.map { goal in
+            let minutes: [Double]
+            switch goal.measure {
+            case .focus: minutes = days.map { focusByDate[civilDate($0)] ?? 0 }
+            case .category(let c): minutes = WholeDay.minutesByDay(of: c, stretches: stretches, facts: facts, timeZone: query.zone, days: days)
+            case .task, .tag:
+                var sub = ReportQuery(from: days.lowerBound, to: days.upperBound, zone: query.zone, today: query.today, sources: query.sources)
+                if case .task(let t) = goal.measure { sub.task = t }
+                if case .tag(let t) = goal.measure { sub.tag = t }
+                let byDate: [String: Double]
+                do {
+                    byDate = Dictionary(try self.report(sub).days.map { ($0.date, $0.focusedMinutes) }, uniquingKeysWith: { a, _ in a })
+                } catch ReportError.noTask {
+                    byDate = [:]  // no session of that task yet: nothing done toward it
+                }
+                minutes = days.map { byDate[civilDate($0)] ?? 0 }
+            }
+            return GoalProgress.figures(goal, minutesByDay: minutes, days: days, openDay: openDay)
+        }
     }
 
     public func report(_ query: ReportQuery) throws -> Report {
@@ -113,7 +160,11 @@ public struct ReportService: Sendable {
         report.tag = tag
         if let store {
             report.sources = Report.SourceFigures(counted: query.sources, sessions: sessionsBySource)
-            if task == nil, tag == nil, query.device == nil { report.wholeDay = try wholeDay(store, query, facts: facts) }
+            if task == nil, tag == nil, query.device == nil {
+                let stretches = try self.stretches(store, query)
+                report.wholeDay = wholeDay(stretches, query, facts: facts)
+                report.goals = try goals(query, report: report, stretches: stretches, facts: facts)
+            }
         }
         return report
     }

@@ -83,6 +83,9 @@ extension HTMLReport {
         .tl-axis span { position: absolute; top: 0; transform: translateX(-50%); }
         .tl-axis span:first-child { transform: none; }
         @media (max-width: 560px) { .tl-axis .minor { display: none; } }
+        .goal + .goal { margin-top: 10px; padding-top: 8px; border-top: 1px solid var(--rule); }
+        .goal-name { margin: 0 0 4px; } .goal-marks { margin: 0; display: flex; flex-wrap: wrap; gap: 2px; line-height: 0; }
+        .goal-marks .sw { width: 12px; height: 12px; }
         .hatch-line { fill: var(--card); fill-opacity: .8; }
         .empty { fill: var(--empty); }
         .h0 { fill: var(--h0); } .h1 { fill: var(--h1); } .h2 { fill: var(--h2); } .h3 { fill: var(--h3); } .h4 { fill: var(--h4); }

@@ -237,6 +237,7 @@ extension Report: JSONObject {
         w.field("intentions", intentions)
         w.field("relabelled", relabelled)
         w.field("whole_day", wholeDay)
+        w.field("goals", goals)
     }
 }
 

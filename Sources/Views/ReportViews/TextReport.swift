@@ -94,6 +94,10 @@ struct TextReport {
             }
         }
         if let d = r.wholeDay { out += d.text(width: width, bold: bold) }
+        if !r.goals.isEmpty {
+            out += "\n" + bold("Limits and goals") + "\n"
+            for g in r.goals { out += g.text(width: width) }
+        }
         if !r.achievements.isEmpty {
             let note = r.to.map { "Achievements (all time up to \($0); * earned in this period)" } ?? "Achievements"
             out += "\n" + wordWrap(note, width: width, indent: 2).map(bold).joined(separator: "\n") + "\n"

@@ -99,6 +99,10 @@ public enum ConfigLoader {
             for (keyNode, value) in sections {
                 let name = keyNode.string ?? "?"
                 let line = keyNode.mark?.line ?? 0
+                if name == "goals" {
+                    errors += applyGoals(value, file: file, line: line, to: &config)
+                    continue
+                }
                 guard let section = schema[name] ?? plugIns.sections.first(where: { $0.name == name }).map(plugInSchema) else {
                     let known = Array(schema.keys) + plugIns.sections.map(\.name)
                     errors.append(ConfigError(file: file, line: line, key: name, message: "unknown section\(hint(name, known))"))
@@ -137,6 +141,29 @@ public enum ConfigLoader {
         }
         guard errors.isEmpty else { throw ConfigErrors(errors: errors.sorted { ($0.line, $0.key) < ($1.line, $1.key) }) }
         return config
+    }
+
+    /// `goals:`: each key a goal's name (a file's goals replace those of the files before it).
+    private static func applyGoals(_ value: Node, file: String, line: Int, to config: inout VigilConfiguration) -> [ConfigError] {
+        if case .scalar(let s) = value, s.tag == Tag(.null) || s.string.isEmpty { return [] }
+        guard case .mapping(let entries) = value else {
+            return [ConfigError(file: file, line: value.mark?.line ?? line, key: "goals", message: "must be a mapping of goals by name")]
+        }
+        var errors: [ConfigError] = []
+        var goals: [Goal] = []
+        for (k, v) in entries {
+            let name = k.string ?? "?"
+            do {
+                guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValueError(message: "a goal needs a name") }
+                goals.append(try GoalsConfig.goal(name: name, v))
+            } catch let e as ValueError {
+                errors.append(ConfigError(file: file, line: v.mark?.line ?? k.mark?.line ?? line, key: "goals.\(name)", message: e.message))
+            } catch {
+                errors.append(ConfigError(file: file, line: v.mark?.line ?? line, key: "goals.\(name)", message: "\(error)"))
+            }
+        }
+        config.goals = goals
+        return errors
     }
 
     /// Loads `path` on top of `base`, naming the file when it cannot be read.

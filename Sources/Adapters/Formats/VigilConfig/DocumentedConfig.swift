@@ -290,6 +290,17 @@ public enum DocumentedConfig {
           # The watch's stretches are kept this many days.
           watch_days: 90
 
+        # Limits and goals, each by its name: `vigil report` shows every day, weekday or week met or
+        # missed, and the run of met ones. what: focus (judged focused time), category work, neutral or
+        # distracting (time in such applications, in sessions and, with the watch, outside them), task
+        # NAME or tag NAME (focused time in its sessions); at_least or at_most a duration; per: day,
+        # weekday (Monday to Friday) or week (Monday to Sunday); thresholds: up to three on the way, the
+        # last the goal itself. None by default; for example:
+        #   less video: {what: category distracting, at_most: 30m, per: day, thresholds: [15m, 30m]}
+        #   deep work: {what: focus, at_least: 4h, per: weekday}
+        #   thesis: {what: task thesis, at_least: 6h, per: week}
+        goals: {}
+
         sync:
           # Sync between your computers through a PostgreSQL database (`vigil sync`; README, "Sync").
           # Its URL as libpq takes it, for example postgres://me@db.example.org/vigil?sslmode=verify-full;
