@@ -156,7 +156,8 @@ struct DaemonCommand: AsyncParsableCommand {
             `sync.every` (README, "Sync"). With --watch (or daemon.watch: true) it also records \
             the whole day outside sessions: the application in front (class and category, never \
             a title), away, locked and asleep, one row per stretch, kept daemon.watch_days; \
-            `vigil report` shows it. Run it as the systemd user service vigil-daemon.service, \
+            `vigil report` shows it. With goals: in the config, it tells each threshold of a limit \
+            or goal as it is crossed (outside the quiet hours), once a day or week. Run it as the systemd user service vigil-daemon.service, \
             which the Debian package and `scripts/install.sh --daemon` install.
 
             Examples:
@@ -168,11 +169,17 @@ struct DaemonCommand: AsyncParsableCommand {
     @Flag(help: "Look once, send what is due, and exit.") var once = false
     @Flag(help: "Watch the whole day too (as daemon.watch: true): applications, away, locked, asleep.") var watch = false
 
+    func validate() throws {
+        if once, watch { throw ValidationError("--watch records the day while the daemon runs; --once looks once and exits: give one of them.") }
+    }
+
     func run() async throws {
         await guarded(outputMatters: false) {
             let config = try common.loadConfiguration()
             let eventLog = try common.openLog()
-            let round = eventLog.reminders(config.reminders, sink: DesktopReminderSink())
+            let watching = watch || config.daemon.watch
+            let state = DayWatchState()
+            let round = eventLog.reminders(config.reminders, goals: config.goals, watch: watching ? state : nil, sink: DesktopReminderSink())
             // --now (for tests) fixes the instant of every round; else each round reads the wall clock.
             let fixed = common.now == nil ? nil : try common.currentTime()
             let daemon = ReminderDaemon(
@@ -185,7 +192,7 @@ struct DaemonCommand: AsyncParsableCommand {
                     call: SyncToolCall(log: eventLog.path, url: url, sync: config.sync), every: config.sync.every,
                     log: { line, warning in Diagnostics.emit(line, level: warning ? .warning : .info, prefixed: false) })
             }
-            let dayWatch = watch || config.daemon.watch ? dayWatch(config, eventLog) : nil
+            let dayWatch = watching ? dayWatch(config, eventLog, state) : nil
             try await runUntilStopped(VigilDaemon(reminders: daemon, sync: sync, watch: dayWatch)) {
                 log("vigil daemon: reminders from \(eventLog.path.terminalSafe), looking every \(humanDuration(config.reminders.check))")
                 if sync != nil { log("vigil daemon: syncing with the server of sync.url every \(humanDuration(config.sync.every))") }
@@ -200,12 +207,13 @@ struct DaemonCommand: AsyncParsableCommand {
     }
 
     /// The all-day watch: the desktop's and the application sensors' detectors, as a session has them.
-    private func dayWatch(_ config: VigilConfiguration, _ eventLog: LocalLog) -> DayWatchService {
+    private func dayWatch(_ config: VigilConfiguration, _ eventLog: LocalLog, _ state: DayWatchState) -> DayWatchService {
         let detectors = Composition.registry.availability(configuration: config).filter { [.desktop, .app].contains($0.sensor) }.compactMap(
             \.detector)
         let status = SessionStatusFile(dataDirectory: common.paths.dataDirectory)
         return DayWatchService(
-            log: eventLog, detectors: detectors, settings: config.daemon, sessionRunning: { status.running() != nil }, now: { WallClock.now() },
+            log: eventLog, detectors: detectors, settings: config.daemon, state: state, sessionRunning: { status.running() != nil },
+            now: { WallClock.now() },
             report: { line, warning in Diagnostics.emit(line, level: warning ? .warning : .info, prefixed: false) })
     }
 

@@ -558,7 +558,7 @@ extension VigilConfiguration {
             check(
                 zip(goal.thresholds, goal.thresholds.dropFirst()).allSatisfy { $0 < $1 } && goal.thresholds.allSatisfy { $0 > 0 }, key,
                 "thresholds must grow, each above 0")
-            check(goal.thresholds.last == goal.target, key, "the last threshold must be the goal or limit itself (\(goal.target) s)")
+            check(goal.thresholds.last == goal.target, key, "the last threshold must be the goal or limit itself (\(humanDuration(goal.target)))")
         }
         check((100...8000).contains(alarms.tone), "alarms.tone", "must be between 100 and 8000 Hz, got \(alarms.tone)")
         check(

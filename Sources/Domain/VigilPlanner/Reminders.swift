@@ -26,6 +26,12 @@ public struct Reminder: Hashable, Sendable {
     public var key: String
     public var title: String
     public var body: String
+
+    public init(key: String, title: String, body: String) {
+        self.key = key
+        self.title = title
+        self.body = body
+    }
 }
 
 /// Which reminders are due at a local minute. Pure: the daemon asks it every half minute with the

@@ -17,12 +17,16 @@ public struct DayWatchService: Sendable {
     /// started or ended is seen, within this.
     let resolution: Duration
     let report: @Sendable (String, _ warning: Bool) -> Void
+    /// Where the stretch in progress is published for the daemon's goals.
+    let state: DayWatchState?
 
     public init(
-        log: LocalLog, detectors: [any Detector], settings: VigilConfiguration.Daemon, sessionRunning: @escaping @Sendable () -> Bool,
+        log: LocalLog, detectors: [any Detector], settings: VigilConfiguration.Daemon, state: DayWatchState? = nil,
+        sessionRunning: @escaping @Sendable () -> Bool,
         now: @escaping @Sendable () -> Timestamp, resolution: Duration = .seconds(5), report: @escaping @Sendable (String, Bool) -> Void
     ) {
         store = log.store
+        self.state = state
         self.detectors = detectors
         self.settings = settings
         self.sessionRunning = sessionRunning
@@ -114,6 +118,7 @@ public struct DayWatchService: Sendable {
         /// Writes what closed, and what an earlier write could not (the log busy or full): it is
         /// kept and tried again at the next stretch.
         mutating func write(_ closed: [DayStretch]) {
+            service.state?.set(watch.current)
             unwritten += closed
             guard !unwritten.isEmpty else { return }
             do {

@@ -10,8 +10,15 @@ extension LocalLog {
     public var reports: ReportService { ReportService(store: store) }
     public var imports: ImportService { ImportService(store: store) }
     public var calendarExport: CalendarExportService { CalendarExportService(store: store) }
-    public func reminders(_ configuration: VigilConfiguration.Reminders, sink: any ReminderSink) -> ReminderRound {
-        ReminderRound(store: store, configuration: configuration, sink: sink)
+    /// With `goals`, their thresholds are told as they are crossed; `watch`: the same daemon's
+    /// all-day watch, whose stretch in progress counts.
+    public func reminders(
+        _ configuration: VigilConfiguration.Reminders, goals: [Goal] = [], watch: DayWatchState? = nil, sink: any ReminderSink
+    ) -> ReminderRound {
+        var round = ReminderRound(store: store, configuration: configuration, sink: sink)
+        round.goals = goals
+        round.watch = watch
+        return round
     }
     public func launcher(dataDirectory: String) -> SessionLauncher { SessionLauncher(store: store, dataDirectory: dataDirectory) }
 }

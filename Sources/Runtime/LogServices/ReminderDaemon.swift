@@ -33,6 +33,10 @@ public struct ReminderRound: Sendable {
     public let settings: ReminderSettings
     public let sink: any ReminderSink
     public let zone: TimeZone
+    /// Limits and goals to tell as their thresholds are crossed (`GoalNotices`).
+    public var goals: [Goal] = []
+    /// The all-day watch's stretch in progress, when the same daemon runs it.
+    public var watch: DayWatchState? = nil
 
     public init(store: EventStore, configuration: VigilConfiguration.Reminders, sink: any ReminderSink, zone: TimeZone = .current) {
         self.store = store
@@ -60,9 +64,16 @@ public struct ReminderRound: Sendable {
         for h in try store.habits() where isStillDue(h, statuses: try store.habitDays(id: h.id), today: now.day) {
             dueHabits.append(h)
         }
-        let reminders = ReminderPlanner.due(
+        var reminders = ReminderPlanner.due(
             now: now.minute, habits: dueHabits, tasks: try store.tasks(includeDone: false),
             settings: settings, sent: try store.sentReminders())
+        // Limits and goals, but not in the quiet hours (a threshold still crossed after them is
+        // told then, within its day or week).
+        if !goals.isEmpty, !settings.isQuiet(((now.minute % 1440) + 1440) % 1440) {
+            do { reminders += try goalNotices(goals, now: now, openStretch: watch?.stretch) } catch let e as StoreError { throw e } catch {
+                throw StoreError(path: store.path, message: "the goals could not be read: \(error)")
+            }
+        }
         var outcome = Outcome()
         for r in reminders {
             do {

@@ -44,6 +44,10 @@ enum GoalsConfig {
         }
         guard let measure else { throw ValueError(message: "needs what: focus, category NAME, task NAME or tag NAME") }
         guard let (direction, seconds) = target else { throw ValueError(message: "needs at_least or at_most (a duration such as 4h)") }
+        if let above = thresholds.first(where: { $0 > seconds }) {
+            throw ValueError(
+                message: "thresholds lead up to the goal or limit (\(humanDuration(seconds))): \(humanDuration(above)) is above it")
+        }
         // The goal itself is the last threshold, whether the list says it or not.
         if !thresholds.contains(seconds) { thresholds.append(seconds) }
         return Goal(name: name, measure: measure, direction: direction, target: seconds, per: per, thresholds: thresholds.sorted())
