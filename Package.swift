@@ -219,7 +219,7 @@ let package = Package(
         // iCalendar (RFC 5545) through libical: calendars read (events and their recurrences, in
         // their time zones) and Vigil's tasks and sessions written for other calendars.
         .target(
-            name: "VigilCalendar", dependencies: ["VigilCore", "CSensorLibraries", "CICal"],
+            name: "VigilCalendar", dependencies: ["VigilCore", "VigilStats", "CSensorLibraries", "CICal"],
             path: "Sources/Adapters/Calendars/VigilCalendar"),
         .target(name: "VigilConfig", dependencies: ["VigilCore", "VigilPlanner", "Yams"], path: "Sources/Adapters/Formats/VigilConfig"),
         .target(

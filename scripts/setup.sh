@@ -69,7 +69,7 @@ if [ "$tier" = tests ]; then
   packages+=(gpsd gpsd-clients pulseaudio pulseaudio-utils sox ffmpeg dbus python3-dbus python3-gi
              postgresql chromium python3-pil python3-dbusmock libglib2.0-bin xvfb i3-wm xdotool x11-utils xterm sway gir1.2-gtk-3.0
              python3-venv wtype kwin-wayland weston wayland-utils wayland-protocols plasma-wayland-protocols
-             groff-base man-db locales taskwarrior timewarrior dunst gnome-shell nodejs phoc mpv mpv-mpris playerctl openbox i3blocks python3-icalendar)
+             groff-base man-db locales taskwarrior timewarrior dunst gnome-shell nodejs phoc mpv mpv-mpris playerctl openbox i3blocks python3-icalendar python3-recurring-ical-events)
 fi
 
 missing=()

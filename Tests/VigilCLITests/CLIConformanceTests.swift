@@ -55,7 +55,7 @@ import Testing
         "task edit": ["1", "--note", "n"], "task done": ["1"], "task reopen": ["1"], "task delete": ["1"], "task why": ["1"], "next": [],
         "habit add": ["Walk"], "habit list": [], "habit show": ["1"], "habit check": ["1"], "habit fail": ["1"], "habit skip": ["1"],
         "habit set": ["1", "2026-11-01", "completed"], "habit edit": ["1", "--goal", "21"], "habit note": ["1", "n"], "habit continue": ["1"],
-        "habit finish": ["1"], "habit delete": ["1"], "today": [], "motivate": [], "daemon": ["--once"], "export": ["--all"],
+        "habit finish": ["1"], "habit delete": ["1"], "today": [], "motivate": [], "daemon": ["--once"], "export": ["--all"], "calendar": [],
         "forget": ["--from", "2026-11-01", "--to", "2026-11-02", "--yes"], "simulate": ["--days", "1"], "config init": [],
         "config check": [], "config show": [], "config paths": [], "apps": [], "sync": [], "device": [],
         "import taskwarrior": ["tasks.json"], "import timewarrior": ["intervals.json"], "import loop": ["Habits.csv"],

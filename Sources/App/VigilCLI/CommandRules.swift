@@ -36,6 +36,7 @@ extension TodayCommand: VigilCommand {}
 extension MotivateCommand: VigilCommand {}
 extension DaemonCommand: VigilCommand {}
 extension ExportCommand: VigilCommand {}
+extension CalendarCommand: VigilCommand {}
 extension ForgetCommand: VigilCommand {}
 extension Simulate: VigilCommand {}
 extension AppsCommand: VigilCommand {}

@@ -45,6 +45,7 @@ struct Vigil: AsyncParsableCommand {
             Start.self, Replay.self, Record.self, Inspect.self, Sensors.self, Log.self, StatusCommand.self, StopCommand.self, PauseCommand.self,
             ResumeCommand.self, BreakCommand.self, SnoozeCommand.self, ReportCommand.self,
             TaskCommand.self, NextCommand.self, HabitCommand.self, TodayCommand.self, MotivateCommand.self, DaemonCommand.self, ExportCommand.self,
+            CalendarCommand.self,
             ForgetCommand.self, ImportCommand.self, Simulate.self, ConfigCommand.self, AppsCommand.self, SyncCommand.self, DeviceCommand.self,
             SessionCommand.self, EpisodeCommand.self, RulesCommand.self, AttachCommand.self, UndoCommand.self, DesktopCommand.self,
             RestoreCommand.self,

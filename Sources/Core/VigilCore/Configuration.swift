@@ -275,6 +275,8 @@ public struct VigilConfiguration: Hashable, Sendable {
         /// The ISO weekday a week starts on for `:week` and `:lastweek` (1 Monday ... 7 Sunday);
         /// nil: the locale's (LC_TIME), Monday when the locale says nothing (C, POSIX).
         public var weekStarts: Int? = nil
+        /// iCalendar files, or directories of them, as written (`~` not yet expanded).
+        public var files: [String] = []
         public init() {}
     }
 

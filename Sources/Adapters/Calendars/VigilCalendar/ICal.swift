@@ -3,9 +3,11 @@ import Foundation
 import VigilCore
 
 /// Why a calendar could not be read or written, in words for the person.
-public struct CalendarError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct CalendarError: PersonFacingError, Sendable, Equatable {
     public var description: String
     public init(_ description: String) { self.description = description }
+    /// libical missing is the machine's; everything else names a file that cannot be used.
+    public var exitStatus: ExitStatus { description.hasPrefix("libical could not be loaded") ? .unavailable : .dataError }
 }
 
 /// libical, opened when the calendar is first used. Its calls are made one at a time: libical keeps

@@ -357,7 +357,8 @@ let schema: [String: [String: Apply]] = [
         "alias": { $0.sync.alias = try groupName($1) },
     ],
     "calendar": [
-        "week_starts": { $0.calendar.weekStarts = try weekday($1) }
+        "week_starts": { $0.calendar.weekStarts = try weekday($1) },
+        "files": { $0.calendar.files = try strings($1).map { ($0 as NSString).expandingTildeInPath } },
     ],
 ]
 

@@ -326,5 +326,11 @@ public enum DocumentedConfig {
           # a weekday such as monday, sunday or saturday, or locale: the one of your locale (LC_TIME),
           # Monday where the locale says nothing (C, POSIX).
           week_starts: locale
+          # Calendars Vigil reads (iCalendar .ics files, or directories of them as khal and vdirsyncer
+          # keep them; `vigil calendar` lists what it finds). An event whose summary begins with "focus:"
+          # (or that has the category FOCUS) is a scheduled focus block for the task or tag it names:
+          # `vigil daemon` reminds you when it begins, and `vigil report` counts blocks missed or started
+          # late. Nothing leaves this computer; none by default.
+          files: []
         """#
 }

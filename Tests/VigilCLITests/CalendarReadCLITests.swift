@@ -1,0 +1,109 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Calendars read through libical (`vigil calendar`): real files as Thunderbird and khal write them
+/// (Data/calendars: a VTIMEZONE, a weekly event with an EXDATE, a moved and a cancelled occurrence,
+/// an event in a zone the file does not define, all-day events, a time without a zone, a file that
+/// is no calendar), each occurrence checked against a second implementation (Python's icalendar
+/// with recurring_ical_events, Data/ics_expand.py) over three weeks across the night the clocks
+/// went back.
+@Suite struct CalendarReadCLITests {
+    static let calendars = repo + "/Tests/VigilCLITests/Data/calendars/vdir"
+    static let expand = repo + "/Tests/VigilCLITests/Data/ics_expand.py"
+
+    func home() -> String {
+        let home = freshHome()
+        write("calendar:\n  files: [\(Self.calendars)]\n", to: home + "/config/vigil/config.yaml")
+        return home
+    }
+
+    static func utc(_ iso: String) -> String {
+        guard let d = ISO8601DateFormatter().date(from: iso) else { return iso }
+        let out = ISO8601DateFormatter()
+        out.timeZone = TimeZone(identifier: "UTC")
+        return out.string(from: d)
+    }
+
+    @Test func everyOccurrenceAgreesWithASecondImplementation() async throws {
+        let home = home()
+        let r = try await vigil(["calendar", "--from", "2026-10-19", "--days", "21", "--json", "--time-zone", "Europe/Berlin"], home: home)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("notes.ics: not an iCalendar file"), "the file that is no calendar is named: \(r.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let events = try #require(json["events"] as? [[String: Any]])
+        let second = await runProcess("/usr/bin/python3", [Self.expand, "Europe/Berlin", "2026-10-19", "2026-11-09", Self.calendars])
+        let expected = try #require(
+            try JSONSerialization.jsonObject(with: Data(second.output.split(separator: "\n").last.map(String.init)?.utf8 ?? "".utf8))
+                as? [[String: Any]], "\(second.output)")
+
+        func key(_ uid: Any?, _ summary: Any?, _ start: String, _ end: String) -> String { "\(uid ?? "") | \(summary ?? "") | \(start) | \(end)" }
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let mine = Set(
+            events.map { e -> String in
+                let start = e["start"] as? String ?? ""
+                let end = e["end"] as? String ?? ""
+                if e["all_day"] as? Bool == true {
+                    // All day: the local date and the number of days.
+                    let f = ISO8601DateFormatter()
+                    let s = f.date(from: start) ?? Date()
+                    let t = f.date(from: end) ?? Date()
+                    var cal = Calendar(identifier: .gregorian)
+                    cal.timeZone = berlin
+                    let days = cal.dateComponents([.day], from: cal.startOfDay(for: s), to: cal.startOfDay(for: t)).day ?? 0
+                    let date = cal.dateComponents([.year, .month, .day], from: s)
+                    return key(e["uid"], e["summary"], String(format: "%04d-%02d-%02d", date.year!, date.month!, date.day!), "\(days)")
+                }
+                return key(e["uid"], e["summary"], Self.utc(start), Self.utc(end))
+            })
+        let theirs = Set(
+            expected.map { e -> String in
+                if let day = e["start"] as? [String: Any] { return key(e["uid"], e["summary"], day["date"] as? String ?? "", "\(day["days"] ?? "")") }
+                return key(e["uid"], e["summary"], e["start"] as? String ?? "", e["end"] as? String ?? "")
+            })
+        #expect(mine == theirs, "only libical's: \(mine.subtracting(theirs).sorted())\nonly the second's: \(theirs.subtracting(mine).sorted())")
+        #expect(events.count == expected.count && events.count > 25)
+
+        // What the files say, spelled out. The standup at 09:30 Berlin: 07:30 UTC before the clocks
+        // went back (2026-10-25), 08:30 after; not on 10-28 (EXDATE) nor on 11-04 (cancelled), and
+        // on 10-30 at 14:00 (moved).
+        #expect(mine.contains(key("6f1b2c3d-standup@example.org", "Team standup", "2026-10-23T07:30:00Z", "2026-10-23T07:45:00Z")))
+        #expect(mine.contains(key("6f1b2c3d-standup@example.org", "Team standup", "2026-10-26T08:30:00Z", "2026-10-26T08:45:00Z")))
+        #expect(mine.contains(key("6f1b2c3d-standup@example.org", "Team standup (moved)", "2026-10-30T13:00:00Z", "2026-10-30T13:15:00Z")))
+        for gone in ["2026-10-28T08:30:00Z", "2026-10-30T08:30:00Z", "2026-11-04T08:30:00Z"] {
+            #expect(!mine.contains { $0.contains("| \(gone) |") }, "\(gone)")
+        }
+        // 11:00 in New York (a zone the file names without defining it) is 15:00 UTC before the US
+        // clocks go back (2026-11-01).
+        #expect(mine.contains(key("3T5XGKOCU5HQBRZDW2BY45P1AXQ0DCF7JPQA", "Call with New York", "2026-10-26T15:00:00Z", "2026-10-26T16:00:00Z")))
+        // Focus blocks: by the summary and by the category.
+        let kinds = Dictionary(grouping: events, by: { $0["kind"] as? String ?? "" })
+        #expect(Set((kinds["focus_block"] ?? []).compactMap { $0["focus_subject"] as? String }) == ["thesis"])
+        #expect(Set((kinds["focus_block"] ?? []).compactMap { $0["summary"] as? String }) == ["focus: thesis", "Writing"])
+        #expect((kinds["free"] ?? []).map { $0["summary"] as? String } == ["Reformation Day"])
+        #expect((kinds["all_day"] ?? []).map { $0["summary"] as? String } == ["Conference"])
+        #expect(
+            Set((kinds["meeting"] ?? []).compactMap { $0["summary"] as? String }) == [
+                "Team standup", "Team standup (moved)", "Call with New York", "Code review with Sam", "Lunch",
+            ])
+
+        let text = try await vigil(["calendar", "--from", "2026-10-30", "--days", "1", "--time-zone", "Europe/Berlin"], home: home)
+        #expect(text.stdout.contains("14:00–14:15  Team standup (moved)  (meeting)"), "\(text.stdout)")
+        #expect(text.stdout.contains("14:00–16:00  focus: thesis  (focus block: thesis)"), "\(text.stdout)")
+    }
+
+    @Test func missingCalendarsAreNamed() async throws {
+        let home = freshHome()
+        var r = try await vigil(["calendar"], home: home)
+        #expect(r.status == 0 && r.stderr.contains("no calendars: list your .ics files") && r.stdout.contains("No events"), "\(r)")
+        write("calendar:\n  files: [\(home)/nowhere.ics, \(Self.calendars)]\n", to: home + "/config/vigil/config.yaml")
+        r = try await vigil(["calendar", "--from", "2026-10-26", "--days", "1", "--time-zone", "Europe/Berlin"], home: home)
+        #expect(r.status == 0 && r.stderr.contains("\(home)/nowhere.ics: no such file or directory") && r.stdout.contains("Team standup"), "\(r)")
+        // A file cut off in the middle of an event: what libical could read is listed, the rest named.
+        let cut = String(try String(contentsOfFile: Self.calendars + "/work/thunderbird.ics", encoding: .utf8).prefix(1500))
+        write(cut, to: home + "/cut.ics")
+        write("calendar:\n  files: [\(home)/cut.ics]\n", to: home + "/config/vigil/config.yaml")
+        r = try await vigil(["calendar", "--from", "2026-10-19", "--days", "3", "--time-zone", "Europe/Berlin"], home: home)
+        #expect(r.status == 0, "\(r)")
+    }
+}
