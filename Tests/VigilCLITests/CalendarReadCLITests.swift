@@ -106,4 +106,75 @@ import Testing
         r = try await vigil(["calendar", "--from", "2026-10-19", "--days", "3", "--time-zone", "Europe/Berlin"], home: home)
         #expect(r.status == 0, "\(r)")
     }
+
+    /// Scheduled focus blocks against the sessions that started for them. The blocks are the
+    /// fixture's: "focus: thesis" 14:00 to 16:00 every weekday from 2026-10-22, and "Writing"
+    /// (CATEGORIES FOCUS,thesis) on Tuesdays 08:00 to 10:00 from 2026-10-27. Sessions: 10 min late;
+    /// ten minutes early, tagged thesis (on time); an hour late, the task written Thesis; half an
+    /// hour into the Tuesday morning block; one for email in a block (it starts nothing).
+    @Test func blocksScheduledAndStartedLateOrNever() async throws {
+        let home = home()
+        for (start, end, extra) in [
+            ("2026-10-22 14:10", "2026-10-22 15:30", ["--task", "thesis"]), ("2026-10-23 13:50", "2026-10-23 15:30", ["--tag", "thesis"]),
+            ("2026-10-26 15:00", "2026-10-26 16:00", ["--task", "Thesis"]), ("2026-10-27 08:30", "2026-10-27 09:30", ["--task", "thesis"]),
+            ("2026-10-28 14:05", "2026-10-28 15:00", ["--task", "email"]),
+        ] {
+            let r = try await vigil(["session", "add", "--start", start, "--end", end, "--time-zone", "Europe/Berlin"] + extra, home: home)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let args = ["report", "--from", "2026-10-22", "--to", "2026-10-30", "--now", "2026-11-10T12:00:00Z", "--time-zone", "Europe/Berlin"]
+        let r = try await vigil(args + ["--format", "json"], home: home)
+        #expect(r.status == 0 && r.stderr.contains("notes.ics"), "\(r.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let b = try #require(json["scheduled_blocks"] as? [String: Any])
+        #expect(b["scheduled"] as? Int == 8 && b["started"] as? Int == 4 && b["missed"] as? Int == 4, "\(b)")
+        #expect(b["median_late_minutes"] as? Double == 20, "late 0, 10, 30 and 60 min: \(b)")
+        let blocks = (b["blocks"] as? [[String: Any]] ?? []).map { "\($0["date"] ?? "") \($0["time"] ?? "") \($0["late_minutes"] ?? "never")" }
+        #expect(
+            blocks == [
+                "2026-10-22 14:00 10", "2026-10-23 14:00 0", "2026-10-26 14:00 60", "2026-10-27 08:00 30", "2026-10-27 14:00 <null>",
+                "2026-10-28 14:00 <null>", "2026-10-29 14:00 <null>", "2026-10-30 14:00 <null>",
+            ], "\(blocks)")
+        let text = try await vigil(args, home: home)
+        #expect(text.stdout.contains("4 of 8 started, 4 never; started 20 min late (median)"), "\(text.stdout)")
+    }
+
+    /// The daemon tells a focus block as it begins, once, through a private notification service.
+    @Test func theDaemonTellsABlockAsItBegins() async throws {
+        let home = freshHome()
+        let start = Date().addingTimeInterval(3)
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        let ics =
+            [
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VEVENT", "UID:essay-block@example.org", "DTSTAMP:20261101T000000Z",
+                "DTSTART:\(f.string(from: start))", "DTEND:\(f.string(from: start.addingTimeInterval(3600)))", "SUMMARY:focus: essay", "END:VEVENT",
+                "END:VCALENDAR",
+            ].joined(separator: "\r\n") + "\r\n"
+        write(ics, to: home + "/cal/essay.ics")
+        write(
+            "calendar:\n  files: [\(home)/cal]\nreminders:\n  check: 1s\n  quiet_from: \"00:00\"\n  quiet_to: \"00:00\"\n",
+            to: home + "/config/vigil/config.yaml")
+        let bus = try SessionBus()
+        let (service, log) = try bus.startNotificationService()
+        defer { service.kill(SIGKILL) }
+        let daemon = try ChildProcess(
+            vigilBinary, ["daemon"],
+            environment: [
+                "HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "PATH": "/usr/bin:/bin",
+                "DBUS_SESSION_BUS_ADDRESS": bus.address, "DBUS_SYSTEM_BUS_ADDRESS": noSystemBus,
+            ], output: home + "/daemon.log")
+        defer { daemon.kill(SIGKILL) }
+        #expect(
+            try await eventually(60) { !SessionBus.notifications(log).isEmpty },
+            "\((try? String(contentsOfFile: home + "/daemon.log", encoding: .utf8)) ?? "")")
+        let first = SessionBus.notifications(log).first
+        #expect(first?["summary"] as? String == "essay is scheduled now", "\(String(describing: first))")
+        #expect((first?["body"] as? String)?.contains("Start it: vigil start --task \"essay\"") == true, "\(String(describing: first))")
+        #expect(Date() >= start, "not before it begins")
+        try await Task.sleep(for: .seconds(3))
+        #expect(SessionBus.notifications(log).count == 1, "once")
+    }
 }

@@ -186,6 +186,9 @@ struct ReportCommand: AsyncParsableCommand {
             let config = try common.loadConfiguration()
             query.learnedDays = config.apps.learned.compactMap { civilDay($0.learned) }
             query.goals = config.goals
+            query.calendarFiles = config.calendar.files
+            query.now = now.now
+            query.calendarProblem = { note($0.terminalSafe) }
             let report = try service.report(query)
             let kind = ReportFormat(rawValue: format)!
             func rendered(color: Bool = false, width: Int = 80) -> String {

@@ -179,7 +179,8 @@ struct DaemonCommand: AsyncParsableCommand {
             let eventLog = try common.openLog()
             let watching = watch || config.daemon.watch
             let state = DayWatchState()
-            let round = eventLog.reminders(config.reminders, goals: config.goals, watch: watching ? state : nil, sink: DesktopReminderSink())
+            let round = eventLog.reminders(
+                config.reminders, goals: config.goals, calendars: config.calendar.files, watch: watching ? state : nil, sink: DesktopReminderSink())
             // --now (for tests) fixes the instant of every round; else each round reads the wall clock.
             let fixed = common.now == nil ? nil : try common.currentTime()
             let daemon = ReminderDaemon(

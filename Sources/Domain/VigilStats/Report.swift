@@ -61,6 +61,9 @@ public struct Report: Codable, Sendable {
     /// The config's limits and goals (`goals:`) over the period; empty without any, and for a
     /// report of one task, tag or device.
     public var goals: [GoalFigures] = []
+    /// Focus blocks scheduled in the calendars (`calendar.files`) and whether they were started;
+    /// nil without any in the period.
+    public var scheduledBlocks: BlockFigures? = nil
 
     public struct IntentionFigures: Codable, Sendable {
         /// Sessions started in the period with an intention.

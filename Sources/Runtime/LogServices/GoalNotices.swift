@@ -63,3 +63,28 @@ extension ReminderRound {
         return GoalNotices.due(try ReportService(store: store).report(query).goals, sent: try store.sentReminders())
     }
 }
+
+extension ReminderRound {
+    /// How long after a scheduled focus block began the daemon still tells it (a daemon started, or
+    /// a computer woken, a little into the block).
+    static let blockGrace = 10 * 60.0
+
+    /// "thesis is scheduled now": each focus block of the calendars that began in the last
+    /// `blockGrace`, once.
+    func blockNotices(_ files: [String], now: LocalNow, sent: Set<String>) throws -> [Reminder] {
+        guard !files.isEmpty else { return [] }
+        let listing = try CalendarService(files: files).events(from: now.now - Self.blockGrace, to: now.now + 1, zone: zone)
+        return listing.events.compactMap { e -> Reminder? in
+            guard let subject = e.focusSubject, e.start <= now.now, e.start > now.now - Self.blockGrace else { return nil }
+            let key = "block|\(e.uid)|\(e.start.millisecondsSinceEpoch)"
+            guard !sent.contains(key) else { return nil }
+            func hm(_ t: Timestamp) -> String {
+                let m = ((now.localMinute(t) % 1440) + 1440) % 1440
+                return String(format: "%02d:%02d", m / 60, m % 60)
+            }
+            return Reminder(
+                key: key, title: "\(subject) is scheduled now",
+                body: "\(e.summary), \(hm(e.start))–\(hm(e.end)). Start it: vigil start --task \"\(subject)\"")
+        }
+    }
+}

@@ -13,10 +13,12 @@ extension LocalLog {
     /// With `goals`, their thresholds are told as they are crossed; `watch`: the same daemon's
     /// all-day watch, whose stretch in progress counts.
     public func reminders(
-        _ configuration: VigilConfiguration.Reminders, goals: [Goal] = [], watch: DayWatchState? = nil, sink: any ReminderSink
+        _ configuration: VigilConfiguration.Reminders, goals: [Goal] = [], calendars: [String] = [], watch: DayWatchState? = nil,
+        sink: any ReminderSink
     ) -> ReminderRound {
         var round = ReminderRound(store: store, configuration: configuration, sink: sink)
         round.goals = goals
+        round.calendarFiles = calendars
         round.watch = watch
         return round
     }

@@ -37,6 +37,8 @@ public struct ReminderRound: Sendable {
     public var goals: [Goal] = []
     /// The all-day watch's stretch in progress, when the same daemon runs it.
     public var watch: DayWatchState? = nil
+    /// Calendars whose focus blocks are told as they begin (`calendar.files`).
+    public var calendarFiles: [String] = []
 
     public init(store: EventStore, configuration: VigilConfiguration.Reminders, sink: any ReminderSink, zone: TimeZone = .current) {
         self.store = store
@@ -55,6 +57,8 @@ public struct ReminderRound: Sendable {
         public var sent: [Reminder] = []
         /// Reminders the sink could not deliver (they are tried again next round), and why.
         public var failed: [(Reminder, String)] = []
+        /// Why the calendars could not be read, when they could not.
+        public var calendarProblem: String?
     }
 
     public func run(at time: Timestamp) throws(StoreError) -> Outcome {
@@ -74,7 +78,14 @@ public struct ReminderRound: Sendable {
                 throw StoreError(path: store.path, message: "the goals could not be read: \(error)")
             }
         }
+        // A scheduled block is told when it begins, quiet hours or not: the person scheduled it.
+        // Calendars that cannot be read are said by the daemon (`calendarProblems`), not fatal.
+        var calendarProblem: String?
+        do { reminders += try blockNotices(calendarFiles, now: now, sent: try store.sentReminders()) } catch let e as StoreError { throw e } catch {
+            calendarProblem = "\(error)"
+        }
         var outcome = Outcome()
+        outcome.calendarProblem = calendarProblem
         for r in reminders {
             do {
                 try sink.send(r)
@@ -103,6 +114,7 @@ public final class ReminderDaemon<C: Clock>: Sendable where C.Duration == Durati
     private let now: @Sendable () -> Timestamp
     private let report: @Sendable (String, Diagnostics.Level) -> Void
     private let failing = Mutex<String?>(nil)
+    private let calendarFailing = Mutex<String?>(nil)
 
     /// - Parameters:
     ///   - every: seconds between rounds (`reminders.check`).
@@ -125,6 +137,10 @@ public final class ReminderDaemon<C: Clock>: Sendable where C.Duration == Durati
     public func runOnce() throws(StoreError) -> Int {
         let outcome = try round.run(at: now())
         for r in outcome.sent { report("reminded: \(r.title.terminalSafe)", .info) }
+        calendarFailing.withLock { said in
+            if let why = outcome.calendarProblem, said != why { report("cannot read the calendars: \(why.terminalSafe)", .warning) }
+            said = outcome.calendarProblem
+        }
         failing.withLock { unavailable in
             if let (r, why) = outcome.failed.first {
                 if unavailable != why {

@@ -27,6 +27,12 @@ public struct ReportQuery: Sendable {
     /// The all-day watch's stretch in progress (the daemon's own, not yet in the log), counted
     /// with the logged ones: a limit is crossed while the person is still in the application.
     public var openStretch: DayStretch? = nil
+    /// Calendars whose focus blocks the report sets against the sessions (`calendar.files`).
+    public var calendarFiles: [String] = []
+    /// Now: blocks that have not begun are not counted yet.
+    public var now: Timestamp? = nil
+    /// Told each calendar file that could not be read (the report goes on without it).
+    public var calendarProblem: (@Sendable (String) -> Void)? = nil
 
     public init(
         from: Int?, to: Int, zone: TimeZone, today: Int, task: String? = nil, tag: String? = nil, device: String? = nil,
@@ -104,6 +110,30 @@ public struct ReportService: Sendable {
         return WholeDay.figures(stretches: stretches, facts: facts, timeZone: query.zone, days: min(first, query.to)...query.to)
     }
 
+    /// The calendars' focus blocks that began in the period, against the sessions that started for them.
+    private func scheduledBlocks(_ store: EventStore, _ query: ReportQuery) throws -> Report.BlockFigures? {
+        guard !query.calendarFiles.isEmpty, let from = query.from else { return nil }
+        let clock = LocalClock(timeZone: query.zone, days: from...query.to)
+        let (start, end) = (clock.startOfDay(from), clock.startOfDay(query.to + 1))
+        let listing: CalendarService.Listing
+        do {
+            listing = try CalendarService(files: query.calendarFiles).events(from: start, to: end, zone: query.zone)
+        } catch {
+            query.calendarProblem?("the calendars could not be read: \(error)")
+            return nil
+        }
+        for p in listing.problems { query.calendarProblem?(p) }
+        let blocks = listing.events.compactMap { e in
+            e.focusSubject.flatMap { e.start >= start ? ScheduledBlocks.Block(subject: $0, start: e.start, end: e.end) : nil }
+        }
+        guard !blocks.isEmpty else { return nil }
+        let sessions = try store.sessionRecords(from: start - ScheduledBlocks.early, to: end, sources: query.sources).map {
+            ScheduledBlocks.SessionStart(task: $0.task, tags: $0.tags, start: $0.started)
+        }
+        return ScheduledBlocks.figures(
+            blocks: blocks, sessions: sessions, now: query.now ?? Timestamp(seconds: Date().timeIntervalSince1970), timeZone: query.zone)
+    }
+
     /// Each goal over the period, from its measure's minutes on each day.
     private func goals(_ query: ReportQuery, report: Report, stretches: [DayStretch], facts: StatisticsFacts) throws -> [Report.GoalFigures] {
         guard !query.goals.isEmpty, let days = days(report, query) else { return [] }
@@ -164,6 +194,7 @@ public struct ReportService: Sendable {
                 let stretches = try self.stretches(store, query)
                 report.wholeDay = wholeDay(stretches, query, facts: facts)
                 report.goals = try goals(query, report: report, stretches: stretches, facts: facts)
+                report.scheduledBlocks = try scheduledBlocks(store, query)
             }
         }
         return report

@@ -78,3 +78,55 @@ extension HTMLReport {
             "goals", "Limits and goals", about: "From goals: in the config, each day, weekday or week of the period met or missed.", body: body)
     }
 }
+
+// Scheduled focus blocks in every format.
+
+extension Report.BlockFigures: JSONObject {
+    public func writeFields(_ w: inout JSONWriter) {
+        w.field("scheduled", scheduled)
+        w.field("started", started)
+        w.field("missed", missed)
+        w.field("median_late_minutes", medianLateMinutes)
+        w.field("blocks", blocks)
+    }
+}
+
+extension Report.BlockFigures.Block: JSONObject {
+    public func writeFields(_ w: inout JSONWriter) {
+        w.field("date", date)
+        w.field("time", time)
+        w.field("subject", subject)
+        w.field("minutes", minutes)
+        w.field("late_minutes", lateMinutes)
+    }
+}
+
+extension Report.BlockFigures {
+    /// "7 of 10 started, 3 never; started 12 min late (median) · missed: thesis 2026-11-03 14:00, …"
+    public var line: String {
+        var text = "\(started) of \(scheduled) started, \(missed) never"
+        if let late = medianLateMinutes { text += "; started \(hoursMinutes(late)) late (median)" }
+        let missedOnes = blocks.filter { $0.lateMinutes == nil }.suffix(5).map { "\($0.subject) \($0.date) \($0.time)" }
+        if !missedOnes.isEmpty { text += " · missed: " + missedOnes.joined(separator: ", ") }
+        return text
+    }
+}
+
+extension HTMLReport {
+    /// The blocks as a table: when, what, and how late it was started (or that it never was).
+    func blocksCard(_ b: Report.BlockFigures) -> String {
+        var body = note(b.line.prefix(1).uppercased() + b.line.dropFirst() + ".")
+        body += "<table class=\"apps\">\n<thead><tr><th scope=\"col\">Block</th><th scope=\"col\" class=\"num\">Started</th></tr></thead>\n<tbody>\n"
+        for block in b.blocks.suffix(Report.ApplicationFigures.mostShown) {
+            let started = block.lateMinutes.map { $0 == 0 ? "on time" : "\(hoursMinutes($0)) late" } ?? "never"
+            body +=
+                "<tr><th scope=\"row\">\(escape(block.subject))<span class=\"category\">\(escape("\(block.date) \(block.time), \(hoursMinutes(block.minutes))"))</span></th>"
+            body += "<td class=\"num\">\(escape(started))</td></tr>\n"
+        }
+        body += "</tbody>\n</table>\n"
+        return card(
+            "blocks", "Scheduled focus blocks",
+            about: "Events in your calendars that name a task or tag (\"focus: thesis\"), and whether a session for it began in time.",
+            body: body)
+    }
+}

@@ -51,6 +51,7 @@ struct HTMLReport {
         if let a = r.applications { page += applicationsCard(a) }
         if let d = r.wholeDay { page += wholeDayCard(d) }
         if !r.goals.isEmpty { page += goalsCard(r.goals) }
+        if let b = r.scheduledBlocks { page += blocksCard(b) }
         page += "</main>\n"
         page +=
             "<footer>Made by <code>vigil report</code> from the event log on this machine; nothing in this file is fetched from anywhere.</footer>\n"

@@ -82,6 +82,7 @@ struct MarkdownReport {
             out += "\n## Limits and goals\n\n"
             for g in r.goals { out += "- **\(escape(g.name))**: \(escape(g.line))\n" }
         }
+        if let b = r.scheduledBlocks { out += "\n## Scheduled focus blocks\n\n\(escape(b.line))\n" }
         if !r.achievements.isEmpty {
             out += "\n## Achievements\n\nAll time up to \(r.to ?? "now"); **new** ones were earned in this period.\n\n"
             for a in r.achievements { out += "- \(a.earned): \(a.title)\(a.inPeriod ? " **new**" : "")\n" }

@@ -238,6 +238,7 @@ extension Report: JSONObject {
         w.field("relabelled", relabelled)
         w.field("whole_day", wholeDay)
         w.field("goals", goals)
+        w.field("scheduled_blocks", scheduledBlocks)
     }
 }
 

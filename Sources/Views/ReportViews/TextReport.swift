@@ -98,6 +98,10 @@ struct TextReport {
             out += "\n" + bold("Limits and goals") + "\n"
             for g in r.goals { out += g.text(width: width) }
         }
+        if let b = r.scheduledBlocks {
+            out += "\n" + bold("Scheduled focus blocks") + "\n"
+            for line in wordWrap(b.line.terminalSafe, width: width - 2, indent: 0) { out += "  " + line + "\n" }
+        }
         if !r.achievements.isEmpty {
             let note = r.to.map { "Achievements (all time up to \($0); * earned in this period)" } ?? "Achievements"
             out += "\n" + wordWrap(note, width: width, indent: 2).map(bold).joined(separator: "\n") + "\n"
