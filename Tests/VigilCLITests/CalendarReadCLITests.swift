@@ -105,6 +105,25 @@ import Testing
         write("calendar:\n  files: [\(home)/cut.ics]\n", to: home + "/config/vigil/config.yaml")
         r = try await vigil(["calendar", "--from", "2026-10-19", "--days", "3", "--time-zone", "Europe/Berlin"], home: home)
         #expect(r.status == 0, "\(r)")
+        // Hostile and broken calendars: an event every second (millions a month) is left out and
+        // said; dates Vigil's instants cannot hold (year 1, 9999) are cut or left out, never a crash;
+        // random bytes are named.
+        let hostile = [
+            "BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:spam", "DTSTART:20261101T000000Z", "DTEND:20261101T000001Z", "RRULE:FREQ=SECONDLY",
+            "SUMMARY:spam", "END:VEVENT", "BEGIN:VEVENT", "UID:forever", "DTSTART:20261102T100000Z", "DTEND:99991231T000000Z",
+            "SUMMARY:forever", "END:VEVENT", "BEGIN:VEVENT", "UID:ancient", "DTSTART:00010101T100000Z", "DTEND:00010101T110000Z",
+            "RRULE:FREQ=DAILY", "SUMMARY:ancient", "END:VEVENT", "BEGIN:VEVENT", "UID:eternal", "DTSTART;VALUE=DATE:00010101",
+            "DTEND;VALUE=DATE:99991231", "SUMMARY:eternal", "END:VEVENT", "END:VCALENDAR",
+        ].joined(separator: "\r\n")
+        write(hostile, to: home + "/hostile.ics")
+        FileManager.default.createFile(atPath: home + "/random.ics", contents: Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }))
+        write("calendar:\n  files: [\(home)/hostile.ics, \(home)/random.ics]\n", to: home + "/config/vigil/config.yaml")
+        r = try await vigil(["calendar", "--from", "2026-11-01", "--days", "3", "--json", "--time-zone", "UTC"], home: home)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stderr.contains("hostile.ics: the event spam repeats every second or minute; left out"), "\(r.stderr)")
+        #expect(r.stderr.contains("random.ics"), "\(r.stderr)")
+        let listed = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["events"] as? [[String: Any]] ?? []
+        #expect(Set(listed.compactMap { $0["summary"] as? String }) == ["forever", "ancient"], "\(listed)")
     }
 
     /// Scheduled focus blocks against the sessions that started for them. The blocks are the
@@ -142,7 +161,7 @@ import Testing
     /// The daemon tells a focus block as it begins, once, through a private notification service.
     @Test func theDaemonTellsABlockAsItBegins() async throws {
         let home = freshHome()
-        let start = Date().addingTimeInterval(3)
+        let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 3).rounded(.up))  // whole seconds, as the file has it
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
         f.timeZone = TimeZone(identifier: "UTC")

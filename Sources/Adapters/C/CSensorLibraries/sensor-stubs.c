@@ -203,6 +203,7 @@ void icalerror_set_errors_are_fatal(int a0) { VIGIL_STUB_FUNCTION(8, icalerror_s
 void icalmemory_free_buffer(void * a0) { VIGIL_STUB_FUNCTION(8, icalmemory_free_buffer)(a0); }
 icalcomponent * icalparser_parse_string(const char * a0) { return VIGIL_STUB_FUNCTION(8, icalparser_parse_string)(a0); }
 const char * icalproperty_get_categories(const icalproperty * a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_get_categories)(a0); }
+struct icalrecurrencetype icalproperty_get_rrule(const icalproperty * a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_get_rrule)(a0); }
 enum icalproperty_transp icalproperty_get_transp(const icalproperty * a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_get_transp)(a0); }
 const char * icalproperty_get_xlicerror(const icalproperty * a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_get_xlicerror)(a0); }
 icalproperty * icalproperty_new_calscale(const char * a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_new_calscale)(a0); }

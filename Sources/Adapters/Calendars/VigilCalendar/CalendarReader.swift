@@ -100,7 +100,7 @@ public enum CalendarReader {
                 if errors > 0 {
                     result.problems.append("\(file): libical found \(errors) malformed line\(errors == 1 ? "" : "s"); the rest was read")
                 }
-                Expansion(file: file, zone: zone, from: from, to: to).run(calendar, into: &result.events)
+                Expansion(file: file, zone: zone, from: from, to: to).run(calendar, into: &result.events, problems: &result.problems)
             }
         } catch {
             result.problems.append(error.description)
@@ -132,7 +132,23 @@ private struct Expansion {
         return out
     }
 
-    func run(_ calendar: OpaquePointer, into out: inout [CalendarEvent]) {
+    /// Occurrences kept of one event in one read: a year of an hourly event, far beyond any
+    /// calendar a person keeps; more is a broken or hostile file, not a schedule.
+    static let mostOccurrences = 10_000
+
+    /// Whether an event repeats every second or minute (RRULE FREQ=SECONDLY or MINUTELY): millions
+    /// of occurrences a month, which no one schedules.
+    func repeatsTooOften(_ e: OpaquePointer) -> Bool {
+        var p = icalcomponent_get_first_property(e, ICAL_RRULE_PROPERTY)
+        while let property = p {
+            let freq = icalproperty_get_rrule(property).freq
+            if freq == ICAL_SECONDLY_RECURRENCE || freq == ICAL_MINUTELY_RECURRENCE { return true }
+            p = icalcomponent_get_next_property(e, ICAL_RRULE_PROPERTY)
+        }
+        return false
+    }
+
+    func run(_ calendar: OpaquePointer, into out: inout [CalendarEvent], problems: inout [String]) {
         let all = events(calendar)
         // Occurrences moved or cancelled by their own component (RECURRENCE-ID): the master's
         // occurrence at that instant is replaced.
@@ -149,6 +165,10 @@ private struct Expansion {
             let start = icalcomponent_get_dtstart(e)
             guard icaltime_is_null_time(start) == 0 else { continue }
             let uid = string(icalcomponent_get_uid(e)) ?? ""
+            if repeatsTooOften(e) {
+                problems.append("\(file): the event \(uid.isEmpty ? "without a UID" : uid) repeats every second or minute; left out")
+                continue
+            }
             let isOverride = icaltime_is_null_time(icalcomponent_get_recurrenceid(e)) == 0
             let skip = isOverride ? [] : replaced[uid] ?? []
             let floating = start.zone == nil && start.is_date == 0
@@ -162,6 +182,10 @@ private struct Expansion {
                     }, Unmanaged.passUnretained(box).toOpaque())
             }
             let template = event(e, uid: uid)
+            if box.spans.count > Self.mostOccurrences {
+                problems.append("\(file): the event \(uid) occurs \(box.spans.count) times here; the first \(Self.mostOccurrences) are used")
+                box.spans.removeLast(box.spans.count - Self.mostOccurrences)
+            }
             for (s, end) in box.spans where skip.isEmpty || !skip.contains(wall(s, like: start)) {
                 guard var occurrence = occurrence(template, start: s, end: end, dtstart: start, dtend: icalcomponent_get_dtend(e), floating: floating)
                 else { continue }
@@ -176,21 +200,29 @@ private struct Expansion {
     func occurrence(_ template: CalendarEvent, start: Int64, end: Int64, dtstart: icaltimetype, dtend: icaltimetype, floating: Bool) -> CalendarEvent?
     {
         var e = template
+        // A calendar may name any date from year 1 to 9999; Vigil's instants hold 1970 to 2199
+        // (`SupportedDates`): an occurrence outside is not one of the person's days, and an end
+        // beyond is cut there.
+        let latest = Double(SupportedDates.seconds.upperBound - 1)
         if dtstart.is_date != 0 {
             // A whole day or days: from local midnight of its first to that of the day after its last.
-            let first = Int(floorDiv(start, 86_400))
-            let days = icaltime_is_null_time(dtend) == 0 && dtend.is_date != 0 ? max(1, dayNumber(dtend) - dayNumber(dtstart)) : 1
-            let clock = LocalClock(timeZone: zone, days: first...(first + days))
-            e.start = clock.startOfDay(first)
-            e.end = clock.startOfDay(first + days)
+            let first = floorDiv(start, 86_400)
+            let supported = SupportedDates.seconds.lowerBound / 86_400...(SupportedDates.seconds.upperBound / 86_400 - 2)
+            guard supported.contains(first) else { return nil }
+            var days = 1
+            if icaltime_is_null_time(dtend) == 0, dtend.is_date != 0 { days = max(1, dayNumber(dtend) - dayNumber(dtstart)) }
+            let last = min(first + Int64(days), supported.upperBound + 1)
+            let clock = LocalClock(timeZone: zone, days: Int(first)...Int(last))
+            e.start = clock.startOfDay(Int(first))
+            e.end = clock.startOfDay(Int(last))
             e.allDay = true
             return e
         }
-        let length = max(0, end - start)
-        var s = start
-        if floating { s = local(wall: start) }
-        e.start = Timestamp(nanoseconds: s * 1_000_000_000)
-        e.end = Timestamp(nanoseconds: (s + length) * 1_000_000_000)
+        let length = Double(max(0, end - start))
+        let s = floating ? local(wall: start) : start
+        guard let begin = Timestamp(checkedSeconds: Double(s)) else { return nil }
+        e.start = begin
+        e.end = Timestamp(checkedSeconds: Double(s) + length) ?? Timestamp(seconds: latest)
         return e
     }
 
@@ -225,7 +257,10 @@ private struct Expansion {
         return WallTime(t)
     }
 
-    func dayNumber(_ t: icaltimetype) -> Int { Int(CivilTime.daysFromCivil(year: Int(t.year), month: Int(t.month), day: Int(t.day))) }
+    /// Days since 1970 of a date as written (libical keeps a date's fields within 0...9999 and 0...31).
+    func dayNumber(_ t: icaltimetype) -> Int {
+        Int(CivilTime.daysFromCivil(year: Int(min(max(t.year, 0), 9999)), month: Int(min(max(t.month, 1), 12)), day: Int(min(max(t.day, 1), 31))))
+    }
 
     func string(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
 
