@@ -556,7 +556,7 @@ extension VigilConfiguration {
             let key = "goals.\(goal.name)"
             let most: Double = goal.per == .week ? 7 * day : day
             seconds(goal.target, key, above: 0, max: most)
-            check(goal.thresholds.count <= 3, key, "takes at most three thresholds, got \(goal.thresholds.count)")
+            check(goal.thresholds.count <= 3, key, "takes at most three thresholds, the goal or limit itself included; got \(goal.thresholds.count)")
             check(
                 zip(goal.thresholds, goal.thresholds.dropFirst()).allSatisfy { $0 < $1 } && goal.thresholds.allSatisfy { $0 > 0 }, key,
                 "thresholds must grow, each above 0")

@@ -55,11 +55,15 @@ public struct DayWatch: Sendable {
     public private(set) var suspended = false
     /// The stretch in progress (its end is the latest reading's instant).
     public private(set) var current: DayStretch?
+    /// The watch's first reading: no stretch begins before it (an idle time of hours read at the
+    /// start is away from here, not from hours ago, which an earlier run may have written).
+    private var origin: Timestamp?
 
     public init(awayAfter: Double) { self.awayAfter = max(1, awayAfter) }
 
     /// A reading at `time`; returns the stretches it closed (never an empty one).
     public mutating func receive(_ payload: SamplePayload, at time: Timestamp) -> [DayStretch] {
+        if origin == nil { origin = time }
         switch payload {
         case .app(let f): focus = f
         case .desktop(.idle(let idle)):
@@ -80,7 +84,10 @@ public struct DayWatch: Sendable {
     }
 
     /// Time passes without a reading: away begins once `awayAfter` has passed since the last input.
-    public mutating func tick(at time: Timestamp) -> [DayStretch] { settle(at: time, changedAt: nil) }
+    public mutating func tick(at time: Timestamp) -> [DayStretch] {
+        if origin == nil { origin = time }
+        return settle(at: time, changedAt: nil)
+    }
 
     /// A focus session started: the stretch in progress ends, and nothing is kept until `resume`.
     public mutating func suspend(at time: Timestamp) -> [DayStretch] {
@@ -133,7 +140,7 @@ public struct DayWatch: Sendable {
             if !suspended, let open = current, now > open.end { current?.end = now }
             return []
         }
-        return change(at: min(at, now), now: now)
+        return change(at: max(min(at, now), origin ?? at), now: now)
     }
 
     /// The state changed at `at` (at or before `now`): a new stretch if it reads differently.

@@ -52,7 +52,7 @@ public enum GoalProgress {
             while day <= days.upperBound {
                 let week = day...(day + 6)
                 var minutes = 0.0
-                for d in week where days.contains(d) { minutes += minutesByDay[d - days.lowerBound] }
+                for d in week where days.contains(d) && d - days.lowerBound < minutesByDay.count { minutes += minutesByDay[d - days.lowerBound] }
                 let whole = days.contains(week.lowerBound) && days.contains(week.upperBound)
                 let open = openDay.map { week.upperBound >= $0 } ?? false
                 periods.append(.init(period: Statistics.isoWeek(day), minutes: round(minutes), met: open || !whole ? nil : goal.met(minutes * 60)))

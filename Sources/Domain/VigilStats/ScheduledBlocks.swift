@@ -73,7 +73,8 @@ public enum ScheduledBlocks {
             let minute = Int(((local % 86_400) + 86_400) % 86_400 / 60)
             out.append(
                 .init(
-                    date: civilDate(clock.slot(at: block.start).day), time: String(format: "%02d:%02d", minute / 60, minute % 60),
+                    date: civilDate(clock.slot(at: block.start).day),
+                    time: (minute / 60 < 10 ? "0" : "") + "\(minute / 60):" + (minute % 60 < 10 ? "0" : "") + "\(minute % 60)",
                     subject: block.subject, minutes: ((block.end - block.start) / 60 * 100).rounded() / 100,
                     lateMinutes: match.map { (max(0, sessions[$0].start - block.start) / 60 * 100).rounded() / 100 }))
         }

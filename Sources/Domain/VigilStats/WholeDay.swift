@@ -226,13 +226,18 @@ public enum WholeDay {
         let midnight = clock.startOfDay(day).millisecondsSinceEpoch
         let end = clock.startOfDay(day + 1).millisecondsSinceEpoch
         typealias Lane = Report.WholeDayFigures.Timeline.Span
+        // Clock time, not time elapsed since midnight: on the day clocks change, 15:00 is still
+        // 15:00 (the repeated hour shares its place, the skipped one is empty).
+        let midnightLocal = midnight / 1000 + Int64(clock.offset(at: Timestamp(milliseconds: midnight)))
+        func minute(_ ms: Int64) -> Double {
+            let local = ms / 1000 + Int64(clock.offset(at: Timestamp(milliseconds: ms)))
+            return min(1440, max(0, (Double(local - midnightLocal) / 6).rounded() / 10))
+        }
         func lane(_ span: Span, kind: String, label: String? = nil) -> Lane? {
             let s = max(span.start, midnight)
             let e = min(span.end, end)
             guard e > s else { return nil }
-            return Lane(
-                startMinute: (Double(s - midnight) / 6000).rounded() / 10, endMinute: (Double(e - midnight) / 6000).rounded() / 10, kind: kind,
-                label: label)
+            return Lane(startMinute: minute(s), endMinute: max(minute(s), minute(e)), kind: kind, label: label)
         }
         let sessionLane = sessions.compactMap { lane($0, kind: "session") }
         let episodes = facts.episodes.compactMap { lane($0.span, kind: $0.cause.rawValue) }

@@ -59,7 +59,7 @@ public struct CalendarExportService: Sendable {
         let midnight = clock.startOfDay(deadline.day)
         // The minute's instant: midnight's offset first, then once more with the offset in force
         // at the guess, for a day whose clocks change before that minute.
-        let local = Int64(deadline.day) * 86_400 + Int64(minute) * 60
+        let local = Int64(deadline.day) * 86_400 + Int64(min(max(minute, 0), 1439)) * 60
         var t = Timestamp(nanoseconds: (local - Int64(clock.offset(at: midnight))) * 1_000_000_000)
         t = Timestamp(nanoseconds: (local - Int64(clock.offset(at: t))) * 1_000_000_000)
         return .instant(t)

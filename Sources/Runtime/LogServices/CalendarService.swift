@@ -11,7 +11,8 @@ public struct ScheduledEvent: Sendable, Hashable {
     public var allDay: Bool
     /// Marked free (TRANSP:TRANSPARENT): shown, never a meeting.
     public var free: Bool
-    /// The task or tag of a scheduled focus block; nil for anything else.
+    /// The task or tag of a scheduled focus block; nil for anything else (an all-day event is no
+    /// block: it has no time to begin at).
     public var focusSubject: String?
     public var uid: String
     public var file: String
@@ -41,7 +42,8 @@ public struct CalendarService: Sendable {
         return Listing(
             events: read.events.map {
                 ScheduledEvent(
-                    summary: $0.summary, start: $0.start, end: $0.end, allDay: $0.allDay, free: $0.free, focusSubject: $0.focusSubject,
+                    summary: $0.summary, start: $0.start, end: $0.end, allDay: $0.allDay, free: $0.free,
+                    focusSubject: $0.allDay ? nil : $0.focusSubject,
                     uid: $0.uid, file: $0.file)
             }, problems: read.problems)
     }

@@ -75,12 +75,12 @@ extension ReminderRound {
         guard !files.isEmpty else { return [] }
         let listing = try CalendarService(files: files).events(from: now.now - Self.blockGrace, to: now.now + 1, zone: zone)
         return listing.events.compactMap { e -> Reminder? in
-            guard let subject = e.focusSubject, e.start <= now.now, e.start > now.now - Self.blockGrace else { return nil }
+            guard let subject = e.focusSubject, !e.allDay, e.start <= now.now, e.start > now.now - Self.blockGrace else { return nil }
             let key = "block|\(e.uid)|\(e.start.millisecondsSinceEpoch)"
             guard !sent.contains(key) else { return nil }
             func hm(_ t: Timestamp) -> String {
                 let m = ((now.localMinute(t) % 1440) + 1440) % 1440
-                return String(format: "%02d:%02d", m / 60, m % 60)
+                return (m / 60 < 10 ? "0" : "") + "\(m / 60):" + (m % 60 < 10 ? "0" : "") + "\(m % 60)"
             }
             return Reminder(
                 key: key, title: "\(subject) is scheduled now",

@@ -223,6 +223,7 @@ icalproperty * icalproperty_new_transp(enum icalproperty_transp a0) { return VIG
 icalproperty * icalproperty_new_uid(const char * a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_new_uid)(a0); }
 icalproperty * icalproperty_new_version(const char * a0) { return VIGIL_STUB_FUNCTION(8, icalproperty_new_version)(a0); }
 time_t icaltime_as_timet_with_zone(const struct icaltimetype a0, const icaltimezone * a1) { return VIGIL_STUB_FUNCTION(8, icaltime_as_timet_with_zone)(a0, a1); }
+struct icaltimetype icaltime_convert_to_zone(const struct icaltimetype a0, icaltimezone * a1) { return VIGIL_STUB_FUNCTION(8, icaltime_convert_to_zone)(a0, a1); }
 struct icaltimetype icaltime_from_timet_with_zone(const time_t a0, const int a1, const icaltimezone * a2) { return VIGIL_STUB_FUNCTION(8, icaltime_from_timet_with_zone)(a0, a1, a2); }
 int icaltime_is_null_time(const struct icaltimetype a0) { return VIGIL_STUB_FUNCTION(8, icaltime_is_null_time)(a0); }
 icaltimezone * icaltimezone_get_builtin_timezone(const char * a0) { return VIGIL_STUB_FUNCTION(8, icaltimezone_get_builtin_timezone)(a0); }

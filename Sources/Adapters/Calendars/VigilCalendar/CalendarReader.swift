@@ -78,6 +78,11 @@ public enum CalendarReader {
     }
 
     private static func read(_ file: String, from: Timestamp, to: Timestamp, zone: TimeZone, into result: inout Result) {
+        // A FIFO or a device named .ics would block the read (and the daemon with it).
+        guard (try? FileManager.default.attributesOfItem(atPath: file)[.type] as? FileAttributeType) == .typeRegular else {
+            result.problems.append("\(file): not a regular file, not read")
+            return
+        }
         guard let handle = FileHandle(forReadingAtPath: file) else {
             result.problems.append("\(file): cannot be read")
             return
@@ -154,11 +159,11 @@ private struct Expansion {
         // occurrence at that instant is replaced.
         // Compared as wall times (RFC 5545 writes a RECURRENCE-ID as the master's DTSTART is
         // written, in its zone; libical leaves a RECURRENCE-ID's TZID unresolved).
-        var replaced: [String: Set<WallTime>] = [:]
+        var replaced: [String: [icaltimetype]] = [:]
         for e in all {
             let rid = icalcomponent_get_recurrenceid(e)
             guard icaltime_is_null_time(rid) == 0, let uid = string(icalcomponent_get_uid(e)) else { continue }
-            replaced[uid, default: []].insert(WallTime(rid))
+            replaced[uid, default: []].append(rid)
         }
         let window = (ICal.utc(from - 86_400 * 2), ICal.utc(to + 86_400 * 2))
         for e in all where icalcomponent_get_status(e) != ICAL_STATUS_CANCELLED {
@@ -170,7 +175,16 @@ private struct Expansion {
                 continue
             }
             let isOverride = icaltime_is_null_time(icalcomponent_get_recurrenceid(e)) == 0
-            let skip = isOverride ? [] : replaced[uid] ?? []
+            // A RECURRENCE-ID given in UTC (or another zone libical knows) is the master's
+            // occurrence at that instant: its wall time in the DTSTART's zone.
+            let skip: Set<WallTime> =
+                isOverride
+                ? []
+                : Set(
+                    (replaced[uid] ?? []).map { rid in
+                        guard rid.zone != nil, rid.is_date == 0, let master = start.zone else { return WallTime(rid) }
+                        return WallTime(icaltime_convert_to_zone(rid, master))
+                    })
             let floating = start.zone == nil && start.is_date == 0
             let box = Spans()
             withExtendedLifetime(box) {
@@ -210,7 +224,8 @@ private struct Expansion {
             let supported = SupportedDates.seconds.lowerBound / 86_400...(SupportedDates.seconds.upperBound / 86_400 - 2)
             guard supported.contains(first) else { return nil }
             var days = 1
-            if icaltime_is_null_time(dtend) == 0, dtend.is_date != 0 { days = max(1, dayNumber(dtend) - dayNumber(dtstart)) }
+            // At most a year: longer is no day of the person's to plan around.
+            if icaltime_is_null_time(dtend) == 0, dtend.is_date != 0 { days = min(366, max(1, dayNumber(dtend) - dayNumber(dtstart))) }
             let last = min(first + Int64(days), supported.upperBound + 1)
             let clock = LocalClock(timeZone: zone, days: Int(first)...Int(last))
             e.start = clock.startOfDay(Int(first))

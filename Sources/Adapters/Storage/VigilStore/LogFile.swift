@@ -405,6 +405,9 @@ enum LogFile {
                         end_ms INTEGER NOT NULL CHECK (end_ms >= start_ms)
                     );
                     CREATE INDEX day_stretches_by_start ON day_stretches(start_ms);
+                    -- Periods `vigil forget` deleted, while a watch may hold a stretch that began
+                    -- before: what it writes later is cut out of them. Kept a day.
+                    CREATE TABLE forgotten_periods (at_ms INTEGER NOT NULL, from_ms INTEGER NOT NULL, to_ms INTEGER NOT NULL);
                     """)
         }
         return m

@@ -8,7 +8,7 @@ extension EventStore {
     public static let exportedTables = [
         "sessions", "state_changes", "episodes", "alarms", "alarm_deliveries", "snoozes", "sensor_events", "gaps", "activities",
         "tasks", "habits", "habit_days", "habit_notes", "reminders_sent", "devices", "sync_tombstones", "sync_state",
-        "imports", "day_stretches",
+        "imports", "day_stretches", "forgotten_periods",
         "undo_journal", "undo_overtaken",
     ]
 
@@ -80,6 +80,10 @@ extension EventStore {
             // The watch's stretches that touch the period: a stretch across its edge goes whole.
             try db.execute(sql: "DELETE FROM day_stretches WHERE end_ms > ? AND start_ms < ?", arguments: [from, to])
             counts.dayStretches = db.changesCount
+            // A running watch's stretch in progress must not bring the period back when it ends.
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            try db.execute(sql: "DELETE FROM forgotten_periods WHERE at_ms < ?", arguments: [now - 86_400_000])
+            try db.execute(sql: "INSERT INTO forgotten_periods (at_ms, from_ms, to_ms) VALUES (?, ?, ?)", arguments: [now, from, to])
             // The last change's before-image may hold what was just forgotten: undo forgets it too.
             try db.execute(sql: "DELETE FROM undo_journal")
             try db.execute(sql: "DELETE FROM undo_overtaken")
