@@ -247,6 +247,7 @@ let package = Package(
             dependencies: [
                 "VigilCore", "VigilAudio", "VigilPlanner", "SessionViews", "VigilRecording", "RecordingFormats", "VigilConfig", "SystemCalls",
                 "VigilStore", "InputDetector", "MicrophoneDetector", "LocationDetector", "DesktopNotifier", "SoundAlarm", "DesktopPresence",
+                "VigilCalendar",
                 "MediaControl", "DBusSupport",
                 "DetectorSupport", "X11Detector", "I3Detector", "HyprlandDetector", "WaylandDetector",
                 .product(name: "DequeModule", package: "swift-collections"),

@@ -104,8 +104,8 @@ extension Array where Element == SessionEvent {
         // without the live session's signs of life in the recording.
         let clock = ManualClock()
         let sensors = registry.availability(configuration: config)
-        #expect(sensors.map(\.sensor) == [.desktop, .input, .app, .audio, .media, .location, .phone])
-        #expect(sensors.map { $0.detector != nil } == [false, false, false, false, false, false, true])
+        #expect(sensors.map(\.sensor) == [.desktop, .input, .app, .audio, .media, .location, .calendar, .phone])
+        #expect(sensors.map { $0.detector != nil } == [false, false, false, false, false, false, false, true], "no calendars: no detector")
 
         let recorded = Mutex<[Sample]>([])
         let events = Mutex<[SessionEvent]>([])

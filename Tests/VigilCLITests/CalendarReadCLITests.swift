@@ -200,4 +200,29 @@ import Testing
         try await Task.sleep(for: .seconds(3))
         #expect(SessionBus.notifications(log).count == 1, "once")
     }
+
+    /// A meeting holds the away alarm, as a call does: the same 21 minutes without input replay
+    /// with an alarm after 4 minutes, or, with a meeting in the calendar for the first 15, with
+    /// none in the meeting and the idle clock from its end. The calendar's readings are recorded as
+    /// the live detector gives them (`{"kind":"calendar","value":1}`).
+    @Test func aMeetingHoldsTheAwayAlarmInAReplayedSession() async throws {
+        let home = freshHome()
+        var lines = [#"{"vigil":"recording","version":1,"start":"2026-11-20T10:00:00Z","source":"a test","task":"report"}"#]
+        for t in stride(from: 5, through: 1300, by: 5) { lines.append(#"{"t":\#(t),"kind":"desktop","idle":\#(t)}"#) }
+        write(lines.joined(separator: "\n") + "\n", to: home + "/alone.jsonl")
+        lines.insert(#"{"t":1,"kind":"calendar","value":1}"#, at: 1)
+        lines.insert(#"{"t":901,"kind":"calendar","value":0}"#, at: lines.firstIndex { $0.contains(#""t":905,"#) } ?? lines.count)
+        write(lines.joined(separator: "\n") + "\n", to: home + "/meeting.jsonl")
+        let alone = try await vigil(["replay", "--json", home + "/alone.jsonl"], home: home)
+        let meeting = try await vigil(["replay", "--json", home + "/meeting.jsonl"], home: home)
+        #expect(alone.status == 0 && meeting.status == 0, "\(alone.stderr) \(meeting.stderr)")
+        #expect(!meeting.stderr.contains("skipped"), "the calendar's lines are read: \(meeting.stderr)")
+        func episodes(_ out: String) -> [[String: Any]] {
+            out.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                .filter { $0["event"] as? String == "episode_started" }
+        }
+        #expect(episodes(alone.stdout).first?["since_elapsed"] as? Double == 0, "\(episodes(alone.stdout))")
+        let first = try #require(episodes(meeting.stdout).first, "\(meeting.stdout.suffix(2000))")
+        #expect(first["since_elapsed"] as? Double == 901, "away from the meeting's end, none in it: \(first)")
+    }
 }

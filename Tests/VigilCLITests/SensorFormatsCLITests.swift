@@ -48,7 +48,8 @@ import Testing
         #expect(!r.stdout.contains("Retrying"), "\(r.stdout)")
         let json = try await vigil(["sensors", "--json", "--timeout", "3"])
         let sensors = jsonRecords(json.stdout)
-        #expect(sensors.count == 6)
+        #expect(sensors.count == 7, "the six and the calendar")
+        #expect(sensors.last?["sensor"] as? String == "calendar" && sensors.last?["use"] as? String == "not_in_use", "\(sensors)")
         for o in sensors {
             #expect(Set(o.keys) == ["sensor", "use", "source", "state", "detail"] && o.values.allSatisfy { $0 is String }, "\(o)")
         }

@@ -234,6 +234,34 @@ import VigilTesting
         #expect(e?.start == at(901), "the person was there until the call ended")
     }
 
+    /// A meeting in the person's calendar (issue 38) is presence, as a call is: no away alarm in it,
+    /// and its talk is no noisy room; the idle clock starts at its end. Without the meeting, the
+    /// same quarter of an hour is an episode.
+    @Test func aMeetingInTheCalendarIsPresenceAsACallIs() {
+        func quarterHour(meeting: Bool) -> [SessionEvent] {
+            var s = FocusSession(configuration: config)
+            _ = s.start(at: epoch)
+            var events: [SessionEvent] = []
+            if meeting { events += s.receive(Sample(time: at(1), payload: .reading(SignalReading(sensor: .calendar, value: 1)))) }
+            for t in stride(from: 2.0, through: 900, by: 1) {
+                events += s.receive(Sample(time: at(t), payload: desktop(.idle(t))))
+                events += s.receive(Sample(time: at(t), payload: .audio(AudioLevel(rms: -12, peak: -3, shortTermLUFS: -14))))
+            }
+            if meeting {
+                #expect(events.episodesStarted.isEmpty, "in the meeting")
+                events += s.receive(Sample(time: at(901), payload: .reading(SignalReading(sensor: .calendar, value: 0))))
+                for t in stride(from: 902.0, through: 1300, by: 1) { events += s.receive(Sample(time: at(t), payload: desktop(.idle(t)))) }
+            }
+            return events
+        }
+        let without = quarterHour(meeting: false)
+        #expect(!without.episodesStarted.isEmpty, "the same quarter of an hour without the meeting")
+        let with = quarterHour(meeting: true)
+        let e = with.episodesStarted.first
+        #expect(e?.cause == .away)
+        #expect(e?.start == at(901), "the person was in the meeting until it ended")
+    }
+
     @Test func playbackWithoutInputHasItsOwnReasonOrCountsAsPresence() {
         var s = FocusSession(configuration: config)
         _ = s.start(at: epoch)

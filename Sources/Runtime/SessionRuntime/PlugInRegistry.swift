@@ -93,7 +93,7 @@ public struct PlugInRegistry: Sendable {
     /// Presence and app switching, the desktop, the application in front, noise, calls, location;
     /// the terminal, desktop notifications and sound.
     public static let builtIn = PlugInRegistry(
-        [.input, .desktop, .app, .audio, .media, .location], channels: [.terminal, .desktop, .sound, .pauseMedia, .dim, .hide, .refocus])
+        [.input, .desktop, .app, .audio, .media, .location, .calendar], channels: [.terminal, .desktop, .sound, .pauseMedia, .dim, .hide, .refocus])
 
     /// This registry with one more channel; a module of a channel already registered replaces it.
     public func adding(_ module: ChannelModule) -> PlugInRegistry {
@@ -155,6 +155,15 @@ extension SensorModule {
     public static let media = SensorModule(signal: .media) { c, context in DetectorCatalog.media(c) }
     /// Position fixes (gpsd).
     public static let location = SensorModule(signal: .location) { c, context in DetectorCatalog.location(c.location) }
+    /// Meetings in the person's calendars (`calendar.files`, through libical).
+    public static let calendar = SensorModule(signal: .calendar) { c, _ in
+        guard !c.calendar.files.isEmpty else {
+            return SensorAvailability(
+                sensor: .calendar, detector: nil, source: "calendar.files",
+                status: SensorStatus(sensor: .calendar, state: .unavailable, detail: "no calendars: calendar.files lists none"))
+        }
+        return SensorAvailability(sensor: .calendar, detector: CalendarMeetingDetector(files: c.calendar.files), source: "calendar.files (libical)")
+    }
 }
 
 extension Cause {

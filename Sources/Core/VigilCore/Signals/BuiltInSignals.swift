@@ -25,6 +25,9 @@ extension SignalDefinition {
     }
     /// Calls and playback: read by the presence and noise scorers.
     public static let media = SignalDefinition(sensor: .media, causes: []) { _ in [] }
+    /// Meetings in the calendars: read by the presence and noise scorers, as a call is (a meeting
+    /// is presence, and its talk no noise).
+    public static let calendar = SignalDefinition(sensor: .calendar, causes: []) { _ in [] }
     /// Position fixes: outside the workplace (`location`).
     public static let location = SignalDefinition(sensor: .location, causes: [.location]) { c in
         c.location.enabled ? [LocationScorer(config: c.location)] : []

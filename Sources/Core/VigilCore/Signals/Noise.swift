@@ -14,12 +14,13 @@ public struct NoiseDetail: ScoreDetail {
 /// meeting: nothing scores until it ends.
 public struct NoiseScorer: SignalScorer {
     public var sensor: SensorKind { .audio }
-    public var sensors: [SensorKind] { [.audio, .media] }
+    public var sensors: [SensorKind] { [.audio, .media, .calendar] }
     public var cause: Cause { .noise }
     public var weight: Double { config.weight }
     public let config: VigilConfiguration.Audio
     public let media: VigilConfiguration.Media
     private var onCall = false
+    private var inMeeting = false
     private var loudSince: Timestamp?
     private var lastLoud: Timestamp?
     private var levelSum = 0.0
@@ -38,13 +39,17 @@ public struct NoiseScorer: SignalScorer {
         case .audio(let level): observe(level, at: t)
         case .media(let m):
             onCall = media.enabled && media.callsArePresence && m.onCall
-            if onCall { forget() }
+            if onCall || inMeeting { forget() }
+        case .reading(let r) where r.sensor == .calendar:
+            // A meeting's talk is no noisy room.
+            inMeeting = (r.value ?? 0) >= 1
+            if inMeeting { forget() }
         default: break
         }
     }
 
     public mutating func observe(_ level: AudioLevel, at t: Timestamp) {
-        guard config.enabled, !onCall else { return }
+        guard config.enabled, !onCall, !inMeeting else { return }
         advance(to: t)
         let value = level.level
         guard value >= config.loud else { return }
@@ -70,6 +75,7 @@ public struct NoiseScorer: SignalScorer {
         guard status.state != .available else { return }
         if status.sensor == .audio { forget() }
         if status.sensor == .media { onCall = false }
+        if status.sensor == .calendar { inMeeting = false }
     }
 
     private mutating func forget() {

@@ -33,7 +33,7 @@ public struct IdleDetail: ScoreDetail {
 /// as break timers do. Unlocking the screen (typing a password) brings them back at once.
 public struct PresenceScorer: SignalScorer {
     public var sensor: SensorKind { .input }
-    public var sensors: [SensorKind] { [.input, .desktop, .media] }
+    public var sensors: [SensorKind] { [.input, .desktop, .media, .calendar] }
     public var cause: Cause { .away }
     public var weight: Double { config.weight }
     public let config: VigilConfiguration.Input
@@ -54,6 +54,8 @@ public struct PresenceScorer: SignalScorer {
     private var desktopAlive = false
     private var onCall = false
     private var playing = false
+    /// A meeting in the person's calendar runs.
+    private var inMeeting = false
 
     public init(
         config: VigilConfiguration.Input, desktop: VigilConfiguration.Desktop = .init(), media: VigilConfiguration.Media = .init()
@@ -65,7 +67,7 @@ public struct PresenceScorer: SignalScorer {
 
     private var enabled: Bool { inputAlive || desktopAlive }
     /// Present and busy whatever the idle time says.
-    private var busy: Bool { onCall || (playing && media.playbackIsPresence) }
+    private var busy: Bool { onCall || inMeeting || (playing && media.playbackIsPresence) }
 
     /// Activity events in a window: what the noise filter counts.
     @inlinable static func events(in a: InputActivity, minTravel: Double) -> Int {
@@ -77,8 +79,17 @@ public struct PresenceScorer: SignalScorer {
         case .input(let a): observe(a, at: t)
         case .desktop(let e): observe(e, at: t)
         case .media(let m): observe(m, at: t)
+        case .reading(let r) where r.sensor == .calendar: observeMeeting((r.value ?? 0) >= 1, at: t)
         default: break
         }
+    }
+
+    /// A meeting began or ended: present and busy while it runs, as on a call.
+    public mutating func observeMeeting(_ running: Bool, at t: Timestamp) {
+        let wasBusy = busy
+        inMeeting = running
+        // The end of a meeting starts the idle clock: the person was in it until then.
+        if wasBusy && !busy && lastInput != nil { back(at: t) }
     }
 
     public mutating func observe(_ a: InputActivity, at t: Timestamp) {
@@ -195,6 +206,9 @@ public struct PresenceScorer: SignalScorer {
             if !available { lockedSince = nil }
         case .media:
             if !available { (onCall, playing) = (false, false) }
+            return
+        case .calendar:
+            if !available { inMeeting = false }
             return
         default: return
         }

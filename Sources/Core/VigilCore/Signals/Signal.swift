@@ -26,6 +26,10 @@ public struct SensorKind: RawRepresentable, Hashable, Comparable, Sendable, Coda
     public static let app = SensorKind(rawValue: "app")
     /// Calls and playback on the sound server (PulseAudio).
     public static let media = SensorKind(rawValue: "media")
+    /// Meetings in the person's calendars (`calendar.files`): a reading of 1 while one runs, 0 after.
+    /// Its readings are generic ones (`SignalReading`), recorded as `{"kind":"calendar","value":1}`,
+    /// so it is not among `builtIn`, whose sensors have formats of their own.
+    public static let calendar = SensorKind(rawValue: "calendar")
     /// The built-in sensors, in the order Vigil checks and lists them.
     public static let builtIn: [SensorKind] = [.desktop, .input, .app, .audio, .media, .location]
 
@@ -286,7 +290,7 @@ public struct SignalCatalog: Sendable {
     public init(_ signals: [SignalDefinition]) { self.signals = signals }
 
     /// Presence and app switching, the desktop, the application in front, noise, calls, location.
-    public static let builtIn = SignalCatalog([.input, .desktop, .app, .audio, .media, .location])
+    public static let builtIn = SignalCatalog([.input, .desktop, .app, .audio, .media, .location, .calendar])
 
     /// This catalog with one more signal; a signal of a sensor already registered replaces it.
     public func adding(_ signal: SignalDefinition) -> SignalCatalog {
