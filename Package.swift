@@ -259,7 +259,7 @@ let package = Package(
             name: "LogServices",
             dependencies: [
                 "VigilCore", "VigilStats", "VigilPlanner", "VigilStore", "VigilImports", "SystemCalls", "DesktopNotifier", "DetectorSupport",
-                "SessionRuntime", "VigilCalendar",
+                "SessionRuntime", "VigilCalendar", "ReportViews",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -80,3 +80,43 @@ import Testing
         }
     }
 }
+
+/// The weekly summary: on a Monday morning the daemon writes last week's HTML report and tells its
+/// headline against the week before, once; on another day, or again, nothing.
+@Suite struct WeeklySummaryCLITests {
+    @Test func mondayMorningBringsLastWeeksReportOnce() async throws {
+        let home = freshHome()
+        let sim = try await vigil(["simulate", "--days", "21", "--until", "2026-11-29", "--time-zone", "UTC"], home: home)
+        #expect(sim.status == 0, "\(sim.stderr)")
+        let bus = try SessionBus()
+        let (service, log) = try bus.startNotificationService()
+        defer { service.kill(SIGKILL) }
+        let env = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
+        func look(_ now: String) async throws -> Run {
+            try await vigil(["daemon", "--once", "--now", now, "--time-zone", "UTC"], home: home, env: env)
+        }
+        // Sunday evening: not yet.
+        #expect(try await look("2026-11-29T20:00:00Z").status == 0)
+        #expect(SessionBus.notifications(log).isEmpty)
+        // Monday at 09:00 (after the quiet hours): the week 2026-W48, Monday 23 to Sunday 29 November.
+        let monday = try await look("2026-11-30T09:00:00Z")
+        #expect(monday.status == 0, "\(monday.stderr)")
+        let said = SessionBus.notifications(log)
+        #expect(said.count == 1, "\(said)")
+        #expect(said.first?["summary"] as? String == "Your week 2026-W48")
+        let body = said.first?["body"] as? String ?? ""
+        #expect(body.hasPrefix("Focused ") && body.contains("on the week before") && body.contains("focus share"), "\(body)")
+        let path = home + "/data/vigil/weekly/2026-W48.html"
+        #expect(body.hasSuffix("Report: \(path)"), "\(body)")
+        let html = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(html.contains("<h1>Vigil report</h1>") && html.contains("2026-11-23"), "the week's report")
+        // The figures are the report's for that week.
+        let r = try await vigil(["report", "--from", "2026-11-23", "--to", "2026-11-29", "--time-zone", "UTC", "--format", "json"], home: home)
+        let totals = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["totals"] as? [String: Any]
+        let share = Int(((totals?["focus_share"] as? Double ?? 0) * 100).rounded())
+        #expect(body.contains("focus share \(share) %"), "\(body) vs \(String(describing: totals))")
+        // Once.
+        #expect(try await look("2026-11-30T11:00:00Z").status == 0)
+        #expect(SessionBus.notifications(log).count == 1)
+    }
+}

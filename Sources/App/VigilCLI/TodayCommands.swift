@@ -153,12 +153,17 @@ struct DaemonCommand: AsyncParsableCommand {
             `reminders.repeat_every` until it is done, a task `reminders.before_due` before its due \
             time and each morning while it is overdue; never in the quiet hours. Each reminder is \
             sent once, also across restarts. With sync set up (sync.url), it also syncs every \
-            `sync.every` (README, "Sync"). With --watch (or daemon.watch: true) it also records \
+            `sync.every` (README, "Sync"). Run it as the systemd user service vigil-daemon.service, \
+            which the Debian package and `scripts/install.sh --daemon` install.
+
+            With --watch (or daemon.watch: true) it also records \
             the whole day outside sessions: the application in front (class and category, never \
             a title), away, locked and asleep, one row per stretch, kept daemon.watch_days; \
             `vigil report` shows it. With goals: in the config, it tells each threshold of a limit \
-            or goal as it is crossed (outside the quiet hours), once a day or week. Run it as the systemd user service vigil-daemon.service, \
-            which the Debian package and `scripts/install.sh --daemon` install.
+            or goal as it is crossed (outside the quiet hours), once a day or week. On Monday \
+            mornings (from 06:00, outside the quiet hours) it writes last week's HTML report into \
+            the data directory's weekly/ folder and tells its headline against the week before \
+            (daemon.weekly_summary).
 
             Examples:
               vigil daemon
@@ -179,8 +184,10 @@ struct DaemonCommand: AsyncParsableCommand {
             let eventLog = try common.openLog()
             let watching = watch || config.daemon.watch
             let state = DayWatchState()
+            let weekly = config.daemon.weeklySummary ? WeeklySummary(directory: common.paths.dataDirectory + "/weekly") : nil
             let round = eventLog.reminders(
-                config.reminders, goals: config.goals, calendars: config.calendar.files, watch: watching ? state : nil, sink: DesktopReminderSink())
+                config.reminders, goals: config.goals, calendars: config.calendar.files, watch: watching ? state : nil, weekly: weekly,
+                sink: DesktopReminderSink())
             // --now (for tests) fixes the instant of every round; else each round reads the wall clock.
             let fixed = common.now == nil ? nil : try common.currentTime()
             let daemon = ReminderDaemon(

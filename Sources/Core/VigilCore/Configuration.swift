@@ -288,6 +288,8 @@ public struct VigilConfiguration: Hashable, Sendable {
         public var watchAwayAfter: Double = 300
         /// The watch's stretches are kept this many days.
         public var watchDays = 90
+        /// Last week's report and headline on Monday mornings.
+        public var weeklySummary = true
         public init() {}
     }
 

@@ -14,9 +14,10 @@ extension LocalLog {
     /// all-day watch, whose stretch in progress counts.
     public func reminders(
         _ configuration: VigilConfiguration.Reminders, goals: [Goal] = [], calendars: [String] = [], watch: DayWatchState? = nil,
-        sink: any ReminderSink
+        weekly: WeeklySummary? = nil, sink: any ReminderSink
     ) -> ReminderRound {
         var round = ReminderRound(store: store, configuration: configuration, sink: sink)
+        round.weekly = weekly
         round.goals = goals
         round.calendarFiles = calendars
         round.watch = watch

@@ -39,6 +39,8 @@ public struct ReminderRound: Sendable {
     public var watch: DayWatchState? = nil
     /// Calendars whose focus blocks are told as they begin (`calendar.files`).
     public var calendarFiles: [String] = []
+    /// Last week's report and headline on Monday mornings (`daemon.weekly_summary`).
+    public var weekly: WeeklySummary? = nil
 
     public init(store: EventStore, configuration: VigilConfiguration.Reminders, sink: any ReminderSink, zone: TimeZone = .current) {
         self.store = store
@@ -83,6 +85,13 @@ public struct ReminderRound: Sendable {
         var calendarProblem: String?
         do { reminders += try blockNotices(calendarFiles, now: now, sent: try store.sentReminders()) } catch let e as StoreError { throw e } catch {
             calendarProblem = "\(error)"
+        }
+        if let weekly, !settings.isQuiet(((now.minute % 1440) + 1440) % 1440) {
+            do {
+                if let summary = try weekly.due(self, now: now, sent: try store.sentReminders()) { reminders.append(summary) }
+            } catch let e as StoreError { throw e } catch {
+                calendarProblem = calendarProblem ?? "the weekly report could not be written: \(error)"
+            }
         }
         var outcome = Outcome()
         outcome.calendarProblem = calendarProblem

@@ -1,3 +1,4 @@
+import DetectorSupport
 import Foundation
 import VigilCalendar
 import VigilCore
@@ -25,47 +26,36 @@ public final class CalendarMeetingDetector: Detector, Sendable {
         self.now = now
     }
 
+    /// On a thread of its own, as every detector (`DetectorContext`): its waits never depend on the
+    /// session's task pool, and end at once when the session stops.
     public func readings() -> AsyncStream<SamplePayload> {
-        AsyncStream { continuation in
-            let task = Task { [self] in
-                var said: SensorStatus?
-                var inMeeting: Bool?
-                while !Task.isCancelled {
-                    let start = now()
-                    var meetings: [(start: Timestamp, end: Timestamp)] = []
-                    var status: SensorStatus
-                    do {
-                        let read = try CalendarReader.occurrences(paths: files, from: start - 60, to: start + refresh + 60, zone: zone)
-                        meetings = read.events.filter { !$0.free && !$0.allDay && $0.focusSubject == nil }.map { ($0.start, $0.end) }
-                        let files = "\(self.files.count) calendar\(self.files.count == 1 ? "" : "s") of calendar.files"
-                        status = SensorStatus(
-                            sensor: .calendar, state: .available,
-                            detail: "meetings from \(files)" + (read.problems.isEmpty ? "" : "; " + read.problems.joined(separator: "; ")))
-                    } catch {
-                        status = SensorStatus(sensor: .calendar, state: .unavailable, detail: "\(error)")
-                    }
-                    if status != said {
-                        continuation.yield(.status(status))
-                        said = status
-                    }
-                    // Each change until the next read: at a meeting's start and end.
-                    let deadline = start + refresh
-                    var t = start
-                    while t < deadline, !Task.isCancelled {
-                        let running = meetings.contains { $0.start <= t && $0.end > t }
-                        if running != inMeeting {
-                            continuation.yield(.reading(SignalReading(sensor: .calendar, value: running ? 1 : 0)))
-                            inMeeting = running
-                        }
-                        let next = meetings.flatMap { [$0.start, $0.end] }.filter { $0 > t }.min() ?? deadline
-                        let wait = min(next, deadline) - t
-                        do { try await Task.sleep(for: .milliseconds(Int64(max(0.05, wait) * 1000))) } catch { break }
-                        t = now()
-                    }
+        DetectorSupport.DetectorContext.readings(sensor: .calendar, threadName: "vigil-calendar") { [self] context in
+            var inMeeting: Bool?
+            while !context.isStopped {
+                let start = now()
+                var meetings: [(start: Timestamp, end: Timestamp)] = []
+                do {
+                    let read = try CalendarReader.occurrences(paths: files, from: start - 60, to: start + refresh + 60, zone: zone)
+                    meetings = read.events.filter { !$0.free && !$0.allDay && $0.focusSubject == nil }.map { ($0.start, $0.end) }
+                    let files = "\(self.files.count) calendar\(self.files.count == 1 ? "" : "s") of calendar.files"
+                    context.report(.available, "meetings from \(files)" + (read.problems.isEmpty ? "" : "; " + read.problems.joined(separator: "; ")))
+                } catch {
+                    context.reportFailure("\(error)")
                 }
-                continuation.finish()
+                // Each change until the next read: at a meeting's start and end.
+                let deadline = start + refresh
+                var t = start
+                while t < deadline, !context.isStopped {
+                    let running = meetings.contains { $0.start <= t && $0.end > t }
+                    if running != inMeeting {
+                        context.emit(.reading(SignalReading(sensor: .calendar, value: running ? 1 : 0)))
+                        inMeeting = running
+                    }
+                    let next = meetings.flatMap { [$0.start, $0.end] }.filter { $0 > t }.min() ?? deadline
+                    context.sleep(seconds: max(0.05, min(next, deadline) - t))
+                    t = now()
+                }
             }
-            continuation.onTermination = { _ in task.cancel() }
         }
     }
 }

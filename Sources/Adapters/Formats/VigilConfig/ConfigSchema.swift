@@ -346,6 +346,7 @@ let schema: [String: [String: Apply]] = [
         "watch": { $0.daemon.watch = try boolean($1) },
         "watch_away_after": { $0.daemon.watchAwayAfter = try duration($1) },
         "watch_days": { $0.daemon.watchDays = try integer($1) },
+        "weekly_summary": { $0.daemon.weeklySummary = try boolean($1) },
     ],
     "sync": [
         "url": { $0.sync.url = try syncURL($1) },

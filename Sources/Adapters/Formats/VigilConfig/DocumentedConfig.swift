@@ -289,6 +289,9 @@ public enum DocumentedConfig {
           watch_away_after: 5m
           # The watch's stretches are kept this many days.
           watch_days: 90
+          # On Monday mornings (from 06:00, outside the quiet hours), write last week's HTML report into
+          # the data directory's weekly/ folder and tell its headline against the week before.
+          weekly_summary: true
 
         # Limits and goals, each by its name: `vigil report` shows every day, weekday or week met or
         # missed, and the run of met ones. what: focus (judged focused time), category work, neutral or
