@@ -1,4 +1,5 @@
 import Foundation
+import SessionViews
 import Testing
 import VigilCore
 
@@ -53,5 +54,18 @@ import VigilCore
         defer { c.stop() }
         #expect(await c.wait(timeout: 30) { !$0.statuses.isEmpty })
         #expect(c.statuses.first?.detail.contains("/nonexistent/cal.ics: no such file or directory") == true, "\(c.statuses)")
+    }
+
+    /// A meeting is shown as such on the live screen: the calendar's row says so while it runs.
+    @Test func theLiveScreenSaysInAMeeting() {
+        let t0 = parseRFC3339("2026-11-20T10:00:00Z")!
+        var view = LiveView(task: "report", planned: 1500, workplace: nil, signals: .builtIn)
+        view.apply(SessionEvent(time: t0, kind: .sessionStarted(task: "report", plannedSeconds: 1500)), line: nil)
+        view.apply(Sample(time: t0 + 1, payload: .status(SensorStatus(sensor: .calendar, state: .available, detail: "meetings"))))
+        view.apply(Sample(time: t0 + 2, payload: .reading(SignalReading(sensor: .calendar, value: 1))))
+        let screen = view.lines(.init(color: false, width: 80))
+        #expect(screen.contains { $0.lowercased().contains("calendar") && $0.contains("in a meeting") }, "\(screen)")
+        view.apply(Sample(time: t0 + 900, payload: .reading(SignalReading(sensor: .calendar, value: 0))))
+        #expect(view.lines(.init(color: false, width: 80)).contains { $0.contains("no meeting now") })
     }
 }

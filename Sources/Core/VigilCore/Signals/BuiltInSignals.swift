@@ -27,7 +27,9 @@ extension SignalDefinition {
     public static let media = SignalDefinition(sensor: .media, causes: []) { _ in [] }
     /// Meetings in the calendars: read by the presence and noise scorers, as a call is (a meeting
     /// is presence, and its talk no noise).
-    public static let calendar = SignalDefinition(sensor: .calendar, causes: []) { _ in [] }
+    /// On the live screen: "in a meeting".
+    public static let calendar = SignalDefinition(
+        sensor: .calendar, causes: [], makeScorers: { _ in [] }, describe: { r in (r.value ?? 0) >= 1 ? "in a meeting" : "no meeting now" })
     /// Position fixes: outside the workplace (`location`).
     public static let location = SignalDefinition(sensor: .location, causes: [.location]) { c in
         c.location.enabled ? [LocationScorer(config: c.location)] : []
