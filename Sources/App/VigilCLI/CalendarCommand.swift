@@ -3,6 +3,7 @@ import Foundation
 import LogServices
 import SessionRuntime
 import VigilCore
+import VigilStats
 
 /// `vigil calendar`: what Vigil reads in the calendars of `calendar.files`.
 struct CalendarCommand: AsyncParsableCommand {
@@ -66,10 +67,7 @@ struct CalendarListingView {
         return e.allDay ? "all day" : "meeting"
     }
 
-    func time(_ t: Timestamp) -> String {
-        let m = ((now.localMinute(t) % 1440) + 1440) % 1440
-        return (m / 60 < 10 ? "0" : "") + "\(m / 60):" + (m % 60 < 10 ? "0" : "") + "\(m % 60)"
-    }
+    func time(_ t: Timestamp) -> String { LocalTimeFormat(zone: now.zone).clock(t) }
 
     func lines(from: Int, to: Int) -> [String] {
         guard !listing.events.isEmpty else { return ["No events from \(civilDate(from)) to \(civilDate(to))."] }

@@ -15,6 +15,12 @@ public struct LocalTimeFormat: Sendable {
         return civilDate(day) + " " + two(second / 3600) + ":" + two(second / 60 % 60)
     }
 
+    /// `09:30`: the local time of day, to the minute.
+    public func clock(_ t: Timestamp) -> String {
+        let (_, second, _) = local(t)
+        return two(second / 3600) + ":" + two(second / 60 % 60)
+    }
+
     /// `2026-11-24T09:30:00+01:00`: local time to the second, with the offset from UTC then.
     public func iso8601(_ t: Timestamp) -> String {
         let (day, second, offset) = local(t)

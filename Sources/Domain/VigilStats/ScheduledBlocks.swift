@@ -61,6 +61,7 @@ public enum ScheduledBlocks {
         var used = Set<Int>()
         var out: [Report.BlockFigures.Block] = []
         let clock = LocalClock(timeZone: timeZone, from: due[0].start, to: due[due.count - 1].end)
+        let format = LocalTimeFormat(zone: timeZone)
         for block in due {
             let subject = block.subject.lowercased()
             let match = sessions.indices.filter { i in
@@ -69,12 +70,10 @@ public enum ScheduledBlocks {
                     && (s.task?.lowercased() == subject || s.tags.contains { $0.lowercased() == subject })
             }.min { sessions[$0].start < sessions[$1].start }
             if let match { used.insert(match) }
-            let local = block.start.nanoseconds / 1_000_000_000 + Int64(clock.offset(at: block.start))
-            let minute = Int(((local % 86_400) + 86_400) % 86_400 / 60)
             out.append(
                 .init(
                     date: civilDate(clock.slot(at: block.start).day),
-                    time: (minute / 60 < 10 ? "0" : "") + "\(minute / 60):" + (minute % 60 < 10 ? "0" : "") + "\(minute % 60)",
+                    time: format.clock(block.start),
                     subject: block.subject, minutes: ((block.end - block.start) / 60 * 100).rounded() / 100,
                     lateMinutes: match.map { (max(0, sessions[$0].start - block.start) / 60 * 100).rounded() / 100 }))
         }

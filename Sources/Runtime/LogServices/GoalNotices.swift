@@ -78,13 +78,10 @@ extension ReminderRound {
             guard let subject = e.focusSubject, !e.allDay, e.start <= now.now, e.start > now.now - Self.blockGrace else { return nil }
             let key = "block|\(e.uid)|\(e.start.millisecondsSinceEpoch)"
             guard !sent.contains(key) else { return nil }
-            func hm(_ t: Timestamp) -> String {
-                let m = ((now.localMinute(t) % 1440) + 1440) % 1440
-                return (m / 60 < 10 ? "0" : "") + "\(m / 60):" + (m % 60 < 10 ? "0" : "") + "\(m % 60)"
-            }
+            let format = LocalTimeFormat(zone: zone)
             return Reminder(
                 key: key, title: "\(subject) is scheduled now",
-                body: "\(e.summary), \(hm(e.start))–\(hm(e.end)). Start it: vigil start --task \"\(subject)\"")
+                body: "\(e.summary), \(format.clock(e.start))–\(format.clock(e.end)). Start it: vigil start --task \"\(subject)\"")
         }
     }
 }
